@@ -1,0 +1,57 @@
+//===- Diagnostics.h - Counted warnings for long conversions --------------===//
+//
+// Libraries never print. A conversion reports recoverable problems here, by
+// kind; the tool prints a short summary (counts by kind and a few examples)
+// instead of thousands of lines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_SUPPORT_DIAGNOSTICS_H
+#define DWARFPACK_SUPPORT_DIAGNOSTICS_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+
+class WarningLog {
+public:
+  /// How many messages of each kind are kept as examples.
+  static constexpr unsigned MaxExamplesPerKind = 3;
+
+  struct KindSummary {
+    std::string Kind;
+    uint64_t Count = 0;
+    std::vector<std::string> Examples;
+  };
+
+  /// Records one warning. Kind is a short stable identifier such as
+  /// "invalid-range". Safe to call from several threads.
+  void report(llvm::StringRef Kind, const llvm::Twine &Message);
+
+  /// Adds every count and example of Other to this log.
+  void merge(const WarningLog &Other);
+
+  /// Counts by kind, sorted by kind name.
+  std::vector<KindSummary> summary() const;
+  uint64_t total() const;
+  uint64_t count(llvm::StringRef Kind) const;
+
+private:
+  mutable std::mutex Mutex;
+  llvm::StringMap<KindSummary> Kinds;
+};
+
+/// Progress of a long run: (units done, units in total). Called from the
+/// thread that finished the unit; the callee serialises its own output.
+using ProgressFn = std::function<void(uint64_t Done, uint64_t Total)>;
+
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,58 @@
+//===- Frame.h - Results of an address lookup -----------------------------===//
+//
+// The common result of looking an address up in any of our formats (GSYM,
+// the compact address table, kernel symbol tables), and the interface every
+// reader offers to the `lookup` command.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_SYMBOLIZE_FRAME_H
+#define DWARFPACK_SYMBOLIZE_FRAME_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+
+/// One frame of a (possibly inlined) call stack at an address.
+struct SourceFrame {
+  /// The name as stored in the table (a linkage name may still be mangled).
+  std::string FunctionName;
+  /// Full path of the source file; empty when unknown.
+  std::string FileName;
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+  /// Start of the function (outermost frame) or of the inlined range that
+  /// contains the address (inlined frames).
+  uint64_t StartAddress = 0;
+  /// Size of the symbol, when the table knows it (kernel symbol tables).
+  std::optional<uint64_t> Size;
+  /// Kernel module of a kallsyms symbol; empty for the core kernel.
+  std::string Module;
+  /// nm-style symbol type letter, 0 when not applicable.
+  char SymbolType = 0;
+};
+
+/// All frames at one address, innermost first. No frames: not found.
+struct LookupResult {
+  uint64_t Address = 0;
+  std::vector<SourceFrame> Frames;
+};
+
+/// A file of one of our formats, opened for address lookups.
+class AddressSymbolizer {
+public:
+  virtual ~AddressSymbolizer() = default;
+  /// Looks one address up. Not finding it is not an error; a corrupt record
+  /// found on the way is.
+  virtual llvm::Expected<LookupResult> lookup(uint64_t Address) const = 0;
+};
+
+} // namespace dwarfpack
+
+#endif

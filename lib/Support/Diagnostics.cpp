@@ -1,0 +1,62 @@
+//===- Diagnostics.cpp - Counted warnings for long conversions ------------===//
+
+#include "dwarfpack/Support/Diagnostics.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace llvm;
+
+namespace dwarfpack {
+
+void WarningLog::report(StringRef Kind, const Twine &Message) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  KindSummary &S = Kinds[Kind];
+  if (S.Kind.empty())
+    S.Kind = Kind.str();
+  ++S.Count;
+  if (S.Examples.size() < MaxExamplesPerKind)
+    S.Examples.push_back(Message.str());
+}
+
+void WarningLog::merge(const WarningLog &Other) {
+  if (&Other == this)
+    return;
+  std::vector<KindSummary> Theirs = Other.summary();
+  std::lock_guard<std::mutex> Lock(Mutex);
+  for (KindSummary &T : Theirs) {
+    KindSummary &S = Kinds[T.Kind];
+    if (S.Kind.empty())
+      S.Kind = T.Kind;
+    S.Count += T.Count;
+    for (std::string &E : T.Examples)
+      if (S.Examples.size() < MaxExamplesPerKind)
+        S.Examples.push_back(std::move(E));
+  }
+}
+
+std::vector<WarningLog::KindSummary> WarningLog::summary() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  std::vector<KindSummary> Result;
+  for (const auto &Entry : Kinds)
+    Result.push_back(Entry.second);
+  llvm::sort(Result, [](const KindSummary &A, const KindSummary &B) {
+    return A.Kind < B.Kind;
+  });
+  return Result;
+}
+
+uint64_t WarningLog::total() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  uint64_t N = 0;
+  for (const auto &Entry : Kinds)
+    N += Entry.second.Count;
+  return N;
+}
+
+uint64_t WarningLog::count(StringRef Kind) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = Kinds.find(Kind);
+  return It == Kinds.end() ? 0 : It->second.Count;
+}
+
+} // namespace dwarfpack

@@ -1,0 +1,36 @@
+# lit configuration for dwarfpack. Tests build their inputs in RUN lines
+# (yaml2obj, llvm-mc, clang, gcc, split-file) and check with FileCheck.
+import os
+import shutil
+
+import lit.formats
+
+config.name = "dwarfpack"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".test", ".s", ".c", ".yaml", ".ll"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dwarfpack_obj_root, "test")
+
+# Our binary first, then LLVM 19's tools (FileCheck, not, split-file,
+# yaml2obj, llvm-mc, clang, llvm-gsymutil, llvm-symbolizer, ...).
+path = os.pathsep.join(
+    [config.dwarfpack_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
+)
+config.environment["PATH"] = path
+config.environment["LC_ALL"] = "C"
+
+config.substitutions.append(("%shared", config.shared_dir))
+config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%S_inputs", os.path.join(config.test_source_root, "Inputs")))
+
+# Optional oracles: tests that need them say REQUIRES: <name>.
+for tool, feature in [
+    ("gcc", "gcc"),
+    ("gdb", "gdb"),
+    ("pahole", "pahole"),
+    ("eu-addr2line", "elfutils"),
+    ("objdump", "objdump"),
+]:
+    if shutil.which(tool, path=path):
+        config.available_features.add(feature)

@@ -1,0 +1,39 @@
+//===- Command.h - Subcommand registration for the dwarfpack driver -------===//
+//
+// Each subcommand lives in its own source file in this directory. It declares
+// an llvm::cl::SubCommand with its options and registers a run function with
+// a static CommandRegistration object; dwarfpack.cpp dispatches to it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_TOOLS_COMMAND_H
+#define DWARFPACK_TOOLS_COMMAND_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+
+namespace dwarfpack {
+namespace tool {
+
+using CommandFn = int (*)();
+
+/// The option category of every dwarfpack option; --help hides the rest of
+/// LLVM's global options. Declare options with cl::cat(category()).
+llvm::cl::OptionCategory &category();
+
+struct CommandRegistration {
+  CommandRegistration(llvm::cl::SubCommand &Sub, CommandFn Run);
+};
+
+/// Prints "dwarfpack: error: <message>" to stderr and returns exit status 1.
+int reportError(llvm::Error E);
+int reportError(const llvm::Twine &Message);
+
+/// Prints "dwarfpack: warning: <message>" to stderr.
+void reportWarning(const llvm::Twine &Message);
+
+} // namespace tool
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Set up dwarfpack on Debian 12 (as root): install what is missing, configure,
+# build; then either run the default job or every test.
+#
+#   utils/setup.sh run    build, convert dwarfpack's own binary, look up a few
+#                         addresses, print a summary
+#   utils/setup.sh test   build and run the lit suite and the unit tests
+set -euo pipefail
+
+mode=${1:-run}
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${DWARFPACK_BUILD_DIR:-$top/build}
+
+packages=(cmake ninja-build g++ gcc make python3 file
+  llvm-19-dev llvm-19-tools clang-19 zlib1g-dev libzstd-dev libgtest-dev
+  binutils gdb elfutils dwarves)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+echo "== configuring and building in $build"
+cmake -S "$top" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -- -j"$(nproc)"
+
+case "$mode" in
+run)
+  exec "$top/utils/default-job.sh" "$build/bin/dwarfpack"
+  ;;
+test)
+  status=0
+  echo "== lit"
+  python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv "$build/test" || status=1
+  echo "== unit tests (ctest)"
+  (cd "$build" && ctest --output-on-failure -j"$(nproc)") || status=1
+  exit $status
+  ;;
+*)
+  echo "usage: $0 run|test" >&2
+  exit 2
+  ;;
+esac
