@@ -1,0 +1,143 @@
+//===- FunctionModel.h - In-memory model of an address table --------------===//
+//
+// The address side of dwarfpack: functions with their address ranges, line
+// tables and inline call trees. Sources (DWARF, ELF symbol tables, Breakpad
+// .sym files) fill a FunctionModel; writers (GSYM, the compact table) turn a
+// finalized model into bytes. The model knows nothing of any file format.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_ADDRESSTABLE_FUNCTIONMODEL_H
+#define DWARFPACK_ADDRESSTABLE_FUNCTIONMODEL_H
+
+#include "dwarfpack/Support/Diagnostics.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace dwarfpack {
+
+/// Half-open address range [Start, End).
+struct AddressRange {
+  uint64_t Start = 0;
+  uint64_t End = 0;
+  uint64_t size() const { return End - Start; }
+  bool contains(uint64_t Addr) const { return Addr >= Start && Addr < End; }
+  bool contains(const AddressRange &R) const {
+    return R.Start >= Start && R.End <= End;
+  }
+  bool operator==(const AddressRange &O) const {
+    return Start == O.Start && End == O.End;
+  }
+  bool operator<(const AddressRange &O) const {
+    return Start != O.Start ? Start < O.Start : End < O.End;
+  }
+};
+
+/// Index into FunctionModel's file table. 0 means "no file".
+using FileId = uint32_t;
+
+/// One row of a function's line table: from Address on, code belongs to
+/// File:Line (until the next row or the end of the function).
+struct LineEntry {
+  uint64_t Address = 0;
+  FileId File = 0;
+  uint32_t Line = 0;
+  bool operator==(const LineEntry &O) const {
+    return Address == O.Address && File == O.File && Line == O.Line;
+  }
+};
+
+/// A node of an inline call tree. The root describes the concrete function
+/// itself (its ranges, its name, no call site); each child is a call that the
+/// compiler inlined into its parent: code in the child's ranges belongs to
+/// the child's Name, called from CallFile:CallLine in the parent.
+struct InlineNode {
+  /// Sorted, non-overlapping, non-empty, each inside one of the parent's.
+  llvm::SmallVector<AddressRange, 1> Ranges;
+  llvm::StringRef Name;
+  FileId CallFile = 0;
+  uint32_t CallLine = 0;
+  std::vector<InlineNode> Children;
+};
+
+/// One contiguous address range of a function. A function whose code is
+/// split over several ranges is several FunctionEntry records with the same
+/// name (as in LLVM's GSYM).
+struct FunctionEntry {
+  AddressRange Range; ///< Range.size() may be 0: a symbol without size.
+  llvm::StringRef Name;
+  /// Ascending by address; when present, the first row is at Range.Start.
+  std::vector<LineEntry> Lines;
+  /// Present only when the function has at least one inlined call.
+  std::optional<InlineNode> Inline;
+
+  bool hasDebugInfo() const { return !Lines.empty() || Inline.has_value(); }
+};
+
+struct FileEntry {
+  llvm::StringRef Dir;
+  llvm::StringRef Base;
+};
+
+/// Functions, interned strings and files of one module (one executable,
+/// library, kernel, kernel module or .sym file).
+///
+/// Strings and files may be added from several threads. Everything else is
+/// single-threaded. Output must not depend on the order in which threads
+/// added things: finalize() sorts by content, and writers number strings and
+/// files in the order they first appear in the finalized function list.
+class FunctionModel {
+public:
+  FunctionModel();
+
+  /// Copies S into storage owned by the model (deduplicated). Thread-safe.
+  llvm::StringRef saveString(llvm::StringRef S);
+
+  /// Interns a file given as directory and base name. Thread-safe. The ids
+  /// returned depend on insertion order; use them only through this model.
+  FileId addFile(llvm::StringRef Dir, llvm::StringRef Base);
+  /// Interns a full path, split at the last '/'.
+  FileId addFilePath(llvm::StringRef Path);
+  const FileEntry &file(FileId Id) const { return Files[Id]; }
+  size_t numFiles() const { return Files.size(); }
+
+  /// Adds a function. Not thread-safe: collect per thread and add in a fixed
+  /// order, or add everything before finalize() from one thread.
+  void addFunction(FunctionEntry F) { Functions.push_back(std::move(F)); }
+  void appendFunctions(std::vector<FunctionEntry> &&Fs);
+
+  /// Sorts functions by address and resolves duplicates and overlaps with
+  /// fixed, content-based rules (documented in docs/GSYM.md), reporting what
+  /// it drops to Log. After this the list is ready for a writer.
+  void finalize(WarningLog &Log);
+
+  const std::vector<FunctionEntry> &functions() const { return Functions; }
+  std::vector<FunctionEntry> &functions() { return Functions; }
+
+  /// Module identity. The UUID is the GNU build-id (or what stands for it).
+  uint64_t BaseAddress = 0;
+  llvm::SmallVector<uint8_t, 20> UUID;
+  bool IsLittleEndian = true;
+
+private:
+  std::mutex StringMutex;
+  llvm::BumpPtrAllocator Alloc;
+  llvm::UniqueStringSaver Strings{Alloc};
+  std::mutex FileMutex;
+  std::vector<FileEntry> Files;
+  llvm::DenseMap<std::pair<llvm::StringRef, llvm::StringRef>, FileId> FileIds;
+  std::vector<FunctionEntry> Functions;
+};
+
+} // namespace dwarfpack
+
+#endif
