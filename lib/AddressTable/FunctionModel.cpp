@@ -295,6 +295,54 @@ static bool sameDebugInfo(const FunctionEntry &A, const FunctionEntry &B,
   return !A.Inline || compareNodes(*A.Inline, *B.Inline, M) == 0;
 }
 
+/// Rule 6: symbol entries Syms (sorted, disjoint) take the line rows of the
+/// line-only code they cover, cut where those rows start and end.
+static std::vector<FunctionEntry>
+attachLineOnlyCode(std::vector<FunctionEntry> Syms,
+                   std::vector<FunctionEntry> &Code) {
+  if (Code.empty())
+    return Syms;
+  llvm::sort(Code, [](const FunctionEntry &A, const FunctionEntry &B) {
+    return A.Range < B.Range;
+  });
+  std::vector<FunctionEntry> Out;
+  Out.reserve(Syms.size());
+  size_t C = 0;
+  for (FunctionEntry &P : Syms) {
+    while (C < Code.size() && Code[C].Range.End <= P.Range.Start)
+      ++C;
+    if (C == Code.size() || Code[C].Range.Start >= P.Range.End) {
+      Out.push_back(std::move(P));
+      continue;
+    }
+    uint64_t Pos = P.Range.Start;
+    for (size_t K = C; K < Code.size() && Code[K].Range.Start < P.Range.End;
+         ++K) {
+      uint64_t From = std::max(Pos, Code[K].Range.Start);
+      uint64_t To = std::min(P.Range.End, Code[K].Range.End);
+      if (From >= To)
+        continue;
+      if (From > Pos) {
+        FunctionEntry Plain;
+        Plain.Range = {Pos, From};
+        Plain.Name = P.Name;
+        Out.push_back(std::move(Plain));
+      }
+      FunctionEntry Piece = sliceFunction(Code[K], {From, To});
+      Piece.Name = P.Name;
+      Out.push_back(std::move(Piece));
+      Pos = To;
+    }
+    if (Pos < P.Range.End) {
+      FunctionEntry Plain;
+      Plain.Range = {Pos, P.Range.End};
+      Plain.Name = P.Name;
+      Out.push_back(std::move(Plain));
+    }
+  }
+  return Out;
+}
+
 /// Compilers name partial copies of a function with a suffix: GCC's
 /// "foo.part.0", "foo.isra.0", "foo.constprop.0", "foo.cold", while the
 /// DWARF of the copy names the original ("foo"). The symbol says which copy
@@ -427,6 +475,9 @@ void FunctionModel::finalize(WarningLog &Log) {
       break;
     }
   }
+  Result = attachLineOnlyCode(std::move(Result), LineOnlyCode);
+  LineOnlyCode.clear();
+  LineOnlyCode.shrink_to_fit();
   for (FunctionEntry &F : Debug)
     Result.push_back(std::move(F));
   llvm::sort(Result, [](const FunctionEntry &A, const FunctionEntry &B) {

@@ -150,8 +150,12 @@ public:
         continue;
       convertSubprogram(DWARFDie(&U, &E));
     }
+    collectUncoveredLines();
     return std::move(Out);
   }
+
+  /// Line rows of code without a subprogram (valid after run()).
+  std::vector<FunctionEntry> LineOnly;
 
 private:
   void warn(StringRef Kind, const Twine &Msg) {
@@ -360,13 +364,15 @@ private:
     }
   }
 
-  void addLines(FunctionEntry &F, const DWARFAddressRange &R, DWARFDie D) {
+  /// Line rows for the code at Mapped, which is DWARF's [Low, Low + size)
+  /// in section SecIdx.
+  void collectLines(uint64_t Low, uint64_t SecIdx, AddressRange Mapped,
+                    StringRef What, std::vector<LineEntry> &Lines) {
     RowIndexes.clear();
-    if (LT)
-      LT->lookupAddressRange({R.LowPC, R.SectionIndex}, R.HighPC - R.LowPC,
-                             RowIndexes);
-    int64_t Delta = int64_t(F.Range.Start - R.LowPC);
-    std::vector<LineEntry> &Lines = F.Lines;
+    if (!LT)
+      return;
+    LT->lookupAddressRange({Low, SecIdx}, Mapped.size(), RowIndexes);
+    int64_t Delta = int64_t(Mapped.Start - Low);
     for (uint32_t Idx : RowIndexes) {
       if (Idx >= LT->Rows.size())
         break;
@@ -374,9 +380,9 @@ private:
       if (Row.EndSequence)
         continue;
       uint64_t Addr = Row.Address.Address + Delta;
-      if (Addr >= F.Range.End)
+      if (Addr >= Mapped.End)
         break;
-      Addr = std::max(Addr, F.Range.Start);
+      Addr = std::max(Addr, Mapped.Start);
       std::optional<FileId> File = file(Row.File);
       if (!File) {
         warn("invalid-file-index", "line row at " + hex(Row.Address.Address) +
@@ -386,23 +392,71 @@ private:
       }
       if (!Lines.empty() && Lines.back().Address > Addr) {
         warn("unsorted-line-rows",
-             "line rows of " + F.Name + " go backwards at " + hex(Addr));
+             "line rows of " + What + " go backwards at " + hex(Addr));
         break;
       }
       pushRow(Lines, {Addr, *File, Row.Line});
     }
-    if (Lines.empty()) {
-      // No rows: fall back to the declaration, as llvm-gsymutil does.
-      DieAttrs A = readAttrs(D);
-      if (A.DeclFile && A.DeclLine) {
-        std::optional<FileId> File =
-            file(A.DeclFile->getAsUnsignedConstant().value_or(~0ULL));
-        uint64_t Line = A.DeclLine->getAsUnsignedConstant().value_or(0);
-        if (File && Line <= UINT32_MAX)
-          Lines.push_back({F.Range.Start, *File, uint32_t(Line)});
+    if (!Lines.empty())
+      Lines.front().Address = Mapped.Start;
+  }
+
+  void addLines(FunctionEntry &F, const DWARFAddressRange &R, DWARFDie D) {
+    collectLines(R.LowPC, R.SectionIndex, F.Range, F.Name, F.Lines);
+    if (!F.Lines.empty())
+      return;
+    // No rows: fall back to the declaration, as llvm-gsymutil does.
+    DieAttrs A = readAttrs(D);
+    if (A.DeclFile && A.DeclLine) {
+      std::optional<FileId> File =
+          file(A.DeclFile->getAsUnsignedConstant().value_or(~0ULL));
+      uint64_t Line = A.DeclLine->getAsUnsignedConstant().value_or(0);
+      if (File && Line <= UINT32_MAX)
+        F.Lines.push_back({F.Range.Start, *File, uint32_t(Line)});
+    }
+  }
+
+  /// Line rows of code that no subprogram of this unit describes:
+  /// assembly files, functions emitted without a DIE. finalize() hands them
+  /// to the symbols that cover that code.
+  void collectUncoveredLines() {
+    if (!LT || LT->Sequences.empty())
+      return;
+    std::vector<AddressRange> Covered;
+    Covered.reserve(Out.size());
+    for (const FunctionEntry &F : Out)
+      Covered.push_back(F.Range);
+    llvm::sort(Covered);
+    for (const DWARFDebugLine::Sequence &Seq : LT->Sequences) {
+      if (Seq.HighPC <= Seq.LowPC)
+        continue;
+      std::optional<uint64_t> Lo = Layout.map({Seq.LowPC, Seq.SectionIndex});
+      if (!Lo || (!Layout.Relocatable && Seq.LowPC == 0))
+        continue;
+      AddressRange S{*Lo, *Lo + (Seq.HighPC - Seq.LowPC)};
+      if (!Layout.inExec(S))
+        continue;
+      uint64_t Pos = S.Start;
+      auto It = llvm::lower_bound(Covered, AddressRange{S.Start, 0});
+      if (It != Covered.begin())
+        --It;
+      auto Emit = [&](uint64_t From, uint64_t To) {
+        if (From >= To)
+          return;
+        FunctionEntry F;
+        F.Range = {From, To};
+        collectLines(Seq.LowPC + (From - S.Start), Seq.SectionIndex, F.Range,
+                     "a line sequence", F.Lines);
+        if (!F.Lines.empty())
+          LineOnly.push_back(std::move(F));
+      };
+      for (; It != Covered.end() && It->Start < S.End; ++It) {
+        if (It->End <= Pos)
+          continue;
+        Emit(Pos, std::min(It->Start, S.End));
+        Pos = std::max(Pos, It->End);
       }
-    } else {
-      Lines.front().Address = F.Range.Start;
+      Emit(Pos, S.End);
     }
   }
 
@@ -780,14 +834,18 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
   Stats.CompileUnits = UnitIdx.size();
 
   std::vector<std::vector<FunctionEntry>> Results(UnitIdx.size());
+  std::vector<std::vector<FunctionEntry>> LineOnly(UnitIdx.size());
   std::vector<std::unique_ptr<WarningLog>> Logs(UnitIdx.size());
   std::atomic<uint64_t> Done{0};
   auto ConvertUnit = [&](DWARFContext &Ctx, size_t I) {
     Logs[I] = std::make_unique<WarningLog>();
     CurrentLog = Logs[I].get();
     DWARFUnit *U = Ctx.getUnitAtIndex(UnitIdx[I]);
-    if (U)
-      Results[I] = UnitConverter(Ctx, *U, M, Layout, *Logs[I]).run();
+    if (U) {
+      UnitConverter C(Ctx, *U, M, Layout, *Logs[I]);
+      Results[I] = C.run();
+      LineOnly[I] = std::move(C.LineOnly);
+    }
     CurrentLog = nullptr;
     uint64_t N = ++Done;
     if (Options.Progress)
@@ -841,6 +899,8 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
       Log.merge(*Logs[I]);
     Stats.DwarfFunctions += Results[I].size();
     M.appendFunctions(std::move(Results[I]));
+    for (FunctionEntry &F : LineOnly[I])
+      M.LineOnlyCode.push_back(std::move(F));
   }
   Results.clear();
 

@@ -93,7 +93,9 @@ int runGsym() {
     return reportError(std::move(E));
   if (Printed)
     errs().flush();
+  auto Read = std::chrono::steady_clock::now();
   Model.finalize(Log);
+  auto Finalized = std::chrono::steady_clock::now();
   if (Model.functions().empty()) {
     if (!Quiet)
       printWarnings(Log);
@@ -112,6 +114,8 @@ int runGsym() {
       }))
     return reportError(createFileError(Output, std::move(E)));
 
+  auto Written = std::chrono::steady_clock::now();
+
   // --verify: the coordinator wires the GSYM reader's verifier in here
   // (compare the written file against the DWARF for sampled addresses).
 
@@ -121,9 +125,9 @@ int runGsym() {
     uint64_t FromDwarf = 0;
     for (const FunctionEntry &F : Model.functions())
       FromDwarf += F.hasDebugInfo();
-    double Secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-            .count();
+    auto Secs = [](auto From, auto To) {
+      return std::chrono::duration<double>(To - From).count();
+    };
     outs() << "input:        " << Input << "\n"
            << "dwarf bytes:  " << CS.DebugBytes << " (" << CS.CompileUnits
            << " compile units)\n"
@@ -137,7 +141,11 @@ int runGsym() {
            << "files:        " << WS.Files << "\n"
            << "strings:      " << WS.Strings << "\n"
            << "warnings:     " << Log.total() << "\n"
-           << "wall time:    " << format("%.3f", Secs) << " s\n";
+           << "wall time:    "
+           << format("%.3f", Secs(Start, std::chrono::steady_clock::now()))
+           << " s (read " << format("%.3f", Secs(Start, Read)) << ", finalize "
+           << format("%.3f", Secs(Read, Finalized)) << ", write "
+           << format("%.3f", Secs(Finalized, Written)) << ")\n";
   }
   return 0;
 }

@@ -152,6 +152,8 @@ public:
   ///     symbol (alias, label) owns the addresses from its start on.
   ///  5. Entries with debug info win over entries without: a symbol keeps
   ///     only the parts of its range that no debug entry covers.
+  ///  6. A symbol (or the part of it) over LineOnlyCode gets those line
+  ///     rows; it is cut where the line rows start and end.
   void finalize(WarningLog &Log);
 
   const std::vector<FunctionEntry> &functions() const { return Functions; }
@@ -164,6 +166,11 @@ public:
   /// Address ranges of the executable sections, sorted. finalize() sizes the
   /// last zero-size symbol of a section up to the section's end.
   std::vector<AddressRange> ExecutableRanges;
+  /// Line rows of code that no function with debug info describes (assembly
+  /// with line info, functions the compiler emitted without a DIE): entries
+  /// with a range and Lines but no name. finalize() gives these rows to the
+  /// symbols that cover the code (rule 6) and then clears the list.
+  std::vector<FunctionEntry> LineOnlyCode;
 
 private:
   std::mutex StringMutex;
