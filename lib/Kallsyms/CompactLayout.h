@@ -7,7 +7,10 @@
 #ifndef DWARFPACK_LIB_KALLSYMS_COMPACTLAYOUT_H
 #define DWARFPACK_LIB_KALLSYMS_COMPACTLAYOUT_H
 
+#include "llvm/Support/Endian.h"
+
 #include <cstdint>
+#include <cstring>
 
 namespace dwarfpack {
 namespace kallsyms {
@@ -34,7 +37,7 @@ constexpr unsigned AddrBlockShift = 5;
 /// Names per front-coding block.
 constexpr unsigned NameBlockShift = 4;
 /// Distance between back pointers on a cycle of the permutation.
-constexpr unsigned InvStride = 32;
+constexpr unsigned InvStride = 16;
 /// Type codes in the top bits of a name record header.
 constexpr unsigned TypeLocalText = 0, TypeGlobalText = 1, TypeExplicit = 2;
 
@@ -46,8 +49,13 @@ inline uint64_t readBits(const uint8_t *Data, uint64_t Size, uint64_t Bit,
     return 0;
   uint64_t Byte = Bit >> 3;
   uint64_t V = 0;
-  for (unsigned I = 0; I < 8 && Byte + I < Size; ++I)
-    V |= uint64_t(Data[Byte + I]) << (8 * I);
+  if (Byte + 8 <= Size) {
+    std::memcpy(&V, Data + Byte, 8);
+    V = llvm::support::endian::byte_swap<uint64_t, llvm::endianness::little>(V);
+  } else {
+    for (unsigned I = 0; Byte + I < Size; ++I)
+      V |= uint64_t(Data[Byte + I]) << (8 * I);
+  }
   return (V >> (Bit & 7)) & ((uint64_t(1) << Width) - 1);
 }
 

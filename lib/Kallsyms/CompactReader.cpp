@@ -39,16 +39,77 @@ public:
   Expected<std::optional<uint32_t>>
   findLastAtOrBelow(uint64_t Addr) const override;
   Expected<std::vector<SymbolInfo>> lookupName(StringRef Name) const override;
+  Expected<std::optional<SymbolInfo>>
+  lookupAddress(uint64_t Addr) const override;
 
 private:
   Error init();
+  uint32_t findBlock(uint64_t Addr) const;
   /// Decodes name slot Slot: tokens, type. Walks from its block start.
   Error decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Tokens,
                    char &Type) const;
   /// Reads the next record of a block at P, updating Tokens in place.
   Error readRecord(const uint8_t *&P, const uint8_t *End, bool First,
-                   SmallVectorImpl<uint32_t> &Tokens, char &Type) const;
-  Expected<uint32_t> perm(uint32_t I) const;
+                   SmallVectorImpl<uint32_t> &Tokens, char &Type,
+                   size_t *SharedOut = nullptr) const;
+  /// The hot path of readRecord: false when the record is malformed.
+  bool readRecordFast(const uint8_t *&P, const uint8_t *End, bool First,
+                      SmallVectorImpl<uint32_t> &Toks, char &Type,
+                      size_t &SharedOut) const {
+    if (P >= End)
+      return false;
+    uint8_t H = *P++;
+    uint64_t Shared = H & 7, New = (H >> 3) & 7;
+    if (LLVM_UNLIKELY(Shared == 7 || New == 7)) {
+      const char *Err = nullptr;
+      unsigned Len;
+      if (Shared == 7) {
+        Shared = decodeULEB128(P, &Len, End, &Err);
+        if (Err)
+          return false;
+        P += Len;
+      }
+      if (New == 7) {
+        New = decodeULEB128(P, &Len, End, &Err);
+        if (Err)
+          return false;
+        P += Len;
+      }
+    }
+    if (Shared > Toks.size() || (First && Shared) || New > uint64_t(End - P))
+      return false;
+    switch (H >> 6) {
+    case TypeLocalText:
+      Type = 't';
+      break;
+    case TypeGlobalText:
+      Type = 'T';
+      break;
+    case TypeExplicit:
+      if (P >= End)
+        return false;
+      Type = char(*P++);
+      break;
+    default:
+      return false;
+    }
+    Toks.resize(Shared);
+    SharedOut = Shared;
+    for (uint64_t K = 0; K < New; ++K) {
+      uint32_t Id;
+      if (!Tokens.readId(P, End, Id))
+        return false;
+      Toks.push_back(Id);
+    }
+    return true;
+  }
+  Expected<uint32_t> perm(uint32_t I) const {
+    uint64_t V = readBits(Sec[SecPerm].Data, Sec[SecPerm].Size,
+                          uint64_t(I) * PermBits, PermBits);
+    if (LLVM_UNLIKELY(V >= NumSyms))
+      return corrupt("permutation entry " + Twine(I) + " out of range");
+    return uint32_t(V);
+  }
   Expected<uint32_t> inversePerm(uint32_t Slot) const;
   Expected<StringRef> moduleOf(uint32_t I) const;
   Error blockHeader(uint32_t B, uint64_t &Bit, unsigned &Width, unsigned &Shift,
@@ -185,12 +246,9 @@ Expected<uint64_t> CompactReader::address(uint32_t I) const {
   return A;
 }
 
-Expected<std::optional<uint32_t>>
-CompactReader::findLastAtOrBelow(uint64_t Addr) const {
-  if (Addr < Base)
-    return std::nullopt;
+// Last block whose first address is <= Addr (which is >= Base).
+uint32_t CompactReader::findBlock(uint64_t Addr) const {
   uint64_t Rel = Addr - Base;
-  // Last block whose first address is <= Addr.
   uint32_t Lo = 0, Hi = NumAddrBlocks;
   while (Hi - Lo > 1) {
     uint32_t Mid = Lo + (Hi - Lo) / 2;
@@ -199,6 +257,76 @@ CompactReader::findLastAtOrBelow(uint64_t Addr) const {
     else
       Hi = Mid;
   }
+  return Lo;
+}
+
+// Decodes one address block once and resolves aliases and the size inside
+// it; only groups that straddle a block boundary take the generic path.
+Expected<std::optional<SymbolInfo>>
+CompactReader::lookupAddress(uint64_t Addr) const {
+  if (Addr < Base)
+    return std::nullopt;
+  uint32_t B = findBlock(Addr);
+  uint64_t Bit, A;
+  unsigned Width, Shift;
+  if (Error E = blockHeader(B, Bit, Width, Shift, A))
+    return std::move(E);
+  uint32_t FirstIdx = B << AddrBlockShift;
+  uint32_t Count =
+      std::min<uint64_t>(NumSyms - uint64_t(FirstIdx), 1u << AddrBlockShift);
+  uint64_t Addrs[1u << AddrBlockShift];
+  Addrs[0] = A;
+  const uint8_t *D = Sec[SecAddrData].Data;
+  uint64_t Size = Sec[SecAddrData].Size;
+  uint32_t Last = 0;
+  uint32_t K = 1;
+  for (; K < Count; ++K, Bit += Width) {
+    A += readBits(D, Size, Bit, Width) << Shift;
+    Addrs[K] = A;
+    if (A > Addr)
+      break;
+    Last = K;
+  }
+  uint32_t First = Last;
+  while (First > 0 && Addrs[First - 1] == Addrs[Last])
+    --First;
+  std::optional<uint64_t> SymSize;
+  if (K < Count) {
+    SymSize = Addrs[K] - Addrs[Last];
+  } else if (B + 1 < NumAddrBlocks) {
+    uint64_t Next =
+        Base + read32le(Sec[SecAddrIndex].Data + uint64_t(B + 1) * 8);
+    if (Next == Addrs[Last])
+      return SymbolReader::lookupAddress(Addr);
+    if (Next < Addrs[Last])
+      return corrupt("address blocks are not sorted");
+    SymSize = Next - Addrs[Last];
+  } else if (EndAddress && *EndAddress >= Addrs[Last]) {
+    SymSize = *EndAddress - Addrs[Last];
+  }
+  if (First == 0 && B > 0) {
+    Expected<uint64_t> Prev = address(FirstIdx - 1);
+    if (!Prev)
+      return Prev.takeError();
+    if (*Prev == Addrs[Last])
+      return SymbolReader::lookupAddress(Addr);
+  }
+  if (SymSize && Addr - Addrs[Last] >= *SymSize)
+    return std::nullopt;
+  Expected<SymbolInfo> Info =
+      chooseCanonical(FirstIdx + First, FirstIdx + Last);
+  if (!Info)
+    return Info.takeError();
+  Info->Address = Addrs[Last];
+  Info->Size = SymSize;
+  return std::optional<SymbolInfo>(std::move(*Info));
+}
+
+Expected<std::optional<uint32_t>>
+CompactReader::findLastAtOrBelow(uint64_t Addr) const {
+  if (Addr < Base)
+    return std::nullopt;
+  uint32_t Lo = findBlock(Addr);
   uint64_t Bit, A;
   unsigned Width, Shift;
   if (Error E = blockHeader(Lo, Bit, Width, Shift, A))
@@ -216,14 +344,6 @@ CompactReader::findLastAtOrBelow(uint64_t Addr) const {
     Found = First + K;
   }
   return std::optional<uint32_t>(Found);
-}
-
-Expected<uint32_t> CompactReader::perm(uint32_t I) const {
-  uint64_t V = readBits(Sec[SecPerm].Data, Sec[SecPerm].Size,
-                        uint64_t(I) * PermBits, PermBits);
-  if (V >= NumSyms)
-    return corrupt("permutation entry " + Twine(I) + " out of range");
-  return uint32_t(V);
 }
 
 Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
@@ -263,49 +383,14 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
 
 Error CompactReader::readRecord(const uint8_t *&P, const uint8_t *End,
                                 bool First, SmallVectorImpl<uint32_t> &Toks,
-                                char &Type) const {
-  if (P >= End)
-    return corrupt("name record past the end of the names");
-  uint8_t H = *P++;
-  uint64_t Shared = H & 7, New = (H >> 3) & 7;
-  unsigned Code = H >> 6;
-  auto ReadUleb = [&](uint64_t &V) -> Error {
-    unsigned Len;
-    const char *Err = nullptr;
-    V = decodeULEB128(P, &Len, End, &Err);
-    if (Err)
-      return corrupt("name record: " + Twine(Err));
-    P += Len;
+                                char &Type, size_t *SharedOut) const {
+  const uint8_t *Start = P;
+  size_t Shared;
+  if (LLVM_LIKELY(readRecordFast(P, End, First, Toks, Type,
+                                 SharedOut ? *SharedOut : Shared)))
     return Error::success();
-  };
-  if (Shared == 7)
-    if (Error E = ReadUleb(Shared))
-      return E;
-  if (New == 7)
-    if (Error E = ReadUleb(New))
-      return E;
-  if (Shared > Toks.size() || (First && Shared))
-    return corrupt("name record shares more tokens than it has");
-  if (New > uint64_t(End - P))
-    return corrupt("name record runs past the end of the names");
-  if (Code == TypeLocalText)
-    Type = 't';
-  else if (Code == TypeGlobalText)
-    Type = 'T';
-  else if (Code == TypeExplicit) {
-    if (P >= End)
-      return corrupt("name record runs past the end of the names");
-    Type = char(*P++);
-  } else
-    return corrupt("bad type code in name record");
-  Toks.resize(Shared);
-  for (uint64_t K = 0; K < New; ++K) {
-    uint32_t Id;
-    if (!Tokens.readId(P, End, Id))
-      return corrupt("bad token id in name record");
-    Toks.push_back(Id);
-  }
-  return Error::success();
+  return corrupt("malformed name record at offset " +
+                 Twine(Start - Sec[SecNameData].Data) + " of the names");
 }
 
 Error CompactReader::decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
@@ -364,24 +449,37 @@ CompactReader::lookupName(StringRef Name) const {
   std::vector<SymbolInfo> Result;
   SmallVector<uint32_t, 16> Toks;
   char Type;
-  // First block whose first name is >= Name; matches may start one block
-  // earlier.
+  // First block whose first name is >= Name. Matches start in the block
+  // before it, and run on into it only when its first name equals Name.
   uint32_t Lo = 0, Hi = NumNameBlocks;
+  bool LoEqual = false;
   while (Lo < Hi) {
     uint32_t Mid = Lo + (Hi - Lo) / 2;
     if (Error E = decodeName(Mid << NameBlockShift, Toks, Type))
       return std::move(E);
-    if (Tokens.compare(Toks, Name) < 0)
+    int C = Tokens.compare(Toks, Name);
+    if (C < 0) {
       Lo = Mid + 1;
-    else
+    } else {
       Hi = Mid;
+      LoEqual = C == 0;
+    }
   }
   uint32_t B = Lo ? Lo - 1 : 0;
+  uint32_t Stop =
+      LoEqual ? NumSyms
+              : std::min<uint64_t>(NumSyms, uint64_t(Lo) << NameBlockShift);
+  // Equality only, word by word; Matched counts the leading tokens of the
+  // current record known to equal the leading words of Name, and survives
+  // front coding so shared tokens are not compared again.
+  SmallVector<StringRef, 16> Words;
+  token::splitWords(Name, Tokens.separator(), Words);
   const uint8_t *End = Sec[SecNameData].Data + Sec[SecNameData].Size;
   std::vector<uint32_t> Slots;
   Toks.clear();
   const uint8_t *P = nullptr;
-  for (uint32_t S = B << NameBlockShift; S < NumSyms; ++S) {
+  size_t Matched = 0, Shared = 0;
+  for (uint32_t S = B << NameBlockShift; S < Stop; ++S) {
     bool First = (S & ((1u << NameBlockShift) - 1)) == 0;
     if (First) {
       uint64_t Off =
@@ -389,14 +487,19 @@ CompactReader::lookupName(StringRef Name) const {
       if (Off > Sec[SecNameData].Size)
         return corrupt("name block offset out of range");
       P = Sec[SecNameData].Data + Off;
+      Matched = 0;
     }
-    if (Error E = readRecord(P, End, First, Toks, Type))
+    if (Error E = readRecord(P, End, First, Toks, Type, &Shared))
       return std::move(E);
-    int C = Tokens.compare(Toks, Name);
-    if (C > 0)
-      break;
-    if (C == 0)
+    Matched = std::min(Matched, Shared);
+    while (Matched < Toks.size() && Matched < Words.size() &&
+           Tokens.token(Toks[Matched]) == Words[Matched])
+      ++Matched;
+    bool Equal = Matched == Toks.size() && Matched == Words.size();
+    if (Equal)
       Slots.push_back(S);
+    else if (!Slots.empty())
+      break; // equal names are contiguous
   }
   for (uint32_t S : Slots) {
     Expected<uint32_t> I = inversePerm(S);

@@ -31,12 +31,19 @@ namespace {
 class BitWriter {
 public:
   void write(uint64_t V, unsigned Width) {
-    for (unsigned I = 0; I < Width; ++I, ++Bits) {
-      if ((Bits & 7) == 0)
-        Bytes.push_back(0);
-      if ((V >> I) & 1)
-        Bytes.back() |= uint8_t(1u << (Bits & 7));
+    if (Width == 0)
+      return;
+    V &= Width == 64 ? ~uint64_t(0) : (uint64_t(1) << Width) - 1;
+    unsigned Used = Bits & 7;
+    if (Used == 0)
+      Bytes.push_back(0);
+    Bytes.back() |= uint8_t(V << Used);
+    unsigned Done = 8 - Used;
+    while (Done < Width) {
+      Bytes.push_back(char(uint8_t(V >> Done)));
+      Done += 8;
     }
+    Bits += Width;
   }
   uint64_t Bits = 0;
   std::string Bytes;
@@ -80,6 +87,32 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     return createStringError(inconvertibleErrorCode(),
                              "end address is below the last symbol");
 
+  // Name order: by bytes, then address order. The first 16 bytes as two
+  // big-endian keys settle most comparisons without touching the strings.
+  struct SortKey {
+    uint64_t K1, K2;
+    uint32_t Index;
+  };
+  auto KeyAt = [](StringRef S, size_t From) {
+    uint64_t K = 0;
+    for (size_t J = From; J < From + 8; ++J)
+      K = (K << 8) | (J < S.size() ? uint8_t(S[J]) : 0);
+    return K;
+  };
+  std::vector<SortKey> Order(N);
+  for (uint32_t I = 0; I < N; ++I)
+    Order[I] = {KeyAt(Syms[I].Name, 0), KeyAt(Syms[I].Name, 8), I};
+  llvm::sort(Order, [&](const SortKey &A, const SortKey &B) {
+    if (A.K1 != B.K1)
+      return A.K1 < B.K1;
+    if (A.K2 != B.K2)
+      return A.K2 < B.K2;
+    StringRef SA = Syms[A.Index].Name, SB = Syms[B.Index].Name;
+    // Equal keys: equal first 16 bytes, or a shorter name padded with NULs.
+    if (int C = SA.compare(SB))
+      return C < 0;
+    return A.Index < B.Index;
+  });
   // Tokens, with provisional ids per symbol so each word is hashed once.
   token::TokenTableBuilder Builder;
   std::vector<uint32_t> TokStart(N + 1);
@@ -96,39 +129,22 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   for (uint32_t &T : Tok)
     T = Enc->finalId(T);
 
-  // Name order: by bytes, then address order. The first 8 bytes as a
-  // big-endian key settle most comparisons without touching the strings.
-  std::vector<std::pair<uint64_t, uint32_t>> Order(N);
-  for (uint32_t I = 0; I < N; ++I) {
-    StringRef S = Syms[I].Name;
-    uint64_t K = 0;
-    for (unsigned J = 0; J < 8; ++J)
-      K = (K << 8) | (J < S.size() ? uint8_t(S[J]) : 0);
-    Order[I] = {K, I};
-  }
-  llvm::sort(Order, [&](const auto &A, const auto &B) {
-    if (A.first != B.first)
-      return A.first < B.first;
-    StringRef SA = Syms[A.second].Name, SB = Syms[B.second].Name;
-    if (SA.size() > 8 && SB.size() > 8) {
-      int C = SA.drop_front(8).compare(SB.drop_front(8));
-      if (C)
-        return C < 0;
-    } else if (int C = SA.compare(SB)) {
-      return C < 0;
-    }
-    return A.second < B.second;
-  });
   std::vector<uint32_t> Perm(N); // address index -> name slot
   for (uint32_t S = 0; S < N; ++S)
-    Perm[Order[S].second] = S;
+    Perm[Order[S].Index] = S;
 
   // Names, front-coded by tokens within blocks.
   std::string NameIndex, NameData;
   SmallVector<uint8_t, 64> Rec;
   ArrayRef<uint32_t> PrevTok;
   for (uint32_t S = 0; S < N; ++S) {
-    uint32_t I = Order[S].second;
+    uint32_t I = Order[S].Index;
+    // Name order visits symbols at random; fetch ahead.
+    if (S + 8 < N) {
+      uint32_t Ahead = Order[S + 8].Index;
+      __builtin_prefetch(&Syms[Ahead]);
+      __builtin_prefetch(&TokStart[Ahead]);
+    }
     ArrayRef<uint32_t> Cur(Tok.data() + TokStart[I],
                            Tok.data() + TokStart[I + 1]);
     uint32_t Shared = 0;

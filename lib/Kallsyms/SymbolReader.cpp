@@ -34,6 +34,31 @@ static unsigned leadingUnderscores(StringRef S) {
   return S.size() - S.ltrim('_').size();
 }
 
+Expected<SymbolInfo> SymbolReader::chooseCanonical(uint32_t First,
+                                                   uint32_t Last) const {
+  SymbolInfo Best;
+  bool HaveBest = false;
+  for (uint32_t I = First; I <= Last; ++I) {
+    SymbolInfo Cand;
+    if (Error E = describe(I, Cand))
+      return std::move(E);
+    Cand.Index = I;
+    if (HaveBest) {
+      bool CandGlobal = isUpper(Cand.Type), BestGlobal = isUpper(Best.Type);
+      if (CandGlobal != BestGlobal) {
+        if (!CandGlobal)
+          continue;
+      } else if (leadingUnderscores(Cand.Name) >=
+                 leadingUnderscores(Best.Name)) {
+        continue;
+      }
+    }
+    Best = std::move(Cand);
+    HaveBest = true;
+  }
+  return Best;
+}
+
 Expected<std::optional<SymbolInfo>>
 SymbolReader::lookupAddress(uint64_t Addr) const {
   auto Found = findLastAtOrBelow(Addr);
@@ -55,26 +80,10 @@ SymbolReader::lookupAddress(uint64_t Addr) const {
       break;
     --First;
   }
-  SymbolInfo Best;
-  bool HaveBest = false;
-  for (uint32_t I = First; I <= Last; ++I) {
-    SymbolInfo Cand;
-    if (Error E = describe(I, Cand))
-      return std::move(E);
-    Cand.Index = I;
-    if (HaveBest) {
-      bool CandGlobal = isUpper(Cand.Type), BestGlobal = isUpper(Best.Type);
-      if (CandGlobal != BestGlobal) {
-        if (!CandGlobal)
-          continue;
-      } else if (leadingUnderscores(Cand.Name) >=
-                 leadingUnderscores(Best.Name)) {
-        continue;
-      }
-    }
-    Best = std::move(Cand);
-    HaveBest = true;
-  }
+  Expected<SymbolInfo> BestOr = chooseCanonical(First, Last);
+  if (!BestOr)
+    return BestOr.takeError();
+  SymbolInfo Best = std::move(*BestOr);
   uint32_t BestIndex = Best.Index;
   if (Error E = fillAddressAndSize(Last, Best))
     return std::move(E);

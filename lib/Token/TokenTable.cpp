@@ -46,29 +46,6 @@ void token::encodeId(uint32_t Id, SmallVectorImpl<uint8_t> &Out) {
   }
 }
 
-bool token::decodeId(const uint8_t *&P, const uint8_t *End, uint32_t &Id) {
-  if (P >= End)
-    return false;
-  uint8_t B = *P;
-  if (B < OneByteIds) {
-    Id = B;
-    ++P;
-    return true;
-  }
-  if (B < 0xFF) {
-    if (End - P < 2)
-      return false;
-    Id = OneByteIds + ((uint32_t(B - OneByteIds) << 8) | P[1]);
-    P += 2;
-    return true;
-  }
-  if (End - P < 4)
-    return false;
-  Id = TwoByteIds + (P[1] | (uint32_t(P[2]) << 8) | (uint32_t(P[3]) << 16));
-  P += 4;
-  return true;
-}
-
 void token::splitWords(StringRef Name, char Separator,
                        SmallVectorImpl<StringRef> &Words) {
   size_t Start = 0;
@@ -247,10 +224,7 @@ Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
   return T;
 }
 
-uint32_t TokenTable::tokenLength(uint32_t Id) const {
-  uint8_t L = Lengths[Id];
-  if (L != LongLength)
-    return L;
+uint32_t TokenTable::longTokenLength(uint32_t Id) const {
   // Validated in create(): the long list is sorted by id and has Id.
   uint32_t Lo = 0, Hi = NumLong;
   while (Lo < Hi) {
@@ -261,14 +235,6 @@ uint32_t TokenTable::tokenLength(uint32_t Id) const {
       Hi = Mid;
   }
   return read32le(Longs + Lo * 8 + 4);
-}
-
-StringRef TokenTable::token(uint32_t Id) const {
-  uint32_t First = Id & ~((1u << IndexShift) - 1);
-  uint64_t Off = read32le(Offsets + (Id >> IndexShift) * 4);
-  for (uint32_t I = First; I < Id; ++I)
-    Off += tokenLength(I);
-  return StringRef(Bytes + Off, tokenLength(Id));
 }
 
 void TokenTable::expand(ArrayRef<uint32_t> Ids, std::string &Out) const {

@@ -57,7 +57,8 @@ public:
   /// The symbol containing Addr. Of several aliases at one address the
   /// canonical one is returned: global (upper-case type) before local, then
   /// fewer leading underscores, then table order.
-  llvm::Expected<std::optional<SymbolInfo>> lookupAddress(uint64_t Addr) const;
+  virtual llvm::Expected<std::optional<SymbolInfo>>
+  lookupAddress(uint64_t Addr) const;
 
   /// AddressSymbolizer: one frame with Size, Module and SymbolType.
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
@@ -70,6 +71,11 @@ public:
   llvm::Error fillAddressAndSize(uint32_t I, SymbolInfo &Info) const;
 
 protected:
+  /// The canonical symbol of the alias group [First, Last] (Address and
+  /// Size not filled).
+  llvm::Expected<SymbolInfo> chooseCanonical(uint32_t First,
+                                             uint32_t Last) const;
+
   uint32_t NumSyms = 0;
   std::optional<uint64_t> EndAddress;
 };

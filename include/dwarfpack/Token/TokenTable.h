@@ -15,6 +15,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -45,7 +47,28 @@ inline unsigned idCodeSize(uint32_t Id) {
   return Id < OneByteIds ? 1 : Id < TwoByteIds ? 2 : 4;
 }
 /// Decodes one id code at P (advancing it); false when it runs past End.
-bool decodeId(const uint8_t *&P, const uint8_t *End, uint32_t &Id);
+inline bool decodeId(const uint8_t *&P, const uint8_t *End, uint32_t &Id) {
+  if (P >= End)
+    return false;
+  uint8_t B = *P;
+  if (B < OneByteIds) {
+    Id = B;
+    ++P;
+    return true;
+  }
+  if (B < 0xFF) {
+    if (End - P < 2)
+      return false;
+    Id = OneByteIds + ((uint32_t(B - OneByteIds) << 8) | P[1]);
+    P += 2;
+    return true;
+  }
+  if (End - P < 4)
+    return false;
+  Id = TwoByteIds + (P[1] | (uint32_t(P[2]) << 8) | (uint32_t(P[3]) << 16));
+  P += 4;
+  return true;
+}
 
 /// Splits Name at every separator; "" gives one empty word, "a__b" gives
 /// "a", "", "b". Joining the words with the separator restores Name.
@@ -109,7 +132,14 @@ public:
   uint32_t numTokens() const { return NumTokens; }
   char separator() const { return Separator; }
   /// The text of token Id; Id must be < numTokens().
-  llvm::StringRef token(uint32_t Id) const;
+  llvm::StringRef token(uint32_t Id) const {
+    uint32_t First = Id & ~((1u << IndexShift) - 1);
+    uint64_t Off =
+        llvm::support::endian::read32le(Offsets + (Id >> IndexShift) * 4);
+    for (uint32_t I = First; I < Id; ++I)
+      Off += tokenLength(I);
+    return llvm::StringRef(Bytes + Off, tokenLength(Id));
+  }
 
   /// Appends the name made of Ids (words joined by the separator).
   void expand(llvm::ArrayRef<uint32_t> Ids, std::string &Out) const;
@@ -127,7 +157,11 @@ public:
   }
 
 private:
-  uint32_t tokenLength(uint32_t Id) const;
+  uint32_t tokenLength(uint32_t Id) const {
+    uint8_t L = Lengths[Id];
+    return LLVM_LIKELY(L != LongLength) ? L : longTokenLength(Id);
+  }
+  uint32_t longTokenLength(uint32_t Id) const;
 
   const uint8_t *Offsets = nullptr; // u32[ceil(NumTokens / 16)]
   const uint8_t *Longs = nullptr;   // (u32 id, u32 length)[NumLong]
