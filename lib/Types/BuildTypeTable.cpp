@@ -83,6 +83,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     }
     Pool.wait();
   }
+  R.NumMergedTypes = Merger.numMerged();
   R.Table = Merger.finish(&Objects, &Functions);
   return std::move(R);
 }

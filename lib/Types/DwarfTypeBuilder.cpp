@@ -834,27 +834,35 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
     if (isTagged(Global[I].Kind) && !Global[I].Name.empty())
       Defs[{unsigned(Global[I].Kind), Global[I].Name}].push_back(I);
 
+  // A forward stands for the definition of its name when all definitions
+  // of that name are one type. Start optimistic (every named forward points
+  // at the first definition) and withdraw the redirection for names whose
+  // definitions turn out different; withdrawing only splits classes, so
+  // this reaches a fixed point, and it handles cycles (task_struct <->
+  // mm_struct) that a pessimistic start could never resolve.
+  for (size_t I = 0; I < N; ++I) {
+    const Type &T = Global[I];
+    if (T.Kind != TypeKind::Forward || T.Name.empty())
+      continue;
+    auto It = Defs.find({unsigned(T.Encoding), T.Name});
+    if (It != Defs.end())
+      Redirect[I] = It->second.front();
+  }
   std::vector<uint32_t> Cls;
-  // A forward stands for the definition of its name when all definitions of
-  // that name are one type; redirecting can make more definitions equal, so
-  // iterate to a fixed point (a few rounds in practice).
-  for (unsigned Round = 0; Round < 16; ++Round) {
+  while (true) {
     Cls = refine(Global, Redirect);
     bool Changed = false;
     for (size_t I = 0; I < N; ++I) {
       const Type &T = Global[I];
-      if (T.Kind != TypeKind::Forward || Redirect[I] != I || T.Name.empty())
+      if (T.Kind != TypeKind::Forward || Redirect[I] == I)
         continue;
-      auto It = Defs.find({unsigned(T.Encoding), T.Name});
-      if (It == Defs.end())
-        continue;
-      bool One = true;
-      for (TypeId D : It->second)
-        One &= Cls[D] == Cls[It->second.front()];
-      if (One) {
-        Redirect[I] = It->second.front();
-        Changed = true;
-      }
+      const auto &D = Defs.find({unsigned(T.Encoding), T.Name})->second;
+      for (TypeId X : D)
+        if (Cls[X] != Cls[D.front()]) {
+          Redirect[I] = I;
+          Changed = true;
+          break;
+        }
     }
     if (!Changed)
       break;

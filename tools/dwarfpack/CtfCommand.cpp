@@ -100,6 +100,7 @@ int run() {
   if (Stats) {
     outs() << "units: " << R->NumUnits << "\n";
     outs() << "input types: " << R->NumInputTypes << "\n";
+    outs() << "merged types: " << R->NumMergedTypes << "\n";
     outs() << "types: " << R->Table.Types.size() << "\n";
     for (auto &[K, N] : types::countByKind(R->Table))
       outs() << "  " << types::kindName(K) << ": " << N << "\n";

@@ -64,6 +64,7 @@ public:
   /// keeps the symbols named in ElfSymbols (all of them when null).
   TypeTable finish(const llvm::StringSet<> *ElfObjects,
                    const llvm::StringSet<> *ElfFunctions);
+  size_t numMerged() const { return Global.size(); }
 
 private:
   std::vector<Type> Global; ///< Global[0] is void.
@@ -79,7 +80,8 @@ struct BuildOptions {
 struct BuildResult {
   TypeTable Table;
   uint64_t NumUnits = 0;
-  uint64_t NumInputTypes = 0; ///< Sum of the units' type counts.
+  uint64_t NumInputTypes = 0;  ///< Sum of the units' type counts.
+  uint64_t NumMergedTypes = 0; ///< After the per-unit hash merge.
 };
 
 /// Builds the table for a whole object: all compile units (type units are
