@@ -48,6 +48,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
       Functions.insert(*Name);
   }
 
+  TypeSignatureMap Sigs = collectTypeUnits(Ctx);
   BuildResult R;
   R.NumUnits = Units.size();
   TypeMerger Merger;
@@ -59,7 +60,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
   if (Threads == 1) {
     for (DWARFUnit *U : Units)
-      Merge(convertCompileUnit(*U, Log));
+      Merge(convertCompileUnit(*U, Log, &Sigs));
   } else {
     // Units are converted in parallel and merged strictly in unit order, so
     // the output never depends on scheduling. A bounded window of units in
@@ -71,7 +72,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     auto Submit = [&] {
       size_t I = Next++;
       Pending.push_back(Pool.async(
-          [&, I] { Results[I] = convertCompileUnit(*Units[I], Log); }));
+          [&, I] { Results[I] = convertCompileUnit(*Units[I], Log, &Sigs); }));
     };
     for (size_t I = 0; I < Units.size(); ++I) {
       while (Next < Units.size() && Next < I + Window)

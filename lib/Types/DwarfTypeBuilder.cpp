@@ -6,6 +6,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
 #include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
+#include "llvm/DebugInfo/DWARF/DWARFTypeUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 #include "llvm/Support/DataExtractor.h"
 #include "llvm/Support/Format.h"
@@ -26,7 +27,8 @@ constexpr uint64_t MaxSaneSize = uint64_t(1) << 48;
 
 class UnitConverter {
 public:
-  UnitConverter(DWARFUnit &U, WarningLog &Log) : U(U), Log(Log) {
+  UnitConverter(DWARFUnit &U, WarningLog &Log, const TypeSignatureMap *Sigs)
+      : U(U), Log(Log), Sigs(Sigs) {
     Out.Types.emplace_back(); // void
   }
 
@@ -35,8 +37,9 @@ public:
 private:
   DWARFUnit &U;
   WarningLog &Log;
+  const TypeSignatureMap *Sigs;
   UnitTypes Out;
-  DenseMap<uint64_t, TypeId> Memo;
+  DenseMap<const void *, TypeId> Memo;
   TypeId UnknownId = 0, DefaultIndexId = 0;
   unsigned Depth = 0;
 
@@ -64,11 +67,9 @@ private:
     }
     return DefaultIndexId;
   }
-  uint64_t key(const DWARFDie &D) const {
-    // Type units of DWARF 4 live in .debug_types; keep their offsets apart.
-    bool Other = &D.getDwarfUnit()->getInfoSection() != &U.getInfoSection();
-    return (D.getOffset() << 1) | (Other ? 1 : 0);
-  }
+  /// DIE identity, also across the separate .debug_types sections of an
+  /// object file (whose offsets all start at 0).
+  const void *key(const DWARFDie &D) const { return D.getDebugInfoEntry(); }
   void warn(StringRef Kind, const DWARFDie &D, const Twine &Msg) {
     Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset()) + ": " + Msg);
   }
@@ -112,7 +113,7 @@ TypeId UnitConverter::refType(const DWARFDie &D, dwarf::Attribute A) {
 }
 
 TypeId UnitConverter::typeOf(const DWARFDie &D) {
-  uint64_t K = key(D);
+  const void *K = key(D);
   auto It = Memo.find(K);
   if (It != Memo.end())
     return It->second;
@@ -122,6 +123,24 @@ TypeId UnitConverter::typeOf(const DWARFDie &D) {
   }
   ++Depth;
   TypeId Id;
+  if (auto Sig = D.find(dwarf::DW_AT_signature)) {
+    // A declaration standing for a type unit's definition (DWARF 4
+    // -fdebug-types-section, DWARF 5 type units).
+    DWARFDie Def;
+    if (auto Hash = Sig->getAsSignatureReference(); Hash && Sigs) {
+      auto It = Sigs->find(*Hash);
+      if (It != Sigs->end())
+        Def = It->second;
+    }
+    if (Def && Def.getDwarfUnit()->isTypeUnit()) {
+      Memo[K] = unknown(); // provisional, in case of a self-reference
+      Id = typeOf(Def);
+      Memo[K] = Id;
+      --Depth;
+      return Id;
+    }
+    warn("bad-type-signature", D, "type signature not found in any unit");
+  }
   if (D.getTag() == dwarf::DW_TAG_atomic_type) {
     // CTF has no _Atomic; like GCC, use the underlying type.
     Log.report("atomic-dropped", "_Atomic qualifier dropped");
@@ -740,8 +759,26 @@ unsigned breakTypedefCycles(std::vector<Type> &Types) {
   return Broken;
 }
 
-UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log) {
-  UnitConverter C(U, Log);
+TypeSignatureMap collectTypeUnits(DWARFContext &Ctx) {
+  TypeSignatureMap Map;
+  auto Add = [&](DWARFUnit &U) {
+    auto *TU = dyn_cast<DWARFTypeUnit>(&U);
+    if (!TU)
+      return;
+    DWARFDie D = TU->getDIEForOffset(TU->getOffset() + TU->getTypeOffset());
+    if (D)
+      Map.try_emplace(TU->getTypeHash(), D);
+  };
+  for (const auto &U : Ctx.info_section_units())
+    Add(*U);
+  for (const auto &U : Ctx.types_section_units())
+    Add(*U);
+  return Map;
+}
+
+UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
+                             const TypeSignatureMap *Sigs) {
+  UnitConverter C(U, Log, Sigs);
   UnitTypes UT = C.run();
   if (unsigned N = breakTypedefCycles(UT.Types))
     Log.report("type-cycle", Twine(N) +

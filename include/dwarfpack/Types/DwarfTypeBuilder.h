@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/DebugInfo/DWARF/DWARFDie.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -44,10 +45,15 @@ struct UnitTypes {
   std::vector<Symbol> Functions; ///< Local ids of Function types.
 };
 
+/// Type units by signature, for DW_AT_signature references.
+using TypeSignatureMap = llvm::DenseMap<uint64_t, llvm::DWARFDie>;
+TypeSignatureMap collectTypeUnits(llvm::DWARFContext &Ctx);
+
 /// Converts one compile unit. Recoverable problems (bad references, cycles,
 /// unrepresentable C++ types) are counted in Log; the affected type becomes
 /// Unknown.
-UnitTypes convertCompileUnit(llvm::DWARFUnit &U, WarningLog &Log);
+UnitTypes convertCompileUnit(llvm::DWARFUnit &U, WarningLog &Log,
+                             const TypeSignatureMap *Sigs = nullptr);
 
 /// Breaks cycles through typedefs, qualifiers, arrays and slices (which no C
 /// program can produce but corrupt DWARF can): the type closing the cycle
