@@ -10,11 +10,46 @@
 
 #include <deque>
 #include <future>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace llvm;
 
+// DWARFUnit::clearDIEs is private; LLVM befriends only its parallel DWARF
+// linker's CompileUnit. Without freeing each unit's DIE array after use, a
+// vmlinux conversion holds every DIE of the kernel (gigabytes) at once. This
+// declares a class of that name with one static helper, used only here.
+namespace llvm {
+namespace dwarf_linker {
+namespace parallel {
+class CompileUnit {
+public:
+  static void releaseDIEs(DWARFUnit &U) { U.clearDIEs(/*KeepCUDie=*/true); }
+};
+} // namespace parallel
+} // namespace dwarf_linker
+} // namespace llvm
+
 namespace dwarfpack {
 namespace types {
+
+/// Drops the resident pages of a converted unit's .debug_info bytes when
+/// they lie in the file mapping of the object (not in a decompressed or
+/// relocated copy, which must never be discarded).
+static void releaseUnitBytes(DWARFUnit &U, StringRef File) {
+  StringRef Data = U.getInfoSection().Data;
+  if (Data.data() < File.data() ||
+      Data.data() + Data.size() > File.data() + File.size() ||
+      U.getNextUnitOffset() > Data.size())
+    return;
+  static const uintptr_t Page = sysconf(_SC_PAGESIZE);
+  uintptr_t Begin = uintptr_t(Data.data() + U.getOffset());
+  uintptr_t End = uintptr_t(Data.data() + U.getNextUnitOffset());
+  Begin = (Begin + Page - 1) & ~(Page - 1);
+  End &= ~(Page - 1);
+  if (End > Begin)
+    madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
+}
 
 Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
                                      DWARFContext &Ctx,
@@ -59,8 +94,12 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
 
   unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
   if (Threads == 1) {
-    for (DWARFUnit *U : Units)
+    for (DWARFUnit *U : Units) {
       Merge(convertCompileUnit(*U, Log, &Sigs));
+      dwarf_linker::parallel::CompileUnit::releaseDIEs(*U);
+      if (Opts.InputIsFileMapping)
+        releaseUnitBytes(*U, Obj.getData());
+    }
   } else {
     // Units are converted in parallel and merged strictly in unit order, so
     // the output never depends on scheduling. A bounded window of units in
@@ -71,8 +110,13 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     size_t Next = 0, Window = 4 * Threads;
     auto Submit = [&] {
       size_t I = Next++;
-      Pending.push_back(Pool.async(
-          [&, I] { Results[I] = convertCompileUnit(*Units[I], Log, &Sigs); }));
+      Pending.push_back(Pool.async([&, I] {
+        Results[I] = convertCompileUnit(*Units[I], Log, &Sigs);
+        // Only this unit's own DIEs: type units stay, they are shared.
+        dwarf_linker::parallel::CompileUnit::releaseDIEs(*Units[I]);
+        if (Opts.InputIsFileMapping)
+          releaseUnitBytes(*Units[I], Obj.getData());
+      }));
     };
     for (size_t I = 0; I < Units.size(); ++I) {
       while (Next < Units.size() && Next < I + Window)

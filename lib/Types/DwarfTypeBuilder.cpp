@@ -860,6 +860,7 @@ bool isTagged(TypeKind K) {
 
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
                              const StringSet<> *ElfFunctions) {
+  ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
   size_t N = Global.size();
   std::vector<TypeId> Redirect(N);
   for (size_t I = 0; I < N; ++I)

@@ -56,7 +56,8 @@ int run() {
       object::createBinary(Input);
   if (!BinOrErr)
     return tool::reportError(createFileError(Input, BinOrErr.takeError()));
-  auto *Obj = dyn_cast<object::ObjectFile>(BinOrErr->getBinary());
+  auto [Bin, InputBuffer] = BinOrErr->takeBinary();
+  auto *Obj = dyn_cast<object::ObjectFile>(Bin.get());
   if (!Obj)
     return tool::reportError(Input + ": not an object file");
 
@@ -67,12 +68,20 @@ int run() {
   auto Warning = [&](Error E) {
     Log.report("dwarf-warning", toString(std::move(E)));
   };
-  std::unique_ptr<DWARFContext> Ctx = DWARFContext::create(
-      *Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
-      Recoverable, Warning, /*ThreadSafe=*/NumThreads > 1);
+  // Linked files (vmlinux is linked with --emit-relocs) carry final values;
+  // only relocatable objects (.o, .ko) need their .rela.debug_* applied, and
+  // indexing vmlinux's 10 million relocations would cost hundreds of MiB.
+  auto Relocs = Obj->isRelocatableObject()
+                    ? DWARFContext::ProcessDebugRelocations::Process
+                    : DWARFContext::ProcessDebugRelocations::Ignore;
+  std::unique_ptr<DWARFContext> Ctx =
+      DWARFContext::create(*Obj, Relocs, nullptr, "", Recoverable, Warning,
+                           /*ThreadSafe=*/NumThreads > 1);
 
   types::BuildOptions Opts;
   Opts.NumThreads = NumThreads;
+  Opts.InputIsFileMapping =
+      InputBuffer->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
   Expected<types::BuildResult> R = types::buildTypeTable(*Obj, *Ctx, Opts, Log);
   if (!R) {
     printWarnings(Log);

@@ -81,6 +81,11 @@ private:
 
 struct BuildOptions {
   unsigned NumThreads = 1;
+  /// The object's bytes are a read-only file mapping: pages of .debug_info
+  /// that were converted may be handed back to the kernel (they are
+  /// re-read from the file if touched again), which keeps the resident set
+  /// of a vmlinux conversion small. Never set for heap buffers.
+  bool InputIsFileMapping = false;
 };
 
 struct BuildResult {
