@@ -156,6 +156,8 @@ private:
     bool CallFileFromFunction = false;
     /// Declaration file of the origin (older INLINE_ORIGIN form), Breakpad id.
     int64_t OriginDeclFile = -1;
+    /// All ranges were empty: kept only as the parent of deeper records.
+    bool Hollow = false;
     /// Ranges of accepted children, sorted, to refuse overlapping siblings.
     SmallVector<AddressRange, 4> ChildRanges;
   };
@@ -314,8 +316,12 @@ void Parser::parseFunc(StringRef Line) {
     return rejectBad("FUNC");
   if (addOverflows(Addr, Size))
     return reject("breakpad-bad-record", "FUNC range wraps around");
-  if (Size == 0)
-    return reject("breakpad-empty-range", "FUNC with size 0");
+  if (Size == 0) {
+    // Breakpad's own processor ignores empty ranges silently, and dump_syms
+    // writes some; so do we, counting them.
+    ++Out.Stats.EmptyRanges;
+    return;
+  }
   StringRef Name = F.rest();
   if (!isValidName(Name))
     return reject("breakpad-bad-utf8", "FUNC name is not valid UTF-8");
@@ -368,8 +374,10 @@ void Parser::parseLineRecord(StringRef Line) {
       !parseDec(F.next(), std::numeric_limits<uint32_t>::max(), LineNum) ||
       !parseDec(F.next(), MaxRecordId - 1, File) || !F.done())
     return rejectBad("line");
-  if (Size == 0)
-    return reject("breakpad-empty-range", "line record with size 0");
+  if (Size == 0) {
+    ++Out.Stats.EmptyRanges;
+    return;
+  }
   if (addOverflows(Addr, Size) || Addr < Cur.Range.Start ||
       Addr + Size > Cur.Range.End)
     return reject("breakpad-outside-function",
@@ -412,12 +420,12 @@ void Parser::parseInline(StringRef Line) {
     Ok = parseFileRef(Tok[I++], CallFileId);
   Ok = Ok && parseDec(Tok[I++], MaxRecordId - 1, OriginId);
   SmallVector<AddressRange, 1> Ranges;
-  bool Empty = false, Wraps = false;
+  bool Wraps = false;
   for (; Ok && I + 1 < Tok.size(); I += 2) {
     uint64_t A, S;
     Ok = parseHex(Tok[I], A) && parseHex(Tok[I + 1], S);
     if (Ok && S == 0)
-      Empty = true;
+      ++Out.Stats.EmptyRanges;
     else if (Ok && addOverflows(A, S))
       Wraps = true;
     else if (Ok)
@@ -431,8 +439,6 @@ void Parser::parseInline(StringRef Line) {
   };
   if (!Ok || Wraps)
     return Fail("breakpad-bad-record", "malformed INLINE record");
-  if (Empty)
-    return Fail("breakpad-empty-range", "INLINE range with size 0");
   if (Depth > DepthStack.size())
     return Fail("breakpad-inline-depth", "INLINE depth " + Twine(Depth) +
                                              " has no parent at depth " +
@@ -463,6 +469,18 @@ void Parser::parseInline(StringRef Line) {
   ArrayRef<AddressRange> ParentRanges =
       Depth == 0 ? ArrayRef<AddressRange>(Cur.Range)
                  : ArrayRef<AddressRange>(Inlines[Parent].Ranges);
+  if (Merged.empty()) {
+    // Only empty ranges (dump_syms writes such records, nested ones too):
+    // nothing to look up, but it stays the parent of deeper records.
+    PendingInline P;
+    P.Parent = Parent;
+    P.Hollow = true;
+    DepthStack.resize(Depth);
+    DepthStack.push_back(uint32_t(Inlines.size()));
+    Inlines.push_back(std::move(P));
+    ++Out.Stats.EmptyInlines;
+    return;
+  }
   for (const AddressRange &R : Merged) {
     auto It = llvm::upper_bound(
         ParentRanges, R.Start,
@@ -540,6 +558,8 @@ void Parser::closeFunction() {
     // Records come parent first, so walking backwards moves every node only
     // after all of its children have been moved into it.
     for (size_t I = Inlines.size(); I-- > 0;) {
+      if (Inlines[I].Hollow)
+        continue; // its children are hollow too: nothing fits inside
       llvm::sort(Nodes[I].Children, ByStart);
       uint32_t P = Inlines[I].Parent;
       (P == RootParent ? Root : Nodes[P])

@@ -303,6 +303,33 @@ TEST(BreakpadParserTest, BadRecordsAreRejectedOneByOne) {
   EXPECT_FALSE(find(*P, 0x2000));
 }
 
+TEST(BreakpadParserTest, EmptyRangesAreIgnoredQuietly) {
+  // dump_syms writes INLINE records (nested ones too) with size-0 ranges.
+  auto P = parse("MODULE Linux x86_64 0 m\n"
+                 "FILE 0 a.c\n"
+                 "INLINE_ORIGIN 0 o\n"
+                 "FUNC 1000 0 0 empty\n"
+                 "FUNC 2000 10 0 f\n"
+                 "INLINE 0 1 0 0 2004 0\n"
+                 "INLINE 1 2 0 0 2004 0\n"
+                 "INLINE 0 3 0 0 2008 4 200c 0\n"
+                 "2000 0 1 0\n"
+                 "2000 10 2 0\n");
+  ASSERT_EQ(P->Error, "");
+  EXPECT_EQ(P->Log.total(), 0u);
+  EXPECT_EQ(P->Syms.Stats.EmptyRanges, 5u);
+  EXPECT_EQ(P->Syms.Stats.EmptyInlines, 2u);
+  EXPECT_EQ(P->Syms.Stats.Inlines, 1u);
+  ASSERT_EQ(P->Syms.Functions.size(), 1u);
+  const FunctionEntry &F = P->Syms.Functions[0];
+  ASSERT_EQ(F.Lines.size(), 1u);
+  EXPECT_EQ(F.Lines[0].Line, 2u);
+  ASSERT_TRUE(F.Inline);
+  ASSERT_EQ(F.Inline->Children.size(), 1u);
+  EXPECT_EQ(F.Inline->Children[0].CallLine, 3u);
+  EXPECT_EQ(F.Inline->Children[0].Ranges.size(), 1u);
+}
+
 TEST(BreakpadParserTest, FatalErrors) {
   auto A = parse("FILE 0 a.c\nFUNC 1000 10 0 f\n");
   EXPECT_NE(A->Error.find("no MODULE"), std::string::npos) << A->Error;

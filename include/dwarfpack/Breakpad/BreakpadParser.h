@@ -54,6 +54,10 @@ struct BreakpadStats {
       0;                    ///< PUBLIC at address 0, ignored as Breakpad does.
   uint64_t LineRecords = 0; ///< Line records kept.
   uint64_t Inlines = 0;     ///< INLINE records kept.
+  /// Zero-size FUNC, line and INLINE ranges, ignored as Breakpad does.
+  uint64_t EmptyRanges = 0;
+  /// INLINE records whose ranges were all empty.
+  uint64_t EmptyInlines = 0;
   uint64_t Files = 0;
   uint64_t InlineOrigins = 0;
   uint64_t StackRecords = 0; ///< STACK CFI / STACK WIN, skipped.
