@@ -22,11 +22,15 @@ subprogram DIE yields a name. Symbols whose start is not DWARF-covered are
 candidate's outermost function must be named like a symbol covering the
 address.
 
-The oracle's names. By default llvm-symbolizer names the outermost frame after
-the ELF symbol covering the address (demangled), not after the DIE: a gcc clone
-is printed as `foo.constprop.0` where the DIE says `foo`. That is the reference
-here. Mismatches where the candidate carries the DIE's name instead are counted
-as kind "outer-name-dwarf" and a second rate that accepts them is printed.
+The oracle's names. llvm-symbolizer names the outermost frame after the ELF
+symbol covering the address (demangled, with its signature): a gcc clone is
+printed as `foo.constprop.0` where the DIE says `foo`. Inlined frames carry
+the DIE's linkage name, demangled, or else its bare DW_AT_name, while GSYM
+converters qualify such names (`llvm::handleErrors<...>`). The "agree" rate
+therefore compares names by their bare function name (no clone suffix,
+qualification, template arguments or parameters: kinds "outer-name-symbol"
+and "inline-name-spelling"), files and lines exactly; the "exact" rate
+compares everything character for character.
 
 Only the Python standard library and LLVM 19's tools are used. Exit status 0
 unless something failed to run.
@@ -249,52 +253,103 @@ def dwarfpack_lookup_available(args):
 
 # --- comparison ---------------------------------------------------------------
 
-def strip_params(name):
-    """'ns::f(int) const' -> 'f'; 'foo.constprop.0' -> 'foo'."""
-    depth, cut = 0, len(name)
-    for i, c in enumerate(name):  # first '(' at template depth 0
-        if c == "<":
+CLONE_SUFFIX = re.compile(
+    r"(( \[clone [^\]]*\])|( \(\.[^)]*\))|"
+    r"(\.(isra|constprop|part|cold|lto_priv|localalias|llvm)(\.\d+)?))+$")
+OPERATOR_CHARS = set("<>=!+-*/%^&|~,")
+
+
+def base_name(name):
+    """The bare function name, however it is spelled: without clone suffix,
+    return type, qualification, template arguments and parameters.
+    'llvm::Error llvm::handleErrorImpl<F>(std::unique_ptr<E>, F&&)' ->
+    'handleErrorImpl'; 'foo.constprop.0' -> 'foo'; 'ns::S::operator<(S)'
+    -> 'operator<'."""
+    name = CLONE_SUFFIX.sub("", name)
+    depth, start, i, n = 0, 0, 0, len(name)
+    end = n
+    while i < n:
+        c = name[i]
+        if name.startswith("operator", i) and (i == 0 or name[i - 1] in ": ~"):
+            j = i + len("operator")
+            if name.startswith("()", j) or name.startswith("[]", j):
+                j += 2
+            elif j < n and name[j] == " ":  # new, delete, conversions
+                j += 1
+                while j < n and (name[j].isalnum() or name[j] in "_:[]"):
+                    j += 1
+            else:
+                while j < n and name[j] in OPERATOR_CHARS:
+                    j += 1
+            if depth == 0:
+                start = i
+            i = j
+            continue
+        if c in "<([{":
+            if c == "(" and depth == 0 and i > 0:
+                end = i
+                break
             depth += 1
-        elif c == ">":
-            depth -= 1
-        elif c == "(" and depth == 0 and i > 0:
-            cut = i
-            break
-    base = name[:cut]
-    base = base.rsplit("::", 1)[-1]
-    return base.split(".", 1)[0] if not base.startswith(".") else base
+        elif c in ">)]}":
+            depth = max(0, depth - 1)
+        elif depth == 0 and c == " ":
+            start = i + 1
+        elif depth == 0 and name.startswith("::", i):
+            start = i + 2
+            i += 2
+            continue
+        i += 1
+    base = name[start:end]
+    # Drop trailing template arguments: 'f<int>' -> 'f' (not 'operator<').
+    if base.endswith(">") and not base.startswith("operator"):
+        depth = 0
+        for k in range(len(base) - 1, -1, -1):
+            if base[k] == ">":
+                depth += 1
+            elif base[k] == "<":
+                depth -= 1
+                if depth == 0:
+                    base = base[:k]
+                    break
+    return base
 
 
-def classify(oracle, cand, short_outer):
-    """None if equal, else a mismatch kind."""
+def classify(oracle, cand):
+    """None if equal; else the kind of the first real difference, or of a
+    difference in spelling only ('outer-name-symbol': the oracle names the
+    outermost frame after the ELF symbol, e.g. 'foo.isra.0' or with the
+    signature, the candidate after the DIE; 'inline-name-spelling': an
+    inlined function's name spelled differently, e.g. qualified)."""
     if oracle == cand:
         return None
     if not cand:
         return "not-found"
     if len(cand) < len(oracle):
-        # Dropped inline frames: is the candidate a suffix/subset of the chain?
         return "fewer-frames"
     if len(cand) > len(oracle):
         return "more-frames"
+    spelling = None
     for i, (o, c) in enumerate(zip(oracle, cand)):
         if o == c:
             continue
-        outer = i == len(oracle) - 1
-        where = "outer" if outer else "inline"
+        where = "outer" if i == len(oracle) - 1 else "inline"
         if o.name != c.name:
-            if outer and short_outer and (
-                    c.name == short_outer or
-                    strip_params(c.name) == strip_params(short_outer)) and \
-                    o.file == c.file and o.line == c.line:
-                return "outer-name-dwarf"
-            return where + "-name"
+            if base_name(o.name) != base_name(c.name):
+                return where + "-name"
+            spelling = spelling or (
+                "outer-name-symbol" if where == "outer" else
+                "inline-name-spelling")
         if o.file != c.file:
             if os.path.normpath(o.file) == os.path.normpath(c.file):
                 return where + "-file-spelling"
             return where + "-file"
         if o.line != c.line:
             return where + "-line"
-    return "other"
+    return spelling or "other"
+
+
+# Kinds that count as agreement: the same functions, files and lines.
+SPELLING_KINDS = ("outer-name-symbol", "inline-name-spelling")
 
 
 def fmt_frames(frames):
@@ -316,16 +371,14 @@ def evaluate(label, cand, oracle, short, sample, syms, args):
         kinds = collections.Counter()
         examples = collections.defaultdict(list)
         for a in addrs:
-            s = short.get(a) or []
-            k = classify(oracle.get(a, []), cand.get(a, []),
-                         s[-1].name if s else "")
+            k = classify(oracle.get(a, []), cand.get(a, []))
             if k:
                 kinds[k] += 1
                 if len(examples[k]) < args.show:
                     examples[k].append(a)
         n = len(addrs)
         exact = n - sum(kinds.values())
-        agree = exact + kinds["outer-name-dwarf"]
+        agree = exact + sum(kinds[k] for k in SPELLING_KINDS)
         if n:
             print("  %s: %.2f %% agree (%d of %d); %.2f %% exactly as "
                   "llvm-symbolizer" % (title, pct(agree, n), agree, n,
@@ -391,7 +444,12 @@ def sample_addresses(args, syms, rng):
             return syms.draw(rng)
 
     draws, seen = [], set()
-    while len(draws) < int(args.n * 1.3) + 100:
+    space = cum[-1] if args.sampling == "text" else syms.cum[-1]
+    want = min(int(args.n * 1.3) + 100, space)
+    tries = 0
+    # Unique addresses; a small program may have fewer bytes than wanted.
+    while len(draws) < want and tries < 20 * want:
+        tries += 1
         a = draw()
         if a not in seen:
             seen.add(a)
