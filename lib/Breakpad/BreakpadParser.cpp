@@ -544,7 +544,7 @@ void Parser::closeFunction() {
     for (size_t I = 0; I < Inlines.size(); ++I) {
       PendingInline &P = Inlines[I];
       InlineNode &N = Nodes[I];
-      N.Ranges = std::move(P.Ranges);
+      N.Ranges.assign(P.Ranges.begin(), P.Ranges.end());
       N.Name = P.Name;
       N.CallFile = P.CallFileFromFunction ? FuncFile : P.CallFile;
       N.CallLine = P.CallLine;
