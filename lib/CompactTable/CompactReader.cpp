@@ -37,6 +37,8 @@ public:
   bool ok() const { return OK; }
   bool atEnd() const { return P >= End; }
   const uint8_t *pos() const { return P; }
+  const uint8_t *end() const { return End; }
+  void skip(uint64_t N) { P += N; } // N checked by the caller
 
   uint8_t u8() {
     if (LLVM_UNLIKELY(P >= End)) {
@@ -140,13 +142,38 @@ struct FileHistory {
   }
 };
 
-/// Decodes a line table, calling Fn(Row) for every row. All rows are
-/// consumed (the inline tree follows them). Every opcode consumes at least
-/// one byte, so a hostile row count ends with the record.
 template <typename Fn>
-Error parseLines(Cursor &C, const Header &H, uint64_t FuncStart,
-                 uint64_t RecordOffset, Fn &&Callback) {
+Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
+                uint64_t RecordOffset, uint64_t NumRows, Fn &&Callback);
+
+/// Decodes a line table, calling Fn(Row) for every row until it returns
+/// false. With HasSize (an inline tree follows), the cursor is then moved
+/// past the whole table; without, decoding stops where the callback did.
+/// Every opcode consumes at least one byte, so a hostile row count ends
+/// with the record.
+template <typename Fn>
+Error parseLines(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
+                 uint64_t RecordOffset, bool HasSize, Fn &&Callback) {
   uint64_t NumRows = C.uleb();
+  uint64_t Size = HasSize ? C.uleb() : 0;
+  const uint8_t *TableStart = C.pos();
+  if (HasSize && (!C.ok() || Size > uint64_t(C.end() - TableStart)))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": line table size runs past the record");
+  Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
+  if (Error E = parseRows(Rows, H, FuncStart, RecordOffset, NumRows,
+                          Callback))
+    return E;
+  if (HasSize)
+    C.skip(Size);
+  else
+    C = Rows;
+  return Error::success();
+}
+
+template <typename Fn>
+Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
+                uint64_t RecordOffset, uint64_t NumRows, Fn &&Callback) {
   LineEntry Row;
   Row.Address = FuncStart + C.uleb();
   Row.File = C.u32leb();
@@ -159,8 +186,8 @@ Error parseLines(Cursor &C, const Header &H, uint64_t FuncStart,
                      ": first line row overflows the address space");
   FileHistory Files;
   Files.Recent.push_back({Row.File, Row.Line});
-  Callback(Row);
-  const uint64_t Range = H.LineRange;
+  if (!Callback(Row))
+    return Error::success();
   bool OK = true;
   for (uint64_t R = 1; R < NumRows; ++R) {
     uint32_t BaseLine = Row.Line;
@@ -176,9 +203,8 @@ Error parseLines(Cursor &C, const Header &H, uint64_t FuncStart,
       AddrDelta = C.uleb();
       LineDelta = C.sleb();
     } else {
-      uint64_t V = Op - FirstSpecial;
-      LineDelta = H.LineBase + int64_t(V % Range);
-      AddrDelta = V / Range;
+      LineDelta = H.LineDelta[Op];
+      AddrDelta = H.AddrDelta[Op];
     }
     if (!C.ok() || !OK)
       return makeError("record at " + hex(RecordOffset) +
@@ -190,7 +216,8 @@ Error parseLines(Cursor &C, const Header &H, uint64_t FuncStart,
     // Wrapping arithmetic: hostile deltas must not overflow signed math.
     Row.Line = uint32_t(uint64_t(BaseLine) + uint64_t(LineDelta));
     Files.Recent.front().second = Row.Line;
-    Callback(Row);
+    if (!Callback(Row))
+      return Error::success();
   }
   return Error::success();
 }
@@ -413,6 +440,10 @@ Error CompactReader::parse() {
                      " (at most " + Twine(MaxBlockShift) + ")");
   if (Hdr.LineRange == 0)
     return makeError("invalid line range 0");
+  for (unsigned Op = FirstSpecial; Op < 256; ++Op) {
+    Special.AddrDelta[Op] = (Op - FirstSpecial) / Hdr.LineRange;
+    Special.LineDelta[Op] = Hdr.LineBase + (Op - FirstSpecial) % Hdr.LineRange;
+  }
   uint64_t PerBlock = uint64_t(1) << Hdr.BlockShift;
   if (Hdr.NumBlocks != (uint64_t(Hdr.NumFunctions) + PerBlock - 1) / PerBlock)
     return makeError("block count " + Twine(Hdr.NumBlocks) +
@@ -489,16 +520,9 @@ Error CompactReader::findListEntry(StringRef List, uint32_t Count, uint32_t Id,
       C.uleb();
     } else {
       uint64_t N = C.uleb();
-      if (N > uint64_t(End - C.pos()))
+      if (C.ok() && N > uint64_t(End - C.pos()))
         return makeError("corrupt " + Twine(What[Kind]) + " list");
-      const uint8_t *Q = C.pos();
-      for (uint64_t T = 0; T < N; ++T) {
-        uint32_t Tok;
-        if (!token::decodeId(Q, End, Tok))
-          return makeError("corrupt " + Twine(What[Kind]) + " list");
-      }
-      P = Q;
-      continue;
+      C.skip(N);
     }
     if (!C.ok())
       return makeError("corrupt " + Twine(What[Kind]) + " list");
@@ -507,17 +531,44 @@ Error CompactReader::findListEntry(StringRef List, uint32_t Count, uint32_t Id,
   return Error::success();
 }
 
+void CompactReader::prefetch(StringRef List, uint32_t Count, uint32_t Id,
+                             bool Body) const {
+  if (Id >= Count)
+    return; // reported when the entry is decoded
+  const char *Index = List.data() + (Id >> ListIndexShift) * 4;
+  if (!Body) {
+    __builtin_prefetch(Index);
+    return;
+  }
+  uint64_t IndexSize =
+      ((uint64_t(Count) + (1u << ListIndexShift) - 1) >> ListIndexShift) * 4;
+  __builtin_prefetch(List.data() + IndexSize + read32le(Index));
+}
+
 Error CompactReader::expandName(const token::TokenTable &Tokens, StringRef List,
                                 uint32_t Count, uint32_t Id, unsigned Kind,
                                 std::string &Out) const {
   const uint8_t *P;
   if (Error E = findListEntry(List, Count, Id, Kind, P))
     return E;
-  SmallVector<uint32_t, 16> Ids;
-  if (Error E = Tokens.readName(P, bytes(List) + List.size(), Ids))
-    return E;
+  Cursor C(P, bytes(List) + List.size());
+  uint64_t N = C.uleb();
+  if (!C.ok() || N > uint64_t(C.end() - C.pos()))
+    return makeError("corrupt " + Twine(Kind ? "path" : "name") +
+                     " list entry " + Twine(Id));
+  const uint8_t *Q = C.pos(), *End = Q + N;
   Out.clear();
-  Tokens.expand(Ids, Out);
+  bool First = true;
+  while (Q < End) {
+    uint32_t Tok;
+    if (!Tokens.readId(Q, End, Tok))
+      return makeError("corrupt " + Twine(Kind ? "path" : "name") +
+                       " list entry " + Twine(Id) + ": bad token id");
+    if (!First)
+      Out.push_back(Tokens.separator());
+    First = false;
+    Out += Tokens.token(Tok);
+  }
   return Error::success();
 }
 
@@ -680,27 +731,33 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   if (!C.ok() || Head >> RecordFlagBits > UINT32_MAX)
     return makeError("record at " + hex(RecordFileOffset) + " is truncated");
   const uint32_t NameId = uint32_t(Head >> RecordFlagBits);
+  // Names and files are decoded last; prefetching their list entries while
+  // the rows and the inline tree are decoded hides most of the cache misses.
+  prefetch(Names, Hdr.NumNames, NameId, false);
 
   SourceFrame Frame;
-  if (Error E = getName(NameId, Frame.FunctionName))
-    return std::move(E);
   Frame.StartAddress = Loc.Start;
   if (!(Head & HasLines)) {
     // Without a line table GSYM ignores inline info as well.
+    if (Error E = getName(NameId, Frame.FunctionName))
+      return std::move(E);
     Result.Frames.push_back(std::move(Frame));
     return Result;
   }
   std::optional<LineEntry> Row;
   LineEntry FirstRow;
   bool IsFirst = true;
-  if (Error E = parseLines(C, Hdr, Loc.Start, RecordFileOffset,
+  const bool HasInline = Head & (HasInlineChildren | HasInlineRoot);
+  if (Error E = parseLines(C, Special, Loc.Start, RecordFileOffset, HasInline,
                            [&](const LineEntry &R) {
                              if (IsFirst) {
                                FirstRow = R;
                                IsFirst = false;
                              }
-                             if (R.Address <= Address)
-                               Row = R;
+                             if (R.Address > Address)
+                               return false;
+                             Row = R;
+                             return true;
                            }))
     return std::move(E);
   // As GSYM: no row at or before the address, or a row without a file, is
@@ -712,11 +769,8 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   if (Row->File > Hdr.NumFiles)
     return makeError("line table file index " + Twine(Row->File) +
                      " is out of range (" + Twine(Hdr.NumFiles) + " files)");
-  if (Error E = getFilePath(Row->File, Frame.FileName))
-    return std::move(E);
-  Frame.Line = Row->Line;
-  Result.Frames.push_back(std::move(Frame));
-
+  prefetch(Names, Hdr.NumNames, NameId, true);
+  prefetch(Files, Hdr.NumFiles, Row->File - 1, false);
   SmallVector<Match, 8> Chain;
   if (Head & HasInlineChildren) {
     // Children of the implicit root refer to the first line row.
@@ -740,6 +794,26 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
                             RecordFileOffset, Address, Chain, Hit))
       return std::move(E);
   }
+  for (const Match &M : Chain)
+    if (M.CallFile != 0) {
+      prefetch(Names, Hdr.NumNames, M.Name, false);
+      prefetch(Files, Hdr.NumFiles, M.CallFile - 1, false);
+    }
+  prefetch(Files, Hdr.NumFiles, Row->File - 1, true);
+  for (const Match &M : Chain)
+    if (M.CallFile != 0) {
+      prefetch(Names, Hdr.NumNames, M.Name, true);
+      prefetch(Files, Hdr.NumFiles, M.CallFile - 1, true);
+    }
+
+  if (Error E = getName(NameId, Frame.FunctionName))
+    return std::move(E);
+  if (Error E = getFilePath(Row->File, Frame.FileName))
+    return std::move(E);
+  Frame.Line = Row->Line;
+  Result.Frames.push_back(std::move(Frame));
+  SmallVector<std::pair<uint32_t, std::string>, 4> Paths;
+  Paths.emplace_back(Row->File, Result.Frames.front().FileName);
   // Innermost first: each matched call renames the current innermost frame
   // and pushes its caller at the call site.
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
@@ -751,8 +825,18 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
     SourceFrame Caller;
     Caller.FunctionName = std::move(Result.Frames.back().FunctionName);
     Caller.StartAddress = Result.Frames.back().StartAddress;
-    if (Error E = getFilePath(It->CallFile, Caller.FileName))
-      return std::move(E);
+    // Inlined frames often share files: decode each file once per lookup.
+    const std::string *Known = nullptr;
+    for (const auto &[Id, Path] : Paths)
+      if (Id == It->CallFile)
+        Known = &Path;
+    if (Known) {
+      Caller.FileName = *Known;
+    } else {
+      if (Error E = getFilePath(It->CallFile, Caller.FileName))
+        return std::move(E);
+      Paths.emplace_back(It->CallFile, Caller.FileName);
+    }
     Caller.Line = It->CallLine;
     if (Error E = getName(It->Name, Result.Frames.back().FunctionName))
       return std::move(E);
@@ -780,8 +864,12 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
   const uint8_t *LinesAt = C.pos();
   D.HeadBytes = LinesAt - (Rec + Loc.RecordOffset);
   if (D.HasLines) {
-    if (Error E = parseLines(C, Hdr, Loc.Start, RecordFileOffset,
-                             [&](const LineEntry &R) { D.Lines.push_back(R); }))
+    if (Error E = parseLines(C, Special, Loc.Start, RecordFileOffset,
+                             Head & (HasInlineChildren | HasInlineRoot),
+                             [&](const LineEntry &R) {
+                               D.Lines.push_back(R);
+                               return true;
+                             }))
       return std::move(E);
     for (const LineEntry &R : D.Lines)
       if (R.File > Hdr.NumFiles)

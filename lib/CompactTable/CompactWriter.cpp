@@ -384,8 +384,14 @@ struct Writer {
     if (!F.Lines.empty()) {
       size_t Before = Out.size();
       appendULEB(Out, F.Lines.size());
-      if (Error E = encodeLines(F, Codes[I], Out))
+      std::string Rows;
+      if (Error E = encodeLines(F, Codes[I], Rows))
         return std::move(E);
+      // With an inline tree after the rows, their size lets a lookup stop
+      // decoding rows at its address and jump to the tree.
+      if (F.Inline)
+        appendULEB(Out, Rows.size());
+      Out += Rows;
       S.LineBytes += Out.size() - Before;
       S.LineRows += F.Lines.size();
     }
@@ -429,14 +435,22 @@ struct Writer {
     TokenBytes = Enc->serialized().str();
     std::vector<std::string> Entries;
     Entries.reserve(Strings.size());
+    SmallVector<uint32_t, 16> Ids;
     SmallVector<uint8_t, 64> Code;
     for (StringRef Str : Strings) {
+      Ids.clear();
       Code.clear();
-      bool OK = Enc->encodeName(Str, Code);
+      bool OK = Enc->tokenize(Str, Ids);
       assert(OK && "every word was counted");
       (void)OK;
-      Entries.emplace_back(reinterpret_cast<const char *>(Code.data()),
-                           Code.size());
+      for (uint32_t Id : Ids)
+        token::encodeId(Id, Code);
+      // A byte length (not a token count) lets readers skip entries
+      // without decoding them.
+      std::string E;
+      appendULEB(E, Code.size());
+      E.append(reinterpret_cast<const char *>(Code.data()), Code.size());
+      Entries.push_back(std::move(E));
     }
     return makeList(Entries);
   }

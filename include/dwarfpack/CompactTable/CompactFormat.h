@@ -41,7 +41,7 @@ constexpr uint32_t BlockIndexEntrySize = 16;
 /// Largest accepted BlockShift (functions per block = 1 << BlockShift).
 constexpr unsigned MaxBlockShift = 12;
 /// One sparse offset every 2^ListIndexShift entries of a list section.
-constexpr unsigned ListIndexShift = 4;
+constexpr unsigned ListIndexShift = 2;
 
 /// Bits of a record's head value (ULEB128 NameId << RecordFlagBits | flags).
 enum RecordFlags : uint64_t {

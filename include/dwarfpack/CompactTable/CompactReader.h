@@ -47,6 +47,13 @@ struct Header {
   uint32_t NumPaths = 0;
 };
 
+/// Address and line advance of each special opcode, computed from the
+/// header at open so that row decoding needs no division.
+struct SpecialOpcodes {
+  uint8_t AddrDelta[256] = {};
+  int16_t LineDelta[256] = {};
+};
+
 /// Where one function's entry lies: its range and its record's bytes.
 struct FunctionLocation {
   uint64_t Start = 0;
@@ -117,6 +124,10 @@ private:
   llvm::Error parse();
   llvm::Error findListEntry(llvm::StringRef List, uint32_t Count, uint32_t Id,
                             unsigned Kind, const uint8_t *&P) const;
+  /// Prefetches the index entry (Body false) or the entry (Body true, the
+  /// index entry having been prefetched before) of Id in a list section.
+  void prefetch(llvm::StringRef List, uint32_t Count, uint32_t Id,
+                bool Body) const;
   llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
                          uint32_t Count, uint32_t Id, unsigned Kind,
                          std::string &Out) const;
@@ -130,6 +141,7 @@ private:
   uint32_t SecSize[NumSections] = {};
   token::TokenTable NameTokens;
   token::TokenTable PathTokens;
+  SpecialOpcodes Special;
   llvm::StringRef Names, Paths, Files;
 };
 
