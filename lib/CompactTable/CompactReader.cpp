@@ -161,8 +161,7 @@ Error parseLines(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
     return makeError("record at " + hex(RecordOffset) +
                      ": line table size runs past the record");
   Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
-  if (Error E = parseRows(Rows, H, FuncStart, RecordOffset, NumRows,
-                          Callback))
+  if (Error E = parseRows(Rows, H, FuncStart, RecordOffset, NumRows, Callback))
     return E;
   if (HasSize)
     C.skip(Size);
@@ -491,8 +490,7 @@ Error CompactReader::parse() {
   if (!PT)
     return joinErrors(makeError("path token table:"), PT.takeError());
   PathTokens = *PT;
-  if (Error E = checkList(Sec(SecNames), Hdr.NumNames, "name", Names))
-    return E;
+  Names = Sec(SecNames);
   if (Error E = checkList(Sec(SecPaths), Hdr.NumPaths, "path", Paths))
     return E;
   if (Error E = checkList(Sec(SecFiles), Hdr.NumFiles, "file", Files))
@@ -551,19 +549,25 @@ Error CompactReader::expandName(const token::TokenTable &Tokens, StringRef List,
   const uint8_t *P;
   if (Error E = findListEntry(List, Count, Id, Kind, P))
     return E;
-  Cursor C(P, bytes(List) + List.size());
+  return decodeEntry(Tokens, P, bytes(List) + List.size(),
+                     Kind ? "path" : "name", Out);
+}
+
+Error CompactReader::decodeEntry(const token::TokenTable &Tokens,
+                                 const uint8_t *P, const uint8_t *ListEnd,
+                                 const char *What, std::string &Out) {
+  Cursor C(P, ListEnd);
   uint64_t N = C.uleb();
   if (!C.ok() || N > uint64_t(C.end() - C.pos()))
-    return makeError("corrupt " + Twine(Kind ? "path" : "name") +
-                     " list entry " + Twine(Id));
+    return makeError("corrupt " + Twine(What) +
+                     " list entry: length runs past the list");
   const uint8_t *Q = C.pos(), *End = Q + N;
   Out.clear();
   bool First = true;
   while (Q < End) {
     uint32_t Tok;
     if (!Tokens.readId(Q, End, Tok))
-      return makeError("corrupt " + Twine(Kind ? "path" : "name") +
-                       " list entry " + Twine(Id) + ": bad token id");
+      return makeError("corrupt " + Twine(What) + " list entry: bad token id");
     if (!First)
       Out.push_back(Tokens.separator());
     First = false;
@@ -572,8 +576,13 @@ Error CompactReader::expandName(const token::TokenTable &Tokens, StringRef List,
   return Error::success();
 }
 
-Error CompactReader::getName(uint32_t Id, std::string &Out) const {
-  return expandName(NameTokens, Names, Hdr.NumNames, Id, 0, Out);
+Error CompactReader::getName(uint32_t Offset, std::string &Out) const {
+  if (Offset >= Names.size())
+    return makeError("name offset " + hex(Offset) +
+                     " is outside the name list (" + hex(Names.size()) +
+                     " bytes)");
+  return decodeEntry(NameTokens, bytes(Names) + Offset,
+                     bytes(Names) + Names.size(), "name", Out);
 }
 
 Error CompactReader::getPath(uint32_t Id, std::string &Out) const {
@@ -733,7 +742,7 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   const uint32_t NameId = uint32_t(Head >> RecordFlagBits);
   // Names and files are decoded last; prefetching their list entries while
   // the rows and the inline tree are decoded hides most of the cache misses.
-  prefetch(Names, Hdr.NumNames, NameId, false);
+  __builtin_prefetch(Names.data() + std::min<uint64_t>(NameId, Names.size()));
 
   SourceFrame Frame;
   Frame.StartAddress = Loc.Start;
@@ -769,7 +778,6 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   if (Row->File > Hdr.NumFiles)
     return makeError("line table file index " + Twine(Row->File) +
                      " is out of range (" + Twine(Hdr.NumFiles) + " files)");
-  prefetch(Names, Hdr.NumNames, NameId, true);
   prefetch(Files, Hdr.NumFiles, Row->File - 1, false);
   SmallVector<Match, 8> Chain;
   if (Head & HasInlineChildren) {
@@ -796,13 +804,13 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   }
   for (const Match &M : Chain)
     if (M.CallFile != 0) {
-      prefetch(Names, Hdr.NumNames, M.Name, false);
+      __builtin_prefetch(Names.data() +
+                         std::min<uint64_t>(M.Name, Names.size()));
       prefetch(Files, Hdr.NumFiles, M.CallFile - 1, false);
     }
   prefetch(Files, Hdr.NumFiles, Row->File - 1, true);
   for (const Match &M : Chain)
     if (M.CallFile != 0) {
-      prefetch(Names, Hdr.NumNames, M.Name, true);
       prefetch(Files, Hdr.NumFiles, M.CallFile - 1, true);
     }
 

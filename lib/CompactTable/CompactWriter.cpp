@@ -161,6 +161,12 @@ struct Writer {
     return F.Name.empty() ? StringRef("??") : F.Name;
   }
 
+  DenseMap<StringRef, uint32_t> NameOffsets;
+  /// Names are referred to by the offset of their entry in the name list
+  /// (frequent names first, so most offsets are short): a lookup reaches a
+  /// name without an index.
+  uint32_t nameRef(StringRef Name) const { return NameOffsets.lookup(Name); }
+
   uint32_t file(FileId Id) const {
     return isEmptyFile(M, Id) ? 0 : FileIds.id(Id);
   }
@@ -332,7 +338,7 @@ struct Writer {
       appendULEB(Out, R.size());
       Prev = R.End;
     }
-    appendULEB(Out, NameIds.id(N.Name));
+    appendULEB(Out, nameRef(N.Name));
     uint32_t CallFile = file(N.CallFile);
     appendULEB(Out, CallFile == PrevFile ? 0 : uint64_t(CallFile) + 1);
     appendSLEB(Out, int64_t(N.CallLine) - int64_t(PrevLine));
@@ -378,8 +384,7 @@ struct Writer {
                      R.CallLine == 0;
       Flags |= StandardRoot ? HasInlineChildren : HasInlineRoot;
     }
-    appendULEB(Out,
-               (uint64_t(NameIds.id(nameOf(F))) << RecordFlagBits) | Flags);
+    appendULEB(Out, (uint64_t(nameRef(nameOf(F))) << RecordFlagBits) | Flags);
     S.FramingBytes += Out.size();
     if (!F.Lines.empty()) {
       size_t Before = Out.size();
@@ -423,9 +428,12 @@ struct Writer {
     return Index + Body;
   }
 
+  /// Token-encodes Strings. Returns the list section (WithIndex) or the
+  /// bare entries, and each entry's offset among the entries.
   static Expected<std::string>
   makeNameList(const std::vector<StringRef> &Strings, char Separator,
-               std::string &TokenBytes) {
+               std::string &TokenBytes, bool WithIndex,
+               std::vector<uint32_t> *Offsets = nullptr) {
     token::TokenTableBuilder B(Separator);
     for (StringRef Str : Strings)
       B.addName(Str);
@@ -452,7 +460,15 @@ struct Writer {
       E.append(reinterpret_cast<const char *>(Code.data()), Code.size());
       Entries.push_back(std::move(E));
     }
-    return makeList(Entries);
+    if (WithIndex)
+      return makeList(Entries);
+    std::string Body;
+    for (const std::string &E : Entries) {
+      if (Offsets)
+        Offsets->push_back(Body.size());
+      Body += E;
+    }
+    return Body;
   }
 
   Expected<std::string> run() {
@@ -477,6 +493,18 @@ struct Writer {
     if (Error E = computeRows())
       return std::move(E);
     chooseLineParams();
+
+    // Names first: records refer to them by offset.
+    std::string NameTokens;
+    std::vector<uint32_t> Offsets;
+    Expected<std::string> Names =
+        makeNameList(NameIds.order(), '_', NameTokens, false, &Offsets);
+    if (!Names)
+      return Names.takeError();
+    if (Names->size() > UINT32_MAX)
+      return makeError("names beyond 4 GiB");
+    for (size_t I = 0; I < Offsets.size(); ++I)
+      NameOffsets[NameIds.order()[I]] = Offsets[I];
 
     // Records and address blocks.
     const uint64_t Base = std::min(M.BaseAddress, Fs.front().Range.Start);
@@ -507,13 +535,9 @@ struct Writer {
     }
 
     // Names, paths, files.
-    std::string NameTokens, PathTokens;
-    Expected<std::string> Names =
-        makeNameList(NameIds.order(), '_', NameTokens);
-    if (!Names)
-      return Names.takeError();
+    std::string PathTokens;
     Expected<std::string> Paths =
-        makeNameList(PathIds.order(), '/', PathTokens);
+        makeNameList(PathIds.order(), '/', PathTokens, true);
     if (!Paths)
       return Paths.takeError();
     std::vector<std::string> FileEntries;

@@ -205,9 +205,9 @@ static int runCompare() {
     if (!C)
       return reportError(C.takeError());
     if (!SavePrefix.empty())
-      for (auto [Ext, Bytes] : {std::pair<const char *, std::string *>(
-                                    ".gsym", &*G),
-                                {".dpat", &*C}})
+      for (auto [Ext, Bytes] :
+           {std::pair<const char *, std::string *>(".gsym", &*G),
+            {".dpat", &*C}})
         if (Error E = writeToOutput(SavePrefix + Ext, [&](raw_ostream &OS) {
               OS << *Bytes;
               return Error::success();

@@ -108,8 +108,8 @@ public:
   llvm::Expected<DecodedFunction>
   decodeFunction(const FunctionLocation &Loc) const;
 
-  /// Name Id, expanded.
-  llvm::Error getName(uint32_t Id, std::string &Out) const;
+  /// The name whose entry starts at Offset in the name list, expanded.
+  llvm::Error getName(uint32_t Offset, std::string &Out) const;
   /// Path component Id, expanded.
   llvm::Error getPath(uint32_t Id, std::string &Out) const;
   /// File Id (1-based; 0 is "no file") as "dir/base", as GSYM joins it.
@@ -128,6 +128,9 @@ private:
   /// index entry having been prefetched before) of Id in a list section.
   void prefetch(llvm::StringRef List, uint32_t Count, uint32_t Id,
                 bool Body) const;
+  static llvm::Error decodeEntry(const token::TokenTable &Tokens,
+                                 const uint8_t *P, const uint8_t *ListEnd,
+                                 const char *What, std::string &Out);
   llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
                          uint32_t Count, uint32_t Id, unsigned Kind,
                          std::string &Out) const;
