@@ -62,7 +62,7 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
   OS << "Sections:\n";
   for (unsigned S = 0; S < NumSections; ++S) {
     auto [Off, Size] = R.section(Section(S));
-    OS << "  " << left_justify(SectionNames[S], 13) << " @ "
+    OS << "  " << left_justify(sectionName(Section(S)), 13) << " @ "
        << format_hex(Off, 10) << ", " << Size << " bytes\n";
   }
   OS << "Files: " << H.NumFiles << '\n';

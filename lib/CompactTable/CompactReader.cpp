@@ -383,6 +383,13 @@ CompactReader::create(MemoryBufferRef Buffer) {
   return std::move(R);
 }
 
+const char *sectionName(Section S) {
+  static const char *const Names[NumSections] = {
+      "UUID",  "BlockIndex", "AddressBlocks", "Records", "NameTokens",
+      "Names", "PathTokens", "Paths",         "Files"};
+  return S < NumSections ? Names[S] : "?";
+}
+
 ArrayRef<uint8_t> CompactReader::uuid() const {
   return ArrayRef<uint8_t>(bytes(Data) + SecOff[SecUUID], SecSize[SecUUID]);
 }
@@ -453,7 +460,8 @@ Error CompactReader::parse() {
     SecSize[S] = read32le(P + HeaderSize + S * 8 + 4);
     if (uint64_t(SecOff[S]) + SecSize[S] > Data.size() ||
         SecOff[S] < HeaderSize + SectionTableSize)
-      return makeError("section " + Twine(S) + " [" + hex(SecOff[S]) + ", " +
+      return makeError("section " + Twine(S) + " (" + sectionName(Section(S)) +
+                       ") [" + hex(SecOff[S]) + ", " +
                        hex(uint64_t(SecOff[S]) + SecSize[S]) +
                        ") is outside the file");
   }

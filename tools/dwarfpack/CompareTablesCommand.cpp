@@ -66,6 +66,12 @@ static cl::opt<std::string>
                cl::desc("With --convert, also write PREFIX.gsym and "
                         "PREFIX.dpat"),
                cl::sub(CompareSub), cl::cat(category()));
+static cl::opt<unsigned>
+    BlockShift("block-shift",
+               cl::desc("With --convert: functions per address block of the "
+                        "compact table, as a power of two"),
+               cl::init(compact::WriteOptions().BlockShift),
+               cl::sub(CompareSub), cl::cat(category()));
 static cl::opt<unsigned> MaxReports("max-reports",
                                     cl::desc("Differences to print"),
                                     cl::init(10), cl::sub(CompareSub),
@@ -201,7 +207,9 @@ static int runCompare() {
     Expected<std::string> G = gsym::encodeGsym(Model);
     if (!G)
       return reportError(G.takeError());
-    Expected<std::string> C = compact::encodeCompact(Model);
+    compact::WriteOptions WO;
+    WO.BlockShift = BlockShift;
+    Expected<std::string> C = compact::encodeCompact(Model, nullptr, WO);
     if (!C)
       return reportError(C.takeError());
     if (!SavePrefix.empty())

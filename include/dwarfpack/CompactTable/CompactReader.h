@@ -148,6 +148,9 @@ private:
   llvm::StringRef Names, Paths, Files;
 };
 
+/// The name of section S as the dump and error messages print it.
+const char *sectionName(Section S);
+
 /// Prints the whole file in a stable text form (docs/CompactTable.md, "Dump
 /// format"); function lines match the GSYM dump's apart from record offsets.
 llvm::Error dumpCompact(const CompactReader &Reader, llvm::raw_ostream &OS);
