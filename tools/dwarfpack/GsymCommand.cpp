@@ -112,7 +112,7 @@ int runGsym() {
         OS << *Bytes;
         return Error::success();
       }))
-    return reportError(createFileError(Output, std::move(E)));
+    return reportError("cannot write output: " + toString(std::move(E)));
 
   auto Written = std::chrono::steady_clock::now();
 
