@@ -931,7 +931,14 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
     StringMap<std::unique_ptr<MemoryBuffer>> Sections = sectionMap(*Master);
     uint8_t AddrSize = Obj->getBytesInAddress();
     bool LE = Obj->isLittleEndian();
-    constexpr uint64_t ChunkBytes = 4 << 20;
+    // About 4 MiB per chunk, but at least four chunks per thread when the
+    // input is small, so that every thread has work. Chunking changes only
+    // the schedule, never the output.
+    uint64_t TotalBytes = 0;
+    for (uint64_t B : UnitBytes)
+      TotalBytes += B;
+    uint64_t ChunkBytes = std::clamp<uint64_t>(
+        TotalBytes / (uint64_t(std::max(1u, Threads)) * 4), 1, 4 << 20);
     std::vector<std::pair<size_t, size_t>> Chunks;
     for (size_t I = 0; I < UnitIdx.size();) {
       size_t J = I;
