@@ -276,13 +276,12 @@ public:
   uint64_t offset() const { return FileOffset + C.tell(); }
 
   /// The first decoding error, with the file offset where it happened.
+  /// (DataExtractor's own message gives offsets relative to the payload,
+  /// which would only confuse.)
   Error takeError(StringRef What) {
-    uint64_t At = FileOffset + ErrorOffset;
-    Error E = C.takeError();
-    if (!Failed && !E)
-      return Error::success();
-    std::string Msg = E ? toString(std::move(E)) : std::string("bad data");
-    return makeError(What + " at " + hex(At) + ": " + Msg);
+    consumeError(C.takeError());
+    return makeError(What + " at " + hex(FileOffset + ErrorOffset) +
+                     " (data ends or an integer is malformed)");
   }
 
 private:
