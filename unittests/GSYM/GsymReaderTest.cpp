@@ -158,8 +158,38 @@ void exercise(StringRef Bytes) {
   }
   for (uint32_t I = 0; I < (*R)->getNumAddresses(); ++I) {
     Expected<DecodedFunction> F = (*R)->decodeFunction(I);
-    if (!F)
+    if (!F) {
       consumeError(F.takeError());
+      continue;
+    }
+    // lookupIn on the decoded record must answer exactly like lookup for
+    // every address the address table sends to this record.
+    uint64_t Lo = F->Entry.Range.Start;
+    uint64_t Hi = std::max(F->Entry.Range.End, Lo + 0x20);
+    Hi = std::min(Hi, Lo + 0x400);
+    for (uint64_t A = Lo; A < Hi; ++A) {
+      Expected<std::optional<uint32_t>> Idx = (*R)->findFunctionIndex(A);
+      if (!Idx) {
+        consumeError(Idx.takeError());
+        continue;
+      }
+      if (*Idx != I)
+        continue;
+      Expected<LookupResult> Slow = (*R)->lookup(A);
+      Expected<LookupResult> Fast = (*R)->lookupIn(*F, A);
+      if (!Slow || !Fast) {
+        EXPECT_EQ(bool(Slow), bool(Fast))
+            << "at " << A << ": "
+            << (Slow ? std::string() : toString(Slow.takeError()))
+            << (Fast ? std::string() : toString(Fast.takeError()));
+        if (!Slow)
+          consumeError(Slow.takeError());
+        if (!Fast)
+          consumeError(Fast.takeError());
+        continue;
+      }
+      EXPECT_EQ(framesOf(*Slow), framesOf(*Fast)) << "at " << A;
+    }
   }
   for (uint32_t I = 0; I < (*R)->getNumFiles(); ++I)
     (void)(*R)->getFilePath(I);
