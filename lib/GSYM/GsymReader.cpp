@@ -413,8 +413,8 @@ static Error parseLineTable(Payload &P, uint64_t FuncStart, Fn &&Callback) {
 /// Reads an inline node's ranges relative to Base. Zero-size ranges are
 /// dropped, as LLVM's AddressRanges does; a node left without ranges ends a
 /// sibling list.
-static void readRanges(Payload &P, uint64_t Base,
-                       SmallVectorImpl<AddressRange> &Ranges) {
+template <typename RangeVector>
+static void readRanges(Payload &P, uint64_t Base, RangeVector &Ranges) {
   uint64_t NumRanges = P.uleb();
   for (uint64_t I = 0; I < NumRanges && P.ok(); ++I) {
     uint64_t Start = Base + P.uleb();
