@@ -473,7 +473,7 @@ CompactReader::lookupName(StringRef Name) const {
   // current record known to equal the leading words of Name, and survives
   // front coding so shared tokens are not compared again.
   SmallVector<StringRef, 16> Words;
-  token::splitWords(Name, Tokens.separator(), Words);
+  token::splitTokens(Name, Tokens.separators(), Words);
   const uint8_t *End = Sec[SecNameData].Data + Sec[SecNameData].Size;
   std::vector<uint32_t> Slots;
   Toks.clear();
