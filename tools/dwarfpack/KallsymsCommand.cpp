@@ -66,6 +66,9 @@ cl::opt<unsigned> BenchLookups(
     "bench-lookups", cl::Hidden,
     cl::desc("Treat INPUT as a table; time N random address and name lookups"),
     cl::sub(Sub), cl::cat(category()));
+cl::opt<bool> BenchAddressOnly("bench-address-only", cl::Hidden,
+                               cl::desc("With --bench-lookups: addresses only"),
+                               cl::sub(Sub), cl::cat(category()));
 cl::opt<unsigned>
     BenchBuild("bench-build", cl::Hidden,
                cl::desc("Time N in-memory builds (parse + write) of INPUT"),
@@ -181,7 +184,7 @@ int runBenchLookups() {
   }
   auto T1 = Clock::now();
   double C1 = cpuSeconds();
-  for (unsigned I = 0; I < BenchLookups; ++I) {
+  for (unsigned I = 0; I < BenchLookups && !BenchAddressOnly; ++I) {
     auto S = R.lookupName(Names[I % Names.size()]);
     if (!S)
       return reportError(S.takeError());
