@@ -62,7 +62,9 @@ struct LineEntry {
 /// the child's Name, called from CallFile:CallLine in the parent.
 struct InlineNode {
   /// Sorted, non-overlapping, non-empty, each inside one of the parent's.
-  llvm::SmallVector<AddressRange, 1> Ranges;
+  /// (std::vector: its noexcept move keeps vectors of nodes from copying
+  /// whole subtrees when they grow.)
+  std::vector<AddressRange> Ranges;
   llvm::StringRef Name;
   FileId CallFile = 0;
   uint32_t CallLine = 0;
@@ -82,6 +84,19 @@ struct FunctionEntry {
 
   bool hasDebugInfo() const { return !Lines.empty() || Inline.has_value(); }
 };
+
+/// The part of F inside R (R must intersect F.Range): the line table keeps
+/// the row in effect at R.Start (moved to R.Start) and the rows inside R; the
+/// inline tree keeps the range parts inside R and drops nodes left empty.
+FunctionEntry sliceFunction(const FunctionEntry &F, AddressRange R);
+
+class FunctionModel;
+
+/// Total order on entries of model M by content: range, then debug info
+/// first, then name, then line rows (files compared by path), then inline
+/// tree. Returns <0, 0 or >0. Never depends on the order of insertion.
+int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
+                     const FunctionModel &M);
 
 struct FileEntry {
   llvm::StringRef Dir;
@@ -116,8 +131,29 @@ public:
   void appendFunctions(std::vector<FunctionEntry> &&Fs);
 
   /// Sorts functions by address and resolves duplicates and overlaps with
-  /// fixed, content-based rules (documented in docs/GSYM.md), reporting what
-  /// it drops to Log. After this the list is ready for a writer.
+  /// fixed, content-based rules (documented in docs/UserGuide.md), reporting
+  /// what it drops to Log. After this the list is ready for a writer:
+  /// entries are sorted, do not overlap and have a non-zero size.
+  ///
+  /// Rules, in order:
+  ///  1. A zero-size entry (a symbol without size) extends to the next
+  ///     distinct start of any entry, but not past the end of the executable
+  ///     range that contains it (the last one reaches that end). One that
+  ///     lies in no executable range and has no successor is dropped.
+  ///  2. Among entries with identical ranges one survives: an entry with
+  ///     debug info beats one without; then the smaller name (byte order);
+  ///     then the smaller line table / inline tree. The losers are dropped
+  ///     (counted when they carried different debug info).
+  ///  3. Entries with debug info that overlap each other: the entry that
+  ///     starts later owns the addresses from its start to its end; an
+  ///     enclosing entry keeps the pieces before and after it (line table
+  ///     and inline tree cut to each piece). Counted.
+  ///  4. The same rule among entries without debug info (symbols): an inner
+  ///     symbol (alias, label) owns the addresses from its start on.
+  ///  5. Entries with debug info win over entries without: a symbol keeps
+  ///     only the parts of its range that no debug entry covers.
+  ///  6. A symbol (or the part of it) over LineOnlyCode gets those line
+  ///     rows; it is cut where the line rows start and end.
   void finalize(WarningLog &Log);
 
   const std::vector<FunctionEntry> &functions() const { return Functions; }
@@ -127,6 +163,14 @@ public:
   uint64_t BaseAddress = 0;
   llvm::SmallVector<uint8_t, 20> UUID;
   bool IsLittleEndian = true;
+  /// Address ranges of the executable sections, sorted. finalize() sizes the
+  /// last zero-size symbol of a section up to the section's end.
+  std::vector<AddressRange> ExecutableRanges;
+  /// Line rows of code that no function with debug info describes (assembly
+  /// with line info, functions the compiler emitted without a DIE): entries
+  /// with a range and Lines but no name. finalize() gives these rows to the
+  /// symbols that cover the code (rule 6) and then clears the list.
+  std::vector<FunctionEntry> LineOnlyCode;
 
 private:
   std::mutex StringMutex;

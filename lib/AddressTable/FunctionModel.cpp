@@ -1,0 +1,492 @@
+//===- FunctionModel.cpp - In-memory model of an address table ------------===//
+
+#include "dwarfpack/AddressTable/FunctionModel.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace dwarfpack {
+
+FunctionModel::FunctionModel() {
+  // File 0 is "no file" in every format we write.
+  Files.push_back(FileEntry());
+  FileIds[{StringRef(), StringRef()}] = 0;
+}
+
+StringRef FunctionModel::saveString(StringRef S) {
+  if (S.empty())
+    return StringRef();
+  std::lock_guard<std::mutex> Lock(StringMutex);
+  return Strings.save(S);
+}
+
+FileId FunctionModel::addFile(StringRef Dir, StringRef Base) {
+  if (Dir.empty() && Base.empty())
+    return 0;
+  std::lock_guard<std::mutex> Lock(FileMutex);
+  auto It = FileIds.find({Dir, Base});
+  if (It != FileIds.end())
+    return It->second;
+  StringRef D, B;
+  {
+    std::lock_guard<std::mutex> SLock(StringMutex);
+    D = Dir.empty() ? StringRef() : Strings.save(Dir);
+    B = Base.empty() ? StringRef() : Strings.save(Base);
+  }
+  FileId Id = Files.size();
+  Files.push_back({D, B});
+  FileIds[{D, B}] = Id;
+  return Id;
+}
+
+FileId FunctionModel::addFilePath(StringRef Path) {
+  size_t Slash = Path.rfind('/');
+  if (Slash == StringRef::npos)
+    return addFile(StringRef(), Path);
+  // "/x" keeps "/" as its directory.
+  StringRef Dir = Slash == 0 ? Path.take_front(1) : Path.take_front(Slash);
+  return addFile(Dir, Path.drop_front(Slash + 1));
+}
+
+void FunctionModel::appendFunctions(std::vector<FunctionEntry> &&Fs) {
+  if (Functions.empty()) {
+    Functions = std::move(Fs);
+    return;
+  }
+  // Grow geometrically: appending unit after unit must stay linear.
+  size_t Need = Functions.size() + Fs.size();
+  if (Need > Functions.capacity())
+    Functions.reserve(std::max(Need, 2 * Functions.capacity()));
+  for (FunctionEntry &F : Fs)
+    Functions.push_back(std::move(F));
+  Fs.clear();
+}
+
+//===----------------------------------------------------------------------===//
+// Content order
+//===----------------------------------------------------------------------===//
+
+template <typename T> static int cmp3(const T &A, const T &B) {
+  return A < B ? -1 : (B < A ? 1 : 0);
+}
+
+static int compareFiles(FileId A, FileId B, const FunctionModel &M) {
+  if (A == B)
+    return 0;
+  const FileEntry &X = M.file(A), &Y = M.file(B);
+  if (int C = X.Dir.compare(Y.Dir))
+    return C;
+  return X.Base.compare(Y.Base);
+}
+
+static int compareNodes(const InlineNode &A, const InlineNode &B,
+                        const FunctionModel &M) {
+  if (int C = cmp3(A.Ranges.size(), B.Ranges.size()))
+    return C;
+  for (size_t I = 0; I < A.Ranges.size(); ++I)
+    if (int C = cmp3(A.Ranges[I], B.Ranges[I]))
+      return C;
+  if (int C = A.Name.compare(B.Name))
+    return C;
+  if (int C = compareFiles(A.CallFile, B.CallFile, M))
+    return C;
+  if (int C = cmp3(A.CallLine, B.CallLine))
+    return C;
+  if (int C = cmp3(A.Children.size(), B.Children.size()))
+    return C;
+  for (size_t I = 0; I < A.Children.size(); ++I)
+    if (int C = compareNodes(A.Children[I], B.Children[I], M))
+      return C;
+  return 0;
+}
+
+int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
+                     const FunctionModel &M) {
+  if (int C = cmp3(A.Range, B.Range))
+    return C;
+  // Debug info first: it wins among equal ranges.
+  if (int C = cmp3(!A.hasDebugInfo(), !B.hasDebugInfo()))
+    return C;
+  if (int C = A.Name.compare(B.Name))
+    return C;
+  if (int C = cmp3(A.Lines.size(), B.Lines.size()))
+    return C;
+  for (size_t I = 0; I < A.Lines.size(); ++I) {
+    const LineEntry &X = A.Lines[I], &Y = B.Lines[I];
+    if (int C = cmp3(X.Address, Y.Address))
+      return C;
+    if (int C = compareFiles(X.File, Y.File, M))
+      return C;
+    if (int C = cmp3(X.Line, Y.Line))
+      return C;
+  }
+  if (int C = cmp3(A.Inline.has_value(), B.Inline.has_value()))
+    return C;
+  if (A.Inline)
+    return compareNodes(*A.Inline, *B.Inline, M);
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Slicing
+//===----------------------------------------------------------------------===//
+
+/// Clips N's ranges to R and drops children left without ranges. Returns
+/// false when N itself has nothing left.
+static bool clipNode(InlineNode &N, AddressRange R) {
+  std::vector<AddressRange> Kept;
+  for (AddressRange X : N.Ranges) {
+    AddressRange Y{std::max(X.Start, R.Start), std::min(X.End, R.End)};
+    if (Y.Start < Y.End)
+      Kept.push_back(Y);
+  }
+  N.Ranges = std::move(Kept);
+  if (N.Ranges.empty())
+    return false;
+  llvm::erase_if(N.Children, [&](InlineNode &C) { return !clipNode(C, R); });
+  return true;
+}
+
+FunctionEntry sliceFunction(const FunctionEntry &F, AddressRange R) {
+  FunctionEntry S;
+  S.Range = {std::max(F.Range.Start, R.Start), std::min(F.Range.End, R.End)};
+  S.Name = F.Name;
+  if (!F.Lines.empty()) {
+    // The row in effect at S.Range.Start is the last one at or before it.
+    auto It = llvm::upper_bound(
+        F.Lines, S.Range.Start,
+        [](uint64_t A, const LineEntry &L) { return A < L.Address; });
+    if (It != F.Lines.begin())
+      --It;
+    for (; It != F.Lines.end() && It->Address < S.Range.End; ++It) {
+      LineEntry L = *It;
+      L.Address = std::max(L.Address, S.Range.Start);
+      if (!S.Lines.empty() && S.Lines.back().Address == L.Address)
+        S.Lines.back() = L;
+      else
+        S.Lines.push_back(L);
+    }
+  }
+  if (F.Inline) {
+    InlineNode Root = *F.Inline;
+    if (clipNode(Root, S.Range) && !Root.Children.empty())
+      S.Inline = std::move(Root);
+  }
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// finalize
+//===----------------------------------------------------------------------===//
+
+static std::string hex(uint64_t V) { return "0x" + utohexstr(V); }
+
+static std::string describe(const FunctionEntry &F) {
+  return (F.Name + " [" + hex(F.Range.Start) + ", " + hex(F.Range.End) + ")")
+      .str();
+}
+
+namespace {
+/// Resolves overlaps among entries of one class (all with debug info, or all
+/// without) so that every address belongs to the latest-starting entry that
+/// covers it. Input sorted by compareFunctions; output sorted, disjoint.
+class OverlapResolver {
+public:
+  OverlapResolver(std::vector<FunctionEntry> &In, WarningLog &Log,
+                  StringRef Kind)
+      : In(In), Log(Log), Kind(Kind) {}
+
+  std::vector<FunctionEntry> run() {
+    // Sort by start, then longer first, so an enclosing entry is open before
+    // the entries it encloses. Ties keep the content order (stable).
+    std::stable_sort(In.begin(), In.end(),
+                     [](const FunctionEntry &A, const FunctionEntry &B) {
+                       if (A.Range.Start != B.Range.Start)
+                         return A.Range.Start < B.Range.Start;
+                       return A.Range.End > B.Range.End;
+                     });
+    Out.reserve(In.size());
+    for (size_t I = 0; I < In.size(); ++I) {
+      uint64_t S = In[I].Range.Start;
+      advanceTo(S);
+      if (!Open.empty()) {
+        if (!Kind.empty())
+          Log.report(Kind, describe(In[I]) + " overlaps " +
+                               describe(In[Open.back()]) +
+                               "; the later start wins");
+        emit(Open.back(), Pos, S);
+      }
+      Open.push_back(I);
+      Pos = S;
+    }
+    advanceTo(UINT64_MAX);
+    return std::move(Out);
+  }
+
+private:
+  void advanceTo(uint64_t X) {
+    while (!Open.empty()) {
+      size_t T = Open.back();
+      if (In[T].Range.End <= Pos) { // entirely shadowed by later entries
+        Open.pop_back();
+        continue;
+      }
+      if (In[T].Range.End > X)
+        break;
+      emit(T, Pos, In[T].Range.End);
+      Pos = In[T].Range.End;
+      Open.pop_back();
+    }
+  }
+
+  void emit(size_t Idx, uint64_t From, uint64_t To) {
+    if (From >= To)
+      return;
+    FunctionEntry &F = In[Idx];
+    if (From == F.Range.Start && To == F.Range.End)
+      Out.push_back(std::move(F));
+    else
+      Out.push_back(sliceFunction(F, {From, To}));
+  }
+
+  std::vector<FunctionEntry> &In;
+  WarningLog &Log;
+  StringRef Kind;
+  std::vector<FunctionEntry> Out;
+  SmallVector<size_t, 8> Open;
+  uint64_t Pos = 0;
+};
+} // namespace
+
+/// Makes the line table of F well formed: ascending, inside the range, first
+/// row at the start, one row per address (the last one, which is the one a
+/// lookup returns).
+static void normalizeLines(FunctionEntry &F, WarningLog &Log) {
+  if (F.Lines.empty())
+    return;
+  if (!std::is_sorted(F.Lines.begin(), F.Lines.end(),
+                      [](const LineEntry &A, const LineEntry &B) {
+                        return A.Address < B.Address;
+                      })) {
+    Log.report("unsorted-line-rows",
+               "line rows of " + describe(F) + " were not ascending");
+    std::stable_sort(F.Lines.begin(), F.Lines.end(),
+                     [](const LineEntry &A, const LineEntry &B) {
+                       return A.Address < B.Address;
+                     });
+  }
+  if (F.Lines.front().Address != F.Range.Start ||
+      F.Lines.back().Address >= F.Range.End) {
+    F = sliceFunction(F, F.Range);
+    if (!F.Lines.empty())
+      F.Lines.front().Address = F.Range.Start;
+  }
+}
+
+static bool sameDebugInfo(const FunctionEntry &A, const FunctionEntry &B,
+                          const FunctionModel &M) {
+  if (A.Lines != B.Lines || A.Inline.has_value() != B.Inline.has_value())
+    return false;
+  return !A.Inline || compareNodes(*A.Inline, *B.Inline, M) == 0;
+}
+
+/// Rule 6: symbol entries Syms (sorted, disjoint) take the line rows of the
+/// line-only code they cover, cut where those rows start and end.
+static std::vector<FunctionEntry>
+attachLineOnlyCode(std::vector<FunctionEntry> Syms,
+                   std::vector<FunctionEntry> &Code) {
+  if (Code.empty())
+    return Syms;
+  llvm::sort(Code, [](const FunctionEntry &A, const FunctionEntry &B) {
+    return A.Range < B.Range;
+  });
+  std::vector<FunctionEntry> Out;
+  Out.reserve(Syms.size());
+  size_t C = 0;
+  for (FunctionEntry &P : Syms) {
+    while (C < Code.size() && Code[C].Range.End <= P.Range.Start)
+      ++C;
+    if (C == Code.size() || Code[C].Range.Start >= P.Range.End) {
+      Out.push_back(std::move(P));
+      continue;
+    }
+    uint64_t Pos = P.Range.Start;
+    for (size_t K = C; K < Code.size() && Code[K].Range.Start < P.Range.End;
+         ++K) {
+      uint64_t From = std::max(Pos, Code[K].Range.Start);
+      uint64_t To = std::min(P.Range.End, Code[K].Range.End);
+      if (From >= To)
+        continue;
+      if (From > Pos) {
+        FunctionEntry Plain;
+        Plain.Range = {Pos, From};
+        Plain.Name = P.Name;
+        Out.push_back(std::move(Plain));
+      }
+      FunctionEntry Piece = sliceFunction(Code[K], {From, To});
+      Piece.Name = P.Name;
+      Out.push_back(std::move(Piece));
+      Pos = To;
+    }
+    if (Pos < P.Range.End) {
+      FunctionEntry Plain;
+      Plain.Range = {Pos, P.Range.End};
+      Plain.Name = P.Name;
+      Out.push_back(std::move(Plain));
+    }
+  }
+  return Out;
+}
+
+/// Compilers name partial copies of a function with a suffix: GCC's
+/// "foo.part.0", "foo.isra.0", "foo.constprop.0", "foo.cold", while the
+/// DWARF of the copy names the original ("foo"). The symbol says which copy
+/// this is, and symbolizers print it, so a debug entry takes the name of a
+/// symbol that starts at the same address and extends its name with '.' —
+/// unless a symbol there carries the DWARF name itself.
+static void adoptCloneNames(std::vector<FunctionEntry> &All) {
+  DenseMap<uint64_t, SmallVector<StringRef, 2>> SymbolsAt;
+  for (const FunctionEntry &F : All)
+    if (!F.hasDebugInfo() && !F.Name.empty())
+      SymbolsAt[F.Range.Start].push_back(F.Name);
+  if (SymbolsAt.empty())
+    return;
+  for (FunctionEntry &F : All) {
+    if (!F.hasDebugInfo() || F.Name.empty())
+      continue;
+    auto It = SymbolsAt.find(F.Range.Start);
+    if (It == SymbolsAt.end())
+      continue;
+    StringRef Best;
+    bool Exact = false;
+    for (StringRef S : It->second) {
+      if (S == F.Name) {
+        Exact = true;
+        break;
+      }
+      if (S.size() > F.Name.size() + 1 && S.starts_with(F.Name) &&
+          S[F.Name.size()] == '.' && (Best.empty() || S < Best))
+        Best = S;
+    }
+    if (Exact || Best.empty())
+      continue;
+    F.Name = Best;
+    if (F.Inline)
+      F.Inline->Name = Best;
+  }
+}
+
+void FunctionModel::finalize(WarningLog &Log) {
+  std::vector<FunctionEntry> All = std::move(Functions);
+  Functions.clear();
+  llvm::sort(ExecutableRanges);
+
+  // Rule 1: give zero-size entries a size.
+  {
+    std::vector<uint64_t> Starts;
+    Starts.reserve(All.size());
+    for (const FunctionEntry &F : All)
+      Starts.push_back(F.Range.Start);
+    llvm::sort(Starts);
+    for (FunctionEntry &F : All) {
+      if (F.Range.End > F.Range.Start)
+        continue;
+      uint64_t Start = F.Range.Start;
+      uint64_t End = 0;
+      auto Next = std::upper_bound(Starts.begin(), Starts.end(), Start);
+      if (Next != Starts.end())
+        End = *Next;
+      auto Sec = llvm::upper_bound(
+          ExecutableRanges, Start,
+          [](uint64_t A, const AddressRange &R) { return A < R.Start; });
+      if (Sec != ExecutableRanges.begin() && std::prev(Sec)->contains(Start))
+        End = End ? std::min(End, std::prev(Sec)->End) : std::prev(Sec)->End;
+      F.Range.End = End > Start ? End : Start;
+    }
+    llvm::erase_if(All, [&](const FunctionEntry &F) {
+      if (F.Range.End > F.Range.Start)
+        return false;
+      Log.report("zero-size-dropped",
+                 describe(F) + " has no size and nothing follows it");
+      return true;
+    });
+  }
+
+  for (FunctionEntry &F : All)
+    normalizeLines(F, Log);
+  adoptCloneNames(All);
+
+  // Rule 2: one entry per identical range.
+  llvm::sort(All, [this](const FunctionEntry &A, const FunctionEntry &B) {
+    return compareFunctions(A, B, *this) < 0;
+  });
+  std::vector<FunctionEntry> Debug, Plain;
+  for (size_t I = 0; I < All.size();) {
+    size_t J = I + 1;
+    for (; J < All.size() && All[J].Range == All[I].Range; ++J) {
+      // Aliases (same code, other name) are normal; different line tables
+      // or inline trees for the same code are worth a warning.
+      if (All[J].hasDebugInfo() && !sameDebugInfo(All[I], All[J], *this))
+        Log.report("duplicate-range", describe(All[J]) +
+                                          " has the same range as " +
+                                          describe(All[I]) + "; dropped");
+    }
+    if (All[I].hasDebugInfo())
+      Debug.push_back(std::move(All[I]));
+    else
+      Plain.push_back(std::move(All[I]));
+    I = J;
+  }
+  All.clear();
+  All.shrink_to_fit();
+
+  // Rules 3 and 4.
+  Debug = OverlapResolver(Debug, Log, "overlapping-functions").run();
+  Plain = OverlapResolver(Plain, Log, StringRef()).run();
+
+  // Rule 5: symbols fill only the gaps between debug entries.
+  std::vector<FunctionEntry> Result;
+  Result.reserve(Debug.size() + Plain.size());
+  size_t D = 0;
+  for (FunctionEntry &P : Plain) {
+    uint64_t Pos = P.Range.Start, End = P.Range.End;
+    while (D < Debug.size() && Debug[D].Range.End <= Pos)
+      ++D;
+    size_t K = D;
+    while (Pos < End) {
+      if (K < Debug.size() && Debug[K].Range.Start < End) {
+        if (Debug[K].Range.Start > Pos) {
+          FunctionEntry Piece = P;
+          Piece.Range = {Pos, Debug[K].Range.Start};
+          Result.push_back(std::move(Piece));
+        }
+        Pos = std::max(Pos, Debug[K].Range.End);
+        ++K;
+        continue;
+      }
+      FunctionEntry Piece = P;
+      Piece.Range = {Pos, End};
+      Result.push_back(std::move(Piece));
+      break;
+    }
+  }
+  Result = attachLineOnlyCode(std::move(Result), LineOnlyCode);
+  LineOnlyCode.clear();
+  LineOnlyCode.shrink_to_fit();
+  for (FunctionEntry &F : Debug)
+    Result.push_back(std::move(F));
+  llvm::sort(Result, [](const FunctionEntry &A, const FunctionEntry &B) {
+    return A.Range.Start < B.Range.Start;
+  });
+  Functions = std::move(Result);
+}
+
+} // namespace dwarfpack
+
+static_assert(std::is_nothrow_move_constructible_v<dwarfpack::FunctionEntry>,
+              "vectors of functions must move, not copy, when they grow");

@@ -1,0 +1,916 @@
+//===- ObjectConverter.cpp - ELF + DWARF + symbols to a FunctionModel -----===//
+//
+// One task per compile unit: extract its DIEs, parse its line table once,
+// turn every DW_TAG_subprogram with code into FunctionEntry records (one per
+// address range) with line rows and inline trees, then free the DIEs. Results
+// are merged in unit order, so the model does not depend on thread timing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/DWARF/ObjectConverter.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
+#include "llvm/DebugInfo/DWARF/DWARFDie.h"
+#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
+#include "llvm/Object/Binary.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace dwarfpack {
+
+namespace {
+
+static std::string hex(uint64_t V) { return "0x" + utohexstr(V); }
+
+/// Where code lives: link-time addresses, or (relocatable objects) our own
+/// layout of the executable sections.
+class AddressLayout {
+public:
+  bool Relocatable = false;
+  /// Section index -> start address (relocatable objects only).
+  DenseMap<uint64_t, uint64_t> SectionBase;
+  /// Sorted, disjoint.
+  std::vector<AddressRange> Exec;
+
+  /// The address of a DWARF (section, offset) pair, if it is in an
+  /// executable section we know.
+  std::optional<uint64_t> map(object::SectionedAddress A) const {
+    if (!Relocatable)
+      return A.Address;
+    auto It = SectionBase.find(A.SectionIndex);
+    if (It == SectionBase.end())
+      return std::nullopt;
+    return It->second + A.Address;
+  }
+
+  bool inExec(AddressRange R) const {
+    auto It =
+        llvm::upper_bound(Exec, R.Start, [](uint64_t A, const AddressRange &X) {
+          return A < X.Start;
+        });
+    return It != Exec.begin() && std::prev(It)->contains(R);
+  }
+};
+
+/// Counted warnings land in the log of the unit being converted on this
+/// thread (so unit logs merge in a fixed order), or the global one.
+thread_local WarningLog *CurrentLog = nullptr;
+
+bool isCxx(uint64_t Lang) {
+  return dwarf::isCPlusPlus(dwarf::SourceLanguage(Lang)) ||
+         Lang == dwarf::DW_LANG_ObjC_plus_plus;
+}
+
+/// The attributes of one DIE that we need, read in one pass.
+struct DieAttrs {
+  std::optional<DWARFFormValue> Name, LinkageName, AbstractOrigin,
+      Specification, CallFile, CallLine, DeclFile, DeclLine;
+};
+
+DieAttrs readAttrs(const DWARFDie &D) {
+  DieAttrs A;
+  for (const DWARFAttribute &Attr : D.attributes()) {
+    switch (Attr.Attr) {
+    case dwarf::DW_AT_name:
+      A.Name = Attr.Value;
+      break;
+    case dwarf::DW_AT_linkage_name:
+    case dwarf::DW_AT_MIPS_linkage_name:
+      A.LinkageName = Attr.Value;
+      break;
+    case dwarf::DW_AT_abstract_origin:
+      A.AbstractOrigin = Attr.Value;
+      break;
+    case dwarf::DW_AT_specification:
+      A.Specification = Attr.Value;
+      break;
+    case dwarf::DW_AT_call_file:
+      A.CallFile = Attr.Value;
+      break;
+    case dwarf::DW_AT_call_line:
+      A.CallLine = Attr.Value;
+      break;
+    case dwarf::DW_AT_decl_file:
+      A.DeclFile = Attr.Value;
+      break;
+    case dwarf::DW_AT_decl_line:
+      A.DeclLine = Attr.Value;
+      break;
+    default:
+      break;
+    }
+  }
+  return A;
+}
+
+StringRef cstr(const std::optional<DWARFFormValue> &V) {
+  if (!V)
+    return StringRef();
+  Expected<const char *> S = V->getAsCString();
+  if (!S) {
+    consumeError(S.takeError());
+    return StringRef();
+  }
+  return *S ? StringRef(*S) : StringRef();
+}
+
+/// Converts one compile unit.
+class UnitConverter {
+public:
+  UnitConverter(DWARFContext &Ctx, DWARFUnit &U, FunctionModel &M,
+                const AddressLayout &Layout, WarningLog &Log)
+      : Ctx(Ctx), U(U), M(M), Layout(Layout), Log(Log) {}
+
+  std::vector<FunctionEntry> run() {
+    DWARFDie CUDie = U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
+    if (!CUDie)
+      return {};
+    if (auto Lang = CUDie.find(dwarf::DW_AT_language))
+      QualifyNames = isCxx(Lang->getAsUnsignedConstant().value_or(0));
+    if (const char *Dir = U.getCompilationDir())
+      CompDir = Dir;
+    parseLineTable(CUDie);
+    for (const DWARFDebugInfoEntry &E : U.dies()) {
+      if (E.getTag() != dwarf::DW_TAG_subprogram)
+        continue;
+      convertSubprogram(DWARFDie(&U, &E));
+    }
+    collectUncoveredLines();
+    return std::move(Out);
+  }
+
+  /// Line rows of code without a subprogram (valid after run()).
+  std::vector<FunctionEntry> LineOnly;
+
+private:
+  void warn(StringRef Kind, const Twine &Msg) {
+    Log.report(Kind, Msg + " (unit at " + hex(U.getOffset()) + ")");
+  }
+
+  void parseLineTable(DWARFDie CUDie) {
+    auto Off = dwarf::toSectionOffset(CUDie.find(dwarf::DW_AT_stmt_list));
+    if (!Off)
+      return;
+    const DWARFObject &Obj = Ctx.getDWARFObj();
+    DWARFDataExtractor Data(Obj, Obj.getLineSection(), Ctx.isLittleEndian(),
+                            U.getAddressByteSize());
+    if (*Off >= Data.size()) {
+      warn("bad-line-table",
+           "DW_AT_stmt_list " + hex(*Off) + " is past the end of .debug_line");
+      return;
+    }
+    auto Table = std::make_unique<DWARFDebugLine::LineTable>();
+    uint64_t Offset = *Off;
+    Error E = Table->parse(Data, &Offset, Ctx, &U, [&](Error Err) {
+      warn("bad-line-table", toString(std::move(Err)));
+    });
+    if (E) {
+      warn("bad-line-table", toString(std::move(E)));
+      // Keep whatever rows were parsed before the problem.
+    }
+    LT = std::move(Table);
+  }
+
+  /// The model file for a DWARF file index of this unit's line table.
+  std::optional<FileId> file(uint64_t Index) {
+    if (!LT)
+      return std::nullopt;
+    if (Index < FileCache.size() && FileCache[Index] >= 0)
+      return FileId(FileCache[Index]);
+    if (Index < FileCache.size() && FileCache[Index] == -2)
+      return std::nullopt;
+    if (Index > (1u << 24) || !LT->Prologue.hasFileAtIndex(Index))
+      return std::nullopt;
+    std::string Path;
+    if (!LT->getFileNameByIndex(
+            Index, CompDir,
+            DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath, Path))
+      return std::nullopt;
+    FileId Id = M.addFilePath(Path);
+    if (Index >= FileCache.size())
+      FileCache.resize(Index + 1, -1);
+    FileCache[Index] = Id;
+    return Id;
+  }
+
+  /// Name of a subprogram or inlined subroutine: the linkage name found
+  /// through DW_AT_abstract_origin / DW_AT_specification, else the short
+  /// name (qualified with its enclosing namespaces and classes in C++).
+  StringRef nameOf(DWARFDie D) {
+    auto [It, Inserted] = NameCache.try_emplace(D.getOffset());
+    if (!Inserted)
+      return It->second;
+    StringRef Result = computeName(D);
+    // Re-find: computeName may have grown the map.
+    NameCache[D.getOffset()] = Result;
+    return Result;
+  }
+
+  StringRef computeName(DWARFDie Start) {
+    constexpr unsigned MaxChain = 16;
+    SmallVector<DWARFDie, 4> Work{Start};
+    SmallVector<uint64_t, 8> Seen{Start.getOffset()};
+    StringRef Short;
+    DWARFDie ShortDie;
+    unsigned Steps = 0;
+    while (!Work.empty()) {
+      DWARFDie D = Work.pop_back_val();
+      if (++Steps > MaxChain) {
+        warn("reference-chain-too-long",
+             "DW_AT_abstract_origin/specification chain from DIE " +
+                 hex(Start.getOffset()) + " is longer than " + Twine(MaxChain));
+        break;
+      }
+      DieAttrs A = readAttrs(D);
+      StringRef Linkage = cstr(A.LinkageName);
+      if (!Linkage.empty())
+        return M.saveString(Linkage);
+      if (Short.empty()) {
+        Short = cstr(A.Name);
+        if (!Short.empty())
+          ShortDie = D;
+      }
+      for (const auto &Ref : {A.AbstractOrigin, A.Specification}) {
+        if (!Ref)
+          continue;
+        DWARFDie Next = D.getAttributeValueAsReferencedDie(*Ref);
+        if (!Next) {
+          warn("bad-reference", "DIE " + hex(D.getOffset()) +
+                                    " refers to a DIE that does not exist");
+          continue;
+        }
+        if (llvm::is_contained(Seen, Next.getOffset())) {
+          warn("cyclic-reference",
+               "DW_AT_abstract_origin/specification of DIE " +
+                   hex(D.getOffset()) + " leads back to DIE " +
+                   hex(Next.getOffset()));
+          continue;
+        }
+        Seen.push_back(Next.getOffset());
+        Work.push_back(Next);
+      }
+    }
+    if (Short.empty())
+      return StringRef();
+    if (!QualifyNames)
+      return M.saveString(Short);
+    return M.saveString(qualify(ShortDie, Short));
+  }
+
+  std::string qualify(DWARFDie D, StringRef Short) {
+    SmallVector<std::string, 4> Scopes;
+    DWARFDie P = D.getParent();
+    for (unsigned Depth = 0; P && Depth < 64; ++Depth, P = P.getParent()) {
+      dwarf::Tag T = P.getTag();
+      if (T == dwarf::DW_TAG_compile_unit || T == dwarf::DW_TAG_partial_unit ||
+          T == dwarf::DW_TAG_type_unit)
+        break;
+      StringRef N;
+      switch (T) {
+      case dwarf::DW_TAG_namespace:
+        N = cstr(P.find(dwarf::DW_AT_name));
+        Scopes.push_back(N.empty() ? "(anonymous namespace)" : N.str());
+        break;
+      case dwarf::DW_TAG_class_type:
+      case dwarf::DW_TAG_structure_type:
+      case dwarf::DW_TAG_union_type:
+      case dwarf::DW_TAG_enumeration_type:
+      case dwarf::DW_TAG_subprogram:
+        N = cstr(P.find(dwarf::DW_AT_name));
+        if (!N.empty())
+          Scopes.push_back(N.str());
+        break;
+      default:
+        break;
+      }
+    }
+    std::string Name;
+    for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It)
+      Name += *It + "::";
+    Name += Short;
+    return Name;
+  }
+
+  /// Checks and maps one DWARF range. Malformed ones are counted and
+  /// skipped; the function's other ranges are kept.
+  std::optional<AddressRange> mapRange(const DWARFAddressRange &R, DWARFDie D,
+                                       StringRef What) {
+    uint64_t Tomb = dwarf::computeTombstoneAddress(U.getAddressByteSize());
+    if (R.LowPC == Tomb || R.LowPC == Tomb - 1 ||
+        (!Layout.Relocatable && R.LowPC == 0)) {
+      warn("discarded-code", What + " of DIE " + hex(D.getOffset()) +
+                                 " was discarded by the linker (low_pc " +
+                                 hex(R.LowPC) + ")");
+      return std::nullopt;
+    }
+    if (R.HighPC <= R.LowPC) {
+      warn("empty-range", What + " of DIE " + hex(D.getOffset()) +
+                              " is empty or reversed: [" + hex(R.LowPC) + ", " +
+                              hex(R.HighPC) + ")");
+      return std::nullopt;
+    }
+    std::optional<uint64_t> Lo = Layout.map({R.LowPC, R.SectionIndex});
+    if (Lo) {
+      AddressRange Mapped{*Lo, *Lo + (R.HighPC - R.LowPC)};
+      if (Layout.inExec(Mapped))
+        return Mapped;
+    }
+    warn("range-outside-text", What + " of DIE " + hex(D.getOffset()) + " [" +
+                                   hex(R.LowPC) + ", " + hex(R.HighPC) +
+                                   ") is not inside an executable section");
+    return std::nullopt;
+  }
+
+  void convertSubprogram(DWARFDie D) {
+    Expected<DWARFAddressRangesVector> RangesOrErr = D.getAddressRanges();
+    if (!RangesOrErr) {
+      warn("bad-ranges", "DIE " + hex(D.getOffset()) + ": " +
+                             toString(RangesOrErr.takeError()));
+      return;
+    }
+    if (RangesOrErr->empty())
+      return;
+    StringRef Name;
+    bool Named = false;
+    for (const DWARFAddressRange &R : *RangesOrErr) {
+      std::optional<AddressRange> Range = mapRange(R, D, "range");
+      if (!Range)
+        continue;
+      if (!Named) {
+        Name = nameOf(D);
+        Named = true;
+      }
+      FunctionEntry F;
+      F.Range = *Range;
+      F.Name = Name;
+      addLines(F, R, D);
+      addInlineTree(F, D);
+      Out.push_back(std::move(F));
+    }
+  }
+
+  /// Line rows for the code at Mapped, which is DWARF's [Low, Low + size)
+  /// in section SecIdx.
+  void collectLines(uint64_t Low, uint64_t SecIdx, AddressRange Mapped,
+                    StringRef What, std::vector<LineEntry> &Lines) {
+    RowIndexes.clear();
+    if (!LT)
+      return;
+    LT->lookupAddressRange({Low, SecIdx}, Mapped.size(), RowIndexes);
+    int64_t Delta = int64_t(Mapped.Start - Low);
+    for (uint32_t Idx : RowIndexes) {
+      if (Idx >= LT->Rows.size())
+        break;
+      const DWARFDebugLine::Row &Row = LT->Rows[Idx];
+      if (Row.EndSequence)
+        continue;
+      uint64_t Addr = Row.Address.Address + Delta;
+      if (Addr >= Mapped.End)
+        break;
+      Addr = std::max(Addr, Mapped.Start);
+      std::optional<FileId> File = file(Row.File);
+      if (!File) {
+        warn("invalid-file-index", "line row at " + hex(Row.Address.Address) +
+                                       " names file " + Twine(Row.File) +
+                                       ", which the line table does not have");
+        continue;
+      }
+      if (!Lines.empty() && Lines.back().Address > Addr) {
+        warn("unsorted-line-rows",
+             "line rows of " + What + " go backwards at " + hex(Addr));
+        break;
+      }
+      pushRow(Lines, {Addr, *File, Row.Line});
+    }
+    if (!Lines.empty())
+      Lines.front().Address = Mapped.Start;
+  }
+
+  void addLines(FunctionEntry &F, const DWARFAddressRange &R, DWARFDie D) {
+    collectLines(R.LowPC, R.SectionIndex, F.Range, F.Name, F.Lines);
+    if (!F.Lines.empty())
+      return;
+    // No rows: fall back to the declaration, as llvm-gsymutil does.
+    DieAttrs A = readAttrs(D);
+    if (A.DeclFile && A.DeclLine) {
+      std::optional<FileId> File =
+          file(A.DeclFile->getAsUnsignedConstant().value_or(~0ULL));
+      uint64_t Line = A.DeclLine->getAsUnsignedConstant().value_or(0);
+      if (File && Line <= UINT32_MAX)
+        F.Lines.push_back({F.Range.Start, *File, uint32_t(Line)});
+    }
+  }
+
+  /// Line rows of code that no subprogram of this unit describes:
+  /// assembly files, functions emitted without a DIE. finalize() hands them
+  /// to the symbols that cover that code.
+  void collectUncoveredLines() {
+    if (!LT || LT->Sequences.empty())
+      return;
+    std::vector<AddressRange> Covered;
+    Covered.reserve(Out.size());
+    for (const FunctionEntry &F : Out)
+      Covered.push_back(F.Range);
+    llvm::sort(Covered);
+    for (const DWARFDebugLine::Sequence &Seq : LT->Sequences) {
+      if (Seq.HighPC <= Seq.LowPC)
+        continue;
+      std::optional<uint64_t> Lo = Layout.map({Seq.LowPC, Seq.SectionIndex});
+      if (!Lo || (!Layout.Relocatable && Seq.LowPC == 0))
+        continue;
+      AddressRange S{*Lo, *Lo + (Seq.HighPC - Seq.LowPC)};
+      if (!Layout.inExec(S))
+        continue;
+      uint64_t Pos = S.Start;
+      auto It = llvm::lower_bound(Covered, AddressRange{S.Start, 0});
+      if (It != Covered.begin())
+        --It;
+      auto Emit = [&](uint64_t From, uint64_t To) {
+        if (From >= To)
+          return;
+        FunctionEntry F;
+        F.Range = {From, To};
+        collectLines(Seq.LowPC + (From - S.Start), Seq.SectionIndex, F.Range,
+                     "a line sequence", F.Lines);
+        if (!F.Lines.empty())
+          LineOnly.push_back(std::move(F));
+      };
+      for (; It != Covered.end() && It->Start < S.End; ++It) {
+        if (It->End <= Pos)
+          continue;
+        Emit(Pos, std::min(It->Start, S.End));
+        Pos = std::max(Pos, It->End);
+      }
+      Emit(Pos, S.End);
+    }
+  }
+
+  /// Appends a row, keeping one row per address (the last, which lookups
+  /// return) and dropping rows that repeat the previous file and line.
+  static void pushRow(std::vector<LineEntry> &Lines, LineEntry L) {
+    if (!Lines.empty() && Lines.back().Address == L.Address) {
+      Lines.back() = L;
+      size_t N = Lines.size();
+      if (N >= 2 && Lines[N - 2].File == L.File && Lines[N - 2].Line == L.Line)
+        Lines.pop_back();
+      return;
+    }
+    if (!Lines.empty() && Lines.back().File == L.File &&
+        Lines.back().Line == L.Line)
+      return;
+    Lines.push_back(L);
+  }
+
+  void addInlineTree(FunctionEntry &F, DWARFDie D) {
+    if (!D.hasChildren())
+      return;
+    InlineNode Root;
+    Root.Ranges.push_back(F.Range);
+    Root.Name = F.Name;
+    for (DWARFDie C = D.getFirstChild(); C; C = C.getSibling())
+      walkInline(C, Root, 0);
+    if (!Root.Children.empty())
+      F.Inline = std::move(Root);
+  }
+
+  void walkInline(DWARFDie D, InlineNode &Parent, unsigned Depth) {
+    if (Depth > 256) {
+      warn("inline-too-deep", "inline tree under DIE " + hex(D.getOffset()) +
+                                  " is deeper than 256 levels");
+      return;
+    }
+    dwarf::Tag T = D.getTag();
+    if (T == dwarf::DW_TAG_subprogram)
+      return; // a nested function is an entry of its own
+    if (T != dwarf::DW_TAG_inlined_subroutine) {
+      // Lexical blocks and the like: look through them.
+      if (D.hasChildren())
+        for (DWARFDie C = D.getFirstChild(); C; C = C.getSibling())
+          walkInline(C, Parent, Depth + 1);
+      return;
+    }
+    Expected<DWARFAddressRangesVector> RangesOrErr = D.getAddressRanges();
+    if (!RangesOrErr) {
+      warn("bad-ranges", "DIE " + hex(D.getOffset()) + ": " +
+                             toString(RangesOrErr.takeError()));
+      return;
+    }
+    InlineNode N;
+    for (const DWARFAddressRange &R : *RangesOrErr) {
+      if (R.HighPC <= R.LowPC)
+        continue;
+      std::optional<uint64_t> Lo = Layout.map({R.LowPC, R.SectionIndex});
+      if (!Lo)
+        continue;
+      AddressRange Mapped{*Lo, *Lo + (R.HighPC - R.LowPC)};
+      // Keep the parts inside the parent: the format requires containment.
+      for (const AddressRange &P : Parent.Ranges) {
+        AddressRange X{std::max(P.Start, Mapped.Start),
+                       std::min(P.End, Mapped.End)};
+        if (X.Start < X.End)
+          N.Ranges.push_back(X);
+      }
+    }
+    if (N.Ranges.empty())
+      return; // belongs to another range of the function, or is empty
+    llvm::sort(N.Ranges);
+    // Merge overlapping and touching ranges, as LLVM's AddressRanges does.
+    std::vector<AddressRange> Merged;
+    for (const AddressRange &R : N.Ranges) {
+      if (!Merged.empty() && R.Start <= Merged.back().End)
+        Merged.back().End = std::max(Merged.back().End, R.End);
+      else
+        Merged.push_back(R);
+    }
+    N.Ranges = std::move(Merged);
+
+    DieAttrs A = readAttrs(D);
+    if (A.CallFile) {
+      std::optional<FileId> File =
+          file(A.CallFile->getAsUnsignedConstant().value_or(~0ULL));
+      if (!File) {
+        warn("invalid-file-index",
+             "DW_AT_call_file of inlined subroutine " + hex(D.getOffset()) +
+                 " names a file the line table does not have; call dropped");
+        return;
+      }
+      N.CallFile = *File;
+    }
+    if (A.CallLine)
+      N.CallLine = uint32_t(std::min<uint64_t>(
+          A.CallLine->getAsUnsignedConstant().value_or(0), UINT32_MAX));
+    N.Name = nameOf(D);
+    if (N.Name.empty())
+      N.Name = "??";
+    if (D.hasChildren())
+      for (DWARFDie C = D.getFirstChild(); C; C = C.getSibling())
+        walkInline(C, N, Depth + 1);
+    Parent.Children.push_back(std::move(N));
+  }
+
+  DWARFContext &Ctx;
+  DWARFUnit &U;
+  FunctionModel &M;
+  const AddressLayout &Layout;
+  WarningLog &Log;
+  std::vector<FunctionEntry> Out;
+  std::unique_ptr<DWARFDebugLine::LineTable> LT;
+  std::vector<int64_t> FileCache; // -1 unknown, -2 invalid
+  DenseMap<uint64_t, StringRef> NameCache;
+  std::string CompDir;
+  bool QualifyNames = false;
+  std::vector<uint32_t> RowIndexes;
+};
+
+//===----------------------------------------------------------------------===//
+// ELF side: identity, layout, symbols
+//===----------------------------------------------------------------------===//
+
+template <typename ELFT>
+Error readElf(const ELFObjectFile<ELFT> &Obj, StringRef Path, FunctionModel &M,
+              AddressLayout &Layout, WarningLog &Log, ConvertStats &Stats) {
+  const ELFFile<ELFT> &EF = Obj.getELFFile();
+  M.IsLittleEndian = ELFT::Endianness == llvm::endianness::little;
+  Layout.Relocatable = EF.getHeader().e_type == ELF::ET_REL;
+
+  auto SectionsOrErr = EF.sections();
+  if (!SectionsOrErr)
+    return SectionsOrErr.takeError();
+  auto Sections = *SectionsOrErr;
+
+  // Base address: the first PT_LOAD (none in relocatable objects).
+  M.BaseAddress = 0;
+  if (!Layout.Relocatable) {
+    auto PhdrsOrErr = EF.program_headers();
+    if (!PhdrsOrErr)
+      return PhdrsOrErr.takeError();
+    for (const auto &P : *PhdrsOrErr)
+      if (P.p_type == ELF::PT_LOAD) {
+        M.BaseAddress = P.p_vaddr;
+        break;
+      }
+  }
+
+  // Executable sections and the relocatable layout.
+  uint64_t Next = 0;
+  for (size_t I = 0; I < Sections.size(); ++I) {
+    const auto &S = Sections[I];
+    if (!(S.sh_flags & ELF::SHF_EXECINSTR) || !(S.sh_flags & ELF::SHF_ALLOC) ||
+        S.sh_size == 0)
+      continue;
+    if (Layout.Relocatable) {
+      Next = alignTo(Next, std::max<uint64_t>(1, S.sh_addralign));
+      Layout.SectionBase[I] = Next;
+      Layout.Exec.push_back({Next, Next + S.sh_size});
+      Next += S.sh_size;
+    } else {
+      Layout.Exec.push_back({S.sh_addr, S.sh_addr + S.sh_size});
+    }
+  }
+  llvm::sort(Layout.Exec);
+  M.ExecutableRanges = Layout.Exec;
+
+  // Build-id and DWARF size.
+  for (const auto &S : Sections) {
+    Expected<StringRef> Name = EF.getSectionName(S);
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (Name->starts_with(".debug_") || Name->starts_with(".zdebug_"))
+      Stats.DebugBytes += S.sh_size;
+    if (S.sh_type != ELF::SHT_NOTE || !M.UUID.empty())
+      continue;
+    Error Err = Error::success();
+    for (const auto &Note : EF.notes(S, Err)) {
+      if (Note.getType() != ELF::NT_GNU_BUILD_ID || Note.getName() != "GNU")
+        continue;
+      ArrayRef<uint8_t> Desc = Note.getDesc(S.sh_addralign);
+      if (Desc.size() > 20)
+        Log.report("build-id-too-long",
+                   "build-id of " + Twine(Desc.size()) +
+                       " bytes does not fit GSYM's 20-byte UUID; omitted");
+      else
+        M.UUID.assign(Desc.begin(), Desc.end());
+      break;
+    }
+    if (Err)
+      Log.report("bad-note", toString(std::move(Err)));
+  }
+  return Error::success();
+}
+
+/// Function symbols from .symtab and .dynsym, plus untyped symbols in
+/// executable sections (hand-written assembly).
+void readSymbols(const ELFObjectFileBase &Obj, const AddressLayout &Layout,
+                 FunctionModel &M, WarningLog &Log,
+                 std::vector<FunctionEntry> &Out) {
+  struct Candidate {
+    uint64_t Addr, Size;
+    StringRef Name;
+    bool Typed;
+  };
+  std::vector<Candidate> Cands;
+  DenseSet<uint64_t> TypedAddrs;
+  bool Arm = Obj.getEMachine() == ELF::EM_ARM;
+
+  auto Visit = [&](const ELFSymbolRef &Sym) {
+    uint8_t Type = Sym.getELFType();
+    bool Typed = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
+    if (!Typed && Type != ELF::STT_NOTYPE)
+      return;
+    Expected<StringRef> NameOrErr = Sym.getName();
+    if (!NameOrErr) {
+      consumeError(NameOrErr.takeError());
+      return;
+    }
+    StringRef Name = *NameOrErr;
+    // Mapping symbols ($x, $d, $a, $t, ...) and assembler-local labels.
+    if (Name.empty() || Name.starts_with("$") || Name.starts_with(".L"))
+      return;
+    Expected<section_iterator> SecOrErr = Sym.getSection();
+    if (!SecOrErr) {
+      consumeError(SecOrErr.takeError());
+      return;
+    }
+    if (*SecOrErr == Obj.section_end())
+      return;
+    ELFSectionRef Sec(**SecOrErr);
+    if (!(Sec.getFlags() & ELF::SHF_EXECINSTR))
+      return;
+    Expected<uint64_t> ValueOrErr = Sym.getValue();
+    if (!ValueOrErr) {
+      consumeError(ValueOrErr.takeError());
+      return;
+    }
+    uint64_t Value = *ValueOrErr;
+    if (Arm && Typed)
+      Value &= ~1ULL; // Thumb bit
+    uint64_t Addr = Value;
+    uint64_t SecStart = Sec.getAddress(), SecEnd = SecStart + Sec.getSize();
+    if (Layout.Relocatable) {
+      auto It = Layout.SectionBase.find(Sec.getIndex());
+      if (It == Layout.SectionBase.end())
+        return;
+      Addr = It->second + Value;
+      SecStart = It->second;
+      SecEnd = SecStart + Sec.getSize();
+    }
+    if (Addr < SecStart || Addr >= SecEnd)
+      return; // section end markers such as _etext
+    uint64_t Size = std::min<uint64_t>(Sym.getSize(), SecEnd - Addr);
+    Cands.push_back({Addr, Size, Name, Typed});
+    if (Typed)
+      TypedAddrs.insert(Addr);
+  };
+  for (const ELFSymbolRef &Sym : Obj.symbols())
+    Visit(Sym);
+  for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
+    Visit(Sym);
+
+  for (const Candidate &C : Cands) {
+    // An untyped label at a function's address is an alias of it.
+    if (!C.Typed && TypedAddrs.count(C.Addr))
+      continue;
+    FunctionEntry F;
+    F.Range = {C.Addr, C.Addr + C.Size};
+    F.Name = M.saveString(C.Name);
+    Out.push_back(std::move(F));
+  }
+}
+
+/// Names of the sections a unit converter reads, as DWARFContext's
+/// section-map constructor knows them.
+constexpr const char *SectionNames[] = {
+    "debug_info",     "debug_abbrev",      "debug_str",  "debug_line",
+    "debug_line_str", "debug_str_offsets", "debug_addr", "debug_ranges",
+    "debug_rnglists", "debug_loclists",    "debug_loc"};
+
+/// The (decompressed) DWARF sections of Master, as buffers that many
+/// lightweight contexts can share.
+StringMap<std::unique_ptr<MemoryBuffer>> sectionMap(DWARFContext &Master) {
+  const DWARFObject &O = Master.getDWARFObj();
+  StringRef Info;
+  O.forEachInfoSections([&](const DWARFSection &S) {
+    if (Info.empty())
+      Info = S.Data;
+  });
+  StringRef Data[] = {Info,
+                      O.getAbbrevSection(),
+                      O.getStrSection(),
+                      O.getLineSection().Data,
+                      O.getLineStrSection(),
+                      O.getStrOffsetsSection().Data,
+                      O.getAddrSection().Data,
+                      O.getRangesSection().Data,
+                      O.getRnglistsSection().Data,
+                      O.getLoclistsSection().Data,
+                      O.getLocSection().Data};
+  StringMap<std::unique_ptr<MemoryBuffer>> Map;
+  for (size_t I = 0; I < std::size(SectionNames); ++I)
+    if (!Data[I].empty())
+      Map[SectionNames[I]] = MemoryBuffer::getMemBuffer(
+          Data[I], SectionNames[I], /*RequiresNullTerminator=*/false);
+  return Map;
+}
+
+} // namespace
+
+Error convertObjectFile(StringRef Path, FunctionModel &M,
+                        const ConvertOptions &Options, WarningLog &Log,
+                        ConvertStats *StatsOut) {
+  auto BufOrErr = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false);
+  if (!BufOrErr)
+    return createFileError(Path, errorCodeToError(BufOrErr.getError()));
+  std::unique_ptr<MemoryBuffer> Buf = std::move(*BufOrErr);
+  Expected<std::unique_ptr<Binary>> BinOrErr =
+      createBinary(Buf->getMemBufferRef());
+  if (!BinOrErr)
+    return createFileError(Path, BinOrErr.takeError());
+  auto *Obj = dyn_cast<ELFObjectFileBase>(BinOrErr->get());
+  if (!Obj)
+    return createFileError(
+        Path, createStringError(inconvertibleErrorCode(), "not an ELF file"));
+
+  ConvertStats Stats;
+  AddressLayout Layout;
+  Error E = Error::success();
+  if (auto *O = dyn_cast<ELF32LEObjectFile>(Obj))
+    E = readElf(*O, Path, M, Layout, Log, Stats);
+  else if (auto *O = dyn_cast<ELF32BEObjectFile>(Obj))
+    E = readElf(*O, Path, M, Layout, Log, Stats);
+  else if (auto *O = dyn_cast<ELF64LEObjectFile>(Obj))
+    E = readElf(*O, Path, M, Layout, Log, Stats);
+  else if (auto *O = dyn_cast<ELF64BEObjectFile>(Obj))
+    E = readElf(*O, Path, M, Layout, Log, Stats);
+  if (E)
+    return createFileError(Path, std::move(E));
+
+  auto OnError = [&Log](Error Err) {
+    WarningLog &L = CurrentLog ? *CurrentLog : Log;
+    L.report("dwarf-error", toString(std::move(Err)));
+  };
+  auto OnWarning = [&Log](Error Err) {
+    WarningLog &L = CurrentLog ? *CurrentLog : Log;
+    L.report("dwarf-warning", toString(std::move(Err)));
+  };
+
+  // The master context decompresses the sections and, for relocatable
+  // objects, applies the DWARF relocations. Executables already have them
+  // applied (and vmlinux carries --emit-relocs sections that must not be
+  // applied again).
+  std::unique_ptr<DWARFContext> Master = DWARFContext::create(
+      *Obj,
+      Layout.Relocatable ? DWARFContext::ProcessDebugRelocations::Process
+                         : DWARFContext::ProcessDebugRelocations::Ignore,
+      nullptr, "", OnError, OnWarning);
+
+  std::vector<unsigned> UnitIdx;
+  std::vector<uint64_t> UnitBytes;
+  unsigned NumAll = 0;
+  for (const auto &U : Master->info_section_units()) {
+    if (!U->isTypeUnit()) {
+      UnitIdx.push_back(NumAll);
+      UnitBytes.push_back(U->getLength());
+    }
+    ++NumAll;
+  }
+  Stats.CompileUnits = UnitIdx.size();
+
+  std::vector<std::vector<FunctionEntry>> Results(UnitIdx.size());
+  std::vector<std::vector<FunctionEntry>> LineOnly(UnitIdx.size());
+  std::vector<std::unique_ptr<WarningLog>> Logs(UnitIdx.size());
+  std::atomic<uint64_t> Done{0};
+  auto ConvertUnit = [&](DWARFContext &Ctx, size_t I) {
+    Logs[I] = std::make_unique<WarningLog>();
+    CurrentLog = Logs[I].get();
+    DWARFUnit *U = Ctx.getUnitAtIndex(UnitIdx[I]);
+    if (U) {
+      UnitConverter C(Ctx, *U, M, Layout, *Logs[I]);
+      Results[I] = C.run();
+      LineOnly[I] = std::move(C.LineOnly);
+    }
+    CurrentLog = nullptr;
+    uint64_t N = ++Done;
+    if (Options.Progress)
+      Options.Progress(N, UnitIdx.size());
+  };
+
+  unsigned Threads = Options.NumThreads;
+  if (Threads == 0)
+    Threads = llvm::hardware_concurrency().compute_thread_count();
+  if (Layout.Relocatable) {
+    // Relocations live in the master context; modules are small, so one
+    // thread converts them all.
+    for (size_t I = 0; I < UnitIdx.size(); ++I)
+      ConvertUnit(*Master, I);
+  } else {
+    // Units are converted in chunks of about ChunkBytes of .debug_info, each
+    // with a context of its own over the shared sections: no shared lazy
+    // state between threads, and a chunk's DIEs, line tables and caches are
+    // freed as soon as it is done, which bounds memory.
+    StringMap<std::unique_ptr<MemoryBuffer>> Sections = sectionMap(*Master);
+    uint8_t AddrSize = Obj->getBytesInAddress();
+    bool LE = Obj->isLittleEndian();
+    constexpr uint64_t ChunkBytes = 4 << 20;
+    std::vector<std::pair<size_t, size_t>> Chunks;
+    for (size_t I = 0; I < UnitIdx.size();) {
+      size_t J = I;
+      uint64_t Bytes = 0;
+      while (J < UnitIdx.size() && (J == I || Bytes < ChunkBytes))
+        Bytes += UnitBytes[J++];
+      Chunks.push_back({I, J});
+      I = J;
+    }
+    auto RunChunk = [&](size_t C) {
+      std::unique_ptr<DWARFContext> Ctx =
+          DWARFContext::create(Sections, AddrSize, LE, OnError, OnWarning);
+      for (size_t I = Chunks[C].first; I < Chunks[C].second; ++I)
+        ConvertUnit(*Ctx, I);
+    };
+    if (Threads <= 1 || Chunks.size() <= 1) {
+      for (size_t C = 0; C < Chunks.size(); ++C)
+        RunChunk(C);
+    } else {
+      DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+      for (size_t C = 0; C < Chunks.size(); ++C)
+        Pool.async([&, C] { RunChunk(C); });
+      Pool.wait();
+    }
+  }
+  for (size_t I = 0; I < UnitIdx.size(); ++I) {
+    if (Logs[I])
+      Log.merge(*Logs[I]);
+    Stats.DwarfFunctions += Results[I].size();
+    M.appendFunctions(std::move(Results[I]));
+    for (FunctionEntry &F : LineOnly[I])
+      M.LineOnlyCode.push_back(std::move(F));
+  }
+  Results.clear();
+
+  std::vector<FunctionEntry> Syms;
+  readSymbols(*Obj, Layout, M, Log, Syms);
+  Stats.SymbolFunctions = Syms.size();
+  M.appendFunctions(std::move(Syms));
+  if (StatsOut)
+    *StatsOut = Stats;
+  return Error::success();
+}
+
+} // namespace dwarfpack
