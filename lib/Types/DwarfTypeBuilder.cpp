@@ -692,7 +692,9 @@ uint64_t shallowHash(const Type &T) {
 /// refinement in finish() then merges whatever remains equivalent.
 constexpr unsigned HashRounds = 32;
 
-void hashUnit(UnitTypes &UT) {
+} // namespace
+
+void hashUnitTypes(UnitTypes &UT) {
   size_t N = UT.Types.size();
   std::vector<uint64_t> H0(N), Cur(N), Next(N);
   for (size_t I = 0; I < N; ++I)
@@ -707,8 +709,6 @@ void hashUnit(UnitTypes &UT) {
   }
   UT.Hashes = std::move(Cur);
 }
-
-} // namespace
 
 unsigned breakTypedefCycles(std::vector<Type> &Types) {
   // Colour walk over the edges that consumers follow to resolve a type
@@ -784,7 +784,7 @@ UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
     Log.report("type-cycle", Twine(N) +
                                  " type(s) closing a cycle through typedefs, "
                                  "qualifiers or arrays written as unknown");
-  hashUnit(UT);
+  hashUnitTypes(UT);
   return UT;
 }
 
