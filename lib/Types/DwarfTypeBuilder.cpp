@@ -467,14 +467,15 @@ void UnitConverter::convertEnum(const DWARFDie &D, Type &T) {
     if (IsUnsigned) {
       uint64_t X = V->getAsUnsignedConstant().value_or(
           uint64_t(V->getAsSignedConstant().value_or(0)));
-      // A 32-bit unsigned value keeps its bit pattern in CTF's int32.
-      if (X > UINT32_MAX) {
+      // CTF stores int32: a larger unsigned value would read back negative,
+      // so it is dropped (as GCC does) rather than corrupted.
+      if (X > uint64_t(INT32_MAX)) {
         warn("enum-value-out-of-range", C,
              "enumerator '" + E.Name + "' = " + Twine(X) +
                  " does not fit CTF's 32 bits; dropped");
         continue;
       }
-      E.Value = int32_t(uint32_t(X));
+      E.Value = int64_t(X);
     } else {
       int64_t X = V->getAsSignedConstant().value_or(0);
       if (X < INT32_MIN || X > INT32_MAX) {
