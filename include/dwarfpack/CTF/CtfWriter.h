@@ -15,8 +15,10 @@ namespace ctf {
 struct WriteOptions {
   /// Compress (zlib) dicts at least this large; 0 never compresses.
   uint64_t CompressThreshold = 4096;
-  /// Also list global variables in the variable section (name -> type).
-  bool VariableSection = true;
+  /// Also list global variables in the variable section (name -> type), as
+  /// ld --ctf-variables does. Off by default: the data-object section
+  /// already maps each variable's symbol to its type (GDB reads that).
+  bool VariableSection = false;
 };
 
 struct WriteStats {
