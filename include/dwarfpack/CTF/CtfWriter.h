@@ -17,6 +17,11 @@ struct WriteOptions {
   uint64_t CompressThreshold = 4096;
   /// Also list global variables in the variable section (name -> type).
   bool VariableSection = true;
+  /// Non-empty: write a child dict naming this parent (cth_parname). In a
+  /// child's table, a TypeId with the top bit set is the child's own type
+  /// (TypeId - 0x80000000 indexes Table.Types); any other TypeId is a type
+  /// of the parent's table. Used by the kernel archives (docs/CTF-kernel.md).
+  std::string ParentName;
 };
 
 struct WriteStats {
