@@ -307,6 +307,8 @@ Expected<std::string> writeDict(const TypeTable &Table,
 
   std::string Body;
   uint32_t Fields[NumHeaderFields] = {};
+  // Child dicts: see WriteOptions::ParentName (ids are already encoded).
+  Fields[ParName] = Strings.add(Opts.ParentName);
   Fields[LblOff] = 0;
   Fields[ObjtOff] = Body.size();
   Body += Objt.Data;
