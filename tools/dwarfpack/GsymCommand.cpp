@@ -48,6 +48,11 @@ cl::opt<bool> Quiet("quiet", cl::desc("Do not print warnings"),
 cl::opt<bool> Stats("stats",
                     cl::desc("Print a summary of input, output and time"),
                     cl::sub(GsymSub), cl::cat(category()));
+cl::opt<bool> Verify("verify",
+                     cl::desc("After writing, check the output against the "
+                              "input's DWARF (every function's ranges, line "
+                              "rows and inline frames); exit 1 on mismatches"),
+                     cl::sub(GsymSub), cl::cat(category()));
 enum class OutFormat { Gsym };
 cl::opt<OutFormat>
     Format("format", cl::desc("Output format"), cl::init(OutFormat::Gsym),
@@ -122,8 +127,9 @@ int runGsym() {
 
   auto Written = std::chrono::steady_clock::now();
 
-  // --verify: the coordinator wires the GSYM reader's verifier in here
-  // (compare the written file against the DWARF for sampled addresses).
+  if (Verify)
+    if (int Status = runVerification(Output, Input))
+      return Status;
 
   if (!Quiet)
     printWarnings(Log);

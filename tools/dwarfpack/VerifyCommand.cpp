@@ -25,7 +25,7 @@ static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::desc("<binary with DWARF>"),
                                       cl::sub(VerifySub), cl::cat(category()));
 
-static int runVerify() {
+int dwarfpack::tool::runVerification(StringRef GsymFile, StringRef InputFile) {
   WarningLog Log;
   Expected<verify::GsymVerifyStats> Stats =
       verify::verifyGsymFile(GsymFile, InputFile, Log);
@@ -50,5 +50,7 @@ static int runVerify() {
                        " mismatches)");
   return 0;
 }
+
+static int runVerify() { return runVerification(GsymFile, InputFile); }
 
 static CommandRegistration RegisterVerify(VerifySub, runVerify);
