@@ -1,0 +1,40 @@
+//===- DumpCommand.cpp - `dwarfpack dump FILE` ----------------------------===//
+//
+// Prints any file of a registered format (recognised by content) in that
+// format's stable text form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Command.h"
+#include "FormatRegistry.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace dwarfpack::tool;
+
+static cl::SubCommand DumpSub("dump",
+                              "Print a GSYM (or other dwarfpack) file as text");
+static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
+                                      cl::desc("<file>"), cl::sub(DumpSub),
+                                      cl::cat(category()));
+
+static int runDump() {
+  auto Buffer = mapInputFile(InputFile);
+  if (!Buffer)
+    return reportError(Buffer.takeError());
+  const FormatHandler *H = identifyFormat((*Buffer)->getBuffer());
+  if (!H)
+    return reportError("'" + InputFile +
+                       "': unknown file format (not a file dwarfpack writes)");
+  if (!H->Dump)
+    return reportError("'" + InputFile + "': " + H->Name +
+                       " files cannot be dumped");
+  Error E = H->Dump((*Buffer)->getMemBufferRef(), outs());
+  outs().flush();
+  if (E)
+    return reportError(createFileError(InputFile, std::move(E)));
+  return 0;
+}
+
+static CommandRegistration RegisterDump(DumpSub, runDump);
