@@ -110,7 +110,7 @@ int runGsym() {
   }
 
   gsym::WriteStats WS;
-  Expected<std::string> Bytes = gsym::encodeGsym(Model, &WS);
+  Expected<std::string> Bytes = gsym::encodeGsym(Model, &WS, NumThreads);
   if (!Bytes)
     return reportError(createFileError(Output, Bytes.takeError()));
   if (Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
