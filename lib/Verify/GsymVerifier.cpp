@@ -29,11 +29,17 @@ namespace {
 
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
-/// A GSYM name matches a DWARF one when equal, or when it is the same name
-/// qualified with its scopes (GSYM converters qualify short names, DWARF
-/// gives the bare DW_AT_name).
+/// A GSYM name matches a DWARF one when equal, when it is the name of a
+/// compiler clone of it, or when it is the same name qualified with its
+/// scopes (GSYM converters qualify short names, DWARF gives the bare
+/// DW_AT_name).
 bool namesMatch(StringRef Gsym, StringRef Dwarf) {
   if (Gsym == Dwarf)
+    return true;
+  // A symbol name of a compiler clone ("f.constprop.0", "f.cold",
+  // "_Z1fv.isra.0") names the same source function.
+  if (Gsym.size() > Dwarf.size() + 1 && Gsym.starts_with(Dwarf) &&
+      Gsym[Dwarf.size()] == '.')
     return true;
   return Gsym.size() > Dwarf.size() + 2 && Gsym.ends_with(Dwarf) &&
          Gsym.drop_back(Dwarf.size()).ends_with("::");
@@ -64,7 +70,8 @@ class DwarfOracle {
 public:
   explicit DwarfOracle(DWARFContext &Ctx) : Ctx(Ctx) {}
 
-  /// False when DWARF knows no function at Addr.
+  /// False when DWARF knows nothing at Addr. A single frame named
+  /// DILineInfo::BadString: a line row but no function.
   bool frames(uint64_t Addr, SmallVectorImpl<DwarfFrame> &Out) {
     Out.clear();
     DWARFCompileUnit *CU = Ctx.getCompileUnitForCodeAddress(Addr);
@@ -72,9 +79,20 @@ public:
       return false;
     Chain.clear();
     CU->getInlinedChainForAddress(Addr, Chain);
-    if (Chain.empty())
-      return false;
     const DWARFDebugLine::LineTable *LT = lineTable(CU);
+    if (Chain.empty()) {
+      // Code without a subprogram (assembly): DWARFContext answers with the
+      // line-table row alone and no function name.
+      if (LT) {
+        uint32_t Row =
+            LT->lookupAddress({Addr, SectionedAddress::UndefSection});
+        if (Row != UINT32_MAX)
+          if (std::optional<StringRef> File =
+                  fileName(CU, LT, LT->Rows[Row].File))
+            Out.push_back({DILineInfo::BadString, *File, LT->Rows[Row].Line});
+      }
+      return !Out.empty();
+    }
     for (size_t I = 0; I < Chain.size(); ++I) {
       DwarfFrame F;
       F.Name = name(Chain[I]);
@@ -254,7 +272,7 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
   const std::vector<SourceFrame> &F = R->Frames;
   if (!Oracle.frames(Addr, DFrames)) {
     mismatch("no-dwarf", hex(Addr) + ": GSYM says " + describe(F) +
-                             ", DWARF has no function there");
+                             ", DWARF has nothing there");
     return;
   }
   if (CrossCheck)
@@ -267,7 +285,10 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
     return Report("frame-count", 0);
   for (unsigned I = 0; I < F.size(); ++I) {
     const DwarfFrame &DF = DFrames[I];
-    if (!namesMatch(F[I].FunctionName, DF.Name))
+    // Without a subprogram DWARF names nothing; the file and line still
+    // count.
+    if (DF.Name != DILineInfo::BadString &&
+        !namesMatch(F[I].FunctionName, DF.Name))
       return Report("function-name", I);
     if (!filesMatch(F[I].FileName, DF.File))
       return Report("file", I);
@@ -377,7 +398,7 @@ void Checker::checkFunction(uint32_t Index) {
     }
     collectDwarfBoundaries(Start, End, Addrs);
   }
-  llvm::sort(Addrs);
+  std::sort(Addrs.begin(), Addrs.end());
   Addrs.erase(std::unique(Addrs.begin(), Addrs.end()), Addrs.end());
   for (uint64_t A : Addrs)
     checkAddress(A, Index, *D, /*CrossCheck=*/A == Start);

@@ -15,7 +15,7 @@
 //   lookup-error     the GSYM lookup failed (corrupt record)
 //   not-in-gsym      a DWARF subprogram range starts no GSYM function
 //   symbol-only      ... starts only a symbol-table entry (no line table)
-//   no-dwarf         GSYM has line info where DWARF has no function
+//   no-dwarf         GSYM has line info where DWARF has none at all
 //   frame-count      different inline depth
 //   function-name    a frame's function name differs
 //   file             a frame's file differs
