@@ -18,6 +18,12 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
+#include <ctime>
+#include <mutex>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -68,7 +74,12 @@ struct DwarfFrame {
 /// is queried.
 class DwarfOracle {
 public:
-  explicit DwarfOracle(DWARFContext &Ctx) : Ctx(Ctx) {}
+  /// LineTables: every unit's line table, loaded beforehand (workers must
+  /// not make DWARFContext parse).
+  DwarfOracle(DWARFContext &Ctx,
+              const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *>
+                  &LineTables)
+      : Ctx(Ctx), LineTables(LineTables) {}
 
   /// False when DWARF knows nothing at Addr. A single frame named
   /// DILineInfo::BadString: a line row but no function.
@@ -126,10 +137,7 @@ private:
   };
 
   const DWARFDebugLine::LineTable *lineTable(DWARFUnit *CU) {
-    auto [It, New] = LineTables.try_emplace(CU, nullptr);
-    if (New)
-      It->second = Ctx.getLineTableForUnit(CU);
-    return It->second;
+    return LineTables.lookup(CU);
   }
   StringRef name(const DWARFDie &D) {
     auto [It, New] = Names.try_emplace(D.getOffset(), StringRef());
@@ -162,7 +170,7 @@ private:
 
   DWARFContext &Ctx;
   SmallVector<DWARFDie, 8> Chain;
-  DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> LineTables;
+  const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> &LineTables;
   DenseMap<uint64_t, StringRef> Names;
   DenseMap<uint64_t, CallSite> CallSites;
   DenseMap<std::pair<const void *, uint64_t>, std::optional<StringRef>> Files;
@@ -170,18 +178,22 @@ private:
   StringSaver Saver{Alloc};
 };
 
+/// What every worker shares, read-only: the text sections and each unit's
+/// line table.
+struct SharedDwarf {
+  SmallVector<AddressRange, 8> TextRanges;
+  DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> LineTables;
+};
+
 class Checker {
 public:
-  Checker(const gsym::GsymReader &G, const ObjectFile &Obj, DWARFContext &Ctx,
-          WarningLog &Log, GsymVerifyStats &Stats)
-      : G(G), Ctx(Ctx), Log(Log), Stats(Stats), Oracle(Ctx) {
-    for (const SectionRef &S : Obj.sections())
-      if (S.isText() && S.getSize() > 0)
-        TextRanges.push_back({S.getAddress(), S.getAddress() + S.getSize()});
-  }
+  Checker(const gsym::GsymReader &G, const SharedDwarf &Shared,
+          DWARFContext &Ctx, WarningLog &Log, GsymVerifyStats &Stats)
+      : G(G), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
+        Oracle(Ctx, Shared.LineTables) {}
 
   void checkFunction(uint32_t Index);
-  void checkDwarfSubprograms();
+  void checkDwarfSubprograms(DWARFUnit &U);
 
 private:
   void checkAddress(uint64_t Addr, uint32_t Index,
@@ -211,7 +223,7 @@ private:
   DWARFContext &Ctx;
   WarningLog &Log;
   GsymVerifyStats &Stats;
-  SmallVector<AddressRange, 8> TextRanges;
+  ArrayRef<AddressRange> TextRanges;
   DwarfOracle Oracle;
   SmallVector<DwarfFrame, 8> DFrames;
   const DILineInfoSpecifier Spec{
@@ -404,10 +416,10 @@ void Checker::checkFunction(uint32_t Index) {
     checkAddress(A, Index, *D, /*CrossCheck=*/A == Start);
 }
 
-void Checker::checkDwarfSubprograms() {
-  for (const std::unique_ptr<DWARFUnit> &U : Ctx.compile_units()) {
-    for (const DWARFDebugInfoEntry &Entry : U->dies()) {
-      DWARFDie Die(U.get(), &Entry);
+void Checker::checkDwarfSubprograms(DWARFUnit &U) {
+  {
+    for (const DWARFDebugInfoEntry &Entry : U.dies()) {
+      DWARFDie Die(&U, &Entry);
       if (Die.getTag() != dwarf::DW_TAG_subprogram)
         continue;
       Expected<DWARFAddressRangesVector> Ranges = Die.getAddressRanges();
@@ -451,15 +463,89 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
                                      const ObjectFile &Obj, DWARFContext &DICtx,
                                      WarningLog &Log,
                                      const GsymVerifyOptions &Opts) {
-  GsymVerifyStats Stats;
-  Checker C(Gsym, Obj, DICtx, Log, Stats);
-  const uint32_t N = Gsym.getNumAddresses();
-  for (uint32_t I = 0; I < N; ++I) {
-    C.checkFunction(I);
-    if (Opts.Progress && (I % 1024 == 1023 || I + 1 == N))
-      Opts.Progress(I + 1, N);
+  // Serial part: everything DWARFContext and DWARFUnit build lazily and
+  // without locks (DIE arrays, each unit's address-to-DIE map, aranges,
+  // line tables) is built here, so that the workers only read.
+  const std::clock_t Start = std::clock();
+  SharedDwarf Shared;
+  for (const SectionRef &S : Obj.sections())
+    if (S.isText() && S.getSize() > 0)
+      Shared.TextRanges.push_back(
+          {S.getAddress(), S.getAddress() + S.getSize()});
+  std::vector<DWARFUnit *> Units;
+  for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units()) {
+    Units.push_back(U.get());
+    U->getSubroutineForAddress(0); // extracts DIEs, builds the address map
+    Shared.LineTables[U.get()] = DICtx.getLineTableForUnit(U.get());
   }
-  C.checkDwarfSubprograms();
+  DICtx.getCompileUnitForCodeAddress(0); // builds the aranges
+  const std::clock_t Loaded = std::clock();
+
+  // Parallel part: functions in chunks, then units; each chunk has its own
+  // log and counts, merged in chunk order so that the report does not depend
+  // on the thread count.
+  const uint32_t N = Gsym.getNumAddresses();
+  unsigned Threads = Opts.NumThreads
+                         ? Opts.NumThreads
+                         : hardware_concurrency().compute_thread_count();
+  const size_t FuncChunks =
+      Threads > 1 ? std::min<size_t>(N, size_t(Threads) * 32) : (N ? 1 : 0);
+  const size_t UnitChunks =
+      Threads > 1 ? std::min<size_t>(Units.size(), size_t(Threads) * 8)
+                  : (Units.empty() ? 0 : 1);
+  struct Result {
+    WarningLog Log;
+    GsymVerifyStats Stats;
+  };
+  std::vector<Result> Results(FuncChunks + UnitChunks);
+  std::atomic<uint64_t> Done{0};
+  std::mutex ProgressMutex;
+  auto RunFunctions = [&](size_t K) {
+    Result &R = Results[K];
+    Checker C(Gsym, Shared, DICtx, R.Log, R.Stats);
+    const uint32_t Begin = uint64_t(N) * K / FuncChunks;
+    const uint32_t End = uint64_t(N) * (K + 1) / FuncChunks;
+    for (uint32_t I = Begin; I < End; ++I)
+      C.checkFunction(I);
+    uint64_t D = Done += End - Begin;
+    if (Opts.Progress) {
+      std::lock_guard<std::mutex> Lock(ProgressMutex);
+      Opts.Progress(D, N);
+    }
+  };
+  auto RunUnits = [&](size_t K) {
+    Result &R = Results[FuncChunks + K];
+    Checker C(Gsym, Shared, DICtx, R.Log, R.Stats);
+    const size_t Begin = Units.size() * K / UnitChunks;
+    const size_t End = Units.size() * (K + 1) / UnitChunks;
+    for (size_t I = Begin; I < End; ++I)
+      C.checkDwarfSubprograms(*Units[I]);
+  };
+  if (Threads <= 1) {
+    for (size_t K = 0; K < FuncChunks; ++K)
+      RunFunctions(K);
+    for (size_t K = 0; K < UnitChunks; ++K)
+      RunUnits(K);
+  } else {
+    DefaultThreadPool Pool(hardware_concurrency(Threads));
+    for (size_t K = 0; K < FuncChunks; ++K)
+      Pool.async(RunFunctions, K);
+    for (size_t K = 0; K < UnitChunks; ++K)
+      Pool.async(RunUnits, K);
+    Pool.wait();
+  }
+
+  GsymVerifyStats Stats;
+  for (Result &R : Results) {
+    Log.merge(R.Log);
+    Stats.FunctionsChecked += R.Stats.FunctionsChecked;
+    Stats.SymbolOnlyFunctions += R.Stats.SymbolOnlyFunctions;
+    Stats.AddressesChecked += R.Stats.AddressesChecked;
+    Stats.DwarfRangesChecked += R.Stats.DwarfRangesChecked;
+    Stats.Mismatches += R.Stats.Mismatches;
+  }
+  Stats.LoadSeconds = double(Loaded - Start) / CLOCKS_PER_SEC;
+  Stats.CompareSeconds = double(std::clock() - Loaded) / CLOCKS_PER_SEC;
   return Stats;
 }
 
@@ -486,7 +572,8 @@ Expected<GsymVerifyStats> verifyGsymFile(StringRef GsymPath,
   std::unique_ptr<DWARFContext> Ctx = DWARFContext::create(
       *Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
       [](Error E) { consumeError(std::move(E)); },
-      [](Error E) { consumeError(std::move(E)); });
+      [](Error E) { consumeError(std::move(E)); },
+      /*ThreadSafe=*/Opts.NumThreads != 1);
   return verifyGsym(**Reader, *Obj, *Ctx, Log, Opts);
 }
 
