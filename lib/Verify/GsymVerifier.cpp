@@ -14,6 +14,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
+#include "llvm/Object/BuildID.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -536,6 +537,17 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
   }
 
   GsymVerifyStats Stats;
+  // A GSYM made from another build would mismatch everywhere; say why.
+  object::BuildIDRef BuildID = object::getBuildID(&Obj);
+  const gsym::Header &H = Gsym.header();
+  if (!BuildID.empty() && H.UUIDSize != 0 &&
+      ArrayRef<uint8_t>(H.UUID, H.UUIDSize) != BuildID) {
+    ++Stats.Mismatches;
+    Log.report("uuid", "GSYM UUID " +
+                           toHex(ArrayRef<uint8_t>(H.UUID, H.UUIDSize), true) +
+                           " is not the build-id " + toHex(BuildID, true) +
+                           " of the binary");
+  }
   for (Result &R : Results) {
     Log.merge(R.Log);
     Stats.FunctionsChecked += R.Stats.FunctionsChecked;

@@ -12,6 +12,7 @@
 //
 // Mismatches are counted by kind in a WarningLog (with a few examples); the
 // library never prints. Kinds (docs/UserGuide.md, "dwarfpack verify"):
+//   uuid             the GSYM UUID is not the binary's build-id
 //   lookup-error     the GSYM lookup failed (corrupt record)
 //   not-in-gsym      a DWARF subprogram range starts no GSYM function
 //   symbol-only      ... starts only a symbol-table entry (no line table)
