@@ -128,7 +128,7 @@ int runGsym() {
   auto Written = std::chrono::steady_clock::now();
 
   if (Verify)
-    if (int Status = runVerification(Output, Input))
+    if (int Status = runVerification(Output, Input, NumThreads, Stats))
       return Status;
 
   if (!Quiet)
