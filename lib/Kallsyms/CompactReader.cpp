@@ -49,59 +49,70 @@ private:
   Error decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Tokens,
                    char &Type) const;
   /// Reads the next record of a block at P, updating Tokens in place.
-  Error readRecord(const uint8_t *&P, const uint8_t *End, bool First,
-                   SmallVectorImpl<uint32_t> &Tokens, char &Type,
-                   size_t *SharedOut = nullptr) const;
-  /// The hot path of readRecord: false when the record is malformed.
-  bool readRecordFast(const uint8_t *&P, const uint8_t *End, bool First,
-                      SmallVectorImpl<uint32_t> &Toks, char &Type,
-                      size_t &SharedOut) const {
-    if (P >= End)
+  /// Reads one name record at R, updating Toks in place (the first
+  /// Shared tokens stay); false when the record is malformed.
+  bool readRecord(NibbleReader &R, bool First, SmallVectorImpl<uint32_t> &Toks,
+                  char &Type, size_t &SharedOut) const {
+    unsigned H;
+    if (!R.get(H))
       return false;
-    uint8_t H = *P++;
-    uint64_t Shared = H & 7, New = (H >> 3) & 7;
-    if (LLVM_UNLIKELY(Shared == 7 || New == 7)) {
-      const char *Err = nullptr;
-      unsigned Len;
-      if (Shared == 7) {
-        Shared = decodeULEB128(P, &Len, End, &Err);
-        if (Err)
+    uint64_t Shared, New;
+    unsigned TC;
+    if (H < 15) {
+      uint32_t Rank = H;
+      if (H >= HOne) {
+        unsigned Low;
+        if (!R.get(Low))
           return false;
-        P += Len;
+        Rank = HOne + (H - HOne) * 16 + Low;
       }
-      if (New == 7) {
-        New = decodeULEB128(P, &Len, End, &Err);
-        if (Err)
-          return false;
-        P += Len;
-      }
-    }
-    if (Shared > Toks.size() || (First && Shared) || New > uint64_t(End - P))
-      return false;
-    switch (H >> 6) {
-    case TypeLocalText:
-      Type = 't';
-      break;
-    case TypeGlobalText:
-      Type = 'T';
-      break;
-    case TypeExplicit:
-      if (P >= End)
+      if (Rank >= NumCombos)
         return false;
-      Type = char(*P++);
-      break;
-    default:
+      const uint8_t *C = Sec[SecCombos].Data + uint64_t(Rank) * 3;
+      Shared = C[0];
+      New = C[1];
+      TC = C[2];
+    } else {
+      unsigned T;
+      if (!R.getVarint(Shared) || !R.getVarint(New) || !R.get(T))
+        return false;
+      TC = T;
+    }
+    if (Shared > Toks.size() || (First && Shared) || New > R.remaining())
+      return false;
+    if (TC == TypeLocalText) {
+      Type = 't';
+    } else if (TC == TypeGlobalText) {
+      Type = 'T';
+    } else if (TC == TypeExplicit) {
+      uint32_t V = 0;
+      if (!R.getN(2, V))
+        return false;
+      Type = char(V);
+    } else {
       return false;
     }
     Toks.resize(Shared);
     SharedOut = Shared;
+    uint32_t NumTok = Tokens.numTokens();
     for (uint64_t K = 0; K < New; ++K) {
       uint32_t Id;
-      if (!Tokens.readId(P, End, Id))
+      if (!IdCode.decode(R, Id) || Id >= NumTok)
         return false;
       Toks.push_back(Id);
     }
     return true;
+  }
+  Error badRecord(const NibbleReader &R) const {
+    return corrupt("malformed name record at nibble " + Twine(R.position()) +
+                   " of the names");
+  }
+  /// Reader positioned at the first record of name block B.
+  Expected<NibbleReader> blockReader(uint32_t B) const {
+    uint64_t Off = read32le(Sec[SecNameIndex].Data + uint64_t(B) * 4);
+    if (Off > Sec[SecNameData].Size * 2)
+      return corrupt("name block " + Twine(B) + " offset out of range");
+    return NibbleReader(Sec[SecNameData].Data, Sec[SecNameData].Size, Off);
   }
   Expected<uint32_t> perm(uint32_t I) const {
     uint64_t V = readBits(Sec[SecPerm].Data, Sec[SecPerm].Size,
@@ -123,6 +134,9 @@ private:
   uint32_t NumModules = 0, NumMarks = 0;
   uint32_t NumAddrBlocks = 0, NumNameBlocks = 0;
   std::vector<StringRef> ModuleNames; // [0] is the core kernel
+  NibbleIdCode IdCode;
+  unsigned HOne = 15;
+  uint32_t NumCombos = 0;
 };
 
 } // namespace
@@ -158,6 +172,12 @@ Error CompactReader::init() {
     return corrupt("unsupported block sizes");
   NumModules = read32le(P + 44);
   NumMarks = read32le(P + 48);
+  HOne = P[43];
+  IdCode = NibbleIdCode{P[52], P[53], P[54]};
+  NumCombos = read32le(P + 56);
+  if (HOne < 1 || HOne > 15 || !IdCode.valid() ||
+      NumCombos > HOne + (15 - HOne) * 16u)
+    return corrupt("bad name record codes");
   if (NumSyms == 0 || NumSyms >= (1u << 31))
     return corrupt("bad symbol count " + Twine(NumSyms));
   if (PermBits != std::max(1u, unsigned(Log2_32(NumSyms - 1) + 1)) &&
@@ -193,6 +213,7 @@ Error CompactReader::init() {
       {SecInvBack, (uint64_t(NumMarks) * PermBits + 7) / 8},
       {SecNameIndex, uint64_t(NumNameBlocks) * 4},
       {SecModuleRuns, 8},
+      {SecCombos, uint64_t(NumCombos) * 3},
   };
   for (auto &C : Checks)
     if (Sec[C.S].Size < C.Need)
@@ -203,7 +224,7 @@ Error CompactReader::init() {
   ModuleNames.push_back("");
   const uint8_t *M = Sec[SecModules].Data, *MEnd = M + Sec[SecModules].Size;
   for (uint32_t I = 0; I < NumModules; ++I) {
-    if (MEnd - M < 2 || uint64_t(MEnd - M - 2) < (M[0] | (M[1] << 8)))
+    if (MEnd - M < 2 || uint64_t(MEnd - M - 2) < uint64_t(M[0] | (M[1] << 8)))
       return corrupt("module name " + Twine(I) + " runs past its section");
     size_t Len = M[0] | (M[1] << 8);
     ModuleNames.push_back(
@@ -381,74 +402,18 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
                  " is not bounded by its back pointers");
 }
 
-Error CompactReader::readRecord(const uint8_t *&P, const uint8_t *End,
-                                bool First, SmallVectorImpl<uint32_t> &Toks,
-                                char &Type, size_t *SharedOut) const {
-  const uint8_t *Start = P;
-  size_t Shared;
-  if (LLVM_LIKELY(readRecordFast(P, End, First, Toks, Type,
-                                 SharedOut ? *SharedOut : Shared)))
-    return Error::success();
-  return corrupt("malformed name record at offset " +
-                 Twine(Start - Sec[SecNameData].Data) + " of the names");
-}
-
 Error CompactReader::decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
                                 char &Type) const {
   uint32_t B = Slot >> NameBlockShift;
-  uint64_t Off = read32le(Sec[SecNameIndex].Data + uint64_t(B) * 4);
-  if (Off > Sec[SecNameData].Size)
-    return corrupt("name block " + Twine(B) + " offset out of range");
-  const uint8_t *Start = Sec[SecNameData].Data + Off;
-  const uint8_t *End = Sec[SecNameData].Data + Sec[SecNameData].Size;
+  Expected<NibbleReader> R = blockReader(B);
+  if (!R)
+    return R.takeError();
   uint32_t First = B << NameBlockShift;
-
-  // Hot path for the common records (short counts, t/T, few tokens) into a
-  // fixed buffer; anything else is decoded again by the general reader.
-  {
-    constexpr unsigned Max = 64;
-    uint32_t Buf[Max];
-    unsigned Len = 0;
-    const uint8_t *P = Start;
-    const token::IdCode &Code = Tokens.code();
-    uint32_t NumTok = Tokens.numTokens();
-    bool Ok = true;
-    char T = 0;
-    for (uint32_t S = First; S <= Slot && Ok; ++S) {
-      if (P >= End) {
-        Ok = false;
-        break;
-      }
-      uint8_t H = *P++;
-      unsigned Shared = H & 7, New = (H >> 3) & 7, TC = H >> 6;
-      if (Shared == 7 || New == 7 || TC > TypeGlobalText || Shared > Len ||
-          (S == First && Shared) || Shared + New > Max) {
-        Ok = false;
-        break;
-      }
-      T = TC == TypeLocalText ? 't' : 'T';
-      Len = Shared;
-      for (unsigned K = 0; K < New; ++K) {
-        uint32_t Id;
-        if (!Code.decode(P, End, Id) || Id >= NumTok) {
-          Ok = false;
-          break;
-        }
-        Buf[Len++] = Id;
-      }
-    }
-    if (Ok) {
-      Toks.assign(Buf, Buf + Len);
-      Type = T;
-      return Error::success();
-    }
-  }
-
-  const uint8_t *P = Start;
   Toks.clear();
+  size_t Shared;
   for (uint32_t S = First; S <= Slot; ++S)
-    if (Error E = readRecord(P, End, S == First, Toks, Type))
-      return E;
+    if (!readRecord(*R, S == First, Toks, Type, Shared))
+      return badRecord(*R);
   return Error::success();
 }
 
@@ -518,23 +483,21 @@ CompactReader::lookupName(StringRef Name) const {
   // front coding so shared tokens are not compared again.
   SmallVector<StringRef, 16> Words;
   token::splitTokens(Name, Tokens.separators(), Words);
-  const uint8_t *End = Sec[SecNameData].Data + Sec[SecNameData].Size;
   std::vector<uint32_t> Slots;
   Toks.clear();
-  const uint8_t *P = nullptr;
+  std::optional<NibbleReader> R;
   size_t Matched = 0, Shared = 0;
   for (uint32_t S = B << NameBlockShift; S < Stop; ++S) {
     bool First = (S & ((1u << NameBlockShift) - 1)) == 0;
     if (First) {
-      uint64_t Off =
-          read32le(Sec[SecNameIndex].Data + uint64_t(S >> NameBlockShift) * 4);
-      if (Off > Sec[SecNameData].Size)
-        return corrupt("name block offset out of range");
-      P = Sec[SecNameData].Data + Off;
+      Expected<NibbleReader> BR = blockReader(S >> NameBlockShift);
+      if (!BR)
+        return BR.takeError();
+      R = *BR;
       Matched = 0;
     }
-    if (Error E = readRecord(P, End, First, Toks, Type, &Shared))
-      return std::move(E);
+    if (!readRecord(*R, First, Toks, Type, Shared))
+      return badRecord(*R);
     Matched = std::min(Matched, Shared);
     while (Matched < Toks.size() && Matched < Words.size() &&
            Tokens.token(Toks[Matched]) == Words[Matched])

@@ -12,6 +12,7 @@
 #include "dwarfpack/Kallsyms/Writers.h"
 #include "dwarfpack/Token/TokenTable.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
@@ -48,6 +49,52 @@ public:
   uint64_t Bits = 0;
   std::string Bytes;
 };
+
+class NibbleWriter {
+public:
+  void put(unsigned V) {
+    if ((Pos & 1) == 0)
+      Bytes.push_back(char(V & 15));
+    else
+      Bytes.back() = char(uint8_t(Bytes.back()) | ((V & 15) << 4));
+    ++Pos;
+  }
+  /// N nibbles of V, most significant first.
+  void putN(unsigned N, uint32_t V) {
+    for (unsigned I = N; I-- > 0;)
+      put((V >> (4 * I)) & 15);
+  }
+  void putVarint(uint64_t V) {
+    do {
+      unsigned X = V & 7;
+      V >>= 3;
+      put(X | (V ? 8 : 0));
+    } while (V);
+  }
+  uint64_t Pos = 0;
+  std::string Bytes;
+};
+
+void encodeNibbleId(const NibbleIdCode &C, uint32_t Id, NibbleWriter &W) {
+  if (Id < C.base2()) {
+    W.put(Id);
+  } else if (Id < C.base3()) {
+    uint32_t V = Id - C.base2();
+    W.put(C.A + (V >> 4));
+    W.putN(1, V & 15);
+  } else if (Id < C.base4()) {
+    uint32_t V = Id - C.base3();
+    W.put(C.A + C.B + (V >> 8));
+    W.putN(2, V & 0xFF);
+  } else if (Id < C.base7()) {
+    uint32_t V = Id - C.base4();
+    W.put(C.A + C.B + C.C + (V >> 12));
+    W.putN(3, V & 0xFFF);
+  } else {
+    W.put(15);
+    W.putN(6, Id - C.base7());
+  }
+}
 
 void putU32(std::string &S, size_t Off, uint32_t V) {
   support::endian::write32le(&S[Off], V);
@@ -158,37 +205,127 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Expected<token::TokenEncoder> Enc = Builder.finish(Weights);
   if (!Enc)
     return Enc.takeError();
-  const token::IdCode &Code = Enc->code();
-  std::string NameIndex, NameData;
-  SmallVector<uint8_t, 64> Rec;
+
+  // The nibble id code that makes the written ids smallest.
+  std::vector<uint64_t> ByFinal(Weights.size());
+  for (uint32_t T = 0; T < Weights.size(); ++T)
+    ByFinal[Enc->finalId(T)] = Weights[T];
+  std::vector<uint64_t> Prefix(ByFinal.size() + 1, 0);
+  for (size_t I = 0; I < ByFinal.size(); ++I)
+    Prefix[I + 1] = Prefix[I] + ByFinal[I];
+  auto WeightFrom = [&](uint64_t Id) {
+    return Prefix.back() - Prefix[std::min<uint64_t>(Id, ByFinal.size())];
+  };
+  NibbleIdCode IdCode;
+  uint64_t BestCost = UINT64_MAX;
+  for (unsigned A = 1; A <= 15; ++A)
+    for (unsigned B = 0; A + B <= 15; ++B)
+      for (unsigned C = 0; A + B + C <= 15; ++C) {
+        NibbleIdCode K{uint8_t(A), uint8_t(B), uint8_t(C)};
+        uint64_t Cost = Prefix.back() + WeightFrom(K.base2()) +
+                        WeightFrom(K.base3()) + WeightFrom(K.base4()) +
+                        3 * WeightFrom(K.base7());
+        if (Cost < BestCost) {
+          BestCost = Cost;
+          IdCode = K;
+        }
+      }
+
+  // Record headers: the most frequent (shared, new, type) combinations take
+  // one or two nibbles; the rest are spelled out after an escape.
+  auto TypeCodeOf = [](char Type) {
+    return Type == 't'   ? TypeLocalText
+           : Type == 'T' ? TypeGlobalText
+                         : TypeExplicit;
+  };
+  auto ComboKey = [](uint32_t Sh, uint32_t New, unsigned TC) {
+    return (uint32_t(Sh) << 16) | (New << 8) | TC;
+  };
+  auto VarintLen = [](uint64_t V) {
+    unsigned L = 1;
+    while (V >>= 3)
+      ++L;
+    return L;
+  };
+  DenseMap<uint32_t, uint64_t> ComboCount;
+  for (uint32_t S = 0; S < N; ++S) {
+    uint32_t I = Order[S].Index;
+    uint32_t Sh = SharedOf[S], New = TokStart[I + 1] - TokStart[I] - Sh;
+    unsigned TC = TypeCodeOf(Syms[I].Type);
+    if (Sh < 256 && New < 256 && TC != TypeExplicit)
+      ++ComboCount[ComboKey(Sh, New, TC)];
+  }
+  std::vector<std::pair<uint64_t, uint32_t>> Combos;
+  for (auto &E : ComboCount)
+    Combos.emplace_back(E.second, E.first);
+  llvm::sort(Combos, [](const auto &X, const auto &Y) {
+    if (X.first != Y.first)
+      return X.first > Y.first;
+    return X.second < Y.second;
+  });
+  unsigned HOne = 15;
+  {
+    uint64_t Best = UINT64_MAX;
+    for (unsigned H = 1; H <= 15; ++H) {
+      uint64_t Cap = H + (15 - H) * 16, Cost = 0;
+      for (size_t R = 0; R < Combos.size(); ++R) {
+        uint32_t K = Combos[R].second;
+        uint64_t Esc = 2 + VarintLen(K >> 16) + VarintLen((K >> 8) & 0xFF);
+        Cost += Combos[R].first * (R < H ? 1 : R < Cap ? 2 : Esc);
+      }
+      if (Cost < Best) {
+        Best = Cost;
+        HOne = H;
+      }
+    }
+    Combos.resize(std::min<size_t>(Combos.size(), HOne + (15 - HOne) * 16));
+  }
+  DenseMap<uint32_t, uint32_t> ComboRank;
+  std::string ComboTable;
+  for (uint32_t R = 0; R < Combos.size(); ++R) {
+    uint32_t K = Combos[R].second;
+    ComboRank[K] = R;
+    ComboTable.push_back(char(K >> 16));
+    ComboTable.push_back(char(K >> 8));
+    ComboTable.push_back(char(K));
+  }
+
+  std::string NameIndex;
+  NibbleWriter NW;
   for (uint32_t S = 0; S < N; ++S) {
     uint32_t I = Order[S].Index;
     ArrayRef<uint32_t> Cur(Tok.data() + TokStart[I],
                            Tok.data() + TokStart[I + 1]);
-    if ((S & ((1u << NameBlockShift) - 1)) == 0)
-      appendU32(NameIndex, NameData.size());
+    if ((S & ((1u << NameBlockShift) - 1)) == 0) {
+      if (NW.Pos > UINT32_MAX)
+        return createStringError(inconvertibleErrorCode(),
+                                 "names exceed 2 GiB");
+      appendU32(NameIndex, uint32_t(NW.Pos));
+    }
     uint32_t Shared = SharedOf[S];
     uint32_t New = Cur.size() - Shared;
-    char Type = Syms[I].Type;
-    unsigned TypeCode = Type == 't'   ? TypeLocalText
-                        : Type == 'T' ? TypeGlobalText
-                                      : TypeExplicit;
-    Rec.clear();
-    Rec.push_back(uint8_t(std::min(Shared, 7u) | (std::min(New, 7u) << 3) |
-                          (TypeCode << 6)));
-    uint8_t Buf[16];
-    if (Shared >= 7)
-      Rec.append(Buf, Buf + encodeULEB128(Shared, Buf));
-    if (New >= 7)
-      Rec.append(Buf, Buf + encodeULEB128(New, Buf));
-    if (TypeCode == TypeExplicit)
-      Rec.push_back(uint8_t(Type));
+    unsigned TC = TypeCodeOf(Syms[I].Type);
+    auto It = TC == TypeExplicit || Shared >= 256 || New >= 256
+                  ? ComboRank.end()
+                  : ComboRank.find(ComboKey(Shared, New, TC));
+    if (It != ComboRank.end() && It->second < HOne) {
+      NW.put(It->second);
+    } else if (It != ComboRank.end()) {
+      uint32_t R = It->second - HOne;
+      NW.put(HOne + R / 16);
+      NW.put(R % 16);
+    } else {
+      NW.put(15);
+      NW.putVarint(Shared);
+      NW.putVarint(New);
+      NW.put(TC);
+      if (TC == TypeExplicit)
+        NW.putN(2, uint8_t(Syms[I].Type));
+    }
     for (uint32_t T : Cur.drop_front(Shared))
-      Code.encode(Enc->finalId(T), Rec);
-    NameData.append(reinterpret_cast<const char *>(Rec.data()), Rec.size());
+      encodeNibbleId(IdCode, Enc->finalId(T), NW);
   }
-  if (NameData.size() > UINT32_MAX)
-    return createStringError(inconvertibleErrorCode(), "names exceed 4 GiB");
+  std::string &NameData = NW.Bytes;
 
   // Addresses: per block the first address (relative to Base) and the bit
   // offset of its deltas; deltas share the block's trailing zero bits.
@@ -306,6 +443,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Secs[SecNameData] = &NameData;
   Secs[SecModules] = &Modules;
   Secs[SecModuleRuns] = &Runs;
+  Secs[SecCombos] = &ComboTable;
 
   Out.assign(HeaderSize, '\0');
   std::memcpy(&Out[0], CompactMagic, 8);
@@ -320,6 +458,11 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Out[42] = char(InvStride);
   putU32(Out, 44, NumModules);
   putU32(Out, 48, NumMarks);
+  Out[43] = char(HOne);
+  Out[52] = char(IdCode.A);
+  Out[53] = char(IdCode.B);
+  Out[54] = char(IdCode.C);
+  putU32(Out, 56, Combos.size());
   for (unsigned S = 0; S < NumSections; ++S) {
     Out.resize(alignTo(Out.size(), 8), '\0');
     if (Out.size() + Secs[S]->size() > UINT32_MAX)
