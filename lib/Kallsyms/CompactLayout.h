@@ -39,7 +39,7 @@ constexpr unsigned AddrBlockShift = 5;
 /// Names per front-coding block.
 constexpr unsigned NameBlockShift = 4;
 /// Distance between back pointers on a cycle of the permutation.
-constexpr unsigned InvStride = 16;
+constexpr unsigned InvStride = 32;
 /// Type codes of a name record.
 constexpr unsigned TypeLocalText = 0, TypeGlobalText = 1, TypeExplicit = 2;
 

@@ -109,7 +109,8 @@ private:
   }
   /// Reader positioned at the first record of name block B.
   Expected<NibbleReader> blockReader(uint32_t B) const {
-    uint64_t Off = read32le(Sec[SecNameIndex].Data + uint64_t(B) * 4);
+    uint64_t Off = readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
+                            uint64_t(B) * NameOffBits, NameOffBits);
     if (Off > Sec[SecNameData].Size * 2)
       return corrupt("name block " + Twine(B) + " offset out of range");
     return NibbleReader(Sec[SecNameData].Data, Sec[SecNameData].Size, Off);
@@ -123,8 +124,24 @@ private:
   }
   Expected<uint32_t> inversePerm(uint32_t Slot) const;
   Expected<StringRef> moduleOf(uint32_t I) const;
-  Error blockHeader(uint32_t B, uint64_t &Bit, unsigned &Width, unsigned &Shift,
-                    uint64_t &First) const;
+  /// Sequential reader of one address block's deltas. Reads past the
+  /// section give zeros (readBits checks), never an out-of-bounds access.
+  struct DeltaReader {
+    const uint8_t *Data = nullptr;
+    uint64_t Size = 0, Bit = 0, Esc = 0;
+    unsigned Width = 0, Shift = 0, EscWidth = 0;
+    uint64_t next() {
+      uint64_t V = readBits(Data, Size, Bit, Width);
+      Bit += Width;
+      if (EscWidth && V == Esc) {
+        V = readBits(Data, Size, Bit, EscWidth);
+        Bit += EscWidth;
+      }
+      return V << Shift;
+    }
+  };
+  Error blockHeader(uint32_t B, DeltaReader &D, uint64_t &First) const;
+  uint64_t blockRel(uint32_t B) const;
 
   std::unique_ptr<MemoryBuffer> Buffer;
   token::TokenTable Tokens;
@@ -136,6 +153,7 @@ private:
   std::vector<StringRef> ModuleNames; // [0] is the core kernel
   NibbleIdCode IdCode;
   unsigned HOne = 15;
+  unsigned RelBits = 0, AddrOffBits = 0, NameOffBits = 0;
   uint32_t NumCombos = 0;
 };
 
@@ -173,6 +191,11 @@ Error CompactReader::init() {
   NumModules = read32le(P + 44);
   NumMarks = read32le(P + 48);
   HOne = P[43];
+  RelBits = P[60];
+  AddrOffBits = P[61];
+  NameOffBits = P[62];
+  if (RelBits > 32 || AddrOffBits > 32 || NameOffBits > 33)
+    return corrupt("bad index widths");
   IdCode = NibbleIdCode{P[52], P[53], P[54]};
   NumCombos = read32le(P + 56);
   if (HOne < 1 || HOne > 15 || !IdCode.valid() ||
@@ -207,11 +230,12 @@ Error CompactReader::init() {
     unsigned S;
     uint64_t Need;
   } Checks[] = {
-      {SecAddrIndex, uint64_t(NumAddrBlocks) * 8},
+      {SecAddrIndex,
+       (uint64_t(NumAddrBlocks) * (RelBits + AddrOffBits) + 7) / 8},
       {SecPerm, (uint64_t(NumSyms) * PermBits + 7) / 8},
       {SecInvMarks, Words * 8 + (Words + 7) / 8 * 4},
       {SecInvBack, (uint64_t(NumMarks) * PermBits + 7) / 8},
-      {SecNameIndex, uint64_t(NumNameBlocks) * 4},
+      {SecNameIndex, (uint64_t(NumNameBlocks) * NameOffBits + 7) / 8},
       {SecModuleRuns, 8},
       {SecCombos, uint64_t(NumCombos) * 3},
   };
@@ -234,36 +258,42 @@ Error CompactReader::init() {
   return Error::success();
 }
 
-Error CompactReader::blockHeader(uint32_t B, uint64_t &Bit, unsigned &Width,
-                                 unsigned &Shift, uint64_t &First) const {
-  const uint8_t *E = Sec[SecAddrIndex].Data + uint64_t(B) * 8;
-  First = Base + read32le(E);
-  Bit = read32le(E + 4);
-  uint64_t SizeBits = Sec[SecAddrData].Size * 8;
-  if (Bit + 12 > SizeBits)
+uint64_t CompactReader::blockRel(uint32_t B) const {
+  return readBits(Sec[SecAddrIndex].Data, Sec[SecAddrIndex].Size,
+                  uint64_t(B) * (RelBits + AddrOffBits), RelBits);
+}
+
+Error CompactReader::blockHeader(uint32_t B, DeltaReader &D,
+                                 uint64_t &First) const {
+  First = Base + blockRel(B);
+  uint64_t Bit =
+      readBits(Sec[SecAddrIndex].Data, Sec[SecAddrIndex].Size,
+               uint64_t(B) * (RelBits + AddrOffBits) + RelBits, AddrOffBits);
+  const uint8_t *Data = Sec[SecAddrData].Data;
+  uint64_t Size = Sec[SecAddrData].Size;
+  if (Bit + 18 > Size * 8)
     return corrupt("address block " + Twine(B) + " starts past its section");
-  Width = readBits(Sec[SecAddrData].Data, Sec[SecAddrData].Size, Bit, 6);
-  Shift = readBits(Sec[SecAddrData].Data, Sec[SecAddrData].Size, Bit + 6, 6);
-  Bit += 12;
-  uint32_t Count = std::min<uint64_t>(NumSyms - (uint64_t(B) << AddrBlockShift),
-                                      1u << AddrBlockShift);
-  if (Width > 57 || Shift > 63 || Bit + uint64_t(Count - 1) * Width > SizeBits)
+  D.Data = Data;
+  D.Size = Size;
+  D.Width = readBits(Data, Size, Bit, 6);
+  D.Shift = readBits(Data, Size, Bit + 6, 6);
+  D.EscWidth = readBits(Data, Size, Bit + 12, 6);
+  D.Bit = Bit + 18;
+  if (D.Width > 57 || D.EscWidth > 57 || (D.EscWidth && !D.Width))
     return corrupt("address block " + Twine(B) + " is malformed");
+  D.Esc = (uint64_t(1) << D.Width) - 1;
   return Error::success();
 }
 
 Expected<uint64_t> CompactReader::address(uint32_t I) const {
   if (I >= NumSyms)
     return corrupt("symbol index " + Twine(I) + " out of range");
-  uint64_t Bit, A;
-  unsigned Width, Shift;
-  if (Error E = blockHeader(I >> AddrBlockShift, Bit, Width, Shift, A))
+  uint64_t A;
+  DeltaReader D;
+  if (Error E = blockHeader(I >> AddrBlockShift, D, A))
     return std::move(E);
-  const uint8_t *D = Sec[SecAddrData].Data;
-  uint64_t Size = Sec[SecAddrData].Size;
-  for (uint32_t K = 0; K < (I & ((1u << AddrBlockShift) - 1));
-       ++K, Bit += Width)
-    A += readBits(D, Size, Bit, Width) << Shift;
+  for (uint32_t K = 0; K < (I & ((1u << AddrBlockShift) - 1)); ++K)
+    A += D.next();
   return A;
 }
 
@@ -273,7 +303,7 @@ uint32_t CompactReader::findBlock(uint64_t Addr) const {
   uint32_t Lo = 0, Hi = NumAddrBlocks;
   while (Hi - Lo > 1) {
     uint32_t Mid = Lo + (Hi - Lo) / 2;
-    if (read32le(Sec[SecAddrIndex].Data + uint64_t(Mid) * 8) <= Rel)
+    if (blockRel(Mid) <= Rel)
       Lo = Mid;
     else
       Hi = Mid;
@@ -288,21 +318,19 @@ CompactReader::lookupAddress(uint64_t Addr) const {
   if (Addr < Base)
     return std::nullopt;
   uint32_t B = findBlock(Addr);
-  uint64_t Bit, A;
-  unsigned Width, Shift;
-  if (Error E = blockHeader(B, Bit, Width, Shift, A))
+  uint64_t A;
+  DeltaReader D;
+  if (Error E = blockHeader(B, D, A))
     return std::move(E);
   uint32_t FirstIdx = B << AddrBlockShift;
   uint32_t Count =
       std::min<uint64_t>(NumSyms - uint64_t(FirstIdx), 1u << AddrBlockShift);
   uint64_t Addrs[1u << AddrBlockShift];
   Addrs[0] = A;
-  const uint8_t *D = Sec[SecAddrData].Data;
-  uint64_t Size = Sec[SecAddrData].Size;
   uint32_t Last = 0;
   uint32_t K = 1;
-  for (; K < Count; ++K, Bit += Width) {
-    A += readBits(D, Size, Bit, Width) << Shift;
+  for (; K < Count; ++K) {
+    A += D.next();
     Addrs[K] = A;
     if (A > Addr)
       break;
@@ -315,8 +343,7 @@ CompactReader::lookupAddress(uint64_t Addr) const {
   if (K < Count) {
     SymSize = Addrs[K] - Addrs[Last];
   } else if (B + 1 < NumAddrBlocks) {
-    uint64_t Next =
-        Base + read32le(Sec[SecAddrIndex].Data + uint64_t(B + 1) * 8);
+    uint64_t Next = Base + blockRel(B + 1);
     if (Next == Addrs[Last])
       return SymbolReader::lookupAddress(Addr);
     if (Next < Addrs[Last])
@@ -348,18 +375,16 @@ CompactReader::findLastAtOrBelow(uint64_t Addr) const {
   if (Addr < Base)
     return std::nullopt;
   uint32_t Lo = findBlock(Addr);
-  uint64_t Bit, A;
-  unsigned Width, Shift;
-  if (Error E = blockHeader(Lo, Bit, Width, Shift, A))
+  uint64_t A;
+  DeltaReader D;
+  if (Error E = blockHeader(Lo, D, A))
     return std::move(E);
   uint32_t First = Lo << AddrBlockShift;
   uint32_t Count =
       std::min<uint64_t>(NumSyms - uint64_t(First), 1u << AddrBlockShift);
-  const uint8_t *D = Sec[SecAddrData].Data;
-  uint64_t Size = Sec[SecAddrData].Size;
   uint32_t Found = First;
-  for (uint32_t K = 1; K < Count; ++K, Bit += Width) {
-    A += readBits(D, Size, Bit, Width) << Shift;
+  for (uint32_t K = 1; K < Count; ++K) {
+    A += D.next();
     if (A > Addr)
       break;
     Found = First + K;

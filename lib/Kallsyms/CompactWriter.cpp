@@ -290,7 +290,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     ComboTable.push_back(char(K));
   }
 
-  std::string NameIndex;
+  std::vector<uint64_t> NameOffsets;
   NibbleWriter NW;
   for (uint32_t S = 0; S < N; ++S) {
     uint32_t I = Order[S].Index;
@@ -300,7 +300,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
       if (NW.Pos > UINT32_MAX)
         return createStringError(inconvertibleErrorCode(),
                                  "names exceed 2 GiB");
-      appendU32(NameIndex, uint32_t(NW.Pos));
+      NameOffsets.push_back(NW.Pos);
     }
     uint32_t Shared = SharedOf[S];
     uint32_t New = Cur.size() - Shared;
@@ -328,29 +328,67 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   std::string &NameData = NW.Bytes;
 
   // Addresses: per block the first address (relative to Base) and the bit
-  // offset of its deltas; deltas share the block's trailing zero bits.
-  std::string AddrIndex;
+  // offset of its deltas; deltas share the block's trailing zero bits, and
+  // the few large ones escape to a wider field.
+  std::vector<uint64_t> BlockRel, BlockBit;
   BitWriter AddrBits;
   uint32_t BlockSize = 1u << AddrBlockShift;
+  std::vector<uint64_t> Ds;
   for (uint32_t B = 0; B * BlockSize < N; ++B) {
     uint32_t First = B * BlockSize, Last = std::min(N, First + BlockSize);
-    appendU32(AddrIndex, uint32_t(Syms[First].Address - Base));
-    appendU32(AddrIndex, uint32_t(AddrBits.Bits));
-    uint64_t Or = 0, Max = 0;
-    for (uint32_t I = First + 1; I < Last; ++I) {
-      uint64_t D = Syms[I].Address - Syms[I - 1].Address;
-      Or |= D;
-      Max = std::max(Max, D);
-    }
+    BlockRel.push_back(Syms[First].Address - Base);
+    BlockBit.push_back(AddrBits.Bits);
+    uint64_t Or = 0;
+    for (uint32_t I = First + 1; I < Last; ++I)
+      Or |= Syms[I].Address - Syms[I - 1].Address;
     unsigned Shift = Or ? countr_zero(Or) : 0;
-    unsigned Width = bitsFor(Max >> Shift);
+    Ds.clear();
+    uint64_t Max = 0;
+    for (uint32_t I = First + 1; I < Last; ++I) {
+      Ds.push_back((Syms[I].Address - Syms[I - 1].Address) >> Shift);
+      Max = std::max(Max, Ds.back());
+    }
+    unsigned Wide = bitsFor(Max), Width = Wide, EscWidth = 0;
+    uint64_t Best = uint64_t(Ds.size()) * Wide;
+    for (unsigned W = 1; W < Wide; ++W) {
+      uint64_t Esc = (uint64_t(1) << W) - 1, Cost = 0;
+      for (uint64_t D : Ds)
+        Cost += W + (D >= Esc ? Wide : 0);
+      if (Cost + 6 < Best) {
+        Best = Cost + 6;
+        Width = W;
+        EscWidth = Wide;
+      }
+    }
     AddrBits.write(Width, 6);
     AddrBits.write(Shift, 6);
-    for (uint32_t I = First + 1; I < Last; ++I)
-      AddrBits.write((Syms[I].Address - Syms[I - 1].Address) >> Shift, Width);
+    AddrBits.write(EscWidth, 6);
+    uint64_t Esc = (uint64_t(1) << Width) - 1;
+    for (uint64_t D : Ds) {
+      if (EscWidth && D >= Esc) {
+        AddrBits.write(Esc, Width);
+        AddrBits.write(D, EscWidth);
+      } else {
+        AddrBits.write(D, Width);
+      }
+    }
   }
   if (AddrBits.Bits > UINT32_MAX)
     return createStringError(inconvertibleErrorCode(), "addresses too large");
+  // Both indexes are bit-packed with the widths their largest values need.
+  unsigned RelBits = bitsFor(BlockRel.back());
+  unsigned AddrOffBits = bitsFor(BlockBit.back());
+  BitWriter AddrIndexW;
+  for (size_t B = 0; B < BlockRel.size(); ++B) {
+    AddrIndexW.write(BlockRel[B], RelBits);
+    AddrIndexW.write(BlockBit[B], AddrOffBits);
+  }
+  std::string &AddrIndex = AddrIndexW.Bytes;
+  unsigned NameOffBits = bitsFor(NameOffsets.back());
+  BitWriter NameIndexW;
+  for (uint64_t O : NameOffsets)
+    NameIndexW.write(O, NameOffBits);
+  std::string &NameIndex = NameIndexW.Bytes;
 
   // The permutation, and back pointers every InvStride steps of each cycle
   // longer than InvStride, so the inverse costs at most 2 * InvStride steps.
@@ -463,6 +501,9 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Out[53] = char(IdCode.B);
   Out[54] = char(IdCode.C);
   putU32(Out, 56, Combos.size());
+  Out[60] = char(RelBits);
+  Out[61] = char(AddrOffBits);
+  Out[62] = char(NameOffBits);
   for (unsigned S = 0; S < NumSections; ++S) {
     Out.resize(alignTo(Out.size(), 8), '\0');
     if (Out.size() + Secs[S]->size() > UINT32_MAX)
