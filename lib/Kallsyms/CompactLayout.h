@@ -49,7 +49,7 @@ class NibbleReader {
 public:
   NibbleReader(const uint8_t *Data, uint64_t Size, uint64_t Pos)
       : Data(Data), Limit(Size * 2), Pos(Pos) {}
-  bool get(unsigned &V) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool get(unsigned &V) {
     if (LLVM_UNLIKELY(Pos >= Limit))
       return false;
     V = (Data[Pos >> 1] >> ((Pos & 1) * 4)) & 15;
@@ -57,7 +57,7 @@ public:
     return true;
   }
   /// Appends N nibbles to V, most significant first.
-  bool getN(unsigned N, uint32_t &V) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool getN(unsigned N, uint32_t &V) {
     for (unsigned I = 0; I < N; ++I) {
       unsigned X;
       if (!get(X))
@@ -106,7 +106,7 @@ struct NibbleIdCode {
            : Id < base7() ? 4
                           : 7;
   }
-  bool decode(NibbleReader &R, uint32_t &Id) const {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool decode(NibbleReader &R, uint32_t &Id) const {
     unsigned N;
     if (!R.get(N))
       return false;
