@@ -134,10 +134,10 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     return createStringError(inconvertibleErrorCode(),
                              "end address is below the last symbol");
 
-  // Name order: by bytes, then address order. The first 16 bytes as two
+  // Name order: by bytes, then address order. The first 24 bytes as three
   // big-endian keys settle most comparisons without touching the strings.
   struct SortKey {
-    uint64_t K1, K2;
+    uint64_t K1, K2, K3;
     uint32_t Index;
   };
   auto KeyAt = [](StringRef S, size_t From) {
@@ -148,14 +148,17 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   };
   std::vector<SortKey> Order(N);
   for (uint32_t I = 0; I < N; ++I)
-    Order[I] = {KeyAt(Syms[I].Name, 0), KeyAt(Syms[I].Name, 8), I};
+    Order[I] = {KeyAt(Syms[I].Name, 0), KeyAt(Syms[I].Name, 8),
+                KeyAt(Syms[I].Name, 16), I};
   llvm::sort(Order, [&](const SortKey &A, const SortKey &B) {
     if (A.K1 != B.K1)
       return A.K1 < B.K1;
     if (A.K2 != B.K2)
       return A.K2 < B.K2;
+    if (A.K3 != B.K3)
+      return A.K3 < B.K3;
     StringRef SA = Syms[A.Index].Name, SB = Syms[B.Index].Name;
-    // Equal keys: equal first 16 bytes, or a shorter name padded with NULs.
+    // Equal keys: equal first 24 bytes, or a shorter name padded with NULs.
     if (int C = SA.compare(SB))
       return C < 0;
     return A.Index < B.Index;
@@ -175,6 +178,30 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   for (uint32_t S = 0; S < N; ++S)
     Perm[Order[S].Index] = S;
 
+  // Tokens and types in name order, gathered once (the symbols are visited
+  // at random here) so the passes below read memory in order.
+  std::vector<uint32_t> SlotTok, SlotStart(N + 1);
+  std::vector<char> SlotType(N);
+  SlotTok.reserve(Tok.size());
+  for (uint32_t S = 0; S < N; ++S) {
+    uint32_t I = Order[S].Index;
+    if (S + 8 < N) {
+      uint32_t Ahead = Order[S + 8].Index;
+      __builtin_prefetch(&TokStart[Ahead]);
+      __builtin_prefetch(&Syms[Ahead]);
+      __builtin_prefetch(Tok.data() + TokStart[Order[S + 4].Index]);
+    }
+    SlotStart[S] = SlotTok.size();
+    SlotTok.insert(SlotTok.end(), Tok.data() + TokStart[I],
+                   Tok.data() + TokStart[I + 1]);
+    SlotType[S] = Syms[I].Type;
+  }
+  SlotStart[N] = SlotTok.size();
+  auto TokensOfSlot = [&](uint32_t S) {
+    return ArrayRef<uint32_t>(SlotTok.data() + SlotStart[S],
+                              SlotTok.data() + SlotStart[S + 1]);
+  };
+
   // Names, front-coded by tokens within blocks. The first pass finds the
   // tokens each record writes, so ids can follow how often they are
   // written rather than how often they occur.
@@ -183,14 +210,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   {
     ArrayRef<uint32_t> PrevTok;
     for (uint32_t S = 0; S < N; ++S) {
-      uint32_t I = Order[S].Index;
-      if (S + 8 < N) {
-        uint32_t Ahead = Order[S + 8].Index;
-        __builtin_prefetch(&TokStart[Ahead]);
-        __builtin_prefetch(&Syms[Ahead]);
-      }
-      ArrayRef<uint32_t> Cur(Tok.data() + TokStart[I],
-                             Tok.data() + TokStart[I + 1]);
+      ArrayRef<uint32_t> Cur = TokensOfSlot(S);
       uint32_t Shared = 0;
       if (S & ((1u << NameBlockShift) - 1))
         while (Shared < Cur.size() && Shared < PrevTok.size() &&
@@ -249,9 +269,8 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   };
   DenseMap<uint32_t, uint64_t> ComboCount;
   for (uint32_t S = 0; S < N; ++S) {
-    uint32_t I = Order[S].Index;
-    uint32_t Sh = SharedOf[S], New = TokStart[I + 1] - TokStart[I] - Sh;
-    unsigned TC = TypeCodeOf(Syms[I].Type);
+    uint32_t Sh = SharedOf[S], New = SlotStart[S + 1] - SlotStart[S] - Sh;
+    unsigned TC = TypeCodeOf(SlotType[S]);
     if (Sh < 256 && New < 256 && TC != TypeExplicit)
       ++ComboCount[ComboKey(Sh, New, TC)];
   }
@@ -293,9 +312,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   std::vector<uint64_t> NameOffsets;
   NibbleWriter NW;
   for (uint32_t S = 0; S < N; ++S) {
-    uint32_t I = Order[S].Index;
-    ArrayRef<uint32_t> Cur(Tok.data() + TokStart[I],
-                           Tok.data() + TokStart[I + 1]);
+    ArrayRef<uint32_t> Cur = TokensOfSlot(S);
     if ((S & ((1u << NameBlockShift) - 1)) == 0) {
       if (NW.Pos > UINT32_MAX)
         return createStringError(inconvertibleErrorCode(),
@@ -304,7 +321,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     }
     uint32_t Shared = SharedOf[S];
     uint32_t New = Cur.size() - Shared;
-    unsigned TC = TypeCodeOf(Syms[I].Type);
+    unsigned TC = TypeCodeOf(SlotType[S]);
     auto It = TC == TypeExplicit || Shared >= 256 || New >= 256
                   ? ComboRank.end()
                   : ComboRank.find(ComboKey(Shared, New, TC));
@@ -320,7 +337,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
       NW.putVarint(New);
       NW.put(TC);
       if (TC == TypeExplicit)
-        NW.putN(2, uint8_t(Syms[I].Type));
+        NW.putN(2, uint8_t(SlotType[S]));
     }
     for (uint32_t T : Cur.drop_front(Shared))
       encodeNibbleId(IdCode, Enc->finalId(T), NW);
