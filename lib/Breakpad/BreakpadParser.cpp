@@ -712,7 +712,8 @@ Expected<BreakpadSymbols> Parser::run() {
     if (Line.empty())
       continue;
     char C = Line[0];
-    // Keywords are upper case; a line record starts with a hex digit.
+    // Keywords are upper case; a line record starts with a lower-case hex
+    // digit (Breakpad writes hex in lower case).
     switch (C) {
     case 'F':
       if (Line.starts_with("FUNC ")) {
@@ -764,7 +765,7 @@ Expected<BreakpadSymbols> Parser::run() {
     default:
       break;
     }
-    if (Hex.V[(unsigned char)C] >= 0) {
+    if ((C >= '0' && C <= '9') || (C >= 'a' && C <= 'f')) {
       parseLineRecord(Line);
       continue;
     }
