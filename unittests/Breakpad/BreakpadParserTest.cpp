@@ -144,6 +144,13 @@ TEST(BreakpadParserTest, UUIDFromModuleId) {
                                    0xa8, 0x4b, 0xda, 0x6b, 0x66, 0x0a,
                                    0x62, 0x64, 0xab, 0xbf};
   EXPECT_EQ(P->Syms.Module.UUID, Want);
+  // A CODE_ID that is not hex is rejected; the MODULE id stands in.
+  auto Q = parse("MODULE Linux x86_64 B334ACDE67454BA8DA6B660A6264ABBF0 m\n"
+                 "INFO CODE_ID XYZ\n"
+                 "PUBLIC 10 0 f\n");
+  ASSERT_EQ(Q->Error, "");
+  EXPECT_EQ(Q->Log.count("breakpad-bad-record"), 1u);
+  EXPECT_EQ(Q->Syms.Module.UUID, Want);
   // Other systems: digits in order.
   SmallVector<uint8_t, 20> Mac = {0xb3, 0x34, 0xac, 0xde};
   EXPECT_EQ(uuidFromBreakpadModuleId("mac", "B334ACDE"), Mac);
