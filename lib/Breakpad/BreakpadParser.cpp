@@ -465,14 +465,13 @@ void Parser::parseInline(StringRef Line) {
   }
 
   llvm::sort(Ranges);
+  // Adjacent ranges stay apart: a frame starts where its range starts, as
+  // in Breakpad. A child range must then lie inside one of them.
   SmallVector<AddressRange, 1> Merged;
   for (const AddressRange &R : Ranges) {
     if (!Merged.empty() && R.Start < Merged.back().End)
       return Fail("breakpad-inline-overlap", "INLINE ranges overlap");
-    if (!Merged.empty() && R.Start == Merged.back().End)
-      Merged.back().End = R.End;
-    else
-      Merged.push_back(R);
+    Merged.push_back(R);
   }
 
   uint32_t Parent = Depth == 0 ? RootParent : DepthStack[Depth - 1];
