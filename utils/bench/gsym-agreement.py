@@ -80,18 +80,17 @@ class Symbols:
     """Function symbols of the ELF from llvm-nm, grouped by address."""
 
     def __init__(self, elf, args):
-        out = run([tool("llvm-nm", args), "-S", "--defined-only", elf], "",
-                  "llvm-nm")
+        # Demangled, as llvm-symbolizer prints them; llvm-nm -S prints a size
+        # for every defined symbol, so a name is everything after 3 fields.
+        out = run([tool("llvm-nm", args), "-S", "-C", "--defined-only", elf],
+                  "", "llvm-nm")
         self.text = text = self.exec_sections(elf, args)
         names = collections.defaultdict(set)  # (addr, size) -> names
         for line in out.splitlines():
-            f = line.split()
-            if len(f) == 4:
-                addr, size, typ, name = int(f[0], 16), int(f[1], 16), f[2], f[3]
-            elif len(f) == 3:
-                addr, size, typ, name = int(f[0], 16), 0, f[1], f[2]
-            else:
+            f = line.split(None, 3)
+            if len(f) != 4 or len(f[2]) != 1:
                 continue
+            addr, size, typ, name = int(f[0], 16), int(f[1], 16), f[2], f[3]
             if typ not in "tTWwi" or not any(lo <= addr < hi
                                              for lo, hi in text):
                 continue
@@ -336,12 +335,14 @@ def base_name(name):
     return base
 
 
-def classify(oracle, cand):
+def classify(oracle, cand, aliases=frozenset()):
     """None if equal; else the kind of the first real difference, or of a
     difference in spelling only ('outer-name-symbol': the oracle names the
     outermost frame after the ELF symbol, e.g. 'foo.isra.0' or with the
     signature, the candidate after the DIE; 'inline-name-spelling': an
-    inlined function's name spelled differently, e.g. qualified)."""
+    inlined function's name spelled differently, e.g. qualified;
+    'outer-name-alias': the candidate names the outermost frame after another
+    symbol covering the address, e.g. one of two aliases of the same code)."""
     if oracle == cand:
         return None
     if not cand:
@@ -356,11 +357,14 @@ def classify(oracle, cand):
             continue
         where = "outer" if i == len(oracle) - 1 else "inline"
         if o.name != c.name:
-            if base_name(o.name) != base_name(c.name):
+            if where == "outer" and c.name in aliases:
+                spelling = spelling or "outer-name-alias"
+            elif base_name(o.name) != base_name(c.name):
                 return where + "-name"
-            spelling = spelling or (
-                "outer-name-symbol" if where == "outer" else
-                "inline-name-spelling")
+            else:
+                spelling = spelling or (
+                    "outer-name-symbol" if where == "outer" else
+                    "inline-name-spelling")
         if o.file != c.file:
             if os.path.normpath(o.file) == os.path.normpath(c.file):
                 return where + "-file-spelling"
@@ -371,7 +375,8 @@ def classify(oracle, cand):
 
 
 # Kinds that count as agreement: the same functions, files and lines.
-SPELLING_KINDS = ("outer-name-symbol", "inline-name-spelling")
+SPELLING_KINDS = ("outer-name-symbol", "inline-name-spelling",
+                  "outer-name-alias")
 
 
 def fmt_frames(frames):
@@ -393,7 +398,8 @@ def evaluate(label, cand, oracle, short, sample, syms, args):
         kinds = collections.Counter()
         examples = collections.defaultdict(list)
         for a in addrs:
-            k = classify(oracle.get(a, []), cand.get(a, []))
+            k = classify(oracle.get(a, []), cand.get(a, []),
+                         syms.covering_names(a))
             if k:
                 kinds[k] += 1
                 if len(examples[k]) < args.show:
@@ -426,8 +432,13 @@ def evaluate(label, cand, oracle, short, sample, syms, args):
               "only): %.2f %%" % res["line_covered_pct"])
 
     sym = sample["symtab"]
+    def symtab_names(a):
+        # A symbol covering a, or the one llvm-symbolizer picked (it lets a
+        # size-0 symbol, e.g. an assembly label, extend to the next one).
+        o = oracle.get(a, [])
+        return syms.covering_names(a) | ({o[-1].name} if o else set())
     ok = [a for a in sym if cand.get(a) and
-          cand[a][-1].name in syms.covering_names(a)]
+          cand[a][-1].name in symtab_names(a)]
     noline = [a for a in sym if not any(f.file for f in oracle.get(a, []))]
     okset = set(ok)
     full = sum(1 for a in sym if cand.get(a, []) == oracle.get(a, []))
@@ -445,7 +456,7 @@ def evaluate(label, cand, oracle, short, sample, syms, args):
                len(noline), res["symtab_full_pct"]))
         for a in [a for a in sym if a not in okset][: args.show]:
             print("      0x%x  symbols %s; %s:\n%s" %
-                  (a, ",".join(sorted(syms.covering_names(a))), label,
+                  (a, ",".join(sorted(symtab_names(a))), label,
                    fmt_frames(cand.get(a, []))))
     return res
 
