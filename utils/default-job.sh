@@ -8,8 +8,11 @@ out=$(dirname "$bin")/dwarfpack-self.gsym
 echo "== dwarfpack gsym $bin"
 "$bin" gsym "$bin" -o "$out" --stats
 
-# A few addresses spread over the text: every 400th function symbol, 5 bytes in.
-mapfile -t addrs < <(nm --defined-only "$bin" | awk '$2 ~ /^[Tt]$/ {print $1}' |
-  sort -u | awk 'NR % 400 == 1 {printf "0x%x\n", strtonum("0x" $1) + 5}' | head -n 5)
+# Five addresses spread evenly over the function symbols, 5 bytes in.
+addrs=()
+while read -r a; do
+  addrs+=("$(printf '0x%x' $((16#$a + 5)))")
+done < <(nm --defined-only "$bin" | awk '$2 ~ /^[Tt]$/ {print $1}' | sort -u |
+  awk '{a[NR] = $1} END {for (i = 1; i <= 5; i++) print a[int((i - 0.5) * NR / 5) + 1]}')
 echo "== dwarfpack lookup $out ${addrs[*]}"
 "$bin" lookup "$out" "${addrs[@]}"

@@ -48,6 +48,11 @@ cl::opt<bool> Quiet("quiet", cl::desc("Do not print warnings"),
 cl::opt<bool> Stats("stats",
                     cl::desc("Print a summary of input, output and time"),
                     cl::sub(GsymSub), cl::cat(category()));
+cl::opt<bool> Verify("verify",
+                     cl::desc("After writing, check the output against the "
+                              "input's DWARF (every function's ranges, line "
+                              "rows and inline frames); exit 1 on mismatches"),
+                     cl::sub(GsymSub), cl::cat(category()));
 enum class OutFormat { Gsym };
 cl::opt<OutFormat>
     Format("format", cl::desc("Output format"), cl::init(OutFormat::Gsym),
@@ -111,13 +116,20 @@ int runGsym() {
   if (Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
         OS << *Bytes;
         return Error::success();
-      }))
-    return reportError(createFileError(Output, std::move(E)));
+      })) {
+    // Some errors name the file already, some do not: name it once.
+    std::string Msg = toString(std::move(E));
+    StringRef Rest(Msg);
+    std::string Prefix = "'" + Output + "': ";
+    Rest.consume_front(Prefix);
+    return reportError("cannot write '" + Output + "': " + Rest);
+  }
 
   auto Written = std::chrono::steady_clock::now();
 
-  // --verify: the coordinator wires the GSYM reader's verifier in here
-  // (compare the written file against the DWARF for sampled addresses).
+  if (Verify)
+    if (int Status = runVerification(Output, Input))
+      return Status;
 
   if (!Quiet)
     printWarnings(Log);

@@ -1,0 +1,100 @@
+//===- SymbolReader.h - Zero-copy readers of kernel symbol tables ---------===//
+//
+// Both kernel symbol table formats (our compact table and the ksym-blob
+// layout) are read in place through this interface. Address lookups, alias
+// handling and the dump are shared; each format supplies the primitives.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_KALLSYMS_SYMBOLREADER_H
+#define DWARFPACK_KALLSYMS_SYMBOLREADER_H
+
+#include "dwarfpack/Symbolize/Frame.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+namespace kallsyms {
+
+/// One symbol as found by a lookup.
+struct SymbolInfo {
+  uint64_t Address = 0;
+  /// Distance to the next distinct address (or to the table's end address).
+  std::optional<uint64_t> Size;
+  char Type = 0;
+  std::string Name;
+  std::string Module;
+  /// Index in address order.
+  uint32_t Index = 0;
+};
+
+class SymbolReader : public AddressSymbolizer {
+public:
+  uint32_t numSymbols() const { return NumSyms; }
+
+  /// Address of the symbol with address-order index I (< numSymbols()).
+  virtual llvm::Expected<uint64_t> address(uint32_t I) const = 0;
+  /// Name, type and module of symbol I (Address/Size are not filled).
+  virtual llvm::Error describe(uint32_t I, SymbolInfo &Info) const = 0;
+  /// Index of the last symbol whose address is <= Addr, if any.
+  virtual llvm::Expected<std::optional<uint32_t>>
+  findLastAtOrBelow(uint64_t Addr) const = 0;
+  /// Every symbol named Name, in address order.
+  virtual llvm::Expected<std::vector<SymbolInfo>>
+  lookupName(llvm::StringRef Name) const = 0;
+  /// End of the last symbol, when the table knows it.
+  std::optional<uint64_t> endAddress() const { return EndAddress; }
+
+  /// The symbol containing Addr. Of several aliases at one address the
+  /// canonical one is returned: global (upper-case type) before local, then
+  /// fewer leading underscores, then table order.
+  virtual llvm::Expected<std::optional<SymbolInfo>>
+  lookupAddress(uint64_t Addr) const;
+
+  /// AddressSymbolizer: one frame with Size, Module and SymbolType.
+  llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+
+  /// Prints "<addr_hex> <type> <name>[\t[module]]" for every symbol in
+  /// address order (the /proc/kallsyms line format).
+  llvm::Error dump(llvm::raw_ostream &OS) const;
+
+  /// Fills Address and Size of symbol I.
+  llvm::Error fillAddressAndSize(uint32_t I, SymbolInfo &Info) const;
+
+protected:
+  /// The canonical symbol of the alias group [First, Last] (Address and
+  /// Size not filled).
+  llvm::Expected<SymbolInfo> chooseCanonical(uint32_t First,
+                                             uint32_t Last) const;
+
+  uint32_t NumSyms = 0;
+  std::optional<uint64_t> EndAddress;
+};
+
+/// Opens a compact table (docs/Kallsyms.md). The reader keeps Buffer.
+llvm::Expected<std::unique_ptr<SymbolReader>>
+openCompact(std::unique_ptr<llvm::MemoryBuffer> Buffer);
+
+/// Opens a ksym-blob. The layout stores no end address; EndAddress (the
+/// consumer's etext) bounds the last symbol when given.
+llvm::Expected<std::unique_ptr<SymbolReader>>
+openKsymBlob(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+             std::optional<uint64_t> EndAddress = std::nullopt);
+
+/// Opens either format, recognised by content. The reader keeps Buffer.
+llvm::Expected<std::unique_ptr<SymbolReader>>
+openSymbolTable(std::unique_ptr<llvm::MemoryBuffer> Buffer);
+
+} // namespace kallsyms
+} // namespace dwarfpack
+
+#endif

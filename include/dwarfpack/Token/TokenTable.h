@@ -1,0 +1,221 @@
+//===- TokenTable.h - Shared token encoder for names ----------------------===//
+//
+// Every name dwarfpack stores (kernel symbols, function and type names, file
+// paths) is split into word tokens at a separator byte ('_' by default) and
+// stored as a sequence of token ids. Ids are given in order of decreasing
+// frequency, so the most frequent words take one byte. The serialized table
+// is read in place (zero copy); docs/TokenEncoder.md specifies it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_TOKEN_TOKENTABLE_H
+#define DWARFPACK_TOKEN_TOKENTABLE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+namespace token {
+
+/// "DPTK" read as a little-endian u32.
+constexpr uint32_t TableMagic = 0x4B545044;
+constexpr uint8_t TableVersion = 1;
+constexpr uint64_t TableHeaderSize = 24;
+/// One sparse offset every 2^IndexShift tokens.
+constexpr unsigned IndexShift = 4;
+/// Token lengths >= this are stored in the long-length list.
+constexpr uint8_t LongLength = 255;
+constexpr uint32_t MaxTokens = 1u << 24;
+
+/// The variable-length code of token ids. Ids below OneByte take one byte;
+/// the next (0xFF - OneByte) * 256 take two (high bits in the first byte);
+/// the rest take four (0xFF, then id - twoByteLimit() as u24 LE). The
+/// builder picks OneByte to make the names it saw smallest.
+struct IdCode {
+  uint8_t OneByte = 0xC0;
+
+  uint32_t twoByteLimit() const { return OneByte + (0xFFu - OneByte) * 256u; }
+  unsigned size(uint32_t Id) const {
+    return Id < OneByte ? 1 : Id < twoByteLimit() ? 2 : 4;
+  }
+  void encode(uint32_t Id, llvm::SmallVectorImpl<uint8_t> &Out) const {
+    if (Id < OneByte) {
+      Out.push_back(uint8_t(Id));
+    } else if (Id < twoByteLimit()) {
+      uint32_t V = Id - OneByte;
+      Out.push_back(uint8_t(OneByte + (V >> 8)));
+      Out.push_back(uint8_t(V));
+    } else {
+      uint32_t V = Id - twoByteLimit();
+      Out.push_back(0xFF);
+      Out.push_back(uint8_t(V));
+      Out.push_back(uint8_t(V >> 8));
+      Out.push_back(uint8_t(V >> 16));
+    }
+  }
+  /// Decodes one code at P (advancing it); false when it runs past End.
+  bool decode(const uint8_t *&P, const uint8_t *End, uint32_t &Id) const {
+    if (P >= End)
+      return false;
+    uint8_t B = *P;
+    if (B < OneByte) {
+      Id = B;
+      ++P;
+      return true;
+    }
+    if (B < 0xFF) {
+      if (End - P < 2)
+        return false;
+      Id = OneByte + ((uint32_t(B - OneByte) << 8) | P[1]);
+      P += 2;
+      return true;
+    }
+    if (End - P < 4)
+      return false;
+    Id = twoByteLimit() +
+         (P[1] | (uint32_t(P[2]) << 8) | (uint32_t(P[3]) << 16));
+    P += 4;
+    return true;
+  }
+};
+
+/// Where names are cut into tokens. Word separators are dropped and
+/// restored between tokens; a sub-separator (0 for none) starts a token and
+/// stays in it, so "get.isra.0" is "get", ".isra", ".0" and the common
+/// compiler suffixes become shared tokens.
+struct Separators {
+  char Word = '_';
+  char Sub = '.';
+};
+
+/// Splits Name into tokens: at every word separator ("" gives one empty
+/// token, "a__b" gives "a", "", "b"), then each word before every
+/// sub-separator. Joining restores Name: a word separator goes between two
+/// tokens unless the second starts with the sub-separator.
+void splitTokens(llvm::StringRef Name, Separators Seps,
+                 llvm::SmallVectorImpl<llvm::StringRef> &Tokens);
+
+/// Ids of the words of names, built from a corpus. Owns the serialized form.
+class TokenEncoder {
+public:
+  /// Token ids of Name; false if a word of Name is not in the table.
+  bool tokenize(llvm::StringRef Name,
+                llvm::SmallVectorImpl<uint32_t> &Ids) const;
+  /// Appends [ULEB128 token count][id codes]; false as for tokenize.
+  bool encodeName(llvm::StringRef Name,
+                  llvm::SmallVectorImpl<uint8_t> &Out) const;
+  uint32_t numTokens() const { return NumTokens; }
+  Separators separators() const { return Seps; }
+  const IdCode &code() const { return Code; }
+  /// Final id of a provisional id handed out by TokenTableBuilder::addName.
+  uint32_t finalId(uint32_t Provisional) const { return Remap[Provisional]; }
+  /// The serialized table (docs/TokenEncoder.md), a multiple of 4 bytes.
+  llvm::StringRef serialized() const { return Serialized; }
+
+private:
+  friend class TokenTableBuilder;
+  llvm::StringMap<uint32_t> Ids;
+  std::vector<uint32_t> Remap;
+  std::string Serialized;
+  uint32_t NumTokens = 0;
+  Separators Seps;
+  IdCode Code;
+};
+
+/// Collects the tokens of a corpus and assigns ids. Deterministic: ids
+/// follow decreasing frequency (or weight), ties broken by the bytes.
+class TokenTableBuilder {
+public:
+  explicit TokenTableBuilder(Separators Seps = {}) : Seps(Seps) {}
+  /// Counts the words of Name. When Provisional is given, appends one
+  /// provisional id per word (see TokenEncoder::finalId), which spares
+  /// writers a second hash lookup per word.
+  void addName(llvm::StringRef Name,
+               llvm::SmallVectorImpl<uint32_t> *Provisional = nullptr);
+  /// Distinct tokens so far (provisional ids are below this).
+  uint32_t numTokens() const { return Words.size(); }
+  /// Assigns ids and picks the id code. Weights, indexed by provisional id,
+  /// replace the token counts when given: a writer that stores only some
+  /// occurrences (front coding) passes how often each token is written.
+  /// Fails only when the corpus has more than MaxTokens distinct tokens.
+  llvm::Expected<TokenEncoder>
+  finish(llvm::ArrayRef<uint64_t> Weights = {}) const;
+
+private:
+  Separators Seps;
+  llvm::StringMap<uint32_t> Index;
+  std::vector<uint32_t> Counts;
+  std::vector<llvm::StringRef> Words;
+};
+
+/// Zero-copy view of a serialized token table. All offsets are validated by
+/// create(), so token() cannot read out of bounds.
+class TokenTable {
+public:
+  /// Validates Bytes (which must stay alive) and returns a view of them.
+  /// Size receives the number of bytes the table occupies.
+  static llvm::Expected<TokenTable> create(llvm::StringRef Bytes,
+                                           uint64_t *Size = nullptr);
+
+  uint32_t numTokens() const { return NumTokens; }
+  Separators separators() const { return Seps; }
+  const IdCode &code() const { return Code; }
+  /// The text of token Id; Id must be < numTokens().
+  llvm::StringRef token(uint32_t Id) const {
+    uint32_t First = Id & ~((1u << IndexShift) - 1);
+    uint64_t Off =
+        llvm::support::endian::read32le(Offsets + (Id >> IndexShift) * 4);
+    for (uint32_t I = First; I < Id; ++I)
+      Off += tokenLength(I);
+    return llvm::StringRef(Bytes + Off, tokenLength(Id));
+  }
+
+  /// True when a word separator goes before token Tok (not the first).
+  bool joinsWithSeparator(llvm::StringRef Tok) const {
+    return !Seps.Sub || Tok.empty() || Tok[0] != Seps.Sub;
+  }
+  /// Appends the name made of Ids.
+  void expand(llvm::ArrayRef<uint32_t> Ids, std::string &Out) const;
+  /// Compares the name made of Ids with S, as memcmp would compare the
+  /// expanded bytes, stopping at the first difference.
+  int compare(llvm::ArrayRef<uint32_t> Ids, llvm::StringRef S) const;
+
+  /// Reads the ids of one name written by TokenEncoder::encodeName at P
+  /// (advancing it), checking every id against the table.
+  llvm::Error readName(const uint8_t *&P, const uint8_t *End,
+                       llvm::SmallVectorImpl<uint32_t> &Ids) const;
+  /// Reads one id code and checks it against the table.
+  bool readId(const uint8_t *&P, const uint8_t *End, uint32_t &Id) const {
+    return Code.decode(P, End, Id) && Id < NumTokens;
+  }
+
+private:
+  uint32_t tokenLength(uint32_t Id) const {
+    uint8_t L = Lengths[Id];
+    return LLVM_LIKELY(L != LongLength) ? L : longTokenLength(Id);
+  }
+  uint32_t longTokenLength(uint32_t Id) const;
+
+  const uint8_t *Offsets = nullptr; // u32[ceil(NumTokens / 16)]
+  const uint8_t *Longs = nullptr;   // (u32 id, u32 length)[NumLong]
+  const uint8_t *Lengths = nullptr; // u8[NumTokens]
+  const char *Bytes = nullptr;
+  uint32_t NumTokens = 0;
+  uint32_t NumLong = 0;
+  Separators Seps;
+  IdCode Code;
+};
+
+} // namespace token
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,112 @@
+//===- DwarfTypeBuilder.h - DWARF to type model, deduplicated ---*- C++ -*-===//
+//
+// Two stages:
+//  * convertCompileUnit() turns the types, global variables and functions of
+//    one compile unit into a CU-local graph (thread-safe for distinct units;
+//    one DWARF walk per unit, so a caller walking units for other purposes
+//    can feed it from the same loop);
+//  * TypeMerger takes the CU graphs in unit order and deduplicates them by
+//    structural identity into one TypeTable.
+// buildTypeTable() drives both over a whole object with a thread pool.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_TYPES_DWARFTYPEBUILDER_H
+#define DWARFPACK_TYPES_DWARFTYPEBUILDER_H
+
+#include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Types/TypeModel.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/DebugInfo/DWARF/DWARFDie.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace llvm {
+class DWARFContext;
+class DWARFUnit;
+namespace object {
+class ObjectFile;
+}
+} // namespace llvm
+
+namespace dwarfpack {
+namespace types {
+
+/// The types of one compile unit. Local type 0 is void. Hashes[i] is a
+/// structural hash of type i up to a fixed reference depth, comparable across
+/// units; equal hashes mean "same type" for the first merging step.
+struct UnitTypes {
+  std::vector<Type> Types;
+  std::vector<uint64_t> Hashes;
+  std::vector<Symbol> Variables; ///< Local type ids.
+  std::vector<Symbol> Functions; ///< Local ids of Function types.
+};
+
+/// Type units by signature, for DW_AT_signature references.
+using TypeSignatureMap = llvm::DenseMap<uint64_t, llvm::DWARFDie>;
+TypeSignatureMap collectTypeUnits(llvm::DWARFContext &Ctx);
+
+/// Converts one compile unit. Recoverable problems (bad references, cycles,
+/// unrepresentable C++ types) are counted in Log; the affected type becomes
+/// Unknown.
+UnitTypes convertCompileUnit(llvm::DWARFUnit &U, WarningLog &Log,
+                             const TypeSignatureMap *Sigs = nullptr);
+
+/// Fills UT.Hashes (done by convertCompileUnit; for units built otherwise).
+void hashUnitTypes(UnitTypes &UT);
+
+/// Breaks cycles through typedefs, qualifiers, arrays and slices (which no C
+/// program can produce but corrupt DWARF can): the type closing the cycle
+/// becomes Unknown. Returns the number of types changed.
+unsigned breakTypedefCycles(std::vector<Type> &Types);
+
+/// Merges unit graphs in unit order into one deduplicated table. The result
+/// depends only on the order of add() calls, never on timing.
+class TypeMerger {
+public:
+  TypeMerger();
+  void add(UnitTypes &&U);
+  /// Deduplicates exactly, resolves forwards to their unique definition and
+  /// keeps the symbols named in ElfSymbols (all of them when null).
+  TypeTable finish(const llvm::StringSet<> *ElfObjects,
+                   const llvm::StringSet<> *ElfFunctions);
+  size_t numMerged() const { return Global.size(); }
+
+private:
+  std::vector<Type> Global; ///< Global[0] is void.
+  llvm::DenseMap<uint64_t, TypeId> ByHash;
+  std::vector<Symbol> Variables, Functions;
+  llvm::StringSet<> SeenVariables, SeenFunctions;
+};
+
+struct BuildOptions {
+  unsigned NumThreads = 1;
+  /// The object's bytes are a read-only file mapping: pages of .debug_info
+  /// that were converted may be handed back to the kernel (they are
+  /// re-read from the file if touched again), which keeps the resident set
+  /// of a vmlinux conversion small. Never set for heap buffers.
+  bool InputIsFileMapping = false;
+};
+
+struct BuildResult {
+  TypeTable Table;
+  uint64_t NumUnits = 0;
+  uint64_t NumInputTypes = 0;  ///< Sum of the units' type counts.
+  uint64_t NumMergedTypes = 0; ///< After the per-unit hash merge.
+};
+
+/// Builds the table for a whole object: all compile units (type units are
+/// reached through DW_AT_signature references), symbols filtered by the
+/// object's ELF symbol table. Fails only when the object has no DWARF.
+llvm::Expected<BuildResult> buildTypeTable(const llvm::object::ObjectFile &Obj,
+                                           llvm::DWARFContext &Ctx,
+                                           const BuildOptions &Opts,
+                                           WarningLog &Log);
+
+} // namespace types
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,173 @@
+//===- TypeModel.h - In-memory C type graph ---------------------*- C++ -*-===//
+//
+// A format-neutral model of C types, global variables and function symbols:
+// what the DWARF builder produces and the CTF writer consumes. Types refer to
+// each other by index into TypeTable::Types; index 0 is always `void`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_TYPES_TYPEMODEL_H
+#define DWARFPACK_TYPES_TYPEMODEL_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+namespace types {
+
+using TypeId = uint32_t;
+
+enum class TypeKind : uint8_t {
+  Void,
+  Unknown, ///< Unrepresentable in C (C++ pointer-to-member, ...).
+  Integer,
+  Float,
+  Pointer,
+  Array,
+  Function,
+  Struct,
+  Union,
+  Enum,
+  Forward, ///< Declaration only; ForwardKind says struct, union or enum.
+  Typedef,
+  Volatile,
+  Const,
+  Restrict,
+  Slice, ///< A bitfield: Bits bits at BitOffset of the integer/enum Ref.
+};
+
+const char *kindName(TypeKind K);
+
+/// Integer encoding flags, the same bits as CTF's.
+enum IntFlags : uint8_t {
+  IntSigned = 1,
+  IntChar = 2,
+  IntBool = 4,
+};
+
+/// Floating-point encodings, the same values as CTF's.
+enum FloatEncoding : uint8_t {
+  FloatSingle = 1,
+  FloatDouble = 2,
+  FloatComplex = 3,
+  FloatDoubleComplex = 4,
+  FloatLongDoubleComplex = 5,
+  FloatLongDouble = 6,
+};
+
+struct Member {
+  llvm::StringRef Name; ///< Empty for anonymous struct/union members.
+  TypeId Type = 0;
+  uint64_t BitOffset = 0;
+};
+
+struct Enumerator {
+  llvm::StringRef Name;
+  int64_t Value = 0;
+};
+
+/// One type. Value type; which fields matter depends on Kind.
+struct Type {
+  TypeKind Kind = TypeKind::Void;
+  /// Integer: IntFlags; Float: FloatEncoding; Forward: the TypeKind
+  /// (Struct/Union/Enum) declared.
+  uint8_t Encoding = 0;
+  bool Varargs = false; ///< Function.
+  llvm::StringRef Name;
+  uint64_t Size = 0;      ///< Bytes (Integer, Float, Struct, Union, Enum, ...).
+  TypeId Ref = 0;         ///< Pointee, element, return, target or sliced type.
+  TypeId IndexType = 0;   ///< Array.
+  uint64_t NumElems = 0;  ///< Array; 0 for flexible arrays and VLAs.
+  uint32_t Bits = 0;      ///< Integer/Float/Slice width in bits.
+  uint32_t BitOffset = 0; ///< Slice.
+  std::vector<TypeId> Params;          ///< Function.
+  std::vector<Member> Members;         ///< Struct, Union.
+  std::vector<Enumerator> Enumerators; ///< Enum.
+
+  /// Calls F on every type this one refers to, in a fixed order.
+  template <typename Fn> void forEachRef(Fn F) const {
+    switch (Kind) {
+    case TypeKind::Pointer:
+    case TypeKind::Typedef:
+    case TypeKind::Volatile:
+    case TypeKind::Const:
+    case TypeKind::Restrict:
+    case TypeKind::Slice:
+      F(Ref);
+      break;
+    case TypeKind::Array:
+      F(Ref);
+      F(IndexType);
+      break;
+    case TypeKind::Function:
+      F(Ref);
+      for (TypeId P : Params)
+        F(P);
+      break;
+    case TypeKind::Struct:
+    case TypeKind::Union:
+      for (const Member &M : Members)
+        F(M.Type);
+      break;
+    default:
+      break;
+    }
+  }
+  template <typename Fn> void forEachRefMut(Fn F) {
+    switch (Kind) {
+    case TypeKind::Pointer:
+    case TypeKind::Typedef:
+    case TypeKind::Volatile:
+    case TypeKind::Const:
+    case TypeKind::Restrict:
+    case TypeKind::Slice:
+      F(Ref);
+      break;
+    case TypeKind::Array:
+      F(Ref);
+      F(IndexType);
+      break;
+    case TypeKind::Function:
+      F(Ref);
+      for (TypeId &P : Params)
+        F(P);
+      break;
+    case TypeKind::Struct:
+    case TypeKind::Union:
+      for (Member &M : Members)
+        F(M.Type);
+      break;
+    default:
+      break;
+    }
+  }
+};
+
+/// A named object tied to an ELF symbol: a global variable (Type is its
+/// type) or a function (Type is a Function type).
+struct Symbol {
+  llvm::StringRef Name;
+  TypeId Type = 0;
+};
+
+/// The deduplicated result for one object. Names point into the input's
+/// string data, which must outlive the table.
+struct TypeTable {
+  std::vector<Type> Types;       ///< Types[0] is void.
+  std::vector<Symbol> Variables; ///< Sorted by name, unique names.
+  std::vector<Symbol> Functions; ///< Sorted by name, unique names.
+  /// Set on types that must be hidden from name lookup because an earlier
+  /// type of the same name and namespace exists (CTF "non-root").
+  std::vector<bool> Hidden;
+};
+
+/// Counts of types by kind, for summaries and benchmarks.
+std::vector<std::pair<TypeKind, uint64_t>> countByKind(const TypeTable &T);
+
+} // namespace types
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,222 @@
+//===- KsymBlobReader.cpp - Read a ksym-blob in place ---------------------===//
+
+#include "KsymBlobLayout.h"
+#include "dwarfpack/Kallsyms/SymbolReader.h"
+#include "dwarfpack/Kallsyms/Writers.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Endian.h"
+
+#include <cstring>
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::kallsyms;
+using namespace dwarfpack::kallsyms::ksymblob;
+using llvm::support::endian::read16le;
+using llvm::support::endian::read32le;
+using llvm::support::endian::read64le;
+
+namespace {
+
+Error corrupt(uint64_t Off, const Twine &What) {
+  return createStringError(inconvertibleErrorCode(),
+                           "corrupt ksym-blob at offset " + Twine(Off) + ": " +
+                               What);
+}
+
+/// A name record split into its optional token and raw rest.
+struct Record {
+  char Type = 0;
+  StringRef Token, Rest;
+};
+
+class KsymBlobReader : public SymbolReader {
+public:
+  static Expected<std::unique_ptr<SymbolReader>>
+  create(std::unique_ptr<MemoryBuffer> Buffer, std::optional<uint64_t> End);
+
+  Expected<uint64_t> address(uint32_t I) const override {
+    if (I >= NumSyms)
+      return corrupt(0, "symbol index out of range");
+    return read64le(Data + L.Addresses + uint64_t(I) * 8);
+  }
+  Error describe(uint32_t I, SymbolInfo &Info) const override;
+  Expected<std::optional<uint32_t>>
+  findLastAtOrBelow(uint64_t Addr) const override;
+  Expected<std::vector<SymbolInfo>> lookupName(StringRef Name) const override;
+
+private:
+  Error init();
+  Expected<Record> record(uint32_t I) const;
+
+  std::unique_ptr<MemoryBuffer> Buffer;
+  const uint8_t *Data = nullptr;
+  Layout L;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<SymbolReader>>
+kallsyms::openKsymBlob(std::unique_ptr<MemoryBuffer> Buffer,
+                       std::optional<uint64_t> End) {
+  return KsymBlobReader::create(std::move(Buffer), End);
+}
+
+Expected<std::unique_ptr<SymbolReader>>
+KsymBlobReader::create(std::unique_ptr<MemoryBuffer> Buffer,
+                       std::optional<uint64_t> End) {
+  std::unique_ptr<KsymBlobReader> R(new KsymBlobReader());
+  R->Buffer = std::move(Buffer);
+  R->EndAddress = End;
+  if (Error E = R->init())
+    return std::move(E);
+  return std::unique_ptr<SymbolReader>(std::move(R));
+}
+
+// Every offset is checked once here so lookups only index validated data.
+Error KsymBlobReader::init() {
+  Expected<Layout> Lay = computeLayout(Buffer->getBuffer());
+  if (!Lay)
+    return Lay.takeError();
+  L = *Lay;
+  if (L.NumSyms > UINT32_MAX)
+    return corrupt(0, "too many symbols");
+  NumSyms = L.NumSyms;
+  Data = Buffer->getBuffer().bytes_begin();
+  uint64_t Prev = 0;
+  for (uint64_t I = 0; I < L.NumSyms; ++I) {
+    uint64_t A = read64le(Data + L.Addresses + I * 8);
+    if (A < Prev)
+      return corrupt(L.Addresses + I * 8, "addresses are not sorted");
+    Prev = A;
+    uint64_t Off = read32le(Data + L.Offsets + I * 4);
+    if (Off + 3 > L.NamesLen ||
+        Off + 3 + read16le(Data + L.Names + Off + 1) > L.NamesLen)
+      return corrupt(L.Offsets + I * 4,
+                     "name record " + Twine(I) + " runs past the names");
+    if (read32le(Data + L.Seqs + I * 4) >= L.NumSyms)
+      return corrupt(L.Seqs + I * 4, "name order entry out of range");
+  }
+  uint64_t PrevOff = 0;
+  for (uint64_t I = 0; I < L.TokenIndexLen; ++I) {
+    uint64_t Off = read32le(Data + L.TokenIndex + I * 4);
+    if (Off < PrevOff || Off > L.TokenTableLen)
+      return corrupt(L.TokenIndex + I * 4, "token index entry out of range");
+    PrevOff = Off;
+  }
+  return Error::success();
+}
+
+Expected<Record> KsymBlobReader::record(uint32_t I) const {
+  uint64_t Off = L.Names + read32le(Data + L.Offsets + uint64_t(I) * 4);
+  Record R;
+  R.Type = char(Data[Off]);
+  uint64_t Len = read16le(Data + Off + 1);
+  StringRef P(reinterpret_cast<const char *>(Data + Off + 3), Len);
+  if (P.empty() || uint8_t(P[0]) != TokenMarker) {
+    R.Rest = P;
+    return R;
+  }
+  uint32_t Id;
+  if (P.size() >= 3 && uint8_t(P[2]) == TokenMarker) {
+    Id = uint8_t(P[1]);
+    R.Rest = P.drop_front(3);
+  } else if (P.size() >= 4 && uint8_t(P[3]) == TokenMarker) {
+    Id = (uint32_t(uint8_t(P[1])) << 8) | uint8_t(P[2]);
+    R.Rest = P.drop_front(4);
+  } else {
+    return corrupt(Off, "bad token marker in name record " + Twine(I));
+  }
+  if (Id >= L.TokenIndexLen)
+    return corrupt(Off, "token id " + Twine(Id) + " out of range");
+  uint64_t Start = read32le(Data + L.TokenIndex + uint64_t(Id) * 4);
+  uint64_t End = Id + 1 < L.TokenIndexLen
+                     ? read32le(Data + L.TokenIndex + uint64_t(Id + 1) * 4)
+                     : L.TokenTableLen;
+  R.Token = StringRef(
+      reinterpret_cast<const char *>(Data + L.TokenTable + Start), End - Start);
+  return R;
+}
+
+Error KsymBlobReader::describe(uint32_t I, SymbolInfo &Info) const {
+  Expected<Record> R = record(I);
+  if (!R)
+    return R.takeError();
+  Info.Type = R->Type;
+  Info.Name = (R->Token + R->Rest).str();
+  Info.Module.clear();
+  Info.Index = I;
+  return Error::success();
+}
+
+Expected<std::optional<uint32_t>>
+KsymBlobReader::findLastAtOrBelow(uint64_t Addr) const {
+  uint64_t Lo = 0, Hi = L.NumSyms; // first index with address > Addr
+  while (Lo < Hi) {
+    uint64_t Mid = Lo + (Hi - Lo) / 2;
+    if (read64le(Data + L.Addresses + Mid * 8) <= Addr)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  if (Lo == 0)
+    return std::nullopt;
+  return std::optional<uint32_t>(uint32_t(Lo - 1));
+}
+
+/// Compares Token+Rest with S without concatenating them.
+static int compareRecord(const Record &R, StringRef S) {
+  size_t N = std::min(R.Token.size(), S.size());
+  if (int C = N ? std::memcmp(R.Token.data(), S.data(), N) : 0)
+    return C;
+  if (N < R.Token.size())
+    return 1;
+  return R.Rest.compare(S.drop_front(N));
+}
+
+Expected<std::vector<SymbolInfo>>
+KsymBlobReader::lookupName(StringRef Name) const {
+  uint64_t Lo = 0, Hi = L.NumSyms; // first name >= Name
+  while (Lo < Hi) {
+    uint64_t Mid = Lo + (Hi - Lo) / 2;
+    Expected<Record> R = record(read32le(Data + L.Seqs + Mid * 4));
+    if (!R)
+      return R.takeError();
+    if (compareRecord(*R, Name) < 0)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  std::vector<SymbolInfo> Result;
+  for (uint64_t K = Lo; K < L.NumSyms; ++K) {
+    uint32_t I = read32le(Data + L.Seqs + K * 4);
+    Expected<Record> R = record(I);
+    if (!R)
+      return R.takeError();
+    if (compareRecord(*R, Name) != 0)
+      break;
+    SymbolInfo Info;
+    if (Error E = describe(I, Info))
+      return std::move(E);
+    if (Error E = fillAddressAndSize(I, Info))
+      return std::move(E);
+    Result.push_back(std::move(Info));
+  }
+  llvm::sort(Result, [](const SymbolInfo &A, const SymbolInfo &B) {
+    return A.Index < B.Index;
+  });
+  return Result;
+}
+
+Expected<std::unique_ptr<SymbolReader>>
+kallsyms::openSymbolTable(std::unique_ptr<MemoryBuffer> Buffer) {
+  StringRef B = Buffer->getBuffer();
+  if (isCompact(B))
+    return openCompact(std::move(Buffer));
+  if (B.size() >= 8)
+    return openKsymBlob(std::move(Buffer));
+  return createStringError(inconvertibleErrorCode(),
+                           "not a kernel symbol table (" + Twine(B.size()) +
+                               " bytes)");
+}

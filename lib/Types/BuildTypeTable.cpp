@@ -1,0 +1,137 @@
+//===- BuildTypeTable.cpp - Whole-object driver for the type builder ------===//
+
+#include "dwarfpack/Types/DwarfTypeBuilder.h"
+
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <deque>
+#include <future>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace llvm;
+
+// DWARFUnit::clearDIEs is private; LLVM befriends only its parallel DWARF
+// linker's CompileUnit. Without freeing each unit's DIE array after use, a
+// vmlinux conversion holds every DIE of the kernel (gigabytes) at once. This
+// declares a class of that name with one static helper, used only here.
+namespace llvm {
+namespace dwarf_linker {
+namespace parallel {
+class CompileUnit {
+public:
+  static void releaseDIEs(DWARFUnit &U) { U.clearDIEs(/*KeepCUDie=*/true); }
+};
+} // namespace parallel
+} // namespace dwarf_linker
+} // namespace llvm
+
+namespace dwarfpack {
+namespace types {
+
+/// Drops the resident pages of a converted unit's .debug_info bytes when
+/// they lie in the file mapping of the object (not in a decompressed or
+/// relocated copy, which must never be discarded).
+static void releaseUnitBytes(DWARFUnit &U, StringRef File) {
+  StringRef Data = U.getInfoSection().Data;
+  if (Data.data() < File.data() ||
+      Data.data() + Data.size() > File.data() + File.size() ||
+      U.getNextUnitOffset() > Data.size())
+    return;
+  static const uintptr_t Page = sysconf(_SC_PAGESIZE);
+  uintptr_t Begin = uintptr_t(Data.data() + U.getOffset());
+  uintptr_t End = uintptr_t(Data.data() + U.getNextUnitOffset());
+  Begin = (Begin + Page - 1) & ~(Page - 1);
+  End &= ~(Page - 1);
+  if (End > Begin)
+    madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
+}
+
+Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
+                                     DWARFContext &Ctx,
+                                     const BuildOptions &Opts,
+                                     WarningLog &Log) {
+  std::vector<DWARFUnit *> Units;
+  for (const auto &U : Ctx.info_section_units())
+    if (!U->isTypeUnit())
+      Units.push_back(U.get());
+  if (Units.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no DWARF compile units (no debug information)");
+
+  // The ELF symbols the variables and functions are tied to.
+  StringSet<> Objects, Functions;
+  for (const object::SymbolRef &S : Obj.symbols()) {
+    Expected<uint32_t> Flags = S.getFlags();
+    Expected<object::SymbolRef::Type> Ty = S.getType();
+    Expected<StringRef> Name = S.getName();
+    if (!Flags || !Ty || !Name) {
+      consumeError(Flags.takeError());
+      consumeError(Ty.takeError());
+      consumeError(Name.takeError());
+      continue;
+    }
+    if ((*Flags & object::SymbolRef::SF_Undefined) || Name->empty())
+      continue;
+    if (*Ty == object::SymbolRef::ST_Data)
+      Objects.insert(*Name);
+    else if (*Ty == object::SymbolRef::ST_Function)
+      Functions.insert(*Name);
+  }
+
+  TypeSignatureMap Sigs = collectTypeUnits(Ctx);
+  BuildResult R;
+  R.NumUnits = Units.size();
+  TypeMerger Merger;
+  auto Merge = [&](UnitTypes &&UT) {
+    R.NumInputTypes += UT.Types.size();
+    Merger.add(std::move(UT));
+  };
+
+  unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
+  if (Threads == 1) {
+    for (DWARFUnit *U : Units) {
+      Merge(convertCompileUnit(*U, Log, &Sigs));
+      dwarf_linker::parallel::CompileUnit::releaseDIEs(*U);
+      if (Opts.InputIsFileMapping)
+        releaseUnitBytes(*U, Obj.getData());
+    }
+  } else {
+    // Units are converted in parallel and merged strictly in unit order, so
+    // the output never depends on scheduling. A bounded window of units in
+    // flight keeps memory proportional to the thread count.
+    DefaultThreadPool Pool(hardware_concurrency(Threads));
+    std::deque<std::shared_future<void>> Pending;
+    std::vector<UnitTypes> Results(Units.size());
+    size_t Next = 0, Window = 4 * Threads;
+    auto Submit = [&] {
+      size_t I = Next++;
+      Pending.push_back(Pool.async([&, I] {
+        Results[I] = convertCompileUnit(*Units[I], Log, &Sigs);
+        // Only this unit's own DIEs: type units stay, they are shared.
+        dwarf_linker::parallel::CompileUnit::releaseDIEs(*Units[I]);
+        if (Opts.InputIsFileMapping)
+          releaseUnitBytes(*Units[I], Obj.getData());
+      }));
+    };
+    for (size_t I = 0; I < Units.size(); ++I) {
+      while (Next < Units.size() && Next < I + Window)
+        Submit();
+      Pending.front().wait();
+      Pending.pop_front();
+      Merge(std::move(Results[I]));
+      Results[I] = UnitTypes();
+    }
+    Pool.wait();
+  }
+  R.NumMergedTypes = Merger.numMerged();
+  R.Table = Merger.finish(&Objects, &Functions);
+  return std::move(R);
+}
+
+} // namespace types
+} // namespace dwarfpack

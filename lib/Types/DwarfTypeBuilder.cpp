@@ -1,0 +1,1017 @@
+//===- DwarfTypeBuilder.cpp - DWARF to type model -------------------------===//
+
+#include "dwarfpack/Types/DwarfTypeBuilder.h"
+
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/DebugInfo/DWARF/DWARFDie.h"
+#include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
+#include "llvm/DebugInfo/DWARF/DWARFTypeUnit.h"
+#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
+#include "llvm/Support/DataExtractor.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/LEB128.h"
+
+using namespace llvm;
+
+namespace dwarfpack {
+namespace types {
+
+namespace {
+
+/// Deepest chain of nested type references followed before giving up; real
+/// C never comes near it, corrupt DWARF might.
+constexpr unsigned MaxDepth = 4000;
+/// Largest type size believed (bytes); larger sizes are corrupt.
+constexpr uint64_t MaxSaneSize = uint64_t(1) << 48;
+
+class UnitConverter {
+public:
+  UnitConverter(DWARFUnit &U, WarningLog &Log, const TypeSignatureMap *Sigs)
+      : U(U), Log(Log), Sigs(Sigs) {
+    Out.Types.emplace_back(); // void
+  }
+
+  UnitTypes run();
+
+private:
+  DWARFUnit &U;
+  WarningLog &Log;
+  const TypeSignatureMap *Sigs;
+  UnitTypes Out;
+  DenseMap<const void *, TypeId> Memo;
+  TypeId UnknownId = 0, DefaultIndexId = 0;
+  unsigned Depth = 0;
+
+  TypeId add(Type T) {
+    Out.Types.push_back(std::move(T));
+    return Out.Types.size() - 1;
+  }
+  TypeId unknown() {
+    if (!UnknownId) {
+      Type T;
+      T.Kind = TypeKind::Unknown;
+      UnknownId = add(std::move(T));
+    }
+    return UnknownId;
+  }
+  TypeId defaultIndex() {
+    if (!DefaultIndexId) {
+      Type T;
+      T.Kind = TypeKind::Integer;
+      T.Name = "int";
+      T.Size = 4;
+      T.Bits = 32;
+      T.Encoding = IntSigned;
+      DefaultIndexId = add(std::move(T));
+    }
+    return DefaultIndexId;
+  }
+  /// DIE identity, also across the separate .debug_types sections of an
+  /// object file (whose offsets all start at 0).
+  const void *key(const DWARFDie &D) const { return D.getDebugInfoEntry(); }
+  void warn(StringRef Kind, const DWARFDie &D, const Twine &Msg) {
+    Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset()) + ": " + Msg);
+  }
+
+  TypeId typeOf(const DWARFDie &D);
+  TypeId refType(const DWARFDie &D, dwarf::Attribute A = dwarf::DW_AT_type);
+  TypeId convert(const DWARFDie &D);
+  void convertInto(const DWARFDie &D, Type &T);
+  void convertBase(const DWARFDie &D, Type &T);
+  void convertAggregate(const DWARFDie &D, Type &T);
+  void convertEnum(const DWARFDie &D, Type &T);
+  void convertArray(const DWARFDie &D, Type &T);
+  void convertFunction(const DWARFDie &D, Type &T);
+  std::optional<uint64_t> memberBitOffset(const DWARFDie &M, uint64_t TypeSize);
+  void collectSymbols(const DWARFDie &Scope);
+};
+
+StringRef nameOf(const DWARFDie &D) {
+  if (auto V = D.find(dwarf::DW_AT_name))
+    if (auto S = V->getAsCString())
+      return *S;
+  return {};
+}
+
+std::optional<uint64_t> byteSize(const DWARFDie &D) {
+  if (auto V = D.find(dwarf::DW_AT_byte_size))
+    return V->getAsUnsignedConstant();
+  return std::nullopt;
+}
+
+TypeId UnitConverter::refType(const DWARFDie &D, dwarf::Attribute A) {
+  auto V = D.find(A);
+  if (!V)
+    return 0; // no type: void
+  DWARFDie T = D.getAttributeValueAsReferencedDie(*V);
+  if (!T) {
+    warn("bad-type-reference", D, "type reference points outside the unit");
+    return unknown();
+  }
+  return typeOf(T);
+}
+
+TypeId UnitConverter::typeOf(const DWARFDie &D) {
+  const void *K = key(D);
+  auto It = Memo.find(K);
+  if (It != Memo.end())
+    return It->second;
+  if (Depth >= MaxDepth) {
+    warn("type-too-deep", D, "type reference chain too deep");
+    return unknown();
+  }
+  ++Depth;
+  TypeId Id;
+  if (auto Sig = D.find(dwarf::DW_AT_signature)) {
+    // A declaration standing for a type unit's definition (DWARF 4
+    // -fdebug-types-section, DWARF 5 type units).
+    DWARFDie Def;
+    if (auto Hash = Sig->getAsSignatureReference(); Hash && Sigs) {
+      auto It = Sigs->find(*Hash);
+      if (It != Sigs->end())
+        Def = It->second;
+    }
+    if (Def && Def.getDwarfUnit()->isTypeUnit()) {
+      Memo[K] = unknown(); // provisional, in case of a self-reference
+      Id = typeOf(Def);
+      Memo[K] = Id;
+      --Depth;
+      return Id;
+    }
+    warn("bad-type-signature", D, "type signature not found in any unit");
+  }
+  if (D.getTag() == dwarf::DW_TAG_atomic_type) {
+    // CTF has no _Atomic; like GCC, use the underlying type.
+    Log.report("atomic-dropped", "_Atomic qualifier dropped");
+    Memo[K] = unknown(); // provisional, in case of a self-reference
+    Id = refType(D);
+    Memo[K] = Id;
+  } else {
+    Id = convert(D);
+  }
+  --Depth;
+  return Id;
+}
+
+TypeId UnitConverter::convert(const DWARFDie &D) {
+  // Reserve the id first so self-references (struct node *next) resolve.
+  TypeId Id = add(Type());
+  Memo[key(D)] = Id;
+  Type T;
+  convertInto(D, T);
+  Out.Types[Id] = std::move(T);
+  return Id;
+}
+
+void UnitConverter::convertInto(const DWARFDie &D, Type &T) {
+  switch (D.getTag()) {
+  case dwarf::DW_TAG_base_type:
+    convertBase(D, T);
+    return;
+  case dwarf::DW_TAG_pointer_type:
+    T.Kind = TypeKind::Pointer;
+    T.Ref = refType(D);
+    T.Size = byteSize(D).value_or(U.getAddressByteSize());
+    return;
+  case dwarf::DW_TAG_reference_type:
+  case dwarf::DW_TAG_rvalue_reference_type:
+    Log.report("cxx-reference-as-pointer",
+               "C++ references are written as pointers");
+    T.Kind = TypeKind::Pointer;
+    T.Ref = refType(D);
+    T.Size = U.getAddressByteSize();
+    return;
+  case dwarf::DW_TAG_typedef:
+    T.Kind = TypeKind::Typedef;
+    T.Name = nameOf(D);
+    T.Ref = refType(D);
+    return;
+  case dwarf::DW_TAG_const_type:
+    T.Kind = TypeKind::Const;
+    T.Ref = refType(D);
+    return;
+  case dwarf::DW_TAG_volatile_type:
+    T.Kind = TypeKind::Volatile;
+    T.Ref = refType(D);
+    return;
+  case dwarf::DW_TAG_restrict_type:
+    T.Kind = TypeKind::Restrict;
+    T.Ref = refType(D);
+    return;
+  case dwarf::DW_TAG_structure_type:
+  case dwarf::DW_TAG_class_type:
+  case dwarf::DW_TAG_union_type:
+    convertAggregate(D, T);
+    return;
+  case dwarf::DW_TAG_enumeration_type:
+    convertEnum(D, T);
+    return;
+  case dwarf::DW_TAG_array_type:
+    convertArray(D, T);
+    return;
+  case dwarf::DW_TAG_subroutine_type:
+  case dwarf::DW_TAG_subprogram:
+    convertFunction(D, T);
+    return;
+  case dwarf::DW_TAG_unspecified_type:
+    // void in C (some producers), nullptr_t in C++.
+    if (nameOf(D) == "void") {
+      T.Kind = TypeKind::Void;
+      return;
+    }
+    [[fallthrough]];
+  default:
+    Log.report("unrepresentable-type", Twine("unrepresentable DWARF type ") +
+                                           dwarf::TagString(D.getTag()));
+    T.Kind = TypeKind::Unknown;
+    T.Size = byteSize(D).value_or(0);
+    if (T.Size > MaxSaneSize)
+      T.Size = 0;
+    return;
+  }
+}
+
+void UnitConverter::convertBase(const DWARFDie &D, Type &T) {
+  T.Name = nameOf(D);
+  uint64_t Size = byteSize(D).value_or(0);
+  if (Size > 64) {
+    warn("absurd-size", D, "base type of " + Twine(Size) + " bytes");
+    T.Kind = TypeKind::Unknown;
+    return;
+  }
+  T.Size = Size;
+  T.Bits = Size * 8;
+  uint64_t Enc = 0;
+  if (auto V = D.find(dwarf::DW_AT_encoding))
+    Enc = V->getAsUnsignedConstant().value_or(0);
+  T.Kind = TypeKind::Integer;
+  switch (Enc) {
+  case dwarf::DW_ATE_signed:
+    T.Encoding = IntSigned;
+    break;
+  case dwarf::DW_ATE_signed_char:
+    T.Encoding = IntSigned | IntChar;
+    break;
+  case dwarf::DW_ATE_unsigned_char:
+    T.Encoding = IntChar;
+    break;
+  case dwarf::DW_ATE_boolean:
+    T.Encoding = IntBool;
+    break;
+  case dwarf::DW_ATE_unsigned:
+  case dwarf::DW_ATE_UTF:
+    T.Encoding = 0;
+    break;
+  case dwarf::DW_ATE_float:
+    T.Kind = TypeKind::Float;
+    T.Encoding = Size == 4   ? FloatSingle
+                 : Size == 8 ? FloatDouble
+                             : FloatLongDouble;
+    break;
+  case dwarf::DW_ATE_complex_float:
+    T.Kind = TypeKind::Float;
+    T.Encoding = Size == 8    ? FloatComplex
+                 : Size == 16 ? FloatDoubleComplex
+                              : FloatLongDoubleComplex;
+    break;
+  default:
+    // Decimal and fixed-point floats have no CTF encoding.
+    Log.report("unrepresentable-type",
+               "base type '" + T.Name + "' with unsupported encoding");
+    T.Kind = TypeKind::Unknown;
+    break;
+  }
+}
+
+std::optional<uint64_t> UnitConverter::memberBitOffset(const DWARFDie &M,
+                                                       uint64_t TypeSize) {
+  if (auto V = M.find(dwarf::DW_AT_data_bit_offset))
+    return V->getAsUnsignedConstant();
+  uint64_t Bytes = 0;
+  if (auto V = M.find(dwarf::DW_AT_data_member_location)) {
+    if (auto C = V->getAsUnsignedConstant()) {
+      Bytes = *C;
+    } else if (auto B = V->getAsBlock()) {
+      // DWARF 2 style: DW_OP_plus_uconst N (or DW_OP_constu N).
+      ArrayRef<uint8_t> E = *B;
+      if (E.empty() ||
+          (E[0] != dwarf::DW_OP_plus_uconst && E[0] != dwarf::DW_OP_constu))
+        return std::nullopt;
+      unsigned Len = 0;
+      const char *Err = nullptr;
+      Bytes = decodeULEB128(E.data() + 1, &Len, E.data() + E.size(), &Err);
+      if (Err || 1 + Len != E.size())
+        return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+  }
+  uint64_t Bits = Bytes * 8;
+  // DWARF 2/3 bitfields: DW_AT_bit_offset counts from the most significant
+  // bit of the storage unit (DW_AT_byte_size or the member type's size).
+  if (auto V = M.find(dwarf::DW_AT_bit_offset)) {
+    auto BitOff = V->getAsUnsignedConstant();
+    uint64_t BitSize = 0;
+    if (auto S = M.find(dwarf::DW_AT_bit_size))
+      BitSize = S->getAsUnsignedConstant().value_or(0);
+    uint64_t Storage = byteSize(M).value_or(TypeSize) * 8;
+    if (!BitOff || *BitOff + BitSize > Storage)
+      return std::nullopt;
+    if (U.getContext().isLittleEndian())
+      Bits += Storage - *BitOff - BitSize;
+    else
+      Bits += *BitOff;
+  }
+  return Bits;
+}
+
+/// Size in bytes of a model type, following typedefs and qualifiers.
+static uint64_t sizeOf(const std::vector<Type> &Types, TypeId Id) {
+  for (unsigned Hops = 0; Hops < 64 && Id < Types.size(); ++Hops) {
+    const Type &T = Types[Id];
+    switch (T.Kind) {
+    case TypeKind::Typedef:
+    case TypeKind::Const:
+    case TypeKind::Volatile:
+    case TypeKind::Restrict:
+      Id = T.Ref;
+      continue;
+    case TypeKind::Array:
+      return T.NumElems * sizeOf(Types, T.Ref);
+    default:
+      return T.Size;
+    }
+  }
+  return 0;
+}
+
+void UnitConverter::convertAggregate(const DWARFDie &D, Type &T) {
+  bool IsUnion = D.getTag() == dwarf::DW_TAG_union_type;
+  T.Name = nameOf(D);
+  if (auto V = D.find(dwarf::DW_AT_declaration);
+      V && V->getAsUnsignedConstant().value_or(1)) {
+    T.Kind = TypeKind::Forward;
+    T.Encoding = uint8_t(IsUnion ? TypeKind::Union : TypeKind::Struct);
+    return;
+  }
+  T.Kind = IsUnion ? TypeKind::Union : TypeKind::Struct;
+  T.Size = byteSize(D).value_or(0);
+  if (T.Size > MaxSaneSize) {
+    warn("absurd-size", D, "aggregate of " + Twine(T.Size) + " bytes");
+    T.Kind = TypeKind::Unknown;
+    T.Size = 0;
+    return;
+  }
+  for (DWARFDie C : D.children()) {
+    dwarf::Tag Tag = C.getTag();
+    if (Tag == dwarf::DW_TAG_inheritance) {
+      // The closest C form of a base class: an unnamed member at its offset.
+      Log.report("cxx-base-class", "C++ base class written as unnamed member");
+      Member M;
+      M.Type = refType(C);
+      M.BitOffset = memberBitOffset(C, 0).value_or(0);
+      T.Members.push_back(M);
+      continue;
+    }
+    if (Tag == dwarf::DW_TAG_template_type_parameter ||
+        Tag == dwarf::DW_TAG_template_value_parameter) {
+      Log.report("cxx-template", "C++ template parameters dropped");
+      continue;
+    }
+    if (Tag == dwarf::DW_TAG_subprogram) {
+      Log.report("cxx-method", "C++ member function dropped");
+      continue;
+    }
+    if (Tag != dwarf::DW_TAG_member)
+      continue;
+    // C++ static data members are declarations, not storage.
+    if (C.find(dwarf::DW_AT_external) || C.find(dwarf::DW_AT_declaration)) {
+      Log.report("cxx-static-member", "C++ static data member dropped");
+      continue;
+    }
+    Member M;
+    M.Name = nameOf(C);
+    if (!C.find(dwarf::DW_AT_type)) {
+      warn("member-without-type", C,
+           "member '" + M.Name + "' has no type; written as unknown");
+      M.Type = unknown();
+    } else {
+      M.Type = refType(C);
+    }
+    uint64_t TypeSize = sizeOf(Out.Types, M.Type);
+    auto Off = memberBitOffset(C, TypeSize);
+    if (!Off) {
+      warn("bad-member-offset", C,
+           "member '" + M.Name + "' has an unsupported location; placed at 0");
+      Off = 0;
+    }
+    M.BitOffset = *Off;
+    if (auto BS = C.find(dwarf::DW_AT_bit_size)) {
+      uint64_t Bits = BS->getAsUnsignedConstant().value_or(0);
+      if (Bits == 0 || Bits > 0xffff) {
+        warn("bad-bitfield", C, "bitfield of " + Twine(Bits) + " bits");
+      } else {
+        Type S;
+        S.Kind = TypeKind::Slice;
+        S.Ref = M.Type;
+        S.Bits = Bits;
+        S.BitOffset = 0;
+        // libctf's convention: the smallest power-of-two byte count.
+        S.Size = PowerOf2Ceil((Bits + 7) / 8);
+        M.Type = add(std::move(S));
+      }
+    }
+    T.Members.push_back(M);
+  }
+}
+
+void UnitConverter::convertEnum(const DWARFDie &D, Type &T) {
+  T.Name = nameOf(D);
+  if (auto V = D.find(dwarf::DW_AT_declaration);
+      V && V->getAsUnsignedConstant().value_or(1)) {
+    T.Kind = TypeKind::Forward;
+    T.Encoding = uint8_t(TypeKind::Enum);
+    return;
+  }
+  T.Kind = TypeKind::Enum;
+  T.Size = byteSize(D).value_or(4);
+  if (T.Size > 16) {
+    warn("absurd-size", D, "enum of " + Twine(T.Size) + " bytes");
+    T.Kind = TypeKind::Unknown;
+    T.Size = 0;
+    return;
+  }
+  // Whether enumerator constants are unsigned: from the underlying type when
+  // given, else from the form of each value.
+  std::optional<bool> Unsigned;
+  if (DWARFDie UT = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_type)) {
+    for (unsigned I = 0; I < 8 && UT && UT.getTag() != dwarf::DW_TAG_base_type;
+         ++I)
+      UT = UT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+    if (UT)
+      if (auto E = UT.find(dwarf::DW_AT_encoding))
+        Unsigned =
+            E->getAsUnsignedConstant().value_or(0) != dwarf::DW_ATE_signed &&
+            E->getAsUnsignedConstant().value_or(0) != dwarf::DW_ATE_signed_char;
+  }
+  for (DWARFDie C : D.children()) {
+    if (C.getTag() != dwarf::DW_TAG_enumerator)
+      continue;
+    auto V = C.find(dwarf::DW_AT_const_value);
+    if (!V)
+      continue;
+    Enumerator E;
+    E.Name = nameOf(C);
+    bool IsUnsigned = Unsigned.value_or(V->getForm() == dwarf::DW_FORM_udata);
+    if (IsUnsigned) {
+      uint64_t X = V->getAsUnsignedConstant().value_or(
+          uint64_t(V->getAsSignedConstant().value_or(0)));
+      // CTF stores int32: a larger unsigned value would read back negative,
+      // so it is dropped (as GCC does) rather than corrupted.
+      if (X > uint64_t(INT32_MAX)) {
+        warn("enum-value-out-of-range", C,
+             "enumerator '" + E.Name + "' = " + Twine(X) +
+                 " does not fit CTF's 32 bits; dropped");
+        continue;
+      }
+      E.Value = int64_t(X);
+    } else {
+      int64_t X = V->getAsSignedConstant().value_or(0);
+      if (X < INT32_MIN || X > INT32_MAX) {
+        warn("enum-value-out-of-range", C,
+             "enumerator '" + E.Name + "' = " + Twine(X) +
+                 " does not fit CTF's 32 bits; dropped");
+        continue;
+      }
+      E.Value = X;
+    }
+    T.Enumerators.push_back(E);
+  }
+}
+
+void UnitConverter::convertArray(const DWARFDie &D, Type &T) {
+  TypeId Elem = refType(D);
+  struct Dim {
+    uint64_t N;
+    TypeId Index;
+  };
+  SmallVector<Dim, 4> Dims;
+  for (DWARFDie C : D.children()) {
+    if (C.getTag() != dwarf::DW_TAG_subrange_type &&
+        C.getTag() != dwarf::DW_TAG_enumeration_type)
+      continue;
+    Dim X{0, C.find(dwarf::DW_AT_type) ? refType(C) : defaultIndex()};
+    if (auto Cnt = C.find(dwarf::DW_AT_count)) {
+      // A count that is an expression or reference is a VLA: 0.
+      X.N = Cnt->getAsUnsignedConstant().value_or(0);
+    } else if (auto UB = C.find(dwarf::DW_AT_upper_bound)) {
+      uint64_t Lower = 0;
+      if (auto LB = C.find(dwarf::DW_AT_lower_bound))
+        Lower = LB->getAsUnsignedConstant().value_or(0);
+      if (auto Up = UB->getAsUnsignedConstant()) {
+        // upper_bound -1 (all ones) marks a flexible array in some producers.
+        if (*Up != UINT64_MAX && *Up != UINT32_MAX && *Up >= Lower)
+          X.N = *Up - Lower + 1;
+      } else if (auto SUp = UB->getAsSignedConstant()) {
+        if (*SUp >= int64_t(Lower))
+          X.N = *SUp - Lower + 1;
+      }
+    }
+    if (X.N > UINT32_MAX) {
+      warn("absurd-size", C, "array of " + Twine(X.N) + " elements");
+      T.Kind = TypeKind::Unknown;
+      return;
+    }
+    Dims.push_back(X);
+  }
+  if (Dims.empty())
+    Dims.push_back({0, defaultIndex()});
+  // int a[3][4] is an array of 3 arrays of 4 ints: build from the innermost.
+  TypeId Inner = Elem;
+  for (size_t I = Dims.size(); I-- > 1;) {
+    Type A;
+    A.Kind = TypeKind::Array;
+    A.Ref = Inner;
+    A.IndexType = Dims[I].Index;
+    A.NumElems = Dims[I].N;
+    Inner = add(std::move(A));
+  }
+  T.Kind = TypeKind::Array;
+  T.Ref = Inner;
+  T.IndexType = Dims[0].Index;
+  T.NumElems = Dims[0].N;
+  if (sizeOf(Out.Types, Inner) * T.NumElems > MaxSaneSize && T.NumElems) {
+    warn("absurd-size", D, "array larger than 2^48 bytes");
+    T = Type();
+    T.Kind = TypeKind::Unknown;
+  }
+}
+
+void UnitConverter::convertFunction(const DWARFDie &D, Type &T) {
+  T.Kind = TypeKind::Function;
+  DWARFDie Decl = D;
+  // Out-of-line instances of inline functions keep their prototype in the
+  // abstract origin.
+  if (DWARFDie O =
+          D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin))
+    Decl = O;
+  if (DWARFDie S =
+          Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
+    Decl = S;
+  T.Ref = refType(Decl);
+  for (DWARFDie C : Decl.children()) {
+    if (C.getTag() == dwarf::DW_TAG_formal_parameter) {
+      if (C.find(dwarf::DW_AT_artificial) &&
+          D.getTag() == dwarf::DW_TAG_subprogram) {
+        // C++ `this`: kept, it is a real argument.
+      }
+      T.Params.push_back(refType(C));
+    } else if (C.getTag() == dwarf::DW_TAG_unspecified_parameters) {
+      T.Varargs = true;
+    }
+  }
+}
+
+void UnitConverter::collectSymbols(const DWARFDie &Scope) {
+  for (DWARFDie C : Scope.children()) {
+    switch (C.getTag()) {
+    case dwarf::DW_TAG_namespace:
+      collectSymbols(C);
+      break;
+    case dwarf::DW_TAG_variable: {
+      // Only definitions: those with a location (or constant) are objects.
+      if (!C.find(dwarf::DW_AT_location))
+        break;
+      const char *Name = C.getName(DINameKind::LinkageName);
+      if (!Name || !*Name)
+        break;
+      DWARFDie Decl = C;
+      if (DWARFDie S =
+              C.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
+        Decl = S;
+      if (!Decl.find(dwarf::DW_AT_type))
+        break;
+      Out.Variables.push_back({Name, refType(Decl)});
+      break;
+    }
+    case dwarf::DW_TAG_subprogram: {
+      if (!C.find(dwarf::DW_AT_low_pc) && !C.find(dwarf::DW_AT_ranges))
+        break;
+      const char *Name = C.getName(DINameKind::LinkageName);
+      if (!Name || !*Name)
+        break;
+      Type F;
+      convertFunction(C, F);
+      Out.Functions.push_back({Name, add(std::move(F))});
+      break;
+    }
+    default:
+      break;
+    }
+  }
+}
+
+UnitTypes UnitConverter::run() {
+  DWARFDie CUDie = U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
+  if (!CUDie)
+    return std::move(Out);
+  // Every type DIE, in DIE order, so that unused types are kept too (a
+  // header's types are what consumers look up by name).
+  for (const DWARFDebugInfoEntry &E : U.dies()) {
+    DWARFDie D(&U, &E);
+    switch (D.getTag()) {
+    case dwarf::DW_TAG_base_type:
+    case dwarf::DW_TAG_pointer_type:
+    case dwarf::DW_TAG_typedef:
+    case dwarf::DW_TAG_const_type:
+    case dwarf::DW_TAG_volatile_type:
+    case dwarf::DW_TAG_restrict_type:
+    case dwarf::DW_TAG_structure_type:
+    case dwarf::DW_TAG_union_type:
+    case dwarf::DW_TAG_class_type:
+    case dwarf::DW_TAG_enumeration_type:
+    case dwarf::DW_TAG_array_type:
+    case dwarf::DW_TAG_subroutine_type:
+    case dwarf::DW_TAG_reference_type:
+    case dwarf::DW_TAG_rvalue_reference_type:
+    case dwarf::DW_TAG_ptr_to_member_type:
+    case dwarf::DW_TAG_atomic_type:
+      typeOf(D);
+      break;
+    default:
+      break;
+    }
+  }
+  collectSymbols(CUDie);
+  return std::move(Out);
+}
+
+// ---------------------------------------------------------------------------
+// Hashing
+
+uint64_t mix(uint64_t H, uint64_t V) {
+  // 64-bit multiply-xorshift combiner (deterministic across runs).
+  H ^= V + 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2);
+  H *= 0xff51afd7ed558ccdULL;
+  H ^= H >> 33;
+  return H;
+}
+
+uint64_t hashString(StringRef S) {
+  uint64_t H = 0xcbf29ce484222325ULL;
+  for (unsigned char C : S)
+    H = (H ^ C) * 0x100000001b3ULL;
+  return mix(H, S.size());
+}
+
+/// Everything about a type except the identity of the types it refers to.
+uint64_t shallowHash(const Type &T) {
+  uint64_t H = mix(uint64_t(T.Kind) + 1, T.Encoding);
+  H = mix(H, T.Varargs);
+  H = mix(H, hashString(T.Name));
+  H = mix(H, T.Size);
+  H = mix(H, T.NumElems);
+  H = mix(H, T.Bits);
+  H = mix(H, T.BitOffset);
+  H = mix(H, T.Params.size());
+  H = mix(H, T.Members.size());
+  for (const Member &M : T.Members) {
+    H = mix(H, hashString(M.Name));
+    H = mix(H, M.BitOffset);
+  }
+  H = mix(H, T.Enumerators.size());
+  for (const Enumerator &E : T.Enumerators) {
+    H = mix(H, hashString(E.Name));
+    H = mix(H, uint64_t(E.Value));
+  }
+  return H;
+}
+
+/// Rounds of neighbour hashing per unit: two types are merged early only if
+/// they agree on every path of this many references; the exact global
+/// refinement in finish() then merges whatever remains equivalent.
+constexpr unsigned HashRounds = 32;
+
+} // namespace
+
+void hashUnitTypes(UnitTypes &UT) {
+  size_t N = UT.Types.size();
+  std::vector<uint64_t> H0(N), Cur(N), Next(N);
+  for (size_t I = 0; I < N; ++I)
+    Cur[I] = H0[I] = shallowHash(UT.Types[I]);
+  for (unsigned R = 0; R < HashRounds; ++R) {
+    for (size_t I = 0; I < N; ++I) {
+      uint64_t H = H0[I];
+      UT.Types[I].forEachRef([&](TypeId C) { H = mix(H, Cur[C]); });
+      Next[I] = H;
+    }
+    std::swap(Cur, Next);
+  }
+  UT.Hashes = std::move(Cur);
+}
+
+unsigned breakTypedefCycles(std::vector<Type> &Types) {
+  // Colour walk over the edges that consumers follow to resolve a type
+  // (typedef, qualifiers, array element, slice): a cycle there would hang
+  // them. Pointers, functions and aggregates legitimately close cycles.
+  auto Follows = [](const Type &T) {
+    switch (T.Kind) {
+    case TypeKind::Typedef:
+    case TypeKind::Const:
+    case TypeKind::Volatile:
+    case TypeKind::Restrict:
+    case TypeKind::Array:
+    case TypeKind::Slice:
+      return true;
+    default:
+      return false;
+    }
+  };
+  enum : uint8_t { White, Grey, Black };
+  std::vector<uint8_t> Colour(Types.size(), White);
+  unsigned Broken = 0;
+  for (size_t Start = 0; Start < Types.size(); ++Start) {
+    if (Colour[Start] != White)
+      continue;
+    SmallVector<TypeId, 16> Path;
+    TypeId Cur = Start;
+    while (true) {
+      if (Cur >= Types.size() || Colour[Cur] == Black || !Follows(Types[Cur])) {
+        if (Cur < Types.size())
+          Colour[Cur] = Black;
+        break;
+      }
+      if (Colour[Cur] == Grey) {
+        // Cycle: the type that closed it becomes unknown.
+        TypeId Last = Path.back();
+        Types[Last] = Type();
+        Types[Last].Kind = TypeKind::Unknown;
+        ++Broken;
+        break;
+      }
+      Colour[Cur] = Grey;
+      Path.push_back(Cur);
+      Cur = Types[Cur].Ref;
+    }
+    for (TypeId P : Path)
+      Colour[P] = Black;
+  }
+  return Broken;
+}
+
+TypeSignatureMap collectTypeUnits(DWARFContext &Ctx) {
+  TypeSignatureMap Map;
+  auto Add = [&](DWARFUnit &U) {
+    auto *TU = dyn_cast<DWARFTypeUnit>(&U);
+    if (!TU)
+      return;
+    DWARFDie D = TU->getDIEForOffset(TU->getOffset() + TU->getTypeOffset());
+    if (D)
+      Map.try_emplace(TU->getTypeHash(), D);
+  };
+  for (const auto &U : Ctx.info_section_units())
+    Add(*U);
+  for (const auto &U : Ctx.types_section_units())
+    Add(*U);
+  return Map;
+}
+
+UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
+                             const TypeSignatureMap *Sigs) {
+  UnitConverter C(U, Log, Sigs);
+  UnitTypes UT = C.run();
+  if (unsigned N = breakTypedefCycles(UT.Types))
+    Log.report("type-cycle", Twine(N) +
+                                 " type(s) closing a cycle through typedefs, "
+                                 "qualifiers or arrays written as unknown");
+  hashUnitTypes(UT);
+  return UT;
+}
+
+// ---------------------------------------------------------------------------
+// Merging
+
+TypeMerger::TypeMerger() {
+  Global.emplace_back(); // void
+}
+
+void TypeMerger::add(UnitTypes &&UT) {
+  size_t N = UT.Types.size();
+  std::vector<TypeId> Map(N);
+  std::vector<bool> IsNew(N, false);
+  for (size_t I = 0; I < N; ++I) {
+    if (I == 0) {
+      Map[0] = 0;
+      continue;
+    }
+    auto [It, Inserted] = ByHash.try_emplace(UT.Hashes[I], Global.size());
+    if (Inserted) {
+      Global.push_back(std::move(UT.Types[I]));
+      IsNew[I] = true;
+    }
+    Map[I] = It->second;
+  }
+  for (size_t I = 1; I < N; ++I)
+    if (IsNew[I])
+      Global[Map[I]].forEachRefMut([&](TypeId &R) { R = Map[R]; });
+  for (const Symbol &S : UT.Variables)
+    if (SeenVariables.insert(S.Name).second)
+      Variables.push_back({S.Name, Map[S.Type]});
+  for (const Symbol &S : UT.Functions)
+    if (SeenFunctions.insert(S.Name).second)
+      Functions.push_back({S.Name, Map[S.Type]});
+}
+
+namespace {
+
+/// Exact structural equivalence (coarsest stable partition) over the merged
+/// graph, with references to redirected forwards followed to their target.
+std::vector<uint32_t> refine(const std::vector<Type> &G,
+                             const std::vector<TypeId> &Redirect) {
+  size_t N = G.size();
+  std::vector<uint32_t> Cls(N), Next(N);
+  {
+    DenseMap<uint64_t, uint32_t> Ids;
+    for (size_t I = 0; I < N; ++I)
+      Cls[I] = Ids.try_emplace(shallowHash(G[I]), Ids.size()).first->second;
+  }
+  size_t Count = 0;
+  while (true) {
+    DenseMap<uint64_t, uint32_t> Ids;
+    Ids.reserve(N);
+    for (size_t I = 0; I < N; ++I) {
+      uint64_t H = mix(0x51ed270b, Cls[I]);
+      G[I].forEachRef([&](TypeId C) { H = mix(H, Cls[Redirect[C]]); });
+      Next[I] = Ids.try_emplace(H, Ids.size()).first->second;
+    }
+    std::swap(Cls, Next);
+    if (Ids.size() == Count)
+      break;
+    Count = Ids.size();
+  }
+  return Cls;
+}
+
+bool isTagged(TypeKind K) {
+  return K == TypeKind::Struct || K == TypeKind::Union || K == TypeKind::Enum;
+}
+
+} // namespace
+
+TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
+                             const StringSet<> *ElfFunctions) {
+  ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
+  size_t N = Global.size();
+  std::vector<TypeId> Redirect(N);
+  for (size_t I = 0; I < N; ++I)
+    Redirect[I] = I;
+
+  // Complete definitions by (kind, name), for forward resolution.
+  DenseMap<std::pair<unsigned, StringRef>, SmallVector<TypeId, 1>> Defs;
+  for (size_t I = 0; I < N; ++I)
+    if (isTagged(Global[I].Kind) && !Global[I].Name.empty())
+      Defs[{unsigned(Global[I].Kind), Global[I].Name}].push_back(I);
+
+  // A forward stands for the definition of its name when all definitions
+  // of that name are one type. Start optimistic (every named forward points
+  // at the first definition) and withdraw the redirection for names whose
+  // definitions turn out different; withdrawing only splits classes, so
+  // this reaches a fixed point, and it handles cycles (task_struct <->
+  // mm_struct) that a pessimistic start could never resolve.
+  for (size_t I = 0; I < N; ++I) {
+    const Type &T = Global[I];
+    if (T.Kind != TypeKind::Forward || T.Name.empty())
+      continue;
+    auto It = Defs.find({unsigned(T.Encoding), T.Name});
+    if (It != Defs.end())
+      Redirect[I] = It->second.front();
+  }
+  std::vector<uint32_t> Cls;
+  while (true) {
+    Cls = refine(Global, Redirect);
+    bool Changed = false;
+    for (size_t I = 0; I < N; ++I) {
+      const Type &T = Global[I];
+      if (T.Kind != TypeKind::Forward || Redirect[I] == I)
+        continue;
+      const auto &D = Defs.find({unsigned(T.Encoding), T.Name})->second;
+      for (TypeId X : D)
+        if (Cls[X] != Cls[D.front()]) {
+          Redirect[I] = I;
+          Changed = true;
+          break;
+        }
+    }
+    if (!Changed)
+      break;
+  }
+
+  // Representatives: the first type of each class, in merge order.
+  std::vector<TypeId> ClassRep(N, UINT32_MAX), Out(N, UINT32_MAX);
+  TypeTable Table;
+  for (size_t I = 0; I < N; ++I) {
+    if (Redirect[I] != I)
+      continue; // resolved forward
+    uint32_t C = Cls[I];
+    if (ClassRep[C] != UINT32_MAX)
+      continue;
+    ClassRep[C] = Table.Types.size();
+    Table.Types.push_back(Global[I]);
+  }
+  auto MapId = [&](TypeId R) { return ClassRep[Cls[Redirect[R]]]; };
+  for (Type &T : Table.Types)
+    T.forEachRefMut([&](TypeId &R) { R = MapId(R); });
+
+  // Root/non-root: the first type of a name in each C namespace is visible
+  // to name lookup; later ones (and bitfield slices) are hidden. Complete
+  // types claim names before forwards.
+  Table.Hidden.assign(Table.Types.size(), false);
+  DenseMap<std::pair<unsigned, StringRef>, bool> Claimed;
+  auto Namespace = [](const Type &T) -> unsigned {
+    if (T.Kind == TypeKind::Forward)
+      return T.Encoding;
+    if (isTagged(T.Kind))
+      return unsigned(T.Kind);
+    return 0;
+  };
+  for (int Pass = 0; Pass < 2; ++Pass)
+    for (size_t I = 0; I < Table.Types.size(); ++I) {
+      const Type &T = Table.Types[I];
+      if ((T.Kind == TypeKind::Forward) != (Pass == 1))
+        continue;
+      if (T.Kind == TypeKind::Slice) {
+        Table.Hidden[I] = true;
+        continue;
+      }
+      if (T.Name.empty())
+        continue;
+      if (!Claimed.try_emplace({Namespace(T), T.Name}, true).second)
+        Table.Hidden[I] = true;
+    }
+
+  auto Finish = [&](std::vector<Symbol> &In, const StringSet<> *Filter) {
+    std::vector<Symbol> Res;
+    for (const Symbol &S : In)
+      if (!Filter || Filter->contains(S.Name))
+        Res.push_back({S.Name, MapId(S.Type)});
+    llvm::sort(
+        Res, [](const Symbol &A, const Symbol &B) { return A.Name < B.Name; });
+    return Res;
+  };
+  Table.Variables = Finish(Variables, ElfObjects);
+  Table.Functions = Finish(Functions, ElfFunctions);
+  return Table;
+}
+
+const char *kindName(TypeKind K) {
+  switch (K) {
+  case TypeKind::Void:
+    return "void";
+  case TypeKind::Unknown:
+    return "unknown";
+  case TypeKind::Integer:
+    return "integer";
+  case TypeKind::Float:
+    return "float";
+  case TypeKind::Pointer:
+    return "pointer";
+  case TypeKind::Array:
+    return "array";
+  case TypeKind::Function:
+    return "function";
+  case TypeKind::Struct:
+    return "struct";
+  case TypeKind::Union:
+    return "union";
+  case TypeKind::Enum:
+    return "enum";
+  case TypeKind::Forward:
+    return "forward";
+  case TypeKind::Typedef:
+    return "typedef";
+  case TypeKind::Volatile:
+    return "volatile";
+  case TypeKind::Const:
+    return "const";
+  case TypeKind::Restrict:
+    return "restrict";
+  case TypeKind::Slice:
+    return "slice";
+  }
+  return "?";
+}
+
+std::vector<std::pair<TypeKind, uint64_t>> countByKind(const TypeTable &T) {
+  std::vector<uint64_t> Counts(unsigned(TypeKind::Slice) + 1, 0);
+  for (const Type &X : T.Types)
+    ++Counts[unsigned(X.Kind)];
+  std::vector<std::pair<TypeKind, uint64_t>> Res;
+  for (unsigned K = 0; K < Counts.size(); ++K)
+    if (Counts[K])
+      Res.push_back({TypeKind(K), Counts[K]});
+  return Res;
+}
+
+} // namespace types
+} // namespace dwarfpack

@@ -1,0 +1,150 @@
+//===- CtfCommand.cpp - `dwarfpack ctf`: DWARF types to CTF ---------------===//
+
+#include "Command.h"
+#include "CtfKernel.h"
+
+#include "dwarfpack/CTF/CtfWriter.h"
+#include "dwarfpack/CTF/ElfEmbed.h"
+#include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Types/DwarfTypeBuilder.h"
+
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/Object/Binary.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileOutputBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace dwarfpack;
+
+// One object shared with CtfKernel.cpp's options (a function-local static,
+// so both files' static options see it constructed).
+cl::SubCommand &dwarfpack::tool::ctfSubCommand() {
+  static cl::SubCommand Sub("ctf", "Convert the C types and globals described "
+                                   "by DWARF into a CTF v3 dict (or, for a "
+                                   "kernel and its modules, into CTF "
+                                   "archives with a shared parent)");
+  return Sub;
+}
+
+namespace {
+
+cl::SubCommand &CtfCmd = tool::ctfSubCommand();
+
+cl::list<std::string> Inputs(cl::Positional,
+                             cl::desc("<input object> (several: kernel mode)"),
+                             cl::OneOrMore, cl::sub(CtfCmd),
+                             cl::cat(tool::category()));
+cl::opt<std::string> Output("o", cl::desc("Output file (directory in kernel "
+                                          "mode)"),
+                            cl::value_desc("path"), cl::Required,
+                            cl::sub(CtfCmd), cl::cat(tool::category()));
+cl::opt<bool> Embed("embed",
+                    cl::desc("Write a copy of the input ELF with the dict in "
+                             "its .ctf section instead of a standalone dict"),
+                    cl::sub(CtfCmd), cl::cat(tool::category()));
+cl::opt<unsigned> NumThreads("num-threads",
+                             cl::desc("Threads converting compile units (the "
+                                      "output is identical for any count)"),
+                             cl::init(1), cl::sub(CtfCmd),
+                             cl::cat(tool::category()));
+cl::opt<bool> NoCompress("no-compress",
+                         cl::desc("Never zlib-compress the dict"),
+                         cl::sub(CtfCmd), cl::cat(tool::category()));
+cl::opt<bool> VariableSection(
+    "variable-section",
+    cl::desc("Also write global variables to the CTF variable section "
+             "(like ld --ctf-variables)"),
+    cl::sub(CtfCmd), cl::cat(tool::category()));
+cl::opt<bool> Stats("stats",
+                    cl::desc("Print type counts by kind and sizes to stdout"),
+                    cl::sub(CtfCmd), cl::cat(tool::category()));
+
+void printWarnings(const WarningLog &Log) {
+  for (const WarningLog::KindSummary &K : Log.summary()) {
+    tool::reportWarning(
+        Twine(K.Count) + " x " + K.Kind +
+        (K.Examples.empty() ? "" : " (e.g. " + K.Examples.front() + ")"));
+  }
+}
+
+int run() {
+  if (Inputs.size() > 1 || tool::kernelCtfRequested())
+    return tool::runKernelCtf({std::vector<std::string>(Inputs.begin(),
+                                                        Inputs.end()),
+                               Output, Embed, NumThreads, NoCompress, Stats});
+  const std::string &Input = Inputs.front();
+  Expected<object::OwningBinary<object::Binary>> BinOrErr =
+      object::createBinary(Input);
+  if (!BinOrErr)
+    return tool::reportError(createFileError(Input, BinOrErr.takeError()));
+  auto [Bin, InputBuffer] = BinOrErr->takeBinary();
+  auto *Obj = dyn_cast<object::ObjectFile>(Bin.get());
+  if (!Obj)
+    return tool::reportError(Input + ": not an object file");
+
+  WarningLog Log;
+  auto Recoverable = [&](Error E) {
+    Log.report("dwarf-error", toString(std::move(E)));
+  };
+  auto Warning = [&](Error E) {
+    Log.report("dwarf-warning", toString(std::move(E)));
+  };
+  // Linked files (vmlinux is linked with --emit-relocs) carry final values;
+  // only relocatable objects (.o, .ko) need their .rela.debug_* applied, and
+  // indexing vmlinux's 10 million relocations would cost hundreds of MiB.
+  auto Relocs = Obj->isRelocatableObject()
+                    ? DWARFContext::ProcessDebugRelocations::Process
+                    : DWARFContext::ProcessDebugRelocations::Ignore;
+  std::unique_ptr<DWARFContext> Ctx =
+      DWARFContext::create(*Obj, Relocs, nullptr, "", Recoverable, Warning,
+                           /*ThreadSafe=*/NumThreads > 1);
+
+  types::BuildOptions Opts;
+  Opts.NumThreads = NumThreads;
+  Opts.InputIsFileMapping =
+      InputBuffer->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
+  Expected<types::BuildResult> R = types::buildTypeTable(*Obj, *Ctx, Opts, Log);
+  if (!R) {
+    printWarnings(Log);
+    return tool::reportError(createFileError(Input, R.takeError()));
+  }
+
+  ctf::WriteOptions WOpts;
+  if (NoCompress)
+    WOpts.CompressThreshold = 0;
+  WOpts.VariableSection = VariableSection;
+  ctf::WriteStats WStats;
+  Expected<std::string> Dict = ctf::writeDict(R->Table, WOpts, &WStats);
+  if (!Dict)
+    return tool::reportError(createFileError(Input, Dict.takeError()));
+
+  Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
+    if (Embed)
+      return ctf::embedCtfSection(*Obj, *Dict, OS);
+    OS << *Dict;
+    return Error::success();
+  });
+  if (E)
+    return tool::reportError(createFileError(Output, std::move(E)));
+
+  printWarnings(Log);
+  if (Stats) {
+    outs() << "units: " << R->NumUnits << "\n";
+    outs() << "input types: " << R->NumInputTypes << "\n";
+    outs() << "merged types: " << R->NumMergedTypes << "\n";
+    outs() << "types: " << R->Table.Types.size() << "\n";
+    for (auto &[K, N] : types::countByKind(R->Table))
+      outs() << "  " << types::kindName(K) << ": " << N << "\n";
+    outs() << "variables: " << R->Table.Variables.size() << "\n";
+    outs() << "functions: " << R->Table.Functions.size() << "\n";
+    outs() << "uncompressed size: " << WStats.UncompressedSize << "\n";
+    outs() << "size: " << WStats.Size << (WStats.Compressed ? " (zlib)" : "")
+           << "\n";
+  }
+  return 0;
+}
+
+tool::CommandRegistration Reg(CtfCmd, run);
+
+} // namespace

@@ -1,0 +1,268 @@
+//===- KallsymsCommand.cpp - dwarfpack kallsyms ---------------------------===//
+//
+// Builds a kernel symbol table (compact or ksym-blob) from /proc/kallsyms,
+// System.map or `nm -n` output, and answers name -> address queries on a
+// table (--lookup-name). docs/UserGuide.md, section "dwarfpack kallsyms".
+//
+//===----------------------------------------------------------------------===//
+
+#include "Command.h"
+
+#include "dwarfpack/Kallsyms/SymbolList.h"
+#include "dwarfpack/Kallsyms/SymbolReader.h"
+#include "dwarfpack/Kallsyms/Writers.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/RandomNumberGenerator.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <ctime>
+#include <random>
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::kallsyms;
+using namespace dwarfpack::tool;
+
+namespace {
+
+enum class OutFormat { Compact, KsymBlob };
+
+cl::SubCommand Sub("kallsyms",
+                   "Build a compact kernel symbol table from /proc/kallsyms, "
+                   "System.map or 'nm -n' output");
+cl::opt<std::string> Input(cl::Positional, cl::desc("<input | - for stdin>"),
+                           cl::Required, cl::sub(Sub), cl::cat(category()));
+cl::opt<std::string> Output("o", cl::desc("Output file"),
+                            cl::value_desc("file"), cl::sub(Sub),
+                            cl::cat(category()));
+cl::opt<OutFormat>
+    Format("format", cl::desc("Output format"), cl::init(OutFormat::Compact),
+           cl::values(clEnumValN(OutFormat::Compact, "compact",
+                                 "dwarfpack's compact table (default)"),
+                      clEnumValN(OutFormat::KsymBlob, "ksym-blob",
+                                 "the zero-copy ksym-blob layout")),
+           cl::sub(Sub), cl::cat(category()));
+cl::opt<bool> AllTypes("all-types",
+                       cl::desc("Keep every symbol type, not only t/T"),
+                       cl::sub(Sub), cl::cat(category()));
+cl::opt<bool> Demangle("demangle",
+                       cl::desc("Demangle C++ and Rust (legacy, v0) names"),
+                       cl::sub(Sub), cl::cat(category()));
+cl::opt<std::string>
+    Etext("etext",
+          cl::desc("End address of the last symbol (hex), for its size"),
+          cl::value_desc("address"), cl::sub(Sub), cl::cat(category()));
+cl::list<std::string>
+    LookupName("lookup-name",
+               cl::desc("Treat INPUT as a table and print the symbols with "
+                        "this name (repeatable)"),
+               cl::value_desc("name"), cl::sub(Sub), cl::cat(category()));
+cl::opt<unsigned> BenchLookups(
+    "bench-lookups", cl::Hidden,
+    cl::desc("Treat INPUT as a table; time N random address and name lookups"),
+    cl::sub(Sub), cl::cat(category()));
+cl::opt<bool> BenchAddressOnly("bench-address-only", cl::Hidden,
+                               cl::desc("With --bench-lookups: addresses only"),
+                               cl::sub(Sub), cl::cat(category()));
+cl::opt<unsigned>
+    BenchBuild("bench-build", cl::Hidden,
+               cl::desc("Time N in-memory builds (parse + write) of INPUT"),
+               cl::sub(Sub), cl::cat(category()));
+
+Expected<std::unique_ptr<MemoryBuffer>> readInput(StringRef Path, bool IsText) {
+  auto Buf = MemoryBuffer::getFileOrSTDIN(Path, IsText,
+                                          /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return createFileError(Path, errorCodeToError(Buf.getError()));
+  // /proc files report size 0 and must be read as a stream.
+  if ((*Buf)->getBufferSize() == 0 && Path != "-") {
+    auto Stream = MemoryBuffer::getFileAsStream(Path);
+    if (!Stream)
+      return createFileError(Path, errorCodeToError(Stream.getError()));
+    return std::move(*Stream);
+  }
+  return std::move(*Buf);
+}
+
+StringRef displayName(StringRef Path) {
+  return Path == "-" ? StringRef("<stdin>") : Path;
+}
+
+Error build(StringRef Text, std::string &Out, WarningLog &Warnings) {
+  ParseOptions Opts;
+  Opts.AllTypes = AllTypes;
+  Opts.Demangle = Demangle;
+  SymbolList List;
+  if (Error E =
+          parseSymbolList(Text, displayName(Input), Opts, List, &Warnings))
+    return E;
+  if (!Etext.empty()) {
+    uint64_t End;
+    StringRef S(Etext);
+    S.consume_front("0x");
+    if (S.getAsInteger(16, End))
+      return createStringError(inconvertibleErrorCode(),
+                               "--etext: bad address '" + Etext + "'");
+    List.EndAddress = End;
+  }
+  return Format == OutFormat::Compact ? writeCompact(List, Out)
+                                      : writeKsymBlob(List, Out);
+}
+
+int runLookupName() {
+  auto Buf = readInput(Input, false);
+  if (!Buf)
+    return reportError(Buf.takeError());
+  auto Reader = openSymbolTable(std::move(*Buf));
+  if (!Reader)
+    return reportError(createFileError(Input, Reader.takeError()));
+  for (const std::string &Name : LookupName) {
+    auto Found = (*Reader)->lookupName(Name);
+    if (!Found)
+      return reportError(createFileError(Input, Found.takeError()));
+    if (Found->empty())
+      outs() << "?? " << Name << '\n';
+    for (const SymbolInfo &S : *Found) {
+      outs() << format_hex_no_prefix(S.Address, 16) << ' ' << S.Type << ' '
+             << S.Name;
+      if (!S.Module.empty())
+        outs() << "\t[" << S.Module << ']';
+      outs() << '\n';
+    }
+  }
+  return 0;
+}
+
+/// CPU time of this thread: on a shared machine wall time also counts the
+/// time other processes hold the cores.
+double cpuSeconds() {
+  timespec TS;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS);
+  return TS.tv_sec + TS.tv_nsec * 1e-9;
+}
+
+int runBenchLookups() {
+  auto Buf = readInput(Input, false);
+  if (!Buf)
+    return reportError(Buf.takeError());
+  uint64_t FileSize = (*Buf)->getBufferSize();
+  auto ReaderOr = openSymbolTable(std::move(*Buf));
+  if (!ReaderOr)
+    return reportError(createFileError(Input, ReaderOr.takeError()));
+  SymbolReader &R = **ReaderOr;
+  uint32_t N = R.numSymbols();
+  std::mt19937_64 Rng(42);
+  auto First = R.address(0), Last = R.address(N - 1);
+  if (!First || !Last)
+    return reportError(joinErrors(First.takeError(), Last.takeError()));
+  std::vector<uint64_t> Addrs(BenchLookups);
+  std::uniform_int_distribution<uint64_t> AD(*First, *Last);
+  for (auto &A : Addrs)
+    A = AD(Rng);
+  std::vector<std::string> Names;
+  std::uniform_int_distribution<uint32_t> ID(0, N - 1);
+  for (unsigned I = 0; I < std::min(BenchLookups.getValue(), 65536u); ++I) {
+    SymbolInfo Info;
+    if (Error E = R.describe(ID(Rng), Info))
+      return reportError(std::move(E));
+    Names.push_back(Info.Name);
+  }
+  using Clock = std::chrono::steady_clock;
+  uint64_t Check = 0;
+  double C0 = cpuSeconds();
+  auto T0 = Clock::now();
+  for (uint64_t A : Addrs) {
+    auto S = R.lookupAddress(A);
+    if (!S)
+      return reportError(S.takeError());
+    Check += *S ? (*S)->Name.size() : 0;
+  }
+  auto T1 = Clock::now();
+  double C1 = cpuSeconds();
+  for (unsigned I = 0; I < BenchLookups && !BenchAddressOnly; ++I) {
+    auto S = R.lookupName(Names[I % Names.size()]);
+    if (!S)
+      return reportError(S.takeError());
+    if (S->empty())
+      return reportError("name lookup failed for '" + Names[I % Names.size()] +
+                         "'");
+    Check += S->size();
+  }
+  auto T2 = Clock::now();
+  double C2 = cpuSeconds();
+  double AddrNs =
+      std::chrono::duration<double, std::nano>(T1 - T0).count() / BenchLookups;
+  double NameNs =
+      std::chrono::duration<double, std::nano>(T2 - T1).count() / BenchLookups;
+  outs() << "symbols: " << N << "\nbytes: " << FileSize
+         << "\nbytes-per-symbol: " << format("%.2f", double(FileSize) / N)
+         << "\naddress-lookup-ns: " << format("%.1f", AddrNs)
+         << "\nname-lookup-ns: " << format("%.1f", NameNs)
+         << "\naddress-lookup-cpu-ns: "
+         << format("%.1f", (C1 - C0) * 1e9 / BenchLookups)
+         << "\nname-lookup-cpu-ns: "
+         << format("%.1f", (C2 - C1) * 1e9 / BenchLookups)
+         << "\nchecksum: " << Check << '\n';
+  return 0;
+}
+
+int runBenchBuild(StringRef Text) {
+  using Clock = std::chrono::steady_clock;
+  double Best = 1e30, BestCpu = 1e30;
+  size_t Size = 0;
+  for (unsigned I = 0; I < BenchBuild; ++I) {
+    WarningLog W;
+    std::string Out;
+    auto T0 = Clock::now();
+    double C0 = cpuSeconds();
+    if (Error E = build(Text, Out, W))
+      return reportError(std::move(E));
+    Best = std::min(
+        Best,
+        std::chrono::duration<double, std::milli>(Clock::now() - T0).count());
+    BestCpu = std::min(BestCpu, (cpuSeconds() - C0) * 1e3);
+    Size = Out.size();
+  }
+  outs() << "build-ms: " << format("%.2f", Best)
+         << "\nbuild-cpu-ms: " << format("%.2f", BestCpu) << "\nbytes: " << Size
+         << '\n';
+  return 0;
+}
+
+int run() {
+  if (!LookupName.empty())
+    return runLookupName();
+  if (BenchLookups)
+    return runBenchLookups();
+  auto Buf = readInput(Input, true);
+  if (!Buf)
+    return reportError(Buf.takeError());
+  StringRef Text = (*Buf)->getBuffer();
+  if (BenchBuild)
+    return runBenchBuild(Text);
+  if (Output.empty())
+    return reportError("no output file given (-o)");
+  WarningLog Warnings;
+  std::string Out;
+  if (Error E = build(Text, Out, Warnings))
+    return reportError(std::move(E));
+  for (const auto &K : Warnings.summary()) {
+    reportWarning(Twine(K.Count) + " x " + K.Kind +
+                  (K.Examples.empty() ? "" : " (e.g. " + K.Examples[0] + ")"));
+  }
+  if (Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
+        OS << Out;
+        return Error::success();
+      }))
+    return reportError(std::move(E));
+  return 0;
+}
+
+CommandRegistration Registration(Sub, run);
+
+} // namespace

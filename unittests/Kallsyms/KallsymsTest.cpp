@@ -1,0 +1,465 @@
+//===- KallsymsTest.cpp - Parsers, writers and readers of kallsyms --------===//
+
+#include "dwarfpack/Kallsyms/SymbolList.h"
+#include "dwarfpack/Kallsyms/SymbolReader.h"
+#include "dwarfpack/Kallsyms/Writers.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+#include <random>
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::kallsyms;
+
+namespace {
+
+enum class Fmt { Compact, Blob };
+
+std::string parseErr(StringRef Text, ParseOptions Opts = {}) {
+  SymbolList L;
+  Error E = parseSymbolList(Text, "in", Opts, L);
+  return E ? toString(std::move(E)) : "";
+}
+
+std::unique_ptr<SymbolReader> writeAndOpen(const SymbolList &L, Fmt F,
+                                           std::string &Storage) {
+  Error E =
+      F == Fmt::Compact ? writeCompact(L, Storage) : writeKsymBlob(L, Storage);
+  EXPECT_FALSE(bool(E)) << toString(std::move(E));
+  auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Storage, "t", false));
+  EXPECT_TRUE(bool(R)) << toString(R.takeError());
+  return std::move(*R);
+}
+
+std::string dumpOf(const SymbolReader &R) {
+  std::string S;
+  raw_string_ostream OS(S);
+  Error E = R.dump(OS);
+  EXPECT_FALSE(bool(E)) << toString(std::move(E));
+  return S;
+}
+
+TEST(KallsymsParse, Formats) {
+  StringRef Text = "ffffffff81000000 T _stext\n"
+                   "ffffffff81000000 t alias_b\r\n"
+                   "ffffffff81000010 D data_sym\n"
+                   "                 U undefined_in_nm\n"
+                   "\n"
+                   "ffffffff81000020 t $x.12\n"
+                   "ffffffff81000020 T foo(int, char const*)\n"
+                   "ffffffffc0001000 t mod_fn\t[ext4]\n";
+  SymbolList L;
+  WarningLog W;
+  ASSERT_FALSE(bool(parseSymbolList(Text, "in", {}, L, &W)));
+  ASSERT_EQ(L.Symbols.size(), 4u);
+  EXPECT_EQ(L.Symbols[1].Name, "alias_b");
+  EXPECT_EQ(L.Symbols[2].Name, "foo(int, char const*)");
+  EXPECT_EQ(L.Symbols[3].Module, "ext4");
+  EXPECT_EQ(L.Symbols[3].Address, 0xffffffffc0001000u);
+  EXPECT_EQ(W.count("mapping-symbol"), 1u);
+
+  SymbolList All;
+  ParseOptions O;
+  O.AllTypes = true;
+  ASSERT_FALSE(bool(parseSymbolList(Text, "in", O, All)));
+  EXPECT_EQ(All.Symbols.size(), 5u);
+}
+
+TEST(KallsymsParse, MappingSymbols) {
+  EXPECT_TRUE(isMappingSymbol("$x"));
+  EXPECT_TRUE(isMappingSymbol("$d.123"));
+  EXPECT_TRUE(isMappingSymbol("$a"));
+  EXPECT_FALSE(isMappingSymbol("$xyz"));
+  EXPECT_FALSE(isMappingSymbol("x$"));
+  EXPECT_FALSE(isMappingSymbol("$"));
+}
+
+TEST(KallsymsParse, Demangle) {
+  EXPECT_EQ(demangleSymbol("_ZN3foo3barEv"), "foo::bar()");
+  EXPECT_EQ(demangleSymbol("_ZN4core3fmt5write17h0123456789abcdefE"),
+            "core::fmt::write");
+  EXPECT_EQ(demangleSymbol("_RNvCs1234_7mycrate3foo"), "mycrate::foo");
+  EXPECT_EQ(demangleSymbol("plain_c_name"), "plain_c_name");
+  SymbolList L;
+  ParseOptions O;
+  O.Demangle = true;
+  ASSERT_FALSE(bool(parseSymbolList("1000 T _ZN3foo3barEv\n", "in", O, L)));
+  EXPECT_EQ(L.Symbols[0].Name, "foo::bar()");
+}
+
+TEST(KallsymsParse, Errors) {
+  EXPECT_EQ(parseErr("1000 T a\nzz00 T b\n"), "in:2: bad address 'zz00'");
+  EXPECT_EQ(parseErr("1000 T a\n1000\n"),
+            "in:2: expected '<address> <type> <name>'");
+  EXPECT_EQ(parseErr("1000 T \n"), "in:1: missing symbol name");
+  EXPECT_EQ(parseErr("1000 T a\n0fff T b\n"),
+            "in:2: address 0x0000000000000fff goes backwards (previous "
+            "symbol is at 0x0000000000001000)");
+  EXPECT_EQ(parseErr(""), "in: no symbols of type 't' or 'T'");
+  EXPECT_EQ(parseErr("1000 D a\n"), "in: no symbols of type 't' or 'T'");
+  EXPECT_EQ(parseErr("11112222333344445 T a\n"),
+            "in:1: bad address '11112222333344445'");
+  EXPECT_EQ(parseErr("1000 T a\tmodule\n"),
+            "in:1: expected '[module]' after the tab");
+  ParseOptions O;
+  O.MaxLineLength = 10;
+  EXPECT_EQ(parseErr("1000 T a\n1000 T abcdefghijk\n", O),
+            "in:2: line is longer than 10 bytes");
+  EXPECT_NE(parseErr("0 T a\n0 T b\n").find("every address is zero"),
+            std::string::npos);
+}
+
+class KallsymsFormats : public ::testing::TestWithParam<Fmt> {};
+
+SymbolList sampleList(StringRef Text, std::optional<uint64_t> End = {}) {
+  SymbolList L;
+  Error E = parseSymbolList(Text, "in", {}, L);
+  EXPECT_FALSE(bool(E)) << toString(std::move(E));
+  L.EndAddress = End;
+  return L;
+}
+
+constexpr const char *Sample = "ffffffff81000000 t __local_alias\n"
+                               "ffffffff81000000 T _text\n"
+                               "ffffffff81000000 T startup\n"
+                               "ffffffff81000100 t dup_name\n"
+                               "ffffffff81000180 T do_fork\n"
+                               "ffffffff81000200 t dup_name\n"
+                               "ffffffff81000300 T last_fn\n";
+
+TEST_P(KallsymsFormats, Lookups) {
+  SymbolList L = sampleList(Sample, 0xffffffff81000400);
+  std::string Storage;
+  auto R = writeAndOpen(L, GetParam(), Storage);
+  if (GetParam() == Fmt::Blob) // the layout has no end address
+    R = std::move(*openKsymBlob(MemoryBuffer::getMemBuffer(Storage, "t", false),
+                                0xffffffff81000400));
+  EXPECT_EQ(dumpOf(*R), Sample);
+  EXPECT_EQ(R->numSymbols(), 7u);
+
+  auto S = R->lookupAddress(0xffffffff81000050);
+  ASSERT_TRUE(S && *S);
+  // Global first, then fewer leading underscores, then table order.
+  EXPECT_EQ((*S)->Name, "startup");
+  EXPECT_EQ((*S)->Address, 0xffffffff81000000u);
+  EXPECT_EQ((*S)->Size, 0x100u);
+  EXPECT_EQ((*S)->Type, 'T');
+
+  S = R->lookupAddress(0xffffffff81000180);
+  ASSERT_TRUE(S && *S);
+  EXPECT_EQ((*S)->Name, "do_fork");
+  EXPECT_EQ((*S)->Size, 0x80u);
+
+  S = R->lookupAddress(0xffffffff810003ff);
+  ASSERT_TRUE(S && *S);
+  EXPECT_EQ((*S)->Name, "last_fn");
+  EXPECT_EQ((*S)->Size, 0x100u);
+
+  S = R->lookupAddress(0xffffffff81000400); // past the end
+  ASSERT_TRUE(bool(S));
+  EXPECT_FALSE(*S);
+  S = R->lookupAddress(0xffffffff80ffffff); // below the first
+  ASSERT_TRUE(bool(S));
+  EXPECT_FALSE(*S);
+
+  auto N = R->lookupName("dup_name");
+  ASSERT_TRUE(bool(N));
+  ASSERT_EQ(N->size(), 2u);
+  EXPECT_EQ((*N)[0].Address, 0xffffffff81000100u);
+  EXPECT_EQ((*N)[0].Size, 0x80u);
+  EXPECT_EQ((*N)[1].Address, 0xffffffff81000200u);
+  N = R->lookupName("_text");
+  ASSERT_TRUE(N && N->size() == 1);
+  EXPECT_EQ((*N)[0].Size, 0x100u);
+  for (StringRef Missing : {"", "dup", "dup_name_", "zzz", "_", "a"}) {
+    N = R->lookupName(Missing);
+    ASSERT_TRUE(bool(N));
+    EXPECT_TRUE(N->empty()) << Missing.str();
+  }
+
+  Expected<LookupResult> LR = R->lookup(0xffffffff81000210);
+  ASSERT_TRUE(bool(LR));
+  ASSERT_EQ(LR->Frames.size(), 1u);
+  EXPECT_EQ(LR->Frames[0].FunctionName, "dup_name");
+  EXPECT_EQ(LR->Frames[0].StartAddress, 0xffffffff81000200u);
+  EXPECT_EQ(LR->Frames[0].SymbolType, 't');
+  EXPECT_EQ(LR->Frames[0].Size, 0x100u);
+}
+
+TEST_P(KallsymsFormats, OneSymbolNoEnd) {
+  SymbolList L = sampleList("1000 T only\n");
+  std::string Storage;
+  auto R = writeAndOpen(L, GetParam(), Storage);
+  auto S = R->lookupAddress(0x123456);
+  ASSERT_TRUE(S && *S);
+  EXPECT_EQ((*S)->Name, "only");
+  EXPECT_FALSE((*S)->Size);
+}
+
+// Random tables checked against a simple oracle.
+TEST_P(KallsymsFormats, RandomAgainstOracle) {
+  std::mt19937_64 Rng(11);
+  std::string Text;
+  uint64_t A = 0xffffffff81000000;
+  std::vector<std::pair<uint64_t, std::string>> Syms;
+  const char *Words[] = {"ext4",  "get", "set", "xattr", "",   "a",
+                         "inode", "rcu", "do",  "x86",   "__", "init"};
+  for (int I = 0; I < 20000; ++I) {
+    if (Rng() % 8)
+      A += (Rng() % 4 ? 16 : 1) * (1 + Rng() % 200);
+    std::string N;
+    unsigned K = 1 + Rng() % 5;
+    for (unsigned J = 0; J < K; ++J)
+      N += (J ? "_" : "") + std::string(Words[Rng() % 12]);
+    if (Rng() % 3 == 0)
+      N += "_" + std::to_string(Rng() % 50000);
+    if (N.empty())
+      N = "e";
+    Syms.push_back({A, N});
+    Text += utohexstr(A, true) + (Rng() % 2 ? " T " : " t ") + N;
+    Text += (Rng() % 50 == 0) ? "\t[mod" + std::to_string(I % 3) + "]\n" : "\n";
+  }
+  SymbolList L = sampleList(Text);
+  std::string Storage;
+  auto R = writeAndOpen(L, GetParam(), Storage);
+  std::string Expected = dumpOf(*R);
+  if (GetParam() == Fmt::Compact)
+    EXPECT_TRUE(Expected == Text);
+  std::multimap<std::string, uint64_t> ByName;
+  for (auto &[Addr, N] : Syms)
+    ByName.insert({N, Addr});
+  for (int I = 0; I < 3000; ++I) {
+    auto &[Addr, N] = Syms[Rng() % Syms.size()];
+    auto Found = R->lookupName(N);
+    ASSERT_TRUE(bool(Found));
+    ASSERT_EQ(Found->size(), ByName.count(N)) << N;
+    bool Has = false;
+    for (auto &S : *Found)
+      Has |= S.Address == Addr && S.Name == N;
+    ASSERT_TRUE(Has) << N;
+    uint64_t Q = Addr + Rng() % 16;
+    auto S = R->lookupAddress(Q);
+    ASSERT_TRUE(S && *S);
+    // The oracle: the last address <= Q.
+    auto It =
+        std::upper_bound(Syms.begin(), Syms.end(), Q,
+                         [](uint64_t V, const auto &P) { return V < P.first; });
+    --It;
+    ASSERT_EQ((*S)->Address, It->first);
+    if (std::next(It) != Syms.end() && Q - It->first >= 16)
+      continue;
+  }
+}
+
+TEST_P(KallsymsFormats, CorruptInputNeverCrashes) {
+  SymbolList L = sampleList(Sample, 0xffffffff81000400);
+  std::string Good;
+  writeAndOpen(L, GetParam(), Good);
+  auto Exercise = [](StringRef Bytes) {
+    auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Bytes, "t", false));
+    if (!R) {
+      consumeError(R.takeError());
+      return;
+    }
+    std::string S;
+    raw_string_ostream OS(S);
+    consumeError((*R)->dump(OS));
+    for (uint64_t A = 0xffffffff80fffff0; A < 0xffffffff81000420; A += 8) {
+      auto X = (*R)->lookupAddress(A);
+      if (!X)
+        consumeError(X.takeError());
+    }
+    for (StringRef N : {"dup_name", "startup", "zz", ""}) {
+      auto X = (*R)->lookupName(N);
+      if (!X)
+        consumeError(X.takeError());
+    }
+  };
+  for (size_t Len = 0; Len < Good.size(); ++Len)
+    Exercise(StringRef(Good).take_front(Len));
+  std::mt19937 Rng(3);
+  for (int Round = 0; Round < 3000; ++Round) {
+    std::string Bad = Good;
+    for (int K = 0; K < 1 + Round % 4; ++K)
+      Bad[Rng() % Bad.size()] ^= char(1 + Rng() % 255);
+    Exercise(Bad);
+  }
+}
+
+TEST_P(KallsymsFormats, Deterministic) {
+  SymbolList L = sampleList(Sample);
+  std::string A, B;
+  writeAndOpen(L, GetParam(), A);
+  writeAndOpen(L, GetParam(), B);
+  EXPECT_EQ(A, B);
+}
+
+INSTANTIATE_TEST_SUITE_P(Both, KallsymsFormats,
+                         ::testing::Values(Fmt::Compact, Fmt::Blob));
+
+TEST(KsymBlob, ExactLayout) {
+  // Three symbols from the layout document's example.
+  SymbolList L = sampleList("0000000000001000 T _start\n"
+                            "0000000000001100 T do_fork\n"
+                            "0000000000001200 T cpu_startup_entry\n");
+  std::string B;
+  ASSERT_FALSE(bool(writeKsymBlob(L, B)));
+  auto U64 = [&](size_t Off) {
+    return support::endian::read64le(B.data() + Off);
+  };
+  auto U32 = [&](size_t Off) {
+    return support::endian::read32le(B.data() + Off);
+  };
+  EXPECT_EQ(U64(0), 3u);
+  EXPECT_EQ(U64(8), 0x1000u);
+  EXPECT_EQ(U64(24), 0x1200u);
+  // offsets at 32, seqs at 44, names_len at 56 (8-aligned).
+  EXPECT_EQ(U32(32), 0u);
+  EXPECT_EQ(U32(36), 3u + 6);
+  EXPECT_EQ(U32(40), 3u + 6 + 3 + 7);
+  EXPECT_EQ(U32(44), 0u); // _start
+  EXPECT_EQ(U32(48), 2u); // cpu_startup_entry
+  EXPECT_EQ(U32(52), 1u); // do_fork
+  uint64_t NamesLen = U64(56);
+  EXPECT_EQ(NamesLen, 3u * 3 + 6 + 7 + 17);
+  EXPECT_EQ(B.substr(64, 9), std::string("T\x06\x00_start", 9));
+  size_t TT = alignTo(64 + NamesLen, 8);
+  EXPECT_EQ(U64(TT), 0u); // no name prefix repeats: no tokens
+  EXPECT_EQ(U64(TT + 8), 0u);
+  EXPECT_EQ(B.size(), TT + 16);
+}
+
+TEST(KsymBlob, TokensAndReaderOfForeignBlob) {
+  // A blob as another writer could produce it: a two-byte token id.
+  std::string Names;
+  auto Rec = [&](char T, StringRef P) {
+    size_t Off = Names.size();
+    Names.push_back(T);
+    Names.push_back(char(P.size()));
+    Names.push_back(char(P.size() >> 8));
+    Names += P;
+    return Off;
+  };
+  size_t O0 = Rec('T', StringRef("\xff\x01\x02\xff"
+                                 "fn",
+                                 6));
+  size_t O1 = Rec('t', StringRef("\xff\x00\xff"
+                                 "x",
+                                 4));
+  std::string B;
+  auto U64 = [&](uint64_t V) {
+    char C[8];
+    support::endian::write64le(C, V);
+    B.append(C, 8);
+  };
+  auto U32 = [&](uint32_t V) {
+    char C[4];
+    support::endian::write32le(C, V);
+    B.append(C, 4);
+  };
+  U64(2);
+  U64(0x10);
+  U64(0x20);
+  U32(O0);
+  U32(O1);
+  U32(1);
+  U32(0);
+  U64(Names.size());
+  B += Names;
+  B.resize(alignTo(B.size(), 8));
+  std::string Table;
+  std::vector<uint32_t> Index;
+  for (int I = 0; I < 259; ++I) {
+    Index.push_back(Table.size());
+    Table += "tok" + std::to_string(I) + "_";
+  }
+  U64(Table.size());
+  B += Table;
+  B.resize(alignTo(B.size(), 8));
+  U64(Index.size());
+  for (uint32_t I : Index)
+    U32(I);
+  ASSERT_TRUE(isKsymBlob(B));
+  auto R = openSymbolTable(MemoryBuffer::getMemBuffer(B, "b", false));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  EXPECT_EQ(dumpOf(**R), "0000000000000010 T tok258_fn\n"
+                         "0000000000000020 t tok0_x\n");
+  auto N = (*R)->lookupName("tok0_x");
+  ASSERT_TRUE(N && N->size() == 1);
+  EXPECT_EQ((*N)[0].Address, 0x20u);
+}
+
+TEST(KsymBlob, RejectsUnrepresentableNames) {
+  SymbolList L = sampleList("1000 T ok\n");
+  std::string Long(70000, 'x');
+  L.Symbols.push_back({0x2000, 'T', Long, ""});
+  std::string B;
+  Error E = writeKsymBlob(L, B);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(toString(std::move(E)).find("too long"), std::string::npos);
+  std::string Compact;
+  ASSERT_FALSE(bool(writeCompact(L, Compact)));
+  auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Compact, "c", false));
+  ASSERT_TRUE(bool(R));
+  auto S = (*R)->lookupAddress(0x2000);
+  ASSERT_TRUE(S && *S);
+  EXPECT_EQ((*S)->Name, Long);
+}
+
+TEST(Compact, RejectsWideAddressSpan) {
+  SymbolList L = sampleList("1000 T a\n200000000 T b\n");
+  std::string Out;
+  Error E = writeCompact(L, Out);
+  EXPECT_TRUE(bool(E));
+  consumeError(std::move(E));
+}
+
+// Both real inputs round-trip through both formats (when present).
+void checkRealInput(StringRef Path) {
+  auto Buf = MemoryBuffer::getFileAsStream(Path);
+  if (!Buf || (*Buf)->getBufferSize() == 0)
+    GTEST_SKIP() << Path.str() << " not available";
+  SymbolList L;
+  Error E = parseSymbolList((*Buf)->getBuffer(), Path, {}, L);
+  if (E) {
+    std::string M = toString(std::move(E));
+    if (M.find("every address is zero") != std::string::npos)
+      GTEST_SKIP() << M;
+    FAIL() << M;
+  }
+  std::string Expected;
+  for (const KernelSymbol &S : L.Symbols) {
+    Expected +=
+        utohexstr(S.Address, true, 16) + " " + S.Type + " " + S.Name.str();
+    if (!S.Module.empty())
+      Expected += ("\t[" + S.Module + "]").str();
+    Expected += "\n";
+  }
+  std::string C;
+  auto R = writeAndOpen(L, Fmt::Compact, C);
+  EXPECT_EQ(dumpOf(*R), Expected);
+  std::string B;
+  auto RB = writeAndOpen(L, Fmt::Blob, B);
+  std::string NoModules;
+  for (const KernelSymbol &S : L.Symbols)
+    NoModules += utohexstr(S.Address, true, 16) + " " + S.Type + " " +
+                 S.Name.str() + "\n";
+  EXPECT_EQ(dumpOf(*RB), NoModules);
+}
+
+TEST(RealInputs, SystemMap) {
+  checkRealInput("/var/tmp/dwarfpack-bench/kdbg/usr/lib/debug/boot/"
+                 "System.map-6.1.0-56-cloud-amd64");
+}
+
+TEST(RealInputs, ProcKallsyms) { checkRealInput("/proc/kallsyms"); }
+
+} // namespace
