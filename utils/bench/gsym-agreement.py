@@ -96,10 +96,42 @@ class Symbols:
                 continue
             names[(addr, size)].add(name)
         self.ranges = sorted(names)  # (addr, size), sorted
+        self.notype = self.notype_symbols(elf, args)
         self.names = names
         self.starts = [a for a, _ in self.ranges]
         self.sized = [(a, s) for a, s in self.ranges if s > 0]
         self.cum = list(itertools.accumulate(s for _, s in self.sized))
+
+    @staticmethod
+    def notype_symbols(elf, args):
+        """{(address, demangled name)} of the STT_NOTYPE symbols of .symtab
+        (assembly labels: llvm-gsymutil ignores them)."""
+        out = run([tool("llvm-readelf", args), "-s", "--wide", "-C", elf], "",
+                  "llvm-readelf")
+        result, in_symtab = set(), False
+        for line in out.splitlines():
+            if line.startswith("Symbol table"):
+                in_symtab = "'.symtab'" in line
+                continue
+            f = line.split(None, 7)
+            if in_symtab and len(f) == 8 and f[3] == "NOTYPE":
+                try:
+                    result.add((int(f[1], 16), f[7]))
+                except ValueError:
+                    pass
+        return result
+
+    def all_notype(self, addr):
+        """True if every symbol covering addr is STT_NOTYPE."""
+        names = self.covering_names(addr)
+        i = bisect.bisect_right(self.starts, addr) - 1
+        starts = set()
+        while i >= 0 and addr - self.starts[i] < (1 << 20):
+            a, s = self.ranges[i]
+            if a <= addr < a + s or (s == 0 and a == addr):
+                starts |= {(a, n) for n in self.names[(a, s)]}
+            i -= 1
+        return bool(names) and all(x in self.notype for x in starts)
 
     @staticmethod
     def exec_sections(elf, args):
@@ -440,20 +472,27 @@ def evaluate(label, cand, oracle, short, sample, syms, args):
     ok = [a for a in sym if cand.get(a) and
           cand[a][-1].name in symtab_names(a)]
     noline = [a for a in sym if not any(f.file for f in oracle.get(a, []))]
+    notype = [a for a in sym if syms.all_notype(a)]
     okset = set(ok)
     full = sum(1 for a in sym if cand.get(a, []) == oracle.get(a, []))
     res.update(symtab_n=len(sym), symtab_pct=pct(len(ok), len(sym)),
                symtab_noline_n=len(noline),
                symtab_noline_pct=pct(sum(a in okset for a in noline),
                                      len(noline)),
-               symtab_full_pct=pct(full, len(sym)))
+               symtab_full_pct=pct(full, len(sym)),
+               symtab_notype_n=len(notype),
+               symtab_notype_pct=pct(sum(a in okset for a in notype),
+                                     len(notype)))
     if sym:
         print("  symtab-only: %.2f %% named after their symbol (%d of %d); "
-              "of those without any line info: %s (%d); whole chain as "
-              "llvm-symbolizer: %.2f %%" %
+              "of those without any line info: %s (%d); of those in NOTYPE "
+              "symbols (assembly): %s (%d); whole chain as llvm-symbolizer: "
+              "%.2f %%" %
               (res["symtab_pct"], len(ok), len(sym),
                "%.2f %%" % res["symtab_noline_pct"] if noline else "n/a",
-               len(noline), res["symtab_full_pct"]))
+               len(noline),
+               "%.2f %%" % res["symtab_notype_pct"] if notype else "n/a",
+               len(notype), res["symtab_full_pct"]))
         for a in [a for a in sym if a not in okset][: args.show]:
             print("      0x%x  symbols %s; %s:\n%s" %
                   (a, ",".join(sorted(symtab_names(a))), label,

@@ -226,7 +226,9 @@ for i, d in r.items():
         i, goal(wall, lambda v: v <= 0.5), goal(rss, lambda v: v <= 0.5),
         goal(size, lambda v: v <= 1.0),
         goal(a and a["dwarf_pct"], lambda v: v >= 99.9, "%.2f %%"),
-        f(a and a["symtab_pct"], "%.2f %%"),
+        f(a and a["symtab_pct"], "%.2f %%") + (
+            " (assembly NOTYPE: %s)" % f(a.get("symtab_notype_pct"), "%.2f %%")
+            if a and a.get("symtab_notype_n") else ""),
         goal(ver, lambda v: v <= 2.0)
         + ("" if d.get("verify_status", "ok") == "ok" else " (" + d["verify_status"] + ")")))
     print("%-13s deterministic %s; llvm-gsymutil reads ours: %s; its lookups on ours agree "
