@@ -28,7 +28,7 @@ static void dumpInline(const CompactReader &R, const DecodedInline &Node,
   for (const AddressRange &Rg : Node.Ranges)
     OS << '[' << format_hex(Rg.Start, 18) << " - " << format_hex(Rg.End, 18)
        << ") ";
-  OS << '"' << Node.Name << '"';
+  OS << Node.Name;
   if (Node.CallFile != 0)
     OS << " called from " << filePath(R, Node.CallFile) << ':' << Node.CallLine;
   OS << '\n';

@@ -109,35 +109,50 @@ const uint8_t *bytes(StringRef S) {
 /// Reader side of the line-row state machine (see the writer).
 struct FileHistory {
   static constexpr unsigned Capacity = 32;
-  SmallVector<std::pair<uint32_t, uint32_t>, 8> Recent;
+  uint32_t Files[Capacity];
+  uint32_t Lines[Capacity];
+  unsigned Size = 0;
+
+  void start(uint32_t File, uint32_t Line) {
+    Files[0] = File;
+    Lines[0] = Line;
+    Size = 1;
+  }
+  void setLine(uint32_t Line) { Lines[0] = Line; }
 
   uint32_t select(uint64_t Operand, uint32_t CurrentLine, uint32_t &File,
                   bool &OK) {
-    int Index = -1;
-    if (Operand < Recent.size()) {
-      Index = int(Operand);
-      File = Recent[Index].first;
+    unsigned Index = Size;
+    if (Operand < Size) {
+      Index = unsigned(Operand);
+      File = Files[Index];
     } else {
-      uint64_t Id = Operand - Recent.size();
+      uint64_t Id = Operand - Size;
       if (Id > UINT32_MAX) {
         OK = false;
         return 0;
       }
       File = uint32_t(Id);
-      for (unsigned I = 0; I < Recent.size(); ++I)
-        if (Recent[I].first == File) {
+      for (unsigned I = 0; I < Size; ++I)
+        if (Files[I] == File) {
           Index = I;
           break;
         }
     }
     uint32_t Base = CurrentLine;
-    if (Index >= 0) {
-      Base = Recent[Index].second;
-      Recent.erase(Recent.begin() + Index);
-    } else if (Recent.size() == Capacity) {
-      Recent.pop_back();
+    if (Index < Size)
+      Base = Lines[Index];
+    else if (Size < Capacity)
+      ++Size; // a new file; when full, the least recent one drops out
+    else
+      Index = Capacity - 1;
+    // Move entries [0, Index) up by one and put the file in front.
+    for (unsigned I = std::min(Index, Size - 1); I > 0; --I) {
+      Files[I] = Files[I - 1];
+      Lines[I] = Lines[I - 1];
     }
-    Recent.insert(Recent.begin(), {File, Base});
+    Files[0] = File;
+    Lines[0] = Base;
     return Base;
   }
 };
@@ -184,7 +199,7 @@ Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
     return makeError("record at " + hex(RecordOffset) +
                      ": first line row overflows the address space");
   FileHistory Files;
-  Files.Recent.push_back({Row.File, Row.Line});
+  Files.start(Row.File, Row.Line);
   if (!Callback(Row))
     return Error::success();
   bool OK = true;
@@ -214,7 +229,7 @@ Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
     Row.Address += AddrDelta;
     // Wrapping arithmetic: hostile deltas must not overflow signed math.
     Row.Line = uint32_t(uint64_t(BaseLine) + uint64_t(LineDelta));
-    Files.Recent.front().second = Row.Line;
+    Files.setLine(Row.Line);
     if (!Callback(Row))
       return Error::success();
   }
@@ -570,17 +585,15 @@ Error CompactReader::decodeEntry(const token::TokenTable &Tokens,
     return makeError("corrupt " + Twine(What) +
                      " list entry: length runs past the list");
   const uint8_t *Q = C.pos(), *End = Q + N;
-  Out.clear();
-  bool First = true;
+  SmallVector<uint32_t, 16> Ids;
   while (Q < End) {
     uint32_t Tok;
     if (!Tokens.readId(Q, End, Tok))
       return makeError("corrupt " + Twine(What) + " list entry: bad token id");
-    if (!First)
-      Out.push_back(Tokens.separator());
-    First = false;
-    Out += Tokens.token(Tok);
+    Ids.push_back(Tok);
   }
+  Out.clear();
+  Tokens.expand(Ids, Out);
   return Error::success();
 }
 
@@ -619,12 +632,19 @@ Error CompactReader::getFilePath(uint32_t Id, std::string &Out) const {
   uint32_t Dir, Base;
   if (Error E = getFileParts(Id, Dir, Base))
     return E;
-  std::string D, B;
-  if (Error E = getPath(Dir, D))
+  std::string B;
+  if (Error E = getPath(Dir, Out))
     return E;
   if (Error E = getPath(Base, B))
     return E;
-  Out = gsym::joinPath(D, B);
+  // The common case of gsym::joinPath, without its temporaries.
+  if (!Out.empty() && !B.empty() && Out.back() != '/' && B[0] != '/' &&
+      Out.find('\\') == std::string::npos) {
+    Out.push_back('/');
+    Out += B;
+    return Error::success();
+  }
+  Out = gsym::joinPath(Out, B);
   return Error::success();
 }
 

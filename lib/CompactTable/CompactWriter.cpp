@@ -431,10 +431,10 @@ struct Writer {
   /// Token-encodes Strings. Returns the list section (WithIndex) or the
   /// bare entries, and each entry's offset among the entries.
   static Expected<std::string>
-  makeNameList(const std::vector<StringRef> &Strings, char Separator,
+  makeNameList(const std::vector<StringRef> &Strings, token::Separators Seps,
                std::string &TokenBytes, bool WithIndex,
                std::vector<uint32_t> *Offsets = nullptr) {
-    token::TokenTableBuilder B(Separator);
+    token::TokenTableBuilder B(Seps);
     for (StringRef Str : Strings)
       B.addName(Str);
     Expected<token::TokenEncoder> Enc = B.finish();
@@ -452,7 +452,7 @@ struct Writer {
       assert(OK && "every word was counted");
       (void)OK;
       for (uint32_t Id : Ids)
-        token::encodeId(Id, Code);
+        Enc->code().encode(Id, Code);
       // A byte length (not a token count) lets readers skip entries
       // without decoding them.
       std::string E;
@@ -498,7 +498,8 @@ struct Writer {
     std::string NameTokens;
     std::vector<uint32_t> Offsets;
     Expected<std::string> Names =
-        makeNameList(NameIds.order(), '_', NameTokens, false, &Offsets);
+        makeNameList(NameIds.order(), token::Separators{'_', '.'}, NameTokens,
+                     false, &Offsets);
     if (!Names)
       return Names.takeError();
     if (Names->size() > UINT32_MAX)
@@ -536,8 +537,8 @@ struct Writer {
 
     // Names, paths, files.
     std::string PathTokens;
-    Expected<std::string> Paths =
-        makeNameList(PathIds.order(), '/', PathTokens, true);
+    Expected<std::string> Paths = makeNameList(
+        PathIds.order(), token::Separators{'/', 0}, PathTokens, true);
     if (!Paths)
       return Paths.takeError();
     std::vector<std::string> FileEntries;
