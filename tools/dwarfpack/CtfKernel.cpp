@@ -355,7 +355,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     // is processed once.
     Clock::time_point T0 = Clock::now();
     std::map<std::string, ModuleBuild> Builds; // by module name
-    StringSet<> SeenUnits;                     // module \0 comp_dir \0 name
+    StringSet<> SeenUnits;                     // comp_dir \0 name
     std::vector<OpenObject> KeepOpen;          // the mergers' strings
     for (const std::vector<Input> *List : {&BuiltinObjs, &CoreObjs})
       for (const Input &In : *List) {
@@ -372,8 +372,9 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
               FixedModule ? StringRef(In.Module) : MM.moduleForUnit(Dir, Name);
           if (M.empty())
             M = CoreModule;
-          std::string Key = (M + Twine('\0') + Dir + Twine('\0') + Name).str();
-          if (!SeenUnits.insert(Key).second)
+          // A unit belongs to one module: the first input that has it
+          // processes it (built-in module objects come first).
+          if (!SeenUnits.insert((Dir + Twine('\0') + Name).str()).second)
             return nullptr;
           Touched.insert(M);
           ModuleBuild &B = Builds[M.str()];
@@ -492,6 +493,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     if (!Standalone) {
       outs() << "input types: " << RS.InputTypes << "\n";
       outs() << "global nodes: " << RS.GlobalNodes << "\n";
+      outs() << "resolved forwards: " << RS.ResolvedForwards << "\n";
       outs() << "classes: " << RS.Classes << "\n";
       outs() << "shared by use: " << RS.SharedByUse << "\n";
       outs() << "parent types: " << RS.SharedTotal << "\n";
