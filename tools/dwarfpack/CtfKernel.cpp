@@ -261,6 +261,9 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
   types::BuildOptions BOpts;
   BOpts.NumThreads = A.NumThreads;
   ctf::WriteOptions WOpts;
+  // The indexed data-object section already maps each global variable's
+  // name to its type; the variable section would repeat it.
+  WOpts.VariableSection = false;
   if (A.NoCompress)
     WOpts.CompressThreshold = 0;
   OutputSet Outs;
@@ -293,14 +296,18 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
             return;
           }
           R.Obj = std::move(*O);
+          // One thread per module: modules are the unit of parallelism.
           types::BuildOptions One;
-          Expected<types::BuildResult> B =
-              types::buildTypeTable(*R.Obj.Obj, *R.Obj.Ctx, One, Log);
-          if (!B) {
-            R.Err = createFileError(Loadable[J].Path, B.takeError());
+          types::TypeMerger Merger;
+          Expected<GroupedStats> GS = convertUnitsInto(
+              *R.Obj.Ctx, One, [&](StringRef, StringRef) { return &Merger; },
+              Log);
+          if (!GS) {
+            R.Err = createFileError(Loadable[J].Path, GS.takeError());
             return;
           }
-          R.Table = std::move(B->Table);
+          ElfSymbolNames Syms = collectElfSymbols(*R.Obj.Obj, true);
+          R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
           R.Hashes = hashTypeTable(R.Table);
         }));
       }
@@ -363,7 +370,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
             openObject(In.Path, /*ThreadSafe=*/A.NumThreads > 1, Log);
         if (!O)
           return Fail(O.takeError());
-        ElfSymbolNames Syms = collectElfSymbols(*O->Obj);
+        ElfSymbolNames Syms = collectElfSymbols(*O->Obj, true);
         StringSet<> Touched;
         bool FixedModule = List == &BuiltinObjs;
         auto Classify = [&](StringRef Dir,
