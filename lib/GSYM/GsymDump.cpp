@@ -20,7 +20,7 @@ static void dumpInline(const GsymReader &R, const InlineNode &Node,
   for (const AddressRange &Rg : Node.Ranges)
     OS << '[' << format_hex(Rg.Start, 18) << " - " << format_hex(Rg.End, 18)
        << ") ";
-  OS << '"' << Node.Name << '"';
+  OS << Node.Name;
   if (Node.CallFile != 0)
     OS << " called from " << R.getFilePath(Node.CallFile) << ':'
        << Node.CallLine;

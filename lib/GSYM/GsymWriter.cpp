@@ -163,6 +163,12 @@ Error encodeNode(const InlineNode &N, uint64_t Base, Tables &T, ByteWriter &W,
 
 } // namespace
 
+/// Name 0 is invalid in a FunctionInfo; unnamed code gets "??", which is
+/// what symbolizers print for it.
+static StringRef functionName(const FunctionEntry &F) {
+  return F.Name.empty() ? StringRef("??") : F.Name;
+}
+
 uint8_t addressOffsetSize(uint64_t MaxOffset) {
   if (MaxOffset <= UINT8_MAX)
     return 1;
@@ -294,7 +300,7 @@ Expected<std::string> encodeGsym(const FunctionModel &M, WriteStats *Stats) {
   Tables T(M);
   uint64_t Rows = 0, Nodes = 0;
   for (const FunctionEntry &F : Fs) {
-    T.string(F.Name);
+    T.string(functionName(F));
     for (const LineEntry &L : F.Lines)
       T.file(L.File);
     if (F.Inline)
@@ -373,9 +379,7 @@ Expected<std::string> encodeGsym(const FunctionModel &M, WriteStats *Stats) {
                                "function data beyond 4 GiB");
     W.fixup32(InfoOffsetsAt + I * 4, W.tell());
     W.u32(F.Range.size());
-    // Name 0 is invalid in a FunctionInfo; unnamed code gets "??", as the
-    // symbolizers print it.
-    W.u32(F.Name.empty() ? T.string("??") : T.string(F.Name));
+    W.u32(T.string(functionName(F)));
     if (!F.Lines.empty()) {
       LinePayload.clear();
       SmallVector<LineEntry, 64> Mapped;
@@ -403,6 +407,14 @@ Expected<std::string> encodeGsym(const FunctionModel &M, WriteStats *Stats) {
     W.u32(EndOfList);
     W.u32(0);
   }
+  // Pass 1 must have named every string: the table is already written.
+  if (StrtabAt + T.Strtab.size() !=
+          FileTableAt + 4 + T.GsymFiles.size() * 8 + T.Strtab.size() ||
+      Buf.size() < StrtabAt + T.Strtab.size() ||
+      StringRef(Buf).substr(StrtabAt, T.Strtab.size()) != T.Strtab)
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: string table changed while "
+                             "writing functions");
   if (Stats) {
     Stats->Functions = N;
     Stats->LineRows = Rows;

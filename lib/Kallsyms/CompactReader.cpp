@@ -399,11 +399,55 @@ Error CompactReader::decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
   uint64_t Off = read32le(Sec[SecNameIndex].Data + uint64_t(B) * 4);
   if (Off > Sec[SecNameData].Size)
     return corrupt("name block " + Twine(B) + " offset out of range");
-  const uint8_t *P = Sec[SecNameData].Data + Off;
+  const uint8_t *Start = Sec[SecNameData].Data + Off;
   const uint8_t *End = Sec[SecNameData].Data + Sec[SecNameData].Size;
+  uint32_t First = B << NameBlockShift;
+
+  // Hot path for the common records (short counts, t/T, few tokens) into a
+  // fixed buffer; anything else is decoded again by the general reader.
+  {
+    constexpr unsigned Max = 64;
+    uint32_t Buf[Max];
+    unsigned Len = 0;
+    const uint8_t *P = Start;
+    const token::IdCode &Code = Tokens.code();
+    uint32_t NumTok = Tokens.numTokens();
+    bool Ok = true;
+    char T = 0;
+    for (uint32_t S = First; S <= Slot && Ok; ++S) {
+      if (P >= End) {
+        Ok = false;
+        break;
+      }
+      uint8_t H = *P++;
+      unsigned Shared = H & 7, New = (H >> 3) & 7, TC = H >> 6;
+      if (Shared == 7 || New == 7 || TC > TypeGlobalText || Shared > Len ||
+          (S == First && Shared) || Shared + New > Max) {
+        Ok = false;
+        break;
+      }
+      T = TC == TypeLocalText ? 't' : 'T';
+      Len = Shared;
+      for (unsigned K = 0; K < New; ++K) {
+        uint32_t Id;
+        if (!Code.decode(P, End, Id) || Id >= NumTok) {
+          Ok = false;
+          break;
+        }
+        Buf[Len++] = Id;
+      }
+    }
+    if (Ok) {
+      Toks.assign(Buf, Buf + Len);
+      Type = T;
+      return Error::success();
+    }
+  }
+
+  const uint8_t *P = Start;
   Toks.clear();
-  for (uint32_t S = B << NameBlockShift; S <= Slot; ++S)
-    if (Error E = readRecord(P, End, S == (B << NameBlockShift), Toks, Type))
+  for (uint32_t S = First; S <= Slot; ++S)
+    if (Error E = readRecord(P, End, S == First, Toks, Type))
       return E;
   return Error::success();
 }
@@ -473,7 +517,7 @@ CompactReader::lookupName(StringRef Name) const {
   // current record known to equal the leading words of Name, and survives
   // front coding so shared tokens are not compared again.
   SmallVector<StringRef, 16> Words;
-  token::splitWords(Name, Tokens.separator(), Words);
+  token::splitTokens(Name, Tokens.separators(), Words);
   const uint8_t *End = Sec[SecNameData].Data + Sec[SecNameData].Size;
   std::vector<uint32_t> Slots;
   Toks.clear();

@@ -123,57 +123,69 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     Builder.addName(Syms[I].Name, &Tok);
   }
   TokStart[N] = Tok.size();
-  Expected<token::TokenEncoder> Enc = Builder.finish();
-  if (!Enc)
-    return Enc.takeError();
-  for (uint32_t &T : Tok)
-    T = Enc->finalId(T);
 
   std::vector<uint32_t> Perm(N); // address index -> name slot
   for (uint32_t S = 0; S < N; ++S)
     Perm[Order[S].Index] = S;
 
-  // Names, front-coded by tokens within blocks.
+  // Names, front-coded by tokens within blocks. The first pass finds the
+  // tokens each record writes, so ids can follow how often they are
+  // written rather than how often they occur.
+  std::vector<uint32_t> SharedOf(N);
+  std::vector<uint64_t> Weights(Builder.numTokens(), 0);
+  {
+    ArrayRef<uint32_t> PrevTok;
+    for (uint32_t S = 0; S < N; ++S) {
+      uint32_t I = Order[S].Index;
+      if (S + 8 < N) {
+        uint32_t Ahead = Order[S + 8].Index;
+        __builtin_prefetch(&TokStart[Ahead]);
+        __builtin_prefetch(&Syms[Ahead]);
+      }
+      ArrayRef<uint32_t> Cur(Tok.data() + TokStart[I],
+                             Tok.data() + TokStart[I + 1]);
+      uint32_t Shared = 0;
+      if (S & ((1u << NameBlockShift) - 1))
+        while (Shared < Cur.size() && Shared < PrevTok.size() &&
+               Cur[Shared] == PrevTok[Shared])
+          ++Shared;
+      SharedOf[S] = Shared;
+      for (uint32_t T : Cur.drop_front(Shared))
+        ++Weights[T];
+      PrevTok = Cur;
+    }
+  }
+  Expected<token::TokenEncoder> Enc = Builder.finish(Weights);
+  if (!Enc)
+    return Enc.takeError();
+  const token::IdCode &Code = Enc->code();
   std::string NameIndex, NameData;
   SmallVector<uint8_t, 64> Rec;
-  ArrayRef<uint32_t> PrevTok;
   for (uint32_t S = 0; S < N; ++S) {
     uint32_t I = Order[S].Index;
-    // Name order visits symbols at random; fetch ahead.
-    if (S + 8 < N) {
-      uint32_t Ahead = Order[S + 8].Index;
-      __builtin_prefetch(&Syms[Ahead]);
-      __builtin_prefetch(&TokStart[Ahead]);
-    }
     ArrayRef<uint32_t> Cur(Tok.data() + TokStart[I],
                            Tok.data() + TokStart[I + 1]);
-    uint32_t Shared = 0;
-    if (S & ((1u << NameBlockShift) - 1)) {
-      while (Shared < Cur.size() && Shared < PrevTok.size() &&
-             Cur[Shared] == PrevTok[Shared])
-        ++Shared;
-    } else {
+    if ((S & ((1u << NameBlockShift) - 1)) == 0)
       appendU32(NameIndex, NameData.size());
-    }
+    uint32_t Shared = SharedOf[S];
     uint32_t New = Cur.size() - Shared;
     char Type = Syms[I].Type;
-    unsigned Code = Type == 't'   ? TypeLocalText
-                    : Type == 'T' ? TypeGlobalText
-                                  : TypeExplicit;
+    unsigned TypeCode = Type == 't'   ? TypeLocalText
+                        : Type == 'T' ? TypeGlobalText
+                                      : TypeExplicit;
     Rec.clear();
-    Rec.push_back(
-        uint8_t(std::min(Shared, 7u) | (std::min(New, 7u) << 3) | (Code << 6)));
+    Rec.push_back(uint8_t(std::min(Shared, 7u) | (std::min(New, 7u) << 3) |
+                          (TypeCode << 6)));
     uint8_t Buf[16];
     if (Shared >= 7)
       Rec.append(Buf, Buf + encodeULEB128(Shared, Buf));
     if (New >= 7)
       Rec.append(Buf, Buf + encodeULEB128(New, Buf));
-    if (Code == TypeExplicit)
+    if (TypeCode == TypeExplicit)
       Rec.push_back(uint8_t(Type));
     for (uint32_t T : Cur.drop_front(Shared))
-      token::encodeId(T, Rec);
+      Code.encode(Enc->finalId(T), Rec);
     NameData.append(reinterpret_cast<const char *>(Rec.data()), Rec.size());
-    PrevTok = Cur;
   }
   if (NameData.size() > UINT32_MAX)
     return createStringError(inconvertibleErrorCode(), "names exceed 4 GiB");

@@ -467,14 +467,15 @@ void UnitConverter::convertEnum(const DWARFDie &D, Type &T) {
     if (IsUnsigned) {
       uint64_t X = V->getAsUnsignedConstant().value_or(
           uint64_t(V->getAsSignedConstant().value_or(0)));
-      // A 32-bit unsigned value keeps its bit pattern in CTF's int32.
-      if (X > UINT32_MAX) {
+      // CTF stores int32: a larger unsigned value would read back negative,
+      // so it is dropped (as GCC does) rather than corrupted.
+      if (X > uint64_t(INT32_MAX)) {
         warn("enum-value-out-of-range", C,
              "enumerator '" + E.Name + "' = " + Twine(X) +
                  " does not fit CTF's 32 bits; dropped");
         continue;
       }
-      E.Value = int32_t(uint32_t(X));
+      E.Value = int64_t(X);
     } else {
       int64_t X = V->getAsSignedConstant().value_or(0);
       if (X < INT32_MIN || X > INT32_MAX) {
@@ -692,7 +693,9 @@ uint64_t shallowHash(const Type &T) {
 /// refinement in finish() then merges whatever remains equivalent.
 constexpr unsigned HashRounds = 32;
 
-void hashUnit(UnitTypes &UT) {
+} // namespace
+
+void hashUnitTypes(UnitTypes &UT) {
   size_t N = UT.Types.size();
   std::vector<uint64_t> H0(N), Cur(N), Next(N);
   for (size_t I = 0; I < N; ++I)
@@ -707,8 +710,6 @@ void hashUnit(UnitTypes &UT) {
   }
   UT.Hashes = std::move(Cur);
 }
-
-} // namespace
 
 unsigned breakTypedefCycles(std::vector<Type> &Types) {
   // Colour walk over the edges that consumers follow to resolve a type
@@ -784,7 +785,7 @@ UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
     Log.report("type-cycle", Twine(N) +
                                  " type(s) closing a cycle through typedefs, "
                                  "qualifiers or arrays written as unknown");
-  hashUnit(UT);
+  hashUnitTypes(UT);
   return UT;
 }
 

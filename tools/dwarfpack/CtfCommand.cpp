@@ -51,6 +51,11 @@ cl::opt<unsigned> NumThreads("num-threads",
 cl::opt<bool> NoCompress("no-compress",
                          cl::desc("Never zlib-compress the dict"),
                          cl::sub(CtfCmd), cl::cat(tool::category()));
+cl::opt<bool> VariableSection(
+    "variable-section",
+    cl::desc("Also write global variables to the CTF variable section "
+             "(like ld --ctf-variables)"),
+    cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> Stats("stats",
                     cl::desc("Print type counts by kind and sizes to stdout"),
                     cl::sub(CtfCmd), cl::cat(tool::category()));
@@ -108,6 +113,7 @@ int run() {
   ctf::WriteOptions WOpts;
   if (NoCompress)
     WOpts.CompressThreshold = 0;
+  WOpts.VariableSection = VariableSection;
   ctf::WriteStats WStats;
   Expected<std::string> Dict = ctf::writeDict(R->Table, WOpts, &WStats);
   if (!Dict)

@@ -111,8 +111,14 @@ int runGsym() {
   if (Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
         OS << *Bytes;
         return Error::success();
-      }))
-    return reportError(createFileError(Output, std::move(E)));
+      })) {
+    // Some errors name the file already, some do not: name it once.
+    std::string Msg = toString(std::move(E));
+    StringRef Rest(Msg);
+    std::string Prefix = "'" + Output + "': ";
+    Rest.consume_front(Prefix);
+    return reportError("cannot write '" + Output + "': " + Rest);
+  }
 
   auto Written = std::chrono::steady_clock::now();
 

@@ -62,15 +62,13 @@ cl::list<std::string>
                cl::desc("Treat INPUT as a table and print the symbols with "
                         "this name (repeatable)"),
                cl::value_desc("name"), cl::sub(Sub), cl::cat(category()));
-cl::opt<bool>
-    DumpTable("dump", cl::Hidden,
-              cl::desc("Treat INPUT as a table and print every symbol (as "
-                       "'dwarfpack dump')"),
-              cl::sub(Sub), cl::cat(category()));
 cl::opt<unsigned> BenchLookups(
     "bench-lookups", cl::Hidden,
     cl::desc("Treat INPUT as a table; time N random address and name lookups"),
     cl::sub(Sub), cl::cat(category()));
+cl::opt<bool> BenchAddressOnly("bench-address-only", cl::Hidden,
+                               cl::desc("With --bench-lookups: addresses only"),
+                               cl::sub(Sub), cl::cat(category()));
 cl::opt<unsigned>
     BenchBuild("bench-build", cl::Hidden,
                cl::desc("Time N in-memory builds (parse + write) of INPUT"),
@@ -186,7 +184,7 @@ int runBenchLookups() {
   }
   auto T1 = Clock::now();
   double C1 = cpuSeconds();
-  for (unsigned I = 0; I < BenchLookups; ++I) {
+  for (unsigned I = 0; I < BenchLookups && !BenchAddressOnly; ++I) {
     auto S = R.lookupName(Names[I % Names.size()]);
     if (!S)
       return reportError(S.takeError());
@@ -236,21 +234,7 @@ int runBenchBuild(StringRef Text) {
   return 0;
 }
 
-int runDump() {
-  auto Buf = readInput(Input, false);
-  if (!Buf)
-    return reportError(Buf.takeError());
-  auto Reader = openSymbolTable(std::move(*Buf));
-  if (!Reader)
-    return reportError(createFileError(Input, Reader.takeError()));
-  if (Error E = (*Reader)->dump(outs()))
-    return reportError(createFileError(Input, std::move(E)));
-  return 0;
-}
-
 int run() {
-  if (DumpTable)
-    return runDump();
   if (!LookupName.empty())
     return runLookupName();
   if (BenchLookups)

@@ -154,6 +154,8 @@ def parse_symbolizer_json(text):
         objs = [json.loads(l) for l in text.splitlines() if l.strip()]
     result = {}
     for o in objs:
+        if "Address" not in o:  # input that was not an address
+            continue
         addr = int(str(o["Address"]), 0)
         frames = []
         for s in o.get("Symbol", o.get("Frames", [])) or []:
@@ -259,6 +261,19 @@ CLONE_SUFFIX = re.compile(
 OPERATOR_CHARS = set("<>=!+-*/%^&|~,")
 
 
+def matching_paren(name, i):
+    """Index of the ')' closing the '(' at i (or the last index)."""
+    depth = 0
+    for k in range(i, len(name)):
+        if name[k] == "(":
+            depth += 1
+        elif name[k] == ")":
+            depth -= 1
+            if depth == 0:
+                return k
+    return len(name) - 1
+
+
 def base_name(name):
     """The bare function name, however it is spelled: without clone suffix,
     return type, qualification, template arguments and parameters.
@@ -285,10 +300,17 @@ def base_name(name):
                 start = i
             i = j
             continue
-        if c in "<([{":
-            if c == "(" and depth == 0 and i > 0:
+        if c == "(" and depth == 0 and i > 0:
+            # A parameter list, unless a scope follows: 'f(int)::g',
+            # "(anonymous namespace)::", "'lambda'(int)::operator()".
+            close = matching_paren(name, i)
+            if not name.startswith("::", close + 1):
                 end = i
                 break
+            start = close + 3
+            i = close + 3
+            continue
+        if c in "<([{":
             depth += 1
         elif c in ">)]}":
             depth = max(0, depth - 1)

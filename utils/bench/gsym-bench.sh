@@ -98,19 +98,21 @@ for input in "${inputs[@]}"; do
 
   if [ $have_gsym = 1 ]; then
     echo "   dwarfpack gsym" >&2
-    if timed "$input" dp "$dp" gsym "$elf" -o "$y" --num-threads "$threads"; then
+    if timed "$input" dp "$dp" gsym "$elf" -o "$y" --num-threads "$threads" --quiet; then
       record "$input" dp_size "$(stat -c %s "$y")"
       # Determinism: 1 thread must give the same bytes as $threads threads.
-      "$dp" gsym "$elf" -o "$y.t1" --num-threads 1 >/dev/null 2>&1 &&
+      "$dp" gsym "$elf" -o "$y.t1" --num-threads 1 --quiet >/dev/null 2>&1 &&
         { cmp -s "$y" "$y.t1" && record "$input" deterministic yes ||
           record "$input" deterministic "NO (1 vs $threads threads differ)"; }
       rm -f "$y.t1"
-      echo "   dwarfpack gsym --verify" >&2
-      saved=$repeat repeat=1
-      timed "$input" verify "$dp" gsym "$elf" -o "$y.v" --num-threads "$threads" \
-        --verify || true
-      repeat=$saved
-      rm -f "$y.v"
+      if "$dp" gsym --help 2>&1 | grep -q -- '--verify'; then
+        echo "   dwarfpack gsym --verify" >&2
+        saved=$repeat repeat=1
+        timed "$input" verify "$dp" gsym "$elf" -o "$y.v" --num-threads "$threads" \
+          --quiet --verify || true
+        repeat=$saved
+        rm -f "$y.v"
+      fi
       # llvm-gsymutil must read our file: a full dump decodes every record.
       rc=0
       llvm-gsymutil "$y" >"$out/$input.llvm-dump-ours.txt" 2>&1 || rc=$?

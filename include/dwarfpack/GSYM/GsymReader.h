@@ -62,6 +62,8 @@ struct DecodedFunction {
   FunctionEntry Entry;
   /// True when the record has a LineTableInfo (even an empty one).
   bool HasLineTable = false;
+  /// True when the line rows ascend by address (always, from a sane writer).
+  bool LinesSorted = true;
   llvm::SmallVector<UnknownInfo, 0> UnknownInfos;
 };
 
@@ -120,6 +122,13 @@ public:
   findFunctionIndex(uint64_t Address) const;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+
+  /// What lookup(Address) answers when the address table selects function F
+  /// for Address (F decoded from this file), computed from the decoded
+  /// record: the same rules without re-reading the record, so checking many
+  /// addresses of one function stays linear (verify).
+  llvm::Expected<LookupResult> lookupIn(const DecodedFunction &F,
+                                        uint64_t Address) const;
 
 private:
   GsymReader() = default;

@@ -55,6 +55,9 @@ TypeSignatureMap collectTypeUnits(llvm::DWARFContext &Ctx);
 UnitTypes convertCompileUnit(llvm::DWARFUnit &U, WarningLog &Log,
                              const TypeSignatureMap *Sigs = nullptr);
 
+/// Fills UT.Hashes (done by convertCompileUnit; for units built otherwise).
+void hashUnitTypes(UnitTypes &UT);
+
 /// Breaks cycles through typedefs, qualifiers, arrays and slices (which no C
 /// program can produce but corrupt DWARF can): the type closing the cycle
 /// becomes Unknown. Returns the number of types changed.
