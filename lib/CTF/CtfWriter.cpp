@@ -16,24 +16,67 @@ namespace ctf {
 
 namespace {
 
+/// The string section: collected in a first pass, then laid out sorted.
+/// Sorted order makes the name offsets of the (name-sorted) symbol index
+/// sections ascend, which zlib compresses far better than scattered ones.
 class StringTable {
 public:
-  StringTable() { Data.push_back('\0'); }
   uint32_t add(StringRef S) {
     if (S.empty())
       return 0;
-    auto [It, New] = Offsets.try_emplace(S, Data.size());
-    if (New) {
+    if (!Finalized) {
+      Offsets.try_emplace(S, 0);
+      return 0;
+    }
+    return Offsets.lookup(S);
+  }
+  void finalize() {
+    // Tail merging: a string that ends another ("id" in "pid") is stored
+    // once, inside the longer one. Sorting by reversed bytes puts each
+    // string just before the strings it is a suffix of.
+    std::vector<StringRef> All;
+    All.reserve(Offsets.size());
+    for (const auto &E : Offsets)
+      All.push_back(E.getKey());
+    llvm::sort(All, [](StringRef A, StringRef B) {
+      size_t N = std::min(A.size(), B.size());
+      for (size_t I = 1; I <= N; ++I) {
+        unsigned char X = A[A.size() - I], Y = B[B.size() - I];
+        if (X != Y)
+          return X < Y;
+      }
+      return A.size() < B.size();
+    });
+    std::vector<StringRef> Owner(All.size());
+    for (size_t I = All.size(); I-- > 0;) {
+      Owner[I] = All[I];
+      if (I + 1 < All.size() && All[I + 1].ends_with(All[I]))
+        Owner[I] = Owner[I + 1];
+    }
+    // Strings that own their bytes are laid out in ascending order, so the
+    // name offsets of the name-sorted symbol index sections mostly ascend,
+    // which zlib compresses far better than scattered offsets.
+    std::vector<StringRef> Heads;
+    for (size_t I = 0; I < All.size(); ++I)
+      if (Owner[I].data() == All[I].data() && Owner[I].size() == All[I].size())
+        Heads.push_back(All[I]);
+    llvm::sort(Heads);
+    Data.assign(1, '\0');
+    for (StringRef S : Heads) {
+      Offsets[S] = Data.size();
       Data.append(S.begin(), S.end());
       Data.push_back('\0');
     }
-    return It->second;
+    for (size_t I = 0; I < All.size(); ++I)
+      Offsets[All[I]] = Offsets[Owner[I]] + (Owner[I].size() - All[I].size());
+    Finalized = true;
   }
   const std::string &data() const { return Data; }
 
 private:
   StringMap<uint32_t> Offsets;
   std::string Data;
+  bool Finalized = false;
 };
 
 class Buffer {
@@ -108,151 +151,165 @@ Expected<std::string> writeDict(const TypeTable &Table,
     return createStringError(inconvertibleErrorCode(),
                              "too many types for one CTF dict");
   StringTable Strings;
-  Buffer Types;
-  for (size_t I = 0; I < Table.Types.size(); ++I) {
-    const Type &T = Table.Types[I];
-    bool Root = !(I < Table.Hidden.size() && Table.Hidden[I]);
-    unsigned K = ctfKind(T.Kind);
-    StringRef Name = T.Kind == TypeKind::Void ? StringRef("void") : T.Name;
-    // Kinds that cannot carry names in CTF are written nameless.
-    switch (T.Kind) {
-    case TypeKind::Pointer:
-    case TypeKind::Array:
-    case TypeKind::Function:
-    case TypeKind::Volatile:
-    case TypeKind::Const:
-    case TypeKind::Restrict:
-    case TypeKind::Slice:
-    case TypeKind::Unknown:
-      Name = {};
-      break;
-    default:
-      break;
-    }
-    uint32_t NameOff = Strings.add(Name);
-    switch (T.Kind) {
-    case TypeKind::Void:
-    case TypeKind::Integer:
-    case TypeKind::Float: {
-      Types.u32(NameOff);
-      Types.u32(typeInfo(K, Root, 1));
-      uint64_t Size = T.Kind == TypeKind::Void ? 0 : T.Size;
-      writeSize(Types, Size);
-      uint32_t Enc = T.Kind == TypeKind::Void ? 1 : T.Encoding;
-      uint32_t Bits = T.Kind == TypeKind::Void ? 0 : T.Bits;
-      Types.u32((Enc << 24) | (Bits & 0xffff));
-      break;
-    }
-    case TypeKind::Unknown:
-      Types.u32(0);
-      Types.u32(typeInfo(K, Root, 0));
-      writeSize(Types, T.Size);
-      break;
-    case TypeKind::Pointer:
-    case TypeKind::Typedef:
-    case TypeKind::Volatile:
-    case TypeKind::Const:
-    case TypeKind::Restrict:
-      Types.u32(NameOff);
-      Types.u32(typeInfo(K, Root, 0));
-      Types.u32(ctfId(T.Ref));
-      break;
-    case TypeKind::Forward:
-      Types.u32(NameOff);
-      Types.u32(typeInfo(K, Root, 0));
-      Types.u32(ctfKind(TypeKind(T.Encoding)));
-      break;
-    case TypeKind::Array:
-      Types.u32(0);
-      Types.u32(typeInfo(K, Root, 0));
-      Types.u32(0);
-      Types.u32(ctfId(T.Ref));
-      Types.u32(ctfId(T.IndexType));
-      Types.u32(uint32_t(T.NumElems));
-      break;
-    case TypeKind::Function: {
-      uint32_t Vlen = T.Params.size() + (T.Varargs ? 1 : 0);
-      if (Vlen > MaxVlen)
-        return createStringError(inconvertibleErrorCode(),
-                                 "function type with too many parameters");
-      Types.u32(0);
-      Types.u32(typeInfo(K, Root, Vlen));
-      Types.u32(ctfId(T.Ref));
-      for (TypeId P : T.Params)
-        Types.u32(ctfId(P));
-      if (T.Varargs)
+  Buffer Types, Objt, ObjtIdx, Func, FuncIdx, Vars;
+  // Pass 0 only collects strings; pass 1 writes with final offsets.
+  auto Emit = [&]() -> Error {
+    Types = Objt = ObjtIdx = Func = FuncIdx = Vars = Buffer();
+    for (size_t I = 0; I < Table.Types.size(); ++I) {
+      const Type &T = Table.Types[I];
+      bool Root = !(I < Table.Hidden.size() && Table.Hidden[I]);
+      unsigned K = ctfKind(T.Kind);
+      StringRef Name = T.Kind == TypeKind::Void ? StringRef("void") : T.Name;
+      // Kinds that cannot carry names in CTF are written nameless.
+      switch (T.Kind) {
+      case TypeKind::Pointer:
+      case TypeKind::Array:
+      case TypeKind::Function:
+      case TypeKind::Volatile:
+      case TypeKind::Const:
+      case TypeKind::Restrict:
+      case TypeKind::Slice:
+      case TypeKind::Unknown:
+        Name = {};
+        break;
+      default:
+        break;
+      }
+      uint32_t NameOff = Strings.add(Name);
+      switch (T.Kind) {
+      case TypeKind::Void:
+      case TypeKind::Integer:
+      case TypeKind::Float: {
+        Types.u32(NameOff);
+        Types.u32(typeInfo(K, Root, 1));
+        uint64_t Size = T.Kind == TypeKind::Void ? 0 : T.Size;
+        writeSize(Types, Size);
+        uint32_t Enc = T.Kind == TypeKind::Void ? 1 : T.Encoding;
+        uint32_t Bits = T.Kind == TypeKind::Void ? 0 : T.Bits;
+        Types.u32((Enc << 24) | (Bits & 0xffff));
+        break;
+      }
+      case TypeKind::Unknown:
         Types.u32(0);
-      if (Vlen & 1)
-        Types.u32(0); // keep records 4-byte aligned in pairs, as ctf.h says
-      break;
-    }
-    case TypeKind::Struct:
-    case TypeKind::Union: {
-      if (T.Members.size() > MaxVlen)
-        return createStringError(inconvertibleErrorCode(),
-                                 "struct '%s' has too many members",
-                                 T.Name.str().c_str());
-      Types.u32(NameOff);
-      Types.u32(typeInfo(K, Root, T.Members.size()));
-      writeSize(Types, T.Size);
-      bool Large = T.Size >= LStructThreshold;
-      for (const Member &M : T.Members) {
-        uint32_t MName = Strings.add(M.Name);
-        if (Large) {
-          Types.u32(MName);
-          Types.u32(uint32_t(M.BitOffset >> 32));
-          Types.u32(ctfId(M.Type));
-          Types.u32(uint32_t(M.BitOffset));
-        } else {
-          Types.u32(MName);
-          Types.u32(uint32_t(M.BitOffset));
-          Types.u32(ctfId(M.Type));
+        Types.u32(typeInfo(K, Root, 0));
+        writeSize(Types, T.Size);
+        break;
+      case TypeKind::Pointer:
+      case TypeKind::Typedef:
+      case TypeKind::Volatile:
+      case TypeKind::Const:
+      case TypeKind::Restrict:
+        Types.u32(NameOff);
+        Types.u32(typeInfo(K, Root, 0));
+        Types.u32(ctfId(T.Ref));
+        break;
+      case TypeKind::Forward:
+        Types.u32(NameOff);
+        Types.u32(typeInfo(K, Root, 0));
+        Types.u32(ctfKind(TypeKind(T.Encoding)));
+        break;
+      case TypeKind::Array:
+        Types.u32(0);
+        Types.u32(typeInfo(K, Root, 0));
+        Types.u32(0);
+        Types.u32(ctfId(T.Ref));
+        Types.u32(ctfId(T.IndexType));
+        Types.u32(uint32_t(T.NumElems));
+        break;
+      case TypeKind::Function: {
+        uint32_t Vlen = T.Params.size() + (T.Varargs ? 1 : 0);
+        if (Vlen > MaxVlen)
+          return createStringError(inconvertibleErrorCode(),
+                                   "function type with too many parameters");
+        Types.u32(0);
+        Types.u32(typeInfo(K, Root, Vlen));
+        Types.u32(ctfId(T.Ref));
+        for (TypeId P : T.Params)
+          Types.u32(ctfId(P));
+        if (T.Varargs)
+          Types.u32(0);
+        if (Vlen & 1)
+          Types.u32(0); // keep records 4-byte aligned in pairs, as ctf.h says
+        break;
+      }
+      case TypeKind::Struct:
+      case TypeKind::Union: {
+        if (T.Members.size() > MaxVlen)
+          return createStringError(inconvertibleErrorCode(),
+                                   "struct '%s' has too many members",
+                                   T.Name.str().c_str());
+        Types.u32(NameOff);
+        Types.u32(typeInfo(K, Root, T.Members.size()));
+        writeSize(Types, T.Size);
+        bool Large = T.Size >= LStructThreshold;
+        for (const Member &M : T.Members) {
+          uint32_t MName = Strings.add(M.Name);
+          if (Large) {
+            Types.u32(MName);
+            Types.u32(uint32_t(M.BitOffset >> 32));
+            Types.u32(ctfId(M.Type));
+            Types.u32(uint32_t(M.BitOffset));
+          } else {
+            Types.u32(MName);
+            Types.u32(uint32_t(M.BitOffset));
+            Types.u32(ctfId(M.Type));
+          }
         }
+        break;
       }
-      break;
-    }
-    case TypeKind::Enum:
-      if (T.Enumerators.size() > MaxVlen)
-        return createStringError(inconvertibleErrorCode(),
-                                 "enum with too many enumerators");
-      Types.u32(NameOff);
-      Types.u32(typeInfo(K, Root, T.Enumerators.size()));
-      writeSize(Types, T.Size);
-      for (const Enumerator &E : T.Enumerators) {
-        Types.u32(Strings.add(E.Name));
-        Types.u32(uint32_t(int32_t(E.Value)));
+      case TypeKind::Enum:
+        if (T.Enumerators.size() > MaxVlen)
+          return createStringError(inconvertibleErrorCode(),
+                                   "enum with too many enumerators");
+        Types.u32(NameOff);
+        Types.u32(typeInfo(K, Root, T.Enumerators.size()));
+        writeSize(Types, T.Size);
+        for (const Enumerator &E : T.Enumerators) {
+          Types.u32(Strings.add(E.Name));
+          Types.u32(uint32_t(int32_t(E.Value)));
+        }
+        break;
+      case TypeKind::Slice:
+        Types.u32(0);
+        Types.u32(typeInfo(K, Root, 0));
+        writeSize(Types, T.Size);
+        Types.u32(ctfId(T.Ref));
+        Types.u16(T.BitOffset);
+        Types.u16(T.Bits);
+        break;
       }
-      break;
-    case TypeKind::Slice:
-      Types.u32(0);
-      Types.u32(typeInfo(K, Root, 0));
-      writeSize(Types, T.Size);
-      Types.u32(ctfId(T.Ref));
-      Types.u16(T.BitOffset);
-      Types.u16(T.Bits);
-      break;
     }
-  }
 
-  // Symbol sections: indexed (a name per entry) and sorted by name, so they
-  // do not depend on the ELF symbol table's order.
-  Buffer Objt, ObjtIdx, Func, FuncIdx, Vars;
-  for (const Symbol &S : Table.Variables) {
-    Objt.u32(ctfId(S.Type));
-    ObjtIdx.u32(Strings.add(S.Name));
-  }
-  for (const Symbol &S : Table.Functions) {
-    Func.u32(ctfId(S.Type));
-    FuncIdx.u32(Strings.add(S.Name));
-  }
-  if (Opts.VariableSection)
+    // Symbol sections: indexed (a name per entry) and sorted by name, so they
+    // do not depend on the ELF symbol table's order.
     for (const Symbol &S : Table.Variables) {
-      Vars.u32(Strings.add(S.Name));
-      Vars.u32(ctfId(S.Type));
+      Objt.u32(ctfId(S.Type));
+      ObjtIdx.u32(Strings.add(S.Name));
     }
+    for (const Symbol &S : Table.Functions) {
+      Func.u32(ctfId(S.Type));
+      FuncIdx.u32(Strings.add(S.Name));
+    }
+    if (Opts.VariableSection)
+      for (const Symbol &S : Table.Variables) {
+        Vars.u32(Strings.add(S.Name));
+        Vars.u32(ctfId(S.Type));
+      }
+
+    Strings.add(Opts.ParentName); // child dicts (see WriteOptions)
+    return Error::success();
+  };
+  if (Error E = Emit())
+    return std::move(E);
+  Strings.finalize();
+  if (Error E = Emit())
+    return std::move(E);
+  std::string StrData = Strings.data();
 
   std::string Body;
   uint32_t Fields[NumHeaderFields] = {};
+  // Child dicts: see WriteOptions::ParentName (ids are already encoded).
+  Fields[ParName] = Strings.add(Opts.ParentName);
   Fields[LblOff] = 0;
   Fields[ObjtOff] = Body.size();
   Body += Objt.Data;
@@ -267,8 +324,8 @@ Expected<std::string> writeDict(const TypeTable &Table,
   Fields[TypeOff] = Body.size();
   Body += Types.Data;
   Fields[StrOff] = Body.size();
-  Body += Strings.data();
-  Fields[StrLen] = Strings.data().size();
+  Body += StrData;
+  Fields[StrLen] = StrData.size();
   if (Body.size() > UINT32_MAX)
     return createStringError(inconvertibleErrorCode(),
                              "CTF dict larger than 4 GiB");
@@ -279,7 +336,8 @@ Expected<std::string> writeDict(const TypeTable &Table,
                   compression::zlib::isAvailable();
   SmallVector<uint8_t, 0> Packed;
   if (Compress) {
-    compression::zlib::compress(arrayRefFromStringRef(Body), Packed);
+    compression::zlib::compress(arrayRefFromStringRef(Body), Packed,
+                                compression::zlib::BestSizeCompression);
     Flags |= FlagCompress;
   }
   Buffer Out;

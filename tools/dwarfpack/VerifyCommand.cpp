@@ -37,7 +37,8 @@ static cl::opt<bool>
               cl::desc("Print the CPU time of loading DWARF and comparing"),
               cl::sub(VerifySub), cl::cat(category()));
 
-static int runVerify() {
+int dwarfpack::tool::runVerification(StringRef GsymFile, StringRef InputFile,
+                                     unsigned NumThreads, bool ShowStats) {
   WarningLog Log;
   verify::GsymVerifyOptions Opts;
   Opts.NumThreads = NumThreads;
@@ -66,6 +67,10 @@ static int runVerify() {
                        InputFile + "' (" + Twine(Stats->Mismatches) +
                        " mismatches)");
   return 0;
+}
+
+static int runVerify() {
+  return runVerification(GsymFile, InputFile, NumThreads, ShowStats);
 }
 
 static CommandRegistration RegisterVerify(VerifySub, runVerify);

@@ -1,0 +1,278 @@
+//===- CtfTest.cpp - CTF writer/reader and type merger unit tests ---------===//
+
+#include "dwarfpack/CTF/CtfReader.h"
+#include "dwarfpack/CTF/CtfWriter.h"
+#include "dwarfpack/Types/DwarfTypeBuilder.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+#include <random>
+
+using namespace dwarfpack;
+using namespace dwarfpack::types;
+
+namespace {
+
+Type integer(llvm::StringRef Name, uint64_t Size, uint8_t Enc) {
+  Type T;
+  T.Kind = TypeKind::Integer;
+  T.Name = Name;
+  T.Size = Size;
+  T.Bits = Size * 8;
+  T.Encoding = Enc;
+  return T;
+}
+Type ref(TypeKind K, TypeId R, llvm::StringRef Name = {}) {
+  Type T;
+  T.Kind = K;
+  T.Ref = R;
+  T.Name = Name;
+  return T;
+}
+Type aggregate(TypeKind K, llvm::StringRef Name, uint64_t Size,
+               std::vector<Member> Members) {
+  Type T;
+  T.Kind = K;
+  T.Name = Name;
+  T.Size = Size;
+  T.Members = std::move(Members);
+  return T;
+}
+Type forward(llvm::StringRef Name) {
+  Type T;
+  T.Kind = TypeKind::Forward;
+  T.Encoding = uint8_t(TypeKind::Struct);
+  T.Name = Name;
+  return T;
+}
+
+/// void, int, struct node { struct node *next; int x : 3; }, enum, array,
+/// function, plus symbols.
+TypeTable sampleTable() {
+  TypeTable T;
+  T.Types.emplace_back();                                   // 0 void
+  T.Types.push_back(integer("int", 4, IntSigned));          // 1
+  T.Types.push_back(aggregate(TypeKind::Struct, "node", 16, // 2
+                              {{"next", 3, 0}, {"x", 4, 64}}));
+  T.Types.push_back(ref(TypeKind::Pointer, 2)); // 3
+  Type S = ref(TypeKind::Slice, 1);             // 4
+  S.Bits = 3;
+  S.Size = 1;
+  T.Types.push_back(S);
+  Type E;
+  E.Kind = TypeKind::Enum; // 5
+  E.Name = "color";
+  E.Size = 4;
+  E.Enumerators = {{"RED", -1}, {"BIG", 0x7fffffff}};
+  T.Types.push_back(E);
+  Type A;
+  A.Kind = TypeKind::Array; // 6
+  A.Ref = 1;
+  A.IndexType = 1;
+  A.NumElems = 7;
+  T.Types.push_back(A);
+  Type F;
+  F.Kind = TypeKind::Function; // 7
+  F.Ref = 1;
+  F.Params = {3};
+  F.Varargs = true;
+  T.Types.push_back(F);
+  T.Hidden.assign(T.Types.size(), false);
+  T.Hidden[4] = true;
+  T.Variables = {{"arr", 6}, {"head", 3}};
+  T.Functions = {{"walk", 7}};
+  return T;
+}
+
+TEST(CtfWriter, RoundTripThroughReader) {
+  TypeTable Table = sampleTable();
+  ctf::WriteOptions Opts;
+  Opts.CompressThreshold = 0;
+  auto Bytes = ctf::writeDict(Table, Opts);
+  ASSERT_TRUE(bool(Bytes)) << llvm::toString(Bytes.takeError());
+  auto D = ctf::DictReader::open(*Bytes);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  ASSERT_EQ(D->numTypes(), Table.Types.size());
+  EXPECT_EQ(D->flags(), ctf::FlagNewFuncInfo | ctf::FlagIdxSorted);
+
+  auto Node = D->type(3); // model 2 -> CTF 3
+  EXPECT_EQ(ctf::infoKind(Node.Info), ctf::KStruct);
+  EXPECT_EQ(D->string(Node.Name), "node");
+  EXPECT_EQ(Node.Size, 16u);
+  EXPECT_EQ(ctf::infoVlen(Node.Info), 2u);
+  auto Slice = D->type(5);
+  EXPECT_EQ(ctf::infoKind(Slice.Info), ctf::KSlice);
+  EXPECT_FALSE(ctf::infoRoot(Slice.Info));
+  auto Fn = D->type(8);
+  EXPECT_EQ(ctf::infoKind(Fn.Info), ctf::KFunction);
+  EXPECT_EQ(ctf::infoVlen(Fn.Info), 2u); // pointer arg + varargs marker
+
+  auto Objects = D->dataObjects();
+  ASSERT_EQ(Objects.size(), 2u);
+  EXPECT_EQ(D->string(Objects[0].first), "arr");
+  EXPECT_EQ(Objects[0].second, 7u);
+  auto Funcs = D->functions();
+  ASSERT_EQ(Funcs.size(), 1u);
+  EXPECT_EQ(D->string(Funcs[0].first), "walk");
+  EXPECT_EQ(Funcs[0].second, 8u);
+}
+
+TEST(CtfWriter, CompressedReadsTheSame) {
+  TypeTable Table = sampleTable();
+  ctf::WriteOptions Plain, Packed;
+  Plain.CompressThreshold = 0;
+  Packed.CompressThreshold = 1;
+  auto A = ctf::writeDict(Table, Plain);
+  auto B = ctf::writeDict(Table, Packed);
+  ASSERT_TRUE(A && B);
+  EXPECT_TRUE(uint8_t((*B)[3]) & ctf::FlagCompress);
+  std::string DumpA, DumpB;
+  llvm::raw_string_ostream OA(DumpA), OB(DumpB);
+  ASSERT_FALSE(bool(ctf::dump(*A, OA)));
+  ASSERT_FALSE(bool(ctf::dump(*B, OB)));
+  // Only the flags in the first line differ.
+  EXPECT_EQ(DumpA.substr(DumpA.find('\n')), DumpB.substr(DumpB.find('\n')));
+}
+
+TEST(CtfReader, EveryTruncationIsAnError) {
+  ctf::WriteOptions Opts;
+  Opts.CompressThreshold = 0;
+  auto Bytes = ctf::writeDict(sampleTable(), Opts);
+  ASSERT_TRUE(bool(Bytes));
+  for (size_t N = 0; N < Bytes->size(); ++N) {
+    auto D = ctf::DictReader::open(llvm::StringRef(*Bytes).take_front(N));
+    EXPECT_FALSE(bool(D)) << "prefix of " << N << " bytes accepted";
+    if (!D)
+      llvm::consumeError(D.takeError());
+  }
+}
+
+TEST(CtfReader, CorruptBytesNeverCrash) {
+  for (uint64_t Threshold : {0, 1}) {
+    ctf::WriteOptions Opts;
+    Opts.CompressThreshold = Threshold;
+    auto Bytes = ctf::writeDict(sampleTable(), Opts);
+    ASSERT_TRUE(bool(Bytes));
+    std::mt19937 Rng(42);
+    unsigned Rejected = 0;
+    for (int I = 0; I < 3000; ++I) {
+      std::string Copy = *Bytes;
+      for (int K = 0; K < 3; ++K)
+        Copy[Rng() % Copy.size()] = char(Rng());
+      std::string Out;
+      llvm::raw_string_ostream OS(Out);
+      if (llvm::Error E = ctf::dump(Copy, OS)) {
+        ++Rejected;
+        llvm::consumeError(std::move(E));
+      }
+    }
+    EXPECT_GT(Rejected, 0u);
+  }
+}
+
+TEST(CtfReader, RejectsBadReferences) {
+  TypeTable Table = sampleTable();
+  Table.Types[3].Ref = 1000; // pointer to a type that does not exist
+  ctf::WriteOptions Opts;
+  Opts.CompressThreshold = 0;
+  auto Bytes = ctf::writeDict(Table, Opts);
+  ASSERT_TRUE(bool(Bytes));
+  auto D = ctf::DictReader::open(*Bytes);
+  ASSERT_FALSE(bool(D));
+  EXPECT_NE(llvm::toString(D.takeError()).find("missing type"),
+            std::string::npos);
+}
+
+UnitTypes unit(std::vector<Type> Types) {
+  UnitTypes U;
+  U.Types.emplace_back(); // void
+  for (Type &T : Types)
+    U.Types.push_back(std::move(T));
+  hashUnitTypes(U);
+  return U;
+}
+
+size_t countNamed(const TypeTable &T, TypeKind K, llvm::StringRef Name) {
+  size_t N = 0;
+  for (const Type &X : T.Types)
+    N += X.Kind == K && X.Name == Name;
+  return N;
+}
+
+TEST(TypeMerger, SameTypeInTwoUnitsOnce) {
+  TypeMerger M;
+  for (int I = 0; I < 2; ++I)
+    M.add(unit({integer("int", 4, IntSigned),
+                aggregate(TypeKind::Struct, "node", 16, {{"next", 3, 0}}),
+                ref(TypeKind::Pointer, 2)}));
+  TypeTable T = M.finish(nullptr, nullptr);
+  EXPECT_EQ(T.Types.size(), 4u); // void, int, struct node, pointer
+}
+
+TEST(TypeMerger, ForwardResolvesToTheUniqueDefinition) {
+  TypeMerger M;
+  // Unit 1: struct a { struct b *p; } with b only declared.
+  M.add(unit({aggregate(TypeKind::Struct, "a", 8, {{"p", 2, 0}}),
+              ref(TypeKind::Pointer, 3), forward("b")}));
+  // Unit 2: the same struct a, with struct b { struct a *q; } defined.
+  M.add(unit({aggregate(TypeKind::Struct, "a", 8, {{"p", 2, 0}}),
+              ref(TypeKind::Pointer, 3),
+              aggregate(TypeKind::Struct, "b", 8, {{"q", 4, 0}}),
+              ref(TypeKind::Pointer, 1)}));
+  TypeTable T = M.finish(nullptr, nullptr);
+  EXPECT_EQ(countNamed(T, TypeKind::Struct, "a"), 1u);
+  EXPECT_EQ(countNamed(T, TypeKind::Struct, "b"), 1u);
+  EXPECT_EQ(countNamed(T, TypeKind::Forward, "b"), 0u);
+}
+
+TEST(TypeMerger, DifferentSameNamedStructsStayApart) {
+  TypeMerger M;
+  M.add(unit({integer("int", 4, IntSigned),
+              aggregate(TypeKind::Struct, "conflict", 4, {{"a", 1, 0}})}));
+  M.add(unit({integer("long", 8, IntSigned),
+              aggregate(TypeKind::Struct, "conflict", 8, {{"b", 1, 0}})}));
+  // A forward to an ambiguous name stays a forward.
+  M.add(unit({forward("conflict"), ref(TypeKind::Pointer, 1)}));
+  TypeTable T = M.finish(nullptr, nullptr);
+  EXPECT_EQ(countNamed(T, TypeKind::Struct, "conflict"), 2u);
+  EXPECT_EQ(countNamed(T, TypeKind::Forward, "conflict"), 1u);
+  // Only the first of each name is visible to name lookup.
+  unsigned Visible = 0;
+  for (size_t I = 0; I < T.Types.size(); ++I)
+    if (T.Types[I].Name == "conflict" && !T.Hidden[I])
+      ++Visible;
+  EXPECT_EQ(Visible, 1u);
+}
+
+TEST(TypeMerger, DeepDifferenceKeepsTypesApart) {
+  // struct outer { struct inner *p; } is the same at the top in both units,
+  // but the two struct inner differ: outer must not be merged either.
+  TypeMerger M;
+  M.add(unit({aggregate(TypeKind::Struct, "outer", 8, {{"p", 2, 0}}),
+              ref(TypeKind::Pointer, 3),
+              aggregate(TypeKind::Struct, "inner", 4, {{"x", 4, 0}}),
+              integer("int", 4, IntSigned)}));
+  M.add(unit({aggregate(TypeKind::Struct, "outer", 8, {{"p", 2, 0}}),
+              ref(TypeKind::Pointer, 3),
+              aggregate(TypeKind::Struct, "inner", 4, {{"y", 4, 0}}),
+              integer("int", 4, IntSigned)}));
+  TypeTable T = M.finish(nullptr, nullptr);
+  EXPECT_EQ(countNamed(T, TypeKind::Struct, "outer"), 2u);
+  EXPECT_EQ(countNamed(T, TypeKind::Struct, "inner"), 2u);
+}
+
+TEST(TypeBuilder, TypedefCycleIsBroken) {
+  std::vector<Type> Types(1);
+  Types.push_back(ref(TypeKind::Typedef, 2, "a"));
+  Types.push_back(ref(TypeKind::Typedef, 1, "b"));
+  Types.push_back(ref(TypeKind::Pointer, 3)); // pointer cycles are fine
+  EXPECT_EQ(breakTypedefCycles(Types), 1u);
+  EXPECT_EQ(Types[3].Kind, TypeKind::Pointer);
+  unsigned Unknown = 0;
+  for (const Type &T : Types)
+    Unknown += T.Kind == TypeKind::Unknown;
+  EXPECT_EQ(Unknown, 1u);
+}
+
+} // namespace
