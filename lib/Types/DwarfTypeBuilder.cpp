@@ -697,13 +697,22 @@ constexpr unsigned HashRounds = 32;
 
 void hashUnitTypes(UnitTypes &UT) {
   size_t N = UT.Types.size();
+  // The references as flat arrays: the rounds below touch them 32 times,
+  // and walking the Type records themselves would be cache-hostile.
+  std::vector<uint32_t> Begin(N + 1);
+  std::vector<TypeId> Adj;
   std::vector<uint64_t> H0(N), Cur(N), Next(N);
-  for (size_t I = 0; I < N; ++I)
+  for (size_t I = 0; I < N; ++I) {
+    Begin[I] = Adj.size();
+    UT.Types[I].forEachRef([&](TypeId C) { Adj.push_back(C); });
     Cur[I] = H0[I] = shallowHash(UT.Types[I]);
+  }
+  Begin[N] = Adj.size();
   for (unsigned R = 0; R < HashRounds; ++R) {
     for (size_t I = 0; I < N; ++I) {
       uint64_t H = H0[I];
-      UT.Types[I].forEachRef([&](TypeId C) { H = mix(H, Cur[C]); });
+      for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E)
+        H = mix(H, Cur[Adj[E]]);
       Next[I] = H;
     }
     std::swap(Cur, Next);
