@@ -586,11 +586,19 @@ void UnitConverter::collectSymbols(const DWARFDie &Scope) {
       const char *Name = C.getName(DINameKind::LinkageName);
       if (!Name || !*Name)
         break;
+      // The type sits on the declaration (DW_AT_specification) or, for
+      // LTO and inlined copies, on the abstract origin.
       DWARFDie Decl = C;
-      if (DWARFDie S =
-              C.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
-        Decl = S;
-      if (!Decl.find(dwarf::DW_AT_type))
+      for (unsigned Hops = 0; Hops < 4 && Decl && !Decl.find(dwarf::DW_AT_type);
+           ++Hops) {
+        DWARFDie Next =
+            Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+        if (!Next)
+          Next = Decl.getAttributeValueAsReferencedDie(
+              dwarf::DW_AT_abstract_origin);
+        Decl = Next;
+      }
+      if (!Decl || !Decl.find(dwarf::DW_AT_type))
         break;
       Out.Variables.push_back({Name, refType(Decl)});
       break;
