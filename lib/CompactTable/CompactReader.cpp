@@ -576,10 +576,11 @@ Error CompactReader::decodeEntry(const token::TokenTable &Tokens,
     uint32_t Tok;
     if (!Tokens.readId(Q, End, Tok))
       return makeError("corrupt " + Twine(What) + " list entry: bad token id");
-    if (!First)
-      Out.push_back(Tokens.separator());
+    StringRef Text = Tokens.token(Tok);
+    if (!First && Tokens.joinsWithSeparator(Text))
+      Out.push_back(Tokens.separators().Word);
     First = false;
-    Out += Tokens.token(Tok);
+    Out += Text;
   }
   return Error::success();
 }

@@ -434,7 +434,7 @@ struct Writer {
   makeNameList(const std::vector<StringRef> &Strings, char Separator,
                std::string &TokenBytes, bool WithIndex,
                std::vector<uint32_t> *Offsets = nullptr) {
-    token::TokenTableBuilder B(Separator);
+    token::TokenTableBuilder B(token::Separators{Separator, '.'});
     for (StringRef Str : Strings)
       B.addName(Str);
     Expected<token::TokenEncoder> Enc = B.finish();
@@ -452,7 +452,7 @@ struct Writer {
       assert(OK && "every word was counted");
       (void)OK;
       for (uint32_t Id : Ids)
-        token::encodeId(Id, Code);
+        Enc->code().encode(Id, Code);
       // A byte length (not a token count) lets readers skip entries
       // without decoding them.
       std::string E;
