@@ -261,6 +261,9 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
   types::BuildOptions BOpts;
   BOpts.NumThreads = A.NumThreads;
   ctf::WriteOptions WOpts;
+  // The indexed data-object section already maps each global variable's
+  // name to its type; the variable section would repeat it.
+  WOpts.VariableSection = false;
   if (A.NoCompress)
     WOpts.CompressThreshold = 0;
   OutputSet Outs;
@@ -293,14 +296,18 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
             return;
           }
           R.Obj = std::move(*O);
+          // One thread per module: modules are the unit of parallelism.
           types::BuildOptions One;
-          Expected<types::BuildResult> B =
-              types::buildTypeTable(*R.Obj.Obj, *R.Obj.Ctx, One, Log);
-          if (!B) {
-            R.Err = createFileError(Loadable[J].Path, B.takeError());
+          types::TypeMerger Merger;
+          Expected<GroupedStats> GS = convertUnitsInto(
+              *R.Obj.Ctx, One, [&](StringRef, StringRef) { return &Merger; },
+              Log);
+          if (!GS) {
+            R.Err = createFileError(Loadable[J].Path, GS.takeError());
             return;
           }
-          R.Table = std::move(B->Table);
+          ElfSymbolNames Syms = collectElfSymbols(*R.Obj.Obj, true);
+          R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
           R.Hashes = hashTypeTable(R.Table);
         }));
       }
@@ -355,7 +362,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     // is processed once.
     Clock::time_point T0 = Clock::now();
     std::map<std::string, ModuleBuild> Builds; // by module name
-    StringSet<> SeenUnits;                     // module \0 comp_dir \0 name
+    StringSet<> SeenUnits;                     // comp_dir \0 name
     std::vector<OpenObject> KeepOpen;          // the mergers' strings
     for (const std::vector<Input> *List : {&BuiltinObjs, &CoreObjs})
       for (const Input &In : *List) {
@@ -363,7 +370,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
             openObject(In.Path, /*ThreadSafe=*/A.NumThreads > 1, Log);
         if (!O)
           return Fail(O.takeError());
-        ElfSymbolNames Syms = collectElfSymbols(*O->Obj);
+        ElfSymbolNames Syms = collectElfSymbols(*O->Obj, true);
         StringSet<> Touched;
         bool FixedModule = List == &BuiltinObjs;
         auto Classify = [&](StringRef Dir,
@@ -372,8 +379,9 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
               FixedModule ? StringRef(In.Module) : MM.moduleForUnit(Dir, Name);
           if (M.empty())
             M = CoreModule;
-          std::string Key = (M + Twine('\0') + Dir + Twine('\0') + Name).str();
-          if (!SeenUnits.insert(Key).second)
+          // A unit belongs to one module: the first input that has it
+          // processes it (built-in module objects come first).
+          if (!SeenUnits.insert((Dir + Twine('\0') + Name).str()).second)
             return nullptr;
           Touched.insert(M);
           ModuleBuild &B = Builds[M.str()];
@@ -492,6 +500,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     if (!Standalone) {
       outs() << "input types: " << RS.InputTypes << "\n";
       outs() << "global nodes: " << RS.GlobalNodes << "\n";
+      outs() << "resolved forwards: " << RS.ResolvedForwards << "\n";
       outs() << "classes: " << RS.Classes << "\n";
       outs() << "shared by use: " << RS.SharedByUse << "\n";
       outs() << "parent types: " << RS.SharedTotal << "\n";
