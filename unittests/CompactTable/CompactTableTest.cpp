@@ -1,0 +1,269 @@
+//===- CompactTableTest.cpp - Tests of the compact address table ----------===//
+//
+// The oracle is the GSYM writer and reader: for models built by hand (and
+// random ones), every address must get the same answer from both files.
+// Damaged files must give errors, never crashes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/CompactTable/CompactReader.h"
+#include "dwarfpack/CompactTable/CompactWriter.h"
+#include "dwarfpack/GSYM/GsymReader.h"
+#include "dwarfpack/GSYM/GsymWriter.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <random>
+
+using namespace llvm;
+using namespace dwarfpack;
+
+namespace {
+
+std::string describe(Expected<LookupResult> R) {
+  if (!R) {
+    if (getenv("COMPACT_TEST_VERBOSE"))
+      errs() << toString(R.takeError()) << '\n';
+    else
+      consumeError(R.takeError());
+    return "error";
+  }
+  std::string S;
+  raw_string_ostream OS(S);
+  for (const SourceFrame &F : R->Frames)
+    OS << F.FunctionName << '@' << F.FileName << ':' << F.Line << '/'
+       << F.StartAddress << ';';
+  return S;
+}
+
+/// Encodes M both ways and compares lookups over [Lo, Hi).
+void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
+                       unsigned BlockShift = 4) {
+  Expected<std::string> G = gsym::encodeGsym(M);
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  compact::WriteOptions WO;
+  WO.BlockShift = BlockShift;
+  Expected<std::string> C = compact::encodeCompact(M, nullptr, WO);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  auto GR = gsym::GsymReader::create(MemoryBufferRef(*G, "g"));
+  ASSERT_TRUE(bool(GR)) << toString(GR.takeError());
+  auto CR = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(CR)) << toString(CR.takeError());
+  for (uint64_t A = Lo; A < Hi; ++A)
+    ASSERT_EQ(describe((*GR)->lookup(A)), describe((*CR)->lookup(A)))
+        << "address 0x" << utohexstr(A);
+  std::string Dump;
+  raw_string_ostream OS(Dump);
+  EXPECT_FALSE(bool(compact::dumpCompact(**CR, OS)));
+}
+
+/// A model with what real inputs have: several files (more than the line
+/// decoder's file history holds), file switches, big line jumps, nested and
+/// multi-range inline calls, a function without lines, a row without a
+/// file, an explicitly stored inline root, a first row after the start.
+void buildModel(FunctionModel &M, bool Reverse = false) {
+  M.BaseAddress = 0x1000;
+  M.UUID = {1, 2, 3, 4};
+  std::vector<FileId> Files;
+  for (int I = 0; I < 40; ++I)
+    Files.push_back(M.addFile("/src/dir" + std::to_string(I % 3),
+                              "file" + std::to_string(I) + ".c"));
+  FileId Empty = M.addFile("", "");
+  std::vector<FunctionEntry> Fs;
+  uint64_t Addr = 0x1000;
+  for (int I = 0; I < 37; ++I) {
+    FunctionEntry F;
+    F.Name = M.saveString("func_" + std::to_string(I % 30) + "_x");
+    uint64_t Size = 40 + (I * 7) % 90;
+    F.Range = {Addr, Addr + Size};
+    if (I % 5 != 3) {
+      uint64_t A = Addr + (I % 7 == 6 ? 3 : 0);
+      uint32_t Line = 10 + I * 13;
+      for (int R = 0; A < Addr + Size; ++R) {
+        FileId File = Files[(I + (R % 4 == 3 ? R * 5 : 0)) % Files.size()];
+        if (I == 8 && R == 2)
+          File = Empty;
+        if (I == 9 && R == 1)
+          File = 0;
+        F.Lines.push_back({A, File, Line});
+        A += 1 + (R * 3 + I) % 11;
+        Line = R % 6 == 5 ? Line + 3000 : R % 7 == 4 ? Line - 5 : Line + 1;
+      }
+    }
+    if (I % 3 == 0) {
+      InlineNode Root;
+      Root.Ranges = {F.Range};
+      Root.Name = F.Name;
+      InlineNode A;
+      A.Ranges = {{Addr + 4, Addr + 20}};
+      A.Name = M.saveString("inlined_a");
+      A.CallFile = Files[I % 40];
+      A.CallLine = 100 + I;
+      InlineNode B;
+      B.Ranges = {{Addr + 6, Addr + 9}, {Addr + 12, Addr + 18}};
+      B.Name = M.saveString("inlined_b_" + std::to_string(I % 4));
+      B.CallFile = Files[(I + 1) % 40];
+      B.CallLine = 7;
+      A.Children.push_back(B);
+      Root.Children.push_back(A);
+      InlineNode C;
+      C.Ranges = {{Addr + 24, Addr + 30}};
+      C.Name = M.saveString("inlined_c");
+      C.CallFile = I == 6 ? Empty : Files[I % 40];
+      C.CallLine = 90 + I;
+      Root.Children.push_back(C);
+      if (I == 12) {
+        // A root that is not the function itself is stored explicitly.
+        Root.Ranges = {{Addr, Addr + 32}};
+        Root.CallLine = 5;
+      }
+      F.Inline = std::move(Root);
+    }
+    Fs.push_back(std::move(F));
+    Addr += Size + (I % 4 == 0 ? 16 : 0);
+  }
+  if (Reverse)
+    std::reverse(Fs.begin(), Fs.end());
+  for (FunctionEntry &F : Fs)
+    M.addFunction(std::move(F));
+  WarningLog Log;
+  M.finalize(Log);
+}
+
+TEST(CompactTable, SameAnswersAsGsym) {
+  FunctionModel M;
+  buildModel(M);
+  uint64_t End = M.functions().back().Range.End;
+  for (unsigned Shift : {0u, 1u, 2u, 4u, 8u})
+    expectSameAnswers(M, 0xf00, End + 0x20, Shift);
+}
+
+TEST(CompactTable, Deterministic) {
+  FunctionModel A, B;
+  buildModel(A);
+  buildModel(B, /*Reverse=*/true);
+  Expected<std::string> EA = compact::encodeCompact(A);
+  Expected<std::string> EB = compact::encodeCompact(B);
+  ASSERT_TRUE(EA && EB);
+  EXPECT_EQ(*EA, *EB);
+}
+
+TEST(CompactTable, RandomModels) {
+  std::mt19937 Gen(7);
+  for (int Round = 0; Round < 20; ++Round) {
+    FunctionModel M;
+    std::vector<FileId> Files;
+    for (int I = 0; I < 1 + int(Gen() % 50); ++I)
+      Files.push_back(M.addFile("/d" + std::to_string(Gen() % 4),
+                                "f" + std::to_string(I) + ".h"));
+    uint64_t Addr = 0x400000 + Gen() % 100;
+    for (int I = 0; I < 1 + int(Gen() % 60); ++I) {
+      FunctionEntry F;
+      F.Name = M.saveString("n_" + std::to_string(Gen() % 20));
+      uint64_t Size = 1 + Gen() % 200;
+      F.Range = {Addr, Addr + Size};
+      uint64_t A = Addr;
+      uint32_t Line = Gen() % 5000;
+      while (Gen() % 4 && A < Addr + Size) {
+        F.Lines.push_back({A, Files[Gen() % Files.size()], Line});
+        A += Gen() % 40;
+        Line += int(Gen() % 300) - 150;
+      }
+      Addr += Size + Gen() % 3 * 8;
+      M.addFunction(std::move(F));
+    }
+    WarningLog Log;
+    M.finalize(Log);
+    expectSameAnswers(M, 0x400000, Addr + 4, Gen() % 5);
+  }
+}
+
+TEST(CompactTable, RejectsMalformedModels) {
+  FunctionModel M;
+  FunctionEntry F;
+  F.Name = M.saveString("f");
+  F.Range = {0x100, 0x200};
+  F.Lines = {{0x110, 0, 1}, {0x108, 0, 2}}; // not ascending
+  M.addFunction(F);
+  Expected<std::string> E = compact::encodeCompact(M);
+  ASSERT_FALSE(bool(E));
+  EXPECT_NE(toString(E.takeError()).find("not ascending"), std::string::npos);
+
+  FunctionModel M2;
+  F.Lines.clear();
+  InlineNode Root;
+  Root.Ranges = {F.Range};
+  Root.Name = F.Name;
+  InlineNode Child;
+  Child.Ranges = {{0x1f0, 0x210}}; // leaves the parent
+  Child.Name = M2.saveString("g");
+  Root.Children.push_back(Child);
+  F.Inline = Root;
+  M2.addFunction(F);
+  Expected<std::string> E2 = compact::encodeCompact(M2);
+  ASSERT_FALSE(bool(E2));
+  EXPECT_NE(toString(E2.takeError()).find("not contained"), std::string::npos);
+}
+
+/// Opens Bytes and exercises every reader entry point; must not crash.
+void exercise(const std::string &Bytes, uint64_t Lo, uint64_t Hi) {
+  auto R = compact::CompactReader::create(MemoryBufferRef(Bytes, "m"));
+  if (!R) {
+    consumeError(R.takeError());
+    return;
+  }
+  for (uint64_t A = Lo; A < Hi; A += 7)
+    describe((*R)->lookup(A));
+  std::string Dump;
+  raw_string_ostream OS(Dump);
+  consumeError(compact::dumpCompact(**R, OS));
+}
+
+TEST(CompactTable, DamagedBytesNeverCrash) {
+  FunctionModel M;
+  buildModel(M);
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C));
+  const uint64_t Lo = 0xff0, Hi = M.functions().back().Range.End + 8;
+  // Every truncation.
+  for (size_t Len = 0; Len < C->size(); Len += 1 + Len / 64)
+    exercise(C->substr(0, Len), Lo, Hi);
+  // Every byte, changed to a few values.
+  for (size_t I = 0; I < C->size(); ++I)
+    for (uint8_t V :
+         {uint8_t(0), uint8_t(0xff), uint8_t(0x80), uint8_t((*C)[I] ^ 1)}) {
+      std::string D = *C;
+      D[I] = char(V);
+      exercise(D, Lo, Hi);
+    }
+}
+
+TEST(CompactTable, HeaderErrors) {
+  FunctionModel M;
+  buildModel(M);
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C));
+  auto Open = [](std::string Bytes) {
+    auto R = compact::CompactReader::create(MemoryBufferRef(Bytes, "m"));
+    return R ? std::string("ok") : toString(R.takeError());
+  };
+  EXPECT_EQ(Open(*C), "ok");
+  EXPECT_TRUE(compact::CompactReader::isCompact(*C));
+  EXPECT_FALSE(gsym::GsymReader::isGsym(*C));
+  std::string Bad = *C;
+  Bad[0] = 'X';
+  EXPECT_NE(Open(Bad).find("bad magic"), std::string::npos);
+  Bad = *C;
+  Bad[25] = 0; // line range
+  EXPECT_EQ(Open(Bad), "invalid line range 0");
+  Bad = *C;
+  Bad[20] ^= 1; // block count
+  EXPECT_NE(Open(Bad).find("does not match"), std::string::npos);
+  EXPECT_NE(Open(C->substr(0, 100)).find("too small"), std::string::npos);
+}
+
+} // namespace
