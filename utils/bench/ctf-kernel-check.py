@@ -82,14 +82,13 @@ def identities(members):
     return ident
 
 
-def view_sizes(members, mem):
-    """name -> set of sizes of structs/unions visible in a module's view."""
+def sizes_of(types):
+    """name -> set of sizes of the structs/unions among types."""
     out = collections.defaultdict(set)
-    for m in (mem, ".ctf"):
-        for head, _ in members.get(m, {}).values():
-            r = re.match(r"^(struct|union) '([^']+)' size (\d+)", head)
-            if r:
-                out[r.group(2)].add(int(r.group(3)))
+    for head, _ in types.values():
+        r = re.match(r"^(struct|union) '([^']+)' size (\d+)", head)
+        if r:
+            out[r.group(2)].add(int(r.group(3)))
     return out
 
 
@@ -128,13 +127,17 @@ def main():
     if a.sample > 1:
         names = names[:: a.sample]
     checked = missing = mismatched = 0
+    parent = sizes_of(members.get(".ctf", {}))
     for mem in names:
         path = kos.get(mem) if mem != "vmlinux" else a.vmlinux
         if not path:
             continue
         r = subprocess.run(["pahole", "--sizes", path], capture_output=True,
                            text=True)
-        view = view_sizes(members, mem)
+        own = sizes_of(members[mem])
+        view = collections.defaultdict(set, parent)
+        for k, v in own.items():
+            view[k] = view[k] | v
         for line in r.stdout.splitlines():
             parts = line.split("\t")
             if len(parts) < 2 or not parts[1].isdigit():
