@@ -241,6 +241,10 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
         return tool::reportError(P + ": module '" + Name +
                                  "' is listed as built in (" + BuiltinModules +
                                  ") and given as a loadable module");
+      if (!Standalone && (Name == CoreModule || Name == "shared_ctf"))
+        return tool::reportError(P + ": a module cannot be named '" + Name +
+                                 "' (the name of the core kernel's or the "
+                                 "shared parent's file)");
       auto [It, New] = SeenModule.try_emplace(Name, P);
       if (!New)
         return tool::reportError("module '" + Name +
