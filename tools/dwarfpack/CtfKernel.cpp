@@ -516,9 +516,11 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     outs() << "size: " << SizeTotal << "\n";
     if (!ArchiveOut.empty())
       outs() << "archive size: " << ArchiveBytes.size() << "\n";
-    outs() << format("time: read %.2f s, dedup+sharing %.2f s, write %.2f s, "
+    outs() << format("time: read %.2f s, dedup+sharing %.2f s (identity "
+                     "%.2f s, sharing %.2f s, split %.2f s), write %.2f s, "
                      "total %.2f s\n",
-                     ReadTime, DedupTime, WriteTime, secondsSince(Start));
+                     ReadTime, DedupTime, RS.IdentitySeconds, RS.SharingSeconds,
+                     RS.SplitSeconds, WriteTime, secondsSince(Start));
   }
   return 0;
 }
