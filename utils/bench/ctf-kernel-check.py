@@ -193,7 +193,8 @@ def main():
                 kos[f[:-3]] = os.path.join(root, f)
     names = sorted(m for m in members if m != ".ctf")
     if a.sample > 1:
-        names = names[:: a.sample]
+        names = sorted(set(names[:: a.sample]) |
+                       ({"vmlinux"} & set(names)))
     checked = missing = mismatched = 0
     parent = ctf_layouts(members.get(".ctf", {}))
     for mem in names:
