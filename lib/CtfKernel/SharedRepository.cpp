@@ -5,6 +5,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <chrono>
+
 using namespace llvm;
 using namespace dwarfpack::types;
 
@@ -157,6 +159,11 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
   size_t N = Nodes.size();
   St.GlobalNodes = N;
 
+  using Clock = std::chrono::steady_clock;
+  auto Since = [](Clock::time_point T) {
+    return std::chrono::duration<double>(Clock::now() - T).count();
+  };
+  Clock::time_point T0 = Clock::now();
   // Forwards stand for the definition of their name when every definition
   // (in modules that may share) is one type: then `struct mm_struct *` in a
   // module that only declares mm_struct is the same type as in one that
@@ -257,6 +264,8 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
     }
   }
 
+  St.IdentitySeconds = Since(T0);
+  Clock::time_point T1 = Clock::now();
   // Sharedness: use by two modules, then contagion along references and
   // between the variants of a tagged name, to a fixed point.
   std::vector<bool> Shared(NumClasses, false);
@@ -317,6 +326,8 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
       break;
   }
 
+  St.SharingSeconds = Since(T1);
+  Clock::time_point T2 = Clock::now();
   // The parent: shared classes in first-use order over the modules.
   std::vector<uint32_t> ParentIdx(NumClasses, UINT32_MAX);
   for (const auto &MC : ModClasses)
@@ -395,6 +406,7 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
     St.ChildTypes += Ch.Table.Types.size();
     R.Children.push_back(std::move(Ch));
   }
+  St.SplitSeconds = Since(T2);
   return std::move(R);
 }
 

@@ -241,6 +241,10 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
         return tool::reportError(P + ": module '" + Name +
                                  "' is listed as built in (" + BuiltinModules +
                                  ") and given as a loadable module");
+      if (!Standalone && (Name == CoreModule || Name == "shared_ctf"))
+        return tool::reportError(P + ": a module cannot be named '" + Name +
+                                 "' (the name of the core kernel's or the "
+                                 "shared parent's file)");
       auto [It, New] = SeenModule.try_emplace(Name, P);
       if (!New)
         return tool::reportError("module '" + Name +
@@ -512,9 +516,11 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     outs() << "size: " << SizeTotal << "\n";
     if (!ArchiveOut.empty())
       outs() << "archive size: " << ArchiveBytes.size() << "\n";
-    outs() << format("time: read %.2f s, dedup+sharing %.2f s, write %.2f s, "
+    outs() << format("time: read %.2f s, dedup+sharing %.2f s (identity "
+                     "%.2f s, sharing %.2f s, split %.2f s), write %.2f s, "
                      "total %.2f s\n",
-                     ReadTime, DedupTime, WriteTime, secondsSince(Start));
+                     ReadTime, DedupTime, RS.IdentitySeconds, RS.SharingSeconds,
+                     RS.SplitSeconds, WriteTime, secondsSince(Start));
   }
   return 0;
 }
