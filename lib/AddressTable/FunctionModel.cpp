@@ -2,6 +2,7 @@
 
 #include "dwarfpack/AddressTable/FunctionModel.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -298,7 +299,7 @@ static bool sameDebugInfo(const FunctionEntry &A, const FunctionEntry &B,
   return !A.Inline || compareNodes(*A.Inline, *B.Inline, M) == 0;
 }
 
-/// Rule 7: symbol entries Syms (sorted, disjoint) take the line rows of the
+/// Rule 8: symbol entries Syms (sorted, disjoint) take the line rows of the
 /// line-only code they cover, cut where those rows start and end.
 static std::vector<FunctionEntry>
 attachLineOnlyCode(std::vector<FunctionEntry> Syms,
@@ -375,6 +376,48 @@ static void adoptSymbolNames(std::vector<FunctionEntry> &All) {
   }
 }
 
+/// Rule 6: a symbol that starts inside an entry with debug info names the
+/// code from its start to its end (or the entry's): assembly functions with
+/// DWARF carry global labels such as entry_SYSCALL_64_after_hwframe, which
+/// llvm-symbolizer and the kernel's kallsyms print for the code after them.
+/// Debug and Symbols are sorted and disjoint; Starts are the start addresses
+/// of the symbols (not of pieces left after an inner symbol ended).
+static std::vector<FunctionEntry>
+nameInnerSymbols(std::vector<FunctionEntry> Debug,
+                 const std::vector<FunctionEntry> &Symbols,
+                 const DenseSet<uint64_t> &Starts) {
+  std::vector<FunctionEntry> Out;
+  Out.reserve(Debug.size());
+  size_t P = 0;
+  for (FunctionEntry &D : Debug) {
+    while (P < Symbols.size() && Symbols[P].Range.End <= D.Range.Start)
+      ++P;
+    uint64_t Pos = D.Range.Start;
+    bool Cut = false;
+    for (size_t K = P;
+         K < Symbols.size() && Symbols[K].Range.Start < D.Range.End; ++K) {
+      const FunctionEntry &S = Symbols[K];
+      if (S.Range.Start <= D.Range.Start || !Starts.count(S.Range.Start) ||
+          S.Name.empty() || S.Name == D.Name)
+        continue;
+      if (S.Range.Start > Pos)
+        Out.push_back(sliceFunction(D, {Pos, S.Range.Start}));
+      Pos = std::min(S.Range.End, D.Range.End);
+      FunctionEntry Named = sliceFunction(D, {S.Range.Start, Pos});
+      Named.Name = S.Name;
+      if (Named.Inline)
+        Named.Inline->Name = S.Name;
+      Out.push_back(std::move(Named));
+      Cut = true;
+    }
+    if (!Cut)
+      Out.push_back(std::move(D));
+    else if (Pos < D.Range.End)
+      Out.push_back(sliceFunction(D, {Pos, D.Range.End}));
+  }
+  return Out;
+}
+
 void FunctionModel::finalize(WarningLog &Log) {
   std::vector<FunctionEntry> All = std::move(Functions);
   Functions.clear();
@@ -440,10 +483,14 @@ void FunctionModel::finalize(WarningLog &Log) {
   All.shrink_to_fit();
 
   // Rules 4 and 5.
+  DenseSet<uint64_t> SymbolStarts;
+  for (const FunctionEntry &F : Plain)
+    SymbolStarts.insert(F.Range.Start);
   Debug = OverlapResolver(Debug, Log, "overlapping-functions").run();
   Plain = OverlapResolver(Plain, Log, StringRef()).run();
+  Debug = nameInnerSymbols(std::move(Debug), Plain, SymbolStarts);
 
-  // Rule 6: symbols fill only the gaps between debug entries.
+  // Rule 7: symbols fill only the gaps between debug entries.
   std::vector<FunctionEntry> Result;
   Result.reserve(Debug.size() + Plain.size());
   size_t D = 0;
@@ -469,7 +516,7 @@ void FunctionModel::finalize(WarningLog &Log) {
       break;
     }
   }
-  Result = attachLineOnlyCode(std::move(Result), LineOnlyCode); // rule 7
+  Result = attachLineOnlyCode(std::move(Result), LineOnlyCode); // rule 8
   LineOnlyCode.clear();
   LineOnlyCode.shrink_to_fit();
   for (FunctionEntry &F : Debug)

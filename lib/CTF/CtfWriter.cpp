@@ -296,6 +296,7 @@ Expected<std::string> writeDict(const TypeTable &Table,
         Vars.u32(ctfId(S.Type));
       }
 
+    Strings.add(Opts.ParentName); // child dicts (see WriteOptions)
     return Error::success();
   };
   if (Error E = Emit())

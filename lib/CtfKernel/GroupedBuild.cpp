@@ -31,7 +31,8 @@ public:
 namespace dwarfpack {
 namespace ctfkernel {
 
-ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj) {
+ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
+                                 bool GlobalDataOnly) {
   ElfSymbolNames R;
   for (const object::SymbolRef &S : Obj.symbols()) {
     Expected<uint32_t> Flags = S.getFlags();
@@ -45,9 +46,10 @@ ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj) {
     }
     if ((*Flags & object::SymbolRef::SF_Undefined) || Name->empty())
       continue;
-    if (*Ty == object::SymbolRef::ST_Data)
-      R.Objects.insert(*Name);
-    else if (*Ty == object::SymbolRef::ST_Function)
+    if (*Ty == object::SymbolRef::ST_Data) {
+      if (!GlobalDataOnly || (*Flags & object::SymbolRef::SF_Global))
+        R.Objects.insert(*Name);
+    } else if (*Ty == object::SymbolRef::ST_Function)
       R.Functions.insert(*Name);
   }
   return R;

@@ -5,6 +5,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <chrono>
+
 using namespace llvm;
 using namespace dwarfpack::types;
 
@@ -157,34 +159,89 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
   size_t N = Nodes.size();
   St.GlobalNodes = N;
 
+  using Clock = std::chrono::steady_clock;
+  auto Since = [](Clock::time_point T) {
+    return std::chrono::duration<double>(Clock::now() - T).count();
+  };
+  Clock::time_point T0 = Clock::now();
+  // Forwards stand for the definition of their name when every definition
+  // (in modules that may share) is one type: then `struct mm_struct *` in a
+  // module that only declares mm_struct is the same type as in one that
+  // defines it, as libctf's and libbpf's deduplicators also decide. Start
+  // optimistic and withdraw names whose definitions turn out different
+  // (withdrawing only splits classes, so this reaches a fixed point).
+  std::vector<bool> NodeEligible(N, false);
+  for (const Module &M : Modules)
+    if (!M.Blocklisted)
+      for (uint32_t Node : M.Nodes)
+        NodeEligible[Node] = true;
+  DenseMap<std::pair<unsigned, StringRef>, SmallVector<uint32_t, 1>> Defs;
+  for (size_t I = 0; I < N; ++I)
+    if (isTagged(Nodes[I].Kind) && !Nodes[I].Name.empty() && NodeEligible[I])
+      Defs[{unsigned(Nodes[I].Kind), Nodes[I].Name}].push_back(I);
+  std::vector<uint32_t> Redirect(N);
+  for (size_t I = 0; I < N; ++I) {
+    Redirect[I] = I;
+    const Type &T = Nodes[I];
+    if (T.Kind != TypeKind::Forward || T.Name.empty())
+      continue;
+    auto It = Defs.find({unsigned(T.Encoding), T.Name});
+    if (It != Defs.end())
+      Redirect[I] = It->second.front();
+  }
+
   // Exact identity: the coarsest partition of the global graph stable under
-  // "same shallow content and same classes of referenced types".
+  // "same shallow content and same classes of referenced types", references
+  // to redirected forwards followed to their definition.
   std::vector<uint32_t> Cls(N), Next(N);
   size_t NumClasses = 0;
-  {
-    DenseMap<uint64_t, uint32_t> Ids;
-    for (size_t I = 0; I < N; ++I)
-      Cls[I] = Ids.try_emplace(shallowHash(Nodes[I]), Ids.size()).first->second;
-    NumClasses = Ids.size();
-  }
   while (true) {
-    DenseMap<uint64_t, uint32_t> Ids;
-    Ids.reserve(N);
-    for (size_t I = 0; I < N; ++I) {
-      uint64_t H = mix(0x51ed270b, Cls[I]);
-      Nodes[I].forEachRef([&](TypeId C) { H = mix(H, Cls[C]); });
-      Next[I] = Ids.try_emplace(H, Ids.size()).first->second;
+    {
+      DenseMap<uint64_t, uint32_t> Ids;
+      for (size_t I = 0; I < N; ++I)
+        Cls[I] =
+            Ids.try_emplace(shallowHash(Nodes[I]), Ids.size()).first->second;
+      NumClasses = Ids.size();
     }
-    std::swap(Cls, Next);
-    if (Ids.size() == NumClasses)
+    while (true) {
+      DenseMap<uint64_t, uint32_t> Ids;
+      Ids.reserve(N);
+      for (size_t I = 0; I < N; ++I) {
+        uint64_t H = mix(0x51ed270b, Cls[I]);
+        Nodes[I].forEachRef([&](TypeId C) { H = mix(H, Cls[Redirect[C]]); });
+        Next[I] = Ids.try_emplace(H, Ids.size()).first->second;
+      }
+      std::swap(Cls, Next);
+      if (Ids.size() == NumClasses)
+        break;
+      NumClasses = Ids.size();
+    }
+    bool Changed = false;
+    for (size_t I = 0; I < N; ++I) {
+      const Type &T = Nodes[I];
+      if (T.Kind != TypeKind::Forward || Redirect[I] == I)
+        continue;
+      const auto &D = Defs.find({unsigned(T.Encoding), T.Name})->second;
+      if (any_of(D, [&](uint32_t X) { return Cls[X] != Cls[D.front()]; })) {
+        Redirect[I] = I;
+        Changed = true;
+      }
+    }
+    if (!Changed)
       break;
-    NumClasses = Ids.size();
   }
-  St.Classes = NumClasses;
+  // The class of each node, through its redirection.
+  for (size_t I = 0; I < N; ++I)
+    Next[I] = Cls[Redirect[I]];
+  Cls = std::move(Next);
   std::vector<uint32_t> Rep(NumClasses, UINT32_MAX);
   for (size_t I = 0; I < N; ++I)
-    if (Rep[Cls[I]] == UINT32_MAX)
+    if (Redirect[I] == I && Rep[Cls[I]] == UINT32_MAX)
       Rep[Cls[I]] = I;
+  for (size_t I = 0; I < N; ++I)
+    if (Redirect[I] != I)
+      ++St.ResolvedForwards;
+  St.Classes = count_if(Rep, [](uint32_t R) { return R != UINT32_MAX; });
 
   // Each module's classes, unique, in first-use order.
   std::vector<std::vector<uint32_t>> ModClasses(Modules.size());
@@ -207,6 +264,8 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
     }
   }
 
+  St.IdentitySeconds = Since(T0);
+  Clock::time_point T1 = Clock::now();
   // Sharedness: use by two modules, then contagion along references and
   // between the variants of a tagged name, to a fixed point.
   std::vector<bool> Shared(NumClasses, false);
@@ -236,6 +295,8 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
   {
     DenseMap<std::pair<unsigned, StringRef>, uint32_t> GroupOf;
     for (uint32_t C = 0; C < NumClasses; ++C) {
+      if (Rep[C] == UINT32_MAX || !Eligible[C])
+        continue;
       const Type &T = Nodes[Rep[C]];
       if (T.Name.empty() || !Eligible[C] ||
           !(isTagged(T.Kind) || T.Kind == TypeKind::Forward))
@@ -265,6 +326,8 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
       break;
   }
 
+  St.SharingSeconds = Since(T1);
+  Clock::time_point T2 = Clock::now();
   // The parent: shared classes in first-use order over the modules.
   std::vector<uint32_t> ParentIdx(NumClasses, UINT32_MAX);
   for (const auto &MC : ModClasses)
@@ -298,13 +361,24 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
   for (size_t MI = 0; MI < Modules.size(); ++MI) {
     Child Ch;
     Ch.Name = Modules[MI].Name;
+    // The module's unshared types and the unshared types they need (a
+    // resolved forward may bring a definition the module never saw).
+    std::vector<uint32_t> List;
+    auto Take = [&](uint32_t C) {
+      if (Shared[C] || LocalIdx[C] != UINT32_MAX)
+        return;
+      LocalIdx[C] = List.size();
+      List.push_back(C);
+    };
     for (uint32_t C : ModClasses[MI])
-      if (!Shared[C]) {
-        LocalIdx[C] = Ch.Table.Types.size();
-        Ch.Table.Types.push_back(Nodes[Rep[C]]);
-        if (Stored[C]++ == 1)
-          ++St.StoredMoreThanOnce;
-      }
+      Take(C);
+    for (size_t K = 0; K < List.size(); ++K)
+      Nodes[Rep[List[K]]].forEachRef([&](TypeId Ref) { Take(Cls[Ref]); });
+    for (uint32_t C : List) {
+      Ch.Table.Types.push_back(Nodes[Rep[C]]);
+      if (Stored[C]++ == 1)
+        ++St.StoredMoreThanOnce;
+    }
     Error E = Error::success();
     auto Encode = [&](TypeId Node, const Type &From) -> TypeId {
       uint32_t C = Cls[Node];
@@ -324,7 +398,7 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
       Ch.Table.Variables.push_back({S.Name, Encode(S.Type, Nodes[S.Type])});
     for (const Symbol &S : Modules[MI].Functions)
       Ch.Table.Functions.push_back({S.Name, Encode(S.Type, Nodes[S.Type])});
-    for (uint32_t C : ModClasses[MI])
+    for (uint32_t C : List)
       LocalIdx[C] = UINT32_MAX;
     if (E)
       return std::move(E);
@@ -332,6 +406,7 @@ Expected<SharedRepository::Result> SharedRepository::finish() {
     St.ChildTypes += Ch.Table.Types.size();
     R.Children.push_back(std::move(Ch));
   }
+  St.SplitSeconds = Since(T2);
   return std::move(R);
 }
 

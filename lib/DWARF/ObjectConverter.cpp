@@ -189,10 +189,22 @@ public:
     if (const char *Dir = U.getCompilationDir())
       CompDir = Dir;
     parseLineTable(CUDie);
+    // Declarations and abstract instances (no low_pc, no ranges) are most
+    // subprogram DIEs; their abbreviation tells, without decoding them.
+    DenseMap<const DWARFAbbreviationDeclaration *, bool> HasCode;
     for (const DWARFDebugInfoEntry &E : U.dies()) {
       if (E.getTag() != dwarf::DW_TAG_subprogram)
         continue;
-      convertSubprogram(DWARFDie(&U, &E));
+      const DWARFAbbreviationDeclaration *Abbrev =
+          E.getAbbreviationDeclarationPtr();
+      if (!Abbrev)
+        continue;
+      auto [It, Inserted] = HasCode.try_emplace(Abbrev, false);
+      if (Inserted)
+        It->second = Abbrev->findAttributeIndex(dwarf::DW_AT_low_pc) ||
+                     Abbrev->findAttributeIndex(dwarf::DW_AT_ranges);
+      if (It->second)
+        convertSubprogram(DWARFDie(&U, &E));
     }
     collectUncoveredLines();
     return std::move(Out);

@@ -757,10 +757,11 @@ Expected<DecodedFunction> GsymReader::decodeFunction(uint32_t Index) const {
   return D;
 }
 
-/// lookupInline over a decoded tree. Returns true when Node contained Addr
-/// (and was processed), as the sibling loop of the byte-level walk.
+/// lookupInline over a decoded tree. Matched is set when Node contained
+/// Addr (and was processed), as in the sibling loop of the byte-level walk.
 static Error lookupInTree(const GsymReader &R, const InlineNode &Node,
-                          uint64_t Addr, std::vector<SourceFrame> &Frames,
+                          uint64_t Addr,
+                          SmallVectorImpl<GsymReader::RawFrame> &Frames,
                           bool &Matched) {
   Matched = false;
   const AddressRange *Hit = nullptr;
@@ -785,28 +786,25 @@ static Error lookupInTree(const GsymReader &R, const InlineNode &Node,
                      " is out of range (" + Twine(R.getNumFiles()) + " files)");
   if (File->Dir.empty() && File->Base.empty())
     return Error::success();
-  SourceFrame Caller;
-  Caller.FunctionName = Frames.back().FunctionName;
-  Caller.StartAddress = Frames.back().StartAddress;
-  Caller.FileName = joinPath(File->Dir, File->Base);
+  GsymReader::RawFrame Caller = Frames.back();
+  Caller.File = Node.CallFile;
   Caller.Line = Node.CallLine;
-  Frames.back().FunctionName = Node.Name.str();
+  Frames.back().Name = Node.Name;
   Frames.back().StartAddress = Hit->Start;
-  Frames.push_back(std::move(Caller));
+  Frames.push_back(Caller);
   return Error::success();
 }
 
-Expected<LookupResult> GsymReader::lookupIn(const DecodedFunction &F,
-                                            uint64_t Address) const {
-  LookupResult Result;
-  Result.Address = Address;
+Error GsymReader::lookupFrames(const DecodedFunction &F, uint64_t Address,
+                               SmallVectorImpl<RawFrame> &Frames) const {
+  Frames.clear();
   const FunctionEntry &E = F.Entry;
-  SourceFrame Frame;
-  Frame.FunctionName = E.Name.str();
+  RawFrame Frame;
+  Frame.Name = E.Name;
   Frame.StartAddress = E.Range.Start;
   if (!F.HasLineTable) {
-    Result.Frames.push_back(std::move(Frame));
-    return Result;
+    Frames.push_back(Frame);
+    return Error::success();
   }
   // The byte-level walk stops at the first row past Address and keeps the
   // one before; on ascending rows that is upper_bound - 1.
@@ -828,18 +826,34 @@ Expected<LookupResult> GsymReader::lookupIn(const DecodedFunction &F,
                      " is not in the line table of the function at " +
                      hex(E.Range.Start));
   const LineEntry &Row = Rows[End - 1];
-  std::optional<FileEntry> File = getFile(Row.File);
-  if (!File)
+  if (Row.File >= NumFiles)
     return makeError("line table file index " + Twine(Row.File) +
                      " is out of range (" + Twine(NumFiles) + " files)");
-  Frame.FileName = joinPath(File->Dir, File->Base);
+  Frame.File = Row.File;
   Frame.Line = Row.Line;
-  Result.Frames.push_back(std::move(Frame));
+  Frames.push_back(Frame);
   if (E.Inline) {
     bool Matched = false;
-    if (Error Err =
-            lookupInTree(*this, *E.Inline, Address, Result.Frames, Matched))
+    if (Error Err = lookupInTree(*this, *E.Inline, Address, Frames, Matched))
       return Err;
+  }
+  return Error::success();
+}
+
+Expected<LookupResult> GsymReader::lookupIn(const DecodedFunction &F,
+                                            uint64_t Address) const {
+  SmallVector<RawFrame, 8> Raw;
+  if (Error E = lookupFrames(F, Address, Raw))
+    return std::move(E);
+  LookupResult Result;
+  Result.Address = Address;
+  for (const RawFrame &R : Raw) {
+    SourceFrame Frame;
+    Frame.FunctionName = R.Name.str();
+    Frame.FileName = R.File == NoFile ? std::string() : getFilePath(R.File);
+    Frame.Line = R.Line;
+    Frame.StartAddress = R.StartAddress;
+    Result.Frames.push_back(std::move(Frame));
   }
   return Result;
 }

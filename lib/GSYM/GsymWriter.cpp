@@ -508,7 +508,7 @@ Expected<std::string> encodeGsym(const FunctionModel &M, WriteStats *Stats,
     Stats->Files = T.GsymFiles.size() - 1;
     Stats->Bytes = Buf.size();
   }
-  return std::move(Buf);
+  return Buf;
 }
 
 } // namespace gsym

@@ -48,11 +48,13 @@ constexpr unsigned TypeLocalText = 0, TypeGlobalText = 1, TypeExplicit = 2;
 class NibbleReader {
 public:
   NibbleReader(const uint8_t *Data, uint64_t Size, uint64_t Pos)
-      : Data(Data), Limit(Size * 2), Pos(Pos) {}
+      : Data(Data), Size(Size), Limit(Size * 2), Pos(Pos) {}
   LLVM_ATTRIBUTE_ALWAYS_INLINE bool get(unsigned &V) {
-    if (LLVM_UNLIKELY(Pos >= Limit))
+    if (LLVM_UNLIKELY(Avail == 0) && !refill())
       return false;
-    V = (Data[Pos >> 1] >> ((Pos & 1) * 4)) & 15;
+    V = unsigned(Buf & 15);
+    Buf >>= 4;
+    --Avail;
     ++Pos;
     return true;
   }
@@ -80,12 +82,39 @@ public:
     return false;
   }
   uint64_t position() const { return Pos; }
-  uint64_t remaining() const { return Limit - Pos; }
+  uint64_t remaining() const { return Pos < Limit ? Limit - Pos : 0; }
 
 private:
+  /// Loads the next (up to) 16 nibbles into Buf.
+  bool refill() {
+    if (Pos >= Limit)
+      return false;
+    uint64_t Byte = Pos >> 1;
+    if (Byte + 8 <= Size) {
+      std::memcpy(&Buf, Data + Byte, 8);
+      Buf =
+          llvm::support::endian::byte_swap<uint64_t, llvm::endianness::little>(
+              Buf);
+      Avail = 16;
+    } else {
+      Buf = 0;
+      for (uint64_t I = 0; Byte + I < Size; ++I)
+        Buf |= uint64_t(Data[Byte + I]) << (8 * I);
+      Avail = unsigned((Size - Byte) * 2);
+    }
+    if (Pos & 1) {
+      Buf >>= 4;
+      --Avail;
+    }
+    return true;
+  }
+
   const uint8_t *Data;
+  uint64_t Size;
   uint64_t Limit;
   uint64_t Pos;
+  uint64_t Buf = 0;
+  unsigned Avail = 0;
 };
 
 /// The nibble code of token ids. First nibble N: N < A is the id; then B
@@ -106,7 +135,8 @@ struct NibbleIdCode {
            : Id < base7() ? 4
                           : 7;
   }
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool decode(NibbleReader &R, uint32_t &Id) const {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool decode(NibbleReader &R,
+                                           uint32_t &Id) const {
     unsigned N;
     if (!R.get(N))
       return false;

@@ -508,7 +508,7 @@ CompactReader::lookupName(StringRef Name) const {
   // front coding so shared tokens are not compared again.
   SmallVector<StringRef, 16> Words;
   token::splitTokens(Name, Tokens.separators(), Words);
-  std::vector<uint32_t> Slots;
+  std::vector<std::pair<uint32_t, char>> Slots;
   Toks.clear();
   std::optional<NibbleReader> R;
   size_t Matched = 0, Shared = 0;
@@ -529,17 +529,22 @@ CompactReader::lookupName(StringRef Name) const {
       ++Matched;
     bool Equal = Matched == Toks.size() && Matched == Words.size();
     if (Equal)
-      Slots.push_back(S);
+      Slots.push_back({S, Type});
     else if (!Slots.empty())
       break; // equal names are contiguous
   }
-  for (uint32_t S : Slots) {
+  // The record gave the name and type already; no need to decode it again.
+  for (auto [S, SlotType] : Slots) {
     Expected<uint32_t> I = inversePerm(S);
     if (!I)
       return I.takeError();
     SymbolInfo Info;
-    if (Error E = describe(*I, Info))
-      return std::move(E);
+    Info.Name = Name.str();
+    Info.Type = SlotType;
+    Expected<StringRef> M = moduleOf(*I);
+    if (!M)
+      return M.takeError();
+    Info.Module = M->str();
     if (Error E = fillAddressAndSize(*I, Info))
       return std::move(E);
     Result.push_back(std::move(Info));

@@ -1,8 +1,9 @@
 //===- CompactWriter.cpp - Write the compact kernel symbol table ----------===//
 //
 // Names are stored in name order, front-coded by whole tokens inside blocks
-// of 16 (sorted kernel names share long token prefixes); addresses are
-// stored in address order as bit-packed deltas in blocks of 32. A bit-packed
+// of 16 (sorted kernel names share long token prefixes) as nibble-coded
+// records whose codes are fitted to this table; addresses are stored in
+// address order as bit-packed deltas in blocks of 32. A bit-packed
 // permutation maps address order to name order, and back pointers on its
 // cycles invert it in a bounded number of steps. docs/Kallsyms.md.
 //

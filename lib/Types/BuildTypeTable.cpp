@@ -2,7 +2,9 @@
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
+#include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/DebugInfo/DWARF/DWARFDebugAbbrev.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/ThreadPool.h"
@@ -113,6 +115,18 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
       Functions.insert(*Name);
   }
 
+  // Freeing a unit's DIEs while another thread follows a reference into it
+  // would race; only DW_FORM_ref_addr (LTO, dwz) crosses units, so look for
+  // it in the abbreviations and keep every unit's DIEs if it occurs.
+  bool CrossUnitRefs = false;
+  for (DWARFUnit *U : Units)
+    if (const DWARFAbbreviationDeclarationSet *Abbrevs = U->getAbbreviations())
+      for (const DWARFAbbreviationDeclaration &Decl : *Abbrevs)
+        for (const auto &Spec : Decl.attributes())
+          CrossUnitRefs |= Spec.Form == dwarf::DW_FORM_ref_addr ||
+                           Spec.Form == dwarf::DW_FORM_GNU_ref_alt;
+  bool ReleaseDIEs = !CrossUnitRefs || Opts.NumThreads <= 1;
+
   // Reading the unit headers faulted in pages all over .debug_info.
   PageReleaser Pages(Obj.getData(), Opts.InputIsFileMapping);
   Pages.releaseAll(Units.front()->getInfoSection().Data);
@@ -129,7 +143,8 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   if (Threads == 1) {
     for (DWARFUnit *U : Units) {
       Merge(convertCompileUnit(*U, Log, &Sigs));
-      dwarf_linker::parallel::CompileUnit::releaseDIEs(*U);
+      if (ReleaseDIEs)
+        dwarf_linker::parallel::CompileUnit::releaseDIEs(*U);
       Pages.releaseUpTo(*U);
     }
   } else {
@@ -145,7 +160,8 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
       Pending.push_back(Pool.async([&, I] {
         Results[I] = convertCompileUnit(*Units[I], Log, &Sigs);
         // Only this unit's own DIEs: type units stay, they are shared.
-        dwarf_linker::parallel::CompileUnit::releaseDIEs(*Units[I]);
+        if (ReleaseDIEs)
+          dwarf_linker::parallel::CompileUnit::releaseDIEs(*Units[I]);
       }));
     };
     for (size_t I = 0; I < Units.size(); ++I) {

@@ -586,11 +586,19 @@ void UnitConverter::collectSymbols(const DWARFDie &Scope) {
       const char *Name = C.getName(DINameKind::LinkageName);
       if (!Name || !*Name)
         break;
+      // The type sits on the declaration (DW_AT_specification) or, for
+      // LTO and inlined copies, on the abstract origin.
       DWARFDie Decl = C;
-      if (DWARFDie S =
-              C.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
-        Decl = S;
-      if (!Decl.find(dwarf::DW_AT_type))
+      for (unsigned Hops = 0; Hops < 4 && Decl && !Decl.find(dwarf::DW_AT_type);
+           ++Hops) {
+        DWARFDie Next =
+            Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+        if (!Next)
+          Next = Decl.getAttributeValueAsReferencedDie(
+              dwarf::DW_AT_abstract_origin);
+        Decl = Next;
+      }
+      if (!Decl || !Decl.find(dwarf::DW_AT_type))
         break;
       Out.Variables.push_back({Name, refType(Decl)});
       break;
@@ -688,22 +696,31 @@ uint64_t shallowHash(const Type &T) {
   return H;
 }
 
-/// Rounds of neighbour hashing per unit: two types are merged early only if
-/// they agree on every path of this many references; the exact global
-/// refinement in finish() then merges whatever remains equivalent.
+/// Rounds of neighbour hashing per unit. The hash only proposes which merged
+/// type a unit's type is; TypeMerger::add() verifies every proposal exactly,
+/// so the depth trades merge rate against time, never correctness.
 constexpr unsigned HashRounds = 32;
 
 } // namespace
 
 void hashUnitTypes(UnitTypes &UT) {
   size_t N = UT.Types.size();
+  // The references as flat arrays: the rounds below touch them 32 times,
+  // and walking the Type records themselves would be cache-hostile.
+  std::vector<uint32_t> Begin(N + 1);
+  std::vector<TypeId> Adj;
   std::vector<uint64_t> H0(N), Cur(N), Next(N);
-  for (size_t I = 0; I < N; ++I)
+  for (size_t I = 0; I < N; ++I) {
+    Begin[I] = Adj.size();
+    UT.Types[I].forEachRef([&](TypeId C) { Adj.push_back(C); });
     Cur[I] = H0[I] = shallowHash(UT.Types[I]);
+  }
+  Begin[N] = Adj.size();
   for (unsigned R = 0; R < HashRounds; ++R) {
     for (size_t I = 0; I < N; ++I) {
       uint64_t H = H0[I];
-      UT.Types[I].forEachRef([&](TypeId C) { H = mix(H, Cur[C]); });
+      for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E)
+        H = mix(H, Cur[Adj[E]]);
       Next[I] = H;
     }
     std::swap(Cur, Next);
@@ -818,6 +835,53 @@ void TypeMerger::add(UnitTypes &&UT) {
     }
     Map[I] = It->second;
   }
+  // A hash match is only a candidate: keep it only if the type agrees with
+  // the merged one in every field and each reference maps to the merged
+  // type's reference. Then the mapping is a label-preserving homomorphism of
+  // the type graphs, so merged types are exactly equivalent whatever the
+  // hash depth. Rejecting one type can invalidate the types citing it:
+  // repeat until nothing changes (rejections only grow).
+  // Types new in this unit are compared with their first local copy.
+  DenseMap<TypeId, uint32_t> FirstCopy;
+  for (size_t I = 1; I < N; ++I)
+    if (IsNew[I])
+      FirstCopy.try_emplace(Map[I], I);
+  auto SameLocal = [&](const Type &A, const Type &B) {
+    if (A.Kind != B.Kind || A.Encoding != B.Encoding ||
+        A.Varargs != B.Varargs || A.Size != B.Size ||
+        A.NumElems != B.NumElems || A.Bits != B.Bits ||
+        A.BitOffset != B.BitOffset || A.Name != B.Name ||
+        A.Members.size() != B.Members.size() ||
+        A.Enumerators.size() != B.Enumerators.size())
+      return false;
+    for (size_t I = 0; I < A.Members.size(); ++I)
+      if (A.Members[I].Name != B.Members[I].Name ||
+          A.Members[I].BitOffset != B.Members[I].BitOffset)
+        return false;
+    for (size_t I = 0; I < A.Enumerators.size(); ++I)
+      if (A.Enumerators[I].Name != B.Enumerators[I].Name ||
+          A.Enumerators[I].Value != B.Enumerators[I].Value)
+        return false;
+    SmallVector<TypeId, 8> RA, RB;
+    A.forEachRef([&](TypeId C) { RA.push_back(Map[C]); });
+    B.forEachRef([&](TypeId C) { RB.push_back(Map[C]); });
+    return RA == RB;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t I = 1; I < N; ++I) {
+      if (IsNew[I])
+        continue;
+      auto It = FirstCopy.find(Map[I]);
+      if (It != FirstCopy.end() ? SameLocal(UT.Types[I], UT.Types[It->second])
+                                : sameAs(UT.Types[I], Nodes[Map[I]], Map))
+        continue;
+      Map[I] = Nodes.size();
+      Nodes.emplace_back();
+      IsNew[I] = true;
+      Changed = true;
+    }
+  }
   for (size_t I = 1; I < N; ++I) {
     if (!IsNew[I])
       continue;
@@ -855,6 +919,30 @@ void TypeMerger::add(UnitTypes &&UT) {
     if (SeenFunctions.insert(Name).second)
       Functions.push_back({Name, Map[S.Type]});
   }
+}
+
+bool TypeMerger::sameAs(const Type &T, const Node &G,
+                        const std::vector<TypeId> &Map) const {
+  if (T.Kind != G.Kind || T.Encoding != G.Encoding || T.Varargs != G.Varargs ||
+      T.Size != G.Size || T.NumElems != G.NumElems || T.Bits != G.Bits ||
+      T.BitOffset != G.BitOffset || T.Name != NameById[G.Name] ||
+      T.Members.size() + T.Enumerators.size() != G.NumAux)
+    return false;
+  for (size_t I = 0; I < T.Members.size(); ++I)
+    if (T.Members[I].BitOffset != AuxValues[G.AuxBegin + I] ||
+        T.Members[I].Name != NameById[AuxNames[G.AuxBegin + I]])
+      return false;
+  for (size_t I = 0; I < T.Enumerators.size(); ++I)
+    if (uint64_t(T.Enumerators[I].Value) != AuxValues[G.AuxBegin + I] ||
+        T.Enumerators[I].Name != NameById[AuxNames[G.AuxBegin + I]])
+      return false;
+  uint32_t R = 0;
+  bool Same = true;
+  T.forEachRef([&](TypeId C) {
+    Same &= R < G.NumRefs && Refs[G.RefBegin + R] == Map[C];
+    ++R;
+  });
+  return Same && R == G.NumRefs;
 }
 
 uint64_t TypeMerger::shallowHash(const Node &N) const {

@@ -215,6 +215,56 @@ private:
     }
     return D->HasLineTable;
   }
+  /// GSYM file index File names the DWARF path Path. The exact join is
+  /// checked without building the string; anything else goes through the
+  /// slower normalising comparison.
+  bool fileMatches(uint32_t File, StringRef Path) {
+    std::optional<FileEntry> E = G.getFile(File);
+    if (!E)
+      return Path.empty();
+    StringRef Dir = E->Dir, Base = E->Base;
+    if (!Dir.empty() && !Base.empty() && Path.starts_with(Dir) &&
+        Path.ends_with(Base) && !(Dir.contains('\\') && !Dir.contains('/'))) {
+      size_t Mid = Path.size() - Dir.size() - Base.size();
+      bool Sep = !Dir.ends_with("/") && !Base.starts_with("/");
+      if (Path.size() >= Dir.size() + Base.size() &&
+          (Sep ? Mid == 1 && Path[Dir.size()] == '/' : Mid == 0))
+        return true;
+    }
+    return filesMatch(G.getFilePath(File), Path);
+  }
+  /// Turns a lookup() answer into raw frames (names and files by value
+  /// are kept alive in Scratch). False when the answer has no frames.
+  bool fromLookup(const LookupResult &R) {
+    GFrames.clear();
+    Scratch = R;
+    for (const SourceFrame &F : Scratch.Frames) {
+      gsym::GsymReader::RawFrame Raw;
+      Raw.Name = F.FunctionName;
+      Raw.Line = F.Line;
+      Raw.StartAddress = F.StartAddress;
+      Raw.File = F.FileName.empty() ? gsym::GsymReader::NoFile
+                                    : fileIndexOf(F.FileName);
+      GFrames.push_back(Raw);
+    }
+    return true;
+  }
+  /// The file-table index with this path (rare path: overlapping entries).
+  uint32_t fileIndexOf(StringRef Path) {
+    for (uint32_t I = 0; I < G.getNumFiles(); ++I)
+      if (G.getFilePath(I) == Path)
+        return I;
+    return gsym::GsymReader::NoFile;
+  }
+  std::string describeGsym(ArrayRef<gsym::GsymReader::RawFrame> Frames) {
+    std::string S;
+    for (const gsym::GsymReader::RawFrame &F : Frames) {
+      if (!S.empty())
+        S += " <- ";
+      S += (F.Name + " " + G.getFilePath(F.File) + ":" + Twine(F.Line)).str();
+    }
+    return S.empty() ? "nothing" : S;
+  }
   void mismatch(StringRef Kind, const Twine &Message) {
     ++Stats.Mismatches;
     Log.report(Kind, Message);
@@ -227,6 +277,8 @@ private:
   ArrayRef<AddressRange> TextRanges;
   DwarfOracle Oracle;
   SmallVector<DwarfFrame, 8> DFrames;
+  SmallVector<gsym::GsymReader::RawFrame, 8> GFrames;
+  LookupResult Scratch;
   const DILineInfoSpecifier Spec{
       DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
       DINameKind::LinkageName};
@@ -276,15 +328,25 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
     mismatch("lookup-error", hex(Addr) + ": " + toString(Picked.takeError()));
     return;
   }
-  Expected<LookupResult> R =
-      *Picked == Index ? G.lookupIn(Func, Addr) : G.lookup(Addr);
-  if (!R) {
-    mismatch("lookup-error", hex(Addr) + ": " + toString(R.takeError()));
-    return;
+  if (*Picked == Index) {
+    if (Error E = G.lookupFrames(Func, Addr, GFrames)) {
+      mismatch("lookup-error", hex(Addr) + ": " + toString(std::move(E)));
+      return;
+    }
+  } else {
+    // Another record covers this address (overlapping entries): take its
+    // answer as lookup() gives it.
+    Expected<LookupResult> R = G.lookup(Addr);
+    if (!R) {
+      mismatch("lookup-error", hex(Addr) + ": " + toString(R.takeError()));
+      return;
+    }
+    if (!fromLookup(*R))
+      return;
   }
-  const std::vector<SourceFrame> &F = R->Frames;
+  ArrayRef<gsym::GsymReader::RawFrame> F = GFrames;
   if (!Oracle.frames(Addr, DFrames)) {
-    mismatch("no-dwarf", hex(Addr) + ": GSYM says " + describe(F) +
+    mismatch("no-dwarf", hex(Addr) + ": GSYM says " + describeGsym(F) +
                              ", DWARF has nothing there");
     return;
   }
@@ -292,7 +354,7 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
     crossCheck(Addr);
   auto Report = [&](StringRef Kind, unsigned Frame) {
     mismatch(Kind, hex(Addr) + " frame " + Twine(Frame) + ": GSYM " +
-                       describe(F) + "; DWARF " + describe(DFrames));
+                       describeGsym(F) + "; DWARF " + describe(DFrames));
   };
   if (F.size() != DFrames.size())
     return Report("frame-count", 0);
@@ -300,10 +362,9 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
     const DwarfFrame &DF = DFrames[I];
     // Without a subprogram DWARF names nothing; the file and line still
     // count.
-    if (DF.Name != DILineInfo::BadString &&
-        !namesMatch(F[I].FunctionName, DF.Name))
+    if (DF.Name != DILineInfo::BadString && !namesMatch(F[I].Name, DF.Name))
       return Report("function-name", I);
-    if (!filesMatch(F[I].FileName, DF.File))
+    if (!fileMatches(F[I].File, DF.File))
       return Report("file", I);
     if (F[I].Line != DF.Line)
       return Report("line", I);

@@ -241,6 +241,10 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
         return tool::reportError(P + ": module '" + Name +
                                  "' is listed as built in (" + BuiltinModules +
                                  ") and given as a loadable module");
+      if (!Standalone && (Name == CoreModule || Name == "shared_ctf"))
+        return tool::reportError(P + ": a module cannot be named '" + Name +
+                                 "' (the name of the core kernel's or the "
+                                 "shared parent's file)");
       auto [It, New] = SeenModule.try_emplace(Name, P);
       if (!New)
         return tool::reportError("module '" + Name +
@@ -261,6 +265,9 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
   types::BuildOptions BOpts;
   BOpts.NumThreads = A.NumThreads;
   ctf::WriteOptions WOpts;
+  // The indexed data-object section already maps each global variable's
+  // name to its type; the variable section would repeat it.
+  WOpts.VariableSection = false;
   if (A.NoCompress)
     WOpts.CompressThreshold = 0;
   OutputSet Outs;
@@ -293,14 +300,18 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
             return;
           }
           R.Obj = std::move(*O);
+          // One thread per module: modules are the unit of parallelism.
           types::BuildOptions One;
-          Expected<types::BuildResult> B =
-              types::buildTypeTable(*R.Obj.Obj, *R.Obj.Ctx, One, Log);
-          if (!B) {
-            R.Err = createFileError(Loadable[J].Path, B.takeError());
+          types::TypeMerger Merger;
+          Expected<GroupedStats> GS = convertUnitsInto(
+              *R.Obj.Ctx, One, [&](StringRef, StringRef) { return &Merger; },
+              Log);
+          if (!GS) {
+            R.Err = createFileError(Loadable[J].Path, GS.takeError());
             return;
           }
-          R.Table = std::move(B->Table);
+          ElfSymbolNames Syms = collectElfSymbols(*R.Obj.Obj, true);
+          R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
           R.Hashes = hashTypeTable(R.Table);
         }));
       }
@@ -355,7 +366,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     // is processed once.
     Clock::time_point T0 = Clock::now();
     std::map<std::string, ModuleBuild> Builds; // by module name
-    StringSet<> SeenUnits;                     // module \0 comp_dir \0 name
+    StringSet<> SeenUnits;                     // comp_dir \0 name
     std::vector<OpenObject> KeepOpen;          // the mergers' strings
     for (const std::vector<Input> *List : {&BuiltinObjs, &CoreObjs})
       for (const Input &In : *List) {
@@ -363,7 +374,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
             openObject(In.Path, /*ThreadSafe=*/A.NumThreads > 1, Log);
         if (!O)
           return Fail(O.takeError());
-        ElfSymbolNames Syms = collectElfSymbols(*O->Obj);
+        ElfSymbolNames Syms = collectElfSymbols(*O->Obj, true);
         StringSet<> Touched;
         bool FixedModule = List == &BuiltinObjs;
         auto Classify = [&](StringRef Dir,
@@ -372,8 +383,9 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
               FixedModule ? StringRef(In.Module) : MM.moduleForUnit(Dir, Name);
           if (M.empty())
             M = CoreModule;
-          std::string Key = (M + Twine('\0') + Dir + Twine('\0') + Name).str();
-          if (!SeenUnits.insert(Key).second)
+          // A unit belongs to one module: the first input that has it
+          // processes it (built-in module objects come first).
+          if (!SeenUnits.insert((Dir + Twine('\0') + Name).str()).second)
             return nullptr;
           Touched.insert(M);
           ModuleBuild &B = Builds[M.str()];
@@ -492,6 +504,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     if (!Standalone) {
       outs() << "input types: " << RS.InputTypes << "\n";
       outs() << "global nodes: " << RS.GlobalNodes << "\n";
+      outs() << "resolved forwards: " << RS.ResolvedForwards << "\n";
       outs() << "classes: " << RS.Classes << "\n";
       outs() << "shared by use: " << RS.SharedByUse << "\n";
       outs() << "parent types: " << RS.SharedTotal << "\n";
@@ -503,9 +516,11 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     outs() << "size: " << SizeTotal << "\n";
     if (!ArchiveOut.empty())
       outs() << "archive size: " << ArchiveBytes.size() << "\n";
-    outs() << format("time: read %.2f s, dedup+sharing %.2f s, write %.2f s, "
+    outs() << format("time: read %.2f s, dedup+sharing %.2f s (identity "
+                     "%.2f s, sharing %.2f s, split %.2f s), write %.2f s, "
                      "total %.2f s\n",
-                     ReadTime, DedupTime, WriteTime, secondsSince(Start));
+                     ReadTime, DedupTime, RS.IdentitySeconds, RS.SharingSeconds,
+                     RS.SplitSeconds, WriteTime, secondsSince(Start));
   }
   return 0;
 }

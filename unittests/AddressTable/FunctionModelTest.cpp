@@ -123,6 +123,30 @@ TEST(FunctionModel, SymbolsOnlyFillGapsBetweenDebugEntries) {
   EXPECT_EQ(Log.total(), 0u);
 }
 
+TEST(FunctionModel, SymbolsInsideDebugEntriesNameTheCodeAfterThem) {
+  // An assembly function with DWARF (gas makes subprograms for function
+  // symbols) and a global label inside it, as in kernel entry code.
+  FunctionModel M;
+  M.ExecutableRanges = {{0x0, 0x1000}};
+  FileId F = M.addFile("/src", "entry.S");
+  M.addFunction(sym(0x100, 0x180, "entry_asm"));
+  M.addFunction(sym(0x140, 0x140, "entry_after_frame")); // NOTYPE, no size
+  M.addFunction(sym(0x180, 0x190, "next_fn"));
+  M.addFunction(dwarf(0x100, 0x180, "entry_asm", F,
+                      {{0x100, 10}, {0x130, 20}, {0x150, 30}}));
+  WarningLog Log;
+  M.finalize(Log);
+  EXPECT_EQ(ranges(M), (Ranges{{{0x100, 0x140}, "entry_asm"},
+                               {{0x140, 0x180}, "entry_after_frame"},
+                               {{0x180, 0x190}, "next_fn"}}));
+  // The label's piece keeps the line rows: the row of 0x130 moved to 0x140.
+  const auto &L = M.functions()[1].Lines;
+  ASSERT_EQ(L.size(), 2u);
+  EXPECT_EQ(L[0].Address, 0x140u);
+  EXPECT_EQ(L[0].Line, 20u);
+  EXPECT_EQ(L[1].Line, 30u);
+}
+
 TEST(FunctionModel, LineOnlyCodeGoesToCoveringSymbols) {
   FunctionModel M;
   FileId F = M.addFile("/src", "entry.S");

@@ -353,3 +353,106 @@ TEST(BreakpadParserTest, FatalErrors) {
 }
 
 } // namespace
+
+namespace {
+
+/// Mutated inputs (bytes changed, lines cut, records duplicated) must
+/// parse or fail cleanly, and what they produce must obey the model's
+/// contract: sorted disjoint entries, rows ascending inside their entry,
+/// inline ranges inside their parents.
+void checkContract(const InlineNode &N) {
+  for (size_t I = 0; I < N.Ranges.size(); ++I) {
+    EXPECT_LT(N.Ranges[I].Start, N.Ranges[I].End);
+    if (I)
+      EXPECT_LE(N.Ranges[I - 1].End, N.Ranges[I].Start);
+  }
+  for (const InlineNode &C : N.Children) {
+    for (const AddressRange &R : C.Ranges)
+      EXPECT_TRUE(llvm::any_of(
+          N.Ranges, [&](const AddressRange &P) { return P.contains(R); }));
+    checkContract(C);
+  }
+}
+
+TEST(BreakpadParserTest, MutatedInputsKeepTheContract) {
+  const std::string Base = "MODULE Linux x86_64 0 m\n"
+                           "FILE 0 /a.c\n"
+                           "FILE 1 /b.h\n"
+                           "INLINE_ORIGIN 0 o\n"
+                           "INLINE_ORIGIN 1 1 p\n"
+                           "FUNC m 1000 40 0 f\n"
+                           "INLINE 0 3 1 0 1004 8 1010 4\n"
+                           "INLINE 1 4 0 1 1006 2\n"
+                           "INLINE 0 5 1 1018 4\n"
+                           "1000 10 1 0\n"
+                           "1010 8 2 1\n"
+                           "1020 20 3 0\n"
+                           "PUBLIC 2000 0 p\n"
+                           "FUNC 3000 10 0 g\n"
+                           "3000 10 9 1\n"
+                           "STACK CFI INIT 1000 40 .cfa: $rsp 8 +\n";
+  uint32_t Seed = 12345;
+  auto Rand = [&](uint32_t N) {
+    Seed = Seed * 1103515245u + 12345u;
+    return (Seed >> 8) % N;
+  };
+  const char Alphabet[] = "0123456789abcdefFINLEUCM -\n\r\xff";
+  unsigned Parsed = 0, WithInline = 0;
+  for (int Round = 0; Round < 3000; ++Round) {
+    std::string S = Base;
+    unsigned Edits = 1 + Rand(4);
+    for (unsigned E = 0; E < Edits && !S.empty(); ++E) {
+      size_t At = Rand(S.size());
+      switch (Rand(4)) {
+      case 0:
+        S[At] = Alphabet[Rand(sizeof(Alphabet) - 1)];
+        break;
+      case 1:
+        S.erase(At, 1 + Rand(8));
+        break;
+      case 2:
+        S.resize(At);
+        break;
+      default: {
+        size_t L = S.rfind('\n', At);
+        L = L == std::string::npos ? 0 : L + 1;
+        size_t R = S.find('\n', At);
+        if (R != std::string::npos)
+          S.insert(R + 1, S.substr(L, R + 1 - L));
+      }
+      }
+    }
+    auto P = parse(S);
+    if (!P->Error.empty())
+      continue;
+    const std::vector<FunctionEntry> &Fs = P->Syms.Functions;
+    ASSERT_FALSE(Fs.empty());
+    ++Parsed;
+    for (size_t I = 0; I < Fs.size(); ++I) {
+      const FunctionEntry &F = Fs[I];
+      EXPECT_LT(F.Range.Start, F.Range.End) << S;
+      if (I)
+        EXPECT_LE(Fs[I - 1].Range.End, F.Range.Start) << S;
+      for (size_t J = 0; J < F.Lines.size(); ++J) {
+        EXPECT_TRUE(F.Range.contains(F.Lines[J].Address)) << S;
+        if (J)
+          EXPECT_LT(F.Lines[J - 1].Address, F.Lines[J].Address) << S;
+        EXPECT_NE(F.Lines[J].File, 0u) << S;
+      }
+      if (!F.Lines.empty())
+        EXPECT_EQ(F.Lines[0].Address, F.Range.Start) << S;
+      if (F.Inline) {
+        ++WithInline;
+        EXPECT_TRUE(F.Inline->Ranges.size() == 1 &&
+                    F.Range.contains(F.Inline->Ranges[0]))
+            << S;
+        checkContract(*F.Inline);
+      }
+    }
+  }
+  // Most mutations leave a usable file: the checks above did run.
+  EXPECT_GT(Parsed, 2000u);
+  EXPECT_GT(WithInline, 1000u);
+}
+
+} // namespace

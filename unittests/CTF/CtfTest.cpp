@@ -262,6 +262,40 @@ TEST(TypeMerger, DeepDifferenceKeepsTypesApart) {
   EXPECT_EQ(countNamed(T, TypeKind::Struct, "inner"), 2u);
 }
 
+TEST(TypeMerger, DifferenceBeyondTheHashDepthIsKept) {
+  // 40 pointers deep, then struct leaf { int x; } in one unit and
+  // struct leaf { long x; } in the other: deeper than the per-unit hash
+  // looks, so only exact verification keeps the two chains apart.
+  auto Chain = [](llvm::StringRef Int, uint64_t Size) {
+    std::vector<Type> Ts;
+    const unsigned Depth = 40;
+    for (unsigned I = 0; I < Depth; ++I)
+      Ts.push_back(ref(TypeKind::Pointer, I + 2)); // ids 1..Depth
+    Ts.push_back(aggregate(TypeKind::Struct, "leaf", Size,
+                           {{"x", Depth + 2, 0}})); // id Depth+1
+    Ts.push_back(integer(Int, Size, IntSigned));    // id Depth+2
+    UnitTypes U = unit(std::move(Ts));
+    U.Variables.push_back({Int == "int" ? "a" : "b", 1});
+    return U;
+  };
+  TypeMerger M;
+  M.add(Chain("int", 4));
+  M.add(Chain("long", 8));
+  TypeTable T = M.finish(nullptr, nullptr);
+  ASSERT_EQ(T.Variables.size(), 2u);
+  for (const Symbol &V : T.Variables) {
+    TypeId Id = V.Type;
+    unsigned Steps = 0;
+    // Bounded: a wrong merge can even close the chain into a loop.
+    while (T.Types[Id].Kind == TypeKind::Pointer && Steps++ < 100)
+      Id = T.Types[Id].Ref;
+    EXPECT_EQ(Steps, 40u) << V.Name.str();
+    ASSERT_EQ(T.Types[Id].Kind, TypeKind::Struct);
+    const Type &X = T.Types[T.Types[Id].Members[0].Type];
+    EXPECT_EQ(X.Name, V.Name == "a" ? "int" : "long") << V.Name.str();
+  }
+}
+
 TEST(TypeBuilder, TypedefCycleIsBroken) {
   std::vector<Type> Types(1);
   Types.push_back(ref(TypeKind::Typedef, 2, "a"));

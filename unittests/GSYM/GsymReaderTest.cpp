@@ -123,8 +123,9 @@ void checkValidFile(StringRef Bytes) {
 }
 
 TEST(GsymReader, FunctionIterator) {
-  std::unique_ptr<GsymReader> R =
-      open(bytesOf(LittleEndianFile, sizeof(LittleEndianFile)));
+  // The reader borrows the bytes: keep them alive.
+  const std::string Bytes = bytesOf(LittleEndianFile, sizeof(LittleEndianFile));
+  std::unique_ptr<GsymReader> R = open(Bytes);
   ASSERT_TRUE(R);
   std::vector<std::string> Names;
   for (Expected<DecodedFunction> F : R->functions()) {

@@ -414,6 +414,30 @@ TEST(KsymBlob, RejectsUnrepresentableNames) {
   EXPECT_EQ((*S)->Name, Long);
 }
 
+TEST(Compact, MillionSymbols) {
+  std::string Text;
+  Text.reserve(40u << 20);
+  uint64_t A = 0xffffffff81000000;
+  for (unsigned I = 0; I < 1000000; ++I) {
+    A += (I % 7 == 0) ? 0 : 16 * (1 + I % 97);
+    Text += utohexstr(A, true, 16) + (I % 3 ? " t " : " T ") + "fn_" +
+            std::to_string(I % 5000) + "_" + std::to_string(I) + "\n";
+  }
+  SymbolList L = sampleList(Text);
+  ASSERT_EQ(L.Symbols.size(), 1000000u);
+  for (Fmt F : {Fmt::Compact, Fmt::Blob}) {
+    std::string Storage;
+    auto R = writeAndOpen(L, F, Storage);
+    EXPECT_TRUE(dumpOf(*R) == Text);
+    auto N = R->lookupName("fn_4999_999999");
+    ASSERT_TRUE(N && N->size() == 1);
+    EXPECT_EQ((*N)[0].Address, A);
+    auto S = R->lookupAddress(A + 5);
+    ASSERT_TRUE(S && *S);
+    EXPECT_EQ((*S)->Name, "fn_4999_999999");
+  }
+}
+
 TEST(Compact, RejectsWideAddressSpan) {
   SymbolList L = sampleList("1000 T a\n200000000 T b\n");
   std::string Out;

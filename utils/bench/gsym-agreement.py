@@ -3,6 +3,8 @@
 
     gsym-agreement.py ELF GSYM [--candidate dwarfpack|llvm-gsymutil|both]
                       [-n 20000] [--seed 1] [--symtab-n 2000] [--show 5]
+                      [--sampling functions|text] [--summary-json FILE]
+    gsym-agreement.py --self-test
 
 Samples N addresses that DWARF covers (a DW_TAG_subprogram range contains
 them) and up to --symtab-n addresses that only the symbol table covers, looks
@@ -565,7 +567,64 @@ def sample_addresses(args, syms, rng):
     return sample, short
 
 
+def self_test():
+    """Checks the parsers and the name comparison on fixed vectors."""
+    bases = {
+        "llvm::Error llvm::handleErrorImpl<F>(std::unique_ptr<E>, F&&)":
+            "handleErrorImpl",
+        "handleErrors<ns::f(int)::<lambda(const E&)> >": "handleErrors",
+        "ns::(anonymous namespace)::P::check<unsigned int>": "check",
+        "ns::f(llvm::StringRef)::'lambda1'(int)::operator()(int) const":
+            "operator()",
+        "ns::S::operator<(ns::S const&) const": "operator<",
+        "llvm::raw_ostream::operator<<(llvm::StringRef)": "operator<<",
+        "operator new(unsigned long)": "operator new",
+        "S::operator bool() const": "operator bool",
+        "ac6_get_next.isra.0": "ac6_get_next",
+        "fib6_add_1.constprop.0.isra.0": "fib6_add_1",
+        "ns::mapInputFile(llvm::StringRef) (.cold)": "mapInputFile",
+        "f(int) [clone .part.0]": "f",
+        "sqlite3VdbeExec": "sqlite3VdbeExec",
+    }
+    for name, want in bases.items():
+        got = base_name(name)
+        assert got == want, (name, got, want)
+    text = ("Looking up addresses in \"x.gsym\":\n"
+            "0x0000000000001010: g + 4 @ /s/a.h:3 [inlined]\n"
+            "                    f + 16 @ /s/a.c:10\n\n"
+            "0x0000000000000001: error: address 0x1 is not in GSYM\n\n"
+            "0x0000000000002000: h + 0\n")
+    got = parse_gsymutil(text)
+    assert got == {0x1010: [Frame("g", "/s/a.h", 3), Frame("f", "/s/a.c", 10)],
+                   0x1: [], 0x2000: [Frame("h", "", 0)]}, got
+    js = ('{"Address":"0x1010","ModuleName":"m","Symbol":[{"Column":1,'
+          '"FileName":"/s/a.h","FunctionName":"g","Line":3},{"FileName":'
+          '"/s/a.c","FunctionName":"f","Line":10}]}\n'
+          '{"Address":"0x1","ModuleName":"m","Symbol":[{"FileName":"",'
+          '"FunctionName":"","Line":0}]}\n'
+          '{"Address":"0x2","Error":{"Message":"bad"}}\n')
+    got = parse_symbolizer_json(js)
+    assert got == {0x1010: [Frame("g", "/s/a.h", 3), Frame("f", "/s/a.c", 10)],
+                   0x1: [], 0x2: []}, got
+    o = [Frame("g", "/s/a.h", 3), Frame("f.isra.0", "/s/a.c", 10)]
+    assert classify(o, o) is None
+    assert classify(o, []) == "not-found"
+    assert classify(o, o[1:]) == "fewer-frames"
+    assert classify(o, [o[0], Frame("f", "/s/a.c", 10)]) == "outer-name-symbol"
+    assert classify(o, [Frame("ns::g", "/s/a.h", 3), o[1]]) == \
+        "inline-name-spelling"
+    assert classify(o, [o[0], Frame("f", "/s/a.c", 11)]) == "outer-line"
+    assert classify(o, [Frame("g", "/s/./a.h", 3), o[1]]) == \
+        "inline-file-spelling"
+    assert classify(o, [o[0], Frame("alias", "/s/a.c", 10)],
+                    {"alias"}) == "outer-name-alias"
+    assert classify(o, [o[0], Frame("other", "/s/a.c", 10)]) == "outer-name"
+    print("self-test passed")
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("elf")
     ap.add_argument("gsym")

@@ -157,9 +157,13 @@ public:
   ///     and inline tree cut to each piece). Counted.
   ///  5. The same rule among entries without debug info (symbols): an inner
   ///     symbol (alias, label) owns the addresses from its start on.
-  ///  6. Entries with debug info win over entries without: a symbol keeps
+  ///  6. A symbol that starts inside an entry with debug info names the
+  ///     code from its start to its end (or the entry's end); the entry is
+  ///     cut there (assembly labels such as entry_SYSCALL_64_after_hwframe,
+  ///     as llvm-symbolizer and kallsyms name that code).
+  ///  7. Entries with debug info win over entries without: a symbol keeps
   ///     only the parts of its range that no debug entry covers.
-  ///  7. A symbol (or the part of it) over LineOnlyCode gets those line
+  ///  8. A symbol (or the part of it) over LineOnlyCode gets those line
   ///     rows; it is cut where the line rows start and end.
   void finalize(WarningLog &Log);
 
@@ -176,7 +180,7 @@ public:
   /// Line rows of code that no function with debug info describes (assembly
   /// with line info, functions the compiler emitted without a DIE): entries
   /// with a range and Lines but no name. finalize() gives these rows to the
-  /// symbols that cover the code (rule 7) and then clears the list.
+  /// symbols that cover the code (rule 8) and then clears the list.
   std::vector<FunctionEntry> LineOnlyCode;
 
 private:

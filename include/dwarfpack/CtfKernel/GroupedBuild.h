@@ -18,11 +18,15 @@
 namespace dwarfpack {
 namespace ctfkernel {
 
-/// The defined data and function symbol names of an object.
+/// The defined data and function symbol names of an object. With
+/// GlobalDataOnly, data objects are only those of external linkage (the
+/// kernel's global variables; static variables are not interesting to
+/// consumers and would double the symbol tables).
 struct ElfSymbolNames {
   llvm::StringSet<> Objects, Functions;
 };
-ElfSymbolNames collectElfSymbols(const llvm::object::ObjectFile &Obj);
+ElfSymbolNames collectElfSymbols(const llvm::object::ObjectFile &Obj,
+                                 bool GlobalDataOnly = false);
 
 /// Called once per compile unit, in unit order, on the calling thread, with
 /// the unit's DW_AT_comp_dir and DW_AT_name. Returns the merger of the

@@ -6,7 +6,9 @@
 //
 //  * Identity: each module's deduplicated table is hashed (neighbourhood
 //    hashes, as in the per-object builder) and merged into one global graph;
-//    an exact structural refinement over that graph then decides identity.
+//    an exact structural refinement over that graph then decides identity,
+//    with a forward standing for its name's definition when all (eligible)
+//    definitions of the name are one type.
 //  * Sharing: a type used by two or more (non-blocklisted) modules is
 //    shared; sharedness spreads to every type a shared type refers to and
 //    between the complete and forward variants of a tagged name, until a
@@ -45,14 +47,18 @@ constexpr types::TypeId ChildBit = 0x80000000u;
 std::vector<uint64_t> hashTypeTable(const types::TypeTable &T);
 
 struct RepositoryStats {
-  uint64_t InputTypes = 0;  ///< Sum of the modules' table sizes.
-  uint64_t GlobalNodes = 0; ///< After merging by hash.
-  uint64_t Classes = 0;     ///< After exact refinement.
-  uint64_t SharedByUse = 0; ///< Used by two or more modules.
-  uint64_t SharedTotal = 0; ///< After contagion and alias fixup.
+  uint64_t InputTypes = 0;       ///< Sum of the modules' table sizes.
+  uint64_t GlobalNodes = 0;      ///< After merging by hash.
+  uint64_t ResolvedForwards = 0; ///< Forwards standing for a definition.
+  uint64_t Classes = 0;          ///< After exact refinement.
+  uint64_t SharedByUse = 0;      ///< Used by two or more modules.
+  uint64_t SharedTotal = 0;      ///< After contagion and alias fixup.
   uint64_t FixpointRounds = 0;
   uint64_t ChildTypes = 0;         ///< Sum over children.
   uint64_t StoredMoreThanOnce = 0; ///< Classes in several dicts (blocklist).
+  /// Phase times of finish(): identity (forward resolution and
+  /// refinement), the sharing fixpoint, the parent/child split.
+  double IdentitySeconds = 0, SharingSeconds = 0, SplitSeconds = 0;
 };
 
 class SharedRepository {

@@ -153,6 +153,20 @@ public:
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
 
+  /// One frame as the file stores it: names point into the string table,
+  /// File is a file-table index, or NoFile without a line row.
+  static constexpr uint32_t NoFile = UINT32_MAX;
+  struct RawFrame {
+    llvm::StringRef Name;
+    uint32_t File = NoFile;
+    uint32_t Line = 0;
+    uint64_t StartAddress = 0;
+  };
+  /// lookupIn without building strings (for verify, which compares millions
+  /// of frames): the same frames, innermost first.
+  llvm::Error lookupFrames(const DecodedFunction &F, uint64_t Address,
+                           llvm::SmallVectorImpl<RawFrame> &Frames) const;
+
   /// What lookup(Address) answers when the address table selects function F
   /// for Address (F decoded from this file), computed from the decoded
   /// record: the same rules without re-reading the record, so checking many

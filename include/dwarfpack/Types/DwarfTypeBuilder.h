@@ -96,6 +96,8 @@ private:
   };
   uint32_t intern(llvm::StringRef S);
   uint64_t shallowHash(const Node &N) const;
+  bool sameAs(const Type &T, const Node &G,
+              const std::vector<TypeId> &Map) const;
   std::vector<uint32_t> refine(const std::vector<TypeId> &Redirect) const;
   Type expand(const Node &N) const;
 

@@ -23,7 +23,7 @@ the rules of docs/UserGuide.md "Breakpad input":
     FUNC contains its address; the last PUBLIC covers its address only.
 
 Subcommands:
-  addresses SYM [--random N] [--seed S]
+  addresses SYM [--random N] [--seed S] [--only-random] [--funcs-only]
       prints test addresses (hex, one a line): every FUNC start, every
       line-record start and last byte, every INLINE range start and last
       byte, every PUBLIC address, N random addresses inside FUNCs/PUBLICs.
@@ -205,9 +205,9 @@ class Sym:
         frames.append((fn.name, file, line, piece))
         return frames
 
-    def addresses(self, nrandom, seed):
+    def addresses(self, nrandom, seed, boundaries=True, publics=True):
         out = set()
-        for fn in self.funcs:
+        for fn in self.funcs if boundaries else []:
             out.add(fn.start)
             out.add(fn.end - 1)
             for s, e, _, _ in fn.lines:
@@ -220,10 +220,12 @@ class Sym:
                 for s, e in n.ranges:
                     out.add(s)
                     out.add(e - 1)
-        for s, e, _ in self.pub:
+        for s, e, _ in self.pub if boundaries and publics else []:
             out.add(s)
         rng = random.Random(seed)
-        spans = [(f.start, f.end) for f in self.funcs] + [(s, e) for s, e, _ in self.pub]
+        spans = [(f.start, f.end) for f in self.funcs]
+        if publics:
+            spans += [(s, e) for s, e, _ in self.pub]
         for _ in range(nrandom):
             s, e = spans[rng.randrange(len(spans))]
             out.add(rng.randrange(s, e))
@@ -269,7 +271,8 @@ def main(argv):
             n = int(argv[argv.index("--random") + 1])
         if "--seed" in argv:
             seed = int(argv[argv.index("--seed") + 1])
-        for a in sym.addresses(n, seed):
+        for a in sym.addresses(n, seed, "--only-random" not in argv,
+                               "--funcs-only" not in argv):
             print("0x%x" % a)
         return 0
     if cmd == "resolve":

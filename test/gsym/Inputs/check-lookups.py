@@ -83,7 +83,7 @@ def gsym_frames(gsym, addrs):
             rest = line.strip()
         else:
             continue
-        if rest.startswith("error"):
+        if rest.startswith("error: "):
             continue
         m = re.match(r"(.*?)(?: \+ \d+)? @ (.*):(\d+)( \[inlined\])?$", rest)
         if m:
