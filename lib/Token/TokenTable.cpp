@@ -273,6 +273,29 @@ uint32_t TokenTable::longTokenLength(uint32_t Id) const {
   return read32le(Longs + Lo * 8 + 4);
 }
 
+StringRef TokenTable::tokenWithLongs(uint32_t Id) const {
+  uint32_t First = Id & ~((1u << IndexShift) - 1);
+  uint64_t Off = read32le(Offsets + (Id >> IndexShift) * 4);
+  // The first long-list entry at or after First; the group's long tokens
+  // follow it in id order (validated in create()).
+  uint32_t Lo = 0, Hi = NumLong;
+  while (Lo < Hi) {
+    uint32_t Mid = (Lo + Hi) / 2;
+    if (read32le(Longs + Mid * 8) < First)
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  for (uint32_t I = First;; ++I) {
+    uint32_t L = nibble(I);
+    if (L == LongLength)
+      L = read32le(Longs + Lo++ * 8 + 4);
+    if (I == Id)
+      return StringRef(Bytes + Off, L);
+    Off += L;
+  }
+}
+
 void TokenTable::expand(ArrayRef<uint32_t> Ids, std::string &Out) const {
   for (size_t I = 0; I < Ids.size(); ++I) {
     StringRef Tok = token(Ids[I]);

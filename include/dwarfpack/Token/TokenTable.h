@@ -174,8 +174,14 @@ public:
     uint32_t First = Id & ~((1u << IndexShift) - 1);
     uint64_t Off =
         llvm::support::endian::read32le(Offsets + (Id >> IndexShift) * 4);
-    for (uint32_t I = First; I < Id; ++I)
-      Off += tokenLength(I);
+    for (uint32_t I = First; I < Id; ++I) {
+      uint8_t L = nibble(I);
+      // Long tokens: one search of the long list for the whole group
+      // instead of one per long token.
+      if (LLVM_UNLIKELY(L == LongLength))
+        return tokenWithLongs(Id);
+      Off += L;
+    }
     return llvm::StringRef(Bytes + Off, tokenLength(Id));
   }
 
@@ -199,11 +205,15 @@ public:
   }
 
 private:
+  uint8_t nibble(uint32_t Id) const {
+    return (Lengths[Id >> 1] >> ((Id & 1) * 4)) & 15;
+  }
   uint32_t tokenLength(uint32_t Id) const {
-    uint8_t L = (Lengths[Id >> 1] >> ((Id & 1) * 4)) & 15;
+    uint8_t L = nibble(Id);
     return LLVM_LIKELY(L != LongLength) ? L : longTokenLength(Id);
   }
   uint32_t longTokenLength(uint32_t Id) const;
+  llvm::StringRef tokenWithLongs(uint32_t Id) const;
 
   const uint8_t *Offsets = nullptr; // u32[ceil(NumTokens / 16)]
   const uint8_t *Longs = nullptr;   // (u32 id, u32 length)[NumLong]
