@@ -80,7 +80,8 @@ bool isCxx(uint64_t Lang) {
 /// The attributes of one DIE that we need, read in one pass.
 struct DieAttrs {
   std::optional<DWARFFormValue> Name, LinkageName, AbstractOrigin,
-      Specification, CallFile, CallLine, DeclFile, DeclLine;
+      Specification, CallFile, CallLine, DeclFile, DeclLine, LowPC, HighPC,
+      Ranges;
 };
 
 DieAttrs readAttrs(const DWARFDie &D) {
@@ -112,6 +113,15 @@ DieAttrs readAttrs(const DWARFDie &D) {
     case dwarf::DW_AT_decl_line:
       A.DeclLine = Attr.Value;
       break;
+    case dwarf::DW_AT_low_pc:
+      A.LowPC = Attr.Value;
+      break;
+    case dwarf::DW_AT_high_pc:
+      A.HighPC = Attr.Value;
+      break;
+    case dwarf::DW_AT_ranges:
+      A.Ranges = Attr.Value;
+      break;
     default:
       break;
     }
@@ -130,6 +140,37 @@ StringRef cstr(const std::optional<DWARFFormValue> &V) {
     return StringRef();
   }
   return *S ? StringRef(*S) : StringRef();
+}
+
+/// The address ranges of a DIE from attributes read once, exactly as
+/// DWARFDie::getAddressRanges() computes them (which would scan the
+/// attributes again for each of low_pc, high_pc and ranges).
+Expected<DWARFAddressRangesVector> rangesOf(const DieAttrs &A, DWARFUnit &U) {
+  if (A.LowPC && A.HighPC) {
+    if (std::optional<object::SectionedAddress> Low =
+            A.LowPC->getAsSectionedAddress()) {
+      uint64_t Tomb = dwarf::computeTombstoneAddress(U.getAddressByteSize());
+      if (Low->Address != Tomb) {
+        std::optional<uint64_t> High = A.HighPC->getAsAddress();
+        if (!High)
+          if (std::optional<uint64_t> Off = A.HighPC->getAsUnsignedConstant())
+            High = Low->Address + *Off;
+        if (High)
+          return DWARFAddressRangesVector{
+              {Low->Address, *High, Low->SectionIndex}};
+      }
+    }
+  }
+  if (A.Ranges) {
+    std::optional<uint64_t> Off = A.Ranges->getAsSectionOffset();
+    if (!Off)
+      return createStringError(inconvertibleErrorCode(),
+                               "DW_AT_ranges of an unexpected form");
+    if (A.Ranges->getForm() == dwarf::DW_FORM_rnglistx)
+      return U.findRnglistFromIndex(*Off);
+    return U.findRnglistFromOffset(*Off);
+  }
+  return DWARFAddressRangesVector();
 }
 
 /// Converts one compile unit.
@@ -214,12 +255,27 @@ private:
   /// Name of a subprogram or inlined subroutine: the linkage name found
   /// through DW_AT_abstract_origin / DW_AT_specification, else the short
   /// name (qualified with its enclosing namespaces and classes in C++).
+  /// A is D's attributes. Names are cached per DIE, so the many inlined
+  /// copies of one function resolve their shared origin once.
+  StringRef nameOf(DWARFDie D, const DieAttrs &A) {
+    StringRef Linkage = cstr(A.LinkageName);
+    if (!Linkage.empty())
+      return M.saveString(Linkage);
+    const std::optional<DWARFFormValue> &Ref =
+        A.AbstractOrigin ? A.AbstractOrigin : A.Specification;
+    if (Ref && !(A.AbstractOrigin && A.Specification) && !A.Name) {
+      DWARFDie Target = D.getAttributeValueAsReferencedDie(*Ref);
+      if (Target && Target.getOffset() != D.getOffset())
+        return nameOf(Target);
+    }
+    return nameOf(D);
+  }
+
   StringRef nameOf(DWARFDie D) {
-    auto [It, Inserted] = NameCache.try_emplace(D.getOffset());
-    if (!Inserted)
+    auto It = NameCache.find(D.getOffset());
+    if (It != NameCache.end())
       return It->second;
     StringRef Result = computeName(D);
-    // Re-find: computeName may have grown the map.
     NameCache[D.getOffset()] = Result;
     return Result;
   }
@@ -340,7 +396,10 @@ private:
   }
 
   void convertSubprogram(DWARFDie D) {
-    Expected<DWARFAddressRangesVector> RangesOrErr = D.getAddressRanges();
+    DieAttrs A = readAttrs(D);
+    if (!A.LowPC && !A.Ranges)
+      return; // a declaration or an abstract instance: no code
+    Expected<DWARFAddressRangesVector> RangesOrErr = rangesOf(A, U);
     if (!RangesOrErr) {
       warn("bad-ranges", "DIE " + hex(D.getOffset()) + ": " +
                              toString(RangesOrErr.takeError()));
@@ -355,13 +414,13 @@ private:
       if (!Range)
         continue;
       if (!Named) {
-        Name = nameOf(D);
+        Name = nameOf(D, A);
         Named = true;
       }
       FunctionEntry F;
       F.Range = *Range;
       F.Name = Name;
-      addLines(F, R, D);
+      addLines(F, R, A);
       addInlineTree(F, D);
       Out.push_back(std::move(F));
     }
@@ -441,12 +500,12 @@ private:
     }
   }
 
-  void addLines(FunctionEntry &F, const DWARFAddressRange &R, DWARFDie D) {
+  void addLines(FunctionEntry &F, const DWARFAddressRange &R,
+                const DieAttrs &A) {
     collectLines(R.LowPC, R.SectionIndex, F.Range, F.Name, F.Lines);
     if (!F.Lines.empty())
       return;
     // No rows: fall back to the declaration, as llvm-gsymutil does.
-    DieAttrs A = readAttrs(D);
     if (A.DeclFile && A.DeclLine) {
       std::optional<FileId> File =
           file(A.DeclFile->getAsUnsignedConstant().value_or(~0ULL));
@@ -549,7 +608,8 @@ private:
           walkInline(C, Parent, Bound, Depth + 1);
       return;
     }
-    Expected<DWARFAddressRangesVector> RangesOrErr = D.getAddressRanges();
+    DieAttrs A = readAttrs(D);
+    Expected<DWARFAddressRangesVector> RangesOrErr = rangesOf(A, U);
     if (!RangesOrErr) {
       warn("bad-ranges", "DIE " + hex(D.getOffset()) + ": " +
                              toString(RangesOrErr.takeError()));
@@ -567,7 +627,6 @@ private:
       if (X.Start < X.End)
         N.Ranges.push_back(X);
     }
-    DieAttrs A = readAttrs(D);
     if (A.CallFile) {
       std::optional<FileId> File =
           file(A.CallFile->getAsUnsignedConstant().value_or(~0ULL));
@@ -582,7 +641,7 @@ private:
     if (A.CallLine)
       N.CallLine = uint32_t(std::min<uint64_t>(
           A.CallLine->getAsUnsignedConstant().value_or(0), UINT32_MAX));
-    N.Name = nameOf(D);
+    N.Name = nameOf(D, A);
     if (N.Name.empty())
       N.Name = "??";
     if (D.hasChildren())

@@ -34,12 +34,21 @@ std::string joinPath(StringRef Dir, StringRef Base) {
     return Dir.str();
   // LLVM joins with sys::path::append in the native style; a Windows-only
   // directory keeps its backslashes.
-  auto Style = Dir.contains('\\') && !Dir.contains('/')
-                   ? sys::path::Style::windows_backslash
-                   : sys::path::Style::posix;
-  SmallString<128> Path(Dir);
-  sys::path::append(Path, Style, Base);
-  return std::string(Path);
+  if (Dir.contains('\\') && !Dir.contains('/')) {
+    SmallString<128> Path(Dir);
+    sys::path::append(Path, sys::path::Style::windows_backslash, Base);
+    return std::string(Path);
+  }
+  // What sys::path::append does for POSIX paths, without its overhead (this
+  // runs for every frame of every lookup): add a separator unless one side
+  // already has it.
+  std::string Path;
+  Path.reserve(Dir.size() + 1 + Base.size());
+  Path.append(Dir.data(), Dir.size());
+  if (!Dir.ends_with("/") && !Base.starts_with("/"))
+    Path.push_back('/');
+  Path.append(Base.data(), Base.size());
+  return Path;
 }
 
 bool GsymReader::isGsym(StringRef Contents) {

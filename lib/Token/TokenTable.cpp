@@ -134,12 +134,13 @@ TokenTableBuilder::finish(ArrayRef<uint64_t> Weights) const {
     Enc.Remap[Order[I]] = I;
     if ((I & ((1u << IndexShift) - 1)) == 0)
       appendU32(Offsets, uint32_t(BytesSize));
-    if (W.size() >= LongLength) {
+    unsigned Nibble = W.size() >= LongLength ? LongLength : W.size();
+    if (Nibble == LongLength)
       Longs.emplace_back(I, uint32_t(W.size()));
-      Lengths.push_back(char(LongLength));
-    } else {
-      Lengths.push_back(char(W.size()));
-    }
+    if (I % 2 == 0)
+      Lengths.push_back(char(Nibble));
+    else
+      Lengths.back() = char(uint8_t(Lengths.back()) | (Nibble << 4));
     BytesSize += W.size();
   }
   if (BytesSize > UINT32_MAX)
@@ -222,14 +223,15 @@ Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
     return corrupt("bad token count");
   uint64_t NumOffsets = (uint64_t(T.NumTokens) + 15) >> IndexShift;
   uint64_t Total = HeaderSize + NumOffsets * 4 + uint64_t(T.NumLong) * 8 +
-                   T.NumTokens + BytesSize;
+                   (uint64_t(T.NumTokens) + 1) / 2 + BytesSize;
   if (Total > Data.size())
     return corrupt("sections run past the end (" + Twine(Total) + " > " +
                    Twine(Data.size()) + " bytes)");
   T.Offsets = P + HeaderSize;
   T.Longs = T.Offsets + NumOffsets * 4;
   T.Lengths = T.Longs + uint64_t(T.NumLong) * 8;
-  T.Bytes = reinterpret_cast<const char *>(T.Lengths + T.NumTokens);
+  T.Bytes = reinterpret_cast<const char *>(T.Lengths +
+                                           (uint64_t(T.NumTokens) + 1) / 2);
 
   // One pass over all lengths proves every token lies inside the text.
   uint64_t Off = 0;
@@ -238,7 +240,7 @@ Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
     if ((I & 15) == 0 && read32le(T.Offsets + (I >> IndexShift) * 4) != Off)
       return corrupt("token index entry " + Twine(I >> IndexShift) +
                      " does not match the token lengths");
-    uint64_t Len = T.Lengths[I];
+    uint64_t Len = (T.Lengths[I >> 1] >> ((I & 1) * 4)) & 15;
     if (Len == LongLength) {
       if (LongSeen >= T.NumLong || read32le(T.Longs + LongSeen * 8) != I)
         return corrupt("long token " + Twine(I) + " not in the long list");

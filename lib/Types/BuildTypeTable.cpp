@@ -33,23 +33,53 @@ public:
 namespace dwarfpack {
 namespace types {
 
-/// Drops the resident pages of a converted unit's .debug_info bytes when
-/// they lie in the file mapping of the object (not in a decompressed or
-/// relocated copy, which must never be discarded).
-static void releaseUnitBytes(DWARFUnit &U, StringRef File) {
-  StringRef Data = U.getInfoSection().Data;
-  if (Data.data() < File.data() ||
-      Data.data() + Data.size() > File.data() + File.size() ||
-      U.getNextUnitOffset() > Data.size())
-    return;
-  static const uintptr_t Page = sysconf(_SC_PAGESIZE);
-  uintptr_t Begin = uintptr_t(Data.data() + U.getOffset());
-  uintptr_t End = uintptr_t(Data.data() + U.getNextUnitOffset());
-  Begin = (Begin + Page - 1) & ~(Page - 1);
-  End &= ~(Page - 1);
-  if (End > Begin)
-    madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
-}
+namespace {
+/// Hands back the resident pages of .debug_info bytes already converted,
+/// when they lie in the file mapping of the object (never a decompressed or
+/// relocated copy, which must not be discarded). Units are released in
+/// order, so everything before the end of the last merged unit goes; the
+/// pages come back from the file if anything touches them again.
+class PageReleaser {
+public:
+  PageReleaser(StringRef File, bool Enabled) : File(File), Enabled(Enabled) {}
+  void releaseUpTo(DWARFUnit &U) {
+    StringRef Data = U.getInfoSection().Data;
+    if (!Enabled || Data.data() < File.data() ||
+        Data.data() + Data.size() > File.data() + File.size() ||
+        U.getNextUnitOffset() > Data.size())
+      return;
+    static const uintptr_t Page = sysconf(_SC_PAGESIZE);
+    if (Data.data() != Section) {
+      Section = Data.data();
+      Released = uintptr_t(Section) & ~(Page - 1);
+    }
+    uintptr_t End =
+        uintptr_t(Data.data() + U.getNextUnitOffset()) & ~(Page - 1);
+    if (End > Released) {
+      madvise(reinterpret_cast<void *>(Released), End - Released,
+              MADV_DONTNEED);
+      Released = End;
+    }
+  }
+  /// Drops every page of the section (after the unit headers were read).
+  void releaseAll(StringRef Data) {
+    if (!Enabled || Data.data() < File.data() ||
+        Data.data() + Data.size() > File.data() + File.size())
+      return;
+    static const uintptr_t Page = sysconf(_SC_PAGESIZE);
+    uintptr_t Begin = uintptr_t(Data.data()) & ~(Page - 1);
+    uintptr_t End = uintptr_t(Data.data() + Data.size()) & ~(Page - 1);
+    if (End > Begin)
+      madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
+  }
+
+private:
+  StringRef File;
+  bool Enabled;
+  const char *Section = nullptr;
+  uintptr_t Released = 0;
+};
+} // namespace
 
 Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
                                      DWARFContext &Ctx,
@@ -83,6 +113,9 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
       Functions.insert(*Name);
   }
 
+  // Reading the unit headers faulted in pages all over .debug_info.
+  PageReleaser Pages(Obj.getData(), Opts.InputIsFileMapping);
+  Pages.releaseAll(Units.front()->getInfoSection().Data);
   TypeSignatureMap Sigs = collectTypeUnits(Ctx);
   BuildResult R;
   R.NumUnits = Units.size();
@@ -97,8 +130,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     for (DWARFUnit *U : Units) {
       Merge(convertCompileUnit(*U, Log, &Sigs));
       dwarf_linker::parallel::CompileUnit::releaseDIEs(*U);
-      if (Opts.InputIsFileMapping)
-        releaseUnitBytes(*U, Obj.getData());
+      Pages.releaseUpTo(*U);
     }
   } else {
     // Units are converted in parallel and merged strictly in unit order, so
@@ -107,15 +139,13 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     DefaultThreadPool Pool(hardware_concurrency(Threads));
     std::deque<std::shared_future<void>> Pending;
     std::vector<UnitTypes> Results(Units.size());
-    size_t Next = 0, Window = 4 * Threads;
+    size_t Next = 0, Window = 2 * Threads;
     auto Submit = [&] {
       size_t I = Next++;
       Pending.push_back(Pool.async([&, I] {
         Results[I] = convertCompileUnit(*Units[I], Log, &Sigs);
         // Only this unit's own DIEs: type units stay, they are shared.
         dwarf_linker::parallel::CompileUnit::releaseDIEs(*Units[I]);
-        if (Opts.InputIsFileMapping)
-          releaseUnitBytes(*Units[I], Obj.getData());
       }));
     };
     for (size_t I = 0; I < Units.size(); ++I) {
@@ -124,6 +154,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
       Pending.front().wait();
       Pending.pop_front();
       Merge(std::move(Results[I]));
+      Pages.releaseUpTo(*Units[I]);
       Results[I] = UnitTypes();
     }
     Pool.wait();

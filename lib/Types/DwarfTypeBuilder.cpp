@@ -792,57 +792,109 @@ UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
 // ---------------------------------------------------------------------------
 // Merging
 
-TypeMerger::TypeMerger() {
-  Global.emplace_back(); // void
+TypeMerger::TypeMerger() : NameIds(std::make_shared<StringMap<uint32_t>>()) {
+  NameById.push_back("");
+  Nodes.emplace_back(); // void
+}
+
+uint32_t TypeMerger::intern(StringRef S) {
+  if (S.empty())
+    return 0;
+  auto [It, New] = NameIds->try_emplace(S, NameById.size());
+  if (New)
+    NameById.push_back(It->getKey());
+  return It->second;
 }
 
 void TypeMerger::add(UnitTypes &&UT) {
   size_t N = UT.Types.size();
   std::vector<TypeId> Map(N);
   std::vector<bool> IsNew(N, false);
-  for (size_t I = 0; I < N; ++I) {
-    if (I == 0) {
-      Map[0] = 0;
-      continue;
-    }
-    auto [It, Inserted] = ByHash.try_emplace(UT.Hashes[I], Global.size());
+  for (size_t I = 1; I < N; ++I) {
+    auto [It, Inserted] = ByHash.try_emplace(UT.Hashes[I], Nodes.size());
     if (Inserted) {
-      Global.push_back(std::move(UT.Types[I]));
+      Nodes.emplace_back();
       IsNew[I] = true;
     }
     Map[I] = It->second;
   }
-  for (size_t I = 1; I < N; ++I)
-    if (IsNew[I])
-      Global[Map[I]].forEachRefMut([&](TypeId &R) { R = Map[R]; });
-  for (const Symbol &S : UT.Variables)
-    if (SeenVariables.insert(S.Name).second)
-      Variables.push_back({S.Name, Map[S.Type]});
-  for (const Symbol &S : UT.Functions)
-    if (SeenFunctions.insert(S.Name).second)
-      Functions.push_back({S.Name, Map[S.Type]});
+  for (size_t I = 1; I < N; ++I) {
+    if (!IsNew[I])
+      continue;
+    const Type &T = UT.Types[I];
+    Node &G = Nodes[Map[I]];
+    G.Kind = T.Kind;
+    G.Encoding = T.Encoding;
+    G.Varargs = T.Varargs;
+    G.Name = intern(T.Name);
+    G.Size = T.Size;
+    G.NumElems = T.NumElems;
+    G.Bits = T.Bits;
+    G.BitOffset = T.BitOffset;
+    G.RefBegin = Refs.size();
+    T.forEachRef([&](TypeId R) { Refs.push_back(Map[R]); });
+    G.NumRefs = Refs.size() - G.RefBegin;
+    G.AuxBegin = AuxNames.size();
+    for (const Member &M : T.Members) {
+      AuxNames.push_back(intern(M.Name));
+      AuxValues.push_back(M.BitOffset);
+    }
+    for (const Enumerator &E : T.Enumerators) {
+      AuxNames.push_back(intern(E.Name));
+      AuxValues.push_back(uint64_t(E.Value));
+    }
+    G.NumAux = AuxNames.size() - G.AuxBegin;
+  }
+  for (const Symbol &S : UT.Variables) {
+    uint32_t Name = intern(S.Name);
+    if (SeenVariables.insert(Name).second)
+      Variables.push_back({Name, Map[S.Type]});
+  }
+  for (const Symbol &S : UT.Functions) {
+    uint32_t Name = intern(S.Name);
+    if (SeenFunctions.insert(Name).second)
+      Functions.push_back({Name, Map[S.Type]});
+  }
 }
 
-namespace {
+uint64_t TypeMerger::shallowHash(const Node &N) const {
+  // Names are interned, so their ids stand for their bytes.
+  uint64_t H = mix(uint64_t(N.Kind) + 1, N.Encoding);
+  H = mix(H, N.Varargs);
+  H = mix(H, N.Name);
+  H = mix(H, N.Size);
+  H = mix(H, N.NumElems);
+  H = mix(H, N.Bits);
+  H = mix(H, N.BitOffset);
+  H = mix(H, N.NumRefs);
+  H = mix(H, N.NumAux);
+  for (uint32_t I = N.AuxBegin; I < N.AuxBegin + N.NumAux; ++I) {
+    H = mix(H, AuxNames[I]);
+    H = mix(H, AuxValues[I]);
+  }
+  return H;
+}
 
 /// Exact structural equivalence (coarsest stable partition) over the merged
 /// graph, with references to redirected forwards followed to their target.
-std::vector<uint32_t> refine(const std::vector<Type> &G,
-                             const std::vector<TypeId> &Redirect) {
-  size_t N = G.size();
+std::vector<uint32_t>
+TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
+  size_t N = Nodes.size();
   std::vector<uint32_t> Cls(N), Next(N);
   {
     DenseMap<uint64_t, uint32_t> Ids;
     for (size_t I = 0; I < N; ++I)
-      Cls[I] = Ids.try_emplace(shallowHash(G[I]), Ids.size()).first->second;
+      Cls[I] = Ids.try_emplace(shallowHash(Nodes[I]), Ids.size()).first->second;
   }
   size_t Count = 0;
+  DenseMap<uint64_t, uint32_t> Ids;
   while (true) {
-    DenseMap<uint64_t, uint32_t> Ids;
-    Ids.reserve(N);
+    Ids.clear();
     for (size_t I = 0; I < N; ++I) {
+      const Node &X = Nodes[I];
       uint64_t H = mix(0x51ed270b, Cls[I]);
-      G[I].forEachRef([&](TypeId C) { H = mix(H, Cls[Redirect[C]]); });
+      for (uint32_t R = X.RefBegin; R < X.RefBegin + X.NumRefs; ++R)
+        H = mix(H, Cls[Redirect[Refs[R]]]);
       Next[I] = Ids.try_emplace(H, Ids.size()).first->second;
     }
     std::swap(Cls, Next);
@@ -853,25 +905,70 @@ std::vector<uint32_t> refine(const std::vector<Type> &G,
   return Cls;
 }
 
+Type TypeMerger::expand(const Node &N) const {
+  Type T;
+  T.Kind = N.Kind;
+  T.Encoding = N.Encoding;
+  T.Varargs = N.Varargs;
+  T.Name = NameById[N.Name];
+  T.Size = N.Size;
+  T.NumElems = N.NumElems;
+  T.Bits = N.Bits;
+  T.BitOffset = N.BitOffset;
+  ArrayRef<TypeId> R(Refs.data() + N.RefBegin, N.NumRefs);
+  switch (N.Kind) {
+  case TypeKind::Pointer:
+  case TypeKind::Typedef:
+  case TypeKind::Volatile:
+  case TypeKind::Const:
+  case TypeKind::Restrict:
+  case TypeKind::Slice:
+    T.Ref = R[0];
+    break;
+  case TypeKind::Array:
+    T.Ref = R[0];
+    T.IndexType = R[1];
+    break;
+  case TypeKind::Function:
+    T.Ref = R[0];
+    T.Params.assign(R.begin() + 1, R.end());
+    break;
+  case TypeKind::Struct:
+  case TypeKind::Union:
+    for (uint32_t I = 0; I < N.NumAux; ++I)
+      T.Members.push_back({NameById[AuxNames[N.AuxBegin + I]], R[I],
+                           AuxValues[N.AuxBegin + I]});
+    break;
+  case TypeKind::Enum:
+    for (uint32_t I = 0; I < N.NumAux; ++I)
+      T.Enumerators.push_back({NameById[AuxNames[N.AuxBegin + I]],
+                               int64_t(AuxValues[N.AuxBegin + I])});
+    break;
+  default:
+    break;
+  }
+  return T;
+}
+
+namespace {
 bool isTagged(TypeKind K) {
   return K == TypeKind::Struct || K == TypeKind::Union || K == TypeKind::Enum;
 }
-
 } // namespace
 
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
                              const StringSet<> *ElfFunctions) {
   ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
-  size_t N = Global.size();
+  size_t N = Nodes.size();
   std::vector<TypeId> Redirect(N);
   for (size_t I = 0; I < N; ++I)
     Redirect[I] = I;
 
   // Complete definitions by (kind, name), for forward resolution.
-  DenseMap<std::pair<unsigned, StringRef>, SmallVector<TypeId, 1>> Defs;
+  DenseMap<std::pair<unsigned, uint32_t>, SmallVector<TypeId, 1>> Defs;
   for (size_t I = 0; I < N; ++I)
-    if (isTagged(Global[I].Kind) && !Global[I].Name.empty())
-      Defs[{unsigned(Global[I].Kind), Global[I].Name}].push_back(I);
+    if (isTagged(Nodes[I].Kind) && Nodes[I].Name)
+      Defs[{unsigned(Nodes[I].Kind), Nodes[I].Name}].push_back(I);
 
   // A forward stands for the definition of its name when all definitions
   // of that name are one type. Start optimistic (every named forward points
@@ -880,8 +977,8 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   // this reaches a fixed point, and it handles cycles (task_struct <->
   // mm_struct) that a pessimistic start could never resolve.
   for (size_t I = 0; I < N; ++I) {
-    const Type &T = Global[I];
-    if (T.Kind != TypeKind::Forward || T.Name.empty())
+    const Node &T = Nodes[I];
+    if (T.Kind != TypeKind::Forward || !T.Name)
       continue;
     auto It = Defs.find({unsigned(T.Encoding), T.Name});
     if (It != Defs.end())
@@ -889,10 +986,10 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   }
   std::vector<uint32_t> Cls;
   while (true) {
-    Cls = refine(Global, Redirect);
+    Cls = refine(Redirect);
     bool Changed = false;
     for (size_t I = 0; I < N; ++I) {
-      const Type &T = Global[I];
+      const Node &T = Nodes[I];
       if (T.Kind != TypeKind::Forward || Redirect[I] == I)
         continue;
       const auto &D = Defs.find({unsigned(T.Encoding), T.Name})->second;
@@ -908,7 +1005,7 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   }
 
   // Representatives: the first type of each class, in merge order.
-  std::vector<TypeId> ClassRep(N, UINT32_MAX), Out(N, UINT32_MAX);
+  std::vector<TypeId> ClassRep(N, UINT32_MAX);
   TypeTable Table;
   for (size_t I = 0; I < N; ++I) {
     if (Redirect[I] != I)
@@ -917,7 +1014,7 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
     if (ClassRep[C] != UINT32_MAX)
       continue;
     ClassRep[C] = Table.Types.size();
-    Table.Types.push_back(Global[I]);
+    Table.Types.push_back(expand(Nodes[I]));
   }
   auto MapId = [&](TypeId R) { return ClassRep[Cls[Redirect[R]]]; };
   for (Type &T : Table.Types)
@@ -950,17 +1047,18 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
         Table.Hidden[I] = true;
     }
 
-  auto Finish = [&](std::vector<Symbol> &In, const StringSet<> *Filter) {
+  auto Finish = [&](std::vector<SymbolRef> &In, const StringSet<> *Filter) {
     std::vector<Symbol> Res;
-    for (const Symbol &S : In)
-      if (!Filter || Filter->contains(S.Name))
-        Res.push_back({S.Name, MapId(S.Type)});
+    for (const SymbolRef &S : In)
+      if (!Filter || Filter->contains(NameById[S.Name]))
+        Res.push_back({NameById[S.Name], MapId(S.Type)});
     llvm::sort(
         Res, [](const Symbol &A, const Symbol &B) { return A.Name < B.Name; });
     return Res;
   };
   Table.Variables = Finish(Variables, ElfObjects);
   Table.Functions = Finish(Functions, ElfFunctions);
+  Table.Storage = NameIds;
   return Table;
 }
 

@@ -14,10 +14,17 @@
 #include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
+#include "llvm/Object/BuildID.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
+#include <ctime>
+#include <mutex>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -29,11 +36,17 @@ namespace {
 
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
-/// A GSYM name matches a DWARF one when equal, or when it is the same name
-/// qualified with its scopes (GSYM converters qualify short names, DWARF
-/// gives the bare DW_AT_name).
+/// A GSYM name matches a DWARF one when equal, when it is the name of a
+/// compiler clone of it, or when it is the same name qualified with its
+/// scopes (GSYM converters qualify short names, DWARF gives the bare
+/// DW_AT_name).
 bool namesMatch(StringRef Gsym, StringRef Dwarf) {
   if (Gsym == Dwarf)
+    return true;
+  // A symbol name of a compiler clone ("f.constprop.0", "f.cold",
+  // "_Z1fv.isra.0") names the same source function.
+  if (Gsym.size() > Dwarf.size() + 1 && Gsym.starts_with(Dwarf) &&
+      Gsym[Dwarf.size()] == '.')
     return true;
   return Gsym.size() > Dwarf.size() + 2 && Gsym.ends_with(Dwarf) &&
          Gsym.drop_back(Dwarf.size()).ends_with("::");
@@ -62,9 +75,15 @@ struct DwarfFrame {
 /// is queried.
 class DwarfOracle {
 public:
-  explicit DwarfOracle(DWARFContext &Ctx) : Ctx(Ctx) {}
+  /// LineTables: every unit's line table, loaded beforehand (workers must
+  /// not make DWARFContext parse).
+  DwarfOracle(DWARFContext &Ctx,
+              const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *>
+                  &LineTables)
+      : Ctx(Ctx), LineTables(LineTables) {}
 
-  /// False when DWARF knows no function at Addr.
+  /// False when DWARF knows nothing at Addr. A single frame named
+  /// DILineInfo::BadString: a line row but no function.
   bool frames(uint64_t Addr, SmallVectorImpl<DwarfFrame> &Out) {
     Out.clear();
     DWARFCompileUnit *CU = Ctx.getCompileUnitForCodeAddress(Addr);
@@ -72,9 +91,20 @@ public:
       return false;
     Chain.clear();
     CU->getInlinedChainForAddress(Addr, Chain);
-    if (Chain.empty())
-      return false;
     const DWARFDebugLine::LineTable *LT = lineTable(CU);
+    if (Chain.empty()) {
+      // Code without a subprogram (assembly): DWARFContext answers with the
+      // line-table row alone and no function name.
+      if (LT) {
+        uint32_t Row =
+            LT->lookupAddress({Addr, SectionedAddress::UndefSection});
+        if (Row != UINT32_MAX)
+          if (std::optional<StringRef> File =
+                  fileName(CU, LT, LT->Rows[Row].File))
+            Out.push_back({DILineInfo::BadString, *File, LT->Rows[Row].Line});
+      }
+      return !Out.empty();
+    }
     for (size_t I = 0; I < Chain.size(); ++I) {
       DwarfFrame F;
       F.Name = name(Chain[I]);
@@ -108,10 +138,7 @@ private:
   };
 
   const DWARFDebugLine::LineTable *lineTable(DWARFUnit *CU) {
-    auto [It, New] = LineTables.try_emplace(CU, nullptr);
-    if (New)
-      It->second = Ctx.getLineTableForUnit(CU);
-    return It->second;
+    return LineTables.lookup(CU);
   }
   StringRef name(const DWARFDie &D) {
     auto [It, New] = Names.try_emplace(D.getOffset(), StringRef());
@@ -144,7 +171,7 @@ private:
 
   DWARFContext &Ctx;
   SmallVector<DWARFDie, 8> Chain;
-  DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> LineTables;
+  const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> &LineTables;
   DenseMap<uint64_t, StringRef> Names;
   DenseMap<uint64_t, CallSite> CallSites;
   DenseMap<std::pair<const void *, uint64_t>, std::optional<StringRef>> Files;
@@ -152,18 +179,22 @@ private:
   StringSaver Saver{Alloc};
 };
 
+/// What every worker shares, read-only: the text sections and each unit's
+/// line table.
+struct SharedDwarf {
+  SmallVector<AddressRange, 8> TextRanges;
+  DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> LineTables;
+};
+
 class Checker {
 public:
-  Checker(const gsym::GsymReader &G, const ObjectFile &Obj, DWARFContext &Ctx,
-          WarningLog &Log, GsymVerifyStats &Stats)
-      : G(G), Ctx(Ctx), Log(Log), Stats(Stats), Oracle(Ctx) {
-    for (const SectionRef &S : Obj.sections())
-      if (S.isText() && S.getSize() > 0)
-        TextRanges.push_back({S.getAddress(), S.getAddress() + S.getSize()});
-  }
+  Checker(const gsym::GsymReader &G, const SharedDwarf &Shared,
+          DWARFContext &Ctx, WarningLog &Log, GsymVerifyStats &Stats)
+      : G(G), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
+        Oracle(Ctx, Shared.LineTables) {}
 
   void checkFunction(uint32_t Index);
-  void checkDwarfSubprograms();
+  void checkDwarfSubprograms(DWARFUnit &U);
 
 private:
   void checkAddress(uint64_t Addr, uint32_t Index,
@@ -193,7 +224,7 @@ private:
   DWARFContext &Ctx;
   WarningLog &Log;
   GsymVerifyStats &Stats;
-  SmallVector<AddressRange, 8> TextRanges;
+  ArrayRef<AddressRange> TextRanges;
   DwarfOracle Oracle;
   SmallVector<DwarfFrame, 8> DFrames;
   const DILineInfoSpecifier Spec{
@@ -254,7 +285,7 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
   const std::vector<SourceFrame> &F = R->Frames;
   if (!Oracle.frames(Addr, DFrames)) {
     mismatch("no-dwarf", hex(Addr) + ": GSYM says " + describe(F) +
-                             ", DWARF has no function there");
+                             ", DWARF has nothing there");
     return;
   }
   if (CrossCheck)
@@ -267,7 +298,10 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
     return Report("frame-count", 0);
   for (unsigned I = 0; I < F.size(); ++I) {
     const DwarfFrame &DF = DFrames[I];
-    if (!namesMatch(F[I].FunctionName, DF.Name))
+    // Without a subprogram DWARF names nothing; the file and line still
+    // count.
+    if (DF.Name != DILineInfo::BadString &&
+        !namesMatch(F[I].FunctionName, DF.Name))
       return Report("function-name", I);
     if (!filesMatch(F[I].FileName, DF.File))
       return Report("file", I);
@@ -377,16 +411,16 @@ void Checker::checkFunction(uint32_t Index) {
     }
     collectDwarfBoundaries(Start, End, Addrs);
   }
-  llvm::sort(Addrs);
+  std::sort(Addrs.begin(), Addrs.end());
   Addrs.erase(std::unique(Addrs.begin(), Addrs.end()), Addrs.end());
   for (uint64_t A : Addrs)
     checkAddress(A, Index, *D, /*CrossCheck=*/A == Start);
 }
 
-void Checker::checkDwarfSubprograms() {
-  for (const std::unique_ptr<DWARFUnit> &U : Ctx.compile_units()) {
-    for (const DWARFDebugInfoEntry &Entry : U->dies()) {
-      DWARFDie Die(U.get(), &Entry);
+void Checker::checkDwarfSubprograms(DWARFUnit &U) {
+  {
+    for (const DWARFDebugInfoEntry &Entry : U.dies()) {
+      DWARFDie Die(&U, &Entry);
       if (Die.getTag() != dwarf::DW_TAG_subprogram)
         continue;
       Expected<DWARFAddressRangesVector> Ranges = Die.getAddressRanges();
@@ -430,15 +464,100 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
                                      const ObjectFile &Obj, DWARFContext &DICtx,
                                      WarningLog &Log,
                                      const GsymVerifyOptions &Opts) {
-  GsymVerifyStats Stats;
-  Checker C(Gsym, Obj, DICtx, Log, Stats);
-  const uint32_t N = Gsym.getNumAddresses();
-  for (uint32_t I = 0; I < N; ++I) {
-    C.checkFunction(I);
-    if (Opts.Progress && (I % 1024 == 1023 || I + 1 == N))
-      Opts.Progress(I + 1, N);
+  // Serial part: everything DWARFContext and DWARFUnit build lazily and
+  // without locks (DIE arrays, each unit's address-to-DIE map, aranges,
+  // line tables) is built here, so that the workers only read.
+  const std::clock_t Start = std::clock();
+  SharedDwarf Shared;
+  for (const SectionRef &S : Obj.sections())
+    if (S.isText() && S.getSize() > 0)
+      Shared.TextRanges.push_back(
+          {S.getAddress(), S.getAddress() + S.getSize()});
+  std::vector<DWARFUnit *> Units;
+  for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units()) {
+    Units.push_back(U.get());
+    U->getSubroutineForAddress(0); // extracts DIEs, builds the address map
+    Shared.LineTables[U.get()] = DICtx.getLineTableForUnit(U.get());
   }
-  C.checkDwarfSubprograms();
+  DICtx.getCompileUnitForCodeAddress(0); // builds the aranges
+  const std::clock_t Loaded = std::clock();
+
+  // Parallel part: functions in chunks, then units; each chunk has its own
+  // log and counts, merged in chunk order so that the report does not depend
+  // on the thread count.
+  const uint32_t N = Gsym.getNumAddresses();
+  unsigned Threads = Opts.NumThreads
+                         ? Opts.NumThreads
+                         : hardware_concurrency().compute_thread_count();
+  const size_t FuncChunks =
+      Threads > 1 ? std::min<size_t>(N, size_t(Threads) * 32) : (N ? 1 : 0);
+  const size_t UnitChunks =
+      Threads > 1 ? std::min<size_t>(Units.size(), size_t(Threads) * 8)
+                  : (Units.empty() ? 0 : 1);
+  struct Result {
+    WarningLog Log;
+    GsymVerifyStats Stats;
+  };
+  std::vector<Result> Results(FuncChunks + UnitChunks);
+  std::atomic<uint64_t> Done{0};
+  std::mutex ProgressMutex;
+  auto RunFunctions = [&](size_t K) {
+    Result &R = Results[K];
+    Checker C(Gsym, Shared, DICtx, R.Log, R.Stats);
+    const uint32_t Begin = uint64_t(N) * K / FuncChunks;
+    const uint32_t End = uint64_t(N) * (K + 1) / FuncChunks;
+    for (uint32_t I = Begin; I < End; ++I)
+      C.checkFunction(I);
+    uint64_t D = Done += End - Begin;
+    if (Opts.Progress) {
+      std::lock_guard<std::mutex> Lock(ProgressMutex);
+      Opts.Progress(D, N);
+    }
+  };
+  auto RunUnits = [&](size_t K) {
+    Result &R = Results[FuncChunks + K];
+    Checker C(Gsym, Shared, DICtx, R.Log, R.Stats);
+    const size_t Begin = Units.size() * K / UnitChunks;
+    const size_t End = Units.size() * (K + 1) / UnitChunks;
+    for (size_t I = Begin; I < End; ++I)
+      C.checkDwarfSubprograms(*Units[I]);
+  };
+  if (Threads <= 1) {
+    for (size_t K = 0; K < FuncChunks; ++K)
+      RunFunctions(K);
+    for (size_t K = 0; K < UnitChunks; ++K)
+      RunUnits(K);
+  } else {
+    DefaultThreadPool Pool(hardware_concurrency(Threads));
+    for (size_t K = 0; K < FuncChunks; ++K)
+      Pool.async(RunFunctions, K);
+    for (size_t K = 0; K < UnitChunks; ++K)
+      Pool.async(RunUnits, K);
+    Pool.wait();
+  }
+
+  GsymVerifyStats Stats;
+  // A GSYM made from another build would mismatch everywhere; say why.
+  object::BuildIDRef BuildID = object::getBuildID(&Obj);
+  const gsym::Header &H = Gsym.header();
+  if (!BuildID.empty() && H.UUIDSize != 0 &&
+      ArrayRef<uint8_t>(H.UUID, H.UUIDSize) != BuildID) {
+    ++Stats.Mismatches;
+    Log.report("uuid", "GSYM UUID " +
+                           toHex(ArrayRef<uint8_t>(H.UUID, H.UUIDSize), true) +
+                           " is not the build-id " + toHex(BuildID, true) +
+                           " of the binary");
+  }
+  for (Result &R : Results) {
+    Log.merge(R.Log);
+    Stats.FunctionsChecked += R.Stats.FunctionsChecked;
+    Stats.SymbolOnlyFunctions += R.Stats.SymbolOnlyFunctions;
+    Stats.AddressesChecked += R.Stats.AddressesChecked;
+    Stats.DwarfRangesChecked += R.Stats.DwarfRangesChecked;
+    Stats.Mismatches += R.Stats.Mismatches;
+  }
+  Stats.LoadSeconds = double(Loaded - Start) / CLOCKS_PER_SEC;
+  Stats.CompareSeconds = double(std::clock() - Loaded) / CLOCKS_PER_SEC;
   return Stats;
 }
 
@@ -465,7 +584,8 @@ Expected<GsymVerifyStats> verifyGsymFile(StringRef GsymPath,
   std::unique_ptr<DWARFContext> Ctx = DWARFContext::create(
       *Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
       [](Error E) { consumeError(std::move(E)); },
-      [](Error E) { consumeError(std::move(E)); });
+      [](Error E) { consumeError(std::move(E)); },
+      /*ThreadSafe=*/Opts.NumThreads != 1);
   return verifyGsym(**Reader, *Obj, *Ctx, Log, Opts);
 }
 

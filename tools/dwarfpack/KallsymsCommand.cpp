@@ -160,10 +160,17 @@ int runBenchLookups() {
   auto First = R.address(0), Last = R.address(N - 1);
   if (!First || !Last)
     return reportError(joinErrors(First.takeError(), Last.takeError()));
+  // Addresses inside random symbols (as a profiler's samples are), not
+  // uniform over the span, where a module gap would dominate.
   std::vector<uint64_t> Addrs(BenchLookups);
-  std::uniform_int_distribution<uint64_t> AD(*First, *Last);
-  for (auto &A : Addrs)
-    A = AD(Rng);
+  std::uniform_int_distribution<uint32_t> SymD(0, N - 1);
+  for (auto &A : Addrs) {
+    SymbolInfo S;
+    if (Error E = R.fillAddressAndSize(SymD(Rng), S))
+      return reportError(std::move(E));
+    A = S.Address +
+        (S.Size && *S.Size ? Rng() % std::min<uint64_t>(*S.Size, 1 << 20) : 0);
+  }
   std::vector<std::string> Names;
   std::uniform_int_distribution<uint32_t> ID(0, N - 1);
   for (unsigned I = 0; I < std::min(BenchLookups.getValue(), 65536u); ++I) {

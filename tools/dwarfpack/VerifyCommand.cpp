@@ -10,6 +10,7 @@
 
 #include "dwarfpack/Verify/GsymVerifier.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -25,10 +26,24 @@ static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::desc("<binary with DWARF>"),
                                       cl::sub(VerifySub), cl::cat(category()));
 
-static int runVerify() {
+static cl::opt<unsigned>
+    NumThreads("num-threads",
+               cl::desc("Worker threads (default: all cores); the report "
+                        "does not depend on it"),
+               cl::init(0), cl::sub(VerifySub), cl::cat(category()));
+
+static cl::opt<bool>
+    ShowStats("stats",
+              cl::desc("Print the CPU time of loading DWARF and comparing"),
+              cl::sub(VerifySub), cl::cat(category()));
+
+int dwarfpack::tool::runVerification(StringRef GsymFile, StringRef InputFile,
+                                     unsigned NumThreads, bool ShowStats) {
   WarningLog Log;
+  verify::GsymVerifyOptions Opts;
+  Opts.NumThreads = NumThreads;
   Expected<verify::GsymVerifyStats> Stats =
-      verify::verifyGsymFile(GsymFile, InputFile, Log);
+      verify::verifyGsymFile(GsymFile, InputFile, Log, Opts);
   if (!Stats)
     return reportError(Stats.takeError());
   raw_ostream &OS = outs();
@@ -37,6 +52,9 @@ static int runVerify() {
      << Stats->SymbolOnlyFunctions << " from the symbol table only, not "
      << "compared), " << Stats->AddressesChecked << " addresses, "
      << Stats->DwarfRangesChecked << " DWARF subprogram ranges\n";
+  if (ShowStats)
+    OS << format("cpu: %.2f s loading DWARF, %.2f s comparing\n",
+                 Stats->LoadSeconds, Stats->CompareSeconds);
   OS << "mismatches: " << Stats->Mismatches << '\n';
   for (const WarningLog::KindSummary &K : Log.summary()) {
     OS << "  " << K.Kind << ": " << K.Count << '\n';
@@ -49,6 +67,10 @@ static int runVerify() {
                        InputFile + "' (" + Twine(Stats->Mismatches) +
                        " mismatches)");
   return 0;
+}
+
+static int runVerify() {
+  return runVerification(GsymFile, InputFile, NumThreads, ShowStats);
 }
 
 static CommandRegistration RegisterVerify(VerifySub, runVerify);

@@ -122,6 +122,19 @@ void checkValidFile(StringRef Bytes) {
   EXPECT_EQ(F->Entry.Inline->Children[0].CallLine, 101u);
 }
 
+TEST(GsymReader, FunctionIterator) {
+  std::unique_ptr<GsymReader> R =
+      open(bytesOf(LittleEndianFile, sizeof(LittleEndianFile)));
+  ASSERT_TRUE(R);
+  std::vector<std::string> Names;
+  for (Expected<DecodedFunction> F : R->functions()) {
+    ASSERT_TRUE(bool(F)) << toString(F.takeError());
+    Names.push_back(F->Entry.Name.str() + "@" +
+                    utohexstr(F->Entry.Range.Start));
+  }
+  EXPECT_EQ(Names, (std::vector<std::string>{"f@1000", "g@1200"}));
+}
+
 TEST(GsymReader, LittleEndian) {
   checkValidFile(bytesOf(LittleEndianFile, sizeof(LittleEndianFile)));
 }

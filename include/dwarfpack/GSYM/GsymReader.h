@@ -22,6 +22,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/iterator_range.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -115,6 +116,35 @@ public:
 
   /// Decodes FunctionInfo Index completely, checking every field.
   llvm::Expected<DecodedFunction> decodeFunction(uint32_t Index) const;
+
+  /// Iterates over all functions in address-table order, decoding each on
+  /// dereference:
+  ///   for (Expected<DecodedFunction> F : Reader.functions())
+  ///     if (!F) ... else ...
+  class FunctionIterator {
+  public:
+    FunctionIterator(const GsymReader &R, uint32_t Index)
+        : R(&R), Index(Index) {}
+    llvm::Expected<DecodedFunction> operator*() const {
+      return R->decodeFunction(Index);
+    }
+    FunctionIterator &operator++() {
+      ++Index;
+      return *this;
+    }
+    bool operator!=(const FunctionIterator &O) const {
+      return Index != O.Index;
+    }
+    uint32_t index() const { return Index; }
+
+  private:
+    const GsymReader *R;
+    uint32_t Index;
+  };
+  llvm::iterator_range<FunctionIterator> functions() const {
+    return {FunctionIterator(*this, 0),
+            FunctionIterator(*this, Hdr.NumAddresses)};
+  }
 
   /// Index of the function entry that covers Address, as LLVM's reader
   /// chooses it; std::nullopt when none does.

@@ -32,8 +32,8 @@ constexpr uint8_t TableVersion = 1;
 constexpr uint64_t TableHeaderSize = 24;
 /// One sparse offset every 2^IndexShift tokens.
 constexpr unsigned IndexShift = 4;
-/// Token lengths >= this are stored in the long-length list.
-constexpr uint8_t LongLength = 255;
+/// Token lengths are nibbles; lengths >= this are in the long-length list.
+constexpr uint8_t LongLength = 15;
 constexpr uint32_t MaxTokens = 1u << 24;
 
 /// The variable-length code of token ids. Ids below OneByte take one byte;
@@ -200,14 +200,14 @@ public:
 
 private:
   uint32_t tokenLength(uint32_t Id) const {
-    uint8_t L = Lengths[Id];
+    uint8_t L = (Lengths[Id >> 1] >> ((Id & 1) * 4)) & 15;
     return LLVM_LIKELY(L != LongLength) ? L : longTokenLength(Id);
   }
   uint32_t longTokenLength(uint32_t Id) const;
 
   const uint8_t *Offsets = nullptr; // u32[ceil(NumTokens / 16)]
   const uint8_t *Longs = nullptr;   // (u32 id, u32 length)[NumLong]
-  const uint8_t *Lengths = nullptr; // u8[NumTokens]
+  const uint8_t *Lengths = nullptr; // nibbles, u8[ceil(NumTokens / 2)]
   const char *Bytes = nullptr;
   uint32_t NumTokens = 0;
   uint32_t NumLong = 0;

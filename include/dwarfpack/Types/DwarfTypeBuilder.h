@@ -18,6 +18,8 @@
 #include "dwarfpack/Types/TypeModel.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
 #include "llvm/Support/Error.h"
@@ -73,13 +75,43 @@ public:
   /// keeps the symbols named in ElfSymbols (all of them when null).
   TypeTable finish(const llvm::StringSet<> *ElfObjects,
                    const llvm::StringSet<> *ElfFunctions);
-  size_t numMerged() const { return Global.size(); }
+  size_t numMerged() const { return Nodes.size(); }
 
 private:
-  std::vector<Type> Global; ///< Global[0] is void.
+  /// Merged types in a compact form (a vmlinux has ~800k of them before the
+  /// exact deduplication): references, member names/offsets and enumerators
+  /// live in flat arrays, names are interned copies (the input's pages can
+  /// then be released).
+  struct Node {
+    TypeKind Kind = TypeKind::Void;
+    uint8_t Encoding = 0;
+    bool Varargs = false;
+    uint32_t Name = 0;
+    uint64_t Size = 0;
+    uint64_t NumElems = 0;
+    uint32_t Bits = 0;
+    uint32_t BitOffset = 0;
+    uint32_t RefBegin = 0, NumRefs = 0;
+    uint32_t AuxBegin = 0, NumAux = 0;
+  };
+  uint32_t intern(llvm::StringRef S);
+  uint64_t shallowHash(const Node &N) const;
+  std::vector<uint32_t> refine(const std::vector<TypeId> &Redirect) const;
+  Type expand(const Node &N) const;
+
+  std::vector<Node> Nodes; ///< Nodes[0] is void.
+  std::vector<TypeId> Refs;
+  std::vector<uint32_t> AuxNames;  ///< member or enumerator names
+  std::vector<uint64_t> AuxValues; ///< member bit offsets, enumerator values
+  std::shared_ptr<llvm::StringMap<uint32_t>> NameIds;
+  std::vector<llvm::StringRef> NameById; ///< keys of NameIds; [0] is ""
   llvm::DenseMap<uint64_t, TypeId> ByHash;
-  std::vector<Symbol> Variables, Functions;
-  llvm::StringSet<> SeenVariables, SeenFunctions;
+  struct SymbolRef {
+    uint32_t Name;
+    TypeId Type;
+  };
+  std::vector<SymbolRef> Variables, Functions;
+  llvm::DenseSet<uint32_t> SeenVariables, SeenFunctions;
 };
 
 struct BuildOptions {

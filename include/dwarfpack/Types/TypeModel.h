@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -153,8 +154,8 @@ struct Symbol {
   TypeId Type = 0;
 };
 
-/// The deduplicated result for one object. Names point into the input's
-/// string data, which must outlive the table.
+/// The deduplicated result for one object. Names point into Storage (or,
+/// for tables built by hand, into data the caller keeps alive).
 struct TypeTable {
   std::vector<Type> Types;       ///< Types[0] is void.
   std::vector<Symbol> Variables; ///< Sorted by name, unique names.
@@ -162,6 +163,8 @@ struct TypeTable {
   /// Set on types that must be hidden from name lookup because an earlier
   /// type of the same name and namespace exists (CTF "non-root").
   std::vector<bool> Hidden;
+  /// Owns the bytes the names point to when they are not the input's.
+  std::shared_ptr<const void> Storage;
 };
 
 /// Counts of types by kind, for summaries and benchmarks.

@@ -12,10 +12,11 @@
 //
 // Mismatches are counted by kind in a WarningLog (with a few examples); the
 // library never prints. Kinds (docs/UserGuide.md, "dwarfpack verify"):
+//   uuid             the GSYM UUID is not the binary's build-id
 //   lookup-error     the GSYM lookup failed (corrupt record)
 //   not-in-gsym      a DWARF subprogram range starts no GSYM function
 //   symbol-only      ... starts only a symbol-table entry (no line table)
-//   no-dwarf         GSYM has line info where DWARF has no function
+//   no-dwarf         GSYM has line info where DWARF has none at all
 //   frame-count      different inline depth
 //   function-name    a frame's function name differs
 //   file             a frame's file differs
@@ -49,15 +50,24 @@ struct GsymVerifyStats {
   uint64_t DwarfRangesChecked = 0;
   /// Addresses (or ranges) with at least one mismatch.
   uint64_t Mismatches = 0;
+  /// Process CPU seconds spent loading DWARF (DIEs, address maps, line
+  /// tables) and comparing.
+  double LoadSeconds = 0;
+  double CompareSeconds = 0;
 };
 
 struct GsymVerifyOptions {
+  /// Worker threads; 0 means all cores. The report does not depend on it.
+  unsigned NumThreads = 1;
   /// Called after each batch of functions: (functions done, total).
   ProgressFn Progress;
 };
 
 /// Checks Gsym against the DWARF in DICtx (made from Obj). Mismatches go to
-/// Log by kind. An Error only when the check itself cannot run.
+/// Log by kind. An Error only when the check itself cannot run. With more
+/// than one thread DICtx must have been created thread-safe
+/// (DWARFContext::create(..., ThreadSafe=true)); the verifier first builds
+/// everything DWARFContext parses lazily, then only reads it in parallel.
 llvm::Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
                                            const llvm::object::ObjectFile &Obj,
                                            llvm::DWARFContext &DICtx,

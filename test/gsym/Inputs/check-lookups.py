@@ -13,6 +13,11 @@ knows no function or no source line there) are skipped. Prints a summary and
 the first mismatches; exits 1 if any address differs.
 
 usage: check-lookups.py BINARY GSYM [--max N] [--relocatable]
+                        [--reader llvm-gsymutil|dwarfpack]
+
+--reader: which GSYM reader answers: LLVM's (`llvm-gsymutil
+--addresses-from-stdin`, the default) or ours (`dwarfpack lookup
+--no-demangle`, in llvm-symbolizer's output style).
 
 --relocatable: BINARY is a relocatable object with one executable section
 (at address 0 in dwarfpack's layout, as in llvm-symbolizer's view). The
@@ -39,13 +44,14 @@ def exec_sections(binary):
     return secs
 
 
-def symbolizer_frames(binary, addrs):
+def symbolizer_frames(binary, addrs, cmd=None):
+    cmd = cmd or ["llvm-symbolizer", "--inlines", "--no-demangle",
+                  "--obj=" + binary]
     out = subprocess.run(
-        ["llvm-symbolizer", "--inlines", "--no-demangle", "--obj=" + binary],
-        input="".join("0x%x\n" % a for a in addrs), capture_output=True,
+        cmd, input="".join("0x%x\n" % a for a in addrs), capture_output=True,
         text=True, check=True).stdout
     blocks = out.strip("\n").split("\n\n")
-    assert len(blocks) == len(addrs), "unexpected llvm-symbolizer output"
+    assert len(blocks) == len(addrs), "unexpected %s output" % cmd[0]
     result = {}
     for addr, block in zip(addrs, blocks):
         lines = block.split("\n")
@@ -121,6 +127,8 @@ def main():
     ap.add_argument("gsym")
     ap.add_argument("--max", type=int, default=40000)
     ap.add_argument("--relocatable", action="store_true")
+    ap.add_argument("--reader", choices=["llvm-gsymutil", "dwarfpack"],
+                    default="llvm-gsymutil")
     args = ap.parse_args()
 
     addrs = []
@@ -133,7 +141,17 @@ def main():
         step = len(addrs) / args.max
         addrs = [addrs[int(i * step)] for i in range(args.max)]
     ref = symbolizer_frames(args.binary, addrs)
-    got = gsym_frames(args.gsym, addrs)
+    if args.reader == "dwarfpack":
+        got = symbolizer_frames(
+            args.binary, addrs,
+            ["dwarfpack", "lookup", "--no-demangle", args.gsym])
+        # Not found: dwarfpack prints "??" with "??:0:0", llvm-gsymutil an
+        # error; both mean no frames.
+        for a in addrs:
+            if got[a] == [("??", "??", 0)]:
+                got[a] = []
+    else:
+        got = gsym_frames(args.gsym, addrs)
     checked = 0
     qualified = 0
     bad = []
