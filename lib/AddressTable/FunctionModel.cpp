@@ -112,6 +112,9 @@ int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
   // Debug info first: it wins among equal ranges.
   if (int C = cmp3(!A.hasDebugInfo(), !B.hasDebugInfo()))
     return C;
+  // Named entries first, then by name.
+  if (int C = cmp3(A.Name.empty(), B.Name.empty()))
+    return C;
   if (int C = A.Name.compare(B.Name))
     return C;
   if (int C = cmp3(A.Lines.size(), B.Lines.size()))
@@ -295,7 +298,7 @@ static bool sameDebugInfo(const FunctionEntry &A, const FunctionEntry &B,
   return !A.Inline || compareNodes(*A.Inline, *B.Inline, M) == 0;
 }
 
-/// Rule 6: symbol entries Syms (sorted, disjoint) take the line rows of the
+/// Rule 7: symbol entries Syms (sorted, disjoint) take the line rows of the
 /// line-only code they cover, cut where those rows start and end.
 static std::vector<FunctionEntry>
 attachLineOnlyCode(std::vector<FunctionEntry> Syms,
@@ -343,41 +346,32 @@ attachLineOnlyCode(std::vector<FunctionEntry> Syms,
   return Out;
 }
 
-/// Compilers name partial copies of a function with a suffix: GCC's
-/// "foo.part.0", "foo.isra.0", "foo.constprop.0", "foo.cold", while the
-/// DWARF of the copy names the original ("foo"). The symbol says which copy
-/// this is, and symbolizers print it, so a debug entry takes the name of a
-/// symbol that starts at the same address and extends its name with '.' —
-/// unless a symbol there carries the DWARF name itself.
-static void adoptCloneNames(std::vector<FunctionEntry> &All) {
-  DenseMap<uint64_t, SmallVector<StringRef, 2>> SymbolsAt;
-  for (const FunctionEntry &F : All)
-    if (!F.hasDebugInfo() && !F.Name.empty())
-      SymbolsAt[F.Range.Start].push_back(F.Name);
-  if (SymbolsAt.empty())
+/// The outermost name of a debug entry is the name of the symbol that
+/// starts at the same address, when there is one (the smallest name if
+/// several): llvm-symbolizer does the same, and the symbol says which copy
+/// of a function this is (GCC's "foo.part.0", "foo.isra.0", "foo.cold",
+/// whose DWARF names the original "foo"), which alias the linker kept, and
+/// gives a mangled name where GCC's DWARF has none (anonymous namespaces).
+static void adoptSymbolNames(std::vector<FunctionEntry> &All) {
+  DenseMap<uint64_t, StringRef> SymbolAt;
+  for (const FunctionEntry &F : All) {
+    if (F.hasDebugInfo() || F.Name.empty())
+      continue;
+    auto [It, Inserted] = SymbolAt.try_emplace(F.Range.Start, F.Name);
+    if (!Inserted && F.Name < It->second)
+      It->second = F.Name;
+  }
+  if (SymbolAt.empty())
     return;
   for (FunctionEntry &F : All) {
-    if (!F.hasDebugInfo() || F.Name.empty())
+    if (!F.hasDebugInfo())
       continue;
-    auto It = SymbolsAt.find(F.Range.Start);
-    if (It == SymbolsAt.end())
+    auto It = SymbolAt.find(F.Range.Start);
+    if (It == SymbolAt.end() || It->second == F.Name)
       continue;
-    StringRef Best;
-    bool Exact = false;
-    for (StringRef S : It->second) {
-      if (S == F.Name) {
-        Exact = true;
-        break;
-      }
-      if (S.size() > F.Name.size() + 1 && S.starts_with(F.Name) &&
-          S[F.Name.size()] == '.' && (Best.empty() || S < Best))
-        Best = S;
-    }
-    if (Exact || Best.empty())
-      continue;
-    F.Name = Best;
+    F.Name = It->second;
     if (F.Inline)
-      F.Inline->Name = Best;
+      F.Inline->Name = F.Name;
   }
 }
 
@@ -419,9 +413,9 @@ void FunctionModel::finalize(WarningLog &Log) {
 
   for (FunctionEntry &F : All)
     normalizeLines(F, Log);
-  adoptCloneNames(All);
+  adoptSymbolNames(All); // rule 2
 
-  // Rule 2: one entry per identical range.
+  // Rule 3: one entry per identical range.
   llvm::sort(All, [this](const FunctionEntry &A, const FunctionEntry &B) {
     return compareFunctions(A, B, *this) < 0;
   });
@@ -445,11 +439,11 @@ void FunctionModel::finalize(WarningLog &Log) {
   All.clear();
   All.shrink_to_fit();
 
-  // Rules 3 and 4.
+  // Rules 4 and 5.
   Debug = OverlapResolver(Debug, Log, "overlapping-functions").run();
   Plain = OverlapResolver(Plain, Log, StringRef()).run();
 
-  // Rule 5: symbols fill only the gaps between debug entries.
+  // Rule 6: symbols fill only the gaps between debug entries.
   std::vector<FunctionEntry> Result;
   Result.reserve(Debug.size() + Plain.size());
   size_t D = 0;
@@ -475,7 +469,7 @@ void FunctionModel::finalize(WarningLog &Log) {
       break;
     }
   }
-  Result = attachLineOnlyCode(std::move(Result), LineOnlyCode);
+  Result = attachLineOnlyCode(std::move(Result), LineOnlyCode); // rule 7
   LineOnlyCode.clear();
   LineOnlyCode.shrink_to_fit();
   for (FunctionEntry &F : Debug)

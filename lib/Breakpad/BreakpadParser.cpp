@@ -196,6 +196,15 @@ private:
   /// For records that belong to a FUNC: false (after counting or warning)
   /// when there is no current FUNC to add them to.
   bool needFunction(StringRef Record);
+  /// The call-site file of an inlined call whose file the .sym does not
+  /// give. GSYM readers (LLVM's and ours) take call file 0 for the concrete
+  /// function and would drop the frame, so it gets the name "??", the usual
+  /// mark of an unknown file.
+  FileId unknownCallFile() {
+    if (!UnknownFile)
+      UnknownFile = Sink.addFilePath("??");
+    return UnknownFile;
+  }
   FileId lookupFile(int64_t BreakpadId) const {
     if (BreakpadId < 0 || uint64_t(BreakpadId) >= Files.size())
       return UndefinedFile;
@@ -211,6 +220,7 @@ private:
   uint64_t LineNo = 0;
 
   std::vector<FileId> Files;
+  FileId UnknownFile = 0;
   std::vector<Origin> Origins;
   std::vector<FuncRecord> Funcs;
   std::vector<PublicRecord> Publics;
@@ -455,14 +465,13 @@ void Parser::parseInline(StringRef Line) {
   }
 
   llvm::sort(Ranges);
+  // Adjacent ranges stay apart: a frame starts where its range starts, as
+  // in Breakpad. A child range must then lie inside one of them.
   SmallVector<AddressRange, 1> Merged;
   for (const AddressRange &R : Ranges) {
     if (!Merged.empty() && R.Start < Merged.back().End)
       return Fail("breakpad-inline-overlap", "INLINE ranges overlap");
-    if (!Merged.empty() && R.Start == Merged.back().End)
-      Merged.back().End = R.End;
-    else
-      Merged.push_back(R);
+    Merged.push_back(R);
   }
 
   uint32_t Parent = Depth == 0 ? RootParent : DepthStack[Depth - 1];
@@ -509,14 +518,14 @@ void Parser::parseInline(StringRef Line) {
   P.CallLine = uint32_t(CallLine);
   P.Parent = Parent;
   if (HasCallFile) {
-    P.CallFile = CallFile;
+    P.CallFile = CallFile ? CallFile : unknownCallFile();
   } else if (Depth == 0) {
     P.CallFileFromFunction = true;
   } else {
     // Older form: the call sits in the parent inline's body, which the
     // older INLINE_ORIGIN form places in its declaration file.
     FileId PF = lookupFile(Inlines[Parent].OriginDeclFile);
-    P.CallFile = PF == UndefinedFile ? 0 : PF;
+    P.CallFile = PF == UndefinedFile ? unknownCallFile() : PF;
   }
   P.OriginDeclFile = O.File;
   DepthStack.resize(Depth);
@@ -546,7 +555,9 @@ void Parser::closeFunction() {
       InlineNode &N = Nodes[I];
       N.Ranges.assign(P.Ranges.begin(), P.Ranges.end());
       N.Name = P.Name;
-      N.CallFile = P.CallFileFromFunction ? FuncFile : P.CallFile;
+      N.CallFile = P.CallFileFromFunction
+                       ? (FuncFile ? FuncFile : unknownCallFile())
+                       : P.CallFile;
       N.CallLine = P.CallLine;
     }
     InlineNode Root;
@@ -570,6 +581,35 @@ void Parser::closeFunction() {
   }
   Funcs.push_back({std::move(Cur), CurLineNo});
   Cur = FunctionEntry();
+}
+
+/// Code of a FUNC that no line record covers has no file or line in
+/// Breakpad. GSYM readers (LLVM's and ours) refuse a row without a file, so
+/// such stretches become entries of their own with the function's name and
+/// no line table, and the covered stretches keep their rows and inlines.
+static void splitAtGaps(FunctionEntry &F, std::vector<FunctionEntry> &Out) {
+  if (llvm::none_of(F.Lines, [](const LineEntry &L) { return L.File == 0; })) {
+    Out.push_back(std::move(F));
+    return;
+  }
+  const std::vector<LineEntry> &Rows = F.Lines;
+  for (size_t I = 0; I < Rows.size();) {
+    bool Gap = Rows[I].File == 0;
+    size_t J = I + 1;
+    while (J < Rows.size() && (Rows[J].File == 0) == Gap)
+      ++J;
+    AddressRange R{Rows[I].Address,
+                   J < Rows.size() ? Rows[J].Address : F.Range.End};
+    if (Gap) {
+      FunctionEntry E;
+      E.Range = R;
+      E.Name = F.Name;
+      Out.push_back(std::move(E));
+    } else {
+      Out.push_back(sliceFunction(F, R));
+    }
+    I = J;
+  }
 }
 
 void Parser::finish() {
@@ -634,16 +674,23 @@ void Parser::finish() {
     if (I + 1 < Unique.size())
       End = std::min(End, Unique[I + 1].Address);
     FunctionEntry E;
-    E.Range = {A, End == std::numeric_limits<uint64_t>::max() ? A : End};
+    // The last one: Breakpad lets it run to the end of the module, whose
+    // size the .sym does not give; it covers its own address.
+    E.Range = {A, End == std::numeric_limits<uint64_t>::max() ? A + 1 : End};
     E.Name = Sink.saveString(Unique[I].Name);
     Kept.push_back(std::move(E));
     ++Out.Stats.Publics;
   }
-  std::inplace_merge(Kept.begin(), Kept.begin() + NumFuncs, Kept.end(),
-                     [](const FunctionEntry &A, const FunctionEntry &B) {
-                       return A.Range.Start < B.Range.Start;
-                     });
-  Out.Functions = std::move(Kept);
+  std::vector<FunctionEntry> All;
+  All.reserve(Kept.size());
+  for (size_t I = 0; I < NumFuncs; ++I)
+    splitAtGaps(Kept[I], All);
+  for (size_t I = NumFuncs; I < Kept.size(); ++I)
+    All.push_back(std::move(Kept[I]));
+  llvm::sort(All, [](const FunctionEntry &A, const FunctionEntry &B) {
+    return A.Range.Start < B.Range.Start;
+  });
+  Out.Functions = std::move(All);
 }
 
 Expected<BreakpadSymbols> Parser::run() {
@@ -664,7 +711,8 @@ Expected<BreakpadSymbols> Parser::run() {
     if (Line.empty())
       continue;
     char C = Line[0];
-    // Keywords are upper case; a line record starts with a hex digit.
+    // Keywords are upper case; a line record starts with a lower-case hex
+    // digit (Breakpad writes hex in lower case).
     switch (C) {
     case 'F':
       if (Line.starts_with("FUNC ")) {
@@ -716,7 +764,7 @@ Expected<BreakpadSymbols> Parser::run() {
     default:
       break;
     }
-    if (Hex.V[(unsigned char)C] >= 0) {
+    if ((C >= '0' && C <= '9') || (C >= 'a' && C <= 'f')) {
       parseLineRecord(Line);
       continue;
     }

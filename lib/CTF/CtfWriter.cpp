@@ -296,6 +296,7 @@ Expected<std::string> writeDict(const TypeTable &Table,
         Vars.u32(ctfId(S.Type));
       }
 
+    Strings.add(Opts.ParentName); // child dicts (see WriteOptions)
     return Error::success();
   };
   if (Error E = Emit())
@@ -307,6 +308,8 @@ Expected<std::string> writeDict(const TypeTable &Table,
 
   std::string Body;
   uint32_t Fields[NumHeaderFields] = {};
+  // Child dicts: see WriteOptions::ParentName (ids are already encoded).
+  Fields[ParName] = Strings.add(Opts.ParentName);
   Fields[LblOff] = 0;
   Fields[ObjtOff] = Body.size();
   Body += Objt.Data;

@@ -14,6 +14,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
@@ -79,7 +80,8 @@ bool isCxx(uint64_t Lang) {
 /// The attributes of one DIE that we need, read in one pass.
 struct DieAttrs {
   std::optional<DWARFFormValue> Name, LinkageName, AbstractOrigin,
-      Specification, CallFile, CallLine, DeclFile, DeclLine;
+      Specification, CallFile, CallLine, DeclFile, DeclLine, LowPC, HighPC,
+      Ranges;
 };
 
 DieAttrs readAttrs(const DWARFDie &D) {
@@ -111,6 +113,15 @@ DieAttrs readAttrs(const DWARFDie &D) {
     case dwarf::DW_AT_decl_line:
       A.DeclLine = Attr.Value;
       break;
+    case dwarf::DW_AT_low_pc:
+      A.LowPC = Attr.Value;
+      break;
+    case dwarf::DW_AT_high_pc:
+      A.HighPC = Attr.Value;
+      break;
+    case dwarf::DW_AT_ranges:
+      A.Ranges = Attr.Value;
+      break;
     default:
       break;
     }
@@ -123,10 +134,43 @@ StringRef cstr(const std::optional<DWARFFormValue> &V) {
     return StringRef();
   Expected<const char *> S = V->getAsCString();
   if (!S) {
-    consumeError(S.takeError());
+    std::string Msg = toString(S.takeError());
+    if (CurrentLog)
+      CurrentLog->report("bad-string", Msg);
     return StringRef();
   }
   return *S ? StringRef(*S) : StringRef();
+}
+
+/// The address ranges of a DIE from attributes read once, exactly as
+/// DWARFDie::getAddressRanges() computes them (which would scan the
+/// attributes again for each of low_pc, high_pc and ranges).
+Expected<DWARFAddressRangesVector> rangesOf(const DieAttrs &A, DWARFUnit &U) {
+  if (A.LowPC && A.HighPC) {
+    if (std::optional<object::SectionedAddress> Low =
+            A.LowPC->getAsSectionedAddress()) {
+      uint64_t Tomb = dwarf::computeTombstoneAddress(U.getAddressByteSize());
+      if (Low->Address != Tomb) {
+        std::optional<uint64_t> High = A.HighPC->getAsAddress();
+        if (!High)
+          if (std::optional<uint64_t> Off = A.HighPC->getAsUnsignedConstant())
+            High = Low->Address + *Off;
+        if (High)
+          return DWARFAddressRangesVector{
+              {Low->Address, *High, Low->SectionIndex}};
+      }
+    }
+  }
+  if (A.Ranges) {
+    std::optional<uint64_t> Off = A.Ranges->getAsSectionOffset();
+    if (!Off)
+      return createStringError(inconvertibleErrorCode(),
+                               "DW_AT_ranges of an unexpected form");
+    if (A.Ranges->getForm() == dwarf::DW_FORM_rnglistx)
+      return U.findRnglistFromIndex(*Off);
+    return U.findRnglistFromOffset(*Off);
+  }
+  return DWARFAddressRangesVector();
 }
 
 /// Converts one compile unit.
@@ -211,12 +255,27 @@ private:
   /// Name of a subprogram or inlined subroutine: the linkage name found
   /// through DW_AT_abstract_origin / DW_AT_specification, else the short
   /// name (qualified with its enclosing namespaces and classes in C++).
+  /// A is D's attributes. Names are cached per DIE, so the many inlined
+  /// copies of one function resolve their shared origin once.
+  StringRef nameOf(DWARFDie D, const DieAttrs &A) {
+    StringRef Linkage = cstr(A.LinkageName);
+    if (!Linkage.empty())
+      return M.saveString(Linkage);
+    const std::optional<DWARFFormValue> &Ref =
+        A.AbstractOrigin ? A.AbstractOrigin : A.Specification;
+    if (Ref && !(A.AbstractOrigin && A.Specification) && !A.Name) {
+      DWARFDie Target = D.getAttributeValueAsReferencedDie(*Ref);
+      if (Target && Target.getOffset() != D.getOffset())
+        return nameOf(Target);
+    }
+    return nameOf(D);
+  }
+
   StringRef nameOf(DWARFDie D) {
-    auto [It, Inserted] = NameCache.try_emplace(D.getOffset());
-    if (!Inserted)
+    auto It = NameCache.find(D.getOffset());
+    if (It != NameCache.end())
       return It->second;
     StringRef Result = computeName(D);
-    // Re-find: computeName may have grown the map.
     NameCache[D.getOffset()] = Result;
     return Result;
   }
@@ -337,7 +396,10 @@ private:
   }
 
   void convertSubprogram(DWARFDie D) {
-    Expected<DWARFAddressRangesVector> RangesOrErr = D.getAddressRanges();
+    DieAttrs A = readAttrs(D);
+    if (!A.LowPC && !A.Ranges)
+      return; // a declaration or an abstract instance: no code
+    Expected<DWARFAddressRangesVector> RangesOrErr = rangesOf(A, U);
     if (!RangesOrErr) {
       warn("bad-ranges", "DIE " + hex(D.getOffset()) + ": " +
                              toString(RangesOrErr.takeError()));
@@ -352,13 +414,13 @@ private:
       if (!Range)
         continue;
       if (!Named) {
-        Name = nameOf(D);
+        Name = nameOf(D, A);
         Named = true;
       }
       FunctionEntry F;
       F.Range = *Range;
       F.Name = Name;
-      addLines(F, R, D);
+      addLines(F, R, A);
       addInlineTree(F, D);
       Out.push_back(std::move(F));
     }
@@ -371,7 +433,10 @@ private:
     RowIndexes.clear();
     if (!LT)
       return;
-    LT->lookupAddressRange({Low, SecIdx}, Mapped.size(), RowIndexes);
+    findRows(Low, Low + Mapped.size(), SecIdx);
+    if (RowIndexes.empty() && SecIdx != object::SectionedAddress::UndefSection)
+      findRows(Low, Low + Mapped.size(),
+               object::SectionedAddress::UndefSection);
     int64_t Delta = int64_t(Mapped.Start - Low);
     for (uint32_t Idx : RowIndexes) {
       if (Idx >= LT->Rows.size())
@@ -401,12 +466,46 @@ private:
       Lines.front().Address = Mapped.Start;
   }
 
-  void addLines(FunctionEntry &F, const DWARFAddressRange &R, DWARFDie D) {
+  /// Indexes of the rows that describe [Lo, Hi) in section SecIdx: from
+  /// every sequence that overlaps it, the row in effect at the start of the
+  /// overlap and the rows after it. Unlike LineTable::lookupAddressRange
+  /// this also finds rows when Lo itself lies before the first sequence
+  /// (GCC starts the sequence of a .cold part after its first bytes).
+  void findRows(uint64_t Lo, uint64_t Hi, uint64_t SecIdx) {
+    const auto &Seqs = LT->Sequences;
+    const auto &Rows = LT->Rows;
+    // Sequences are sorted by (section, end address).
+    auto It =
+        llvm::upper_bound(Seqs, std::make_pair(SecIdx, Lo),
+                          [](const std::pair<uint64_t, uint64_t> &V,
+                             const DWARFDebugLine::Sequence &S) {
+                            return V < std::make_pair(S.SectionIndex, S.HighPC);
+                          });
+    for (; It != Seqs.end() && It->SectionIndex == SecIdx && It->LowPC < Hi;
+         ++It) {
+      if (It->FirstRowIndex >= It->LastRowIndex ||
+          It->LastRowIndex > Rows.size())
+        continue;
+      auto First = Rows.begin() + It->FirstRowIndex;
+      auto Last = Rows.begin() + It->LastRowIndex;
+      // The last row at or before Lo, else the sequence's first row.
+      auto R = std::upper_bound(First, Last, Lo,
+                                [](uint64_t A, const DWARFDebugLine::Row &Row) {
+                                  return A < Row.Address.Address;
+                                });
+      if (R != First)
+        --R;
+      for (; R != Last && R->Address.Address < Hi; ++R)
+        RowIndexes.push_back(uint32_t(R - Rows.begin()));
+    }
+  }
+
+  void addLines(FunctionEntry &F, const DWARFAddressRange &R,
+                const DieAttrs &A) {
     collectLines(R.LowPC, R.SectionIndex, F.Range, F.Name, F.Lines);
     if (!F.Lines.empty())
       return;
     // No rows: fall back to the declaration, as llvm-gsymutil does.
-    DieAttrs A = readAttrs(D);
     if (A.DeclFile && A.DeclLine) {
       std::optional<FileId> File =
           file(A.DeclFile->getAsUnsignedConstant().value_or(~0ULL));
@@ -483,12 +582,17 @@ private:
     Root.Ranges.push_back(F.Range);
     Root.Name = F.Name;
     for (DWARFDie C = D.getFirstChild(); C; C = C.getSibling())
-      walkInline(C, Root, 0);
+      walkInline(C, Root, F.Range, 0);
     if (!Root.Children.empty())
       F.Inline = std::move(Root);
   }
 
-  void walkInline(DWARFDie D, InlineNode &Parent, unsigned Depth) {
+  /// Adds the inlined calls under D to Parent. Ranges are clipped to the
+  /// function's range Bound; a node's ranges also take in its children's,
+  /// because llvm-symbolizer builds the chain from DIE nesting, and GCC
+  /// sometimes gives a child code outside its parent's own ranges.
+  void walkInline(DWARFDie D, InlineNode &Parent, AddressRange Bound,
+                  unsigned Depth) {
     if (Depth > 256) {
       warn("inline-too-deep", "inline tree under DIE " + hex(D.getOffset()) +
                                   " is deeper than 256 levels");
@@ -501,10 +605,11 @@ private:
       // Lexical blocks and the like: look through them.
       if (D.hasChildren())
         for (DWARFDie C = D.getFirstChild(); C; C = C.getSibling())
-          walkInline(C, Parent, Depth + 1);
+          walkInline(C, Parent, Bound, Depth + 1);
       return;
     }
-    Expected<DWARFAddressRangesVector> RangesOrErr = D.getAddressRanges();
+    DieAttrs A = readAttrs(D);
+    Expected<DWARFAddressRangesVector> RangesOrErr = rangesOf(A, U);
     if (!RangesOrErr) {
       warn("bad-ranges", "DIE " + hex(D.getOffset()) + ": " +
                              toString(RangesOrErr.takeError()));
@@ -517,29 +622,11 @@ private:
       std::optional<uint64_t> Lo = Layout.map({R.LowPC, R.SectionIndex});
       if (!Lo)
         continue;
-      AddressRange Mapped{*Lo, *Lo + (R.HighPC - R.LowPC)};
-      // Keep the parts inside the parent: the format requires containment.
-      for (const AddressRange &P : Parent.Ranges) {
-        AddressRange X{std::max(P.Start, Mapped.Start),
-                       std::min(P.End, Mapped.End)};
-        if (X.Start < X.End)
-          N.Ranges.push_back(X);
-      }
+      AddressRange X{std::max(Bound.Start, *Lo),
+                     std::min(Bound.End, *Lo + (R.HighPC - R.LowPC))};
+      if (X.Start < X.End)
+        N.Ranges.push_back(X);
     }
-    if (N.Ranges.empty())
-      return; // belongs to another range of the function, or is empty
-    llvm::sort(N.Ranges);
-    // Merge overlapping and touching ranges, as LLVM's AddressRanges does.
-    std::vector<AddressRange> Merged;
-    for (const AddressRange &R : N.Ranges) {
-      if (!Merged.empty() && R.Start <= Merged.back().End)
-        Merged.back().End = std::max(Merged.back().End, R.End);
-      else
-        Merged.push_back(R);
-    }
-    N.Ranges = std::move(Merged);
-
-    DieAttrs A = readAttrs(D);
     if (A.CallFile) {
       std::optional<FileId> File =
           file(A.CallFile->getAsUnsignedConstant().value_or(~0ULL));
@@ -554,12 +641,27 @@ private:
     if (A.CallLine)
       N.CallLine = uint32_t(std::min<uint64_t>(
           A.CallLine->getAsUnsignedConstant().value_or(0), UINT32_MAX));
-    N.Name = nameOf(D);
+    N.Name = nameOf(D, A);
     if (N.Name.empty())
       N.Name = "??";
     if (D.hasChildren())
       for (DWARFDie C = D.getFirstChild(); C; C = C.getSibling())
-        walkInline(C, N, Depth + 1);
+        walkInline(C, N, Bound, Depth + 1);
+    for (const InlineNode &C : N.Children)
+      N.Ranges.insert(N.Ranges.end(), C.Ranges.begin(), C.Ranges.end());
+    if (N.Ranges.empty())
+      return; // in another range of the function, or empty
+    // Sorted, with overlapping and touching ranges merged, as LLVM's
+    // AddressRanges keeps them.
+    llvm::sort(N.Ranges);
+    std::vector<AddressRange> Merged;
+    for (const AddressRange &R : N.Ranges) {
+      if (!Merged.empty() && R.Start <= Merged.back().End)
+        Merged.back().End = std::max(Merged.back().End, R.End);
+      else
+        Merged.push_back(R);
+    }
+    N.Ranges = std::move(Merged);
     Parent.Children.push_back(std::move(N));
   }
 
@@ -723,13 +825,22 @@ void readSymbols(const ELFObjectFileBase &Obj, const AddressLayout &Layout,
   for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
     Visit(Sym);
 
-  for (const Candidate &C : Cands) {
-    // An untyped label at a function's address is an alias of it.
-    if (!C.Typed && TypedAddrs.count(C.Addr))
+  // An untyped label at a function's address is an alias of it.
+  llvm::erase_if(Cands, [&](const Candidate &C) {
+    return !C.Typed && TypedAddrs.count(C.Addr);
+  });
+  // One name per address, chosen as llvm-symbolizer chooses among aliases:
+  // the largest size, then the last in table order (.symtab, then .dynsym).
+  std::stable_sort(Cands.begin(), Cands.end(),
+                   [](const Candidate &A, const Candidate &B) {
+                     return std::tie(A.Addr, A.Size) < std::tie(B.Addr, B.Size);
+                   });
+  for (size_t I = 0; I < Cands.size(); ++I) {
+    if (I + 1 < Cands.size() && Cands[I + 1].Addr == Cands[I].Addr)
       continue;
     FunctionEntry F;
-    F.Range = {C.Addr, C.Addr + C.Size};
-    F.Name = M.saveString(C.Name);
+    F.Range = {Cands[I].Addr, Cands[I].Addr + Cands[I].Size};
+    F.Name = M.saveString(Cands[I].Name);
     Out.push_back(std::move(F));
   }
 }
@@ -779,6 +890,17 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
   if (!BufOrErr)
     return createFileError(Path, errorCodeToError(BufOrErr.getError()));
   std::unique_ptr<MemoryBuffer> Buf = std::move(*BufOrErr);
+  switch (identify_magic(Buf->getBuffer())) {
+  case file_magic::elf:
+  case file_magic::elf_relocatable:
+  case file_magic::elf_executable:
+  case file_magic::elf_shared_object:
+  case file_magic::elf_core:
+    break;
+  default:
+    return createFileError(
+        Path, createStringError(inconvertibleErrorCode(), "not an ELF file"));
+  }
   Expected<std::unique_ptr<Binary>> BinOrErr =
       createBinary(Buf->getMemBufferRef());
   if (!BinOrErr)
@@ -868,7 +990,14 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
     StringMap<std::unique_ptr<MemoryBuffer>> Sections = sectionMap(*Master);
     uint8_t AddrSize = Obj->getBytesInAddress();
     bool LE = Obj->isLittleEndian();
-    constexpr uint64_t ChunkBytes = 4 << 20;
+    // About 4 MiB per chunk, but at least four chunks per thread when the
+    // input is small, so that every thread has work. Chunking changes only
+    // the schedule, never the output.
+    uint64_t TotalBytes = 0;
+    for (uint64_t B : UnitBytes)
+      TotalBytes += B;
+    uint64_t ChunkBytes = std::clamp<uint64_t>(
+        TotalBytes / (uint64_t(std::max(1u, Threads)) * 4), 1, 4 << 20);
     std::vector<std::pair<size_t, size_t>> Chunks;
     for (size_t I = 0; I < UnitIdx.size();) {
       size_t J = I;

@@ -20,7 +20,7 @@ static void dumpInline(const GsymReader &R, const InlineNode &Node,
   for (const AddressRange &Rg : Node.Ranges)
     OS << '[' << format_hex(Rg.Start, 18) << " - " << format_hex(Rg.End, 18)
        << ") ";
-  OS << '"' << Node.Name << '"';
+  OS << Node.Name;
   if (Node.CallFile != 0)
     OS << " called from " << R.getFilePath(Node.CallFile) << ':'
        << Node.CallLine;
@@ -61,10 +61,12 @@ Error dumpGsym(const GsymReader &R, raw_ostream &OS) {
   OS << "Functions: " << H.NumAddresses << '\n';
   unsigned Failed = 0;
   std::string FirstError;
-  for (uint32_t I = 0; I < H.NumAddresses; ++I) {
+  for (auto It = R.functions().begin(), End = R.functions().end(); It != End;
+       ++It) {
+    const uint32_t I = It.index();
     OS << "[" << format_decimal(I, 4) << "] @ "
        << format_hex(R.getFunctionInfoOffset(I), 10) << ": ";
-    Expected<DecodedFunction> D = R.decodeFunction(I);
+    Expected<DecodedFunction> D = *It;
     if (!D) {
       std::string Msg = toString(D.takeError());
       OS << format_hex(R.getAddress(I), 18) << " error: " << Msg << '\n';

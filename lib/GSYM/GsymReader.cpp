@@ -9,7 +9,6 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/DataExtractor.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -35,12 +34,21 @@ std::string joinPath(StringRef Dir, StringRef Base) {
     return Dir.str();
   // LLVM joins with sys::path::append in the native style; a Windows-only
   // directory keeps its backslashes.
-  auto Style = Dir.contains('\\') && !Dir.contains('/')
-                   ? sys::path::Style::windows_backslash
-                   : sys::path::Style::posix;
-  SmallString<128> Path(Dir);
-  sys::path::append(Path, Style, Base);
-  return std::string(Path);
+  if (Dir.contains('\\') && !Dir.contains('/')) {
+    SmallString<128> Path(Dir);
+    sys::path::append(Path, sys::path::Style::windows_backslash, Base);
+    return std::string(Path);
+  }
+  // What sys::path::append does for POSIX paths, without its overhead (this
+  // runs for every frame of every lookup): add a separator unless one side
+  // already has it.
+  std::string Path;
+  Path.reserve(Dir.size() + 1 + Base.size());
+  Path.append(Dir.data(), Dir.size());
+  if (!Dir.ends_with("/") && !Base.starts_with("/"))
+    Path.push_back('/');
+  Path.append(Base.data(), Base.size());
+  return Path;
 }
 
 bool GsymReader::isGsym(StringRef Contents) {
@@ -264,41 +272,89 @@ namespace {
 class Payload {
 public:
   Payload(StringRef Bytes, bool LE, uint64_t FileOffset)
-      : DE(Bytes, LE, 8), C(0), FileOffset(FileOffset) {}
-  ~Payload() { consumeError(C.takeError()); }
+      : Begin(reinterpret_cast<const uint8_t *>(Bytes.data())), Pos(Begin),
+        End(Begin + Bytes.size()), LE(LE), FileOffset(FileOffset) {}
 
   bool ok() const { return !Failed; }
-  uint64_t uleb() { return check(DE.getULEB128(C)); }
-  int64_t sleb() { return check(DE.getSLEB128(C)); }
-  uint8_t u8() { return check(DE.getU8(C)); }
-  uint32_t u32() { return check(DE.getU32(C)); }
-  bool atEnd() const { return C.tell() >= DE.size(); }
-  uint64_t offset() const { return FileOffset + C.tell(); }
+  bool atEnd() const { return Pos >= End; }
+  uint64_t offset() const { return FileOffset + (Pos - Begin); }
+
+  uint8_t u8() {
+    if (Failed || Pos >= End)
+      return fail<uint8_t>();
+    return *Pos++;
+  }
+  uint32_t u32() {
+    if (Failed || End - Pos < 4)
+      return fail<uint32_t>();
+    uint32_t V =
+        LE ? support::endian::read32le(Pos) : support::endian::read32be(Pos);
+    Pos += 4;
+    return V;
+  }
+  /// LEB128 as LLVM decodes it: an error when the bytes end before the last
+  /// one or the value does not fit in 64 bits. Nothing is consumed on error.
+  uint64_t uleb() {
+    if (Failed)
+      return 0;
+    uint64_t V = 0;
+    unsigned Shift = 0;
+    for (const uint8_t *P = Pos; P < End; ++P) {
+      uint64_t Slice = *P & 0x7f;
+      // Padding past 64 bits is allowed when it adds nothing (as in LLVM).
+      if ((Shift >= 64 && Slice != 0) || (Shift == 63 && Slice > 1))
+        return fail<uint64_t>();
+      if (Shift < 64)
+        V |= Slice << Shift;
+      Shift += 7;
+      if (!(*P & 0x80)) {
+        Pos = P + 1;
+        return V;
+      }
+    }
+    return fail<uint64_t>();
+  }
+  int64_t sleb() {
+    if (Failed)
+      return 0;
+    int64_t V = 0;
+    unsigned Shift = 0;
+    for (const uint8_t *P = Pos; P < End; ++P) {
+      uint8_t Byte = *P;
+      uint64_t Slice = Byte & 0x7f;
+      // Bits that do not fit must be a sign extension of the value.
+      if ((Shift >= 64 && Slice != (V < 0 ? 0x7f : 0)) ||
+          (Shift == 63 && Slice != 0 && Slice != 0x7f))
+        return fail<int64_t>();
+      if (Shift < 64)
+        V |= Slice << Shift;
+      Shift += 7;
+      if (!(Byte & 0x80)) {
+        if (Shift < 64 && (Byte & 0x40))
+          V |= ~uint64_t(0) << Shift;
+        Pos = P + 1;
+        return V;
+      }
+    }
+    return fail<int64_t>();
+  }
 
   /// The first decoding error, with the file offset where it happened.
   Error takeError(StringRef What) {
-    uint64_t At = FileOffset + ErrorOffset;
-    Error E = C.takeError();
-    if (!Failed && !E)
-      return Error::success();
-    std::string Msg = E ? toString(std::move(E)) : std::string("bad data");
-    return makeError(What + " at " + hex(At) + ": " + Msg);
+    return makeError(What + " at " + hex(FileOffset + (Pos - Begin)) +
+                     " (data ends or an integer is malformed)");
   }
 
 private:
-  template <typename T> T check(T V) {
-    if (!Failed && !C) {
-      Failed = true;
-      ErrorOffset = C.tell();
-    }
-    return Failed ? T() : V;
+  template <typename T> T fail() {
+    Failed = true;
+    return T();
   }
 
-  DataExtractor DE;
-  DataExtractor::Cursor C;
+  const uint8_t *Begin, *Pos, *End;
+  bool LE;
   uint64_t FileOffset;
   bool Failed = false;
-  uint64_t ErrorOffset = 0;
 };
 
 } // namespace
@@ -384,21 +440,23 @@ static uint64_t minStart(ArrayRef<AddressRange> Ranges) {
   return M;
 }
 
-/// Skips one node and its subtree; false when it was a terminator (no
-/// ranges). LLVM's skip counts ranges rather than non-empty ranges; we do the
-/// same so both readers stay in step on odd input.
+/// Skips one node and its subtree; false when it was a terminator. A node
+/// whose ranges are all empty counts as a terminator, as in decoding. (LLVM's
+/// skip counts ranges instead, so its lookup and decode disagree on such
+/// nodes; we use one rule everywhere. LLVM's writer never emits them.)
 static Error skipInline(Payload &P, unsigned Depth, bool &WasNode) {
   if (Depth > MaxInlineDepth)
     return makeError("inline tree at " + hex(P.offset()) + " is deeper than " +
                      Twine(MaxInlineDepth));
   uint64_t NumRanges = P.uleb();
+  bool NonEmpty = false;
   for (uint64_t I = 0; I < NumRanges && P.ok(); ++I) {
     P.uleb();
-    P.uleb();
+    NonEmpty |= P.uleb() != 0;
   }
   if (!P.ok())
     return P.takeError("truncated inline info");
-  WasNode = NumRanges != 0;
+  WasNode = NonEmpty;
   if (!WasNode)
     return Error::success();
   bool HasChildren = P.u8() != 0;
@@ -688,12 +746,102 @@ Expected<DecodedFunction> GsymReader::decodeFunction(uint32_t Index) const {
     return Name.takeError();
   D.Entry.Name = *Name;
   D.Entry.Range = {Start, Start + FuncSize};
+  for (size_t I = 1; I < D.Entry.Lines.size(); ++I)
+    if (D.Entry.Lines[I].Address < D.Entry.Lines[I - 1].Address)
+      D.LinesSorted = false;
   for (const LineEntry &Row : D.Entry.Lines)
     if (Row.File >= NumFiles)
       return makeError("line table of FunctionInfo at " + hex(D.Offset) +
                        " uses file index " + Twine(Row.File) + " of " +
                        Twine(NumFiles));
   return D;
+}
+
+/// lookupInline over a decoded tree. Returns true when Node contained Addr
+/// (and was processed), as the sibling loop of the byte-level walk.
+static Error lookupInTree(const GsymReader &R, const InlineNode &Node,
+                          uint64_t Addr, std::vector<SourceFrame> &Frames,
+                          bool &Matched) {
+  Matched = false;
+  const AddressRange *Hit = nullptr;
+  for (const AddressRange &Rg : Node.Ranges)
+    if (Rg.contains(Addr)) {
+      Hit = &Rg;
+      break;
+    }
+  if (!Hit)
+    return Error::success();
+  Matched = true;
+  for (const InlineNode &Child : Node.Children) {
+    bool ChildMatched = false;
+    if (Error E = lookupInTree(R, Child, Addr, Frames, ChildMatched))
+      return E;
+    if (ChildMatched)
+      break;
+  }
+  std::optional<FileEntry> File = R.getFile(Node.CallFile);
+  if (!File)
+    return makeError("inline call file index " + Twine(Node.CallFile) +
+                     " is out of range (" + Twine(R.getNumFiles()) + " files)");
+  if (File->Dir.empty() && File->Base.empty())
+    return Error::success();
+  SourceFrame Caller;
+  Caller.FunctionName = Frames.back().FunctionName;
+  Caller.StartAddress = Frames.back().StartAddress;
+  Caller.FileName = joinPath(File->Dir, File->Base);
+  Caller.Line = Node.CallLine;
+  Frames.back().FunctionName = Node.Name.str();
+  Frames.back().StartAddress = Hit->Start;
+  Frames.push_back(std::move(Caller));
+  return Error::success();
+}
+
+Expected<LookupResult> GsymReader::lookupIn(const DecodedFunction &F,
+                                            uint64_t Address) const {
+  LookupResult Result;
+  Result.Address = Address;
+  const FunctionEntry &E = F.Entry;
+  SourceFrame Frame;
+  Frame.FunctionName = E.Name.str();
+  Frame.StartAddress = E.Range.Start;
+  if (!F.HasLineTable) {
+    Result.Frames.push_back(std::move(Frame));
+    return Result;
+  }
+  // The byte-level walk stops at the first row past Address and keeps the
+  // one before; on ascending rows that is upper_bound - 1.
+  const std::vector<LineEntry> &Rows = E.Lines;
+  size_t End;
+  if (F.LinesSorted) {
+    End = std::upper_bound(Rows.begin(), Rows.end(), Address,
+                           [](uint64_t A, const LineEntry &Row) {
+                             return A < Row.Address;
+                           }) -
+          Rows.begin();
+  } else {
+    End = 0;
+    while (End < Rows.size() && Rows[End].Address <= Address)
+      ++End;
+  }
+  if (End == 0 || Rows[End - 1].File == 0)
+    return makeError("address " + hex(Address) +
+                     " is not in the line table of the function at " +
+                     hex(E.Range.Start));
+  const LineEntry &Row = Rows[End - 1];
+  std::optional<FileEntry> File = getFile(Row.File);
+  if (!File)
+    return makeError("line table file index " + Twine(Row.File) +
+                     " is out of range (" + Twine(NumFiles) + " files)");
+  Frame.FileName = joinPath(File->Dir, File->Base);
+  Frame.Line = Row.Line;
+  Result.Frames.push_back(std::move(Frame));
+  if (E.Inline) {
+    bool Matched = false;
+    if (Error Err =
+            lookupInTree(*this, *E.Inline, Address, Result.Frames, Matched))
+      return Err;
+  }
+  return Result;
 }
 
 } // namespace gsym

@@ -6,9 +6,14 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/LEB128.h"
 
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
 using namespace llvm;
@@ -102,6 +107,26 @@ public:
     return Idx;
   }
 
+  /// Lookups for pass 2, which may run on several threads: the tables are
+  /// complete and no longer change. A miss is an internal error.
+  uint32_t stringOf(StringRef S) const {
+    if (S.empty())
+      return 0;
+    auto It = StringOffsets.find(S);
+    if (It == StringOffsets.end()) {
+      Missing = true;
+      return 0;
+    }
+    return It->second;
+  }
+  uint32_t fileOf(FileId Id) const {
+    if (Id == 0 || Id >= FileIndex.size())
+      return 0;
+    if (!FileIndex[Id])
+      Missing = true;
+    return FileIndex[Id];
+  }
+
   void addNode(const InlineNode &N) {
     string(N.Name);
     file(N.CallFile);
@@ -115,6 +140,7 @@ public:
   DenseMap<StringRef, uint32_t> StringOffsets;
   std::vector<uint32_t> FileIndex; // model FileId -> GSYM index (0: unused)
   std::vector<std::pair<uint32_t, uint32_t>> GsymFiles;
+  mutable std::atomic<bool> Missing{false};
 };
 
 bool rangesContain(ArrayRef<AddressRange> Rs, const AddressRange &R) {
@@ -124,8 +150,8 @@ bool rangesContain(ArrayRef<AddressRange> Rs, const AddressRange &R) {
   return false;
 }
 
-Error encodeNode(const InlineNode &N, uint64_t Base, Tables &T, ByteWriter &W,
-                 uint64_t &NumNodes) {
+Error encodeNode(const InlineNode &N, uint64_t Base, const Tables &T,
+                 ByteWriter &W, uint64_t &NumNodes) {
   if (N.Ranges.empty())
     return createStringError(inconvertibleErrorCode(),
                              "inline node '%s' has no address range",
@@ -140,8 +166,8 @@ Error encodeNode(const InlineNode &N, uint64_t Base, Tables &T, ByteWriter &W,
     W.uleb(R.size());
   }
   W.u8(N.Children.empty() ? 0 : 1);
-  W.u32(T.string(N.Name));
-  W.uleb(T.file(N.CallFile));
+  W.u32(T.stringOf(N.Name));
+  W.uleb(T.fileOf(N.CallFile));
   W.uleb(N.CallLine);
   if (N.Children.empty())
     return Error::success();
@@ -162,6 +188,12 @@ Error encodeNode(const InlineNode &N, uint64_t Base, Tables &T, ByteWriter &W,
 }
 
 } // namespace
+
+/// Name 0 is invalid in a FunctionInfo; unnamed code gets "??", which is
+/// what symbolizers print for it.
+static StringRef functionName(const FunctionEntry &F) {
+  return F.Name.empty() ? StringRef("??") : F.Name;
+}
 
 uint8_t addressOffsetSize(uint64_t MaxOffset) {
   if (MaxOffset <= UINT8_MAX)
@@ -274,7 +306,75 @@ Error encodeLineTable(ArrayRef<LineEntry> Rows, uint64_t FuncStart,
   return Error::success();
 }
 
-Expected<std::string> encodeGsym(const FunctionModel &M, WriteStats *Stats) {
+namespace {
+/// The FunctionInfo records of functions [Begin, End), each aligned to 4
+/// relative to the start of Buf (chunks are joined at multiples of 4).
+struct EncodedChunk {
+  std::string Buf;
+  std::vector<uint32_t> Offsets; // of each record in Buf
+  uint64_t Rows = 0, Nodes = 0;
+  std::string Error; // empty: fine
+};
+
+void encodeChunk(const std::vector<FunctionEntry> &Fs, size_t Begin, size_t End,
+                 const Tables &T, bool LittleEndian, EncodedChunk &C) {
+  ByteWriter W(C.Buf, LittleEndian);
+  std::string LinePayload;
+  SmallVector<LineEntry, 64> Mapped;
+  C.Offsets.reserve(End - Begin);
+  for (size_t I = Begin; I < End; ++I) {
+    const FunctionEntry &F = Fs[I];
+    if (F.Range.size() == 0 || F.Range.size() > UINT32_MAX) {
+      C.Error = formatv("function '{0}' at {1:x} has an unencodable size {2}",
+                        F.Name, F.Range.Start, F.Range.size())
+                    .str();
+      return;
+    }
+    if (I && Fs[I - 1].Range.Start >= F.Range.Start) {
+      C.Error = formatv("functions not sorted at {0:x}", F.Range.Start).str();
+      return;
+    }
+    W.alignTo(4);
+    if (W.tell() > UINT32_MAX) {
+      C.Error = "function data beyond 4 GiB";
+      return;
+    }
+    C.Offsets.push_back(W.tell());
+    W.u32(F.Range.size());
+    W.u32(T.stringOf(functionName(F)));
+    if (!F.Lines.empty()) {
+      LinePayload.clear();
+      Mapped.clear();
+      for (const LineEntry &L : F.Lines)
+        Mapped.push_back({L.Address, T.fileOf(L.File), L.Line});
+      if (Error E = encodeLineTable(Mapped, F.Range.Start, LinePayload)) {
+        C.Error =
+            ("function '" + F.Name + "': " + toString(std::move(E))).str();
+        return;
+      }
+      W.u32(LineTableInfo);
+      W.u32(LinePayload.size());
+      C.Buf.append(LinePayload);
+      C.Rows += F.Lines.size();
+    }
+    if (F.Inline) {
+      W.u32(InlineInfo);
+      uint64_t LenAt = W.tell();
+      W.u32(0);
+      if (Error E = encodeNode(*F.Inline, F.Range.Start, T, W, C.Nodes)) {
+        C.Error = toString(std::move(E));
+        return;
+      }
+      W.fixup32(LenAt, W.tell() - LenAt - 4);
+    }
+    W.u32(EndOfList);
+    W.u32(0);
+  }
+}
+} // namespace
+
+Expected<std::string> encodeGsym(const FunctionModel &M, WriteStats *Stats,
+                                 unsigned Threads) {
   const std::vector<FunctionEntry> &Fs = M.functions();
   if (Fs.empty())
     return createStringError(inconvertibleErrorCode(), "no functions to write");
@@ -294,7 +394,7 @@ Expected<std::string> encodeGsym(const FunctionModel &M, WriteStats *Stats) {
   Tables T(M);
   uint64_t Rows = 0, Nodes = 0;
   for (const FunctionEntry &F : Fs) {
-    T.string(F.Name);
+    T.string(functionName(F));
     for (const LineEntry &L : F.Lines)
       T.file(L.File);
     if (F.Inline)
@@ -311,7 +411,7 @@ Expected<std::string> encodeGsym(const FunctionModel &M, WriteStats *Stats) {
   if (StrtabAt + T.Strtab.size() > UINT32_MAX)
     return createStringError(inconvertibleErrorCode(),
                              "string table beyond 4 GiB");
-  Buf.reserve(StrtabAt + T.Strtab.size() + N * 32);
+  Buf.reserve(StrtabAt + T.Strtab.size() + 4);
 
   // Header.
   W.u32(Magic);
@@ -354,55 +454,52 @@ Expected<std::string> encodeGsym(const FunctionModel &M, WriteStats *Stats) {
   assert(W.tell() == StrtabAt);
   Buf.append(T.Strtab);
 
-  // FunctionInfos, each aligned to 4.
-  std::string LinePayload;
-  for (uint64_t I = 0; I < N; ++I) {
-    const FunctionEntry &F = Fs[I];
-    if (F.Range.size() == 0 || F.Range.size() > UINT32_MAX)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "function '%s' at 0x%" PRIx64 " has an unencodable size %" PRIu64,
-          F.Name.str().c_str(), F.Range.Start, F.Range.size());
-    if (I && Fs[I - 1].Range.Start >= F.Range.Start)
-      return createStringError(inconvertibleErrorCode(),
-                               "functions not sorted at 0x%" PRIx64,
-                               F.Range.Start);
-    W.alignTo(4);
-    if (W.tell() > UINT32_MAX)
-      return createStringError(inconvertibleErrorCode(),
-                               "function data beyond 4 GiB");
-    W.fixup32(InfoOffsetsAt + I * 4, W.tell());
-    W.u32(F.Range.size());
-    // Name 0 is invalid in a FunctionInfo; unnamed code gets "??", as the
-    // symbolizers print it.
-    W.u32(F.Name.empty() ? T.string("??") : T.string(F.Name));
-    if (!F.Lines.empty()) {
-      LinePayload.clear();
-      SmallVector<LineEntry, 64> Mapped;
-      Mapped.reserve(F.Lines.size());
-      for (const LineEntry &L : F.Lines)
-        Mapped.push_back({L.Address, T.file(L.File), L.Line});
-      if (Error E = encodeLineTable(Mapped, F.Range.Start, LinePayload))
-        return joinErrors(
-            createStringError(inconvertibleErrorCode(),
-                              "function '%s':", F.Name.str().c_str()),
-            std::move(E));
-      W.u32(LineTableInfo);
-      W.u32(LinePayload.size());
-      Buf.append(LinePayload);
-      Rows += F.Lines.size();
-    }
-    if (F.Inline) {
-      W.u32(InlineInfo);
-      uint64_t LenAt = W.tell();
-      W.u32(0);
-      if (Error E = encodeNode(*F.Inline, F.Range.Start, T, W, Nodes))
-        return E;
-      W.fixup32(LenAt, W.tell() - LenAt - 4);
-    }
-    W.u32(EndOfList);
-    W.u32(0);
+  // FunctionInfos, each aligned to 4, encoded in chunks (in parallel when
+  // asked) and joined in order: the bytes do not depend on Threads.
+  W.alignTo(4);
+  if (Threads == 0)
+    Threads = llvm::hardware_concurrency().compute_thread_count();
+  size_t NumChunks = std::min<size_t>(N, Threads <= 1 ? 1 : Threads * 8);
+  std::vector<EncodedChunk> Chunks(NumChunks);
+  auto Encode = [&](size_t C) {
+    encodeChunk(Fs, N * C / NumChunks, N * (C + 1) / NumChunks, T,
+                M.IsLittleEndian, Chunks[C]);
+  };
+  if (NumChunks <= 1) {
+    Encode(0);
+  } else {
+    DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    for (size_t C = 0; C < NumChunks; ++C)
+      Pool.async([&, C] { Encode(C); });
+    Pool.wait();
   }
+  uint64_t Total = Buf.size();
+  for (EncodedChunk &C : Chunks) {
+    if (!C.Error.empty())
+      return createStringError(inconvertibleErrorCode(), C.Error);
+    Total += C.Buf.size() + 3;
+  }
+  Buf.reserve(Total);
+  uint64_t Index = 0;
+  for (EncodedChunk &C : Chunks) {
+    W.alignTo(4); // the chunk's first record
+    uint64_t At = Buf.size();
+    for (uint32_t Off : C.Offsets) {
+      if (At + Off > UINT32_MAX)
+        return createStringError(inconvertibleErrorCode(),
+                                 "function data beyond 4 GiB");
+      W.fixup32(InfoOffsetsAt + 4 * Index++, At + Off);
+    }
+    Buf.append(C.Buf);
+    Rows += C.Rows;
+    Nodes += C.Nodes;
+    C = EncodedChunk();
+  }
+  // Pass 1 must have named every string and file.
+  if (T.Missing)
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: a string or file was not "
+                             "numbered before the tables were written");
   if (Stats) {
     Stats->Functions = N;
     Stats->LineRows = Rows;

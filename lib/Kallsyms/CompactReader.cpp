@@ -49,59 +49,71 @@ private:
   Error decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Tokens,
                    char &Type) const;
   /// Reads the next record of a block at P, updating Tokens in place.
-  Error readRecord(const uint8_t *&P, const uint8_t *End, bool First,
-                   SmallVectorImpl<uint32_t> &Tokens, char &Type,
-                   size_t *SharedOut = nullptr) const;
-  /// The hot path of readRecord: false when the record is malformed.
-  bool readRecordFast(const uint8_t *&P, const uint8_t *End, bool First,
-                      SmallVectorImpl<uint32_t> &Toks, char &Type,
-                      size_t &SharedOut) const {
-    if (P >= End)
+  /// Reads one name record at R, updating Toks in place (the first
+  /// Shared tokens stay); false when the record is malformed.
+  bool readRecord(NibbleReader &R, bool First, SmallVectorImpl<uint32_t> &Toks,
+                  char &Type, size_t &SharedOut) const {
+    unsigned H;
+    if (!R.get(H))
       return false;
-    uint8_t H = *P++;
-    uint64_t Shared = H & 7, New = (H >> 3) & 7;
-    if (LLVM_UNLIKELY(Shared == 7 || New == 7)) {
-      const char *Err = nullptr;
-      unsigned Len;
-      if (Shared == 7) {
-        Shared = decodeULEB128(P, &Len, End, &Err);
-        if (Err)
+    uint64_t Shared, New;
+    unsigned TC;
+    if (H < 15) {
+      uint32_t Rank = H;
+      if (H >= HOne) {
+        unsigned Low;
+        if (!R.get(Low))
           return false;
-        P += Len;
+        Rank = HOne + (H - HOne) * 16 + Low;
       }
-      if (New == 7) {
-        New = decodeULEB128(P, &Len, End, &Err);
-        if (Err)
-          return false;
-        P += Len;
-      }
-    }
-    if (Shared > Toks.size() || (First && Shared) || New > uint64_t(End - P))
-      return false;
-    switch (H >> 6) {
-    case TypeLocalText:
-      Type = 't';
-      break;
-    case TypeGlobalText:
-      Type = 'T';
-      break;
-    case TypeExplicit:
-      if (P >= End)
+      if (Rank >= NumCombos)
         return false;
-      Type = char(*P++);
-      break;
-    default:
+      const uint8_t *C = Sec[SecCombos].Data + uint64_t(Rank) * 3;
+      Shared = C[0];
+      New = C[1];
+      TC = C[2];
+    } else {
+      unsigned T;
+      if (!R.getVarint(Shared) || !R.getVarint(New) || !R.get(T))
+        return false;
+      TC = T;
+    }
+    if (Shared > Toks.size() || (First && Shared) || New > R.remaining())
+      return false;
+    if (TC == TypeLocalText) {
+      Type = 't';
+    } else if (TC == TypeGlobalText) {
+      Type = 'T';
+    } else if (TC == TypeExplicit) {
+      uint32_t V = 0;
+      if (!R.getN(2, V))
+        return false;
+      Type = char(V);
+    } else {
       return false;
     }
     Toks.resize(Shared);
     SharedOut = Shared;
+    uint32_t NumTok = Tokens.numTokens();
     for (uint64_t K = 0; K < New; ++K) {
       uint32_t Id;
-      if (!Tokens.readId(P, End, Id))
+      if (!IdCode.decode(R, Id) || Id >= NumTok)
         return false;
       Toks.push_back(Id);
     }
     return true;
+  }
+  Error badRecord(const NibbleReader &R) const {
+    return corrupt("malformed name record at nibble " + Twine(R.position()) +
+                   " of the names");
+  }
+  /// Reader positioned at the first record of name block B.
+  Expected<NibbleReader> blockReader(uint32_t B) const {
+    uint64_t Off = readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
+                            uint64_t(B) * NameOffBits, NameOffBits);
+    if (Off > Sec[SecNameData].Size * 2)
+      return corrupt("name block " + Twine(B) + " offset out of range");
+    return NibbleReader(Sec[SecNameData].Data, Sec[SecNameData].Size, Off);
   }
   Expected<uint32_t> perm(uint32_t I) const {
     uint64_t V = readBits(Sec[SecPerm].Data, Sec[SecPerm].Size,
@@ -112,8 +124,24 @@ private:
   }
   Expected<uint32_t> inversePerm(uint32_t Slot) const;
   Expected<StringRef> moduleOf(uint32_t I) const;
-  Error blockHeader(uint32_t B, uint64_t &Bit, unsigned &Width, unsigned &Shift,
-                    uint64_t &First) const;
+  /// Sequential reader of one address block's deltas. Reads past the
+  /// section give zeros (readBits checks), never an out-of-bounds access.
+  struct DeltaReader {
+    const uint8_t *Data = nullptr;
+    uint64_t Size = 0, Bit = 0, Esc = 0;
+    unsigned Width = 0, Shift = 0, EscWidth = 0;
+    uint64_t next() {
+      uint64_t V = readBits(Data, Size, Bit, Width);
+      Bit += Width;
+      if (EscWidth && V == Esc) {
+        V = readBits(Data, Size, Bit, EscWidth);
+        Bit += EscWidth;
+      }
+      return V << Shift;
+    }
+  };
+  Error blockHeader(uint32_t B, DeltaReader &D, uint64_t &First) const;
+  uint64_t blockRel(uint32_t B) const;
 
   std::unique_ptr<MemoryBuffer> Buffer;
   token::TokenTable Tokens;
@@ -123,6 +151,10 @@ private:
   uint32_t NumModules = 0, NumMarks = 0;
   uint32_t NumAddrBlocks = 0, NumNameBlocks = 0;
   std::vector<StringRef> ModuleNames; // [0] is the core kernel
+  NibbleIdCode IdCode;
+  unsigned HOne = 15;
+  unsigned RelBits = 0, AddrOffBits = 0, NameOffBits = 0;
+  uint32_t NumCombos = 0;
 };
 
 } // namespace
@@ -158,6 +190,17 @@ Error CompactReader::init() {
     return corrupt("unsupported block sizes");
   NumModules = read32le(P + 44);
   NumMarks = read32le(P + 48);
+  HOne = P[43];
+  RelBits = P[60];
+  AddrOffBits = P[61];
+  NameOffBits = P[62];
+  if (RelBits > 32 || AddrOffBits > 32 || NameOffBits > 33)
+    return corrupt("bad index widths");
+  IdCode = NibbleIdCode{P[52], P[53], P[54]};
+  NumCombos = read32le(P + 56);
+  if (HOne < 1 || HOne > 15 || !IdCode.valid() ||
+      NumCombos > HOne + (15 - HOne) * 16u)
+    return corrupt("bad name record codes");
   if (NumSyms == 0 || NumSyms >= (1u << 31))
     return corrupt("bad symbol count " + Twine(NumSyms));
   if (PermBits != std::max(1u, unsigned(Log2_32(NumSyms - 1) + 1)) &&
@@ -187,12 +230,14 @@ Error CompactReader::init() {
     unsigned S;
     uint64_t Need;
   } Checks[] = {
-      {SecAddrIndex, uint64_t(NumAddrBlocks) * 8},
+      {SecAddrIndex,
+       (uint64_t(NumAddrBlocks) * (RelBits + AddrOffBits) + 7) / 8},
       {SecPerm, (uint64_t(NumSyms) * PermBits + 7) / 8},
       {SecInvMarks, Words * 8 + (Words + 7) / 8 * 4},
       {SecInvBack, (uint64_t(NumMarks) * PermBits + 7) / 8},
-      {SecNameIndex, uint64_t(NumNameBlocks) * 4},
+      {SecNameIndex, (uint64_t(NumNameBlocks) * NameOffBits + 7) / 8},
       {SecModuleRuns, 8},
+      {SecCombos, uint64_t(NumCombos) * 3},
   };
   for (auto &C : Checks)
     if (Sec[C.S].Size < C.Need)
@@ -203,7 +248,7 @@ Error CompactReader::init() {
   ModuleNames.push_back("");
   const uint8_t *M = Sec[SecModules].Data, *MEnd = M + Sec[SecModules].Size;
   for (uint32_t I = 0; I < NumModules; ++I) {
-    if (MEnd - M < 2 || uint64_t(MEnd - M - 2) < (M[0] | (M[1] << 8)))
+    if (MEnd - M < 2 || uint64_t(MEnd - M - 2) < uint64_t(M[0] | (M[1] << 8)))
       return corrupt("module name " + Twine(I) + " runs past its section");
     size_t Len = M[0] | (M[1] << 8);
     ModuleNames.push_back(
@@ -213,36 +258,42 @@ Error CompactReader::init() {
   return Error::success();
 }
 
-Error CompactReader::blockHeader(uint32_t B, uint64_t &Bit, unsigned &Width,
-                                 unsigned &Shift, uint64_t &First) const {
-  const uint8_t *E = Sec[SecAddrIndex].Data + uint64_t(B) * 8;
-  First = Base + read32le(E);
-  Bit = read32le(E + 4);
-  uint64_t SizeBits = Sec[SecAddrData].Size * 8;
-  if (Bit + 12 > SizeBits)
+uint64_t CompactReader::blockRel(uint32_t B) const {
+  return readBits(Sec[SecAddrIndex].Data, Sec[SecAddrIndex].Size,
+                  uint64_t(B) * (RelBits + AddrOffBits), RelBits);
+}
+
+Error CompactReader::blockHeader(uint32_t B, DeltaReader &D,
+                                 uint64_t &First) const {
+  First = Base + blockRel(B);
+  uint64_t Bit =
+      readBits(Sec[SecAddrIndex].Data, Sec[SecAddrIndex].Size,
+               uint64_t(B) * (RelBits + AddrOffBits) + RelBits, AddrOffBits);
+  const uint8_t *Data = Sec[SecAddrData].Data;
+  uint64_t Size = Sec[SecAddrData].Size;
+  if (Bit + 18 > Size * 8)
     return corrupt("address block " + Twine(B) + " starts past its section");
-  Width = readBits(Sec[SecAddrData].Data, Sec[SecAddrData].Size, Bit, 6);
-  Shift = readBits(Sec[SecAddrData].Data, Sec[SecAddrData].Size, Bit + 6, 6);
-  Bit += 12;
-  uint32_t Count = std::min<uint64_t>(NumSyms - (uint64_t(B) << AddrBlockShift),
-                                      1u << AddrBlockShift);
-  if (Width > 57 || Shift > 63 || Bit + uint64_t(Count - 1) * Width > SizeBits)
+  D.Data = Data;
+  D.Size = Size;
+  D.Width = readBits(Data, Size, Bit, 6);
+  D.Shift = readBits(Data, Size, Bit + 6, 6);
+  D.EscWidth = readBits(Data, Size, Bit + 12, 6);
+  D.Bit = Bit + 18;
+  if (D.Width > 57 || D.EscWidth > 57 || (D.EscWidth && !D.Width))
     return corrupt("address block " + Twine(B) + " is malformed");
+  D.Esc = (uint64_t(1) << D.Width) - 1;
   return Error::success();
 }
 
 Expected<uint64_t> CompactReader::address(uint32_t I) const {
   if (I >= NumSyms)
     return corrupt("symbol index " + Twine(I) + " out of range");
-  uint64_t Bit, A;
-  unsigned Width, Shift;
-  if (Error E = blockHeader(I >> AddrBlockShift, Bit, Width, Shift, A))
+  uint64_t A;
+  DeltaReader D;
+  if (Error E = blockHeader(I >> AddrBlockShift, D, A))
     return std::move(E);
-  const uint8_t *D = Sec[SecAddrData].Data;
-  uint64_t Size = Sec[SecAddrData].Size;
-  for (uint32_t K = 0; K < (I & ((1u << AddrBlockShift) - 1));
-       ++K, Bit += Width)
-    A += readBits(D, Size, Bit, Width) << Shift;
+  for (uint32_t K = 0; K < (I & ((1u << AddrBlockShift) - 1)); ++K)
+    A += D.next();
   return A;
 }
 
@@ -252,7 +303,7 @@ uint32_t CompactReader::findBlock(uint64_t Addr) const {
   uint32_t Lo = 0, Hi = NumAddrBlocks;
   while (Hi - Lo > 1) {
     uint32_t Mid = Lo + (Hi - Lo) / 2;
-    if (read32le(Sec[SecAddrIndex].Data + uint64_t(Mid) * 8) <= Rel)
+    if (blockRel(Mid) <= Rel)
       Lo = Mid;
     else
       Hi = Mid;
@@ -267,21 +318,19 @@ CompactReader::lookupAddress(uint64_t Addr) const {
   if (Addr < Base)
     return std::nullopt;
   uint32_t B = findBlock(Addr);
-  uint64_t Bit, A;
-  unsigned Width, Shift;
-  if (Error E = blockHeader(B, Bit, Width, Shift, A))
+  uint64_t A;
+  DeltaReader D;
+  if (Error E = blockHeader(B, D, A))
     return std::move(E);
   uint32_t FirstIdx = B << AddrBlockShift;
   uint32_t Count =
       std::min<uint64_t>(NumSyms - uint64_t(FirstIdx), 1u << AddrBlockShift);
   uint64_t Addrs[1u << AddrBlockShift];
   Addrs[0] = A;
-  const uint8_t *D = Sec[SecAddrData].Data;
-  uint64_t Size = Sec[SecAddrData].Size;
   uint32_t Last = 0;
   uint32_t K = 1;
-  for (; K < Count; ++K, Bit += Width) {
-    A += readBits(D, Size, Bit, Width) << Shift;
+  for (; K < Count; ++K) {
+    A += D.next();
     Addrs[K] = A;
     if (A > Addr)
       break;
@@ -294,8 +343,7 @@ CompactReader::lookupAddress(uint64_t Addr) const {
   if (K < Count) {
     SymSize = Addrs[K] - Addrs[Last];
   } else if (B + 1 < NumAddrBlocks) {
-    uint64_t Next =
-        Base + read32le(Sec[SecAddrIndex].Data + uint64_t(B + 1) * 8);
+    uint64_t Next = Base + blockRel(B + 1);
     if (Next == Addrs[Last])
       return SymbolReader::lookupAddress(Addr);
     if (Next < Addrs[Last])
@@ -327,18 +375,16 @@ CompactReader::findLastAtOrBelow(uint64_t Addr) const {
   if (Addr < Base)
     return std::nullopt;
   uint32_t Lo = findBlock(Addr);
-  uint64_t Bit, A;
-  unsigned Width, Shift;
-  if (Error E = blockHeader(Lo, Bit, Width, Shift, A))
+  uint64_t A;
+  DeltaReader D;
+  if (Error E = blockHeader(Lo, D, A))
     return std::move(E);
   uint32_t First = Lo << AddrBlockShift;
   uint32_t Count =
       std::min<uint64_t>(NumSyms - uint64_t(First), 1u << AddrBlockShift);
-  const uint8_t *D = Sec[SecAddrData].Data;
-  uint64_t Size = Sec[SecAddrData].Size;
   uint32_t Found = First;
-  for (uint32_t K = 1; K < Count; ++K, Bit += Width) {
-    A += readBits(D, Size, Bit, Width) << Shift;
+  for (uint32_t K = 1; K < Count; ++K) {
+    A += D.next();
     if (A > Addr)
       break;
     Found = First + K;
@@ -381,30 +427,18 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
                  " is not bounded by its back pointers");
 }
 
-Error CompactReader::readRecord(const uint8_t *&P, const uint8_t *End,
-                                bool First, SmallVectorImpl<uint32_t> &Toks,
-                                char &Type, size_t *SharedOut) const {
-  const uint8_t *Start = P;
-  size_t Shared;
-  if (LLVM_LIKELY(readRecordFast(P, End, First, Toks, Type,
-                                 SharedOut ? *SharedOut : Shared)))
-    return Error::success();
-  return corrupt("malformed name record at offset " +
-                 Twine(Start - Sec[SecNameData].Data) + " of the names");
-}
-
 Error CompactReader::decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
                                 char &Type) const {
   uint32_t B = Slot >> NameBlockShift;
-  uint64_t Off = read32le(Sec[SecNameIndex].Data + uint64_t(B) * 4);
-  if (Off > Sec[SecNameData].Size)
-    return corrupt("name block " + Twine(B) + " offset out of range");
-  const uint8_t *P = Sec[SecNameData].Data + Off;
-  const uint8_t *End = Sec[SecNameData].Data + Sec[SecNameData].Size;
+  Expected<NibbleReader> R = blockReader(B);
+  if (!R)
+    return R.takeError();
+  uint32_t First = B << NameBlockShift;
   Toks.clear();
-  for (uint32_t S = B << NameBlockShift; S <= Slot; ++S)
-    if (Error E = readRecord(P, End, S == (B << NameBlockShift), Toks, Type))
-      return E;
+  size_t Shared;
+  for (uint32_t S = First; S <= Slot; ++S)
+    if (!readRecord(*R, S == First, Toks, Type, Shared))
+      return badRecord(*R);
   return Error::success();
 }
 
@@ -473,24 +507,22 @@ CompactReader::lookupName(StringRef Name) const {
   // current record known to equal the leading words of Name, and survives
   // front coding so shared tokens are not compared again.
   SmallVector<StringRef, 16> Words;
-  token::splitWords(Name, Tokens.separator(), Words);
-  const uint8_t *End = Sec[SecNameData].Data + Sec[SecNameData].Size;
+  token::splitTokens(Name, Tokens.separators(), Words);
   std::vector<uint32_t> Slots;
   Toks.clear();
-  const uint8_t *P = nullptr;
+  std::optional<NibbleReader> R;
   size_t Matched = 0, Shared = 0;
   for (uint32_t S = B << NameBlockShift; S < Stop; ++S) {
     bool First = (S & ((1u << NameBlockShift) - 1)) == 0;
     if (First) {
-      uint64_t Off =
-          read32le(Sec[SecNameIndex].Data + uint64_t(S >> NameBlockShift) * 4);
-      if (Off > Sec[SecNameData].Size)
-        return corrupt("name block offset out of range");
-      P = Sec[SecNameData].Data + Off;
+      Expected<NibbleReader> BR = blockReader(S >> NameBlockShift);
+      if (!BR)
+        return BR.takeError();
+      R = *BR;
       Matched = 0;
     }
-    if (Error E = readRecord(P, End, First, Toks, Type, &Shared))
-      return std::move(E);
+    if (!readRecord(*R, First, Toks, Type, Shared))
+      return badRecord(*R);
     Matched = std::min(Matched, Shared);
     while (Matched < Toks.size() && Matched < Words.size() &&
            Tokens.token(Toks[Matched]) == Words[Matched])

@@ -12,6 +12,7 @@
 #include "dwarfpack/Kallsyms/Writers.h"
 #include "dwarfpack/Token/TokenTable.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
@@ -48,6 +49,52 @@ public:
   uint64_t Bits = 0;
   std::string Bytes;
 };
+
+class NibbleWriter {
+public:
+  void put(unsigned V) {
+    if ((Pos & 1) == 0)
+      Bytes.push_back(char(V & 15));
+    else
+      Bytes.back() = char(uint8_t(Bytes.back()) | ((V & 15) << 4));
+    ++Pos;
+  }
+  /// N nibbles of V, most significant first.
+  void putN(unsigned N, uint32_t V) {
+    for (unsigned I = N; I-- > 0;)
+      put((V >> (4 * I)) & 15);
+  }
+  void putVarint(uint64_t V) {
+    do {
+      unsigned X = V & 7;
+      V >>= 3;
+      put(X | (V ? 8 : 0));
+    } while (V);
+  }
+  uint64_t Pos = 0;
+  std::string Bytes;
+};
+
+void encodeNibbleId(const NibbleIdCode &C, uint32_t Id, NibbleWriter &W) {
+  if (Id < C.base2()) {
+    W.put(Id);
+  } else if (Id < C.base3()) {
+    uint32_t V = Id - C.base2();
+    W.put(C.A + (V >> 4));
+    W.putN(1, V & 15);
+  } else if (Id < C.base4()) {
+    uint32_t V = Id - C.base3();
+    W.put(C.A + C.B + (V >> 8));
+    W.putN(2, V & 0xFF);
+  } else if (Id < C.base7()) {
+    uint32_t V = Id - C.base4();
+    W.put(C.A + C.B + C.C + (V >> 12));
+    W.putN(3, V & 0xFFF);
+  } else {
+    W.put(15);
+    W.putN(6, Id - C.base7());
+  }
+}
 
 void putU32(std::string &S, size_t Off, uint32_t V) {
   support::endian::write32le(&S[Off], V);
@@ -87,10 +134,10 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     return createStringError(inconvertibleErrorCode(),
                              "end address is below the last symbol");
 
-  // Name order: by bytes, then address order. The first 16 bytes as two
+  // Name order: by bytes, then address order. The first 24 bytes as three
   // big-endian keys settle most comparisons without touching the strings.
   struct SortKey {
-    uint64_t K1, K2;
+    uint64_t K1, K2, K3;
     uint32_t Index;
   };
   auto KeyAt = [](StringRef S, size_t From) {
@@ -101,14 +148,17 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   };
   std::vector<SortKey> Order(N);
   for (uint32_t I = 0; I < N; ++I)
-    Order[I] = {KeyAt(Syms[I].Name, 0), KeyAt(Syms[I].Name, 8), I};
+    Order[I] = {KeyAt(Syms[I].Name, 0), KeyAt(Syms[I].Name, 8),
+                KeyAt(Syms[I].Name, 16), I};
   llvm::sort(Order, [&](const SortKey &A, const SortKey &B) {
     if (A.K1 != B.K1)
       return A.K1 < B.K1;
     if (A.K2 != B.K2)
       return A.K2 < B.K2;
+    if (A.K3 != B.K3)
+      return A.K3 < B.K3;
     StringRef SA = Syms[A.Index].Name, SB = Syms[B.Index].Name;
-    // Equal keys: equal first 16 bytes, or a shorter name padded with NULs.
+    // Equal keys: equal first 24 bytes, or a shorter name padded with NULs.
     if (int C = SA.compare(SB))
       return C < 0;
     return A.Index < B.Index;
@@ -123,85 +173,239 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     Builder.addName(Syms[I].Name, &Tok);
   }
   TokStart[N] = Tok.size();
-  Expected<token::TokenEncoder> Enc = Builder.finish();
-  if (!Enc)
-    return Enc.takeError();
-  for (uint32_t &T : Tok)
-    T = Enc->finalId(T);
 
   std::vector<uint32_t> Perm(N); // address index -> name slot
   for (uint32_t S = 0; S < N; ++S)
     Perm[Order[S].Index] = S;
 
-  // Names, front-coded by tokens within blocks.
-  std::string NameIndex, NameData;
-  SmallVector<uint8_t, 64> Rec;
-  ArrayRef<uint32_t> PrevTok;
+  // Tokens and types in name order, gathered once (the symbols are visited
+  // at random here) so the passes below read memory in order.
+  std::vector<uint32_t> SlotTok, SlotStart(N + 1);
+  std::vector<char> SlotType(N);
+  SlotTok.reserve(Tok.size());
   for (uint32_t S = 0; S < N; ++S) {
     uint32_t I = Order[S].Index;
-    // Name order visits symbols at random; fetch ahead.
     if (S + 8 < N) {
       uint32_t Ahead = Order[S + 8].Index;
-      __builtin_prefetch(&Syms[Ahead]);
       __builtin_prefetch(&TokStart[Ahead]);
+      __builtin_prefetch(&Syms[Ahead]);
+      __builtin_prefetch(Tok.data() + TokStart[Order[S + 4].Index]);
     }
-    ArrayRef<uint32_t> Cur(Tok.data() + TokStart[I],
-                           Tok.data() + TokStart[I + 1]);
-    uint32_t Shared = 0;
-    if (S & ((1u << NameBlockShift) - 1)) {
-      while (Shared < Cur.size() && Shared < PrevTok.size() &&
-             Cur[Shared] == PrevTok[Shared])
-        ++Shared;
-    } else {
-      appendU32(NameIndex, NameData.size());
-    }
-    uint32_t New = Cur.size() - Shared;
-    char Type = Syms[I].Type;
-    unsigned Code = Type == 't'   ? TypeLocalText
-                    : Type == 'T' ? TypeGlobalText
-                                  : TypeExplicit;
-    Rec.clear();
-    Rec.push_back(
-        uint8_t(std::min(Shared, 7u) | (std::min(New, 7u) << 3) | (Code << 6)));
-    uint8_t Buf[16];
-    if (Shared >= 7)
-      Rec.append(Buf, Buf + encodeULEB128(Shared, Buf));
-    if (New >= 7)
-      Rec.append(Buf, Buf + encodeULEB128(New, Buf));
-    if (Code == TypeExplicit)
-      Rec.push_back(uint8_t(Type));
-    for (uint32_t T : Cur.drop_front(Shared))
-      token::encodeId(T, Rec);
-    NameData.append(reinterpret_cast<const char *>(Rec.data()), Rec.size());
-    PrevTok = Cur;
+    SlotStart[S] = SlotTok.size();
+    SlotTok.insert(SlotTok.end(), Tok.data() + TokStart[I],
+                   Tok.data() + TokStart[I + 1]);
+    SlotType[S] = Syms[I].Type;
   }
-  if (NameData.size() > UINT32_MAX)
-    return createStringError(inconvertibleErrorCode(), "names exceed 4 GiB");
+  SlotStart[N] = SlotTok.size();
+  auto TokensOfSlot = [&](uint32_t S) {
+    return ArrayRef<uint32_t>(SlotTok.data() + SlotStart[S],
+                              SlotTok.data() + SlotStart[S + 1]);
+  };
+
+  // Names, front-coded by tokens within blocks. The first pass finds the
+  // tokens each record writes, so ids can follow how often they are
+  // written rather than how often they occur.
+  std::vector<uint32_t> SharedOf(N);
+  std::vector<uint64_t> Weights(Builder.numTokens(), 0);
+  {
+    ArrayRef<uint32_t> PrevTok;
+    for (uint32_t S = 0; S < N; ++S) {
+      ArrayRef<uint32_t> Cur = TokensOfSlot(S);
+      uint32_t Shared = 0;
+      if (S & ((1u << NameBlockShift) - 1))
+        while (Shared < Cur.size() && Shared < PrevTok.size() &&
+               Cur[Shared] == PrevTok[Shared])
+          ++Shared;
+      SharedOf[S] = Shared;
+      for (uint32_t T : Cur.drop_front(Shared))
+        ++Weights[T];
+      PrevTok = Cur;
+    }
+  }
+  Expected<token::TokenEncoder> Enc = Builder.finish(Weights);
+  if (!Enc)
+    return Enc.takeError();
+
+  // The nibble id code that makes the written ids smallest.
+  std::vector<uint64_t> ByFinal(Weights.size());
+  for (uint32_t T = 0; T < Weights.size(); ++T)
+    ByFinal[Enc->finalId(T)] = Weights[T];
+  std::vector<uint64_t> Prefix(ByFinal.size() + 1, 0);
+  for (size_t I = 0; I < ByFinal.size(); ++I)
+    Prefix[I + 1] = Prefix[I] + ByFinal[I];
+  auto WeightFrom = [&](uint64_t Id) {
+    return Prefix.back() - Prefix[std::min<uint64_t>(Id, ByFinal.size())];
+  };
+  NibbleIdCode IdCode;
+  uint64_t BestCost = UINT64_MAX;
+  for (unsigned A = 1; A <= 15; ++A)
+    for (unsigned B = 0; A + B <= 15; ++B)
+      for (unsigned C = 0; A + B + C <= 15; ++C) {
+        NibbleIdCode K{uint8_t(A), uint8_t(B), uint8_t(C)};
+        uint64_t Cost = Prefix.back() + WeightFrom(K.base2()) +
+                        WeightFrom(K.base3()) + WeightFrom(K.base4()) +
+                        3 * WeightFrom(K.base7());
+        if (Cost < BestCost) {
+          BestCost = Cost;
+          IdCode = K;
+        }
+      }
+
+  // Record headers: the most frequent (shared, new, type) combinations take
+  // one or two nibbles; the rest are spelled out after an escape.
+  auto TypeCodeOf = [](char Type) {
+    return Type == 't'   ? TypeLocalText
+           : Type == 'T' ? TypeGlobalText
+                         : TypeExplicit;
+  };
+  auto ComboKey = [](uint32_t Sh, uint32_t New, unsigned TC) {
+    return (uint32_t(Sh) << 16) | (New << 8) | TC;
+  };
+  auto VarintLen = [](uint64_t V) {
+    unsigned L = 1;
+    while (V >>= 3)
+      ++L;
+    return L;
+  };
+  DenseMap<uint32_t, uint64_t> ComboCount;
+  for (uint32_t S = 0; S < N; ++S) {
+    uint32_t Sh = SharedOf[S], New = SlotStart[S + 1] - SlotStart[S] - Sh;
+    unsigned TC = TypeCodeOf(SlotType[S]);
+    if (Sh < 256 && New < 256 && TC != TypeExplicit)
+      ++ComboCount[ComboKey(Sh, New, TC)];
+  }
+  std::vector<std::pair<uint64_t, uint32_t>> Combos;
+  for (auto &E : ComboCount)
+    Combos.emplace_back(E.second, E.first);
+  llvm::sort(Combos, [](const auto &X, const auto &Y) {
+    if (X.first != Y.first)
+      return X.first > Y.first;
+    return X.second < Y.second;
+  });
+  unsigned HOne = 15;
+  {
+    uint64_t Best = UINT64_MAX;
+    for (unsigned H = 1; H <= 15; ++H) {
+      uint64_t Cap = H + (15 - H) * 16, Cost = 0;
+      for (size_t R = 0; R < Combos.size(); ++R) {
+        uint32_t K = Combos[R].second;
+        uint64_t Esc = 2 + VarintLen(K >> 16) + VarintLen((K >> 8) & 0xFF);
+        Cost += Combos[R].first * (R < H ? 1 : R < Cap ? 2 : Esc);
+      }
+      if (Cost < Best) {
+        Best = Cost;
+        HOne = H;
+      }
+    }
+    Combos.resize(std::min<size_t>(Combos.size(), HOne + (15 - HOne) * 16));
+  }
+  DenseMap<uint32_t, uint32_t> ComboRank;
+  std::string ComboTable;
+  for (uint32_t R = 0; R < Combos.size(); ++R) {
+    uint32_t K = Combos[R].second;
+    ComboRank[K] = R;
+    ComboTable.push_back(char(K >> 16));
+    ComboTable.push_back(char(K >> 8));
+    ComboTable.push_back(char(K));
+  }
+
+  std::vector<uint64_t> NameOffsets;
+  NibbleWriter NW;
+  for (uint32_t S = 0; S < N; ++S) {
+    ArrayRef<uint32_t> Cur = TokensOfSlot(S);
+    if ((S & ((1u << NameBlockShift) - 1)) == 0) {
+      if (NW.Pos > UINT32_MAX)
+        return createStringError(inconvertibleErrorCode(),
+                                 "names exceed 2 GiB");
+      NameOffsets.push_back(NW.Pos);
+    }
+    uint32_t Shared = SharedOf[S];
+    uint32_t New = Cur.size() - Shared;
+    unsigned TC = TypeCodeOf(SlotType[S]);
+    auto It = TC == TypeExplicit || Shared >= 256 || New >= 256
+                  ? ComboRank.end()
+                  : ComboRank.find(ComboKey(Shared, New, TC));
+    if (It != ComboRank.end() && It->second < HOne) {
+      NW.put(It->second);
+    } else if (It != ComboRank.end()) {
+      uint32_t R = It->second - HOne;
+      NW.put(HOne + R / 16);
+      NW.put(R % 16);
+    } else {
+      NW.put(15);
+      NW.putVarint(Shared);
+      NW.putVarint(New);
+      NW.put(TC);
+      if (TC == TypeExplicit)
+        NW.putN(2, uint8_t(SlotType[S]));
+    }
+    for (uint32_t T : Cur.drop_front(Shared))
+      encodeNibbleId(IdCode, Enc->finalId(T), NW);
+  }
+  std::string &NameData = NW.Bytes;
 
   // Addresses: per block the first address (relative to Base) and the bit
-  // offset of its deltas; deltas share the block's trailing zero bits.
-  std::string AddrIndex;
+  // offset of its deltas; deltas share the block's trailing zero bits, and
+  // the few large ones escape to a wider field.
+  std::vector<uint64_t> BlockRel, BlockBit;
   BitWriter AddrBits;
   uint32_t BlockSize = 1u << AddrBlockShift;
+  std::vector<uint64_t> Ds;
   for (uint32_t B = 0; B * BlockSize < N; ++B) {
     uint32_t First = B * BlockSize, Last = std::min(N, First + BlockSize);
-    appendU32(AddrIndex, uint32_t(Syms[First].Address - Base));
-    appendU32(AddrIndex, uint32_t(AddrBits.Bits));
-    uint64_t Or = 0, Max = 0;
-    for (uint32_t I = First + 1; I < Last; ++I) {
-      uint64_t D = Syms[I].Address - Syms[I - 1].Address;
-      Or |= D;
-      Max = std::max(Max, D);
-    }
+    BlockRel.push_back(Syms[First].Address - Base);
+    BlockBit.push_back(AddrBits.Bits);
+    uint64_t Or = 0;
+    for (uint32_t I = First + 1; I < Last; ++I)
+      Or |= Syms[I].Address - Syms[I - 1].Address;
     unsigned Shift = Or ? countr_zero(Or) : 0;
-    unsigned Width = bitsFor(Max >> Shift);
+    Ds.clear();
+    uint64_t Max = 0;
+    for (uint32_t I = First + 1; I < Last; ++I) {
+      Ds.push_back((Syms[I].Address - Syms[I - 1].Address) >> Shift);
+      Max = std::max(Max, Ds.back());
+    }
+    unsigned Wide = bitsFor(Max), Width = Wide, EscWidth = 0;
+    uint64_t Best = uint64_t(Ds.size()) * Wide;
+    for (unsigned W = 1; W < Wide; ++W) {
+      uint64_t Esc = (uint64_t(1) << W) - 1, Cost = 0;
+      for (uint64_t D : Ds)
+        Cost += W + (D >= Esc ? Wide : 0);
+      if (Cost + 6 < Best) {
+        Best = Cost + 6;
+        Width = W;
+        EscWidth = Wide;
+      }
+    }
     AddrBits.write(Width, 6);
     AddrBits.write(Shift, 6);
-    for (uint32_t I = First + 1; I < Last; ++I)
-      AddrBits.write((Syms[I].Address - Syms[I - 1].Address) >> Shift, Width);
+    AddrBits.write(EscWidth, 6);
+    uint64_t Esc = (uint64_t(1) << Width) - 1;
+    for (uint64_t D : Ds) {
+      if (EscWidth && D >= Esc) {
+        AddrBits.write(Esc, Width);
+        AddrBits.write(D, EscWidth);
+      } else {
+        AddrBits.write(D, Width);
+      }
+    }
   }
   if (AddrBits.Bits > UINT32_MAX)
     return createStringError(inconvertibleErrorCode(), "addresses too large");
+  // Both indexes are bit-packed with the widths their largest values need.
+  unsigned RelBits = bitsFor(BlockRel.back());
+  unsigned AddrOffBits = bitsFor(BlockBit.back());
+  BitWriter AddrIndexW;
+  for (size_t B = 0; B < BlockRel.size(); ++B) {
+    AddrIndexW.write(BlockRel[B], RelBits);
+    AddrIndexW.write(BlockBit[B], AddrOffBits);
+  }
+  std::string &AddrIndex = AddrIndexW.Bytes;
+  unsigned NameOffBits = bitsFor(NameOffsets.back());
+  BitWriter NameIndexW;
+  for (uint64_t O : NameOffsets)
+    NameIndexW.write(O, NameOffBits);
+  std::string &NameIndex = NameIndexW.Bytes;
 
   // The permutation, and back pointers every InvStride steps of each cycle
   // longer than InvStride, so the inverse costs at most 2 * InvStride steps.
@@ -294,6 +498,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Secs[SecNameData] = &NameData;
   Secs[SecModules] = &Modules;
   Secs[SecModuleRuns] = &Runs;
+  Secs[SecCombos] = &ComboTable;
 
   Out.assign(HeaderSize, '\0');
   std::memcpy(&Out[0], CompactMagic, 8);
@@ -308,6 +513,14 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Out[42] = char(InvStride);
   putU32(Out, 44, NumModules);
   putU32(Out, 48, NumMarks);
+  Out[43] = char(HOne);
+  Out[52] = char(IdCode.A);
+  Out[53] = char(IdCode.B);
+  Out[54] = char(IdCode.C);
+  putU32(Out, 56, Combos.size());
+  Out[60] = char(RelBits);
+  Out[61] = char(AddrOffBits);
+  Out[62] = char(NameOffBits);
   for (unsigned S = 0; S < NumSections; ++S) {
     Out.resize(alignTo(Out.size(), 8), '\0');
     if (Out.size() + Secs[S]->size() > UINT32_MAX)

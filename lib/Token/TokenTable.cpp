@@ -16,7 +16,6 @@ using namespace dwarfpack::token;
 using llvm::support::endian::read32le;
 
 namespace {
-constexpr uint64_t HeaderSize = 20;
 
 void appendU32(std::string &S, uint32_t V) {
   char B[4];
@@ -30,42 +29,37 @@ Error corrupt(const Twine &What) {
 }
 } // namespace
 
-void token::encodeId(uint32_t Id, SmallVectorImpl<uint8_t> &Out) {
-  if (Id < OneByteIds) {
-    Out.push_back(uint8_t(Id));
-  } else if (Id < TwoByteIds) {
-    uint32_t V = Id - OneByteIds;
-    Out.push_back(uint8_t(OneByteIds + (V >> 8)));
-    Out.push_back(uint8_t(V));
-  } else {
-    uint32_t V = Id - TwoByteIds;
-    Out.push_back(0xFF);
-    Out.push_back(uint8_t(V));
-    Out.push_back(uint8_t(V >> 8));
-    Out.push_back(uint8_t(V >> 16));
+/// Calls F(Token) for every token of Name (see splitTokens).
+template <typename Fn>
+static void forEachToken(StringRef Name, Separators Seps, Fn F) {
+  size_t Start = 0;
+  while (true) {
+    size_t End = Name.find(Seps.Word, Start);
+    StringRef Word = Name.slice(Start, End);
+    if (Seps.Sub) {
+      size_t Cut = Word.find(Seps.Sub);
+      while (Cut != StringRef::npos) {
+        F(Word.take_front(Cut));
+        Word = Word.drop_front(Cut);
+        Cut = Word.find(Seps.Sub, 1);
+      }
+    }
+    F(Word);
+    if (End == StringRef::npos)
+      return;
+    Start = End + 1;
   }
 }
 
-void token::splitWords(StringRef Name, char Separator,
-                       SmallVectorImpl<StringRef> &Words) {
-  size_t Start = 0;
-  while (true) {
-    size_t Pos = Name.find(Separator, Start);
-    if (Pos == StringRef::npos) {
-      Words.push_back(Name.substr(Start));
-      return;
-    }
-    Words.push_back(Name.slice(Start, Pos));
-    Start = Pos + 1;
-  }
+void token::splitTokens(StringRef Name, Separators Seps,
+                        SmallVectorImpl<StringRef> &Tokens) {
+  forEachToken(Name, Seps, [&](StringRef T) { Tokens.push_back(T); });
 }
 
 void TokenTableBuilder::addName(StringRef Name,
                                 SmallVectorImpl<uint32_t> *Provisional) {
-  size_t Start = 0;
-  while (true) {
-    size_t Pos = Name.find(Separator, Start);
-    auto [It, New] = Index.try_emplace(Name.slice(Start, Pos), Counts.size());
+  forEachToken(Name, Seps, [&](StringRef T) {
+    auto [It, New] = Index.try_emplace(T, Counts.size());
     if (New) {
       Counts.push_back(0);
       Words.push_back(It->getKey());
@@ -73,31 +67,63 @@ void TokenTableBuilder::addName(StringRef Name,
     ++Counts[It->second];
     if (Provisional)
       Provisional->push_back(It->second);
-    if (Pos == StringRef::npos)
-      return;
-    Start = Pos + 1;
-  }
+  });
 }
 
-Expected<TokenEncoder> TokenTableBuilder::finish() const {
+/// The one-byte limit that makes sum(Weight * code size) smallest, for
+/// weights sorted by decreasing id order.
+static uint8_t chooseOneByte(ArrayRef<uint64_t> SortedWeights) {
+  std::vector<uint64_t> Prefix(SortedWeights.size() + 1, 0);
+  for (size_t I = 0; I < SortedWeights.size(); ++I)
+    Prefix[I + 1] = Prefix[I] + SortedWeights[I];
+  auto Above = [&](uint64_t Id) {
+    return Prefix.back() - Prefix[std::min<uint64_t>(Id, Prefix.size() - 1)];
+  };
+  uint8_t Best = 0xC0;
+  uint64_t BestCost = UINT64_MAX;
+  for (unsigned B = 1; B < 0xFF; ++B) {
+    IdCode C{uint8_t(B)};
+    uint64_t Cost = Prefix.back() + Above(B) + 2 * Above(C.twoByteLimit());
+    if (Cost < BestCost) {
+      BestCost = Cost;
+      Best = uint8_t(B);
+    }
+  }
+  return Best;
+}
+
+Expected<TokenEncoder>
+TokenTableBuilder::finish(ArrayRef<uint64_t> Weights) const {
   if (Words.size() > MaxTokens)
     return createStringError(inconvertibleErrorCode(),
                              "too many distinct tokens: " +
                                  Twine(Words.size()));
+  if (!Weights.empty() && Weights.size() != Words.size())
+    return createStringError(inconvertibleErrorCode(),
+                             "token weights do not match the tokens");
+  auto Weight = [&](uint32_t I) -> uint64_t {
+    return Weights.empty() ? Counts[I] : Weights[I];
+  };
   std::vector<uint32_t> Order(Words.size());
   for (uint32_t I = 0; I < Order.size(); ++I)
     Order[I] = I;
   llvm::sort(Order, [&](uint32_t A, uint32_t B) {
-    if (Counts[A] != Counts[B])
-      return Counts[A] > Counts[B];
-    return this->Words[A] < this->Words[B];
+    if (Weight(A) != Weight(B))
+      return Weight(A) > Weight(B);
+    return Words[A] < Words[B];
   });
 
   TokenEncoder Enc;
-  Enc.Separator = Separator;
+  Enc.Seps = Seps;
   Enc.NumTokens = Order.size();
   Enc.Ids = StringMap<uint32_t>(Order.size());
   Enc.Remap.resize(Order.size());
+  std::vector<uint64_t> Sorted;
+  Sorted.reserve(Order.size());
+  for (uint32_t I : Order)
+    Sorted.push_back(Weight(I));
+  Enc.Code.OneByte = chooseOneByte(Sorted);
+
   uint32_t N = Order.size();
   uint64_t BytesSize = 0;
   std::vector<std::pair<uint32_t, uint32_t>> Longs;
@@ -108,12 +134,13 @@ Expected<TokenEncoder> TokenTableBuilder::finish() const {
     Enc.Remap[Order[I]] = I;
     if ((I & ((1u << IndexShift) - 1)) == 0)
       appendU32(Offsets, uint32_t(BytesSize));
-    if (W.size() >= LongLength) {
+    unsigned Nibble = W.size() >= LongLength ? LongLength : W.size();
+    if (Nibble == LongLength)
       Longs.emplace_back(I, uint32_t(W.size()));
-      Lengths.push_back(char(LongLength));
-    } else {
-      Lengths.push_back(char(W.size()));
-    }
+    if (I % 2 == 0)
+      Lengths.push_back(char(Nibble));
+    else
+      Lengths.back() = char(uint8_t(Lengths.back()) | (Nibble << 4));
     BytesSize += W.size();
   }
   if (BytesSize > UINT32_MAX)
@@ -123,9 +150,11 @@ Expected<TokenEncoder> TokenTableBuilder::finish() const {
   std::string &S = Enc.Serialized;
   appendU32(S, TableMagic);
   S.push_back(char(TableVersion));
-  S.push_back(Separator);
+  S.push_back(Seps.Word);
+  S.push_back(Seps.Sub);
   S.push_back(char(IndexShift));
-  S.push_back(0);
+  S.push_back(char(Enc.Code.OneByte));
+  S.append(3, '\0');
   appendU32(S, N);
   appendU32(S, Longs.size());
   appendU32(S, uint32_t(BytesSize));
@@ -143,17 +172,17 @@ Expected<TokenEncoder> TokenTableBuilder::finish() const {
 
 bool TokenEncoder::tokenize(StringRef Name,
                             SmallVectorImpl<uint32_t> &Out) const {
-  size_t Start = 0;
-  while (true) {
-    size_t Pos = Name.find(Separator, Start);
-    auto It = Ids.find(Name.slice(Start, Pos));
+  bool Ok = true;
+  forEachToken(Name, Seps, [&](StringRef T) {
+    if (!Ok)
+      return;
+    auto It = Ids.find(T);
     if (It == Ids.end())
-      return false;
-    Out.push_back(It->second);
-    if (Pos == StringRef::npos)
-      return true;
-    Start = Pos + 1;
-  }
+      Ok = false;
+    else
+      Out.push_back(It->second);
+  });
+  return Ok;
 }
 
 bool TokenEncoder::encodeName(StringRef Name,
@@ -165,37 +194,44 @@ bool TokenEncoder::encodeName(StringRef Name,
   unsigned Len = encodeULEB128(Tokens.size(), Buf);
   Out.append(Buf, Buf + Len);
   for (uint32_t Id : Tokens)
-    encodeId(Id, Out);
+    Code.encode(Id, Out);
   return true;
 }
 
 Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
-  if (Data.size() < HeaderSize)
+  if (Data.size() < TableHeaderSize)
     return corrupt("truncated header (" + Twine(Data.size()) + " bytes)");
   const uint8_t *P = Data.bytes_begin();
   if (read32le(P) != TableMagic)
     return corrupt("bad magic");
   if (P[4] != TableVersion)
     return corrupt("unsupported version " + Twine(unsigned(P[4])));
-  if (P[6] != IndexShift)
+  if (P[7] != IndexShift)
     return corrupt("unsupported index stride");
   TokenTable T;
-  T.Separator = char(P[5]);
-  T.NumTokens = read32le(P + 8);
-  T.NumLong = read32le(P + 12);
-  uint64_t BytesSize = read32le(P + 16);
+  T.Seps.Word = char(P[5]);
+  T.Seps.Sub = char(P[6]);
+  T.Code.OneByte = P[8];
+  if (T.Code.OneByte == 0 || T.Code.OneByte == 0xFF ||
+      T.Seps.Word == T.Seps.Sub)
+    return corrupt("bad id code or separators");
+  T.NumTokens = read32le(P + 12);
+  T.NumLong = read32le(P + 16);
+  uint64_t BytesSize = read32le(P + 20);
+  const uint64_t HeaderSize = TableHeaderSize;
   if (T.NumTokens > MaxTokens || T.NumLong > T.NumTokens)
     return corrupt("bad token count");
   uint64_t NumOffsets = (uint64_t(T.NumTokens) + 15) >> IndexShift;
   uint64_t Total = HeaderSize + NumOffsets * 4 + uint64_t(T.NumLong) * 8 +
-                   T.NumTokens + BytesSize;
+                   (uint64_t(T.NumTokens) + 1) / 2 + BytesSize;
   if (Total > Data.size())
     return corrupt("sections run past the end (" + Twine(Total) + " > " +
                    Twine(Data.size()) + " bytes)");
   T.Offsets = P + HeaderSize;
   T.Longs = T.Offsets + NumOffsets * 4;
   T.Lengths = T.Longs + uint64_t(T.NumLong) * 8;
-  T.Bytes = reinterpret_cast<const char *>(T.Lengths + T.NumTokens);
+  T.Bytes = reinterpret_cast<const char *>(T.Lengths +
+                                           (uint64_t(T.NumTokens) + 1) / 2);
 
   // One pass over all lengths proves every token lies inside the text.
   uint64_t Off = 0;
@@ -204,7 +240,7 @@ Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
     if ((I & 15) == 0 && read32le(T.Offsets + (I >> IndexShift) * 4) != Off)
       return corrupt("token index entry " + Twine(I >> IndexShift) +
                      " does not match the token lengths");
-    uint64_t Len = T.Lengths[I];
+    uint64_t Len = (T.Lengths[I >> 1] >> ((I & 1) * 4)) & 15;
     if (Len == LongLength) {
       if (LongSeen >= T.NumLong || read32le(T.Longs + LongSeen * 8) != I)
         return corrupt("long token " + Twine(I) + " not in the long list");
@@ -239,24 +275,25 @@ uint32_t TokenTable::longTokenLength(uint32_t Id) const {
 
 void TokenTable::expand(ArrayRef<uint32_t> Ids, std::string &Out) const {
   for (size_t I = 0; I < Ids.size(); ++I) {
-    if (I)
-      Out.push_back(Separator);
-    Out += token(Ids[I]);
+    StringRef Tok = token(Ids[I]);
+    if (I && joinsWithSeparator(Tok))
+      Out.push_back(Seps.Word);
+    Out += Tok;
   }
 }
 
 int TokenTable::compare(ArrayRef<uint32_t> Ids, StringRef S) const {
   size_t Pos = 0;
   for (size_t I = 0; I < Ids.size(); ++I) {
-    if (I) {
+    StringRef Tok = token(Ids[I]);
+    if (I && joinsWithSeparator(Tok)) {
       if (Pos == S.size())
         return 1;
-      unsigned char A = Separator, B = S[Pos];
+      unsigned char A = Seps.Word, B = S[Pos];
       if (A != B)
         return A < B ? -1 : 1;
       ++Pos;
     }
-    StringRef Tok = token(Ids[I]);
     size_t N = std::min(Tok.size(), S.size() - Pos);
     if (int C = N ? std::memcmp(Tok.data(), S.data() + Pos, N) : 0)
       return C < 0 ? -1 : 1;

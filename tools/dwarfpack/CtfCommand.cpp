@@ -1,6 +1,7 @@
 //===- CtfCommand.cpp - `dwarfpack ctf`: DWARF types to CTF ---------------===//
 
 #include "Command.h"
+#include "CtfKernel.h"
 
 #include "dwarfpack/CTF/CtfWriter.h"
 #include "dwarfpack/CTF/ElfEmbed.h"
@@ -16,15 +17,26 @@
 using namespace llvm;
 using namespace dwarfpack;
 
+// One object shared with CtfKernel.cpp's options (a function-local static,
+// so both files' static options see it constructed).
+cl::SubCommand &dwarfpack::tool::ctfSubCommand() {
+  static cl::SubCommand Sub("ctf", "Convert the C types and globals described "
+                                   "by DWARF into a CTF v3 dict (or, for a "
+                                   "kernel and its modules, into CTF "
+                                   "archives with a shared parent)");
+  return Sub;
+}
+
 namespace {
 
-cl::SubCommand CtfCmd("ctf", "Convert the C types and globals described by "
-                             "DWARF into a CTF v3 dict");
+cl::SubCommand &CtfCmd = tool::ctfSubCommand();
 
-cl::opt<std::string> Input(cl::Positional, cl::desc("<input object>"),
-                           cl::Required, cl::sub(CtfCmd),
-                           cl::cat(tool::category()));
-cl::opt<std::string> Output("o", cl::desc("Output file"),
+cl::list<std::string> Inputs(cl::Positional,
+                             cl::desc("<input object> (several: kernel mode)"),
+                             cl::OneOrMore, cl::sub(CtfCmd),
+                             cl::cat(tool::category()));
+cl::opt<std::string> Output("o", cl::desc("Output file (directory in kernel "
+                                          "mode)"),
                             cl::value_desc("path"), cl::Required,
                             cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> Embed("embed",
@@ -57,6 +69,11 @@ void printWarnings(const WarningLog &Log) {
 }
 
 int run() {
+  if (Inputs.size() > 1 || tool::kernelCtfRequested())
+    return tool::runKernelCtf({std::vector<std::string>(Inputs.begin(),
+                                                        Inputs.end()),
+                               Output, Embed, NumThreads, NoCompress, Stats});
+  const std::string &Input = Inputs.front();
   Expected<object::OwningBinary<object::Binary>> BinOrErr =
       object::createBinary(Input);
   if (!BinOrErr)

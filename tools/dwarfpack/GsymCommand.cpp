@@ -1,8 +1,11 @@
 //===- GsymCommand.cpp - dwarfpack gsym: ELF + DWARF to an address table --===//
 
+#include "BreakpadInput.h"
 #include "Command.h"
+#include "FormatRegistry.h"
 
 #include "dwarfpack/AddressTable/FunctionModel.h"
+#include "dwarfpack/CompactTable/CompactWriter.h"
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
 
@@ -29,7 +32,12 @@ cl::SubCommand GsymSub(
     "  (.ko) or separate debug file. Every function with code in DWARF\n"
     "  becomes an entry with its line table and inlined calls; code that\n"
     "  only the symbol tables (.symtab, .dynsym) describe is added by name.\n"
-    "  The output is the same for any --num-threads.");
+    "  The output is the same for any --num-threads.\n\n"
+    "  INPUT may also be a Breakpad symbol file (.sym, recognised by its\n"
+    "  MODULE first line); addresses stay module-relative. With\n"
+    "  --breakpad-store, INPUT is a symbol store directory\n"
+    "  (<debug_file>/<ID>/<name>.sym) and OUTPUT the directory that receives\n"
+    "  the same tree of .gsym files.");
 
 cl::opt<std::string> Input(cl::Positional, cl::desc("<input ELF file>"),
                            cl::Required, cl::sub(GsymSub), cl::cat(category()));
@@ -48,11 +56,24 @@ cl::opt<bool> Quiet("quiet", cl::desc("Do not print warnings"),
 cl::opt<bool> Stats("stats",
                     cl::desc("Print a summary of input, output and time"),
                     cl::sub(GsymSub), cl::cat(category()));
-enum class OutFormat { Gsym };
+cl::opt<bool> Verify("verify",
+                     cl::desc("After writing, check the output against the "
+                              "input's DWARF (every function's ranges, line "
+                              "rows and inline frames); exit 1 on mismatches"),
+                     cl::sub(GsymSub), cl::cat(category()));
+cl::opt<bool> BreakpadStore(
+    "breakpad-store",
+    cl::desc("INPUT and OUTPUT are directories: convert every "
+             "<debug_file>/<ID>/<name>.sym of a Breakpad symbol store"),
+    cl::sub(GsymSub), cl::cat(category()));
+enum class OutFormat { Gsym, Compact };
 cl::opt<OutFormat>
     Format("format", cl::desc("Output format"), cl::init(OutFormat::Gsym),
            cl::values(clEnumValN(OutFormat::Gsym, "gsym",
-                                 "LLVM GSYM V1 (readable by llvm-gsymutil)")),
+                                 "LLVM GSYM V1 (readable by llvm-gsymutil)"),
+                      clEnumValN(OutFormat::Compact, "compact",
+                                 "dwarfpack's compact address table "
+                                 "(docs/CompactTable.md)")),
            cl::sub(GsymSub), cl::cat(category()));
 
 void printWarnings(const WarningLog &Log) {
@@ -65,6 +86,21 @@ void printWarnings(const WarningLog &Log) {
     for (const std::string &E : K.Examples)
       errs() << "    e.g. " << E << "\n";
   }
+}
+
+/// --format=compact: the compact writer, with its figures mapped onto the
+/// GSYM writer's for --stats.
+Expected<std::string> encodeCompactTable(const FunctionModel &Model,
+                                         gsym::WriteStats &WS,
+                                         compact::WriteStats &CWS) {
+  Expected<std::string> Bytes = compact::encodeCompact(Model, &CWS);
+  WS.Functions = CWS.Functions;
+  WS.LineRows = CWS.LineRows;
+  WS.InlineNodes = CWS.InlineNodes;
+  WS.Strings = CWS.Names + CWS.Paths;
+  WS.Files = CWS.Files;
+  WS.Bytes = CWS.Bytes;
+  return Bytes;
 }
 
 int runGsym() {
@@ -89,8 +125,25 @@ int runGsym() {
         errs() << "\n";
     };
   ConvertStats CS;
-  if (Error E = convertObjectFile(Input, Model, Options, Log, &CS))
-    return reportError(std::move(E));
+  // Breakpad input (BreakpadInput.cpp): a store, or a .sym by its content.
+  if (BreakpadStore)
+    return convertBreakpadStore(Input, Output, NumThreads, Quiet, outs());
+  bool IsBreakpad = false;
+  if (Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(Input)) {
+    IsBreakpad = isBreakpadInput((*Buf)->getBuffer());
+    if (IsBreakpad)
+      if (Error E = loadBreakpadInput((*Buf)->getBuffer(), Input, Model, Log,
+                                      Stats ? &outs() : nullptr)) {
+        if (!Quiet)
+          printWarnings(Log);
+        return reportError(std::move(E));
+      }
+  } else {
+    consumeError(Buf.takeError()); // convertObjectFile reports it
+  }
+  if (!IsBreakpad)
+    if (Error E = convertObjectFile(Input, Model, Options, Log, &CS))
+      return reportError(std::move(E));
   if (Printed)
     errs().flush();
   auto Read = std::chrono::steady_clock::now();
@@ -105,19 +158,29 @@ int runGsym() {
   }
 
   gsym::WriteStats WS;
-  Expected<std::string> Bytes = gsym::encodeGsym(Model, &WS);
+  compact::WriteStats CWS;
+  Expected<std::string> Bytes = Format == OutFormat::Compact
+                                    ? encodeCompactTable(Model, WS, CWS)
+                                    : gsym::encodeGsym(Model, &WS, NumThreads);
   if (!Bytes)
     return reportError(createFileError(Output, Bytes.takeError()));
   if (Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
         OS << *Bytes;
         return Error::success();
-      }))
-    return reportError(createFileError(Output, std::move(E)));
+      })) {
+    // Some errors name the file already, some do not: name it once.
+    std::string Msg = toString(std::move(E));
+    StringRef Rest(Msg);
+    std::string Prefix = "'" + Output + "': ";
+    Rest.consume_front(Prefix);
+    return reportError("cannot write '" + Output + "': " + Rest);
+  }
 
   auto Written = std::chrono::steady_clock::now();
 
-  // --verify: the coordinator wires the GSYM reader's verifier in here
-  // (compare the written file against the DWARF for sampled addresses).
+  if (Verify)
+    if (int Status = runVerification(Output, Input, NumThreads, Stats))
+      return Status;
 
   if (!Quiet)
     printWarnings(Log);
@@ -131,7 +194,8 @@ int runGsym() {
     outs() << "input:        " << Input << "\n"
            << "dwarf bytes:  " << CS.DebugBytes << " (" << CS.CompileUnits
            << " compile units)\n"
-           << "output:       " << Output << " (gsym)\n"
+           << "output:       " << Output
+           << (Format == OutFormat::Compact ? " (compact)\n" : " (gsym)\n")
            << "output bytes: " << WS.Bytes << "\n"
            << "functions:    " << WS.Functions << " (" << FromDwarf
            << " from DWARF, " << (WS.Functions - FromDwarf)

@@ -62,15 +62,13 @@ cl::list<std::string>
                cl::desc("Treat INPUT as a table and print the symbols with "
                         "this name (repeatable)"),
                cl::value_desc("name"), cl::sub(Sub), cl::cat(category()));
-cl::opt<bool>
-    DumpTable("dump", cl::Hidden,
-              cl::desc("Treat INPUT as a table and print every symbol (as "
-                       "'dwarfpack dump')"),
-              cl::sub(Sub), cl::cat(category()));
 cl::opt<unsigned> BenchLookups(
     "bench-lookups", cl::Hidden,
     cl::desc("Treat INPUT as a table; time N random address and name lookups"),
     cl::sub(Sub), cl::cat(category()));
+cl::opt<bool> BenchAddressOnly("bench-address-only", cl::Hidden,
+                               cl::desc("With --bench-lookups: addresses only"),
+                               cl::sub(Sub), cl::cat(category()));
 cl::opt<unsigned>
     BenchBuild("bench-build", cl::Hidden,
                cl::desc("Time N in-memory builds (parse + write) of INPUT"),
@@ -162,10 +160,17 @@ int runBenchLookups() {
   auto First = R.address(0), Last = R.address(N - 1);
   if (!First || !Last)
     return reportError(joinErrors(First.takeError(), Last.takeError()));
+  // Addresses inside random symbols (as a profiler's samples are), not
+  // uniform over the span, where a module gap would dominate.
   std::vector<uint64_t> Addrs(BenchLookups);
-  std::uniform_int_distribution<uint64_t> AD(*First, *Last);
-  for (auto &A : Addrs)
-    A = AD(Rng);
+  std::uniform_int_distribution<uint32_t> SymD(0, N - 1);
+  for (auto &A : Addrs) {
+    SymbolInfo S;
+    if (Error E = R.fillAddressAndSize(SymD(Rng), S))
+      return reportError(std::move(E));
+    A = S.Address +
+        (S.Size && *S.Size ? Rng() % std::min<uint64_t>(*S.Size, 1 << 20) : 0);
+  }
   std::vector<std::string> Names;
   std::uniform_int_distribution<uint32_t> ID(0, N - 1);
   for (unsigned I = 0; I < std::min(BenchLookups.getValue(), 65536u); ++I) {
@@ -186,7 +191,7 @@ int runBenchLookups() {
   }
   auto T1 = Clock::now();
   double C1 = cpuSeconds();
-  for (unsigned I = 0; I < BenchLookups; ++I) {
+  for (unsigned I = 0; I < BenchLookups && !BenchAddressOnly; ++I) {
     auto S = R.lookupName(Names[I % Names.size()]);
     if (!S)
       return reportError(S.takeError());
@@ -236,21 +241,7 @@ int runBenchBuild(StringRef Text) {
   return 0;
 }
 
-int runDump() {
-  auto Buf = readInput(Input, false);
-  if (!Buf)
-    return reportError(Buf.takeError());
-  auto Reader = openSymbolTable(std::move(*Buf));
-  if (!Reader)
-    return reportError(createFileError(Input, Reader.takeError()));
-  if (Error E = (*Reader)->dump(outs()))
-    return reportError(createFileError(Input, std::move(E)));
-  return 0;
-}
-
 int run() {
-  if (DumpTable)
-    return runDump();
   if (!LookupName.empty())
     return runLookupName();
   if (BenchLookups)

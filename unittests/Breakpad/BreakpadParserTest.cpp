@@ -101,33 +101,39 @@ TEST(BreakpadParserTest, FunctionsLinesPublicsAndModule) {
   EXPECT_EQ(P->Syms.Stats.StackRecords, 3u);
   EXPECT_EQ(P->Syms.Stats.InfoSkipped, 1u);
 
-  ASSERT_EQ(P->Syms.Functions.size(), 4u);
-  const FunctionEntry &F = P->Syms.Functions[0];
+  // Code no line record covers becomes name-only entries (GSYM readers
+  // refuse rows without a file); equal contiguous rows merge.
+  ASSERT_EQ(P->Syms.Functions.size(), 7u);
+  const std::vector<FunctionEntry> &Fs = P->Syms.Functions;
+  const FunctionEntry &F = Fs[0];
   EXPECT_EQ(F.Name, "operator()(int, char) const");
-  EXPECT_EQ(F.Range.Start, 0x1000u);
-  EXPECT_EQ(F.Range.End, 0x1030u);
-  // Equal contiguous rows merge; gaps and the tail get line 0.
-  ASSERT_EQ(F.Lines.size(), 4u);
+  EXPECT_EQ(F.Range, (AddressRange{0x1000, 0x1008}));
+  ASSERT_EQ(F.Lines.size(), 1u);
   EXPECT_EQ(F.Lines[0], (LineEntry{0x1000, 1, 10}));
-  EXPECT_EQ(F.Lines[1], (LineEntry{0x1008, 0, 0}));
-  EXPECT_EQ(F.Lines[2], (LineEntry{0x1010, 2, 12}));
-  EXPECT_EQ(F.Lines[3], (LineEntry{0x1018, 0, 0}));
   EXPECT_EQ(P->Sink.path(1), "/src/a dir/a.c");
   EXPECT_EQ(P->Sink.path(2), "/src/b.c");
   EXPECT_FALSE(F.Inline.has_value());
+  EXPECT_EQ(Fs[1].Range, (AddressRange{0x1008, 0x1010}));
+  EXPECT_EQ(Fs[1].Name, F.Name);
+  EXPECT_FALSE(Fs[1].hasDebugInfo());
+  EXPECT_EQ(Fs[2].Range, (AddressRange{0x1010, 0x1018}));
+  ASSERT_EQ(Fs[2].Lines.size(), 1u);
+  EXPECT_EQ(Fs[2].Lines[0], (LineEntry{0x1010, 2, 12}));
+  EXPECT_EQ(Fs[3].Range, (AddressRange{0x1018, 0x1030}));
+  EXPECT_FALSE(Fs[3].hasDebugInfo());
 
-  const FunctionEntry &G = P->Syms.Functions[1];
+  const FunctionEntry &G = P->Syms.Functions[4];
   EXPECT_EQ(G.Name, "g");
   EXPECT_TRUE(G.Lines.empty());
   // PUBLIC: up to the next PUBLIC; the last one has no size.
-  const FunctionEntry &P1 = P->Syms.Functions[2];
+  const FunctionEntry &P1 = P->Syms.Functions[5];
   EXPECT_EQ(P1.Name, "pub one");
   EXPECT_EQ(P1.Range.Start, 0x2000u);
   EXPECT_EQ(P1.Range.End, 0x2100u);
   EXPECT_FALSE(P1.hasDebugInfo());
-  const FunctionEntry &P2 = P->Syms.Functions[3];
+  const FunctionEntry &P2 = P->Syms.Functions[6];
   EXPECT_EQ(P2.Name, "pub_two");
-  EXPECT_EQ(P2.Range.size(), 0u);
+  EXPECT_EQ(P2.Range.size(), 1u);
 }
 
 TEST(BreakpadParserTest, UUIDFromModuleId) {
@@ -138,6 +144,13 @@ TEST(BreakpadParserTest, UUIDFromModuleId) {
                                    0xa8, 0x4b, 0xda, 0x6b, 0x66, 0x0a,
                                    0x62, 0x64, 0xab, 0xbf};
   EXPECT_EQ(P->Syms.Module.UUID, Want);
+  // A CODE_ID that is not hex is rejected; the MODULE id stands in.
+  auto Q = parse("MODULE Linux x86_64 B334ACDE67454BA8DA6B660A6264ABBF0 m\n"
+                 "INFO CODE_ID XYZ\n"
+                 "PUBLIC 10 0 f\n");
+  ASSERT_EQ(Q->Error, "");
+  EXPECT_EQ(Q->Log.count("breakpad-bad-record"), 1u);
+  EXPECT_EQ(Q->Syms.Module.UUID, Want);
   // Other systems: digits in order.
   SmallVector<uint8_t, 20> Mac = {0xb3, 0x34, 0xac, 0xde};
   EXPECT_EQ(uuidFromBreakpadModuleId("mac", "B334ACDE"), Mac);
@@ -210,7 +223,7 @@ TEST(BreakpadParserTest, InlineTreeCurrentForm) {
   EXPECT_EQ(I.Name, "inner");
   EXPECT_EQ(P->Sink.path(I.CallFile), "b.h");
   ASSERT_EQ(I.Children.size(), 1u);
-  EXPECT_EQ(I.Children[0].CallFile, 0u); // -1: no file
+  EXPECT_EQ(P->Sink.path(I.Children[0].CallFile), "??"); // -1: no file
   EXPECT_EQ(I.Children[0].CallLine, 31u);
   EXPECT_EQ(P->Syms.Stats.Inlines, 4u);
 }

@@ -18,8 +18,8 @@ struct Built {
   TokenTable Table;
 };
 
-Built build(ArrayRef<std::string> Names, char Sep = '_') {
-  TokenTableBuilder B(Sep);
+Built build(ArrayRef<std::string> Names, Separators Seps = {}) {
+  TokenTableBuilder B(Seps);
   for (const std::string &N : Names)
     B.addName(N);
   Expected<TokenEncoder> Enc = B.finish();
@@ -77,6 +77,10 @@ TEST(TokenTable, EdgeCases) {
                                     "__a__b___",
                                     "a__b",
                                     "plain",
+                                    ".",
+                                    "..",
+                                    "a.",
+                                    ".a_b._.c",
                                     "\xc3\xbc_\xe5\x90\x8d\xe5\xad\x97",
                                     std::string("nul\0in_it", 9),
                                     "\xff\xfe_\x80",
@@ -90,7 +94,7 @@ TEST(TokenTable, EdgeCases) {
 TEST(TokenTable, OneName) { expectRoundTrip({"do_fork"}); }
 
 TEST(TokenTable, GeneratedCorpus) {
-  expectRoundTrip(randomNames(5000, "_abcdef", 40, 1));
+  expectRoundTrip(randomNames(5000, "_abcdef.", 40, 1));
   expectRoundTrip(randomNames(2000, "_ab\x01\xff:<> ", 200, 2));
 }
 
@@ -116,28 +120,71 @@ TEST(TokenTable, FrequentWordsGetSmallIds) {
 }
 
 TEST(TokenTable, IdCodes) {
-  for (uint32_t Id :
-       {0u, 1u, OneByteIds - 1, OneByteIds, OneByteIds + 255, TwoByteIds - 1,
-        TwoByteIds, TwoByteIds + 123456, MaxTokens - 1}) {
-    SmallVector<uint8_t, 4> Out;
-    encodeId(Id, Out);
-    EXPECT_EQ(Out.size(), idCodeSize(Id));
-    const uint8_t *P = Out.data();
-    uint32_t Back;
-    ASSERT_TRUE(decodeId(P, Out.end(), Back));
-    EXPECT_EQ(Back, Id);
-    EXPECT_EQ(P, Out.end());
-    // A truncated code is rejected.
-    P = Out.data();
-    EXPECT_FALSE(decodeId(P, Out.end() - 1, Back) && P <= Out.end() - 1 &&
-                 Out.size() > 1);
+  for (unsigned OneByte : {1u, 0x80u, 0xC0u, 0xFEu}) {
+    IdCode C{uint8_t(OneByte)};
+    for (uint32_t Id :
+         {0u, OneByte - 1, OneByte, OneByte + 255, C.twoByteLimit() - 1,
+          C.twoByteLimit(), C.twoByteLimit() + 123456, MaxTokens - 1}) {
+      SmallVector<uint8_t, 4> Out;
+      C.encode(Id, Out);
+      EXPECT_EQ(Out.size(), C.size(Id));
+      const uint8_t *P = Out.data();
+      uint32_t Back;
+      ASSERT_TRUE(C.decode(P, Out.end(), Back));
+      EXPECT_EQ(Back, Id);
+      EXPECT_EQ(P, Out.end());
+      // A truncated code is rejected.
+      P = Out.data();
+      if (Out.size() > 1)
+        EXPECT_FALSE(C.decode(P, Out.end() - 1, Back));
+    }
   }
 }
 
+TEST(TokenTable, SubSeparator) {
+  SmallVector<StringRef, 8> T;
+  splitTokens("get.isra.0_x..y_.z", {'_', '.'}, T);
+  std::vector<std::string> Got(T.begin(), T.end());
+  std::vector<std::string> Want = {"get", ".isra", ".0", "x",
+                                   ".",   ".y",    "",   ".z"};
+  EXPECT_EQ(Got, Want);
+  T.clear();
+  splitTokens("a__b", {'_', 0}, T);
+  EXPECT_EQ(T.size(), 3u);
+  // ".isra" is one shared token across names.
+  Built B = build({"f.isra.0", "g.isra.0"});
+  EXPECT_EQ(B.Table.numTokens(), 4u);
+}
+
+TEST(TokenTable, WeightsChooseIdsAndCode) {
+  TokenTableBuilder B;
+  SmallVector<uint32_t, 4> P;
+  B.addName("often_rare", &P);
+  std::vector<uint64_t> W(B.numTokens());
+  W[P[0]] = 1;
+  W[P[1]] = 100; // "rare" is written most, so it gets id 0
+  Expected<TokenEncoder> E = B.finish(W);
+  ASSERT_TRUE(bool(E));
+  EXPECT_EQ(E->finalId(P[1]), 0u);
+  EXPECT_EQ(E->finalId(P[0]), 1u);
+  // Wrong number of weights is an error.
+  Expected<TokenEncoder> Bad = B.finish(ArrayRef<uint64_t>(W).drop_back());
+  EXPECT_FALSE(bool(Bad));
+  consumeError(Bad.takeError());
+  // With 300 equally used tokens, two-byte codes for the tail are cheaper
+  // than shrinking the one-byte range: every id must still round-trip.
+  TokenTableBuilder Many;
+  for (int I = 0; I < 300; ++I)
+    Many.addName("t" + std::to_string(I));
+  Expected<TokenEncoder> M = Many.finish();
+  ASSERT_TRUE(bool(M));
+  EXPECT_GE(M->code().OneByte, 1u);
+}
+
 TEST(TokenTable, CompareMatchesMemcmp) {
-  std::vector<std::string> Names = randomNames(3000, "_ab\x7f\x80", 12, 3);
+  std::vector<std::string> Names = randomNames(3000, "_ab.\x7f\x80", 12, 3);
   Built B = build(Names);
-  std::vector<std::string> Probes = randomNames(300, "_ab\x7f\x80", 12, 4);
+  std::vector<std::string> Probes = randomNames(300, "_ab.\x7f\x80", 12, 4);
   Probes.push_back("");
   for (const std::string &N : Names) {
     SmallVector<uint32_t, 16> Ids;
@@ -156,9 +203,10 @@ TEST(TokenTable, Deterministic) {
 }
 
 TEST(TokenTable, OtherSeparator) {
-  std::vector<std::string> Names = {"a/b/c", "a/b", "/x", "y/"};
-  Built B = build(Names, '/');
-  EXPECT_EQ(B.Table.separator(), '/');
+  std::vector<std::string> Names = {"a/b/c", "a/b", "/x", "y/", "p.q/r::s"};
+  Built B = build(Names, {'/', ':'});
+  EXPECT_EQ(B.Table.separators().Word, '/');
+  EXPECT_EQ(B.Table.separators().Sub, ':');
   for (const std::string &N : Names) {
     SmallVector<uint32_t, 8> Ids;
     ASSERT_TRUE(B.Enc.tokenize(N, Ids));

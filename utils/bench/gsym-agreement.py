@@ -80,27 +80,58 @@ class Symbols:
     """Function symbols of the ELF from llvm-nm, grouped by address."""
 
     def __init__(self, elf, args):
-        out = run([tool("llvm-nm", args), "-S", "--defined-only", elf], "",
-                  "llvm-nm")
+        # Demangled, as llvm-symbolizer prints them; llvm-nm -S prints a size
+        # for every defined symbol, so a name is everything after 3 fields.
+        out = run([tool("llvm-nm", args), "-S", "-C", "--defined-only", elf],
+                  "", "llvm-nm")
         self.text = text = self.exec_sections(elf, args)
         names = collections.defaultdict(set)  # (addr, size) -> names
         for line in out.splitlines():
-            f = line.split()
-            if len(f) == 4:
-                addr, size, typ, name = int(f[0], 16), int(f[1], 16), f[2], f[3]
-            elif len(f) == 3:
-                addr, size, typ, name = int(f[0], 16), 0, f[1], f[2]
-            else:
+            f = line.split(None, 3)
+            if len(f) != 4 or len(f[2]) != 1:
                 continue
+            addr, size, typ, name = int(f[0], 16), int(f[1], 16), f[2], f[3]
             if typ not in "tTWwi" or not any(lo <= addr < hi
                                              for lo, hi in text):
                 continue
             names[(addr, size)].add(name)
         self.ranges = sorted(names)  # (addr, size), sorted
+        self.notype = self.notype_symbols(elf, args)
         self.names = names
         self.starts = [a for a, _ in self.ranges]
         self.sized = [(a, s) for a, s in self.ranges if s > 0]
         self.cum = list(itertools.accumulate(s for _, s in self.sized))
+
+    @staticmethod
+    def notype_symbols(elf, args):
+        """{(address, demangled name)} of the STT_NOTYPE symbols of .symtab
+        (assembly labels: llvm-gsymutil ignores them)."""
+        out = run([tool("llvm-readelf", args), "-s", "--wide", "-C", elf], "",
+                  "llvm-readelf")
+        result, in_symtab = set(), False
+        for line in out.splitlines():
+            if line.startswith("Symbol table"):
+                in_symtab = "'.symtab'" in line
+                continue
+            f = line.split(None, 7)
+            if in_symtab and len(f) == 8 and f[3] == "NOTYPE":
+                try:
+                    result.add((int(f[1], 16), f[7]))
+                except ValueError:
+                    pass
+        return result
+
+    def all_notype(self, addr):
+        """True if every symbol covering addr is STT_NOTYPE."""
+        names = self.covering_names(addr)
+        i = bisect.bisect_right(self.starts, addr) - 1
+        starts = set()
+        while i >= 0 and addr - self.starts[i] < (1 << 20):
+            a, s = self.ranges[i]
+            if a <= addr < a + s or (s == 0 and a == addr):
+                starts |= {(a, n) for n in self.names[(a, s)]}
+            i -= 1
+        return bool(names) and all(x in self.notype for x in starts)
 
     @staticmethod
     def exec_sections(elf, args):
@@ -154,6 +185,8 @@ def parse_symbolizer_json(text):
         objs = [json.loads(l) for l in text.splitlines() if l.strip()]
     result = {}
     for o in objs:
+        if "Address" not in o:  # input that was not an address
+            continue
         addr = int(str(o["Address"]), 0)
         frames = []
         for s in o.get("Symbol", o.get("Frames", [])) or []:
@@ -259,6 +292,19 @@ CLONE_SUFFIX = re.compile(
 OPERATOR_CHARS = set("<>=!+-*/%^&|~,")
 
 
+def matching_paren(name, i):
+    """Index of the ')' closing the '(' at i (or the last index)."""
+    depth = 0
+    for k in range(i, len(name)):
+        if name[k] == "(":
+            depth += 1
+        elif name[k] == ")":
+            depth -= 1
+            if depth == 0:
+                return k
+    return len(name) - 1
+
+
 def base_name(name):
     """The bare function name, however it is spelled: without clone suffix,
     return type, qualification, template arguments and parameters.
@@ -285,10 +331,17 @@ def base_name(name):
                 start = i
             i = j
             continue
-        if c in "<([{":
-            if c == "(" and depth == 0 and i > 0:
+        if c == "(" and depth == 0 and i > 0:
+            # A parameter list, unless a scope follows: 'f(int)::g',
+            # "(anonymous namespace)::", "'lambda'(int)::operator()".
+            close = matching_paren(name, i)
+            if not name.startswith("::", close + 1):
                 end = i
                 break
+            start = close + 3
+            i = close + 3
+            continue
+        if c in "<([{":
             depth += 1
         elif c in ">)]}":
             depth = max(0, depth - 1)
@@ -314,12 +367,14 @@ def base_name(name):
     return base
 
 
-def classify(oracle, cand):
+def classify(oracle, cand, aliases=frozenset()):
     """None if equal; else the kind of the first real difference, or of a
     difference in spelling only ('outer-name-symbol': the oracle names the
     outermost frame after the ELF symbol, e.g. 'foo.isra.0' or with the
     signature, the candidate after the DIE; 'inline-name-spelling': an
-    inlined function's name spelled differently, e.g. qualified)."""
+    inlined function's name spelled differently, e.g. qualified;
+    'outer-name-alias': the candidate names the outermost frame after another
+    symbol covering the address, e.g. one of two aliases of the same code)."""
     if oracle == cand:
         return None
     if not cand:
@@ -334,11 +389,14 @@ def classify(oracle, cand):
             continue
         where = "outer" if i == len(oracle) - 1 else "inline"
         if o.name != c.name:
-            if base_name(o.name) != base_name(c.name):
+            if where == "outer" and c.name in aliases:
+                spelling = spelling or "outer-name-alias"
+            elif base_name(o.name) != base_name(c.name):
                 return where + "-name"
-            spelling = spelling or (
-                "outer-name-symbol" if where == "outer" else
-                "inline-name-spelling")
+            else:
+                spelling = spelling or (
+                    "outer-name-symbol" if where == "outer" else
+                    "inline-name-spelling")
         if o.file != c.file:
             if os.path.normpath(o.file) == os.path.normpath(c.file):
                 return where + "-file-spelling"
@@ -349,7 +407,8 @@ def classify(oracle, cand):
 
 
 # Kinds that count as agreement: the same functions, files and lines.
-SPELLING_KINDS = ("outer-name-symbol", "inline-name-spelling")
+SPELLING_KINDS = ("outer-name-symbol", "inline-name-spelling",
+                  "outer-name-alias")
 
 
 def fmt_frames(frames):
@@ -371,7 +430,8 @@ def evaluate(label, cand, oracle, short, sample, syms, args):
         kinds = collections.Counter()
         examples = collections.defaultdict(list)
         for a in addrs:
-            k = classify(oracle.get(a, []), cand.get(a, []))
+            k = classify(oracle.get(a, []), cand.get(a, []),
+                         syms.covering_names(a))
             if k:
                 kinds[k] += 1
                 if len(examples[k]) < args.show:
@@ -404,26 +464,38 @@ def evaluate(label, cand, oracle, short, sample, syms, args):
               "only): %.2f %%" % res["line_covered_pct"])
 
     sym = sample["symtab"]
+    def symtab_names(a):
+        # A symbol covering a, or the one llvm-symbolizer picked (it lets a
+        # size-0 symbol, e.g. an assembly label, extend to the next one).
+        o = oracle.get(a, [])
+        return syms.covering_names(a) | ({o[-1].name} if o else set())
     ok = [a for a in sym if cand.get(a) and
-          cand[a][-1].name in syms.covering_names(a)]
+          cand[a][-1].name in symtab_names(a)]
     noline = [a for a in sym if not any(f.file for f in oracle.get(a, []))]
+    notype = [a for a in sym if syms.all_notype(a)]
     okset = set(ok)
     full = sum(1 for a in sym if cand.get(a, []) == oracle.get(a, []))
     res.update(symtab_n=len(sym), symtab_pct=pct(len(ok), len(sym)),
                symtab_noline_n=len(noline),
                symtab_noline_pct=pct(sum(a in okset for a in noline),
                                      len(noline)),
-               symtab_full_pct=pct(full, len(sym)))
+               symtab_full_pct=pct(full, len(sym)),
+               symtab_notype_n=len(notype),
+               symtab_notype_pct=pct(sum(a in okset for a in notype),
+                                     len(notype)))
     if sym:
         print("  symtab-only: %.2f %% named after their symbol (%d of %d); "
-              "of those without any line info: %s (%d); whole chain as "
-              "llvm-symbolizer: %.2f %%" %
+              "of those without any line info: %s (%d); of those in NOTYPE "
+              "symbols (assembly): %s (%d); whole chain as llvm-symbolizer: "
+              "%.2f %%" %
               (res["symtab_pct"], len(ok), len(sym),
                "%.2f %%" % res["symtab_noline_pct"] if noline else "n/a",
-               len(noline), res["symtab_full_pct"]))
+               len(noline),
+               "%.2f %%" % res["symtab_notype_pct"] if notype else "n/a",
+               len(notype), res["symtab_full_pct"]))
         for a in [a for a in sym if a not in okset][: args.show]:
             print("      0x%x  symbols %s; %s:\n%s" %
-                  (a, ",".join(sorted(syms.covering_names(a))), label,
+                  (a, ",".join(sorted(symtab_names(a))), label,
                    fmt_frames(cand.get(a, []))))
     return res
 

@@ -43,7 +43,7 @@ while read -r name path; do known[$name]=$path; done < <("$here/fetch-inputs.sh"
 
 out=$bench/out
 mkdir -p "$out"
-results=$out/results.tsv
+results=$out/gsym-results.tsv
 : >"$results"
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$results"; } # input key value
 
@@ -54,29 +54,27 @@ have_gsym=0 have_lookup=0
 has_subcommand gsym && have_gsym=1
 has_subcommand lookup && have_lookup=1
 
-# Runs a command R times under /usr/bin/time; records the best wall time and
-# the highest peak RSS as <tag>_wall and <tag>_rss_mib. Returns the last exit
-# status; its stderr is kept in $out/<input>.<tag>.log.
-timed() { # input tag cmd...
-  local input=$1 tag=$2 best="" rss=0 rc=0 w m i
+# Runs a command once under /usr/bin/time, keeping the best wall time and the
+# highest peak RSS per tag in best[] and peak[]; its output goes to
+# $out/<input>.<tag>.log. Returns the command's exit status.
+declare -A best=() peak=()
+run_timed() { # input tag cmd...
+  local input=$1 tag=$2 rc=0 w m
   shift 2
-  for ((i = 0; i < repeat; i++)); do
-    rc=0
-    /usr/bin/time -f '%e %M' -o "$out/time.tmp" "$@" \
-      >"$out/$input.$tag.log" 2>&1 || rc=$?
-    [ $rc = 0 ] || break
-    read -r w m <"$out/time.tmp"
-    if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; fi
-    [ "$m" -gt "$rss" ] && rss=$m
-  done
-  if [ $rc = 0 ]; then
-    record "$input" "${tag}_wall" "$best"
-    record "$input" "${tag}_rss_mib" "$(awk "BEGIN{printf \"%.0f\", $rss/1024}")"
-  else
-    echo "   $tag failed (exit $rc), see $out/$input.$tag.log" >&2
-    record "$input" "${tag}_error" "exit $rc"
+  /usr/bin/time -f '%e %M' -o "$out/time.tmp" "$@" \
+    >"$out/$input.$tag.log" 2>&1 || rc=$?
+  # On failure time(1) writes a "Command exited ..." line first.
+  read -r w m < <(tail -n 1 "$out/time.tmp")
+  if [ -z "${best[$tag]:-}" ] || awk "BEGIN{exit !($w < ${best[$tag]})}"; then
+    best[$tag]=$w
   fi
+  [ "$m" -gt "${peak[$tag]:-0}" ] && peak[$tag]=$m
   return $rc
+}
+record_timed() { # input tag
+  [ -n "${best[$2]:-}" ] || return 0
+  record "$1" "${2}_wall" "${best[$2]}"
+  record "$1" "${2}_rss_mib" "$(awk "BEGIN{printf \"%.0f\", ${peak[$2]}/1024}")"
 }
 
 for input in "${inputs[@]}"; do
@@ -86,36 +84,54 @@ for input in "${inputs[@]}"; do
   echo "== $input ($elf)" >&2
   x=$out/$input.llvm.gsym y=$out/$input.dwarfpack.gsym
   rm -f "$x" "$y" "$out/$input".*.agree.* "$out/$input".*.log
+  best=() peak=()
   di=$(llvm-readelf -S --wide "$elf" | sed 's/^ *\[ *[0-9]*\]//' |
     awk '$1 == ".debug_info" {print $5}')
   record "$input" debug_info_mib "$(awk "BEGIN{printf \"%.1f\", $((16#${di:-0})) / 1048576}")"
 
-  echo "   llvm-gsymutil --convert" >&2
-  if timed "$input" llvm llvm-gsymutil --convert "$elf" -o "$x" \
-    --num-threads "$threads" --quiet; then
+  # Alternate the two converters so that load from elsewhere hits both alike.
+  llvm_ok=1 dp_ok=$have_gsym
+  for ((r = 1; r <= repeat; r++)); do
+    echo "   run $r: llvm-gsymutil --convert$([ $dp_ok = 1 ] && echo ", dwarfpack gsym")" >&2
+    if [ $llvm_ok = 1 ] && ! run_timed "$input" llvm llvm-gsymutil --convert "$elf" \
+      -o "$x" --num-threads "$threads" --quiet; then
+      llvm_ok=0
+      echo "   llvm-gsymutil failed, see $out/$input.llvm.log" >&2
+      record "$input" llvm_error failed
+    fi
+    if [ $dp_ok = 1 ] && ! run_timed "$input" dp "$dp" gsym "$elf" -o "$y" \
+      --num-threads "$threads" --quiet; then
+      dp_ok=0
+      echo "   dwarfpack gsym failed, see $out/$input.dp.log" >&2
+      record "$input" dp_error failed
+    fi
+  done
+  if [ $llvm_ok = 1 ]; then
+    record_timed "$input" llvm
     record "$input" llvm_size "$(stat -c %s "$x")"
   fi
-
-  if [ $have_gsym = 1 ]; then
-    echo "   dwarfpack gsym" >&2
-    if timed "$input" dp "$dp" gsym "$elf" -o "$y" --num-threads "$threads"; then
-      record "$input" dp_size "$(stat -c %s "$y")"
-      # Determinism: 1 thread must give the same bytes as $threads threads.
-      "$dp" gsym "$elf" -o "$y.t1" --num-threads 1 >/dev/null 2>&1 &&
-        { cmp -s "$y" "$y.t1" && record "$input" deterministic yes ||
-          record "$input" deterministic "NO (1 vs $threads threads differ)"; }
-      rm -f "$y.t1"
+  if [ $dp_ok = 1 ]; then
+    record_timed "$input" dp
+    record "$input" dp_size "$(stat -c %s "$y")"
+    # Determinism: 1 thread must give the same bytes as $threads threads.
+    "$dp" gsym "$elf" -o "$y.t1" --num-threads 1 --quiet >/dev/null 2>&1 &&
+      { cmp -s "$y" "$y.t1" && record "$input" deterministic yes ||
+        record "$input" deterministic "NO (1 vs $threads threads differ)"; }
+    rm -f "$y.t1"
+    if "$dp" gsym --help 2>&1 | grep -q -- '--verify'; then
       echo "   dwarfpack gsym --verify" >&2
-      saved=$repeat repeat=1
-      timed "$input" verify "$dp" gsym "$elf" -o "$y.v" --num-threads "$threads" \
-        --verify || true
-      repeat=$saved
-      rm -f "$y.v"
-      # llvm-gsymutil must read our file: a full dump decodes every record.
       rc=0
-      llvm-gsymutil "$y" >"$out/$input.llvm-dump-ours.txt" 2>&1 || rc=$?
-      record "$input" llvm_reads_ours "$([ $rc = 0 ] && echo yes || echo "NO (exit $rc)")"
+      run_timed "$input" verify "$dp" gsym "$elf" -o "$y.v" \
+        --num-threads "$threads" --quiet --verify || rc=$?
+      record_timed "$input" verify
+      record "$input" verify_status "$([ $rc = 0 ] && echo ok ||
+        echo "exit $rc, see $out/$input.verify.log")"
+      rm -f "$y.v"
     fi
+    # llvm-gsymutil must read our file: a full dump decodes every record.
+    rc=0
+    llvm-gsymutil "$y" >/dev/null 2>"$out/$input.llvm-reads-ours.log" || rc=$?
+    record "$input" llvm_reads_ours "$([ $rc = 0 ] && echo yes || echo "NO (exit $rc)")"
   fi
 
   if [ $agreement = 1 ]; then
@@ -210,8 +226,11 @@ for i, d in r.items():
         i, goal(wall, lambda v: v <= 0.5), goal(rss, lambda v: v <= 0.5),
         goal(size, lambda v: v <= 1.0),
         goal(a and a["dwarf_pct"], lambda v: v >= 99.9, "%.2f %%"),
-        f(a and a["symtab_pct"], "%.2f %%"),
-        goal(ver, lambda v: v <= 2.0)))
+        f(a and a["symtab_pct"], "%.2f %%") + (
+            " (assembly NOTYPE: %s)" % f(a.get("symtab_notype_pct"), "%.2f %%")
+            if a and a.get("symtab_notype_n") else ""),
+        goal(ver, lambda v: v <= 2.0)
+        + ("" if d.get("verify_status", "ok") == "ok" else " (" + d["verify_status"] + ")")))
     print("%-13s deterministic %s; llvm-gsymutil reads ours: %s; its lookups on ours agree "
           "%s, equal dwarfpack lookup's %s" % (
         "", d.get("deterministic", "n/a"), d.get("llvm_reads_ours", "n/a"),

@@ -93,8 +93,9 @@ FunctionEntry sliceFunction(const FunctionEntry &F, AddressRange R);
 class FunctionModel;
 
 /// Total order on entries of model M by content: range, then debug info
-/// first, then name, then line rows (files compared by path), then inline
-/// tree. Returns <0, 0 or >0. Never depends on the order of insertion.
+/// first, then named first, then name, then line rows (files compared by path),
+/// then inline tree. Returns <0, 0 or >0. Never depends on the order of
+/// insertion.
 int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
                      const FunctionModel &M);
 
@@ -140,19 +141,25 @@ public:
   ///     distinct start of any entry, but not past the end of the executable
   ///     range that contains it (the last one reaches that end). One that
   ///     lies in no executable range and has no successor is dropped.
-  ///  2. Among entries with identical ranges one survives: an entry with
-  ///     debug info beats one without; then the smaller name (byte order);
+  ///  2. An entry with debug info takes the name of an entry without (a
+  ///     symbol) that starts at the same address — the smallest such name.
+  ///     Symbols name clones ("foo.part.0"), the alias the linker kept, and
+  ///     give mangled names where DWARF has none; llvm-symbolizer prints
+  ///     them for the outermost frame too.
+  ///  3. Among entries with identical ranges one survives: an entry with
+  ///     debug info beats one without; then a named one beats an unnamed
+  ///     one; then the smaller name (byte order);
   ///     then the smaller line table / inline tree. The losers are dropped
   ///     (counted when they carried different debug info).
-  ///  3. Entries with debug info that overlap each other: the entry that
+  ///  4. Entries with debug info that overlap each other: the entry that
   ///     starts later owns the addresses from its start to its end; an
   ///     enclosing entry keeps the pieces before and after it (line table
   ///     and inline tree cut to each piece). Counted.
-  ///  4. The same rule among entries without debug info (symbols): an inner
+  ///  5. The same rule among entries without debug info (symbols): an inner
   ///     symbol (alias, label) owns the addresses from its start on.
-  ///  5. Entries with debug info win over entries without: a symbol keeps
+  ///  6. Entries with debug info win over entries without: a symbol keeps
   ///     only the parts of its range that no debug entry covers.
-  ///  6. A symbol (or the part of it) over LineOnlyCode gets those line
+  ///  7. A symbol (or the part of it) over LineOnlyCode gets those line
   ///     rows; it is cut where the line rows start and end.
   void finalize(WarningLog &Log);
 
@@ -169,7 +176,7 @@ public:
   /// Line rows of code that no function with debug info describes (assembly
   /// with line info, functions the compiler emitted without a DIE): entries
   /// with a range and Lines but no name. finalize() gives these rows to the
-  /// symbols that cover the code (rule 6) and then clears the list.
+  /// symbols that cover the code (rule 7) and then clears the list.
   std::vector<FunctionEntry> LineOnlyCode;
 
 private:

@@ -19,6 +19,11 @@ struct WriteOptions {
   /// ld --ctf-variables does. Off by default: the data-object section
   /// already maps each variable's symbol to its type (GDB reads that).
   bool VariableSection = false;
+  /// Non-empty: write a child dict naming this parent (cth_parname). In a
+  /// child's table, a TypeId with the top bit set is the child's own type
+  /// (TypeId - 0x80000000 indexes Table.Types); any other TypeId is a type
+  /// of the parent's table. Used by the kernel archives (docs/CTF-kernel.md).
+  std::string ParentName;
 };
 
 struct WriteStats {

@@ -22,6 +22,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/iterator_range.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -62,6 +63,8 @@ struct DecodedFunction {
   FunctionEntry Entry;
   /// True when the record has a LineTableInfo (even an empty one).
   bool HasLineTable = false;
+  /// True when the line rows ascend by address (always, from a sane writer).
+  bool LinesSorted = true;
   llvm::SmallVector<UnknownInfo, 0> UnknownInfos;
 };
 
@@ -114,12 +117,48 @@ public:
   /// Decodes FunctionInfo Index completely, checking every field.
   llvm::Expected<DecodedFunction> decodeFunction(uint32_t Index) const;
 
+  /// Iterates over all functions in address-table order, decoding each on
+  /// dereference:
+  ///   for (Expected<DecodedFunction> F : Reader.functions())
+  ///     if (!F) ... else ...
+  class FunctionIterator {
+  public:
+    FunctionIterator(const GsymReader &R, uint32_t Index)
+        : R(&R), Index(Index) {}
+    llvm::Expected<DecodedFunction> operator*() const {
+      return R->decodeFunction(Index);
+    }
+    FunctionIterator &operator++() {
+      ++Index;
+      return *this;
+    }
+    bool operator!=(const FunctionIterator &O) const {
+      return Index != O.Index;
+    }
+    uint32_t index() const { return Index; }
+
+  private:
+    const GsymReader *R;
+    uint32_t Index;
+  };
+  llvm::iterator_range<FunctionIterator> functions() const {
+    return {FunctionIterator(*this, 0),
+            FunctionIterator(*this, Hdr.NumAddresses)};
+  }
+
   /// Index of the function entry that covers Address, as LLVM's reader
   /// chooses it; std::nullopt when none does.
   llvm::Expected<std::optional<uint32_t>>
   findFunctionIndex(uint64_t Address) const;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+
+  /// What lookup(Address) answers when the address table selects function F
+  /// for Address (F decoded from this file), computed from the decoded
+  /// record: the same rules without re-reading the record, so checking many
+  /// addresses of one function stays linear (verify).
+  llvm::Expected<LookupResult> lookupIn(const DecodedFunction &F,
+                                        uint64_t Address) const;
 
 private:
   GsymReader() = default;

@@ -37,8 +37,10 @@ struct WriteStats {
 /// model's byte order. Fails when the model breaks the format's limits
 /// (4 GiB offsets, 32-bit sizes, more than 2^32 functions) or when an entry
 /// is malformed (line rows out of order, inline range outside its parent).
+/// Threads (0: all cores) encode the records; the bytes never depend on it.
 llvm::Expected<std::string> encodeGsym(const FunctionModel &Model,
-                                       WriteStats *Stats = nullptr);
+                                       WriteStats *Stats = nullptr,
+                                       unsigned Threads = 1);
 
 /// Appends the payload of a LineTable record (InfoType 1) for rows that
 /// start at FuncStart, exactly as LLVM's LineTable::encode does. The rows'

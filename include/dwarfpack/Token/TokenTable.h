@@ -29,51 +29,80 @@ namespace token {
 /// "DPTK" read as a little-endian u32.
 constexpr uint32_t TableMagic = 0x4B545044;
 constexpr uint8_t TableVersion = 1;
+constexpr uint64_t TableHeaderSize = 24;
 /// One sparse offset every 2^IndexShift tokens.
 constexpr unsigned IndexShift = 4;
-/// Token lengths >= this are stored in the long-length list.
-constexpr uint8_t LongLength = 255;
+/// Token lengths are nibbles; lengths >= this are in the long-length list.
+constexpr uint8_t LongLength = 15;
+constexpr uint32_t MaxTokens = 1u << 24;
 
-/// Ids below this take one byte.
-constexpr uint32_t OneByteIds = 0xC0;
-/// Ids below this take two bytes; the rest take four (0xFF + u24).
-constexpr uint32_t TwoByteIds = OneByteIds + (0xFF - 0xC0) * 256;
-constexpr uint32_t MaxTokens = TwoByteIds + (1u << 24);
+/// The variable-length code of token ids. Ids below OneByte take one byte;
+/// the next (0xFF - OneByte) * 256 take two (high bits in the first byte);
+/// the rest take four (0xFF, then id - twoByteLimit() as u24 LE). The
+/// builder picks OneByte to make the names it saw smallest.
+struct IdCode {
+  uint8_t OneByte = 0xC0;
 
-/// Appends the variable-length code of Id (1, 2 or 4 bytes).
-void encodeId(uint32_t Id, llvm::SmallVectorImpl<uint8_t> &Out);
-/// Size in bytes of the code of Id.
-inline unsigned idCodeSize(uint32_t Id) {
-  return Id < OneByteIds ? 1 : Id < TwoByteIds ? 2 : 4;
-}
-/// Decodes one id code at P (advancing it); false when it runs past End.
-inline bool decodeId(const uint8_t *&P, const uint8_t *End, uint32_t &Id) {
-  if (P >= End)
-    return false;
-  uint8_t B = *P;
-  if (B < OneByteIds) {
-    Id = B;
-    ++P;
-    return true;
+  uint32_t twoByteLimit() const { return OneByte + (0xFFu - OneByte) * 256u; }
+  unsigned size(uint32_t Id) const {
+    return Id < OneByte ? 1 : Id < twoByteLimit() ? 2 : 4;
   }
-  if (B < 0xFF) {
-    if (End - P < 2)
+  void encode(uint32_t Id, llvm::SmallVectorImpl<uint8_t> &Out) const {
+    if (Id < OneByte) {
+      Out.push_back(uint8_t(Id));
+    } else if (Id < twoByteLimit()) {
+      uint32_t V = Id - OneByte;
+      Out.push_back(uint8_t(OneByte + (V >> 8)));
+      Out.push_back(uint8_t(V));
+    } else {
+      uint32_t V = Id - twoByteLimit();
+      Out.push_back(0xFF);
+      Out.push_back(uint8_t(V));
+      Out.push_back(uint8_t(V >> 8));
+      Out.push_back(uint8_t(V >> 16));
+    }
+  }
+  /// Decodes one code at P (advancing it); false when it runs past End.
+  bool decode(const uint8_t *&P, const uint8_t *End, uint32_t &Id) const {
+    if (P >= End)
       return false;
-    Id = OneByteIds + ((uint32_t(B - OneByteIds) << 8) | P[1]);
-    P += 2;
+    uint8_t B = *P;
+    if (B < OneByte) {
+      Id = B;
+      ++P;
+      return true;
+    }
+    if (B < 0xFF) {
+      if (End - P < 2)
+        return false;
+      Id = OneByte + ((uint32_t(B - OneByte) << 8) | P[1]);
+      P += 2;
+      return true;
+    }
+    if (End - P < 4)
+      return false;
+    Id = twoByteLimit() +
+         (P[1] | (uint32_t(P[2]) << 8) | (uint32_t(P[3]) << 16));
+    P += 4;
     return true;
   }
-  if (End - P < 4)
-    return false;
-  Id = TwoByteIds + (P[1] | (uint32_t(P[2]) << 8) | (uint32_t(P[3]) << 16));
-  P += 4;
-  return true;
-}
+};
 
-/// Splits Name at every separator; "" gives one empty word, "a__b" gives
-/// "a", "", "b". Joining the words with the separator restores Name.
-void splitWords(llvm::StringRef Name, char Separator,
-                llvm::SmallVectorImpl<llvm::StringRef> &Words);
+/// Where names are cut into tokens. Word separators are dropped and
+/// restored between tokens; a sub-separator (0 for none) starts a token and
+/// stays in it, so "get.isra.0" is "get", ".isra", ".0" and the common
+/// compiler suffixes become shared tokens.
+struct Separators {
+  char Word = '_';
+  char Sub = '.';
+};
+
+/// Splits Name into tokens: at every word separator ("" gives one empty
+/// token, "a__b" gives "a", "", "b"), then each word before every
+/// sub-separator. Joining restores Name: a word separator goes between two
+/// tokens unless the second starts with the sub-separator.
+void splitTokens(llvm::StringRef Name, Separators Seps,
+                 llvm::SmallVectorImpl<llvm::StringRef> &Tokens);
 
 /// Ids of the words of names, built from a corpus. Owns the serialized form.
 class TokenEncoder {
@@ -85,7 +114,8 @@ public:
   bool encodeName(llvm::StringRef Name,
                   llvm::SmallVectorImpl<uint8_t> &Out) const;
   uint32_t numTokens() const { return NumTokens; }
-  char separator() const { return Separator; }
+  Separators separators() const { return Seps; }
+  const IdCode &code() const { return Code; }
   /// Final id of a provisional id handed out by TokenTableBuilder::addName.
   uint32_t finalId(uint32_t Provisional) const { return Remap[Provisional]; }
   /// The serialized table (docs/TokenEncoder.md), a multiple of 4 bytes.
@@ -97,24 +127,31 @@ private:
   std::vector<uint32_t> Remap;
   std::string Serialized;
   uint32_t NumTokens = 0;
-  char Separator = '_';
+  Separators Seps;
+  IdCode Code;
 };
 
-/// Collects the words of a corpus and assigns ids. Deterministic: ids follow
-/// decreasing frequency, ties broken by the bytes of the word.
+/// Collects the tokens of a corpus and assigns ids. Deterministic: ids
+/// follow decreasing frequency (or weight), ties broken by the bytes.
 class TokenTableBuilder {
 public:
-  explicit TokenTableBuilder(char Separator = '_') : Separator(Separator) {}
+  explicit TokenTableBuilder(Separators Seps = {}) : Seps(Seps) {}
   /// Counts the words of Name. When Provisional is given, appends one
   /// provisional id per word (see TokenEncoder::finalId), which spares
   /// writers a second hash lookup per word.
   void addName(llvm::StringRef Name,
                llvm::SmallVectorImpl<uint32_t> *Provisional = nullptr);
-  /// Fails only when the corpus has more than MaxTokens distinct words.
-  llvm::Expected<TokenEncoder> finish() const;
+  /// Distinct tokens so far (provisional ids are below this).
+  uint32_t numTokens() const { return Words.size(); }
+  /// Assigns ids and picks the id code. Weights, indexed by provisional id,
+  /// replace the token counts when given: a writer that stores only some
+  /// occurrences (front coding) passes how often each token is written.
+  /// Fails only when the corpus has more than MaxTokens distinct tokens.
+  llvm::Expected<TokenEncoder>
+  finish(llvm::ArrayRef<uint64_t> Weights = {}) const;
 
 private:
-  char Separator;
+  Separators Seps;
   llvm::StringMap<uint32_t> Index;
   std::vector<uint32_t> Counts;
   std::vector<llvm::StringRef> Words;
@@ -130,7 +167,8 @@ public:
                                            uint64_t *Size = nullptr);
 
   uint32_t numTokens() const { return NumTokens; }
-  char separator() const { return Separator; }
+  Separators separators() const { return Seps; }
+  const IdCode &code() const { return Code; }
   /// The text of token Id; Id must be < numTokens().
   llvm::StringRef token(uint32_t Id) const {
     uint32_t First = Id & ~((1u << IndexShift) - 1);
@@ -141,7 +179,11 @@ public:
     return llvm::StringRef(Bytes + Off, tokenLength(Id));
   }
 
-  /// Appends the name made of Ids (words joined by the separator).
+  /// True when a word separator goes before token Tok (not the first).
+  bool joinsWithSeparator(llvm::StringRef Tok) const {
+    return !Seps.Sub || Tok.empty() || Tok[0] != Seps.Sub;
+  }
+  /// Appends the name made of Ids.
   void expand(llvm::ArrayRef<uint32_t> Ids, std::string &Out) const;
   /// Compares the name made of Ids with S, as memcmp would compare the
   /// expanded bytes, stopping at the first difference.
@@ -153,23 +195,24 @@ public:
                        llvm::SmallVectorImpl<uint32_t> &Ids) const;
   /// Reads one id code and checks it against the table.
   bool readId(const uint8_t *&P, const uint8_t *End, uint32_t &Id) const {
-    return decodeId(P, End, Id) && Id < NumTokens;
+    return Code.decode(P, End, Id) && Id < NumTokens;
   }
 
 private:
   uint32_t tokenLength(uint32_t Id) const {
-    uint8_t L = Lengths[Id];
+    uint8_t L = (Lengths[Id >> 1] >> ((Id & 1) * 4)) & 15;
     return LLVM_LIKELY(L != LongLength) ? L : longTokenLength(Id);
   }
   uint32_t longTokenLength(uint32_t Id) const;
 
   const uint8_t *Offsets = nullptr; // u32[ceil(NumTokens / 16)]
   const uint8_t *Longs = nullptr;   // (u32 id, u32 length)[NumLong]
-  const uint8_t *Lengths = nullptr; // u8[NumTokens]
+  const uint8_t *Lengths = nullptr; // nibbles, u8[ceil(NumTokens / 2)]
   const char *Bytes = nullptr;
   uint32_t NumTokens = 0;
   uint32_t NumLong = 0;
-  char Separator = '_';
+  Separators Seps;
+  IdCode Code;
 };
 
 } // namespace token

@@ -14,6 +14,11 @@ the rules of docs/UserGuide.md "Breakpad input":
     record and a deeper one the declaration file of the parent's origin
     (older INLINE_ORIGIN form);
   * zero-size ranges are ignored;
+  * code of a FUNC that no line record covers gives the function alone (no
+    file, no line, no inline frames), starting where that stretch starts;
+    the covered stretches between such gaps start frames no earlier than
+    the stretch (the entry is cut there);
+  * an unknown call-site file is "" here and "??" in dwarfpack's output;
   * a PUBLIC covers [address, next FUNC start or PUBLIC address) unless a
     FUNC contains its address; the last PUBLIC covers its address only.
 
@@ -138,6 +143,11 @@ class Sym:
         for fn in self.funcs:
             fn.lines.sort()
             fn.line_starts = [x[0] for x in fn.lines]
+            # Start of the run of contiguous line records each one is in.
+            fn.run_start = []
+            for k, (s, e, _, _) in enumerate(fn.lines):
+                contiguous = k and fn.lines[k - 1][1] == s
+                fn.run_start.append(fn.run_start[-1] if contiguous else s)
             first = fn.lines[0][3] if fn.lines else ""
             for node in fn.old_depth0:
                 node.call_file = first
@@ -170,6 +180,11 @@ class Sym:
             if j >= 0 and self.pub[j][0] <= a < self.pub[j][1]:
                 return [(self.pub[j][2], "", 0, self.pub[j][0])]
             return []
+        k = bisect.bisect_right(fn.line_starts, a) - 1
+        if k < 0 or a >= fn.lines[k][1]:
+            # No line record covers a: the function alone, starting where
+            # the uncovered stretch starts.
+            return [(fn.name, "", 0, fn.lines[k][1] if k >= 0 else fn.start)]
         chain = []
         level = fn.inlines
         while True:
@@ -178,15 +193,16 @@ class Sym:
                 break
             chain.append(hit[0])
             level = hit[0].children
-        file, line = "", 0
-        k = bisect.bisect_right(fn.line_starts, a) - 1
-        if k >= 0 and a < fn.lines[k][1]:
-            file, line = fn.lines[k][3], fn.lines[k][2]
+        file, line = fn.lines[k][3], fn.lines[k][2]
+        # With uncovered stretches the function is cut there: frames start
+        # no earlier than the covered stretch the address is in.
+        piece = fn.run_start[k]
         frames = []
         for node in reversed(chain):
-            frames.append((self.origins[node.origin][0], file, line, node.start_of(a)))
+            frames.append((self.origins[node.origin][0], file, line,
+                           max(node.start_of(a), piece)))
             file, line = node.call_file, node.call_line
-        frames.append((fn.name, file, line, fn.start))
+        frames.append((fn.name, file, line, piece))
         return frames
 
     def addresses(self, nrandom, seed):

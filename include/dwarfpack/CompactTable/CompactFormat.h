@@ -1,0 +1,68 @@
+//===- CompactFormat.h - Constants of the compact address table -----------===//
+//
+// Shared by the compact table writer and reader. The layout is specified
+// byte by byte in docs/CompactTable.md. Every multi-byte integer is
+// little-endian, whatever the byte order of the input.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_COMPACTTABLE_COMPACTFORMAT_H
+#define DWARFPACK_COMPACTTABLE_COMPACTFORMAT_H
+
+#include <cstdint>
+
+namespace dwarfpack {
+namespace compact {
+
+/// The bytes "DPAT" read as a little-endian u32. Distinct from GSYM's
+/// "MYSG"/"GSYM", so LLVM's reader rejects the file by its magic.
+constexpr uint32_t Magic = 0x54415044;
+constexpr uint16_t Version = 1;
+constexpr uint32_t HeaderSize = 40;
+
+/// The sections, in file order; the section table follows the header.
+enum Section : unsigned {
+  SecUUID,
+  SecBlockIndex,
+  SecAddressBlocks,
+  SecRecords,
+  SecNameTokens,
+  SecNames,
+  SecPathTokens,
+  SecPaths,
+  SecFiles,
+  NumSections
+};
+constexpr uint32_t SectionTableSize = NumSections * 8;
+
+/// Size of one block index entry: u64 first start, u32 block offset, u32
+/// record offset.
+constexpr uint32_t BlockIndexEntrySize = 16;
+/// Largest accepted BlockShift (functions per block = 1 << BlockShift).
+constexpr unsigned MaxBlockShift = 12;
+/// One sparse offset every 2^ListIndexShift entries of a list section.
+constexpr unsigned ListIndexShift = 2;
+
+/// Bits of a record's head value (ULEB128 NameId << RecordFlagBits | flags).
+enum RecordFlags : uint64_t {
+  HasLines = 1,
+  HasInlineChildren = 2, ///< Inline tree whose root is the function itself.
+  HasInlineRoot = 4,     ///< Inline tree with an explicitly stored root.
+};
+constexpr unsigned RecordFlagBits = 3;
+
+/// Line table opcodes; opcodes from FirstSpecial on are special rows.
+enum LineOpcode : uint8_t {
+  LongRow = 0,  ///< ULEB address delta, SLEB line delta.
+  SetFile = 1,  ///< ULEB file operand; the next opcode describes the row.
+  SwapFile = 2, ///< SetFile with operand 1 (the previously used file).
+  FirstSpecial = 3,
+};
+
+/// Deepest inline tree the reader accepts (as the GSYM reader).
+constexpr unsigned MaxInlineDepth = 256;
+
+} // namespace compact
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,161 @@
+//===- CompactReader.h - Zero-copy reader of compact address tables -------===//
+//
+// Reads the compact address table (docs/CompactTable.md) in place from a
+// mapped buffer. Opening validates the header, the section table and every
+// fixed-size index; records, blocks and names are decoded lazily with
+// bounds checks on every byte, so corrupt input yields an Error, never a
+// crash or a hang. A lookup decodes one address block, one record, and only
+// the names and paths of the frames it returns.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_COMPACTTABLE_COMPACTREADER_H
+#define DWARFPACK_COMPACTTABLE_COMPACTREADER_H
+
+#include "dwarfpack/AddressTable/FunctionModel.h"
+#include "dwarfpack/CompactTable/CompactFormat.h"
+#include "dwarfpack/Symbolize/Frame.h"
+#include "dwarfpack/Token/TokenTable.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+namespace compact {
+
+/// The fixed header, decoded.
+struct Header {
+  uint32_t Magic = 0;
+  uint16_t Version = 0;
+  uint8_t BlockShift = 0;
+  uint8_t Reserved = 0;
+  uint64_t BaseAddress = 0;
+  uint32_t NumFunctions = 0;
+  uint32_t NumBlocks = 0;
+  int8_t LineBase = 0;
+  uint8_t LineRange = 1;
+  uint16_t Reserved2 = 0;
+  uint32_t NumFiles = 0;
+  uint32_t NumNames = 0;
+  uint32_t NumPaths = 0;
+};
+
+/// Address and line advance of each special opcode, computed from the
+/// header at open so that row decoding needs no division.
+struct SpecialOpcodes {
+  uint8_t AddrDelta[256] = {};
+  int16_t LineDelta[256] = {};
+};
+
+/// Where one function's entry lies: its range and its record's bytes.
+struct FunctionLocation {
+  uint64_t Start = 0;
+  uint64_t Size = 0;
+  uint64_t RecordOffset = 0; ///< Within the records section.
+  uint64_t RecordEnd = 0;
+};
+
+/// A decoded inline node; names are expanded, files are compact file ids.
+struct DecodedInline {
+  std::vector<AddressRange> Ranges;
+  std::string Name;
+  uint32_t CallFile = 0;
+  uint32_t CallLine = 0;
+  std::vector<DecodedInline> Children;
+};
+
+/// A fully decoded record (for dump and tests).
+struct DecodedFunction {
+  FunctionLocation Loc;
+  std::string Name;
+  std::vector<LineEntry> Lines; ///< File fields are compact file ids.
+  bool HasLines = false;
+  std::optional<DecodedInline> Inline;
+  /// Bytes of the record's parts: head, line table, inline tree.
+  uint64_t HeadBytes = 0, LineBytes = 0, InlineBytes = 0;
+};
+
+class CompactReader : public AddressSymbolizer {
+public:
+  static llvm::Expected<std::unique_ptr<CompactReader>>
+  create(std::unique_ptr<llvm::MemoryBuffer> Buffer);
+  /// Same, over bytes the caller keeps alive for the reader's lifetime.
+  static llvm::Expected<std::unique_ptr<CompactReader>>
+  create(llvm::MemoryBufferRef Buffer);
+
+  /// True when Contents starts with the compact table magic.
+  static bool isCompact(llvm::StringRef Contents);
+
+  const Header &header() const { return Hdr; }
+  llvm::StringRef data() const { return Data; }
+  llvm::ArrayRef<uint8_t> uuid() const;
+  /// File offset and size of section S.
+  std::pair<uint32_t, uint32_t> section(Section S) const {
+    return {SecOff[S], SecSize[S]};
+  }
+
+  /// Locations of every function of block Block, in address order.
+  llvm::Error decodeBlock(uint32_t Block,
+                          std::vector<FunctionLocation> &Out) const;
+  /// Decodes one record completely.
+  llvm::Expected<DecodedFunction>
+  decodeFunction(const FunctionLocation &Loc) const;
+
+  /// The name whose entry starts at Offset in the name list, expanded.
+  llvm::Error getName(uint32_t Offset, std::string &Out) const;
+  /// Path component Id, expanded.
+  llvm::Error getPath(uint32_t Id, std::string &Out) const;
+  /// File Id (1-based; 0 is "no file") as "dir/base", as GSYM joins it.
+  llvm::Error getFilePath(uint32_t Id, std::string &Out) const;
+  /// Directory and base path ids of file Id.
+  llvm::Error getFileParts(uint32_t Id, uint32_t &Dir, uint32_t &Base) const;
+
+  llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+
+private:
+  CompactReader() = default;
+  llvm::Error parse();
+  llvm::Error findListEntry(llvm::StringRef List, uint32_t Count, uint32_t Id,
+                            unsigned Kind, const uint8_t *&P) const;
+  /// Prefetches the index entry (Body false) or the entry (Body true, the
+  /// index entry having been prefetched before) of Id in a list section.
+  void prefetch(llvm::StringRef List, uint32_t Count, uint32_t Id,
+                bool Body) const;
+  static llvm::Error decodeEntry(const token::TokenTable &Tokens,
+                                 const uint8_t *P, const uint8_t *ListEnd,
+                                 const char *What, std::string &Out);
+  llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
+                         uint32_t Count, uint32_t Id, unsigned Kind,
+                         std::string &Out) const;
+  llvm::Expected<bool> findFunction(uint64_t Address,
+                                    FunctionLocation &Loc) const;
+
+  std::unique_ptr<llvm::MemoryBuffer> Owned;
+  llvm::StringRef Data;
+  Header Hdr;
+  uint32_t SecOff[NumSections] = {};
+  uint32_t SecSize[NumSections] = {};
+  token::TokenTable NameTokens;
+  token::TokenTable PathTokens;
+  SpecialOpcodes Special;
+  llvm::StringRef Names, Paths, Files;
+};
+
+/// The name of section S as the dump and error messages print it.
+const char *sectionName(Section S);
+
+/// Prints the whole file in a stable text form (docs/CompactTable.md, "Dump
+/// format"); function lines match the GSYM dump's apart from record offsets.
+llvm::Error dumpCompact(const CompactReader &Reader, llvm::raw_ostream &OS);
+
+} // namespace compact
+} // namespace dwarfpack
+
+#endif

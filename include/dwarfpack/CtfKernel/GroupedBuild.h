@@ -1,0 +1,52 @@
+//===- GroupedBuild.h - One object's units split among modules -*- C++ -*-===//
+//
+// vmlinux (or vmlinux.o) holds the units of the core kernel and of every
+// built-in module. convertUnitsInto() converts an object's compile units in
+// parallel and merges each into the TypeMerger of the module the classifier
+// names, strictly in unit order, so the result never depends on the thread
+// count (as types::buildTypeTable).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_CTFKERNEL_GROUPEDBUILD_H
+#define DWARFPACK_CTFKERNEL_GROUPEDBUILD_H
+
+#include "dwarfpack/Types/DwarfTypeBuilder.h"
+
+#include <functional>
+
+namespace dwarfpack {
+namespace ctfkernel {
+
+/// The defined data and function symbol names of an object. With
+/// GlobalDataOnly, data objects are only those of external linkage (the
+/// kernel's global variables; static variables are not interesting to
+/// consumers and would double the symbol tables).
+struct ElfSymbolNames {
+  llvm::StringSet<> Objects, Functions;
+};
+ElfSymbolNames collectElfSymbols(const llvm::object::ObjectFile &Obj,
+                                 bool GlobalDataOnly = false);
+
+/// Called once per compile unit, in unit order, on the calling thread, with
+/// the unit's DW_AT_comp_dir and DW_AT_name. Returns the merger of the
+/// unit's module, or null to skip the unit (e.g. already seen elsewhere).
+using UnitClassifier = std::function<types::TypeMerger *(
+    llvm::StringRef CompDir, llvm::StringRef Name)>;
+
+struct GroupedStats {
+  uint64_t NumUnits = 0, NumSkipped = 0, NumInputTypes = 0;
+};
+
+/// Fails only when the object has no DWARF compile units. The merged types
+/// refer to the object's strings: keep Obj and Ctx alive until the mergers
+/// are finished.
+llvm::Expected<GroupedStats> convertUnitsInto(llvm::DWARFContext &Ctx,
+                                              const types::BuildOptions &Opts,
+                                              const UnitClassifier &Classify,
+                                              WarningLog &Log);
+
+} // namespace ctfkernel
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,123 @@
+//===- CompactDump.cpp - Stable text dump of a compact address table ------===//
+//
+// The layout is documented in docs/CompactTable.md ("Dump format"). The
+// function part prints exactly what the GSYM dump prints for the same model,
+// apart from record offsets, so the two can be diffed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/CompactTable/CompactReader.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace llvm;
+
+namespace dwarfpack {
+namespace compact {
+
+static std::string filePath(const CompactReader &R, uint32_t Id) {
+  std::string Path;
+  if (Error E = R.getFilePath(Id, Path))
+    return "<" + toString(std::move(E)) + ">";
+  return Path;
+}
+
+static void dumpInline(const CompactReader &R, const DecodedInline &Node,
+                       unsigned Indent, raw_ostream &OS) {
+  OS.indent(Indent);
+  for (const AddressRange &Rg : Node.Ranges)
+    OS << '[' << format_hex(Rg.Start, 18) << " - " << format_hex(Rg.End, 18)
+       << ") ";
+  OS << '"' << Node.Name << '"';
+  if (Node.CallFile != 0)
+    OS << " called from " << filePath(R, Node.CallFile) << ':' << Node.CallLine;
+  OS << '\n';
+  for (const DecodedInline &Child : Node.Children)
+    dumpInline(R, Child, Indent + 2, OS);
+}
+
+Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
+  const Header &H = R.header();
+  static const char *const SectionNames[NumSections] = {
+      "UUID",  "BlockIndex", "AddressBlocks", "Records", "NameTokens",
+      "Names", "PathTokens", "Paths",         "Files"};
+  OS << "Compact address table version " << H.Version << ", little-endian, "
+     << R.data().size() << " bytes\n";
+  OS << "Header:\n";
+  OS << "  Magic        = " << format_hex(H.Magic, 10) << '\n';
+  OS << "  Version      = " << H.Version << '\n';
+  OS << "  BlockShift   = " << unsigned(H.BlockShift) << '\n';
+  OS << "  BaseAddress  = " << format_hex(H.BaseAddress, 18) << '\n';
+  OS << "  NumFunctions = " << H.NumFunctions << '\n';
+  OS << "  NumBlocks    = " << H.NumBlocks << '\n';
+  OS << "  LineBase     = " << int(H.LineBase) << '\n';
+  OS << "  LineRange    = " << unsigned(H.LineRange) << '\n';
+  OS << "  NumFiles     = " << H.NumFiles << '\n';
+  OS << "  NumNames     = " << H.NumNames << '\n';
+  OS << "  NumPaths     = " << H.NumPaths << '\n';
+  OS << "  UUID         = ";
+  for (uint8_t B : R.uuid())
+    OS << format_hex_no_prefix(B, 2);
+  OS << '\n';
+  OS << "Sections:\n";
+  for (unsigned S = 0; S < NumSections; ++S) {
+    auto [Off, Size] = R.section(Section(S));
+    OS << "  " << left_justify(sectionName(Section(S)), 13) << " @ "
+       << format_hex(Off, 10) << ", " << Size << " bytes\n";
+  }
+  OS << "Files: " << H.NumFiles << '\n';
+  for (uint32_t I = 1; I <= H.NumFiles; ++I)
+    OS << "  [" << format_decimal(I, 4) << "] \"" << filePath(R, I) << "\"\n";
+  OS << "Functions: " << H.NumFunctions << '\n';
+  unsigned Failed = 0;
+  std::string FirstError;
+  auto Fail = [&](std::string Msg) {
+    if (!Failed++)
+      FirstError = std::move(Msg);
+  };
+  uint64_t Index = 0;
+  std::vector<FunctionLocation> Locs;
+  for (uint32_t B = 0; B < H.NumBlocks; ++B) {
+    if (Error E = R.decodeBlock(B, Locs)) {
+      std::string Msg = toString(std::move(E));
+      OS << "block " << B << " error: " << Msg << '\n';
+      Fail(Msg);
+      Index += uint64_t(1) << H.BlockShift;
+      continue;
+    }
+    for (const FunctionLocation &L : Locs) {
+      OS << "[" << format_decimal(Index++, 4) << "] @ "
+         << format_hex(R.section(SecRecords).first + L.RecordOffset, 10)
+         << ": ";
+      Expected<DecodedFunction> D = R.decodeFunction(L);
+      if (!D) {
+        std::string Msg = toString(D.takeError());
+        OS << format_hex(L.Start, 18) << " error: " << Msg << '\n';
+        Fail(Msg);
+        continue;
+      }
+      OS << '[' << format_hex(L.Start, 18) << " - "
+         << format_hex(L.Start + L.Size, 18) << ") \"" << D->Name << "\"\n";
+      if (D->HasLines) {
+        OS << "  LineTable: " << D->Lines.size() << " rows\n";
+        for (const LineEntry &Row : D->Lines)
+          OS << "    " << format_hex(Row.Address, 18) << ' '
+             << filePath(R, Row.File) << ':' << Row.Line << '\n';
+      }
+      if (D->Inline) {
+        OS << "  InlineInfo:\n";
+        dumpInline(R, *D->Inline, 4, OS);
+      }
+    }
+  }
+  if (Failed)
+    return createStringError(inconvertibleErrorCode(),
+                             Twine(Failed) +
+                                 " blocks or functions could not be decoded; "
+                                 "first: " +
+                                 FirstError);
+  return Error::success();
+}
+
+} // namespace compact
+} // namespace dwarfpack

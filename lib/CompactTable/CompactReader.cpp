@@ -1,0 +1,936 @@
+//===- CompactReader.cpp - Zero-copy reader of compact address tables -----===//
+//
+// Layout and lookup rules: docs/CompactTable.md. Lookups give the answers of
+// GsymReader::lookup for the GSYM file of the same model, including its
+// errors (an address before the first line row, a row without a file).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/CompactTable/CompactReader.h"
+#include "dwarfpack/GSYM/GsymReader.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+
+using namespace llvm;
+using llvm::support::endian::read32le;
+using llvm::support::endian::read64le;
+
+namespace dwarfpack {
+namespace compact {
+
+static Error makeError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+static std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
+
+namespace {
+
+/// Bounded reading of LEB128 values and bytes. After the first overrun or
+/// malformed value every read returns 0 and ok() stays false; callers check
+/// ok() before using what they read.
+class Cursor {
+public:
+  Cursor(const uint8_t *P, const uint8_t *End) : P(P), End(End) {}
+  bool ok() const { return OK; }
+  bool atEnd() const { return P >= End; }
+  const uint8_t *pos() const { return P; }
+  const uint8_t *end() const { return End; }
+  void skip(uint64_t N) { P += N; } // N checked by the caller
+
+  uint8_t u8() {
+    if (LLVM_UNLIKELY(P >= End)) {
+      OK = false;
+      return 0;
+    }
+    return *P++;
+  }
+  uint64_t uleb() {
+    if (LLVM_LIKELY(P < End && *P < 0x80))
+      return *P++;
+    uint64_t V = 0;
+    unsigned Shift = 0;
+    while (true) {
+      if (P >= End || Shift > 63) {
+        OK = false;
+        return 0;
+      }
+      uint8_t B = *P++;
+      uint64_t Slice = B & 0x7f;
+      if (Shift == 63 && Slice > 1) {
+        OK = false;
+        return 0;
+      }
+      V |= Slice << Shift;
+      Shift += 7;
+      if (!(B & 0x80))
+        return V;
+    }
+  }
+  int64_t sleb() {
+    uint64_t V = 0;
+    unsigned Shift = 0;
+    uint8_t B;
+    do {
+      if (P >= End || Shift > 63) {
+        OK = false;
+        return 0;
+      }
+      B = *P++;
+      V |= uint64_t(B & 0x7f) << Shift;
+      Shift += 7;
+    } while (B & 0x80);
+    if (Shift < 64 && (B & 0x40))
+      V |= ~uint64_t(0) << Shift;
+    return int64_t(V);
+  }
+  /// A ULEB value that must fit in 32 bits.
+  uint32_t u32leb() {
+    uint64_t V = uleb();
+    if (V > UINT32_MAX) {
+      OK = false;
+      return 0;
+    }
+    return uint32_t(V);
+  }
+
+private:
+  const uint8_t *P;
+  const uint8_t *End;
+  bool OK = true;
+};
+
+const uint8_t *bytes(StringRef S) {
+  return reinterpret_cast<const uint8_t *>(S.data());
+}
+
+/// Reader side of the line-row state machine (see the writer).
+struct FileHistory {
+  static constexpr unsigned Capacity = 32;
+  SmallVector<std::pair<uint32_t, uint32_t>, 8> Recent;
+
+  uint32_t select(uint64_t Operand, uint32_t CurrentLine, uint32_t &File,
+                  bool &OK) {
+    int Index = -1;
+    if (Operand < Recent.size()) {
+      Index = int(Operand);
+      File = Recent[Index].first;
+    } else {
+      uint64_t Id = Operand - Recent.size();
+      if (Id > UINT32_MAX) {
+        OK = false;
+        return 0;
+      }
+      File = uint32_t(Id);
+      for (unsigned I = 0; I < Recent.size(); ++I)
+        if (Recent[I].first == File) {
+          Index = I;
+          break;
+        }
+    }
+    uint32_t Base = CurrentLine;
+    if (Index >= 0) {
+      Base = Recent[Index].second;
+      Recent.erase(Recent.begin() + Index);
+    } else if (Recent.size() == Capacity) {
+      Recent.pop_back();
+    }
+    Recent.insert(Recent.begin(), {File, Base});
+    return Base;
+  }
+};
+
+template <typename Fn>
+Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
+                uint64_t RecordOffset, uint64_t NumRows, Fn &&Callback);
+
+/// Decodes a line table, calling Fn(Row) for every row until it returns
+/// false. With HasSize (an inline tree follows), the cursor is then moved
+/// past the whole table; without, decoding stops where the callback did.
+/// Every opcode consumes at least one byte, so a hostile row count ends
+/// with the record.
+template <typename Fn>
+Error parseLines(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
+                 uint64_t RecordOffset, bool HasSize, Fn &&Callback) {
+  uint64_t NumRows = C.uleb();
+  uint64_t Size = HasSize ? C.uleb() : 0;
+  const uint8_t *TableStart = C.pos();
+  if (HasSize && (!C.ok() || Size > uint64_t(C.end() - TableStart)))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": line table size runs past the record");
+  Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
+  if (Error E = parseRows(Rows, H, FuncStart, RecordOffset, NumRows, Callback))
+    return E;
+  if (HasSize)
+    C.skip(Size);
+  else
+    C = Rows;
+  return Error::success();
+}
+
+template <typename Fn>
+Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
+                uint64_t RecordOffset, uint64_t NumRows, Fn &&Callback) {
+  LineEntry Row;
+  Row.Address = FuncStart + C.uleb();
+  Row.File = C.u32leb();
+  Row.Line = C.u32leb();
+  if (!C.ok() || NumRows == 0)
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or empty line table");
+  if (Row.Address < FuncStart)
+    return makeError("record at " + hex(RecordOffset) +
+                     ": first line row overflows the address space");
+  FileHistory Files;
+  Files.Recent.push_back({Row.File, Row.Line});
+  if (!Callback(Row))
+    return Error::success();
+  bool OK = true;
+  for (uint64_t R = 1; R < NumRows; ++R) {
+    uint32_t BaseLine = Row.Line;
+    uint8_t Op = C.u8();
+    while ((Op == SetFile || Op == SwapFile) && C.ok() && OK) {
+      uint64_t Operand = Op == SwapFile ? 1 : C.uleb();
+      BaseLine = Files.select(Operand, Row.Line, Row.File, OK);
+      Op = C.u8();
+    }
+    uint64_t AddrDelta;
+    int64_t LineDelta;
+    if (Op == LongRow) {
+      AddrDelta = C.uleb();
+      LineDelta = C.sleb();
+    } else {
+      LineDelta = H.LineDelta[Op];
+      AddrDelta = H.AddrDelta[Op];
+    }
+    if (!C.ok() || !OK)
+      return makeError("record at " + hex(RecordOffset) +
+                       ": truncated or malformed line row " + Twine(R));
+    if (Row.Address + AddrDelta < Row.Address)
+      return makeError("record at " + hex(RecordOffset) +
+                       ": line row address overflows");
+    Row.Address += AddrDelta;
+    // Wrapping arithmetic: hostile deltas must not overflow signed math.
+    Row.Line = uint32_t(uint64_t(BaseLine) + uint64_t(LineDelta));
+    Files.Recent.front().second = Row.Line;
+    if (!Callback(Row))
+      return Error::success();
+  }
+  return Error::success();
+}
+
+/// The fields of one inline node before its children.
+struct NodeHead {
+  uint64_t NumChildren = 0;
+  SmallVector<AddressRange, 2> Ranges;
+  uint32_t Name = 0;
+  uint32_t CallFile = 0;
+  uint32_t CallLine = 0;
+};
+
+/// Reads a node head; PrevFile/PrevLine carry the previous sibling's call
+/// site (the references of the delta codes).
+Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
+               uint32_t &PrevLine, uint64_t RecordOffset, NodeHead &N) {
+  uint64_t H = C.uleb();
+  N.NumChildren = H >> 1;
+  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
+  // Each range takes at least two bytes: a cheap bound on hostile counts.
+  if (!C.ok() || NumRanges == 0 || NumRanges > (1u << 24))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or malformed inline node");
+  uint64_t Prev = ParentBase;
+  for (uint64_t I = 0; I < NumRanges; ++I) {
+    uint64_t Start = Prev + C.uleb();
+    uint64_t Size = C.uleb();
+    if (!C.ok() || Start < Prev || Size == 0 || Start + Size < Start)
+      return makeError("record at " + hex(RecordOffset) +
+                       ": truncated or malformed inline range");
+    N.Ranges.push_back({Start, Start + Size});
+    Prev = Start + Size;
+  }
+  N.Name = C.u32leb();
+  uint64_t FileCode = C.uleb();
+  int64_t LineDelta = C.sleb();
+  if (!C.ok() || FileCode > uint64_t(UINT32_MAX) + 1)
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or malformed inline node");
+  N.CallFile = FileCode == 0 ? PrevFile : uint32_t(FileCode - 1);
+  N.CallLine = uint32_t(uint64_t(PrevLine) + uint64_t(LineDelta));
+  PrevFile = N.CallFile;
+  PrevLine = N.CallLine;
+  return Error::success();
+}
+
+Error skipNode(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
+               uint32_t &PrevLine, unsigned Depth, uint64_t RecordOffset) {
+  if (Depth > MaxInlineDepth)
+    return makeError("record at " + hex(RecordOffset) +
+                     ": inline tree deeper than " + Twine(MaxInlineDepth));
+  NodeHead N;
+  if (Error E = readHead(C, ParentBase, PrevFile, PrevLine, RecordOffset, N))
+    return E;
+  uint32_t ChildFile = 0, ChildLine = 0;
+  for (uint64_t I = 0; I < N.NumChildren; ++I)
+    if (Error E = skipNode(C, N.Ranges.front().Start, ChildFile, ChildLine,
+                           Depth + 1, RecordOffset))
+      return E;
+  return Error::success();
+}
+
+/// A node on the path to the looked-up address.
+struct Match {
+  uint32_t Name;
+  uint32_t CallFile;
+  uint32_t CallLine;
+  uint64_t HitStart;
+};
+
+/// GSYM's inline lookup: the first sibling whose ranges contain Addr is
+/// entered; its subtree is searched the same way.
+Error matchNode(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
+                uint32_t &PrevLine, unsigned Depth, uint64_t RecordOffset,
+                uint64_t Addr, SmallVectorImpl<Match> &Chain, bool &Hit) {
+  if (Depth > MaxInlineDepth)
+    return makeError("record at " + hex(RecordOffset) +
+                     ": inline tree deeper than " + Twine(MaxInlineDepth));
+  NodeHead N;
+  if (Error E = readHead(C, ParentBase, PrevFile, PrevLine, RecordOffset, N))
+    return E;
+  const AddressRange *In = nullptr;
+  for (const AddressRange &R : N.Ranges)
+    if (R.contains(Addr)) {
+      In = &R;
+      break;
+    }
+  uint32_t ChildFile = 0, ChildLine = 0;
+  const uint64_t ChildBase = N.Ranges.front().Start;
+  Hit = In != nullptr;
+  if (!Hit) {
+    for (uint64_t I = 0; I < N.NumChildren; ++I)
+      if (Error E = skipNode(C, ChildBase, ChildFile, ChildLine, Depth + 1,
+                             RecordOffset))
+        return E;
+    return Error::success();
+  }
+  Chain.push_back({N.Name, N.CallFile, N.CallLine, In->Start});
+  for (uint64_t I = 0; I < N.NumChildren; ++I) {
+    bool ChildHit = false;
+    if (Error E = matchNode(C, ChildBase, ChildFile, ChildLine, Depth + 1,
+                            RecordOffset, Addr, Chain, ChildHit))
+      return E;
+    if (ChildHit)
+      break; // nothing after the match is needed
+  }
+  return Error::success();
+}
+
+Error decodeNode(const CompactReader &R, Cursor &C, uint64_t ParentBase,
+                 uint32_t &PrevFile, uint32_t &PrevLine, unsigned Depth,
+                 uint64_t RecordOffset, DecodedInline &Out) {
+  if (Depth > MaxInlineDepth)
+    return makeError("record at " + hex(RecordOffset) +
+                     ": inline tree deeper than " + Twine(MaxInlineDepth));
+  NodeHead N;
+  if (Error E = readHead(C, ParentBase, PrevFile, PrevLine, RecordOffset, N))
+    return E;
+  Out.Ranges.assign(N.Ranges.begin(), N.Ranges.end());
+  Out.CallFile = N.CallFile;
+  Out.CallLine = N.CallLine;
+  if (N.CallFile > R.header().NumFiles)
+    return makeError("record at " + hex(RecordOffset) + ": call file " +
+                     Twine(N.CallFile) + " is out of range");
+  if (Error E = R.getName(N.Name, Out.Name))
+    return E;
+  uint32_t ChildFile = 0, ChildLine = 0;
+  for (uint64_t I = 0; I < N.NumChildren; ++I) {
+    // Each node takes bytes: a bound on hostile child counts.
+    if (C.atEnd())
+      return makeError("record at " + hex(RecordOffset) +
+                       ": truncated inline tree");
+    Out.Children.emplace_back();
+    if (Error E = decodeNode(R, C, N.Ranges.front().Start, ChildFile, ChildLine,
+                             Depth + 1, RecordOffset, Out.Children.back()))
+      return E;
+  }
+  return Error::success();
+}
+
+} // namespace
+
+bool CompactReader::isCompact(StringRef Contents) {
+  return Contents.size() >= 4 && read32le(Contents.data()) == Magic;
+}
+
+Expected<std::unique_ptr<CompactReader>>
+CompactReader::create(std::unique_ptr<MemoryBuffer> Buffer) {
+  std::unique_ptr<CompactReader> R(new CompactReader());
+  R->Data = Buffer->getBuffer();
+  R->Owned = std::move(Buffer);
+  if (Error E = R->parse())
+    return std::move(E);
+  return std::move(R);
+}
+
+Expected<std::unique_ptr<CompactReader>>
+CompactReader::create(MemoryBufferRef Buffer) {
+  std::unique_ptr<CompactReader> R(new CompactReader());
+  R->Data = Buffer.getBuffer();
+  if (Error E = R->parse())
+    return std::move(E);
+  return std::move(R);
+}
+
+const char *sectionName(Section S) {
+  static const char *const Names[NumSections] = {
+      "UUID",  "BlockIndex", "AddressBlocks", "Records", "NameTokens",
+      "Names", "PathTokens", "Paths",         "Files"};
+  return S < NumSections ? Names[S] : "?";
+}
+
+ArrayRef<uint8_t> CompactReader::uuid() const {
+  return ArrayRef<uint8_t>(bytes(Data) + SecOff[SecUUID], SecSize[SecUUID]);
+}
+
+/// Checks a list section (names, paths, files): a sparse index of u32
+/// offsets, ascending and inside the body.
+static Error checkList(StringRef Section, uint32_t Count, const char *What,
+                       StringRef &List) {
+  uint64_t IndexSize =
+      ((uint64_t(Count) + (1u << ListIndexShift) - 1) >> ListIndexShift) * 4;
+  if (IndexSize > Section.size())
+    return makeError(Twine(What) + " list of " + Twine(Count) +
+                     " entries is larger than its section");
+  uint64_t BodySize = Section.size() - IndexSize;
+  uint32_t Prev = 0;
+  for (uint64_t I = 0; I < IndexSize; I += 4) {
+    uint32_t Off = read32le(Section.data() + I);
+    if (Off < Prev || Off > BodySize)
+      return makeError(Twine(What) + " list index entry " + Twine(I / 4) +
+                       " is out of order or outside the list");
+    Prev = Off;
+  }
+  List = Section;
+  return Error::success();
+}
+
+Error CompactReader::parse() {
+  if (Data.size() < HeaderSize + SectionTableSize)
+    return makeError("file too small for a compact table header (" +
+                     Twine(Data.size()) + " bytes, need " +
+                     Twine(HeaderSize + SectionTableSize) + ")");
+  const uint8_t *P = bytes(Data);
+  Hdr.Magic = read32le(P);
+  if (Hdr.Magic != Magic)
+    return makeError("not a compact address table: bad magic " +
+                     hex(Hdr.Magic));
+  Hdr.Version = support::endian::read16le(P + 4);
+  Hdr.BlockShift = P[6];
+  Hdr.Reserved = P[7];
+  Hdr.BaseAddress = read64le(P + 8);
+  Hdr.NumFunctions = read32le(P + 16);
+  Hdr.NumBlocks = read32le(P + 20);
+  Hdr.LineBase = int8_t(P[24]);
+  Hdr.LineRange = P[25];
+  Hdr.Reserved2 = support::endian::read16le(P + 26);
+  Hdr.NumFiles = read32le(P + 28);
+  Hdr.NumNames = read32le(P + 32);
+  Hdr.NumPaths = read32le(P + 36);
+  if (Hdr.Version != Version)
+    return makeError("unsupported compact table version " + Twine(Hdr.Version) +
+                     " (only version " + Twine(Version) + " is supported)");
+  if (Hdr.BlockShift > MaxBlockShift)
+    return makeError("invalid block shift " + Twine(unsigned(Hdr.BlockShift)) +
+                     " (at most " + Twine(MaxBlockShift) + ")");
+  if (Hdr.LineRange == 0)
+    return makeError("invalid line range 0");
+  for (unsigned Op = FirstSpecial; Op < 256; ++Op) {
+    Special.AddrDelta[Op] = (Op - FirstSpecial) / Hdr.LineRange;
+    Special.LineDelta[Op] = Hdr.LineBase + (Op - FirstSpecial) % Hdr.LineRange;
+  }
+  uint64_t PerBlock = uint64_t(1) << Hdr.BlockShift;
+  if (Hdr.NumBlocks != (uint64_t(Hdr.NumFunctions) + PerBlock - 1) / PerBlock)
+    return makeError("block count " + Twine(Hdr.NumBlocks) +
+                     " does not match " + Twine(Hdr.NumFunctions) +
+                     " functions");
+  for (unsigned S = 0; S < NumSections; ++S) {
+    SecOff[S] = read32le(P + HeaderSize + S * 8);
+    SecSize[S] = read32le(P + HeaderSize + S * 8 + 4);
+    if (uint64_t(SecOff[S]) + SecSize[S] > Data.size() ||
+        SecOff[S] < HeaderSize + SectionTableSize)
+      return makeError("section " + Twine(S) + " (" + sectionName(Section(S)) +
+                       ") [" + hex(SecOff[S]) + ", " +
+                       hex(uint64_t(SecOff[S]) + SecSize[S]) +
+                       ") is outside the file");
+  }
+  auto Sec = [&](Section S) { return Data.substr(SecOff[S], SecSize[S]); };
+
+  if (SecSize[SecBlockIndex] != uint64_t(Hdr.NumBlocks) * BlockIndexEntrySize)
+    return makeError("block index has " + Twine(SecSize[SecBlockIndex]) +
+                     " bytes, expected " +
+                     Twine(uint64_t(Hdr.NumBlocks) * BlockIndexEntrySize));
+  const uint8_t *Index = bytes(Data) + SecOff[SecBlockIndex];
+  for (uint32_t B = 0; B < Hdr.NumBlocks; ++B) {
+    const uint8_t *E = Index + uint64_t(B) * BlockIndexEntrySize;
+    uint64_t Start = read64le(E);
+    uint32_t BlockOff = read32le(E + 8), RecOff = read32le(E + 12);
+    if (BlockOff > SecSize[SecAddressBlocks] || RecOff > SecSize[SecRecords])
+      return makeError("block " + Twine(B) + " points outside its sections");
+    if (Hdr.BaseAddress + Start < Hdr.BaseAddress)
+      return makeError("block " + Twine(B) + " start overflows");
+    if (B > 0) {
+      const uint8_t *Prev = E - BlockIndexEntrySize;
+      if (Start <= read64le(Prev) || BlockOff < read32le(Prev + 8) ||
+          RecOff < read32le(Prev + 12))
+        return makeError("block index is not sorted at block " + Twine(B));
+    }
+  }
+
+  Expected<token::TokenTable> NT =
+      token::TokenTable::create(Sec(SecNameTokens));
+  if (!NT)
+    return joinErrors(makeError("name token table:"), NT.takeError());
+  NameTokens = *NT;
+  Expected<token::TokenTable> PT =
+      token::TokenTable::create(Sec(SecPathTokens));
+  if (!PT)
+    return joinErrors(makeError("path token table:"), PT.takeError());
+  PathTokens = *PT;
+  Names = Sec(SecNames);
+  if (Error E = checkList(Sec(SecPaths), Hdr.NumPaths, "path", Paths))
+    return E;
+  if (Error E = checkList(Sec(SecFiles), Hdr.NumFiles, "file", Files))
+    return E;
+  return Error::success();
+}
+
+/// Finds entry Id of a list section; Kind 0 entries are token-encoded names,
+/// kind 1 entries are pairs of ULEB128 values.
+Error CompactReader::findListEntry(StringRef List, uint32_t Count, uint32_t Id,
+                                   unsigned Kind, const uint8_t *&P) const {
+  static const char *const What[] = {"name", "path", "file"};
+  if (Id >= Count)
+    return makeError(Twine(What[Kind]) + " id " + Twine(Id) +
+                     " is out of range (" + Twine(Count) + ")");
+  uint64_t IndexSize =
+      ((uint64_t(Count) + (1u << ListIndexShift) - 1) >> ListIndexShift) * 4;
+  const uint8_t *Body = bytes(List) + IndexSize;
+  const uint8_t *End = bytes(List) + List.size();
+  P = Body + read32le(List.data() + (Id >> ListIndexShift) * 4);
+  for (uint32_t I = 0; I < (Id & ((1u << ListIndexShift) - 1)); ++I) {
+    Cursor C(P, End);
+    if (Kind == 2) {
+      C.uleb();
+      C.uleb();
+    } else {
+      uint64_t N = C.uleb();
+      if (C.ok() && N > uint64_t(End - C.pos()))
+        return makeError("corrupt " + Twine(What[Kind]) + " list");
+      C.skip(N);
+    }
+    if (!C.ok())
+      return makeError("corrupt " + Twine(What[Kind]) + " list");
+    P = C.pos();
+  }
+  return Error::success();
+}
+
+void CompactReader::prefetch(StringRef List, uint32_t Count, uint32_t Id,
+                             bool Body) const {
+  if (Id >= Count)
+    return; // reported when the entry is decoded
+  const char *Index = List.data() + (Id >> ListIndexShift) * 4;
+  if (!Body) {
+    __builtin_prefetch(Index);
+    return;
+  }
+  uint64_t IndexSize =
+      ((uint64_t(Count) + (1u << ListIndexShift) - 1) >> ListIndexShift) * 4;
+  __builtin_prefetch(List.data() + IndexSize + read32le(Index));
+}
+
+Error CompactReader::expandName(const token::TokenTable &Tokens, StringRef List,
+                                uint32_t Count, uint32_t Id, unsigned Kind,
+                                std::string &Out) const {
+  const uint8_t *P;
+  if (Error E = findListEntry(List, Count, Id, Kind, P))
+    return E;
+  return decodeEntry(Tokens, P, bytes(List) + List.size(),
+                     Kind ? "path" : "name", Out);
+}
+
+Error CompactReader::decodeEntry(const token::TokenTable &Tokens,
+                                 const uint8_t *P, const uint8_t *ListEnd,
+                                 const char *What, std::string &Out) {
+  Cursor C(P, ListEnd);
+  uint64_t N = C.uleb();
+  if (!C.ok() || N > uint64_t(C.end() - C.pos()))
+    return makeError("corrupt " + Twine(What) +
+                     " list entry: length runs past the list");
+  const uint8_t *Q = C.pos(), *End = Q + N;
+  Out.clear();
+  bool First = true;
+  while (Q < End) {
+    uint32_t Tok;
+    if (!Tokens.readId(Q, End, Tok))
+      return makeError("corrupt " + Twine(What) + " list entry: bad token id");
+    StringRef Text = Tokens.token(Tok);
+    if (!First && Tokens.joinsWithSeparator(Text))
+      Out.push_back(Tokens.separators().Word);
+    First = false;
+    Out += Text;
+  }
+  return Error::success();
+}
+
+Error CompactReader::getName(uint32_t Offset, std::string &Out) const {
+  if (Offset >= Names.size())
+    return makeError("name offset " + hex(Offset) +
+                     " is outside the name list (" + hex(Names.size()) +
+                     " bytes)");
+  return decodeEntry(NameTokens, bytes(Names) + Offset,
+                     bytes(Names) + Names.size(), "name", Out);
+}
+
+Error CompactReader::getPath(uint32_t Id, std::string &Out) const {
+  return expandName(PathTokens, Paths, Hdr.NumPaths, Id, 1, Out);
+}
+
+Error CompactReader::getFileParts(uint32_t Id, uint32_t &Dir,
+                                  uint32_t &Base) const {
+  if (Id == 0)
+    return makeError("file id 0 has no parts");
+  const uint8_t *P;
+  if (Error E = findListEntry(Files, Hdr.NumFiles, Id - 1, 2, P))
+    return E;
+  Cursor C(P, bytes(Files) + Files.size());
+  Dir = C.u32leb();
+  Base = C.u32leb();
+  if (!C.ok())
+    return makeError("corrupt file list entry " + Twine(Id));
+  return Error::success();
+}
+
+Error CompactReader::getFilePath(uint32_t Id, std::string &Out) const {
+  Out.clear();
+  if (Id == 0)
+    return Error::success();
+  uint32_t Dir, Base;
+  if (Error E = getFileParts(Id, Dir, Base))
+    return E;
+  std::string D, B;
+  if (Error E = getPath(Dir, D))
+    return E;
+  if (Error E = getPath(Base, B))
+    return E;
+  Out = gsym::joinPath(D, B);
+  return Error::success();
+}
+
+Error CompactReader::decodeBlock(uint32_t Block,
+                                 std::vector<FunctionLocation> &Out) const {
+  Out.clear();
+  if (Block >= Hdr.NumBlocks)
+    return makeError("block " + Twine(Block) + " is out of range");
+  const uint8_t *Index = bytes(Data) + SecOff[SecBlockIndex];
+  const uint8_t *E = Index + uint64_t(Block) * BlockIndexEntrySize;
+  bool Last = Block + 1 == Hdr.NumBlocks;
+  const uint64_t PerBlock = uint64_t(1) << Hdr.BlockShift;
+  uint64_t Count =
+      Last ? Hdr.NumFunctions - uint64_t(Block) * PerBlock : PerBlock;
+  uint32_t BlockEnd =
+      Last ? SecSize[SecAddressBlocks] : read32le(E + BlockIndexEntrySize + 8);
+  uint32_t RecEnd =
+      Last ? SecSize[SecRecords] : read32le(E + BlockIndexEntrySize + 12);
+  const uint8_t *Blocks = bytes(Data) + SecOff[SecAddressBlocks];
+  Cursor C(Blocks + read32le(E + 8), Blocks + BlockEnd);
+  uint64_t Start = Hdr.BaseAddress + read64le(E);
+  uint64_t RecOff = read32le(E + 12);
+  for (uint64_t I = 0; I < Count; ++I) {
+    FunctionLocation L;
+    if (I > 0) {
+      uint64_t Gap = C.uleb();
+      L.Start = Start + Gap;
+      if (L.Start < Start)
+        return makeError("address block " + Twine(Block) + " overflows");
+    } else {
+      L.Start = Start;
+    }
+    L.Size = C.uleb();
+    uint64_t Len = I + 1 < Count ? C.uleb() : RecEnd - RecOff;
+    if (!C.ok() || L.Size == 0 || L.Start + L.Size < L.Start)
+      return makeError("address block " + Twine(Block) +
+                       " is truncated or malformed");
+    if (Len > RecEnd - RecOff)
+      return makeError("address block " + Twine(Block) +
+                       " has records past the block's end");
+    L.RecordOffset = RecOff;
+    L.RecordEnd = RecOff + Len;
+    RecOff += Len;
+    Start = L.Start + L.Size;
+    Out.push_back(L);
+  }
+  return Error::success();
+}
+
+Expected<bool> CompactReader::findFunction(uint64_t Address,
+                                           FunctionLocation &Loc) const {
+  if (Hdr.NumBlocks == 0 || Address < Hdr.BaseAddress)
+    return false;
+  const uint64_t Off = Address - Hdr.BaseAddress;
+  const uint8_t *Index = bytes(Data) + SecOff[SecBlockIndex];
+  // The last block whose first start is <= Off.
+  uint32_t Lo = 0, Count = Hdr.NumBlocks;
+  while (Count > 0) {
+    uint32_t Step = Count / 2;
+    uint32_t Mid = Lo + Step;
+    if (read64le(Index + uint64_t(Mid) * BlockIndexEntrySize) <= Off) {
+      Lo = Mid + 1;
+      Count -= Step + 1;
+    } else {
+      Count = Step;
+    }
+  }
+  if (Lo == 0)
+    return false;
+  const uint32_t Block = Lo - 1;
+  const uint8_t *E = Index + uint64_t(Block) * BlockIndexEntrySize;
+  bool Last = Block + 1 == Hdr.NumBlocks;
+  const uint64_t PerBlock = uint64_t(1) << Hdr.BlockShift;
+  uint64_t N = Last ? Hdr.NumFunctions - uint64_t(Block) * PerBlock : PerBlock;
+  uint32_t BlockEnd =
+      Last ? SecSize[SecAddressBlocks] : read32le(E + BlockIndexEntrySize + 8);
+  uint32_t RecEnd =
+      Last ? SecSize[SecRecords] : read32le(E + BlockIndexEntrySize + 12);
+  const uint8_t *Blocks = bytes(Data) + SecOff[SecAddressBlocks];
+  Cursor C(Blocks + read32le(E + 8), Blocks + BlockEnd);
+  uint64_t Start = Hdr.BaseAddress + read64le(E);
+  uint64_t RecOff = read32le(E + 12);
+  for (uint64_t I = 0; I < N; ++I) {
+    if (I > 0) {
+      uint64_t Next = Start + C.uleb();
+      if (!C.ok() || Next < Start)
+        return makeError("address block " + Twine(Block) +
+                         " is truncated or malformed");
+      if (Next > Address)
+        return false; // in the gap before function I
+      Start = Next;
+    }
+    uint64_t Size = C.uleb();
+    uint64_t Len = I + 1 < N ? C.uleb() : RecEnd - RecOff;
+    if (!C.ok() || Size == 0 || Start + Size < Start || Len > RecEnd - RecOff)
+      return makeError("address block " + Twine(Block) +
+                       " is truncated or malformed");
+    if (Address - Start < Size) {
+      Loc = {Start, Size, RecOff, RecOff + Len};
+      return true;
+    }
+    RecOff += Len;
+    Start += Size;
+  }
+  return false;
+}
+
+Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
+  LookupResult Result;
+  Result.Address = Address;
+  FunctionLocation Loc;
+  Expected<bool> Found = findFunction(Address, Loc);
+  if (!Found)
+    return Found.takeError();
+  if (!*Found)
+    return Result;
+  const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
+  Cursor C(Rec + Loc.RecordOffset, Rec + Loc.RecordEnd);
+  const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
+  uint64_t Head = C.uleb();
+  if (!C.ok() || Head >> RecordFlagBits > UINT32_MAX)
+    return makeError("record at " + hex(RecordFileOffset) + " is truncated");
+  const uint32_t NameId = uint32_t(Head >> RecordFlagBits);
+  // Names and files are decoded last; prefetching their list entries while
+  // the rows and the inline tree are decoded hides most of the cache misses.
+  __builtin_prefetch(Names.data() + std::min<uint64_t>(NameId, Names.size()));
+
+  SourceFrame Frame;
+  Frame.StartAddress = Loc.Start;
+  if (!(Head & HasLines)) {
+    // Without a line table GSYM ignores inline info as well.
+    if (Error E = getName(NameId, Frame.FunctionName))
+      return std::move(E);
+    Result.Frames.push_back(std::move(Frame));
+    return Result;
+  }
+  std::optional<LineEntry> Row;
+  LineEntry FirstRow;
+  bool IsFirst = true;
+  const bool HasInline = Head & (HasInlineChildren | HasInlineRoot);
+  if (Error E = parseLines(C, Special, Loc.Start, RecordFileOffset, HasInline,
+                           [&](const LineEntry &R) {
+                             if (IsFirst) {
+                               FirstRow = R;
+                               IsFirst = false;
+                             }
+                             if (R.Address > Address)
+                               return false;
+                             Row = R;
+                             return true;
+                           }))
+    return std::move(E);
+  // As GSYM: no row at or before the address, or a row without a file, is
+  // an error for the whole lookup.
+  if (!Row || Row->File == 0)
+    return makeError("address " + hex(Address) +
+                     " is not in the line table of the function at " +
+                     hex(Loc.Start));
+  if (Row->File > Hdr.NumFiles)
+    return makeError("line table file index " + Twine(Row->File) +
+                     " is out of range (" + Twine(Hdr.NumFiles) + " files)");
+  prefetch(Files, Hdr.NumFiles, Row->File - 1, false);
+  SmallVector<Match, 8> Chain;
+  if (Head & HasInlineChildren) {
+    // Children of the implicit root refer to the first line row.
+    uint32_t PrevFile = FirstRow.File, PrevLine = FirstRow.Line;
+    uint64_t NumChildren = C.uleb();
+    if (!C.ok())
+      return makeError("record at " + hex(RecordFileOffset) +
+                       ": truncated inline tree");
+    for (uint64_t I = 0; I < NumChildren; ++I) {
+      bool Hit = false;
+      if (Error E = matchNode(C, Loc.Start, PrevFile, PrevLine, 1,
+                              RecordFileOffset, Address, Chain, Hit))
+        return std::move(E);
+      if (Hit)
+        break;
+    }
+  } else if (Head & HasInlineRoot) {
+    uint32_t PrevFile = 0, PrevLine = 0;
+    bool Hit = false;
+    if (Error E = matchNode(C, Loc.Start, PrevFile, PrevLine, 0,
+                            RecordFileOffset, Address, Chain, Hit))
+      return std::move(E);
+  }
+  for (const Match &M : Chain)
+    if (M.CallFile != 0) {
+      __builtin_prefetch(Names.data() +
+                         std::min<uint64_t>(M.Name, Names.size()));
+      prefetch(Files, Hdr.NumFiles, M.CallFile - 1, false);
+    }
+  prefetch(Files, Hdr.NumFiles, Row->File - 1, true);
+  for (const Match &M : Chain)
+    if (M.CallFile != 0) {
+      prefetch(Files, Hdr.NumFiles, M.CallFile - 1, true);
+    }
+
+  if (Error E = getName(NameId, Frame.FunctionName))
+    return std::move(E);
+  if (Error E = getFilePath(Row->File, Frame.FileName))
+    return std::move(E);
+  Frame.Line = Row->Line;
+  Result.Frames.push_back(std::move(Frame));
+  SmallVector<std::pair<uint32_t, std::string>, 4> Paths;
+  Paths.emplace_back(Row->File, Result.Frames.front().FileName);
+  // Innermost first: each matched call renames the current innermost frame
+  // and pushes its caller at the call site.
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+    if (It->CallFile > Hdr.NumFiles)
+      return makeError("inline call file index " + Twine(It->CallFile) +
+                       " is out of range (" + Twine(Hdr.NumFiles) + " files)");
+    if (It->CallFile == 0)
+      continue;
+    SourceFrame Caller;
+    Caller.FunctionName = std::move(Result.Frames.back().FunctionName);
+    Caller.StartAddress = Result.Frames.back().StartAddress;
+    // Inlined frames often share files: decode each file once per lookup.
+    const std::string *Known = nullptr;
+    for (const auto &[Id, Path] : Paths)
+      if (Id == It->CallFile)
+        Known = &Path;
+    if (Known) {
+      Caller.FileName = *Known;
+    } else {
+      if (Error E = getFilePath(It->CallFile, Caller.FileName))
+        return std::move(E);
+      Paths.emplace_back(It->CallFile, Caller.FileName);
+    }
+    Caller.Line = It->CallLine;
+    if (Error E = getName(It->Name, Result.Frames.back().FunctionName))
+      return std::move(E);
+    Result.Frames.back().StartAddress = It->HitStart;
+    Result.Frames.push_back(std::move(Caller));
+  }
+  return Result;
+}
+
+Expected<DecodedFunction>
+CompactReader::decodeFunction(const FunctionLocation &Loc) const {
+  DecodedFunction D;
+  D.Loc = Loc;
+  if (Loc.RecordEnd > SecSize[SecRecords] || Loc.RecordOffset > Loc.RecordEnd)
+    return makeError("record is outside the records section");
+  const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
+  Cursor C(Rec + Loc.RecordOffset, Rec + Loc.RecordEnd);
+  const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
+  uint64_t Head = C.uleb();
+  if (!C.ok() || Head >> RecordFlagBits > UINT32_MAX)
+    return makeError("record at " + hex(RecordFileOffset) + " is truncated");
+  if (Error E = getName(uint32_t(Head >> RecordFlagBits), D.Name))
+    return std::move(E);
+  D.HasLines = Head & HasLines;
+  const uint8_t *LinesAt = C.pos();
+  D.HeadBytes = LinesAt - (Rec + Loc.RecordOffset);
+  if (D.HasLines) {
+    if (Error E = parseLines(C, Special, Loc.Start, RecordFileOffset,
+                             Head & (HasInlineChildren | HasInlineRoot),
+                             [&](const LineEntry &R) {
+                               D.Lines.push_back(R);
+                               return true;
+                             }))
+      return std::move(E);
+    for (const LineEntry &R : D.Lines)
+      if (R.File > Hdr.NumFiles)
+        return makeError("record at " + hex(RecordFileOffset) +
+                         ": line row file " + Twine(R.File) +
+                         " is out of range");
+  }
+  const uint8_t *InlineAt = C.pos();
+  D.LineBytes = InlineAt - LinesAt;
+  if (Head & HasInlineChildren) {
+    DecodedInline Root;
+    Root.Ranges.push_back({Loc.Start, Loc.Start + Loc.Size});
+    Root.Name = D.Name;
+    uint32_t PrevFile = D.Lines.empty() ? 0 : D.Lines.front().File;
+    uint32_t PrevLine = D.Lines.empty() ? 0 : D.Lines.front().Line;
+    uint64_t NumChildren = C.uleb();
+    if (!C.ok())
+      return makeError("record at " + hex(RecordFileOffset) +
+                       ": truncated inline tree");
+    for (uint64_t I = 0; I < NumChildren; ++I) {
+      if (C.atEnd())
+        return makeError("record at " + hex(RecordFileOffset) +
+                         ": truncated inline tree");
+      Root.Children.emplace_back();
+      if (Error E = decodeNode(*this, C, Loc.Start, PrevFile, PrevLine, 1,
+                               RecordFileOffset, Root.Children.back()))
+        return std::move(E);
+    }
+    D.Inline = std::move(Root);
+  } else if (Head & HasInlineRoot) {
+    DecodedInline Root;
+    uint32_t PrevFile = 0, PrevLine = 0;
+    if (Error E = decodeNode(*this, C, Loc.Start, PrevFile, PrevLine, 0,
+                             RecordFileOffset, Root))
+      return std::move(E);
+    D.Inline = std::move(Root);
+  }
+  D.InlineBytes = C.pos() - InlineAt;
+  if (!C.atEnd())
+    return makeError("record at " + hex(RecordFileOffset) + " has " +
+                     Twine(uint64_t(Loc.RecordEnd - (C.pos() - Rec))) +
+                     " trailing bytes");
+  return D;
+}
+
+} // namespace compact
+} // namespace dwarfpack

@@ -1,0 +1,616 @@
+//===- CompactWriter.cpp - FunctionModel to a compact address table -------===//
+//
+// Layout: docs/CompactTable.md. The writer works in passes: count names,
+// files and path components (ids follow decreasing use, so frequent ones
+// take one byte), compute every line row's deltas (which do not depend on
+// the special-opcode parameters) to choose those parameters, then encode
+// records, address blocks and the name, path and file lists.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/CompactTable/CompactWriter.h"
+#include "dwarfpack/CompactTable/CompactFormat.h"
+#include "dwarfpack/Token/TokenTable.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/LEB128.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace dwarfpack {
+namespace compact {
+
+namespace {
+
+Error makeError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+void appendULEB(std::string &Out, uint64_t V) {
+  uint8_t Bytes[16];
+  unsigned N = encodeULEB128(V, Bytes);
+  Out.append(reinterpret_cast<char *>(Bytes), N);
+}
+
+void appendSLEB(std::string &Out, int64_t V) {
+  uint8_t Bytes[16];
+  unsigned N = encodeSLEB128(V, Bytes);
+  Out.append(reinterpret_cast<char *>(Bytes), N);
+}
+
+void appendU32(std::string &Out, uint32_t V) {
+  char B[4];
+  support::endian::write32le(B, V);
+  Out.append(B, 4);
+}
+
+void appendU64(std::string &Out, uint64_t V) {
+  char B[8];
+  support::endian::write64le(B, V);
+  Out.append(B, 8);
+}
+
+/// Assigns ids to keys in order of decreasing use count, ties broken by a
+/// content comparison, so the numbering depends only on the model.
+template <typename Key> class Numbering {
+public:
+  void use(const Key &K) { ++Counts[K]; }
+  template <typename Less> void finish(Less KeyLess, uint32_t FirstId = 0) {
+    std::vector<std::pair<Key, uint64_t>> All(Counts.begin(), Counts.end());
+    llvm::sort(All, [&](const auto &A, const auto &B) {
+      if (A.second != B.second)
+        return A.second > B.second;
+      return KeyLess(A.first, B.first);
+    });
+    Order.clear();
+    for (auto &[K, C] : All) {
+      Ids[K] = FirstId + Order.size();
+      Order.push_back(K);
+    }
+  }
+  uint32_t id(const Key &K) const { return Ids.lookup(K); }
+  const std::vector<Key> &order() const { return Order; }
+
+private:
+  DenseMap<Key, uint64_t> Counts;
+  DenseMap<Key, uint32_t> Ids;
+  std::vector<Key> Order;
+};
+
+/// Files that lookups would treat as "no file" (GSYM's empty entry).
+bool isEmptyFile(const FunctionModel &M, FileId Id) {
+  if (Id == 0 || Id >= M.numFiles())
+    return true;
+  const FileEntry &F = M.file(Id);
+  return F.Dir.empty() && F.Base.empty();
+}
+
+/// The line-row state machine of docs/CompactTable.md: recently used files
+/// (most recent first) with the last line seen in each.
+struct FileHistory {
+  static constexpr unsigned Capacity = 32;
+  SmallVector<std::pair<uint32_t, uint32_t>, Capacity> Recent;
+
+  int find(uint32_t File) const {
+    for (unsigned I = 0; I < Recent.size(); ++I)
+      if (Recent[I].first == File)
+        return I;
+    return -1;
+  }
+  /// Makes File current; returns the line deltas are relative to.
+  uint32_t select(int Index, uint32_t File, uint32_t CurrentLine) {
+    uint32_t Base = CurrentLine;
+    if (Index >= 0) {
+      Base = Recent[Index].second;
+      Recent.erase(Recent.begin() + Index);
+    } else if (Recent.size() == Capacity) {
+      Recent.pop_back();
+    }
+    Recent.insert(Recent.begin(), {File, Base});
+    return Base;
+  }
+};
+
+/// One line row as the encoder sees it.
+struct RowCode {
+  bool FileSwitch = false;
+  uint64_t FileOperand = 0; ///< SetFile operand (1 means SwapFile).
+  uint64_t AddrDelta = 0;
+  int64_t LineDelta = 0;
+};
+
+unsigned ulebSize(uint64_t V) { return getULEB128Size(V); }
+unsigned slebSize(int64_t V) { return getSLEB128Size(V); }
+
+bool special(int LineBase, unsigned LineRange, uint64_t AddrDelta,
+             int64_t LineDelta, uint8_t &Op) {
+  if (LineDelta < LineBase || LineDelta >= LineBase + int64_t(LineRange))
+    return false;
+  if (AddrDelta > 255)
+    return false;
+  uint64_t V = uint64_t(LineDelta - LineBase) + AddrDelta * LineRange;
+  if (V > 255u - FirstSpecial)
+    return false;
+  Op = uint8_t(V + FirstSpecial);
+  return true;
+}
+
+struct Writer {
+  const FunctionModel &M;
+  const WriteOptions &Opts;
+  WriteStats S;
+
+  Numbering<StringRef> NameIds;
+  Numbering<FileId> FileIds; // model id -> compact id (1-based)
+  Numbering<StringRef> PathIds;
+  std::vector<std::vector<RowCode>> Codes; // per function
+  int LineBase = 0;
+  unsigned LineRange = 1;
+
+  Writer(const FunctionModel &M, const WriteOptions &Opts) : M(M), Opts(Opts) {}
+
+  static StringRef nameOf(const FunctionEntry &F) {
+    // GSYM cannot store an empty function name; its writer uses "??", and
+    // so do we, so lookups agree.
+    return F.Name.empty() ? StringRef("??") : F.Name;
+  }
+
+  DenseMap<StringRef, uint32_t> NameOffsets;
+  /// Names are referred to by the offset of their entry in the name list
+  /// (frequent names first, so most offsets are short): a lookup reaches a
+  /// name without an index.
+  uint32_t nameRef(StringRef Name) const { return NameOffsets.lookup(Name); }
+
+  uint32_t file(FileId Id) const {
+    return isEmptyFile(M, Id) ? 0 : FileIds.id(Id);
+  }
+
+  void countNode(const InlineNode &N) {
+    NameIds.use(N.Name);
+    if (!isEmptyFile(M, N.CallFile))
+      FileIds.use(N.CallFile);
+    for (const InlineNode &C : N.Children)
+      countNode(C);
+  }
+
+  void numberAll() {
+    for (const FunctionEntry &F : M.functions()) {
+      NameIds.use(nameOf(F));
+      for (const LineEntry &L : F.Lines)
+        if (!isEmptyFile(M, L.File))
+          FileIds.use(L.File);
+      if (F.Inline)
+        countNode(*F.Inline);
+    }
+    NameIds.finish([](StringRef A, StringRef B) { return A < B; });
+    FileIds.finish(
+        [&](FileId A, FileId B) {
+          const FileEntry &FA = M.file(A), &FB = M.file(B);
+          if (FA.Dir != FB.Dir)
+            return FA.Dir < FB.Dir;
+          return FA.Base < FB.Base;
+        },
+        1);
+    for (FileId F : FileIds.order()) {
+      PathIds.use(M.file(F).Dir);
+      PathIds.use(M.file(F).Base);
+    }
+    PathIds.finish([](StringRef A, StringRef B) { return A < B; });
+  }
+
+  Error computeRows() {
+    Codes.resize(M.functions().size());
+    for (size_t I = 0; I < M.functions().size(); ++I) {
+      const FunctionEntry &F = M.functions()[I];
+      if (F.Lines.empty())
+        continue;
+      std::vector<RowCode> &Out = Codes[I];
+      Out.reserve(F.Lines.size());
+      FileHistory H;
+      const LineEntry &First = F.Lines.front();
+      if (First.Address < F.Range.Start)
+        return makeError("function '" + nameOf(F) + "': line row at 0x" +
+                         utohexstr(First.Address) + " before its start");
+      uint32_t CurFile = file(First.File);
+      H.select(-1, CurFile, First.Line);
+      uint64_t PrevAddr = First.Address;
+      uint32_t PrevLine = First.Line;
+      for (size_t R = 1; R < F.Lines.size(); ++R) {
+        const LineEntry &L = F.Lines[R];
+        if (L.Address < PrevAddr)
+          return makeError("function '" + nameOf(F) +
+                           "': line rows not ascending at 0x" +
+                           utohexstr(L.Address));
+        RowCode C;
+        uint32_t BaseLine = PrevLine;
+        uint32_t NewFile = file(L.File);
+        if (NewFile != CurFile) {
+          C.FileSwitch = true;
+          int Idx = H.find(NewFile);
+          C.FileOperand = Idx >= 0 ? uint64_t(Idx) : H.Recent.size() + NewFile;
+          BaseLine = H.select(Idx, NewFile, PrevLine);
+          CurFile = NewFile;
+        }
+        C.AddrDelta = L.Address - PrevAddr;
+        C.LineDelta = int64_t(L.Line) - int64_t(BaseLine);
+        H.Recent.front().second = L.Line;
+        PrevAddr = L.Address;
+        PrevLine = L.Line;
+        Out.push_back(C);
+      }
+    }
+    return Error::success();
+  }
+
+  /// Chooses the special-opcode window that saves the most bytes.
+  void chooseLineParams() {
+    // Histogram of (address delta, line delta) pairs a window could cover.
+    constexpr int MinBase = -16;
+    constexpr int MaxLine = 64;
+    DenseMap<std::pair<uint64_t, int64_t>, uint64_t> Hist;
+    for (const auto &Rows : Codes)
+      for (const RowCode &C : Rows)
+        if (C.AddrDelta <= 255 && C.LineDelta >= MinBase &&
+            C.LineDelta < MaxLine)
+          ++Hist[{C.AddrDelta, C.LineDelta}];
+    std::vector<std::pair<std::pair<uint64_t, int64_t>, uint64_t>> Pairs(
+        Hist.begin(), Hist.end());
+    llvm::sort(Pairs);
+    uint64_t Best = 0;
+    LineBase = 0;
+    LineRange = 1;
+    for (int Base = MinBase; Base <= 0; ++Base)
+      for (unsigned Range = 1; Range <= 64; ++Range) {
+        uint64_t Saved = 0;
+        for (auto &[Key, Count] : Pairs) {
+          uint8_t Op;
+          if (special(Base, Range, Key.first, Key.second, Op))
+            Saved += Count * (ulebSize(Key.first) + slebSize(Key.second));
+        }
+        if (Saved > Best) {
+          Best = Saved;
+          LineBase = Base;
+          LineRange = Range;
+        }
+      }
+  }
+
+  Error encodeLines(const FunctionEntry &F, const std::vector<RowCode> &Rows,
+                    std::string &Out) {
+    const LineEntry &First = F.Lines.front();
+    appendULEB(Out, First.Address - F.Range.Start);
+    appendULEB(Out, file(First.File));
+    appendULEB(Out, First.Line);
+    for (const RowCode &C : Rows) {
+      if (C.FileSwitch) {
+        if (C.FileOperand == 1) {
+          Out.push_back(char(SwapFile));
+        } else {
+          Out.push_back(char(SetFile));
+          appendULEB(Out, C.FileOperand);
+        }
+      }
+      uint8_t Op;
+      if (special(LineBase, LineRange, C.AddrDelta, C.LineDelta, Op)) {
+        Out.push_back(char(Op));
+      } else {
+        Out.push_back(char(LongRow));
+        appendULEB(Out, C.AddrDelta);
+        appendSLEB(Out, C.LineDelta);
+      }
+    }
+    return Error::success();
+  }
+
+  Error encodeNode(const InlineNode &N, uint64_t ParentBase,
+                   ArrayRef<AddressRange> ParentRanges, uint32_t &PrevFile,
+                   uint32_t &PrevLine, unsigned Depth, std::string &Out) {
+    if (Depth > MaxInlineDepth)
+      return makeError("inline tree of '" + N.Name + "' is deeper than " +
+                       Twine(MaxInlineDepth));
+    if (N.Ranges.empty())
+      return makeError("inline node '" + N.Name + "' has no address range");
+    uint64_t Prev = ParentBase;
+    for (const AddressRange &R : N.Ranges) {
+      if (R.Start < Prev || R.End <= R.Start)
+        return makeError("inline node '" + N.Name +
+                         "' has unsorted, overlapping or empty ranges");
+      if (!ParentRanges.empty() &&
+          llvm::none_of(ParentRanges,
+                        [&](const AddressRange &P) { return P.contains(R); }))
+        return makeError("inline range of '" + N.Name +
+                         "' not contained in its parent");
+      Prev = R.End;
+    }
+    appendULEB(Out, (uint64_t(N.Children.size()) << 1) |
+                        (N.Ranges.size() > 1 ? 1 : 0));
+    if (N.Ranges.size() > 1)
+      appendULEB(Out, N.Ranges.size());
+    Prev = ParentBase;
+    for (const AddressRange &R : N.Ranges) {
+      appendULEB(Out, R.Start - Prev);
+      appendULEB(Out, R.size());
+      Prev = R.End;
+    }
+    appendULEB(Out, nameRef(N.Name));
+    uint32_t CallFile = file(N.CallFile);
+    appendULEB(Out, CallFile == PrevFile ? 0 : uint64_t(CallFile) + 1);
+    appendSLEB(Out, int64_t(N.CallLine) - int64_t(PrevLine));
+    PrevFile = CallFile;
+    PrevLine = N.CallLine;
+    uint32_t ChildFile = 0, ChildLine = 0;
+    for (const InlineNode &C : N.Children) {
+      ++S.InlineNodes;
+      if (Error E = encodeNode(C, N.Ranges.front().Start, N.Ranges, ChildFile,
+                               ChildLine, Depth + 1, Out))
+        return E;
+    }
+    return Error::success();
+  }
+
+  /// Children of the root are encoded with the function's first line row
+  /// as the reference for the first call site.
+  Error encodeChildren(const FunctionEntry &F, const InlineNode &Root,
+                       std::string &Out) {
+    uint32_t PrevFile = F.Lines.empty() ? 0 : file(F.Lines.front().File);
+    uint32_t PrevLine = F.Lines.empty() ? 0 : F.Lines.front().Line;
+    appendULEB(Out, Root.Children.size());
+    for (const InlineNode &C : Root.Children) {
+      ++S.InlineNodes;
+      if (Error E = encodeNode(C, Root.Ranges.front().Start, Root.Ranges,
+                               PrevFile, PrevLine, 1, Out))
+        return E;
+    }
+    return Error::success();
+  }
+
+  Expected<std::string> encodeRecord(size_t I) {
+    const FunctionEntry &F = M.functions()[I];
+    std::string Out;
+    uint64_t Flags = 0;
+    if (!F.Lines.empty())
+      Flags |= HasLines;
+    bool StandardRoot = false;
+    if (F.Inline) {
+      const InlineNode &R = *F.Inline;
+      StandardRoot = R.Ranges.size() == 1 && R.Ranges.front() == F.Range &&
+                     R.Name == nameOf(F) && file(R.CallFile) == 0 &&
+                     R.CallLine == 0;
+      Flags |= StandardRoot ? HasInlineChildren : HasInlineRoot;
+    }
+    appendULEB(Out, (uint64_t(nameRef(nameOf(F))) << RecordFlagBits) | Flags);
+    S.FramingBytes += Out.size();
+    if (!F.Lines.empty()) {
+      size_t Before = Out.size();
+      appendULEB(Out, F.Lines.size());
+      std::string Rows;
+      if (Error E = encodeLines(F, Codes[I], Rows))
+        return std::move(E);
+      // With an inline tree after the rows, their size lets a lookup stop
+      // decoding rows at its address and jump to the tree.
+      if (F.Inline)
+        appendULEB(Out, Rows.size());
+      Out += Rows;
+      S.LineBytes += Out.size() - Before;
+      S.LineRows += F.Lines.size();
+    }
+    if (F.Inline) {
+      size_t Before = Out.size();
+      if (StandardRoot) {
+        if (Error E = encodeChildren(F, *F.Inline, Out))
+          return std::move(E);
+      } else {
+        uint32_t PrevFile = 0, PrevLine = 0;
+        if (Error E = encodeNode(*F.Inline, F.Range.Start, {}, PrevFile,
+                                 PrevLine, 0, Out))
+          return std::move(E);
+      }
+      S.InlineBytes += Out.size() - Before;
+    }
+    return std::move(Out);
+  }
+
+  /// A list section: u32 offsets of every 16th entry (relative to the first
+  /// entry), then the entries.
+  static std::string makeList(const std::vector<std::string> &Entries) {
+    std::string Index, Body;
+    for (size_t I = 0; I < Entries.size(); ++I) {
+      if ((I & ((1u << ListIndexShift) - 1)) == 0)
+        appendU32(Index, Body.size());
+      Body += Entries[I];
+    }
+    return Index + Body;
+  }
+
+  /// Token-encodes Strings. Returns the list section (WithIndex) or the
+  /// bare entries, and each entry's offset among the entries.
+  static Expected<std::string>
+  makeNameList(const std::vector<StringRef> &Strings, char Separator,
+               std::string &TokenBytes, bool WithIndex,
+               std::vector<uint32_t> *Offsets = nullptr) {
+    token::TokenTableBuilder B(token::Separators{Separator, '.'});
+    for (StringRef Str : Strings)
+      B.addName(Str);
+    Expected<token::TokenEncoder> Enc = B.finish();
+    if (!Enc)
+      return Enc.takeError();
+    TokenBytes = Enc->serialized().str();
+    std::vector<std::string> Entries;
+    Entries.reserve(Strings.size());
+    SmallVector<uint32_t, 16> Ids;
+    SmallVector<uint8_t, 64> Code;
+    for (StringRef Str : Strings) {
+      Ids.clear();
+      Code.clear();
+      bool OK = Enc->tokenize(Str, Ids);
+      assert(OK && "every word was counted");
+      (void)OK;
+      for (uint32_t Id : Ids)
+        Enc->code().encode(Id, Code);
+      // A byte length (not a token count) lets readers skip entries
+      // without decoding them.
+      std::string E;
+      appendULEB(E, Code.size());
+      E.append(reinterpret_cast<const char *>(Code.data()), Code.size());
+      Entries.push_back(std::move(E));
+    }
+    if (WithIndex)
+      return makeList(Entries);
+    std::string Body;
+    for (const std::string &E : Entries) {
+      if (Offsets)
+        Offsets->push_back(Body.size());
+      Body += E;
+    }
+    return Body;
+  }
+
+  Expected<std::string> run() {
+    const std::vector<FunctionEntry> &Fs = M.functions();
+    if (Fs.empty())
+      return makeError("no functions to write");
+    if (Fs.size() > UINT32_MAX)
+      return makeError("too many functions: " + Twine(Fs.size()));
+    if (M.UUID.size() > 255)
+      return makeError("UUID longer than 255 bytes");
+    if (Opts.BlockShift > MaxBlockShift)
+      return makeError("block shift above " + Twine(MaxBlockShift));
+    for (size_t I = 0; I < Fs.size(); ++I) {
+      if (Fs[I].Range.End <= Fs[I].Range.Start)
+        return makeError("function '" + nameOf(Fs[I]) + "' at 0x" +
+                         utohexstr(Fs[I].Range.Start) + " has no size");
+      if (I && Fs[I].Range.Start < Fs[I - 1].Range.End)
+        return makeError("functions not sorted or overlapping at 0x" +
+                         utohexstr(Fs[I].Range.Start));
+    }
+    numberAll();
+    if (Error E = computeRows())
+      return std::move(E);
+    chooseLineParams();
+
+    // Names first: records refer to them by offset.
+    std::string NameTokens;
+    std::vector<uint32_t> Offsets;
+    Expected<std::string> Names =
+        makeNameList(NameIds.order(), '_', NameTokens, false, &Offsets);
+    if (!Names)
+      return Names.takeError();
+    if (Names->size() > UINT32_MAX)
+      return makeError("names beyond 4 GiB");
+    for (size_t I = 0; I < Offsets.size(); ++I)
+      NameOffsets[NameIds.order()[I]] = Offsets[I];
+
+    // Records and address blocks.
+    const uint64_t Base = std::min(M.BaseAddress, Fs.front().Range.Start);
+    const uint32_t PerBlock = 1u << Opts.BlockShift;
+    const uint64_t N = Fs.size();
+    const uint64_t NumBlocks = (N + PerBlock - 1) / PerBlock;
+    std::string Records, Blocks, Index;
+    for (uint64_t I = 0; I < N; ++I) {
+      const FunctionEntry &F = Fs[I];
+      Expected<std::string> Rec = encodeRecord(I);
+      if (!Rec)
+        return Rec.takeError();
+      bool First = I % PerBlock == 0;
+      bool Last = I % PerBlock == PerBlock - 1 || I + 1 == N;
+      if (First) {
+        appendU64(Index, F.Range.Start - Base);
+        appendU32(Index, Blocks.size());
+        appendU32(Index, Records.size());
+      } else {
+        appendULEB(Blocks, F.Range.Start - Fs[I - 1].Range.End);
+      }
+      appendULEB(Blocks, F.Range.size());
+      if (!Last)
+        appendULEB(Blocks, Rec->size());
+      Records += *Rec;
+      if (Records.size() > UINT32_MAX || Blocks.size() > UINT32_MAX)
+        return makeError("records beyond 4 GiB");
+    }
+
+    // Names, paths, files.
+    std::string PathTokens;
+    Expected<std::string> Paths =
+        makeNameList(PathIds.order(), '/', PathTokens, true);
+    if (!Paths)
+      return Paths.takeError();
+    std::vector<std::string> FileEntries;
+    for (FileId F : FileIds.order()) {
+      std::string E;
+      appendULEB(E, PathIds.id(M.file(F).Dir));
+      appendULEB(E, PathIds.id(M.file(F).Base));
+      FileEntries.push_back(std::move(E));
+    }
+    std::string Files = makeList(FileEntries);
+
+    std::string UUID(M.UUID.begin(), M.UUID.end());
+    const std::string *Sections[NumSections] = {
+        &UUID,   &Index,      &Blocks, &Records, &NameTokens,
+        &*Names, &PathTokens, &*Paths, &Files};
+
+    std::string Out;
+    appendU32(Out, Magic);
+    Out.push_back(char(Version & 0xff));
+    Out.push_back(char(Version >> 8));
+    Out.push_back(char(Opts.BlockShift));
+    Out.push_back(0);
+    appendU64(Out, Base);
+    appendU32(Out, N);
+    appendU32(Out, NumBlocks);
+    Out.push_back(char(int8_t(LineBase)));
+    Out.push_back(char(LineRange));
+    Out.push_back(0);
+    Out.push_back(0);
+    appendU32(Out, FileIds.order().size());
+    appendU32(Out, NameIds.order().size());
+    appendU32(Out, PathIds.order().size());
+    assert(Out.size() == HeaderSize);
+    // Sections start 4-aligned (the token tables are read as u32s).
+    uint64_t Off = HeaderSize + SectionTableSize;
+    for (const std::string *Sec : Sections) {
+      Off = alignTo(Off, 4);
+      appendU32(Out, Off);
+      appendU32(Out, Sec->size());
+      Off += Sec->size();
+    }
+    if (Off > UINT32_MAX)
+      return makeError("compact table beyond 4 GiB");
+    for (const std::string *Sec : Sections) {
+      Out.resize(alignTo(Out.size(), 4), '\0');
+      Out += *Sec;
+    }
+
+    S.Functions = N;
+    S.Names = NameIds.order().size();
+    S.Paths = PathIds.order().size();
+    S.Files = FileIds.order().size();
+    S.Bytes = Out.size();
+    S.AddressBytes = Index.size() + Blocks.size();
+    S.NameBytes = NameTokens.size() + Names->size();
+    S.PathBytes = PathTokens.size() + Paths->size() + Files.size();
+    S.HeaderBytes = S.Bytes - S.AddressBytes - S.NameBytes - S.PathBytes -
+                    S.FramingBytes - S.LineBytes - S.InlineBytes;
+    return std::move(Out);
+  }
+};
+
+} // namespace
+
+Expected<std::string> encodeCompact(const FunctionModel &Model,
+                                    WriteStats *Stats,
+                                    const WriteOptions &Options) {
+  Writer W(Model, Options);
+  Expected<std::string> Out = W.run();
+  if (Out && Stats)
+    *Stats = W.S;
+  return Out;
+}
+
+} // namespace compact
+} // namespace dwarfpack

@@ -1,0 +1,123 @@
+//===- GroupedBuild.cpp - One object's units split among modules ----------===//
+
+#include "dwarfpack/CtfKernel/GroupedBuild.h"
+
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <deque>
+#include <future>
+
+using namespace llvm;
+using namespace dwarfpack::types;
+
+// The same befriended helper as lib/Types/BuildTypeTable.cpp (an identical
+// definition, as the one-definition rule requires): frees a unit's DIEs
+// after conversion so vmlinux's DIEs are never all in memory at once.
+namespace llvm {
+namespace dwarf_linker {
+namespace parallel {
+class CompileUnit {
+public:
+  static void releaseDIEs(DWARFUnit &U) { U.clearDIEs(/*KeepCUDie=*/true); }
+};
+} // namespace parallel
+} // namespace dwarf_linker
+} // namespace llvm
+
+namespace dwarfpack {
+namespace ctfkernel {
+
+ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
+                                 bool GlobalDataOnly) {
+  ElfSymbolNames R;
+  for (const object::SymbolRef &S : Obj.symbols()) {
+    Expected<uint32_t> Flags = S.getFlags();
+    Expected<object::SymbolRef::Type> Ty = S.getType();
+    Expected<StringRef> Name = S.getName();
+    if (!Flags || !Ty || !Name) {
+      consumeError(Flags.takeError());
+      consumeError(Ty.takeError());
+      consumeError(Name.takeError());
+      continue;
+    }
+    if ((*Flags & object::SymbolRef::SF_Undefined) || Name->empty())
+      continue;
+    if (*Ty == object::SymbolRef::ST_Data) {
+      if (!GlobalDataOnly || (*Flags & object::SymbolRef::SF_Global))
+        R.Objects.insert(*Name);
+    } else if (*Ty == object::SymbolRef::ST_Function)
+      R.Functions.insert(*Name);
+  }
+  return R;
+}
+
+Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
+                                        const BuildOptions &Opts,
+                                        const UnitClassifier &Classify,
+                                        WarningLog &Log) {
+  std::vector<DWARFUnit *> Units;
+  for (const auto &U : Ctx.info_section_units())
+    if (!U->isTypeUnit())
+      Units.push_back(U.get());
+  if (Units.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no DWARF compile units (no debug information)");
+
+  // Classify in unit order from the unit DIEs alone.
+  GroupedStats R;
+  std::vector<DWARFUnit *> Work;
+  std::vector<TypeMerger *> Into;
+  for (DWARFUnit *U : Units) {
+    DWARFDie CU = U->getUnitDIE(/*ExtractUnitDIEOnly=*/true);
+    StringRef Name = dwarf::toStringRef(CU.find(dwarf::DW_AT_name));
+    StringRef Dir = dwarf::toStringRef(CU.find(dwarf::DW_AT_comp_dir));
+    if (TypeMerger *M = Classify(Dir, Name)) {
+      Work.push_back(U);
+      Into.push_back(M);
+    } else {
+      ++R.NumSkipped;
+    }
+  }
+  R.NumUnits = Work.size();
+
+  TypeSignatureMap Sigs = collectTypeUnits(Ctx);
+  auto Merge = [&](size_t I, UnitTypes &&UT) {
+    R.NumInputTypes += UT.Types.size();
+    Into[I]->add(std::move(UT));
+  };
+  unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
+  if (Threads == 1) {
+    for (size_t I = 0; I < Work.size(); ++I) {
+      Merge(I, convertCompileUnit(*Work[I], Log, &Sigs));
+      dwarf_linker::parallel::CompileUnit::releaseDIEs(*Work[I]);
+    }
+    return R;
+  }
+  // Converted in parallel within a bounded window, merged in unit order.
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  std::deque<std::shared_future<void>> Pending;
+  std::vector<UnitTypes> Results(Work.size());
+  size_t Next = 0, Window = 4 * Threads;
+  for (size_t I = 0; I < Work.size(); ++I) {
+    while (Next < Work.size() && Next < I + Window) {
+      size_t J = Next++;
+      Pending.push_back(Pool.async([&, J] {
+        Results[J] = convertCompileUnit(*Work[J], Log, &Sigs);
+        dwarf_linker::parallel::CompileUnit::releaseDIEs(*Work[J]);
+      }));
+    }
+    Pending.front().wait();
+    Pending.pop_front();
+    Merge(I, std::move(Results[I]));
+    Results[I] = UnitTypes();
+  }
+  Pool.wait();
+  return R;
+}
+
+} // namespace ctfkernel
+} // namespace dwarfpack

@@ -1,0 +1,402 @@
+//===- SharedRepository.cpp - Cross-module type deduplication -------------===//
+
+#include "dwarfpack/CtfKernel/SharedRepository.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace llvm;
+using namespace dwarfpack::types;
+
+namespace dwarfpack {
+namespace ctfkernel {
+
+namespace {
+
+uint64_t mix(uint64_t H, uint64_t V) {
+  H ^= V + 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2);
+  H *= 0xff51afd7ed558ccdULL;
+  H ^= H >> 33;
+  return H;
+}
+
+uint64_t hashString(StringRef S) {
+  uint64_t H = 0xcbf29ce484222325ULL;
+  for (unsigned char C : S)
+    H = (H ^ C) * 0x100000001b3ULL;
+  return mix(H, S.size());
+}
+
+/// Everything about a type except which types it refers to.
+uint64_t shallowHash(const Type &T) {
+  uint64_t H = mix(uint64_t(T.Kind) + 1, T.Encoding);
+  H = mix(H, T.Varargs);
+  H = mix(H, hashString(T.Name));
+  H = mix(H, T.Size);
+  H = mix(H, T.NumElems);
+  H = mix(H, T.Bits);
+  H = mix(H, T.BitOffset);
+  H = mix(H, T.Params.size());
+  H = mix(H, T.Members.size());
+  for (const Member &M : T.Members) {
+    H = mix(H, hashString(M.Name));
+    H = mix(H, M.BitOffset);
+  }
+  H = mix(H, T.Enumerators.size());
+  for (const Enumerator &E : T.Enumerators) {
+    H = mix(H, hashString(E.Name));
+    H = mix(H, uint64_t(E.Value));
+  }
+  return H;
+}
+
+/// Rounds of neighbour hashing: tables agree on a type's hash only if they
+/// agree on every reference path of this length from it. The exact
+/// refinement in finish() merges whatever equal types the hashes kept apart.
+constexpr unsigned HashRounds = 32;
+
+bool isTagged(TypeKind K) {
+  return K == TypeKind::Struct || K == TypeKind::Union || K == TypeKind::Enum;
+}
+
+/// The C namespace of a type's name: 0 ordinary, else the tag kind.
+unsigned nameSpace(const Type &T) {
+  if (T.Kind == TypeKind::Forward)
+    return T.Encoding;
+  if (isTagged(T.Kind))
+    return unsigned(T.Kind);
+  return 0;
+}
+
+std::string describe(const Type &T) {
+  return std::string(kindName(T.Kind)) + (T.Name.empty()
+                                              ? std::string(" <anonymous>")
+                                              : " '" + T.Name.str() + "'");
+}
+
+} // namespace
+
+std::vector<uint64_t> hashTypeTable(const TypeTable &T) {
+  size_t N = T.Types.size();
+  std::vector<uint64_t> H0(N), Cur(N), Next(N);
+  for (size_t I = 0; I < N; ++I)
+    Cur[I] = H0[I] = shallowHash(T.Types[I]);
+  for (unsigned R = 0; R < HashRounds; ++R) {
+    for (size_t I = 0; I < N; ++I) {
+      uint64_t H = H0[I];
+      T.Types[I].forEachRef([&](TypeId C) { H = mix(H, C < N ? Cur[C] : 0); });
+      Next[I] = H;
+    }
+    std::swap(Cur, Next);
+  }
+  return Cur;
+}
+
+void computeHidden(TypeTable &T) {
+  T.Hidden.assign(T.Types.size(), false);
+  DenseSet<std::pair<unsigned, StringRef>> Claimed;
+  for (int Pass = 0; Pass < 2; ++Pass)
+    for (size_t I = 0; I < T.Types.size(); ++I) {
+      const Type &X = T.Types[I];
+      if ((X.Kind == TypeKind::Forward) != (Pass == 1))
+        continue;
+      if (X.Kind == TypeKind::Slice) {
+        T.Hidden[I] = true;
+        continue;
+      }
+      if (X.Name.empty())
+        continue;
+      if (!Claimed.insert({nameSpace(X), X.Name}).second)
+        T.Hidden[I] = true;
+    }
+}
+
+StringRef SharedRepository::intern(StringRef S) {
+  return S.empty() ? StringRef() : Strings.save(S);
+}
+
+void SharedRepository::addModule(StringRef Name, const TypeTable &T,
+                                 const std::vector<uint64_t> &Hashes,
+                                 bool Blocklisted) {
+  Module M;
+  M.Name = Name.str();
+  M.Blocklisted = Blocklisted;
+  size_t N = T.Types.size();
+  InputTypes += N;
+  M.Nodes.resize(N);
+  std::vector<bool> IsNew(N, false);
+  for (size_t I = 0; I < N; ++I) {
+    auto [It, New] = ByHash.try_emplace(Hashes[I], uint32_t(Nodes.size()));
+    if (New) {
+      Type X = T.Types[I];
+      X.Name = intern(X.Name);
+      for (Member &Mb : X.Members)
+        Mb.Name = intern(Mb.Name);
+      for (Enumerator &E : X.Enumerators)
+        E.Name = intern(E.Name);
+      Nodes.push_back(std::move(X));
+      IsNew[I] = true;
+    }
+    M.Nodes[I] = It->second;
+  }
+  for (size_t I = 0; I < N; ++I)
+    if (IsNew[I])
+      Nodes[M.Nodes[I]].forEachRefMut([&](TypeId &R) { R = M.Nodes[R]; });
+  for (const Symbol &S : T.Variables)
+    M.Variables.push_back({intern(S.Name), M.Nodes[S.Type]});
+  for (const Symbol &S : T.Functions)
+    M.Functions.push_back({intern(S.Name), M.Nodes[S.Type]});
+  Modules.push_back(std::move(M));
+}
+
+Expected<SharedRepository::Result> SharedRepository::finish() {
+  ByHash = DenseMap<uint64_t, uint32_t>();
+  Result R;
+  RepositoryStats &St = R.Stats;
+  St.InputTypes = InputTypes;
+  size_t N = Nodes.size();
+  St.GlobalNodes = N;
+
+  // Forwards stand for the definition of their name when every definition
+  // (in modules that may share) is one type: then `struct mm_struct *` in a
+  // module that only declares mm_struct is the same type as in one that
+  // defines it, as libctf's and libbpf's deduplicators also decide. Start
+  // optimistic and withdraw names whose definitions turn out different
+  // (withdrawing only splits classes, so this reaches a fixed point).
+  std::vector<bool> NodeEligible(N, false);
+  for (const Module &M : Modules)
+    if (!M.Blocklisted)
+      for (uint32_t Node : M.Nodes)
+        NodeEligible[Node] = true;
+  DenseMap<std::pair<unsigned, StringRef>, SmallVector<uint32_t, 1>> Defs;
+  for (size_t I = 0; I < N; ++I)
+    if (isTagged(Nodes[I].Kind) && !Nodes[I].Name.empty() && NodeEligible[I])
+      Defs[{unsigned(Nodes[I].Kind), Nodes[I].Name}].push_back(I);
+  std::vector<uint32_t> Redirect(N);
+  for (size_t I = 0; I < N; ++I) {
+    Redirect[I] = I;
+    const Type &T = Nodes[I];
+    if (T.Kind != TypeKind::Forward || T.Name.empty())
+      continue;
+    auto It = Defs.find({unsigned(T.Encoding), T.Name});
+    if (It != Defs.end())
+      Redirect[I] = It->second.front();
+  }
+
+  // Exact identity: the coarsest partition of the global graph stable under
+  // "same shallow content and same classes of referenced types", references
+  // to redirected forwards followed to their definition.
+  std::vector<uint32_t> Cls(N), Next(N);
+  size_t NumClasses = 0;
+  while (true) {
+    {
+      DenseMap<uint64_t, uint32_t> Ids;
+      for (size_t I = 0; I < N; ++I)
+        Cls[I] =
+            Ids.try_emplace(shallowHash(Nodes[I]), Ids.size()).first->second;
+      NumClasses = Ids.size();
+    }
+    while (true) {
+      DenseMap<uint64_t, uint32_t> Ids;
+      Ids.reserve(N);
+      for (size_t I = 0; I < N; ++I) {
+        uint64_t H = mix(0x51ed270b, Cls[I]);
+        Nodes[I].forEachRef([&](TypeId C) { H = mix(H, Cls[Redirect[C]]); });
+        Next[I] = Ids.try_emplace(H, Ids.size()).first->second;
+      }
+      std::swap(Cls, Next);
+      if (Ids.size() == NumClasses)
+        break;
+      NumClasses = Ids.size();
+    }
+    bool Changed = false;
+    for (size_t I = 0; I < N; ++I) {
+      const Type &T = Nodes[I];
+      if (T.Kind != TypeKind::Forward || Redirect[I] == I)
+        continue;
+      const auto &D = Defs.find({unsigned(T.Encoding), T.Name})->second;
+      if (any_of(D, [&](uint32_t X) { return Cls[X] != Cls[D.front()]; })) {
+        Redirect[I] = I;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  // The class of each node, through its redirection.
+  for (size_t I = 0; I < N; ++I)
+    Next[I] = Cls[Redirect[I]];
+  Cls = std::move(Next);
+  std::vector<uint32_t> Rep(NumClasses, UINT32_MAX);
+  for (size_t I = 0; I < N; ++I)
+    if (Redirect[I] == I && Rep[Cls[I]] == UINT32_MAX)
+      Rep[Cls[I]] = I;
+  for (size_t I = 0; I < N; ++I)
+    if (Redirect[I] != I)
+      ++St.ResolvedForwards;
+  St.Classes = count_if(Rep, [](uint32_t R) { return R != UINT32_MAX; });
+
+  // Each module's classes, unique, in first-use order.
+  std::vector<std::vector<uint32_t>> ModClasses(Modules.size());
+  std::vector<uint32_t> Stamp(NumClasses, UINT32_MAX);
+  std::vector<uint8_t> Users(NumClasses, 0);
+  std::vector<bool> Eligible(NumClasses, false);
+  for (size_t MI = 0; MI < Modules.size(); ++MI) {
+    const Module &M = Modules[MI];
+    for (uint32_t Node : M.Nodes) {
+      uint32_t C = Cls[Node];
+      if (Stamp[C] == MI)
+        continue;
+      Stamp[C] = MI;
+      ModClasses[MI].push_back(C);
+      if (!M.Blocklisted) {
+        Eligible[C] = true;
+        if (Users[C] < 2)
+          ++Users[C];
+      }
+    }
+  }
+
+  // Sharedness: use by two modules, then contagion along references and
+  // between the variants of a tagged name, to a fixed point.
+  std::vector<bool> Shared(NumClasses, false);
+  std::vector<uint32_t> Work;
+  if (Share)
+    for (uint32_t C = 0; C < NumClasses; ++C)
+      if (Users[C] >= 2) {
+        Shared[C] = true;
+        Work.push_back(C);
+        ++St.SharedByUse;
+      }
+  auto Closure = [&] {
+    while (!Work.empty()) {
+      uint32_t C = Work.back();
+      Work.pop_back();
+      Nodes[Rep[C]].forEachRef([&](TypeId Ref) {
+        uint32_t D = Cls[Ref];
+        if (!Shared[D]) {
+          Shared[D] = true;
+          Work.push_back(D);
+        }
+      });
+    }
+  };
+  // Variants of a tag: the complete types and forwards of one (kind, name).
+  std::vector<SmallVector<uint32_t, 2>> Groups;
+  {
+    DenseMap<std::pair<unsigned, StringRef>, uint32_t> GroupOf;
+    for (uint32_t C = 0; C < NumClasses; ++C) {
+      if (Rep[C] == UINT32_MAX || !Eligible[C])
+        continue;
+      const Type &T = Nodes[Rep[C]];
+      if (T.Name.empty() || !Eligible[C] ||
+          !(isTagged(T.Kind) || T.Kind == TypeKind::Forward))
+        continue;
+      auto [It, New] =
+          GroupOf.try_emplace({nameSpace(T), T.Name}, uint32_t(Groups.size()));
+      if (New)
+        Groups.emplace_back();
+      Groups[It->second].push_back(C);
+    }
+  }
+  while (Share) {
+    Closure();
+    ++St.FixpointRounds;
+    bool Changed = false;
+    for (const auto &G : Groups) {
+      if (!any_of(G, [&](uint32_t C) { return bool(Shared[C]); }))
+        continue;
+      for (uint32_t C : G)
+        if (!Shared[C]) {
+          Shared[C] = true;
+          Work.push_back(C);
+          Changed = true;
+        }
+    }
+    if (!Changed)
+      break;
+  }
+
+  // The parent: shared classes in first-use order over the modules.
+  std::vector<uint32_t> ParentIdx(NumClasses, UINT32_MAX);
+  for (const auto &MC : ModClasses)
+    for (uint32_t C : MC)
+      if (Shared[C] && ParentIdx[C] == UINT32_MAX) {
+        ParentIdx[C] = R.Parent.Types.size();
+        R.Parent.Types.push_back(Nodes[Rep[C]]);
+      }
+  St.SharedTotal = R.Parent.Types.size();
+  for (Type &T : R.Parent.Types) {
+    Error E = Error::success();
+    T.forEachRefMut([&](TypeId &Ref) {
+      uint32_t P = ParentIdx[Cls[Ref]];
+      if (P == UINT32_MAX && !E)
+        E = createStringError(
+            inconvertibleErrorCode(),
+            "internal error: shared %s refers to %s, which is not shared "
+            "(the parent would refer to a child type)",
+            describe(T).c_str(), describe(Nodes[Ref]).c_str());
+      Ref = P;
+    });
+    if (E)
+      return std::move(E);
+  }
+  computeHidden(R.Parent);
+
+  // The children: each module's unshared classes, referring to the parent's
+  // types by parent id and to their own with the child bit.
+  std::vector<uint32_t> LocalIdx(NumClasses, UINT32_MAX);
+  std::vector<uint8_t> Stored(NumClasses, 0);
+  for (size_t MI = 0; MI < Modules.size(); ++MI) {
+    Child Ch;
+    Ch.Name = Modules[MI].Name;
+    // The module's unshared types and the unshared types they need (a
+    // resolved forward may bring a definition the module never saw).
+    std::vector<uint32_t> List;
+    auto Take = [&](uint32_t C) {
+      if (Shared[C] || LocalIdx[C] != UINT32_MAX)
+        return;
+      LocalIdx[C] = List.size();
+      List.push_back(C);
+    };
+    for (uint32_t C : ModClasses[MI])
+      Take(C);
+    for (size_t K = 0; K < List.size(); ++K)
+      Nodes[Rep[List[K]]].forEachRef([&](TypeId Ref) { Take(Cls[Ref]); });
+    for (uint32_t C : List) {
+      Ch.Table.Types.push_back(Nodes[Rep[C]]);
+      if (Stored[C]++ == 1)
+        ++St.StoredMoreThanOnce;
+    }
+    Error E = Error::success();
+    auto Encode = [&](TypeId Node, const Type &From) -> TypeId {
+      uint32_t C = Cls[Node];
+      if (Shared[C])
+        return ParentIdx[C];
+      if (LocalIdx[C] == UINT32_MAX && !E)
+        E = createStringError(inconvertibleErrorCode(),
+                              "internal error: %s in module '%s' refers to a "
+                              "type the module does not use",
+                              describe(From).c_str(), Ch.Name.c_str());
+      return ChildBit | LocalIdx[C];
+    };
+    // (Encode reads only the kind and name of T, which it never changes.)
+    for (Type &T : Ch.Table.Types)
+      T.forEachRefMut([&](TypeId &Ref) { Ref = Encode(Ref, T); });
+    for (const Symbol &S : Modules[MI].Variables)
+      Ch.Table.Variables.push_back({S.Name, Encode(S.Type, Nodes[S.Type])});
+    for (const Symbol &S : Modules[MI].Functions)
+      Ch.Table.Functions.push_back({S.Name, Encode(S.Type, Nodes[S.Type])});
+    for (uint32_t C : List)
+      LocalIdx[C] = UINT32_MAX;
+    if (E)
+      return std::move(E);
+    computeHidden(Ch.Table);
+    St.ChildTypes += Ch.Table.Types.size();
+    R.Children.push_back(std::move(Ch));
+  }
+  return std::move(R);
+}
+
+} // namespace ctfkernel
+} // namespace dwarfpack

@@ -1,0 +1,593 @@
+//===- GsymVerifier.cpp - Check a GSYM file against DWARF -----------------===//
+//
+// For every GSYM function with debug info, the answer can only change at a
+// line row or an inline range boundary (of either side), so comparing there
+// covers the whole function. See GsymVerifier.h for the mismatch kinds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/Verify/GsymVerifier.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
+#include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
+#include "llvm/DebugInfo/DWARF/DWARFDie.h"
+#include "llvm/Object/BuildID.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
+#include <ctime>
+#include <mutex>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace dwarfpack {
+namespace verify {
+
+namespace {
+
+std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
+
+/// A GSYM name matches a DWARF one when equal, when it is the name of a
+/// compiler clone of it, or when it is the same name qualified with its
+/// scopes (GSYM converters qualify short names, DWARF gives the bare
+/// DW_AT_name).
+bool namesMatch(StringRef Gsym, StringRef Dwarf) {
+  if (Gsym == Dwarf)
+    return true;
+  // A symbol name of a compiler clone ("f.constprop.0", "f.cold",
+  // "_Z1fv.isra.0") names the same source function.
+  if (Gsym.size() > Dwarf.size() + 1 && Gsym.starts_with(Dwarf) &&
+      Gsym[Dwarf.size()] == '.')
+    return true;
+  return Gsym.size() > Dwarf.size() + 2 && Gsym.ends_with(Dwarf) &&
+         Gsym.drop_back(Dwarf.size()).ends_with("::");
+}
+
+bool filesMatch(StringRef Gsym, StringRef Dwarf) {
+  if (Gsym == Dwarf)
+    return true;
+  SmallString<256> A(Gsym), B(Dwarf);
+  sys::path::remove_dots(A, /*remove_dot_dot=*/true);
+  sys::path::remove_dots(B, /*remove_dot_dot=*/true);
+  return A == B;
+}
+
+/// One frame of DWARF's answer.
+struct DwarfFrame {
+  llvm::StringRef Name; // DILineInfo::BadString when unknown
+  llvm::StringRef File; // empty when unknown
+  uint32_t Line = 0;
+};
+
+/// DWARFContext::getInliningInfoForAddress, step for step with the same
+/// primitives (inlined chain, line-table row, call file/line, subroutine
+/// name, file name by index), but remembering names and paths per DIE and
+/// per file index: those lookups dominate when every row of every function
+/// is queried.
+class DwarfOracle {
+public:
+  /// LineTables: every unit's line table, loaded beforehand (workers must
+  /// not make DWARFContext parse).
+  DwarfOracle(DWARFContext &Ctx,
+              const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *>
+                  &LineTables)
+      : Ctx(Ctx), LineTables(LineTables) {}
+
+  /// False when DWARF knows nothing at Addr. A single frame named
+  /// DILineInfo::BadString: a line row but no function.
+  bool frames(uint64_t Addr, SmallVectorImpl<DwarfFrame> &Out) {
+    Out.clear();
+    DWARFCompileUnit *CU = Ctx.getCompileUnitForCodeAddress(Addr);
+    if (!CU)
+      return false;
+    Chain.clear();
+    CU->getInlinedChainForAddress(Addr, Chain);
+    const DWARFDebugLine::LineTable *LT = lineTable(CU);
+    if (Chain.empty()) {
+      // Code without a subprogram (assembly): DWARFContext answers with the
+      // line-table row alone and no function name.
+      if (LT) {
+        uint32_t Row =
+            LT->lookupAddress({Addr, SectionedAddress::UndefSection});
+        if (Row != UINT32_MAX)
+          if (std::optional<StringRef> File =
+                  fileName(CU, LT, LT->Rows[Row].File))
+            Out.push_back({DILineInfo::BadString, *File, LT->Rows[Row].Line});
+      }
+      return !Out.empty();
+    }
+    for (size_t I = 0; I < Chain.size(); ++I) {
+      DwarfFrame F;
+      F.Name = name(Chain[I]);
+      if (I == 0) {
+        if (LT) {
+          uint32_t Row =
+              LT->lookupAddress({Addr, SectionedAddress::UndefSection});
+          if (Row != UINT32_MAX) {
+            const auto &R = LT->Rows[Row];
+            if (std::optional<StringRef> File = fileName(CU, LT, R.File)) {
+              F.File = *File;
+              F.Line = R.Line;
+            }
+          }
+        }
+      } else {
+        const CallSite &C = callSite(Chain[I - 1]);
+        if (LT)
+          if (std::optional<StringRef> File = fileName(CU, LT, C.File))
+            F.File = *File;
+        F.Line = C.Line;
+      }
+      Out.push_back(F);
+    }
+    return true;
+  }
+
+private:
+  struct CallSite {
+    uint32_t File = 0, Line = 0;
+  };
+
+  const DWARFDebugLine::LineTable *lineTable(DWARFUnit *CU) {
+    return LineTables.lookup(CU);
+  }
+  StringRef name(const DWARFDie &D) {
+    auto [It, New] = Names.try_emplace(D.getOffset(), StringRef());
+    if (New) {
+      const char *N = D.getSubroutineName(DINameKind::LinkageName);
+      It->second = N ? StringRef(N) : StringRef(DILineInfo::BadString);
+    }
+    return It->second;
+  }
+  const CallSite &callSite(const DWARFDie &D) {
+    auto [It, New] = CallSites.try_emplace(D.getOffset());
+    if (New) {
+      uint32_t Column = 0, Discriminator = 0;
+      D.getCallerFrame(It->second.File, It->second.Line, Column, Discriminator);
+    }
+    return It->second;
+  }
+  std::optional<StringRef>
+  fileName(DWARFUnit *CU, const DWARFDebugLine::LineTable *LT, uint64_t Index) {
+    auto [It, New] = Files.try_emplace({LT, Index}, std::nullopt);
+    if (New) {
+      std::string Path;
+      if (LT->getFileNameByIndex(
+              Index, CU->getCompilationDir(),
+              DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath, Path))
+        It->second = Saver.save(Path);
+    }
+    return It->second;
+  }
+
+  DWARFContext &Ctx;
+  SmallVector<DWARFDie, 8> Chain;
+  const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> &LineTables;
+  DenseMap<uint64_t, StringRef> Names;
+  DenseMap<uint64_t, CallSite> CallSites;
+  DenseMap<std::pair<const void *, uint64_t>, std::optional<StringRef>> Files;
+  BumpPtrAllocator Alloc;
+  StringSaver Saver{Alloc};
+};
+
+/// What every worker shares, read-only: the text sections and each unit's
+/// line table.
+struct SharedDwarf {
+  SmallVector<AddressRange, 8> TextRanges;
+  DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> LineTables;
+};
+
+class Checker {
+public:
+  Checker(const gsym::GsymReader &G, const SharedDwarf &Shared,
+          DWARFContext &Ctx, WarningLog &Log, GsymVerifyStats &Stats)
+      : G(G), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
+        Oracle(Ctx, Shared.LineTables) {}
+
+  void checkFunction(uint32_t Index);
+  void checkDwarfSubprograms(DWARFUnit &U);
+
+private:
+  void checkAddress(uint64_t Addr, uint32_t Index,
+                    const gsym::DecodedFunction &Func, bool CrossCheck);
+  void crossCheck(uint64_t Addr);
+  void collectDwarfBoundaries(uint64_t Start, uint64_t End,
+                              SmallVectorImpl<uint64_t> &Addrs);
+  bool inText(uint64_t Lo, uint64_t Hi) const {
+    return any_of(TextRanges, [&](const AddressRange &R) {
+      return Lo >= R.Start && Hi <= R.End;
+    });
+  }
+  bool hasLineTable(uint32_t Index) {
+    Expected<gsym::DecodedFunction> D = G.decodeFunction(Index);
+    if (!D) {
+      consumeError(D.takeError()); // reported by checkFunction
+      return true;
+    }
+    return D->HasLineTable;
+  }
+  void mismatch(StringRef Kind, const Twine &Message) {
+    ++Stats.Mismatches;
+    Log.report(Kind, Message);
+  }
+
+  const gsym::GsymReader &G;
+  DWARFContext &Ctx;
+  WarningLog &Log;
+  GsymVerifyStats &Stats;
+  ArrayRef<AddressRange> TextRanges;
+  DwarfOracle Oracle;
+  SmallVector<DwarfFrame, 8> DFrames;
+  const DILineInfoSpecifier Spec{
+      DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
+      DINameKind::LinkageName};
+};
+
+} // namespace
+
+static std::string describe(const std::vector<SourceFrame> &Frames) {
+  std::string S;
+  for (const SourceFrame &F : Frames) {
+    if (!S.empty())
+      S += " <- ";
+    S += F.FunctionName + " " + F.FileName + ":" + std::to_string(F.Line);
+  }
+  return S.empty() ? "nothing" : S;
+}
+
+static std::string describe(ArrayRef<DwarfFrame> Frames) {
+  std::string S;
+  for (const DwarfFrame &F : Frames) {
+    if (!S.empty())
+      S += " <- ";
+    S += (F.Name + " " + F.File + ":" + Twine(F.Line)).str();
+  }
+  return S.empty() ? "nothing" : S;
+}
+
+static std::string describe(const DIInliningInfo &D) {
+  std::string S;
+  for (uint32_t I = 0; I < D.getNumberOfFrames(); ++I) {
+    const DILineInfo &F = D.getFrame(I);
+    if (!S.empty())
+      S += " <- ";
+    S += F.FunctionName + " " + F.FileName + ":" + std::to_string(F.Line);
+  }
+  return S.empty() ? "nothing" : S;
+}
+
+void Checker::checkAddress(uint64_t Addr, uint32_t Index,
+                           const gsym::DecodedFunction &Func, bool CrossCheck) {
+  ++Stats.AddressesChecked;
+  // Answer as lookup() would, but from the decoded record when the address
+  // table picks this function (re-decoding per address is quadratic in the
+  // size of the function).
+  Expected<std::optional<uint32_t>> Picked = G.findFunctionIndex(Addr);
+  if (!Picked) {
+    mismatch("lookup-error", hex(Addr) + ": " + toString(Picked.takeError()));
+    return;
+  }
+  Expected<LookupResult> R =
+      *Picked == Index ? G.lookupIn(Func, Addr) : G.lookup(Addr);
+  if (!R) {
+    mismatch("lookup-error", hex(Addr) + ": " + toString(R.takeError()));
+    return;
+  }
+  const std::vector<SourceFrame> &F = R->Frames;
+  if (!Oracle.frames(Addr, DFrames)) {
+    mismatch("no-dwarf", hex(Addr) + ": GSYM says " + describe(F) +
+                             ", DWARF has nothing there");
+    return;
+  }
+  if (CrossCheck)
+    crossCheck(Addr);
+  auto Report = [&](StringRef Kind, unsigned Frame) {
+    mismatch(Kind, hex(Addr) + " frame " + Twine(Frame) + ": GSYM " +
+                       describe(F) + "; DWARF " + describe(DFrames));
+  };
+  if (F.size() != DFrames.size())
+    return Report("frame-count", 0);
+  for (unsigned I = 0; I < F.size(); ++I) {
+    const DwarfFrame &DF = DFrames[I];
+    // Without a subprogram DWARF names nothing; the file and line still
+    // count.
+    if (DF.Name != DILineInfo::BadString &&
+        !namesMatch(F[I].FunctionName, DF.Name))
+      return Report("function-name", I);
+    if (!filesMatch(F[I].FileName, DF.File))
+      return Report("file", I);
+    if (F[I].Line != DF.Line)
+      return Report("line", I);
+  }
+}
+
+/// The cached oracle must agree with DWARFContext itself; checked at every
+/// function start (a small fraction of the addresses).
+void Checker::crossCheck(uint64_t Addr) {
+  DIInliningInfo D = Ctx.getInliningInfoForAddress(
+      {Addr, SectionedAddress::UndefSection}, Spec);
+  bool Same = D.getNumberOfFrames() == DFrames.size();
+  for (uint32_t I = 0; Same && I < D.getNumberOfFrames(); ++I) {
+    const DILineInfo &A = D.getFrame(I);
+    StringRef File =
+        A.FileName == DILineInfo::BadString ? "" : StringRef(A.FileName);
+    Same = A.FunctionName == DFrames[I].Name && File == DFrames[I].File &&
+           A.Line == DFrames[I].Line;
+  }
+  if (!Same)
+    mismatch("internal-oracle", hex(Addr) + ": cached DWARF answer " +
+                                    describe(DFrames) + " but DWARFContext " +
+                                    describe(D));
+}
+
+/// Adds DWARF's line rows and inline range boundaries in [Start, End).
+void Checker::collectDwarfBoundaries(uint64_t Start, uint64_t End,
+                                     SmallVectorImpl<uint64_t> &Addrs) {
+  DWARFCompileUnit *CU = Ctx.getCompileUnitForCodeAddress(Start);
+  if (!CU)
+    return;
+  if (const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(CU)) {
+    std::vector<uint32_t> Rows;
+    if (LT->lookupAddressRange({Start, SectionedAddress::UndefSection},
+                               End - Start, Rows))
+      for (uint32_t Row : Rows) {
+        uint64_t A = LT->Rows[Row].Address.Address;
+        if (A >= Start && A < End)
+          Addrs.push_back(A);
+      }
+  }
+  DWARFDie Sub = CU->getSubroutineForAddress(Start);
+  if (!Sub)
+    return;
+  // Inlined subroutines nest to a bounded depth in real DWARF; an explicit
+  // stack keeps hostile input from recursing deeply.
+  SmallVector<DWARFDie, 16> Work{Sub};
+  while (!Work.empty()) {
+    DWARFDie D = Work.pop_back_val();
+    for (DWARFDie Child : D.children()) {
+      dwarf::Tag T = Child.getTag();
+      if (T == dwarf::DW_TAG_inlined_subroutine) {
+        if (Expected<DWARFAddressRangesVector> Ranges =
+                Child.getAddressRanges()) {
+          for (const DWARFAddressRange &R : *Ranges) {
+            if (R.LowPC >= Start && R.LowPC < End)
+              Addrs.push_back(R.LowPC);
+            if (R.HighPC > Start && R.HighPC < End)
+              Addrs.push_back(R.HighPC);
+          }
+        } else {
+          consumeError(Ranges.takeError());
+        }
+        Work.push_back(Child);
+      } else if (T == dwarf::DW_TAG_lexical_block) {
+        Work.push_back(Child);
+      }
+    }
+  }
+}
+
+void Checker::checkFunction(uint32_t Index) {
+  Expected<gsym::DecodedFunction> D = G.decodeFunction(Index);
+  if (!D) {
+    mismatch("lookup-error", "function " + Twine(Index) + " at " +
+                                 hex(G.getAddress(Index)) + ": " +
+                                 toString(D.takeError()));
+    return;
+  }
+  const FunctionEntry &F = D->Entry;
+  if (!D->HasLineTable && !F.Inline) {
+    ++Stats.SymbolOnlyFunctions;
+    return;
+  }
+  ++Stats.FunctionsChecked;
+  const uint64_t Start = F.Range.Start, End = F.Range.End;
+  SmallVector<uint64_t, 64> Addrs{Start};
+  if (End > Start) {
+    for (const LineEntry &Row : F.Lines)
+      if (Row.Address >= Start && Row.Address < End)
+        Addrs.push_back(Row.Address);
+    if (F.Inline) {
+      SmallVector<const InlineNode *, 16> Work{&*F.Inline};
+      while (!Work.empty()) {
+        const InlineNode *N = Work.pop_back_val();
+        for (const AddressRange &R : N->Ranges) {
+          if (R.Start >= Start && R.Start < End)
+            Addrs.push_back(R.Start);
+          if (R.End > Start && R.End < End)
+            Addrs.push_back(R.End);
+        }
+        for (const InlineNode &C : N->Children)
+          Work.push_back(&C);
+      }
+    }
+    collectDwarfBoundaries(Start, End, Addrs);
+  }
+  std::sort(Addrs.begin(), Addrs.end());
+  Addrs.erase(std::unique(Addrs.begin(), Addrs.end()), Addrs.end());
+  for (uint64_t A : Addrs)
+    checkAddress(A, Index, *D, /*CrossCheck=*/A == Start);
+}
+
+void Checker::checkDwarfSubprograms(DWARFUnit &U) {
+  {
+    for (const DWARFDebugInfoEntry &Entry : U.dies()) {
+      DWARFDie Die(&U, &Entry);
+      if (Die.getTag() != dwarf::DW_TAG_subprogram)
+        continue;
+      Expected<DWARFAddressRangesVector> Ranges = Die.getAddressRanges();
+      if (!Ranges) {
+        consumeError(Ranges.takeError());
+        continue;
+      }
+      for (const DWARFAddressRange &R : *Ranges) {
+        // Skip discarded code (address 0 or tombstones) and anything outside
+        // the text sections, as converters do.
+        if (R.LowPC == 0 || R.LowPC >= R.HighPC || !inText(R.LowPC, R.HighPC))
+          continue;
+        ++Stats.DwarfRangesChecked;
+        Expected<std::optional<uint32_t>> I = G.findFunctionIndex(R.LowPC);
+        if (!I) {
+          mismatch("lookup-error",
+                   hex(R.LowPC) + ": " + toString(I.takeError()));
+          continue;
+        }
+        const char *Name = Die.getSubroutineName(DINameKind::LinkageName);
+        if (*I && G.getAddress(**I) == R.LowPC) {
+          // Found; but a record without line table there drops what DWARF
+          // knows (e.g. a .cold part covered only by its symbol).
+          if (!hasLineTable(**I))
+            mismatch("symbol-only",
+                     "DWARF subprogram " + Twine(Name ? Name : "<unnamed>") +
+                         " range [" + hex(R.LowPC) + ", " + hex(R.HighPC) +
+                         ") has only a symbol-table entry in GSYM");
+          continue;
+        }
+        mismatch("not-in-gsym",
+                 "DWARF subprogram " + Twine(Name ? Name : "<unnamed>") +
+                     " range [" + hex(R.LowPC) + ", " + hex(R.HighPC) +
+                     ") starts no GSYM function");
+      }
+    }
+  }
+}
+
+Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
+                                     const ObjectFile &Obj, DWARFContext &DICtx,
+                                     WarningLog &Log,
+                                     const GsymVerifyOptions &Opts) {
+  // Serial part: everything DWARFContext and DWARFUnit build lazily and
+  // without locks (DIE arrays, each unit's address-to-DIE map, aranges,
+  // line tables) is built here, so that the workers only read.
+  const std::clock_t Start = std::clock();
+  SharedDwarf Shared;
+  for (const SectionRef &S : Obj.sections())
+    if (S.isText() && S.getSize() > 0)
+      Shared.TextRanges.push_back(
+          {S.getAddress(), S.getAddress() + S.getSize()});
+  std::vector<DWARFUnit *> Units;
+  for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units()) {
+    Units.push_back(U.get());
+    U->getSubroutineForAddress(0); // extracts DIEs, builds the address map
+    Shared.LineTables[U.get()] = DICtx.getLineTableForUnit(U.get());
+  }
+  DICtx.getCompileUnitForCodeAddress(0); // builds the aranges
+  const std::clock_t Loaded = std::clock();
+
+  // Parallel part: functions in chunks, then units; each chunk has its own
+  // log and counts, merged in chunk order so that the report does not depend
+  // on the thread count.
+  const uint32_t N = Gsym.getNumAddresses();
+  unsigned Threads = Opts.NumThreads
+                         ? Opts.NumThreads
+                         : hardware_concurrency().compute_thread_count();
+  const size_t FuncChunks =
+      Threads > 1 ? std::min<size_t>(N, size_t(Threads) * 32) : (N ? 1 : 0);
+  const size_t UnitChunks =
+      Threads > 1 ? std::min<size_t>(Units.size(), size_t(Threads) * 8)
+                  : (Units.empty() ? 0 : 1);
+  struct Result {
+    WarningLog Log;
+    GsymVerifyStats Stats;
+  };
+  std::vector<Result> Results(FuncChunks + UnitChunks);
+  std::atomic<uint64_t> Done{0};
+  std::mutex ProgressMutex;
+  auto RunFunctions = [&](size_t K) {
+    Result &R = Results[K];
+    Checker C(Gsym, Shared, DICtx, R.Log, R.Stats);
+    const uint32_t Begin = uint64_t(N) * K / FuncChunks;
+    const uint32_t End = uint64_t(N) * (K + 1) / FuncChunks;
+    for (uint32_t I = Begin; I < End; ++I)
+      C.checkFunction(I);
+    uint64_t D = Done += End - Begin;
+    if (Opts.Progress) {
+      std::lock_guard<std::mutex> Lock(ProgressMutex);
+      Opts.Progress(D, N);
+    }
+  };
+  auto RunUnits = [&](size_t K) {
+    Result &R = Results[FuncChunks + K];
+    Checker C(Gsym, Shared, DICtx, R.Log, R.Stats);
+    const size_t Begin = Units.size() * K / UnitChunks;
+    const size_t End = Units.size() * (K + 1) / UnitChunks;
+    for (size_t I = Begin; I < End; ++I)
+      C.checkDwarfSubprograms(*Units[I]);
+  };
+  if (Threads <= 1) {
+    for (size_t K = 0; K < FuncChunks; ++K)
+      RunFunctions(K);
+    for (size_t K = 0; K < UnitChunks; ++K)
+      RunUnits(K);
+  } else {
+    DefaultThreadPool Pool(hardware_concurrency(Threads));
+    for (size_t K = 0; K < FuncChunks; ++K)
+      Pool.async(RunFunctions, K);
+    for (size_t K = 0; K < UnitChunks; ++K)
+      Pool.async(RunUnits, K);
+    Pool.wait();
+  }
+
+  GsymVerifyStats Stats;
+  // A GSYM made from another build would mismatch everywhere; say why.
+  object::BuildIDRef BuildID = object::getBuildID(&Obj);
+  const gsym::Header &H = Gsym.header();
+  if (!BuildID.empty() && H.UUIDSize != 0 &&
+      ArrayRef<uint8_t>(H.UUID, H.UUIDSize) != BuildID) {
+    ++Stats.Mismatches;
+    Log.report("uuid", "GSYM UUID " +
+                           toHex(ArrayRef<uint8_t>(H.UUID, H.UUIDSize), true) +
+                           " is not the build-id " + toHex(BuildID, true) +
+                           " of the binary");
+  }
+  for (Result &R : Results) {
+    Log.merge(R.Log);
+    Stats.FunctionsChecked += R.Stats.FunctionsChecked;
+    Stats.SymbolOnlyFunctions += R.Stats.SymbolOnlyFunctions;
+    Stats.AddressesChecked += R.Stats.AddressesChecked;
+    Stats.DwarfRangesChecked += R.Stats.DwarfRangesChecked;
+    Stats.Mismatches += R.Stats.Mismatches;
+  }
+  Stats.LoadSeconds = double(Loaded - Start) / CLOCKS_PER_SEC;
+  Stats.CompareSeconds = double(std::clock() - Loaded) / CLOCKS_PER_SEC;
+  return Stats;
+}
+
+Expected<GsymVerifyStats> verifyGsymFile(StringRef GsymPath,
+                                         StringRef ObjectPath, WarningLog &Log,
+                                         const GsymVerifyOptions &Opts) {
+  auto GsymBuf = MemoryBuffer::getFile(GsymPath, /*IsText=*/false,
+                                       /*RequiresNullTerminator=*/false);
+  if (!GsymBuf)
+    return createFileError(GsymPath, errorCodeToError(GsymBuf.getError()));
+  auto Reader = gsym::GsymReader::create(std::move(*GsymBuf));
+  if (!Reader)
+    return createFileError(GsymPath, Reader.takeError());
+  auto Bin = object::createBinary(ObjectPath);
+  if (!Bin)
+    return createFileError(ObjectPath, Bin.takeError());
+  auto *Obj = dyn_cast<ObjectFile>(Bin->getBinary());
+  if (!Obj)
+    return createFileError(
+        ObjectPath,
+        createStringError(inconvertibleErrorCode(), "not an object file"));
+  // DWARF problems are the converter's business; the verifier only compares
+  // answers, so it drops DWARFContext's own diagnostics.
+  std::unique_ptr<DWARFContext> Ctx = DWARFContext::create(
+      *Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+      [](Error E) { consumeError(std::move(E)); },
+      [](Error E) { consumeError(std::move(E)); },
+      /*ThreadSafe=*/Opts.NumThreads != 1);
+  return verifyGsym(**Reader, *Obj, *Ctx, Log, Opts);
+}
+
+} // namespace verify
+} // namespace dwarfpack

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""usage: stream.py ADDRFILE -- COMMAND [ARG...]
+Starts COMMAND, then for each line of ADDRFILE writes one line to its stdin and waits
+(at most 20 s) for the complete answer (LLVM style: up to the blank line)
+before sending the next one, keeping stdin open. Fails if an answer does not
+arrive while the process is kept open, i.e. if the tool does not flush."""
+import os
+import select
+import subprocess
+import sys
+
+sep = sys.argv.index("--")
+cmd = sys.argv[sep + 1:]
+with open(sys.argv[1]) as f:
+    addrs = [l.strip() for l in f if l.strip()]
+p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+fd = p.stdout.fileno()
+buf = b""
+for a in addrs:
+    p.stdin.write((a + "\n").encode())
+    p.stdin.flush()
+    while b"\n\n" not in buf:
+        r, _, _ = select.select([fd], [], [], 20)
+        if not r:
+            print("no answer for " + a + " while stdin is open", flush=True)
+            p.kill()
+            sys.exit(1)
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            print("EOF before the answer for " + a)
+            sys.exit(1)
+        buf += chunk
+    answer, buf = buf.split(b"\n\n", 1)
+    print("answer for " + a + ":")
+    print(answer.decode())
+p.stdin.close()
+sys.exit(p.wait())

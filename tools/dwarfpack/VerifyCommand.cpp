@@ -1,0 +1,76 @@
+//===- VerifyCommand.cpp - `dwarfpack verify FILE.gsym INPUT` -------------===//
+//
+// Checks a GSYM file against the DWARF of the binary it was made from and
+// prints a summary: what was checked, mismatches counted by kind with a few
+// examples. Exit status 1 when anything mismatches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Command.h"
+
+#include "dwarfpack/Verify/GsymVerifier.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::tool;
+
+static cl::SubCommand
+    VerifySub("verify", "Check a GSYM file against the DWARF it came from");
+static cl::opt<std::string> GsymFile(cl::Positional, cl::Required,
+                                     cl::desc("<file.gsym>"),
+                                     cl::sub(VerifySub), cl::cat(category()));
+static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
+                                      cl::desc("<binary with DWARF>"),
+                                      cl::sub(VerifySub), cl::cat(category()));
+
+static cl::opt<unsigned>
+    NumThreads("num-threads",
+               cl::desc("Worker threads (default: all cores); the report "
+                        "does not depend on it"),
+               cl::init(0), cl::sub(VerifySub), cl::cat(category()));
+
+static cl::opt<bool>
+    ShowStats("stats",
+              cl::desc("Print the CPU time of loading DWARF and comparing"),
+              cl::sub(VerifySub), cl::cat(category()));
+
+int dwarfpack::tool::runVerification(StringRef GsymFile, StringRef InputFile,
+                                     unsigned NumThreads, bool ShowStats) {
+  WarningLog Log;
+  verify::GsymVerifyOptions Opts;
+  Opts.NumThreads = NumThreads;
+  Expected<verify::GsymVerifyStats> Stats =
+      verify::verifyGsymFile(GsymFile, InputFile, Log, Opts);
+  if (!Stats)
+    return reportError(Stats.takeError());
+  raw_ostream &OS = outs();
+  OS << "checked '" << GsymFile << "' against '" << InputFile
+     << "': " << Stats->FunctionsChecked << " functions ("
+     << Stats->SymbolOnlyFunctions << " from the symbol table only, not "
+     << "compared), " << Stats->AddressesChecked << " addresses, "
+     << Stats->DwarfRangesChecked << " DWARF subprogram ranges\n";
+  if (ShowStats)
+    OS << format("cpu: %.2f s loading DWARF, %.2f s comparing\n",
+                 Stats->LoadSeconds, Stats->CompareSeconds);
+  OS << "mismatches: " << Stats->Mismatches << '\n';
+  for (const WarningLog::KindSummary &K : Log.summary()) {
+    OS << "  " << K.Kind << ": " << K.Count << '\n';
+    for (const std::string &E : K.Examples)
+      OS << "    " << E << '\n';
+  }
+  OS.flush();
+  if (Stats->Mismatches)
+    return reportError("'" + GsymFile + "' does not match the DWARF of '" +
+                       InputFile + "' (" + Twine(Stats->Mismatches) +
+                       " mismatches)");
+  return 0;
+}
+
+static int runVerify() {
+  return runVerification(GsymFile, InputFile, NumThreads, ShowStats);
+}
+
+static CommandRegistration RegisterVerify(VerifySub, runVerify);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Kernel symbol tables: size per symbol, lookup speed, build time and round
+# trip of both formats on real inputs (never committed, fetched on demand).
+#
+#   utils/bench/kallsyms-bench.sh [--lookups N] [--builds N]
+#
+# Inputs: the Debian 6.1 cloud kernel's System.map (fetched with
+# fetch-inputs.sh when missing) and this machine's /proc/kallsyms (needs
+# root for real addresses). For each input and format it prints bytes per
+# symbol beside the anchors of the issue, the mean CPU and wall time of N
+# random address and name lookups (`dwarfpack kallsyms --bench-lookups`),
+# the best of N in-memory builds (`--bench-build`, parse + write, no file
+# I/O) and the wall time of the whole `dwarfpack kallsyms` process, and
+# whether `dwarfpack dump` gives back the filtered input exactly.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bench=${DWARFPACK_BENCH_DIR:-/var/tmp/dwarfpack-bench}
+build=${DWARFPACK_BUILD_DIR:-$top/build}
+dp=$build/bin/dwarfpack
+lookups=1000000
+builds=10
+while [ $# -gt 0 ]; do
+  case $1 in
+  --lookups) lookups=$2; shift 2 ;;
+  --builds) builds=$2; shift 2 ;;
+  *) echo "usage: $0 [--lookups N] [--builds N]" >&2; exit 2 ;;
+  esac
+done
+[ -x "$dp" ] || { echo "build dwarfpack first ($dp)" >&2; exit 1; }
+
+sysmap=$(ls "$bench"/kdbg/usr/lib/debug/boot/System.map-* 2>/dev/null | head -1 || true)
+if [ -z "$sysmap" ]; then
+  "$top/utils/bench/fetch-inputs.sh" >&2
+  sysmap=$(ls "$bench"/kdbg/usr/lib/debug/boot/System.map-* | head -1)
+fi
+out=$bench/out/kallsyms
+mkdir -p "$out"
+# A snapshot, so every format sees the same lines.
+cat /proc/kallsyms > "$out/proc-kallsyms.txt"
+
+field() { sed -n "s/^$1: //p"; }
+
+printf '%-14s %-9s %9s %9s %8s %8s %9s %9s %8s %8s %s\n' input format syms bytes \
+  B/sym vs-9.9 addr-cpu addr-wall name-cpu name-wall roundtrip
+for input in "System.map:$sysmap" "proc-kallsyms:$out/proc-kallsyms.txt"; do
+  name=${input%%:*}
+  path=${input#*:}
+  awk '$2 == "t" || $2 == "T"' "$path" > "$out/$name.expected"
+  # The ksym-blob layout has no module column.
+  sed 's/\t\[.*\]$//' "$out/$name.expected" > "$out/$name.expected-nomod"
+  for format in compact ksym-blob; do
+    table=$out/$name.$format
+    "$dp" kallsyms "$path" --format=$format -o "$table"
+    r=$("$dp" kallsyms --bench-lookups "$lookups" "$table")
+    "$dp" dump "$table" > "$out/$name.$format.dump"
+    want=$out/$name.expected
+    [ $format = ksym-blob ] && want=$out/$name.expected-nomod
+    if cmp -s "$out/$name.$format.dump" "$want"; then rt=ok; else rt=DIFFERS; fi
+    syms=$(echo "$r" | field symbols)
+    bytes=$(echo "$r" | field bytes)
+    bps=$(echo "$r" | field bytes-per-symbol)
+    printf '%-14s %-9s %9s %9s %8s %7.2fx %7sns %7sns %6sns %6sns %s\n' "$name" "$format" \
+      "$syms" "$bytes" "$bps" "$(echo "$bps / 9.9" | bc -l)" \
+      "$(echo "$r" | field address-lookup-cpu-ns)" "$(echo "$r" | field address-lookup-ns)" \
+      "$(echo "$r" | field name-lookup-cpu-ns)" "$(echo "$r" | field name-lookup-ns)" "$rt"
+  done
+done
+echo "anchors on System.map: kernel kallsyms tables 19.5 B/sym, perfetto-style 9.9 B/sym; goal <= 7.9 B/sym"
+
+echo
+echo "build from /proc/kallsyms ($(wc -l < "$out/proc-kallsyms.txt") lines):"
+for format in compact ksym-blob; do
+  r=$("$dp" kallsyms --bench-build "$builds" --format=$format "$out/proc-kallsyms.txt")
+  t0=$(date +%s%N)
+  "$dp" kallsyms /proc/kallsyms --format=$format -o "$out/live.$format"
+  t1=$(date +%s%N)
+  printf '  %-9s in-memory best of %s: %s ms wall, %s ms CPU; whole process from /proc/kallsyms: %s ms\n' \
+    $format "$builds" "$(echo "$r" | field build-ms)" "$(echo "$r" | field build-cpu-ms)" \
+    $(((t1 - t0) / 1000000))
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (wall times include waiting for a core)"
