@@ -1,6 +1,7 @@
 //===- GroupedBuild.cpp - One object's units split among modules ----------===//
 
 #include "dwarfpack/CtfKernel/GroupedBuild.h"
+#include "dwarfpack/Types/ReleaseDIEs.h"
 
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
@@ -13,20 +14,6 @@
 
 using namespace llvm;
 using namespace dwarfpack::types;
-
-// The same befriended helper as lib/Types/BuildTypeTable.cpp (an identical
-// definition, as the one-definition rule requires): frees a unit's DIEs
-// after conversion so vmlinux's DIEs are never all in memory at once.
-namespace llvm {
-namespace dwarf_linker {
-namespace parallel {
-class CompileUnit {
-public:
-  static void releaseDIEs(DWARFUnit &U) { U.clearDIEs(/*KeepCUDie=*/true); }
-};
-} // namespace parallel
-} // namespace dwarf_linker
-} // namespace llvm
 
 namespace dwarfpack {
 namespace ctfkernel {
@@ -93,7 +80,7 @@ Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
   if (Threads == 1) {
     for (size_t I = 0; I < Work.size(); ++I) {
       Merge(I, convertCompileUnit(*Work[I], Log, &Sigs));
-      dwarf_linker::parallel::CompileUnit::releaseDIEs(*Work[I]);
+      releaseUnitDIEs(*Work[I]);
     }
     return R;
   }
@@ -107,7 +94,7 @@ Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
       size_t J = Next++;
       Pending.push_back(Pool.async([&, J] {
         Results[J] = convertCompileUnit(*Work[J], Log, &Sigs);
-        dwarf_linker::parallel::CompileUnit::releaseDIEs(*Work[J]);
+        releaseUnitDIEs(*Work[J]);
       }));
     }
     Pending.front().wait();

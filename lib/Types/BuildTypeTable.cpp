@@ -1,6 +1,7 @@
 //===- BuildTypeTable.cpp - Whole-object driver for the type builder ------===//
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
+#include "dwarfpack/Types/ReleaseDIEs.h"
 
 #include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
@@ -34,6 +35,10 @@ public:
 
 namespace dwarfpack {
 namespace types {
+
+void releaseUnitDIEs(DWARFUnit &U) {
+  llvm::dwarf_linker::parallel::CompileUnit::releaseDIEs(U);
+}
 
 namespace {
 /// Hands back the resident pages of .debug_info bytes already converted,
@@ -144,7 +149,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     for (DWARFUnit *U : Units) {
       Merge(convertCompileUnit(*U, Log, &Sigs));
       if (ReleaseDIEs)
-        dwarf_linker::parallel::CompileUnit::releaseDIEs(*U);
+        releaseUnitDIEs(*U);
       Pages.releaseUpTo(*U);
     }
   } else {
@@ -161,7 +166,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
         Results[I] = convertCompileUnit(*Units[I], Log, &Sigs);
         // Only this unit's own DIEs: type units stay, they are shared.
         if (ReleaseDIEs)
-          dwarf_linker::parallel::CompileUnit::releaseDIEs(*Units[I]);
+          releaseUnitDIEs(*Units[I]);
       }));
     };
     for (size_t I = 0; I < Units.size(); ++I) {

@@ -1,6 +1,7 @@
 //===- DwarfTypeBuilder.cpp - DWARF to type model -------------------------===//
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
+#include "dwarfpack/Types/TypeHash.h"
 
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
@@ -658,44 +659,6 @@ UnitTypes UnitConverter::run() {
 // ---------------------------------------------------------------------------
 // Hashing
 
-uint64_t mix(uint64_t H, uint64_t V) {
-  // 64-bit multiply-xorshift combiner (deterministic across runs).
-  H ^= V + 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2);
-  H *= 0xff51afd7ed558ccdULL;
-  H ^= H >> 33;
-  return H;
-}
-
-uint64_t hashString(StringRef S) {
-  uint64_t H = 0xcbf29ce484222325ULL;
-  for (unsigned char C : S)
-    H = (H ^ C) * 0x100000001b3ULL;
-  return mix(H, S.size());
-}
-
-/// Everything about a type except the identity of the types it refers to.
-uint64_t shallowHash(const Type &T) {
-  uint64_t H = mix(uint64_t(T.Kind) + 1, T.Encoding);
-  H = mix(H, T.Varargs);
-  H = mix(H, hashString(T.Name));
-  H = mix(H, T.Size);
-  H = mix(H, T.NumElems);
-  H = mix(H, T.Bits);
-  H = mix(H, T.BitOffset);
-  H = mix(H, T.Params.size());
-  H = mix(H, T.Members.size());
-  for (const Member &M : T.Members) {
-    H = mix(H, hashString(M.Name));
-    H = mix(H, M.BitOffset);
-  }
-  H = mix(H, T.Enumerators.size());
-  for (const Enumerator &E : T.Enumerators) {
-    H = mix(H, hashString(E.Name));
-    H = mix(H, uint64_t(E.Value));
-  }
-  return H;
-}
-
 /// Rounds of neighbour hashing per unit. The hash only proposes which merged
 /// type a unit's type is; TypeMerger::add() verifies every proposal exactly,
 /// so the depth trades merge rate against time, never correctness.
@@ -1037,12 +1000,6 @@ Type TypeMerger::expand(const Node &N) const {
   }
   return T;
 }
-
-namespace {
-bool isTagged(TypeKind K) {
-  return K == TypeKind::Struct || K == TypeKind::Union || K == TypeKind::Enum;
-}
-} // namespace
 
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
                              const StringSet<> *ElfFunctions) {

@@ -15,6 +15,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
 #include "llvm/Object/BuildID.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -184,6 +185,10 @@ private:
 struct SharedDwarf {
   SmallVector<AddressRange, 8> TextRanges;
   DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> LineTables;
+  /// ELF symbols by address. The converter names a function after the symbol
+  /// that starts where it starts (as llvm-symbolizer names the outermost
+  /// frame), so that name is as right as the DWARF one.
+  DenseMap<uint64_t, SmallVector<StringRef, 1>> SymbolsAt;
 };
 
 class Checker {
@@ -191,7 +196,7 @@ public:
   Checker(const gsym::GsymReader &G, const SharedDwarf &Shared,
           DWARFContext &Ctx, WarningLog &Log, GsymVerifyStats &Stats)
       : G(G), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
-        Oracle(Ctx, Shared.LineTables) {}
+        SymbolsAt(Shared.SymbolsAt), Oracle(Ctx, Shared.LineTables) {}
 
   void checkFunction(uint32_t Index);
   void checkDwarfSubprograms(DWARFUnit &U);
@@ -206,6 +211,10 @@ private:
     return any_of(TextRanges, [&](const AddressRange &R) {
       return Lo >= R.Start && Hi <= R.End;
     });
+  }
+  bool isSymbolAt(uint64_t Addr, StringRef Name) const {
+    auto It = SymbolsAt.find(Addr);
+    return It != SymbolsAt.end() && is_contained(It->second, Name);
   }
   bool hasLineTable(uint32_t Index) {
     Expected<gsym::DecodedFunction> D = G.decodeFunction(Index);
@@ -275,6 +284,7 @@ private:
   WarningLog &Log;
   GsymVerifyStats &Stats;
   ArrayRef<AddressRange> TextRanges;
+  const DenseMap<uint64_t, SmallVector<StringRef, 1>> &SymbolsAt;
   DwarfOracle Oracle;
   SmallVector<DwarfFrame, 8> DFrames;
   SmallVector<gsym::GsymReader::RawFrame, 8> GFrames;
@@ -285,16 +295,6 @@ private:
 };
 
 } // namespace
-
-static std::string describe(const std::vector<SourceFrame> &Frames) {
-  std::string S;
-  for (const SourceFrame &F : Frames) {
-    if (!S.empty())
-      S += " <- ";
-    S += F.FunctionName + " " + F.FileName + ":" + std::to_string(F.Line);
-  }
-  return S.empty() ? "nothing" : S;
-}
 
 static std::string describe(ArrayRef<DwarfFrame> Frames) {
   std::string S;
@@ -362,7 +362,8 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
     const DwarfFrame &DF = DFrames[I];
     // Without a subprogram DWARF names nothing; the file and line still
     // count.
-    if (DF.Name != DILineInfo::BadString && !namesMatch(F[I].Name, DF.Name))
+    if (DF.Name != DILineInfo::BadString && !namesMatch(F[I].Name, DF.Name) &&
+        !(I + 1 == F.size() && isSymbolAt(Func.Entry.Range.Start, F[I].Name)))
       return Report("function-name", I);
     if (!fileMatches(F[I].File, DF.File))
       return Report("file", I);
@@ -534,6 +535,21 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
     if (S.isText() && S.getSize() > 0)
       Shared.TextRanges.push_back(
           {S.getAddress(), S.getAddress() + S.getSize()});
+  auto AddSymbols = [&](auto Symbols) {
+    for (const object::SymbolRef &Sym : Symbols) {
+      Expected<uint64_t> Addr = Sym.getAddress();
+      Expected<StringRef> Name = Sym.getName();
+      if (Addr && Name && !Name->empty())
+        Shared.SymbolsAt[*Addr].push_back(*Name);
+      if (!Addr)
+        consumeError(Addr.takeError());
+      if (!Name)
+        consumeError(Name.takeError());
+    }
+  };
+  AddSymbols(Obj.symbols());
+  if (const auto *ELF = dyn_cast<object::ELFObjectFileBase>(&Obj))
+    AddSymbols(ELF->getDynamicSymbolIterators());
   std::vector<DWARFUnit *> Units;
   for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units()) {
     Units.push_back(U.get());

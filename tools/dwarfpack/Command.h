@@ -22,8 +22,12 @@ using CommandFn = int (*)();
 /// LLVM's global options. Declare options with cl::cat(category()).
 llvm::cl::OptionCategory &category();
 
+/// Registers a subcommand. The SubCommand's description is one line (the
+/// top-level --help lists them); Details, when given, is the longer text that
+/// `dwarfpack <subcommand> --help` prints as its overview.
 struct CommandRegistration {
-  CommandRegistration(llvm::cl::SubCommand &Sub, CommandFn Run);
+  CommandRegistration(llvm::cl::SubCommand &Sub, CommandFn Run,
+                      const char *Details = nullptr);
 };
 
 /// Prints "dwarfpack: error: <message>" to stderr and returns exit status 1.

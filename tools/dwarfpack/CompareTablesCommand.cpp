@@ -31,15 +31,18 @@ using namespace llvm;
 using namespace dwarfpack;
 using namespace dwarfpack::tool;
 
-static cl::SubCommand CompareSub(
-    "compare-tables",
-    "Compare an address table with the GSYM file of the same content\n\n"
-    "  dwarfpack compare-tables REFERENCE.gsym OTHER [options]\n"
-    "  dwarfpack compare-tables --convert INPUT [options]\n\n"
+static const char *CompareSubDetails =
+    "dwarfpack compare-tables REFERENCE.gsym OTHER [options]\n"
+    "  dwarfpack compare-tables --convert INPUT [options]\n"
+    "\n"
     "  Looks addresses up in both files and reports every difference\n"
     "  (exit status 1 when there is one). With --convert, INPUT (ELF or\n"
     "  Breakpad .sym) is converted in memory to GSYM and to the compact\n"
-    "  table, which are then compared.");
+    "  table, which are then compared.\n";
+
+cl::SubCommand CompareSub(
+    "compare-tables",
+    "Compare an address table with the GSYM file of the same content");
 static cl::list<std::string> Files(cl::Positional, cl::OneOrMore,
                                    cl::desc("<files>"), cl::sub(CompareSub),
                                    cl::cat(category()));
@@ -352,4 +355,5 @@ static int runCompare() {
   return Differences ? 1 : 0;
 }
 
-static CommandRegistration RegisterCompare(CompareSub, runCompare);
+static CommandRegistration RegisterCompare(CompareSub, runCompare,
+                                           CompareSubDetails);

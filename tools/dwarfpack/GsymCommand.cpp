@@ -24,20 +24,24 @@ namespace dwarfpack {
 namespace tool {
 namespace {
 
-cl::SubCommand GsymSub(
-    "gsym",
-    "Convert an ELF file's DWARF and symbol tables to an address table\n\n"
-    "  dwarfpack gsym INPUT -o OUTPUT [options]\n\n"
+const char *GsymSubDetails =
+    "dwarfpack gsym INPUT -o OUTPUT [options]\n"
+    "\n"
     "  INPUT is an ELF executable, shared library, vmlinux, kernel module\n"
     "  (.ko) or separate debug file. Every function with code in DWARF\n"
     "  becomes an entry with its line table and inlined calls; code that\n"
     "  only the symbol tables (.symtab, .dynsym) describe is added by name.\n"
-    "  The output is the same for any --num-threads.\n\n"
+    "  The output is the same for any --num-threads.\n"
+    "\n"
     "  INPUT may also be a Breakpad symbol file (.sym, recognised by its\n"
     "  MODULE first line); addresses stay module-relative. With\n"
     "  --breakpad-store, INPUT is a symbol store directory\n"
     "  (<debug_file>/<ID>/<name>.sym) and OUTPUT the directory that receives\n"
-    "  the same tree of .gsym files.");
+    "  the same tree of .gsym files.\n";
+
+cl::SubCommand GsymSub(
+    "gsym",
+    "Convert an ELF file's DWARF and symbol tables to an address table");
 
 cl::opt<std::string> Input(cl::Positional, cl::desc("<input ELF file>"),
                            cl::Required, cl::sub(GsymSub), cl::cat(category()));
@@ -214,7 +218,7 @@ int runGsym() {
   return 0;
 }
 
-CommandRegistration Registration(GsymSub, runGsym);
+CommandRegistration Registration(GsymSub, runGsym, GsymSubDetails);
 
 } // namespace
 } // namespace tool

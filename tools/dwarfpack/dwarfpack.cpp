@@ -19,13 +19,20 @@ using namespace llvm;
 namespace dwarfpack {
 namespace tool {
 
-static SmallVector<std::pair<cl::SubCommand *, CommandFn>, 16> &registry() {
-  static SmallVector<std::pair<cl::SubCommand *, CommandFn>, 16> Commands;
+struct RegisteredCommand {
+  cl::SubCommand *Sub;
+  CommandFn Run;
+  const char *Details;
+};
+
+static SmallVector<RegisteredCommand, 16> &registry() {
+  static SmallVector<RegisteredCommand, 16> Commands;
   return Commands;
 }
 
-CommandRegistration::CommandRegistration(cl::SubCommand &Sub, CommandFn Run) {
-  registry().push_back({&Sub, Run});
+CommandRegistration::CommandRegistration(cl::SubCommand &Sub, CommandFn Run,
+                                         const char *Details) {
+  registry().push_back({&Sub, Run, Details});
 }
 
 cl::OptionCategory &category() {
@@ -62,16 +69,19 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(dwarfpack::tool::category());
-  if (!cl::ParseCommandLineOptions(
-          argc, argv,
-          "dwarfpack: compact, memory-mappable symbol and type tables from "
-          "debug information\n\n"
-          "  Run 'dwarfpack <subcommand> --help' for a subcommand's options.\n",
-          &errs()))
+  const char *Overview =
+      "dwarfpack: compact, memory-mappable symbol and type tables from "
+      "debug information\n\n"
+      "  Run 'dwarfpack <subcommand> --help' for a subcommand's options.\n";
+  // `dwarfpack <subcommand> --help` shows that subcommand's longer text.
+  for (const auto &C : dwarfpack::tool::registry())
+    if (argc > 1 && C.Details && C.Sub->getName() == StringRef(argv[1]))
+      Overview = C.Details;
+  if (!cl::ParseCommandLineOptions(argc, argv, Overview, &errs()))
     return 1;
-  for (auto &[Sub, Run] : dwarfpack::tool::registry())
-    if (*Sub)
-      return Run();
+  for (const auto &C : dwarfpack::tool::registry())
+    if (*C.Sub)
+      return C.Run();
   return dwarfpack::tool::reportError(
       "no subcommand given (run 'dwarfpack --help' for the list)");
 }
