@@ -26,6 +26,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -277,6 +278,8 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     return tool::reportError(std::move(E));
   };
 
+  bool ShowProgress =
+      Loadable.size() >= 32 && sys::Process::StandardErrIsDisplayed();
   // Loadable modules are converted on a pool, a bounded window at a time,
   // and consumed strictly in order by Consume.
   auto ForEachLoadable =
@@ -319,6 +322,14 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
       Pending.pop_front();
       LoadedModule R = std::move(Results[I]);
       Results[I] = LoadedModule();
+      // Progress for people watching a terminal; a kernel has ~1,000
+      // modules and the run takes tens of seconds.
+      if (ShowProgress && (I % 16 == 15 || I + 1 == Loadable.size())) {
+        errs() << "\rdwarfpack ctf: " << (I + 1) << "/" << Loadable.size()
+               << " modules";
+        if (I + 1 == Loadable.size())
+          errs() << "\n";
+      }
       if (!Failure) {
         if (R.Err)
           Failure = std::move(R.Err);
