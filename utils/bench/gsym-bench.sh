@@ -57,16 +57,20 @@ has_subcommand lookup && have_lookup=1
 # Runs a command once under /usr/bin/time, keeping the best wall time and the
 # highest peak RSS per tag in best[] and peak[]; its output goes to
 # $out/<input>.<tag>.log. Returns the command's exit status.
-declare -A best=() peak=()
+declare -A best=() peak=() cpu=()
 run_timed() { # input tag cmd...
-  local input=$1 tag=$2 rc=0 w m
+  local input=$1 tag=$2 rc=0 w m u k
   shift 2
-  /usr/bin/time -f '%e %M' -o "$out/time.tmp" "$@" \
+  /usr/bin/time -f '%e %M %U %S' -o "$out/time.tmp" "$@" \
     >"$out/$input.$tag.log" 2>&1 || rc=$?
   # On failure time(1) writes a "Command exited ..." line first.
-  read -r w m < <(tail -n 1 "$out/time.tmp")
+  read -r w m u k < <(tail -n 1 "$out/time.tmp")
   if [ -z "${best[$tag]:-}" ] || awk "BEGIN{exit !($w < ${best[$tag]})}"; then
     best[$tag]=$w
+  fi
+  u=$(awk "BEGIN{print $u + $k}")
+  if [ -z "${cpu[$tag]:-}" ] || awk "BEGIN{exit !($u < ${cpu[$tag]})}"; then
+    cpu[$tag]=$u
   fi
   [ "$m" -gt "${peak[$tag]:-0}" ] && peak[$tag]=$m
   return $rc
@@ -74,6 +78,7 @@ run_timed() { # input tag cmd...
 record_timed() { # input tag
   [ -n "${best[$2]:-}" ] || return 0
   record "$1" "${2}_wall" "${best[$2]}"
+  record "$1" "${2}_cpu" "${cpu[$2]}"
   record "$1" "${2}_rss_mib" "$(awk "BEGIN{printf \"%.0f\", ${peak[$2]}/1024}")"
 }
 
@@ -84,7 +89,7 @@ for input in "${inputs[@]}"; do
   echo "== $input ($elf)" >&2
   x=$out/$input.llvm.gsym y=$out/$input.dwarfpack.gsym
   rm -f "$x" "$y" "$out/$input".*.agree.* "$out/$input".*.log
-  best=() peak=()
+  best=() peak=() cpu=()
   di=$(llvm-readelf -S --wide "$elf" | sed 's/^ *\[ *[0-9]*\]//' |
     awk '$1 == ".debug_info" {print $5}')
   record "$input" debug_info_mib "$(awk "BEGIN{printf \"%.1f\", $((16#${di:-0})) / 1048576}")"
@@ -194,9 +199,14 @@ def goal(v, ok, fmt="%.2fx"):
     return (fmt % v) + (" ok" if ok(v) else " MISSED")
 
 print()
-print("GSYM conversion, --num-threads %s, best of %s runs (wall), highest peak RSS" % (threads, repeat))
-hdr = "%-13s %-14s %8s %9s %12s %9s %9s %9s" % ("input", "tool", "wall s", "RSS MiB",
-                                                "size B", "agree %", "exact %", "symtab %")
+print("GSYM conversion, --num-threads %s, best of %s runs (wall; cpu = user+sys), highest peak RSS"
+      % (threads, repeat))
+try:
+    print("load average at the end: %s" % open("/proc/loadavg").read().split()[0])
+except OSError:
+    pass
+hdr = "%-13s %-14s %8s %8s %9s %12s %9s %9s %9s" % (
+    "input", "tool", "wall s", "cpu s", "RSS MiB", "size B", "agree %", "exact %", "symtab %")
 print(hdr)
 print("-" * len(hdr))
 for i, d in r.items():
@@ -206,8 +216,9 @@ for i, d in r.items():
         a = agree(i, who, cand)
         if tool == "dwarfpack" and a is None:
             a = None
-        print("%-13s %-14s %8s %9s %12s %9s %9s %9s" % (
-            i, tool, f(num(d, tag + "_wall"), "%.2f"), f(num(d, tag + "_rss_mib"), "%.0f"),
+        print("%-13s %-14s %8s %8s %9s %12s %9s %9s %9s" % (
+            i, tool, f(num(d, tag + "_wall"), "%.2f"), f(num(d, tag + "_cpu"), "%.2f"),
+            f(num(d, tag + "_rss_mib"), "%.0f"),
             f(d.get(tag + "_size")),
             f(a and a["dwarf_pct"], "%.2f"), f(a and a["dwarf_exact_pct"], "%.2f"),
             f(a and a["symtab_pct"], "%.2f")))
@@ -219,11 +230,12 @@ for i, d in r.items():
     a = agree(i, "dp", "dwarfpack")
     la = agree(i, "dp", "llvm-gsymutil")
     wall = ratio(num(d, "dp_wall"), num(d, "llvm_wall"))
+    cpur = ratio(num(d, "dp_cpu"), num(d, "llvm_cpu"))
     rss = ratio(num(d, "dp_rss_mib"), num(d, "llvm_rss_mib"))
     size = ratio(num(d, "dp_size"), num(d, "llvm_size"))
     ver = ratio(num(d, "verify_wall"), num(d, "dp_wall"))
-    print("%-13s wall %s, RSS %s, size %s, agreement %s, symtab-only %s, verify %s" % (
-        i, goal(wall, lambda v: v <= 0.5), goal(rss, lambda v: v <= 0.5),
+    print("%-13s wall %s (cpu %s), RSS %s, size %s, agreement %s, symtab-only %s, verify %s" % (
+        i, goal(wall, lambda v: v <= 0.5), f(cpur, "%.2fx"), goal(rss, lambda v: v <= 0.5),
         goal(size, lambda v: v <= 1.0),
         goal(a and a["dwarf_pct"], lambda v: v >= 99.9, "%.2f %%"),
         f(a and a["symtab_pct"], "%.2f %%") + (
