@@ -365,6 +365,11 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
     if (DF.Name != DILineInfo::BadString && !namesMatch(F[I].Name, DF.Name) &&
         !(I + 1 == F.size() && isSymbolAt(Func.Entry.Range.Start, F[I].Name)))
       return Report("function-name", I);
+    // Where DWARF has no row (code before the first row of its sequence),
+    // GSYM must still give one: its readers require a row at the function
+    // start, so the converter extends the first row down to it.
+    if (DF.File.empty() && DF.Line == 0)
+      continue;
     if (!fileMatches(F[I].File, DF.File))
       return Report("file", I);
     if (F[I].Line != DF.Line)
