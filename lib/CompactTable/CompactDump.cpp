@@ -38,9 +38,6 @@ static void dumpInline(const CompactReader &R, const DecodedInline &Node,
 
 Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
   const Header &H = R.header();
-  static const char *const SectionNames[NumSections] = {
-      "UUID",  "BlockIndex", "AddressBlocks", "Records", "NameTokens",
-      "Names", "PathTokens", "Paths",         "Files"};
   OS << "Compact address table version " << H.Version << ", little-endian, "
      << R.data().size() << " bytes\n";
   OS << "Header:\n";
