@@ -556,11 +556,30 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
   if (const auto *ELF = dyn_cast<object::ELFObjectFileBase>(&Obj))
     AddSymbols(ELF->getDynamicSymbolIterators());
   std::vector<DWARFUnit *> Units;
-  for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units()) {
+  for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units())
     Units.push_back(U.get());
-    U->getSubroutineForAddress(0); // extracts DIEs, builds the address map
-    Shared.LineTables[U.get()] = DICtx.getLineTableForUnit(U.get());
+  unsigned Threads = Opts.NumThreads
+                         ? Opts.NumThreads
+                         : hardware_concurrency().compute_thread_count();
+  // Each unit's DIE array and address-to-DIE map belong to that unit alone
+  // (a thread-safe context locks its line-table cache), so units load in
+  // parallel; the workers below then only read.
+  std::vector<const DWARFDebugLine::LineTable *> Tables(Units.size());
+  auto LoadUnit = [&](size_t I) {
+    Units[I]->getSubroutineForAddress(0); // extracts DIEs, builds the map
+    Tables[I] = DICtx.getLineTableForUnit(Units[I]);
+  };
+  if (Threads > 1) { // DICtx is thread-safe then (see the header)
+    DefaultThreadPool Pool(hardware_concurrency(Threads));
+    for (size_t I = 0; I < Units.size(); ++I)
+      Pool.async(LoadUnit, I);
+    Pool.wait();
+  } else {
+    for (size_t I = 0; I < Units.size(); ++I)
+      LoadUnit(I);
   }
+  for (size_t I = 0; I < Units.size(); ++I)
+    Shared.LineTables[Units[I]] = Tables[I];
   DICtx.getCompileUnitForCodeAddress(0); // builds the aranges
   const std::clock_t Loaded = std::clock();
 
@@ -568,9 +587,6 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
   // log and counts, merged in chunk order so that the report does not depend
   // on the thread count.
   const uint32_t N = Gsym.getNumAddresses();
-  unsigned Threads = Opts.NumThreads
-                         ? Opts.NumThreads
-                         : hardware_concurrency().compute_thread_count();
   const size_t FuncChunks =
       Threads > 1 ? std::min<size_t>(N, size_t(Threads) * 32) : (N ? 1 : 0);
   const size_t UnitChunks =
