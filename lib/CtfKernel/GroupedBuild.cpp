@@ -18,30 +18,6 @@ using namespace dwarfpack::types;
 namespace dwarfpack {
 namespace ctfkernel {
 
-ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
-                                 bool GlobalDataOnly) {
-  ElfSymbolNames R;
-  for (const object::SymbolRef &S : Obj.symbols()) {
-    Expected<uint32_t> Flags = S.getFlags();
-    Expected<object::SymbolRef::Type> Ty = S.getType();
-    Expected<StringRef> Name = S.getName();
-    if (!Flags || !Ty || !Name) {
-      consumeError(Flags.takeError());
-      consumeError(Ty.takeError());
-      consumeError(Name.takeError());
-      continue;
-    }
-    if ((*Flags & object::SymbolRef::SF_Undefined) || Name->empty())
-      continue;
-    if (*Ty == object::SymbolRef::ST_Data) {
-      if (!GlobalDataOnly || (*Flags & object::SymbolRef::SF_Global))
-        R.Objects.insert(*Name);
-    } else if (*Ty == object::SymbolRef::ST_Function)
-      R.Functions.insert(*Name);
-  }
-  return R;
-}
-
 Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
                                         const BuildOptions &Opts,
                                         const UnitClassifier &Classify,

@@ -1,6 +1,7 @@
 //===- BuildTypeTable.cpp - Whole-object driver for the type builder ------===//
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
+#include "dwarfpack/Types/ElfSymbols.h"
 #include "dwarfpack/Types/ReleaseDIEs.h"
 
 #include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
@@ -38,6 +39,30 @@ namespace types {
 
 void releaseUnitDIEs(DWARFUnit &U) {
   llvm::dwarf_linker::parallel::CompileUnit::releaseDIEs(U);
+}
+
+ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
+                                 bool GlobalDataOnly) {
+  ElfSymbolNames R;
+  for (const object::SymbolRef &S : Obj.symbols()) {
+    Expected<uint32_t> Flags = S.getFlags();
+    Expected<object::SymbolRef::Type> Ty = S.getType();
+    Expected<StringRef> Name = S.getName();
+    if (!Flags || !Ty || !Name) {
+      consumeError(Flags.takeError());
+      consumeError(Ty.takeError());
+      consumeError(Name.takeError());
+      continue;
+    }
+    if ((*Flags & object::SymbolRef::SF_Undefined) || Name->empty())
+      continue;
+    if (*Ty == object::SymbolRef::ST_Data) {
+      if (!GlobalDataOnly || (*Flags & object::SymbolRef::SF_Global))
+        R.Objects.insert(*Name);
+    } else if (*Ty == object::SymbolRef::ST_Function)
+      R.Functions.insert(*Name);
+  }
+  return R;
 }
 
 namespace {
@@ -101,24 +126,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
                              "no DWARF compile units (no debug information)");
 
   // The ELF symbols the variables and functions are tied to.
-  StringSet<> Objects, Functions;
-  for (const object::SymbolRef &S : Obj.symbols()) {
-    Expected<uint32_t> Flags = S.getFlags();
-    Expected<object::SymbolRef::Type> Ty = S.getType();
-    Expected<StringRef> Name = S.getName();
-    if (!Flags || !Ty || !Name) {
-      consumeError(Flags.takeError());
-      consumeError(Ty.takeError());
-      consumeError(Name.takeError());
-      continue;
-    }
-    if ((*Flags & object::SymbolRef::SF_Undefined) || Name->empty())
-      continue;
-    if (*Ty == object::SymbolRef::ST_Data)
-      Objects.insert(*Name);
-    else if (*Ty == object::SymbolRef::ST_Function)
-      Functions.insert(*Name);
-  }
+  ElfSymbolNames Syms = collectElfSymbols(Obj);
 
   // Freeing a unit's DIEs while another thread follows a reference into it
   // would race; only DW_FORM_ref_addr (LTO, dwz) crosses units, so look for
@@ -181,7 +189,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     Pool.wait();
   }
   R.NumMergedTypes = Merger.numMerged();
-  R.Table = Merger.finish(&Objects, &Functions);
+  R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
   return std::move(R);
 }
 

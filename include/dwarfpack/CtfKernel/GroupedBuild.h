@@ -13,20 +13,15 @@
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
+#include "dwarfpack/Types/ElfSymbols.h"
+
 #include <functional>
 
 namespace dwarfpack {
 namespace ctfkernel {
 
-/// The defined data and function symbol names of an object. With
-/// GlobalDataOnly, data objects are only those of external linkage (the
-/// kernel's global variables; static variables are not interesting to
-/// consumers and would double the symbol tables).
-struct ElfSymbolNames {
-  llvm::StringSet<> Objects, Functions;
-};
-ElfSymbolNames collectElfSymbols(const llvm::object::ObjectFile &Obj,
-                                 bool GlobalDataOnly = false);
+using types::collectElfSymbols;
+using types::ElfSymbolNames;
 
 /// Called once per compile unit, in unit order, on the calling thread, with
 /// the unit's DW_AT_comp_dir and DW_AT_name. Returns the merger of the
