@@ -466,9 +466,12 @@ void FunctionModel::finalize(WarningLog &Log) {
   for (size_t I = 0; I < All.size();) {
     size_t J = I + 1;
     for (; J < All.size() && All[J].Range == All[I].Range; ++J) {
-      // Aliases (same code, other name) are normal; different line tables
-      // or inline trees for the same code are worth a warning.
-      if (All[J].hasDebugInfo() && !sameDebugInfo(All[I], All[J], *this))
+      // Aliases (same code, other name) are normal, and so are copies of
+      // one function (same name) that several units describe: GNU ld points
+      // the DWARF of discarded COMDAT copies at the kept one. Different debug
+      // info under different names for the same code is worth a warning.
+      if (All[J].hasDebugInfo() && All[J].Name != All[I].Name &&
+          !sameDebugInfo(All[I], All[J], *this))
         Log.report("duplicate-range", describe(All[J]) +
                                           " has the same range as " +
                                           describe(All[I]) + "; dropped");

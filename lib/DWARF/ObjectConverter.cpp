@@ -217,6 +217,9 @@ private:
   void warn(StringRef Kind, const Twine &Msg) {
     Log.report(Kind, Msg + " (unit at " + hex(U.getOffset()) + ")");
   }
+  void note(StringRef Kind, const Twine &Msg) {
+    Log.note(Kind, Msg + " (unit at " + hex(U.getOffset()) + ")");
+  }
 
   void parseLineTable(DWARFDie CUDie) {
     auto Off = dwarf::toSectionOffset(CUDie.find(dwarf::DW_AT_stmt_list));
@@ -384,7 +387,9 @@ private:
     uint64_t Tomb = dwarf::computeTombstoneAddress(U.getAddressByteSize());
     if (R.LowPC == Tomb || R.LowPC == Tomb - 1 ||
         (!Layout.Relocatable && R.LowPC == 0)) {
-      warn("discarded-code", What + " of DIE " + hex(D.getOffset()) +
+      // Normal in every linked program (COMDAT copies, --gc-sections):
+      // counted for --stats, not a warning.
+      note("discarded-code", What + " of DIE " + hex(D.getOffset()) +
                                  " was discarded by the linker (low_pc " +
                                  hex(R.LowPC) + ")");
       return std::nullopt;

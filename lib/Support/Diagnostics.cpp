@@ -8,9 +8,9 @@ using namespace llvm;
 
 namespace dwarfpack {
 
-void WarningLog::report(StringRef Kind, const Twine &Message) {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  KindSummary &S = Kinds[Kind];
+void WarningLog::add(StringMap<KindSummary> &Map, StringRef Kind,
+                     const Twine &Message) {
+  KindSummary &S = Map[Kind];
   if (S.Kind.empty())
     S.Kind = Kind.str();
   ++S.Count;
@@ -18,31 +18,57 @@ void WarningLog::report(StringRef Kind, const Twine &Message) {
     S.Examples.push_back(Message.str());
 }
 
+void WarningLog::report(StringRef Kind, const Twine &Message) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  add(Kinds, Kind, Message);
+}
+
+void WarningLog::note(StringRef Kind, const Twine &Message) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  add(Notes, Kind, Message);
+}
+
 void WarningLog::merge(const WarningLog &Other) {
   if (&Other == this)
     return;
   std::vector<KindSummary> Theirs = Other.summary();
+  std::vector<KindSummary> TheirNotes = Other.notes();
   std::lock_guard<std::mutex> Lock(Mutex);
-  for (KindSummary &T : Theirs) {
-    KindSummary &S = Kinds[T.Kind];
-    if (S.Kind.empty())
-      S.Kind = T.Kind;
-    S.Count += T.Count;
-    for (std::string &E : T.Examples)
-      if (S.Examples.size() < MaxExamplesPerKind)
-        S.Examples.push_back(std::move(E));
-  }
+  auto MergeInto = [](StringMap<KindSummary> &Map,
+                      std::vector<KindSummary> &From) {
+    for (KindSummary &T : From) {
+      KindSummary &S = Map[T.Kind];
+      if (S.Kind.empty())
+        S.Kind = T.Kind;
+      S.Count += T.Count;
+      for (std::string &E : T.Examples)
+        if (S.Examples.size() < MaxExamplesPerKind)
+          S.Examples.push_back(std::move(E));
+    }
+  };
+  MergeInto(Kinds, Theirs);
+  MergeInto(Notes, TheirNotes);
 }
 
-std::vector<WarningLog::KindSummary> WarningLog::summary() const {
-  std::lock_guard<std::mutex> Lock(Mutex);
+std::vector<WarningLog::KindSummary>
+WarningLog::sorted(const StringMap<KindSummary> &M) {
   std::vector<KindSummary> Result;
-  for (const auto &Entry : Kinds)
+  for (const auto &Entry : M)
     Result.push_back(Entry.second);
   llvm::sort(Result, [](const KindSummary &A, const KindSummary &B) {
     return A.Kind < B.Kind;
   });
   return Result;
+}
+
+std::vector<WarningLog::KindSummary> WarningLog::summary() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return sorted(Kinds);
+}
+
+std::vector<WarningLog::KindSummary> WarningLog::notes() const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return sorted(Notes);
 }
 
 uint64_t WarningLog::total() const {

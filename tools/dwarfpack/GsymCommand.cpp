@@ -208,8 +208,10 @@ int runGsym() {
            << "inline nodes: " << WS.InlineNodes << "\n"
            << "files:        " << WS.Files << "\n"
            << "strings:      " << WS.Strings << "\n"
-           << "warnings:     " << Log.total() << "\n"
-           << "wall time:    "
+           << "warnings:     " << Log.total() << "\n";
+    for (const WarningLog::KindSummary &K : Log.notes())
+      outs() << "noted:        " << K.Count << " " << K.Kind << "\n";
+    outs() << "wall time:    "
            << format("%.3f", Secs(Start, std::chrono::steady_clock::now()))
            << " s (read " << format("%.3f", Secs(Start, Read)) << ", finalize "
            << format("%.3f", Secs(Read, Finalized)) << ", write "

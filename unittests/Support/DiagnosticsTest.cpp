@@ -42,3 +42,21 @@ TEST(WarningLogTest, ThreadSafeAndMergeable) {
   EXPECT_EQ(Log.count("k"), 4001u);
   EXPECT_EQ(Log.count("z"), 1u);
 }
+
+TEST(WarningLogTest, NotesAreCountedApartFromWarnings) {
+  WarningLog Log;
+  Log.note("discarded-code", "n1");
+  Log.note("discarded-code", "n2");
+  Log.report("bad-range", "w");
+  EXPECT_EQ(Log.total(), 1u);
+  ASSERT_EQ(Log.summary().size(), 1u);
+  EXPECT_EQ(Log.summary()[0].Kind, "bad-range");
+  auto Notes = Log.notes();
+  ASSERT_EQ(Notes.size(), 1u);
+  EXPECT_EQ(Notes[0].Kind, "discarded-code");
+  EXPECT_EQ(Notes[0].Count, 2u);
+  WarningLog Other;
+  Other.merge(Log);
+  EXPECT_EQ(Other.total(), 1u);
+  EXPECT_EQ(Other.notes()[0].Count, 2u);
+}

@@ -35,17 +35,28 @@ public:
   /// "invalid-range". Safe to call from several threads.
   void report(llvm::StringRef Kind, const llvm::Twine &Message);
 
+  /// Records an expected, harmless event worth counting but not warning
+  /// about (e.g. DWARF of code the linker discarded). Thread-safe.
+  void note(llvm::StringRef Kind, const llvm::Twine &Message);
+
   /// Adds every count and example of Other to this log.
   void merge(const WarningLog &Other);
 
-  /// Counts by kind, sorted by kind name.
+  /// Counts of warnings by kind, sorted by kind name (notes excluded).
   std::vector<KindSummary> summary() const;
+  /// Counts of notes by kind, sorted by kind name.
+  std::vector<KindSummary> notes() const;
   uint64_t total() const;
   uint64_t count(llvm::StringRef Kind) const;
 
 private:
+  static void add(llvm::StringMap<KindSummary> &Map, llvm::StringRef Kind,
+                  const llvm::Twine &Message);
+  static std::vector<KindSummary> sorted(const llvm::StringMap<KindSummary> &M);
+
   mutable std::mutex Mutex;
   llvm::StringMap<KindSummary> Kinds;
+  llvm::StringMap<KindSummary> Notes;
 };
 
 /// Progress of a long run: (units done, units in total). Called from the
