@@ -89,56 +89,33 @@ struct Type {
   std::vector<Enumerator> Enumerators; ///< Enum.
 
   /// Calls F on every type this one refers to, in a fixed order.
-  template <typename Fn> void forEachRef(Fn F) const {
-    switch (Kind) {
+  template <typename Fn> void forEachRef(Fn F) const { visitRefs(*this, F); }
+  /// The same, with F free to change each reference.
+  template <typename Fn> void forEachRefMut(Fn F) { visitRefs(*this, F); }
+
+private:
+  template <typename Self, typename Fn> static void visitRefs(Self &T, Fn &F) {
+    switch (T.Kind) {
     case TypeKind::Pointer:
     case TypeKind::Typedef:
     case TypeKind::Volatile:
     case TypeKind::Const:
     case TypeKind::Restrict:
     case TypeKind::Slice:
-      F(Ref);
+      F(T.Ref);
       break;
     case TypeKind::Array:
-      F(Ref);
-      F(IndexType);
+      F(T.Ref);
+      F(T.IndexType);
       break;
     case TypeKind::Function:
-      F(Ref);
-      for (TypeId P : Params)
+      F(T.Ref);
+      for (auto &P : T.Params)
         F(P);
       break;
     case TypeKind::Struct:
     case TypeKind::Union:
-      for (const Member &M : Members)
-        F(M.Type);
-      break;
-    default:
-      break;
-    }
-  }
-  template <typename Fn> void forEachRefMut(Fn F) {
-    switch (Kind) {
-    case TypeKind::Pointer:
-    case TypeKind::Typedef:
-    case TypeKind::Volatile:
-    case TypeKind::Const:
-    case TypeKind::Restrict:
-    case TypeKind::Slice:
-      F(Ref);
-      break;
-    case TypeKind::Array:
-      F(Ref);
-      F(IndexType);
-      break;
-    case TypeKind::Function:
-      F(Ref);
-      for (TypeId &P : Params)
-        F(P);
-      break;
-    case TypeKind::Struct:
-    case TypeKind::Union:
-      for (Member &M : Members)
+      for (auto &M : T.Members)
         F(M.Type);
       break;
     default:
