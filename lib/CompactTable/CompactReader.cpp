@@ -648,25 +648,33 @@ Error CompactReader::getFilePath(uint32_t Id, std::string &Out) const {
   return Error::success();
 }
 
+CompactReader::BlockBounds CompactReader::blockBounds(uint32_t Block) const {
+  const uint8_t *Index = bytes(Data) + SecOff[SecBlockIndex];
+  const uint8_t *E = Index + uint64_t(Block) * BlockIndexEntrySize;
+  bool Last = Block + 1 == Hdr.NumBlocks;
+  const uint64_t PerBlock = uint64_t(1) << Hdr.BlockShift;
+  const uint8_t *Blocks = bytes(Data) + SecOff[SecAddressBlocks];
+  BlockBounds B;
+  B.Begin = Blocks + read32le(E + 8);
+  B.End = Blocks + (Last ? SecSize[SecAddressBlocks]
+                         : read32le(E + BlockIndexEntrySize + 8));
+  B.Count = Last ? Hdr.NumFunctions - uint64_t(Block) * PerBlock : PerBlock;
+  B.Start = Hdr.BaseAddress + read64le(E);
+  B.RecOff = read32le(E + 12);
+  B.RecEnd =
+      Last ? SecSize[SecRecords] : read32le(E + BlockIndexEntrySize + 12);
+  return B;
+}
+
 Error CompactReader::decodeBlock(uint32_t Block,
                                  std::vector<FunctionLocation> &Out) const {
   Out.clear();
   if (Block >= Hdr.NumBlocks)
     return makeError("block " + Twine(Block) + " is out of range");
-  const uint8_t *Index = bytes(Data) + SecOff[SecBlockIndex];
-  const uint8_t *E = Index + uint64_t(Block) * BlockIndexEntrySize;
-  bool Last = Block + 1 == Hdr.NumBlocks;
-  const uint64_t PerBlock = uint64_t(1) << Hdr.BlockShift;
-  uint64_t Count =
-      Last ? Hdr.NumFunctions - uint64_t(Block) * PerBlock : PerBlock;
-  uint32_t BlockEnd =
-      Last ? SecSize[SecAddressBlocks] : read32le(E + BlockIndexEntrySize + 8);
-  uint32_t RecEnd =
-      Last ? SecSize[SecRecords] : read32le(E + BlockIndexEntrySize + 12);
-  const uint8_t *Blocks = bytes(Data) + SecOff[SecAddressBlocks];
-  Cursor C(Blocks + read32le(E + 8), Blocks + BlockEnd);
-  uint64_t Start = Hdr.BaseAddress + read64le(E);
-  uint64_t RecOff = read32le(E + 12);
+  BlockBounds B = blockBounds(Block);
+  Cursor C(B.Begin, B.End);
+  uint64_t Count = B.Count, Start = B.Start, RecOff = B.RecOff,
+           RecEnd = B.RecEnd;
   for (uint64_t I = 0; I < Count; ++I) {
     FunctionLocation L;
     if (I > 0) {
@@ -715,18 +723,9 @@ Expected<bool> CompactReader::findFunction(uint64_t Address,
   if (Lo == 0)
     return false;
   const uint32_t Block = Lo - 1;
-  const uint8_t *E = Index + uint64_t(Block) * BlockIndexEntrySize;
-  bool Last = Block + 1 == Hdr.NumBlocks;
-  const uint64_t PerBlock = uint64_t(1) << Hdr.BlockShift;
-  uint64_t N = Last ? Hdr.NumFunctions - uint64_t(Block) * PerBlock : PerBlock;
-  uint32_t BlockEnd =
-      Last ? SecSize[SecAddressBlocks] : read32le(E + BlockIndexEntrySize + 8);
-  uint32_t RecEnd =
-      Last ? SecSize[SecRecords] : read32le(E + BlockIndexEntrySize + 12);
-  const uint8_t *Blocks = bytes(Data) + SecOff[SecAddressBlocks];
-  Cursor C(Blocks + read32le(E + 8), Blocks + BlockEnd);
-  uint64_t Start = Hdr.BaseAddress + read64le(E);
-  uint64_t RecOff = read32le(E + 12);
+  BlockBounds B = blockBounds(Block);
+  Cursor C(B.Begin, B.End);
+  uint64_t N = B.Count, Start = B.Start, RecOff = B.RecOff, RecEnd = B.RecEnd;
   for (uint64_t I = 0; I < N; ++I) {
     if (I > 0) {
       uint64_t Next = Start + C.uleb();

@@ -440,6 +440,8 @@ static uint64_t minStart(ArrayRef<AddressRange> Ranges) {
   return M;
 }
 
+static Error skipNodeBody(Payload &P, unsigned Depth);
+
 /// Skips one node and its subtree; false when it was a terminator. A node
 /// whose ranges are all empty counts as a terminator, as in decoding. (LLVM's
 /// skip counts ranges instead, so its lookup and decode disagree on such
@@ -459,6 +461,11 @@ static Error skipInline(Payload &P, unsigned Depth, bool &WasNode) {
   WasNode = NonEmpty;
   if (!WasNode)
     return Error::success();
+  return skipNodeBody(P, Depth);
+}
+
+/// Skips what follows a node's ranges: its call site and its subtree.
+static Error skipNodeBody(Payload &P, unsigned Depth) {
   bool HasChildren = P.u8() != 0;
   P.u32();
   P.uleb();
@@ -506,19 +513,7 @@ static Error lookupInline(InlineLookup &L, Payload &P, uint64_t Base,
   if (!Hit) {
     Done = false;
     // The ranges are already consumed: skip the rest of this node.
-    bool HasChildren = P.u8() != 0;
-    P.u32();
-    P.uleb();
-    P.uleb();
-    if (!P.ok())
-      return P.takeError("truncated inline info");
-    if (HasChildren) {
-      bool Child = true;
-      while (Child)
-        if (Error E = skipInline(P, Depth + 1, Child))
-          return E;
-    }
-    return Error::success();
+    return skipNodeBody(P, Depth);
   }
   Done = true;
   bool HasChildren = P.u8() != 0;

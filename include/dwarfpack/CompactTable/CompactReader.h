@@ -136,6 +136,15 @@ private:
                          std::string &Out) const;
   llvm::Expected<bool> findFunction(uint64_t Address,
                                     FunctionLocation &Loc) const;
+  /// Where address block Block (< Hdr.NumBlocks) and its records lie, from
+  /// its index entry and the next one.
+  struct BlockBounds {
+    const uint8_t *Begin, *End; ///< The block's varints.
+    uint64_t Count;             ///< Functions in the block.
+    uint64_t Start;             ///< Address of its first function.
+    uint64_t RecOff, RecEnd;    ///< Its records in the Records section.
+  };
+  BlockBounds blockBounds(uint32_t Block) const;
 
   std::unique_ptr<llvm::MemoryBuffer> Owned;
   llvm::StringRef Data;
