@@ -20,7 +20,12 @@ path = os.pathsep.join(
 config.environment["PATH"] = path
 config.environment["LC_ALL"] = "C"
 
-config.substitutions.append(("%shared", config.shared_dir))
+# The workplace's shared data (../shared beside the checkout, as in CI), or
+# DWARFPACK_SHARED_DIR. Tests that read it say REQUIRES: shared-data.
+shared_dir = os.environ.get("DWARFPACK_SHARED_DIR", config.shared_dir)
+config.substitutions.append(("%shared", shared_dir))
+if os.path.exists(os.path.join(shared_dir, "data", "breakpad", "sqlite-gcc.sym")):
+    config.available_features.add("shared-data")
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%S_inputs", os.path.join(config.test_source_root, "Inputs")))
 
