@@ -230,8 +230,8 @@ Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
   T.Offsets = P + HeaderSize;
   T.Longs = T.Offsets + NumOffsets * 4;
   T.Lengths = T.Longs + uint64_t(T.NumLong) * 8;
-  T.Bytes = reinterpret_cast<const char *>(T.Lengths +
-                                           (uint64_t(T.NumTokens) + 1) / 2);
+  T.LengthsSize = (uint64_t(T.NumTokens) + 1) / 2;
+  T.Bytes = reinterpret_cast<const char *>(T.Lengths + T.LengthsSize);
 
   // One pass over all lengths proves every token lies inside the text.
   uint64_t Off = 0;
@@ -271,6 +271,18 @@ uint32_t TokenTable::longTokenLength(uint32_t Id) const {
       Hi = Mid;
   }
   return read32le(Longs + Lo * 8 + 4);
+}
+
+StringRef TokenTable::tokenSlow(uint32_t Id) const {
+  uint32_t First = Id & ~((1u << IndexShift) - 1);
+  uint64_t Off = read32le(Offsets + (Id >> IndexShift) * 4);
+  for (uint32_t I = First; I < Id; ++I) {
+    uint8_t L = nibble(I);
+    if (L == LongLength)
+      return tokenWithLongs(Id);
+    Off += L;
+  }
+  return StringRef(Bytes + Off, tokenLength(Id));
 }
 
 StringRef TokenTable::tokenWithLongs(uint32_t Id) const {

@@ -216,6 +216,40 @@ TEST(TokenTable, OtherSeparator) {
   }
 }
 
+// token() sums a group's length nibbles in one step and falls back to the
+// long list; tokens must come out contiguous, in id order, whatever mix of
+// short and long tokens precedes them in their group.
+TEST(TokenTable, TokenOffsetsInEveryGroupPosition) {
+  std::mt19937 Rng(11);
+  std::vector<std::string> Names;
+  for (int I = 0; I < 3000; ++I) {
+    std::string N;
+    for (int W = 0, NW = 1 + Rng() % 4; W < NW; ++W) {
+      if (W)
+        N += '_';
+      // Mostly short words, some of 15 bytes or more (long tokens).
+      unsigned Len = Rng() % 8 == 0 ? 15 + Rng() % 30 : Rng() % 15;
+      for (unsigned C = 0; C < Len; ++C)
+        N += char('a' + Rng() % 26);
+    }
+    Names.push_back(N);
+  }
+  Built B = build(Names);
+  ASSERT_GT(B.Table.numTokens(), 100u);
+  for (uint32_t I = 0; I + 1 < B.Table.numTokens(); ++I) {
+    StringRef Tok = B.Table.token(I), Next = B.Table.token(I + 1);
+    ASSERT_EQ(Tok.data() + Tok.size(), Next.data()) << "token " << I;
+  }
+  // And the round trip of every name.
+  for (const std::string &N : Names) {
+    SmallVector<uint32_t, 8> Ids;
+    ASSERT_TRUE(B.Enc.tokenize(N, Ids));
+    std::string Out;
+    B.Table.expand(Ids, Out);
+    ASSERT_EQ(Out, N);
+  }
+}
+
 TEST(TokenTable, CorruptTables) {
   std::vector<std::string> Names = randomNames(500, "_abcdef", 20, 6);
   Names.push_back(std::string(400, 'L'));

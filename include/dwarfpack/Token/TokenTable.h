@@ -171,16 +171,25 @@ public:
   const IdCode &code() const { return Code; }
   /// The text of token Id; Id must be < numTokens().
   llvm::StringRef token(uint32_t Id) const {
-    uint32_t First = Id & ~((1u << IndexShift) - 1);
+    uint32_t InGroup = Id & ((1u << IndexShift) - 1);
     uint64_t Off =
         llvm::support::endian::read32le(Offsets + (Id >> IndexShift) * 4);
-    for (uint32_t I = First; I < Id; ++I) {
-      uint8_t L = nibble(I);
-      // Long tokens: one search of the long list for the whole group
-      // instead of one per long token.
-      if (LLVM_UNLIKELY(L == LongLength))
+    if (InGroup) {
+      // The 16 length nibbles of a group are one u64: sum the ones before
+      // Id at once. A group at the very end may be shorter than 8 bytes.
+      uint64_t GroupByte = uint64_t(Id >> IndexShift) * 8;
+      if (LLVM_UNLIKELY(GroupByte + 8 > LengthsSize))
+        return tokenSlow(Id);
+      uint64_t V = llvm::support::endian::read64le(Lengths + GroupByte);
+      V &= ~uint64_t(0) >> (64 - 4 * InGroup);
+      // Any nibble 15 (a long token) before Id: search the long list.
+      if (LLVM_UNLIKELY(V & (V >> 1) & (V >> 2) & (V >> 3) &
+                        0x1111111111111111ULL))
         return tokenWithLongs(Id);
-      Off += L;
+      uint64_t Bytes2 =
+          (V & 0x0F0F0F0F0F0F0F0FULL) + ((V >> 4) & 0x0F0F0F0F0F0F0F0FULL);
+      // Each byte is at most 28 and all eight at most 224: no carries.
+      Off += (Bytes2 * 0x0101010101010101ULL) >> 56;
     }
     return llvm::StringRef(Bytes + Off, tokenLength(Id));
   }
@@ -214,11 +223,14 @@ private:
   }
   uint32_t longTokenLength(uint32_t Id) const;
   llvm::StringRef tokenWithLongs(uint32_t Id) const;
+  /// token() by adding the lengths one at a time.
+  llvm::StringRef tokenSlow(uint32_t Id) const;
 
   const uint8_t *Offsets = nullptr; // u32[ceil(NumTokens / 16)]
   const uint8_t *Longs = nullptr;   // (u32 id, u32 length)[NumLong]
   const uint8_t *Lengths = nullptr; // nibbles, u8[ceil(NumTokens / 2)]
   const char *Bytes = nullptr;
+  uint64_t LengthsSize = 0;
   uint32_t NumTokens = 0;
   uint32_t NumLong = 0;
   Separators Seps;
