@@ -190,6 +190,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   }
   R.NumMergedTypes = Merger.numMerged();
   R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
+  groupTypesByKind(R.Table);
   return std::move(R);
 }
 

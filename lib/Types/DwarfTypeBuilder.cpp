@@ -1107,6 +1107,93 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   return Table;
 }
 
+void groupTypesByKind(TypeTable &Table) {
+  size_t N = Table.Types.size();
+  if (N < 3)
+    return;
+  // Rank of each kind in the output: referenced kinds (integers, tags)
+  // first, then the reference kinds, functions last.
+  auto Rank = [](TypeKind K) -> unsigned {
+    switch (K) {
+    case TypeKind::Void:
+      return 0;
+    case TypeKind::Integer:
+      return 1;
+    case TypeKind::Float:
+      return 2;
+    case TypeKind::Enum:
+      return 3;
+    case TypeKind::Forward:
+      return 4;
+    case TypeKind::Struct:
+      return 5;
+    case TypeKind::Union:
+      return 6;
+    case TypeKind::Typedef:
+      return 7;
+    case TypeKind::Pointer:
+      return 8;
+    case TypeKind::Const:
+      return 9;
+    case TypeKind::Volatile:
+      return 10;
+    case TypeKind::Restrict:
+      return 11;
+    case TypeKind::Array:
+      return 12;
+    case TypeKind::Slice:
+      return 13;
+    case TypeKind::Function:
+      return 14;
+    case TypeKind::Unknown:
+      return 15;
+    }
+    return 16;
+  };
+  std::vector<uint32_t> RefBegin(N + 1);
+  std::vector<TypeId> Refs;
+  for (size_t I = 0; I < N; ++I) {
+    RefBegin[I] = Refs.size();
+    Table.Types[I].forEachRef([&](TypeId R) { Refs.push_back(R); });
+  }
+  RefBegin[N] = Refs.size();
+  std::vector<TypeId> Order(N);
+  for (size_t I = 0; I < N; ++I)
+    Order[I] = I;
+  // Void stays type 0; the rest by kind, then by the (old) ids they refer
+  // to, then in their old order: a total order, so the result is
+  // deterministic.
+  std::sort(Order.begin() + 1, Order.end(), [&](TypeId A, TypeId B) {
+    unsigned RA = Rank(Table.Types[A].Kind), RB = Rank(Table.Types[B].Kind);
+    if (RA != RB)
+      return RA < RB;
+    ArrayRef<TypeId> XA(Refs.data() + RefBegin[A],
+                        RefBegin[A + 1] - RefBegin[A]);
+    ArrayRef<TypeId> XB(Refs.data() + RefBegin[B],
+                        RefBegin[B + 1] - RefBegin[B]);
+    if (XA != XB)
+      return std::lexicographical_compare(XA.begin(), XA.end(), XB.begin(),
+                                          XB.end());
+    return A < B;
+  });
+  std::vector<TypeId> NewId(N);
+  for (size_t I = 0; I < N; ++I)
+    NewId[Order[I]] = I;
+  std::vector<Type> Types(N);
+  std::vector<bool> Hidden(N, false);
+  for (size_t I = 0; I < N; ++I) {
+    Types[I] = std::move(Table.Types[Order[I]]);
+    Types[I].forEachRefMut([&](TypeId &R) { R = NewId[R]; });
+    Hidden[I] = Order[I] < Table.Hidden.size() && Table.Hidden[Order[I]];
+  }
+  Table.Types = std::move(Types);
+  Table.Hidden = std::move(Hidden);
+  for (Symbol &S : Table.Variables)
+    S.Type = NewId[S.Type];
+  for (Symbol &S : Table.Functions)
+    S.Type = NewId[S.Type];
+}
+
 const char *kindName(TypeKind K) {
   switch (K) {
   case TypeKind::Void:

