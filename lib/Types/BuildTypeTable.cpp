@@ -7,12 +7,18 @@
 #include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugAbbrev.h"
+#include "llvm/DebugInfo/DWARF/DWARFObject.h"
+#include "llvm/DebugInfo/DWARF/DWARFSection.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/DataExtractor.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
 #include <deque>
+#include <fcntl.h>
 #include <future>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -75,18 +81,21 @@ class PageReleaser {
 public:
   PageReleaser(StringRef File, bool Enabled) : File(File), Enabled(Enabled) {}
   void releaseUpTo(DWARFUnit &U) {
-    StringRef Data = U.getInfoSection().Data;
-    if (!Enabled || Data.data() < File.data() ||
-        Data.data() + Data.size() > File.data() + File.size() ||
-        U.getNextUnitOffset() > Data.size())
+    releaseRange(U.getInfoSection().Data, U.getNextUnitOffset());
+  }
+  /// The same for the first Size bytes of Section (a section of the
+  /// object), released in increasing order.
+  void releaseRange(StringRef Section, uint64_t Size) {
+    if (!Enabled || Section.data() < File.data() ||
+        Section.data() + Section.size() > File.data() + File.size() ||
+        Size > Section.size())
       return;
     static const uintptr_t Page = sysconf(_SC_PAGESIZE);
-    if (Data.data() != Section) {
-      Section = Data.data();
-      Released = uintptr_t(Section) & ~(Page - 1);
+    if (Section.data() != this->Section) {
+      this->Section = Section.data();
+      Released = uintptr_t(Section.data()) & ~(Page - 1);
     }
-    uintptr_t End =
-        uintptr_t(Data.data() + U.getNextUnitOffset()) & ~(Page - 1);
+    uintptr_t End = uintptr_t(Section.data() + Size) & ~(Page - 1);
     if (End > Released) {
       madvise(reinterpret_cast<void *>(Released), End - Released,
               MADV_DONTNEED);
@@ -113,10 +122,230 @@ private:
 };
 } // namespace
 
+namespace {
+/// A compile unit's bytes in .debug_info.
+struct UnitSpan {
+  uint64_t Offset = 0, Length = 0;
+};
+
+/// Reads Len bytes at Off of Info: from the file with pread when Fd is
+/// open (the mapping's pages then stay untouched), else from memory.
+bool readAt(StringRef Info, int Fd, uint64_t FileOff, uint64_t Off, void *Buf,
+            size_t Len) {
+  if (Off > Info.size() || Info.size() - Off < Len)
+    return false;
+  if (Fd >= 0)
+    return pread(Fd, Buf, Len, FileOff + Off) == ssize_t(Len);
+  memcpy(Buf, Info.data() + Off, Len);
+  return true;
+}
+
+/// The compile units of .debug_info from their headers alone. Returns
+/// nothing when a header is malformed or the section holds type units: the
+/// caller then lets LLVM parse the section its own way.
+std::optional<std::vector<UnitSpan>> scanUnits(StringRef Info, int Fd,
+                                               uint64_t FileOff) {
+  std::vector<UnitSpan> Spans;
+  for (uint64_t Off = 0; Off < Info.size();) {
+    uint8_t H[16];
+    size_t Avail = std::min<uint64_t>(sizeof(H), Info.size() - Off);
+    if (Avail < 7 || !readAt(Info, Fd, FileOff, Off, H, Avail))
+      return std::nullopt;
+    uint64_t Len = support::endian::read32le(H);
+    unsigned LenSize = 4;
+    if (Len == 0xffffffff) {
+      if (Avail < 15)
+        return std::nullopt;
+      Len = support::endian::read64le(H + 4);
+      LenSize = 12;
+    } else if (Len >= 0xfffffff0) {
+      return std::nullopt;
+    }
+    if (Len < 3 || Len > Info.size() - Off - LenSize)
+      return std::nullopt;
+    uint16_t Version = support::endian::read16le(H + LenSize);
+    if (Version < 2 || Version > 5)
+      return std::nullopt;
+    if (Version == 5) {
+      uint8_t UnitType = H[LenSize + 2];
+      if (UnitType == dwarf::DW_UT_type || UnitType == dwarf::DW_UT_split_type)
+        return std::nullopt;
+    }
+    Spans.push_back({Off, LenSize + Len});
+    Off += LenSize + Len;
+  }
+  return Spans;
+}
+
+/// Whether any abbreviation of .debug_abbrev uses a form that refers
+/// outside its unit (DW_FORM_ref_addr: LTO, dwz) or may hide one
+/// (DW_FORM_indirect). A malformed table counts as yes.
+bool abbrevsMayCrossUnits(StringRef Abbrev) {
+  DataExtractor D(Abbrev, true, 8);
+  DataExtractor::Cursor C(0);
+  while (C && C.tell() < Abbrev.size()) {
+    if (D.getULEB128(C) == 0)
+      continue;      // end of one unit's table
+    D.getULEB128(C); // tag
+    D.getU8(C);      // children
+    while (C) {
+      uint64_t Attr = D.getULEB128(C), Form = D.getULEB128(C);
+      if (Attr == 0 && Form == 0)
+        break;
+      if (Form == dwarf::DW_FORM_ref_addr ||
+          Form == dwarf::DW_FORM_GNU_ref_alt || Form == dwarf::DW_FORM_indirect)
+        return true;
+      if (Form == dwarf::DW_FORM_implicit_const)
+        D.getSLEB128(C);
+    }
+  }
+  bool Bad = !C;
+  consumeError(C.takeError());
+  return Bad;
+}
+
+/// DWARFContext's names of the sections a unit conversion reads.
+constexpr const char *SectionNames[] = {
+    "debug_info",     "debug_abbrev",      "debug_str",  "debug_line",
+    "debug_line_str", "debug_str_offsets", "debug_addr", "debug_ranges",
+    "debug_rnglists", "debug_loclists",    "debug_loc"};
+
+/// Sections for a context of one unit: Info is that unit's slice of
+/// .debug_info, the others are the master context's (decompressed)
+/// sections, shared without copies.
+StringMap<std::unique_ptr<MemoryBuffer>> unitSections(const DWARFObject &O,
+                                                      StringRef Info) {
+  StringRef Data[] = {Info,
+                      O.getAbbrevSection(),
+                      O.getStrSection(),
+                      O.getLineSection().Data,
+                      O.getLineStrSection(),
+                      O.getStrOffsetsSection().Data,
+                      O.getAddrSection().Data,
+                      O.getRangesSection().Data,
+                      O.getRnglistsSection().Data,
+                      O.getLoclistsSection().Data,
+                      O.getLocSection().Data};
+  StringMap<std::unique_ptr<MemoryBuffer>> Map;
+  for (size_t I = 0; I < std::size(SectionNames); ++I)
+    if (!Data[I].empty())
+      Map[SectionNames[I]] = MemoryBuffer::getMemBuffer(
+          Data[I], SectionNames[I], /*RequiresNullTerminator=*/false);
+  return Map;
+}
+
+/// Runs Convert(I) for I in [0, N) on Threads threads and Merge(I, result)
+/// strictly in order on the calling thread, so the output never depends on
+/// scheduling; a bounded window of units in flight keeps memory
+/// proportional to the thread count.
+template <typename ConvertFn, typename MergeFn>
+void convertInOrder(size_t N, unsigned Threads, ConvertFn Convert,
+                    MergeFn Merge) {
+  if (Threads <= 1) {
+    for (size_t I = 0; I < N; ++I)
+      Merge(I, Convert(I));
+    return;
+  }
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  std::deque<std::shared_future<void>> Pending;
+  std::vector<UnitTypes> Results(N);
+  size_t Next = 0, Window = 2 * Threads;
+  for (size_t I = 0; I < N; ++I) {
+    while (Next < N && Next < I + Window) {
+      size_t J = Next++;
+      Pending.push_back(Pool.async([&, J] { Results[J] = Convert(J); }));
+    }
+    Pending.front().wait();
+    Pending.pop_front();
+    Merge(I, std::move(Results[I]));
+    Results[I] = UnitTypes();
+  }
+  Pool.wait();
+}
+} // namespace
+
 Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
                                      DWARFContext &Ctx,
                                      const BuildOptions &Opts,
                                      WarningLog &Log) {
+  const DWARFObject &DObj = Ctx.getDWARFObj();
+  PageReleaser Pages(Obj.getData(), Opts.InputIsFileMapping);
+  unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
+  // The object (and its decompressed sections) outlives the merger.
+  TypeMerger Merger(/*StableInputs=*/true);
+  BuildResult R;
+  auto Merge = [&](size_t, UnitTypes &&UT) {
+    R.NumInputTypes += UT.Types.size();
+    Merger.add(std::move(UT));
+  };
+
+  // A linked object whose units stand alone (no type units, no references
+  // across units) is converted with one small DWARFContext per unit over
+  // that unit's slice of .debug_info: LLVM then never reads all unit
+  // headers at once (one page per unit, which with the kernel's
+  // fault-around maps nearly all of vmlinux's .debug_info) and each unit's
+  // abbreviations and DIEs go with its context (all of a kernel's
+  // abbreviation tables decoded take ~75 MiB).
+  StringRef Info;
+  unsigned NumInfo = 0, NumTypes = 0;
+  DObj.forEachInfoSections([&](const DWARFSection &S) {
+    Info = S.Data;
+    ++NumInfo;
+  });
+  DObj.forEachTypesSections([&](const DWARFSection &) { ++NumTypes; });
+  std::optional<std::vector<UnitSpan>> Spans;
+  if (!Obj.isRelocatableObject() && NumInfo == 1 && NumTypes == 0 &&
+      !abbrevsMayCrossUnits(DObj.getAbbrevSection())) {
+    StringRef File = Obj.getData();
+    int Fd = -1;
+    uint64_t FileOff = 0;
+    if (Opts.InputIsFileMapping && Info.data() >= File.data() &&
+        Info.data() + Info.size() <= File.data() + File.size()) {
+      Fd = open(Obj.getFileName().str().c_str(), O_RDONLY | O_CLOEXEC);
+      FileOff = Info.data() - File.data();
+    }
+    Spans = scanUnits(Info, Fd, FileOff);
+    if (Fd >= 0)
+      close(Fd);
+  }
+
+  if (Spans) {
+    if (Spans->empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "no DWARF compile units (no debug information)");
+    ElfSymbolNames Syms = collectElfSymbols(Obj);
+    R.NumUnits = Spans->size();
+    uint8_t AddrSize = Obj.getBytesInAddress();
+    bool LE = Obj.isLittleEndian();
+    auto OnError = [&Log](Error E) {
+      Log.report("dwarf-error", toString(std::move(E)));
+    };
+    auto OnWarning = [&Log](Error E) {
+      Log.report("dwarf-warning", toString(std::move(E)));
+    };
+    convertInOrder(
+        Spans->size(), Threads,
+        [&](size_t I) {
+          const UnitSpan &S = (*Spans)[I];
+          StringMap<std::unique_ptr<MemoryBuffer>> Sections =
+              unitSections(DObj, Info.substr(S.Offset, S.Length));
+          std::unique_ptr<DWARFContext> UCtx =
+              DWARFContext::create(Sections, AddrSize, LE, OnError, OnWarning);
+          for (const auto &U : UCtx->info_section_units())
+            return convertCompileUnit(*U, Log, nullptr, S.Offset);
+          return UnitTypes();
+        },
+        [&](size_t I, UnitTypes &&UT) {
+          Merge(I, std::move(UT));
+          const UnitSpan &S = (*Spans)[I];
+          Pages.releaseRange(Info, S.Offset + S.Length);
+        });
+    R.NumMergedTypes = Merger.numMerged();
+    R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
+    groupTypesByKind(R.Table);
+    return std::move(R);
+  }
+
   std::vector<DWARFUnit *> Units;
   for (const auto &U : Ctx.info_section_units())
     if (!U->isTypeUnit())
@@ -129,65 +358,28 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   ElfSymbolNames Syms = collectElfSymbols(Obj);
 
   // Freeing a unit's DIEs while another thread follows a reference into it
-  // would race; only DW_FORM_ref_addr (LTO, dwz) crosses units, so look for
-  // it in the abbreviations and keep every unit's DIEs if it occurs.
-  bool CrossUnitRefs = false;
-  for (DWARFUnit *U : Units)
-    if (const DWARFAbbreviationDeclarationSet *Abbrevs = U->getAbbreviations())
-      for (const DWARFAbbreviationDeclaration &Decl : *Abbrevs)
-        for (const auto &Spec : Decl.attributes())
-          CrossUnitRefs |= Spec.Form == dwarf::DW_FORM_ref_addr ||
-                           Spec.Form == dwarf::DW_FORM_GNU_ref_alt;
-  bool ReleaseDIEs = !CrossUnitRefs || Opts.NumThreads <= 1;
+  // would race; only DW_FORM_ref_addr (LTO, dwz) crosses units, so keep
+  // every unit's DIEs if the abbreviations use it.
+  bool ReleaseDIEs =
+      !abbrevsMayCrossUnits(DObj.getAbbrevSection()) || Threads <= 1;
 
   // Reading the unit headers faulted in pages all over .debug_info.
-  PageReleaser Pages(Obj.getData(), Opts.InputIsFileMapping);
   Pages.releaseAll(Units.front()->getInfoSection().Data);
   TypeSignatureMap Sigs = collectTypeUnits(Ctx);
-  BuildResult R;
   R.NumUnits = Units.size();
-  TypeMerger Merger;
-  auto Merge = [&](UnitTypes &&UT) {
-    R.NumInputTypes += UT.Types.size();
-    Merger.add(std::move(UT));
-  };
-
-  unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
-  if (Threads == 1) {
-    for (DWARFUnit *U : Units) {
-      Merge(convertCompileUnit(*U, Log, &Sigs));
-      if (ReleaseDIEs)
-        releaseUnitDIEs(*U);
-      Pages.releaseUpTo(*U);
-    }
-  } else {
-    // Units are converted in parallel and merged strictly in unit order, so
-    // the output never depends on scheduling. A bounded window of units in
-    // flight keeps memory proportional to the thread count.
-    DefaultThreadPool Pool(hardware_concurrency(Threads));
-    std::deque<std::shared_future<void>> Pending;
-    std::vector<UnitTypes> Results(Units.size());
-    size_t Next = 0, Window = 2 * Threads;
-    auto Submit = [&] {
-      size_t I = Next++;
-      Pending.push_back(Pool.async([&, I] {
-        Results[I] = convertCompileUnit(*Units[I], Log, &Sigs);
+  convertInOrder(
+      Units.size(), Threads,
+      [&](size_t I) {
+        UnitTypes UT = convertCompileUnit(*Units[I], Log, &Sigs);
         // Only this unit's own DIEs: type units stay, they are shared.
         if (ReleaseDIEs)
           releaseUnitDIEs(*Units[I]);
-      }));
-    };
-    for (size_t I = 0; I < Units.size(); ++I) {
-      while (Next < Units.size() && Next < I + Window)
-        Submit();
-      Pending.front().wait();
-      Pending.pop_front();
-      Merge(std::move(Results[I]));
-      Pages.releaseUpTo(*Units[I]);
-      Results[I] = UnitTypes();
-    }
-    Pool.wait();
-  }
+        return UT;
+      },
+      [&](size_t I, UnitTypes &&UT) {
+        Merge(I, std::move(UT));
+        Pages.releaseUpTo(*Units[I]);
+      });
   R.NumMergedTypes = Merger.numMerged();
   R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
   groupTypesByKind(R.Table);

@@ -28,8 +28,9 @@ constexpr uint64_t MaxSaneSize = uint64_t(1) << 48;
 
 class UnitConverter {
 public:
-  UnitConverter(DWARFUnit &U, WarningLog &Log, const TypeSignatureMap *Sigs)
-      : U(U), Log(Log), Sigs(Sigs) {
+  UnitConverter(DWARFUnit &U, WarningLog &Log, const TypeSignatureMap *Sigs,
+                uint64_t OffsetBias)
+      : U(U), Log(Log), Sigs(Sigs), OffsetBias(OffsetBias) {
     Out.Types.emplace_back(); // void
   }
 
@@ -39,8 +40,13 @@ private:
   DWARFUnit &U;
   WarningLog &Log;
   const TypeSignatureMap *Sigs;
+  uint64_t OffsetBias;
   UnitTypes Out;
-  DenseMap<const void *, TypeId> Memo;
+  /// Converted DIEs: those of U by offset (a reference's target is found
+  /// there without resolving it to a DIE, a binary search), others (type
+  /// units) by identity.
+  DenseMap<uint64_t, TypeId> LocalMemo;
+  DenseMap<const void *, TypeId> ForeignMemo;
   TypeId UnknownId = 0, DefaultIndexId = 0;
   unsigned Depth = 0;
 
@@ -68,11 +74,25 @@ private:
     }
     return DefaultIndexId;
   }
-  /// DIE identity, also across the separate .debug_types sections of an
-  /// object file (whose offsets all start at 0).
-  const void *key(const DWARFDie &D) const { return D.getDebugInfoEntry(); }
+  TypeId *memoFind(const DWARFDie &D) {
+    if (D.getDwarfUnit() == &U) {
+      auto It = LocalMemo.find(D.getOffset());
+      return It == LocalMemo.end() ? nullptr : &It->second;
+    }
+    // DIE identity, also across the separate .debug_types sections of an
+    // object file (whose offsets all start at 0).
+    auto It = ForeignMemo.find(D.getDebugInfoEntry());
+    return It == ForeignMemo.end() ? nullptr : &It->second;
+  }
+  void memoSet(const DWARFDie &D, TypeId Id) {
+    if (D.getDwarfUnit() == &U)
+      LocalMemo[D.getOffset()] = Id;
+    else
+      ForeignMemo[D.getDebugInfoEntry()] = Id;
+  }
   void warn(StringRef Kind, const DWARFDie &D, const Twine &Msg) {
-    Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset()) + ": " + Msg);
+    Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset() + OffsetBias) +
+                         ": " + Msg);
   }
 
   TypeId typeOf(const DWARFDie &D);
@@ -105,6 +125,12 @@ TypeId UnitConverter::refType(const DWARFDie &D, dwarf::Attribute A) {
   auto V = D.find(A);
   if (!V)
     return 0; // no type: void
+  if (D.getDwarfUnit() == &U)
+    if (std::optional<uint64_t> Rel = V->getAsRelativeReference()) {
+      auto It = LocalMemo.find(U.getOffset() + *Rel);
+      if (It != LocalMemo.end())
+        return It->second;
+    }
   DWARFDie T = D.getAttributeValueAsReferencedDie(*V);
   if (!T) {
     warn("bad-type-reference", D, "type reference points outside the unit");
@@ -114,10 +140,8 @@ TypeId UnitConverter::refType(const DWARFDie &D, dwarf::Attribute A) {
 }
 
 TypeId UnitConverter::typeOf(const DWARFDie &D) {
-  const void *K = key(D);
-  auto It = Memo.find(K);
-  if (It != Memo.end())
-    return It->second;
+  if (TypeId *Known = memoFind(D))
+    return *Known;
   if (Depth >= MaxDepth) {
     warn("type-too-deep", D, "type reference chain too deep");
     return unknown();
@@ -134,9 +158,9 @@ TypeId UnitConverter::typeOf(const DWARFDie &D) {
         Def = It->second;
     }
     if (Def && Def.getDwarfUnit()->isTypeUnit()) {
-      Memo[K] = unknown(); // provisional, in case of a self-reference
+      memoSet(D, unknown()); // provisional, in case of a self-reference
       Id = typeOf(Def);
-      Memo[K] = Id;
+      memoSet(D, Id);
       --Depth;
       return Id;
     }
@@ -145,9 +169,9 @@ TypeId UnitConverter::typeOf(const DWARFDie &D) {
   if (D.getTag() == dwarf::DW_TAG_atomic_type) {
     // CTF has no _Atomic; like GCC, use the underlying type.
     Log.report("atomic-dropped", "_Atomic qualifier dropped");
-    Memo[K] = unknown(); // provisional, in case of a self-reference
+    memoSet(D, unknown()); // provisional, in case of a self-reference
     Id = refType(D);
-    Memo[K] = Id;
+    memoSet(D, Id);
   } else {
     Id = convert(D);
   }
@@ -158,7 +182,7 @@ TypeId UnitConverter::typeOf(const DWARFDie &D) {
 TypeId UnitConverter::convert(const DWARFDie &D) {
   // Reserve the id first so self-references (struct node *next) resolve.
   TypeId Id = add(Type());
-  Memo[key(D)] = Id;
+  memoSet(D, Id);
   Type T;
   convertInto(D, T);
   Out.Types[Id] = std::move(T);
@@ -758,8 +782,9 @@ TypeSignatureMap collectTypeUnits(DWARFContext &Ctx) {
 }
 
 UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
-                             const TypeSignatureMap *Sigs) {
-  UnitConverter C(U, Log, Sigs);
+                             const TypeSignatureMap *Sigs,
+                             uint64_t OffsetBias) {
+  UnitConverter C(U, Log, Sigs, OffsetBias);
   UnitTypes UT = C.run();
   if (unsigned N = breakTypedefCycles(UT.Types))
     Log.report("type-cycle", Twine(N) +
@@ -772,8 +797,11 @@ UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
 // ---------------------------------------------------------------------------
 // Merging
 
-TypeMerger::TypeMerger() : NameIds(std::make_shared<StringMap<uint32_t>>()) {
+TypeMerger::TypeMerger(bool StableInputs)
+    : StableInputs(StableInputs),
+      NameIds(std::make_shared<StringMap<uint32_t>>()) {
   NameById.push_back("");
+  FirstAddress.push_back(nullptr);
   Nodes.emplace_back(); // void
 }
 
@@ -781,9 +809,20 @@ uint32_t TypeMerger::intern(StringRef S) {
   if (S.empty())
     return 0;
   auto [It, New] = NameIds->try_emplace(S, NameById.size());
-  if (New)
+  if (New) {
     NameById.push_back(It->getKey());
+    FirstAddress.push_back(S.data());
+  }
   return It->second;
+}
+
+bool TypeMerger::nameIs(StringRef S, uint32_t Id) const {
+  StringRef N = NameById[Id];
+  if (S.size() != N.size())
+    return false;
+  // DWARF names are NUL-terminated, so one address is one string; and a
+  // linked object's .debug_str holds each string once.
+  return (StableInputs && S.data() == FirstAddress[Id]) || S == N;
 }
 
 void TypeMerger::add(UnitTypes &&UT) {
@@ -888,16 +927,16 @@ bool TypeMerger::sameAs(const Type &T, const Node &G,
                         const std::vector<TypeId> &Map) const {
   if (T.Kind != G.Kind || T.Encoding != G.Encoding || T.Varargs != G.Varargs ||
       T.Size != G.Size || T.NumElems != G.NumElems || T.Bits != G.Bits ||
-      T.BitOffset != G.BitOffset || T.Name != NameById[G.Name] ||
+      T.BitOffset != G.BitOffset || !nameIs(T.Name, G.Name) ||
       T.Members.size() + T.Enumerators.size() != G.NumAux)
     return false;
   for (size_t I = 0; I < T.Members.size(); ++I)
     if (T.Members[I].BitOffset != AuxValues[G.AuxBegin + I] ||
-        T.Members[I].Name != NameById[AuxNames[G.AuxBegin + I]])
+        !nameIs(T.Members[I].Name, AuxNames[G.AuxBegin + I]))
       return false;
   for (size_t I = 0; I < T.Enumerators.size(); ++I)
     if (uint64_t(T.Enumerators[I].Value) != AuxValues[G.AuxBegin + I] ||
-        T.Enumerators[I].Name != NameById[AuxNames[G.AuxBegin + I]])
+        !nameIs(T.Enumerators[I].Name, AuxNames[G.AuxBegin + I]))
       return false;
   uint32_t R = 0;
   bool Same = true;
@@ -966,7 +1005,7 @@ Type TypeMerger::expand(const Node &N) const {
   T.NumElems = N.NumElems;
   T.Bits = N.Bits;
   T.BitOffset = N.BitOffset;
-  ArrayRef<TypeId> R(Refs.data() + N.RefBegin, N.NumRefs);
+  auto R = [&](uint32_t I) { return Refs[N.RefBegin + I]; };
   switch (N.Kind) {
   case TypeKind::Pointer:
   case TypeKind::Typedef:
@@ -974,20 +1013,21 @@ Type TypeMerger::expand(const Node &N) const {
   case TypeKind::Const:
   case TypeKind::Restrict:
   case TypeKind::Slice:
-    T.Ref = R[0];
+    T.Ref = R(0);
     break;
   case TypeKind::Array:
-    T.Ref = R[0];
-    T.IndexType = R[1];
+    T.Ref = R(0);
+    T.IndexType = R(1);
     break;
   case TypeKind::Function:
-    T.Ref = R[0];
-    T.Params.assign(R.begin() + 1, R.end());
+    T.Ref = R(0);
+    for (uint32_t I = 1; I < N.NumRefs; ++I)
+      T.Params.push_back(R(I));
     break;
   case TypeKind::Struct:
   case TypeKind::Union:
     for (uint32_t I = 0; I < N.NumAux; ++I)
-      T.Members.push_back({NameById[AuxNames[N.AuxBegin + I]], R[I],
+      T.Members.push_back({NameById[AuxNames[N.AuxBegin + I]], R(I),
                            AuxValues[N.AuxBegin + I]});
     break;
   case TypeKind::Enum:

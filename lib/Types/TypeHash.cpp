@@ -2,21 +2,13 @@
 
 #include "dwarfpack/Types/TypeHash.h"
 
+#include "llvm/Support/xxhash.h"
+
 namespace dwarfpack {
 namespace types {
 
-uint64_t mix(uint64_t H, uint64_t V) {
-  H ^= V + 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2);
-  H *= 0xff51afd7ed558ccdULL;
-  H ^= H >> 33;
-  return H;
-}
-
 uint64_t hashString(llvm::StringRef S) {
-  uint64_t H = 0xcbf29ce484222325ULL;
-  for (unsigned char C : S)
-    H = (H ^ C) * 0x100000001b3ULL;
-  return mix(H, S.size());
+  return mix(llvm::xxh3_64bits(S), S.size());
 }
 
 uint64_t shallowHash(const Type &T) {

@@ -53,9 +53,11 @@ TypeSignatureMap collectTypeUnits(llvm::DWARFContext &Ctx);
 
 /// Converts one compile unit. Recoverable problems (bad references, cycles,
 /// unrepresentable C++ types) are counted in Log; the affected type becomes
-/// Unknown.
+/// Unknown. OffsetBias is added to the DIE offsets in messages (for a unit
+/// read from a slice of .debug_info starting at that offset).
 UnitTypes convertCompileUnit(llvm::DWARFUnit &U, WarningLog &Log,
-                             const TypeSignatureMap *Sigs = nullptr);
+                             const TypeSignatureMap *Sigs = nullptr,
+                             uint64_t OffsetBias = 0);
 
 /// Fills UT.Hashes (done by convertCompileUnit; for units built otherwise).
 void hashUnitTypes(UnitTypes &UT);
@@ -69,7 +71,11 @@ unsigned breakTypedefCycles(std::vector<Type> &Types);
 /// depends only on the order of add() calls, never on timing.
 class TypeMerger {
 public:
-  TypeMerger();
+  /// StableInputs: the names of every unit added stay at the same address,
+  /// with the same bytes, until finish() (one mapped object, as opposed to
+  /// modules loaded and freed one after another). Then names are matched
+  /// by address first, which spares most string comparisons.
+  explicit TypeMerger(bool StableInputs = false);
   void add(UnitTypes &&U);
   /// Deduplicates exactly, resolves forwards to their unique definition and
   /// keeps the symbols named in ElfSymbols (all of them when null).
@@ -83,30 +89,60 @@ private:
   /// live in flat arrays, names are interned copies (the input's pages can
   /// then be released).
   struct Node {
-    TypeKind Kind = TypeKind::Void;
-    uint8_t Encoding = 0;
-    bool Varargs = false;
-    uint32_t Name = 0;
     uint64_t Size = 0;
-    uint64_t NumElems = 0;
+    uint32_t Name = 0;
+    uint32_t NumElems = 0; ///< Arrays have at most UINT32_MAX elements.
     uint32_t Bits = 0;
     uint32_t BitOffset = 0;
     uint32_t RefBegin = 0, NumRefs = 0;
     uint32_t AuxBegin = 0, NumAux = 0;
+    TypeKind Kind = TypeKind::Void;
+    uint8_t Encoding = 0;
+    bool Varargs = false;
+  };
+  /// An append-only array in fixed pages: growing it never copies (a
+  /// doubling vector of a vmlinux's merged nodes would briefly hold 1.5x
+  /// their size), and no page is allocated before it is needed.
+  template <typename T> class PagedArray {
+  public:
+    static constexpr unsigned PageBits = 16;
+    size_t size() const { return Size; }
+    T &operator[](size_t I) {
+      return Pages[I >> PageBits][I & ((1u << PageBits) - 1)];
+    }
+    const T &operator[](size_t I) const {
+      return Pages[I >> PageBits][I & ((1u << PageBits) - 1)];
+    }
+    T &emplace_back() {
+      if ((Size >> PageBits) == Pages.size())
+        Pages.push_back(std::make_unique<T[]>(size_t(1) << PageBits));
+      T &X = (*this)[Size++];
+      X = T();
+      return X;
+    }
+    void push_back(const T &V) { emplace_back() = V; }
+
+  private:
+    std::vector<std::unique_ptr<T[]>> Pages;
+    size_t Size = 0;
   };
   uint32_t intern(llvm::StringRef S);
+  bool nameIs(llvm::StringRef S, uint32_t Id) const;
   uint64_t shallowHash(const Node &N) const;
   bool sameAs(const Type &T, const Node &G,
               const std::vector<TypeId> &Map) const;
   std::vector<uint32_t> refine(const std::vector<TypeId> &Redirect) const;
   Type expand(const Node &N) const;
 
-  std::vector<Node> Nodes; ///< Nodes[0] is void.
-  std::vector<TypeId> Refs;
-  std::vector<uint32_t> AuxNames;  ///< member or enumerator names
-  std::vector<uint64_t> AuxValues; ///< member bit offsets, enumerator values
+  PagedArray<Node> Nodes; ///< Nodes[0] is void.
+  PagedArray<TypeId> Refs;
+  PagedArray<uint32_t> AuxNames;  ///< member or enumerator names
+  PagedArray<uint64_t> AuxValues; ///< member bit offsets, enumerator values
   std::shared_ptr<llvm::StringMap<uint32_t>> NameIds;
+  bool StableInputs;
   std::vector<llvm::StringRef> NameById; ///< keys of NameIds; [0] is ""
+  /// With StableInputs: the input address each name was first seen at.
+  std::vector<const char *> FirstAddress;
   llvm::DenseMap<uint64_t, TypeId> ByHash;
   struct SymbolRef {
     uint32_t Name;

@@ -19,7 +19,14 @@ namespace dwarfpack {
 namespace types {
 
 /// 64-bit multiply-xorshift combiner (deterministic across runs and hosts).
-uint64_t mix(uint64_t H, uint64_t V);
+/// Inline: the neighbour-hashing rounds call it hundreds of millions of
+/// times on a kernel.
+inline uint64_t mix(uint64_t H, uint64_t V) {
+  H ^= V + 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2);
+  H *= 0xff51afd7ed558ccdULL;
+  H ^= H >> 33;
+  return H;
+}
 
 uint64_t hashString(llvm::StringRef S);
 
