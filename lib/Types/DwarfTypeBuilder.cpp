@@ -902,12 +902,16 @@ void TypeMerger::add(UnitTypes &&UT) {
     G.NumRefs = Refs.size() - G.RefBegin;
     G.AuxBegin = AuxNames.size();
     for (const Member &M : T.Members) {
+      if (M.BitOffset > UINT32_MAX) {
+        G.WideAux = true;
+        BigAux[AuxNames.size()] = M.BitOffset;
+      }
       AuxNames.push_back(intern(M.Name));
-      AuxValues.push_back(M.BitOffset);
+      AuxValues.push_back(uint32_t(M.BitOffset));
     }
     for (const Enumerator &E : T.Enumerators) {
       AuxNames.push_back(intern(E.Name));
-      AuxValues.push_back(uint64_t(E.Value));
+      AuxValues.push_back(uint32_t(int32_t(E.Value))); // int32 (converter)
     }
     G.NumAux = AuxNames.size() - G.AuxBegin;
   }
@@ -923,6 +927,18 @@ void TypeMerger::add(UnitTypes &&UT) {
   }
 }
 
+uint64_t TypeMerger::auxValue(const Node &N, uint32_t I) const {
+  uint32_t V = AuxValues[N.AuxBegin + I];
+  if (N.Kind == TypeKind::Enum)
+    return uint64_t(int64_t(int32_t(V)));
+  if (N.WideAux) {
+    auto It = BigAux.find(N.AuxBegin + I);
+    if (It != BigAux.end())
+      return It->second;
+  }
+  return V;
+}
+
 bool TypeMerger::sameAs(const Type &T, const Node &G,
                         const std::vector<TypeId> &Map) const {
   if (T.Kind != G.Kind || T.Encoding != G.Encoding || T.Varargs != G.Varargs ||
@@ -931,11 +947,11 @@ bool TypeMerger::sameAs(const Type &T, const Node &G,
       T.Members.size() + T.Enumerators.size() != G.NumAux)
     return false;
   for (size_t I = 0; I < T.Members.size(); ++I)
-    if (T.Members[I].BitOffset != AuxValues[G.AuxBegin + I] ||
+    if (T.Members[I].BitOffset != auxValue(G, I) ||
         !nameIs(T.Members[I].Name, AuxNames[G.AuxBegin + I]))
       return false;
   for (size_t I = 0; I < T.Enumerators.size(); ++I)
-    if (uint64_t(T.Enumerators[I].Value) != AuxValues[G.AuxBegin + I] ||
+    if (uint64_t(T.Enumerators[I].Value) != auxValue(G, I) ||
         !nameIs(T.Enumerators[I].Name, AuxNames[G.AuxBegin + I]))
       return false;
   uint32_t R = 0;
@@ -960,7 +976,7 @@ uint64_t TypeMerger::shallowHash(const Node &N) const {
   H = mix(H, N.NumAux);
   for (uint32_t I = N.AuxBegin; I < N.AuxBegin + N.NumAux; ++I) {
     H = mix(H, AuxNames[I]);
-    H = mix(H, AuxValues[I]);
+    H = mix(H, auxValue(N, I - N.AuxBegin));
   }
   return H;
 }
@@ -1027,13 +1043,13 @@ Type TypeMerger::expand(const Node &N) const {
   case TypeKind::Struct:
   case TypeKind::Union:
     for (uint32_t I = 0; I < N.NumAux; ++I)
-      T.Members.push_back({NameById[AuxNames[N.AuxBegin + I]], R(I),
-                           AuxValues[N.AuxBegin + I]});
+      T.Members.push_back(
+          {NameById[AuxNames[N.AuxBegin + I]], R(I), auxValue(N, I)});
     break;
   case TypeKind::Enum:
     for (uint32_t I = 0; I < N.NumAux; ++I)
-      T.Enumerators.push_back({NameById[AuxNames[N.AuxBegin + I]],
-                               int64_t(AuxValues[N.AuxBegin + I])});
+      T.Enumerators.push_back(
+          {NameById[AuxNames[N.AuxBegin + I]], int64_t(auxValue(N, I))});
     break;
   default:
     break;

@@ -92,13 +92,17 @@ private:
     uint64_t Size = 0;
     uint32_t Name = 0;
     uint32_t NumElems = 0; ///< Arrays have at most UINT32_MAX elements.
-    uint32_t Bits = 0;
-    uint32_t BitOffset = 0;
+    /// CTF's own limits (16-bit widths and slice offsets); the builder
+    /// never makes wider ones.
+    uint16_t Bits = 0;
+    uint16_t BitOffset = 0;
     uint32_t RefBegin = 0, NumRefs = 0;
     uint32_t AuxBegin = 0, NumAux = 0;
     TypeKind Kind = TypeKind::Void;
     uint8_t Encoding = 0;
     bool Varargs = false;
+    /// A member offset needs more than 32 bits: the values are in BigAux.
+    bool WideAux = false;
   };
   /// An append-only array in fixed pages: growing it never copies (a
   /// doubling vector of a vmlinux's merged nodes would briefly hold 1.5x
@@ -136,8 +140,12 @@ private:
 
   PagedArray<Node> Nodes; ///< Nodes[0] is void.
   PagedArray<TypeId> Refs;
-  PagedArray<uint32_t> AuxNames;  ///< member or enumerator names
-  PagedArray<uint64_t> AuxValues; ///< member bit offsets, enumerator values
+  PagedArray<uint32_t> AuxNames; ///< member or enumerator names
+  /// Member bit offsets, enumerator values (int32, sign-extended when
+  /// read); see auxValue().
+  PagedArray<uint32_t> AuxValues;
+  llvm::DenseMap<uint32_t, uint64_t> BigAux; ///< by index, for WideAux nodes
+  uint64_t auxValue(const Node &N, uint32_t I) const;
   std::shared_ptr<llvm::StringMap<uint32_t>> NameIds;
   bool StableInputs;
   std::vector<llvm::StringRef> NameById; ///< keys of NameIds; [0] is ""
