@@ -26,6 +26,35 @@ constexpr unsigned MaxDepth = 4000;
 /// Largest type size believed (bytes); larger sizes are corrupt.
 constexpr uint64_t MaxSaneSize = uint64_t(1) << 48;
 
+/// A DIE's attributes read in one pass. The converter asks a type or
+/// member DIE for up to eight attributes, and each DWARFDie::find walks the
+/// abbreviation again and skips the values before the one it wants.
+class DieView {
+public:
+  explicit DieView(const DWARFDie &D) : D(D) {
+    for (const DWARFAttribute &A : D.attributes())
+      Attrs.push_back({A.Attr, A.Value});
+  }
+  std::optional<DWARFFormValue> find(dwarf::Attribute A) const {
+    for (const auto &[Key, Value] : Attrs)
+      if (Key == A)
+        return Value;
+    return std::nullopt;
+  }
+  const DWARFDie &die() const { return D; }
+  dwarf::Tag getTag() const { return D.getTag(); }
+  auto children() const { return D.children(); }
+  DWARFDie getAttributeValueAsReferencedDie(dwarf::Attribute A) const {
+    if (auto V = find(A))
+      return D.getAttributeValueAsReferencedDie(*V);
+    return DWARFDie();
+  }
+
+private:
+  DWARFDie D;
+  SmallVector<std::pair<dwarf::Attribute, DWARFFormValue>, 10> Attrs;
+};
+
 class UnitConverter {
 public:
   UnitConverter(DWARFUnit &U, WarningLog &Log, const TypeSignatureMap *Sigs,
@@ -90,50 +119,55 @@ private:
     else
       ForeignMemo[D.getDebugInfoEntry()] = Id;
   }
+  void warn(StringRef Kind, const DieView &D, const Twine &Msg) {
+    warn(Kind, D.die(), Msg);
+  }
   void warn(StringRef Kind, const DWARFDie &D, const Twine &Msg) {
     Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset() + OffsetBias) +
                          ": " + Msg);
   }
 
   TypeId typeOf(const DWARFDie &D);
-  TypeId refType(const DWARFDie &D, dwarf::Attribute A = dwarf::DW_AT_type);
-  TypeId convert(const DWARFDie &D);
-  void convertInto(const DWARFDie &D, Type &T);
-  void convertBase(const DWARFDie &D, Type &T);
-  void convertAggregate(const DWARFDie &D, Type &T);
-  void convertEnum(const DWARFDie &D, Type &T);
-  void convertArray(const DWARFDie &D, Type &T);
+  TypeId refType(const DieView &D, dwarf::Attribute A = dwarf::DW_AT_type);
+  TypeId refType(const DWARFDie &D) { return refType(DieView(D)); }
+  TypeId convert(const DieView &D);
+  void convertInto(const DieView &D, Type &T);
+  void convertBase(const DieView &D, Type &T);
+  void convertAggregate(const DieView &D, Type &T);
+  void convertEnum(const DieView &D, Type &T);
+  void convertArray(const DieView &D, Type &T);
   void convertFunction(const DWARFDie &D, Type &T);
-  std::optional<uint64_t> memberBitOffset(const DWARFDie &M, uint64_t TypeSize);
+  std::optional<uint64_t> memberBitOffset(const DieView &M, uint64_t TypeSize);
   void collectSymbols(const DWARFDie &Scope);
 };
 
-StringRef nameOf(const DWARFDie &D) {
+template <typename DieT> StringRef nameOf(const DieT &D) {
   if (auto V = D.find(dwarf::DW_AT_name))
     if (auto S = V->getAsCString())
       return *S;
   return {};
 }
 
-std::optional<uint64_t> byteSize(const DWARFDie &D) {
+template <typename DieT> std::optional<uint64_t> byteSize(const DieT &D) {
   if (auto V = D.find(dwarf::DW_AT_byte_size))
     return V->getAsUnsignedConstant();
   return std::nullopt;
 }
 
-TypeId UnitConverter::refType(const DWARFDie &D, dwarf::Attribute A) {
+TypeId UnitConverter::refType(const DieView &D, dwarf::Attribute A) {
   auto V = D.find(A);
   if (!V)
     return 0; // no type: void
-  if (D.getDwarfUnit() == &U)
+  if (D.die().getDwarfUnit() == &U)
     if (std::optional<uint64_t> Rel = V->getAsRelativeReference()) {
       auto It = LocalMemo.find(U.getOffset() + *Rel);
       if (It != LocalMemo.end())
         return It->second;
     }
-  DWARFDie T = D.getAttributeValueAsReferencedDie(*V);
+  DWARFDie T = D.die().getAttributeValueAsReferencedDie(*V);
   if (!T) {
-    warn("bad-type-reference", D, "type reference points outside the unit");
+    warn("bad-type-reference", D.die(),
+         "type reference points outside the unit");
     return unknown();
   }
   return typeOf(T);
@@ -148,7 +182,8 @@ TypeId UnitConverter::typeOf(const DWARFDie &D) {
   }
   ++Depth;
   TypeId Id;
-  if (auto Sig = D.find(dwarf::DW_AT_signature)) {
+  DieView V(D);
+  if (auto Sig = V.find(dwarf::DW_AT_signature)) {
     // A declaration standing for a type unit's definition (DWARF 4
     // -fdebug-types-section, DWARF 5 type units).
     DWARFDie Def;
@@ -170,26 +205,26 @@ TypeId UnitConverter::typeOf(const DWARFDie &D) {
     // CTF has no _Atomic; like GCC, use the underlying type.
     Log.report("atomic-dropped", "_Atomic qualifier dropped");
     memoSet(D, unknown()); // provisional, in case of a self-reference
-    Id = refType(D);
+    Id = refType(V);
     memoSet(D, Id);
   } else {
-    Id = convert(D);
+    Id = convert(V);
   }
   --Depth;
   return Id;
 }
 
-TypeId UnitConverter::convert(const DWARFDie &D) {
+TypeId UnitConverter::convert(const DieView &D) {
   // Reserve the id first so self-references (struct node *next) resolve.
   TypeId Id = add(Type());
-  memoSet(D, Id);
+  memoSet(D.die(), Id);
   Type T;
   convertInto(D, T);
   Out.Types[Id] = std::move(T);
   return Id;
 }
 
-void UnitConverter::convertInto(const DWARFDie &D, Type &T) {
+void UnitConverter::convertInto(const DieView &D, Type &T) {
   switch (D.getTag()) {
   case dwarf::DW_TAG_base_type:
     convertBase(D, T);
@@ -237,7 +272,7 @@ void UnitConverter::convertInto(const DWARFDie &D, Type &T) {
     return;
   case dwarf::DW_TAG_subroutine_type:
   case dwarf::DW_TAG_subprogram:
-    convertFunction(D, T);
+    convertFunction(D.die(), T);
     return;
   case dwarf::DW_TAG_unspecified_type:
     // void in C (some producers), nullptr_t in C++.
@@ -257,7 +292,7 @@ void UnitConverter::convertInto(const DWARFDie &D, Type &T) {
   }
 }
 
-void UnitConverter::convertBase(const DWARFDie &D, Type &T) {
+void UnitConverter::convertBase(const DieView &D, Type &T) {
   T.Name = nameOf(D);
   uint64_t Size = byteSize(D).value_or(0);
   if (Size > 64) {
@@ -309,7 +344,7 @@ void UnitConverter::convertBase(const DWARFDie &D, Type &T) {
   }
 }
 
-std::optional<uint64_t> UnitConverter::memberBitOffset(const DWARFDie &M,
+std::optional<uint64_t> UnitConverter::memberBitOffset(const DieView &M,
                                                        uint64_t TypeSize) {
   if (auto V = M.find(dwarf::DW_AT_data_bit_offset))
     return V->getAsUnsignedConstant();
@@ -371,7 +406,7 @@ static uint64_t sizeOf(const std::vector<Type> &Types, TypeId Id) {
   return 0;
 }
 
-void UnitConverter::convertAggregate(const DWARFDie &D, Type &T) {
+void UnitConverter::convertAggregate(const DieView &D, Type &T) {
   bool IsUnion = D.getTag() == dwarf::DW_TAG_union_type;
   T.Name = nameOf(D);
   if (auto V = D.find(dwarf::DW_AT_declaration);
@@ -388,8 +423,14 @@ void UnitConverter::convertAggregate(const DWARFDie &D, Type &T) {
     T.Size = 0;
     return;
   }
-  for (DWARFDie C : D.children()) {
-    dwarf::Tag Tag = C.getTag();
+  for (DWARFDie CD : D.children()) {
+    dwarf::Tag Tag = CD.getTag();
+    if (Tag != dwarf::DW_TAG_member && Tag != dwarf::DW_TAG_inheritance &&
+        Tag != dwarf::DW_TAG_template_type_parameter &&
+        Tag != dwarf::DW_TAG_template_value_parameter &&
+        Tag != dwarf::DW_TAG_subprogram)
+      continue;
+    DieView C(CD);
     if (Tag == dwarf::DW_TAG_inheritance) {
       // The closest C form of a base class: an unnamed member at its offset.
       Log.report("cxx-base-class", "C++ base class written as unnamed member");
@@ -451,7 +492,7 @@ void UnitConverter::convertAggregate(const DWARFDie &D, Type &T) {
   }
 }
 
-void UnitConverter::convertEnum(const DWARFDie &D, Type &T) {
+void UnitConverter::convertEnum(const DieView &D, Type &T) {
   T.Name = nameOf(D);
   if (auto V = D.find(dwarf::DW_AT_declaration);
       V && V->getAsUnsignedConstant().value_or(1)) {
@@ -515,17 +556,18 @@ void UnitConverter::convertEnum(const DWARFDie &D, Type &T) {
   }
 }
 
-void UnitConverter::convertArray(const DWARFDie &D, Type &T) {
+void UnitConverter::convertArray(const DieView &D, Type &T) {
   TypeId Elem = refType(D);
   struct Dim {
     uint64_t N;
     TypeId Index;
   };
   SmallVector<Dim, 4> Dims;
-  for (DWARFDie C : D.children()) {
-    if (C.getTag() != dwarf::DW_TAG_subrange_type &&
-        C.getTag() != dwarf::DW_TAG_enumeration_type)
+  for (DWARFDie CD : D.children()) {
+    if (CD.getTag() != dwarf::DW_TAG_subrange_type &&
+        CD.getTag() != dwarf::DW_TAG_enumeration_type)
       continue;
+    DieView C(CD);
     Dim X{0, C.find(dwarf::DW_AT_type) ? refType(C) : defaultIndex()};
     if (auto Cnt = C.find(dwarf::DW_AT_count)) {
       // A count that is an expression or reference is a VLA: 0.
@@ -587,10 +629,7 @@ void UnitConverter::convertFunction(const DWARFDie &D, Type &T) {
   T.Ref = refType(Decl);
   for (DWARFDie C : Decl.children()) {
     if (C.getTag() == dwarf::DW_TAG_formal_parameter) {
-      if (C.find(dwarf::DW_AT_artificial) &&
-          D.getTag() == dwarf::DW_TAG_subprogram) {
-        // C++ `this`: kept, it is a real argument.
-      }
+      // Artificial ones (C++ `this`) too: they are real arguments.
       T.Params.push_back(refType(C));
     } else if (C.getTag() == dwarf::DW_TAG_unspecified_parameters) {
       T.Varargs = true;
