@@ -724,8 +724,11 @@ UnitTypes UnitConverter::run() {
 
 /// Rounds of neighbour hashing per unit. The hash only proposes which merged
 /// type a unit's type is; TypeMerger::add() verifies every proposal exactly,
-/// so the depth trades merge rate against time, never correctness.
-constexpr unsigned HashRounds = 32;
+/// so the depth trades merge rate against time, never correctness. A
+/// vmlinux has reference chains longer than 32 that tell types apart: 48
+/// rounds leave 779k merged types where 32 left 1.09M (and 64 gain almost
+/// nothing), which saves more merging time and memory than they cost.
+constexpr unsigned HashRounds = 48;
 
 } // namespace
 
