@@ -734,7 +734,7 @@ constexpr unsigned HashRounds = 48;
 
 void hashUnitTypes(UnitTypes &UT) {
   size_t N = UT.Types.size();
-  // The references as flat arrays: the rounds below touch them 32 times,
+  // The references as flat arrays: the rounds below touch them many times,
   // and walking the Type records themselves would be cache-hostile.
   std::vector<uint32_t> Begin(N + 1);
   std::vector<TypeId> Adj;
@@ -745,16 +745,40 @@ void hashUnitTypes(UnitTypes &UT) {
     Cur[I] = H0[I] = shallowHash(UT.Types[I]);
   }
   Begin[N] = Adj.size();
-  for (unsigned R = 0; R < HashRounds; ++R) {
-    for (size_t I = 0; I < N; ++I) {
-      uint64_t H = H0[I];
-      for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E)
-        H = mix(H, Cur[Adj[E]]);
-      Next[I] = H;
+  // Types no other type refers to (a unit's function prototypes, mostly)
+  // need only the last round: nothing reads their earlier values.
+  std::vector<bool> Referenced(N, false);
+  for (TypeId C : Adj)
+    Referenced[C] = true;
+  std::vector<uint32_t> Inner, Roots;
+  for (size_t I = 0; I < N; ++I)
+    if (Begin[I] != Begin[I + 1])
+      (Referenced[I] ? Inner : Roots).push_back(I);
+  // The references' hashes are scrambled each with its position and summed:
+  // unlike a chain of mix() calls, the terms are independent, so the
+  // multiplications overlap (hashing was a sixth of a kernel conversion).
+  auto Round = [&](uint32_t I) {
+    uint64_t Sum = 0, Pos = 0;
+    for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E) {
+      Pos += 0x9e3779b97f4a7c15ULL;
+      uint64_t T = (Cur[Adj[E]] ^ Pos) * 0xff51afd7ed558ccdULL;
+      Sum += T ^ (T >> 29);
     }
+    Next[I] = mix(H0[I], Sum);
+  };
+  // Types without references keep their shallow hash in every round (in
+  // both buffers).
+  Next = H0;
+  for (unsigned R = 0; R + 1 < HashRounds; ++R) {
+    for (uint32_t I : Inner)
+      Round(I);
     std::swap(Cur, Next);
   }
-  UT.Hashes = std::move(Cur);
+  for (uint32_t I : Inner)
+    Round(I);
+  for (uint32_t I : Roots)
+    Round(I);
+  UT.Hashes = std::move(Next);
 }
 
 unsigned breakTypedefCycles(std::vector<Type> &Types) {
