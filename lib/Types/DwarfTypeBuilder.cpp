@@ -4,6 +4,7 @@
 #include "dwarfpack/Types/TypeHash.h"
 
 #include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
 #include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
@@ -32,8 +33,36 @@ constexpr uint64_t MaxSaneSize = uint64_t(1) << 48;
 class DieView {
 public:
   explicit DieView(const DWARFDie &D) : D(D) {
-    for (const DWARFAttribute &A : D.attributes())
-      Attrs.push_back({A.Attr, A.Value});
+    const DWARFAbbreviationDeclaration *Abbrev =
+        D.getAbbreviationDeclarationPtr();
+    if (!Abbrev)
+      return;
+    DWARFUnit *U = D.getDwarfUnit();
+    DWARFDataExtractor Data = U->getDebugInfoExtractor();
+    uint64_t Offset = D.getOffset();
+    Data.getULEB128(&Offset); // the abbreviation code
+    for (const DWARFAbbreviationDeclaration::AttributeSpec &Spec :
+         Abbrev->attributes()) {
+      if (Spec.isImplicitConst()) {
+        Attrs.push_back({Spec.Attr, Spec.getFormValue()});
+        continue;
+      }
+      // Source coordinates and siblings are on nearly every DIE and never
+      // asked for: skipped without decoding.
+      if (Spec.Attr == dwarf::DW_AT_decl_file ||
+          Spec.Attr == dwarf::DW_AT_decl_line ||
+          Spec.Attr == dwarf::DW_AT_decl_column ||
+          Spec.Attr == dwarf::DW_AT_sibling) {
+        if (std::optional<int64_t> Size = Spec.getByteSize(*U))
+          Offset += *Size;
+        else if (!DWARFFormValue::skipValue(Spec.Form, Data, &Offset,
+                                            U->getFormParams()))
+          return;
+        continue;
+      }
+      Attrs.push_back(
+          {Spec.Attr, DWARFFormValue::createFromUnit(Spec.Form, U, &Offset)});
+    }
   }
   std::optional<DWARFFormValue> find(dwarf::Attribute A) const {
     for (const auto &[Key, Value] : Attrs)
