@@ -296,6 +296,60 @@ TEST(TypeMerger, DifferenceBeyondTheHashDepthIsKept) {
   }
 }
 
+TEST(TypeMerger, KeepsWideOffsetsNegativeEnumeratorsAndWidths) {
+  // The merger stores member offsets and enumerators in 32 bits, with a
+  // side table for offsets beyond (structs over 512 MiB).
+  TypeMerger M(/*StableInputs=*/true);
+  Type E;
+  E.Kind = TypeKind::Enum;
+  E.Name = "e";
+  E.Size = 4;
+  E.Enumerators = {{"NEG", -5}, {"MAX", 0x7fffffff}};
+  Type Slice;
+  Slice.Kind = TypeKind::Slice;
+  Slice.Ref = 1;
+  Slice.Bits = 0xffff;
+  Slice.Size = 8;
+  for (int I = 0; I < 2; ++I)
+    M.add(unit({integer("int", 4, IntSigned),
+                aggregate(TypeKind::Struct, "huge", uint64_t(1) << 40,
+                          {{"a", 1, 0}, {"far", 1, (uint64_t(1) << 38) + 32}}),
+                E, Slice}));
+  TypeTable T = M.finish(nullptr, nullptr);
+  ASSERT_EQ(T.Types.size(), 5u);
+  for (const Type &X : T.Types) {
+    if (X.Kind == TypeKind::Struct) {
+      ASSERT_EQ(X.Members.size(), 2u);
+      EXPECT_EQ(X.Members[1].BitOffset, (uint64_t(1) << 38) + 32);
+    } else if (X.Kind == TypeKind::Enum) {
+      ASSERT_EQ(X.Enumerators.size(), 2u);
+      EXPECT_EQ(X.Enumerators[0].Value, -5);
+      EXPECT_EQ(X.Enumerators[1].Value, 0x7fffffff);
+    } else if (X.Kind == TypeKind::Slice) {
+      EXPECT_EQ(X.Bits, 0xffffu);
+    }
+  }
+}
+
+TEST(TypeMerger, GroupsTypesByKind) {
+  TypeMerger M;
+  M.add(unit({ref(TypeKind::Pointer, 2), integer("int", 4, IntSigned),
+              aggregate(TypeKind::Struct, "s", 8, {{"p", 1, 0}}),
+              ref(TypeKind::Const, 2)}));
+  TypeTable T = M.finish(nullptr, nullptr);
+  groupTypesByKind(T);
+  ASSERT_EQ(T.Types.size(), 5u);
+  EXPECT_EQ(T.Types[0].Kind, TypeKind::Void);
+  EXPECT_EQ(T.Types[1].Kind, TypeKind::Integer);
+  EXPECT_EQ(T.Types[2].Kind, TypeKind::Struct);
+  EXPECT_EQ(T.Types[3].Kind, TypeKind::Pointer);
+  EXPECT_EQ(T.Types[4].Kind, TypeKind::Const);
+  // References follow the renumbering.
+  EXPECT_EQ(T.Types[2].Members[0].Type, 3u);
+  EXPECT_EQ(T.Types[3].Ref, 1u);
+  EXPECT_EQ(T.Types[4].Ref, 1u);
+}
+
 TEST(TypeBuilder, TypedefCycleIsBroken) {
   std::vector<Type> Types(1);
   Types.push_back(ref(TypeKind::Typedef, 2, "a"));
