@@ -774,6 +774,64 @@ void hashUnitTypes(UnitTypes &UT) {
     Cur[I] = H0[I] = shallowHash(UT.Types[I]);
   }
   Begin[N] = Adj.size();
+  // The references' hashes are scrambled each with its position and summed:
+  // unlike a chain of mix() calls, the terms are independent, so the
+  // multiplications overlap (hashing was a sixth of a kernel conversion).
+  auto Combine = [&](uint32_t I, const std::vector<uint64_t> &From) {
+    uint64_t Sum = 0, Pos = 0;
+    for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E) {
+      Pos += 0x9e3779b97f4a7c15ULL;
+      uint64_t T = (From[Adj[E]] ^ Pos) * 0xff51afd7ed558ccdULL;
+      Sum += T ^ (T >> 29);
+    }
+    return mix(H0[I], Sum);
+  };
+
+  // A type whose references never lead into a cycle, in a tree shallower
+  // than the rounds, has its full recursive hash after the rounds: that is
+  // computed once, bottom-up, and stays fixed (in both buffers) while the
+  // rounds run over the other types. Both the set and the values depend
+  // only on the types' structure, so units still agree.
+  constexpr uint32_t Cyclic = UINT32_MAX;
+  std::vector<uint32_t> Height(N, 0);
+  std::vector<uint8_t> State(N, 0); // 0: unseen, 1: on the walk, 2: done
+  std::vector<bool> Fixed(N, false);
+  std::vector<std::pair<uint32_t, uint32_t>> Stack; // type, next reference
+  for (size_t S = 0; S < N; ++S) {
+    if (State[S])
+      continue;
+    State[S] = 1;
+    Stack.push_back({uint32_t(S), Begin[S]});
+    while (!Stack.empty()) {
+      uint32_t I = Stack.back().first;
+      if (Stack.back().second < Begin[I + 1]) {
+        uint32_t C = Adj[Stack.back().second++];
+        if (State[C] == 0) {
+          State[C] = 1;
+          Stack.push_back({C, Begin[C]});
+        } else if (State[C] == 1) {
+          Height[I] = Cyclic; // C is on the walk: a cycle
+        }
+        continue;
+      }
+      Stack.pop_back();
+      State[I] = 2;
+      if (Height[I] != Cyclic)
+        for (uint32_t E = Begin[I]; E < Begin[I + 1]; ++E) {
+          uint32_t H = Height[Adj[E]];
+          Height[I] = H == Cyclic ? Cyclic : std::max(Height[I], H + 1);
+          if (H == Cyclic)
+            break;
+        }
+      if (Height[I] < HashRounds) {
+        Fixed[I] = true;
+        if (Begin[I] != Begin[I + 1])
+          Cur[I] = Combine(I, Cur);
+      }
+    }
+  }
+  Next = Cur;
+
   // Types no other type refers to (a unit's function prototypes, mostly)
   // need only the last round: nothing reads their earlier values.
   std::vector<bool> Referenced(N, false);
@@ -781,32 +839,17 @@ void hashUnitTypes(UnitTypes &UT) {
     Referenced[C] = true;
   std::vector<uint32_t> Inner, Roots;
   for (size_t I = 0; I < N; ++I)
-    if (Begin[I] != Begin[I + 1])
+    if (!Fixed[I])
       (Referenced[I] ? Inner : Roots).push_back(I);
-  // The references' hashes are scrambled each with its position and summed:
-  // unlike a chain of mix() calls, the terms are independent, so the
-  // multiplications overlap (hashing was a sixth of a kernel conversion).
-  auto Round = [&](uint32_t I) {
-    uint64_t Sum = 0, Pos = 0;
-    for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E) {
-      Pos += 0x9e3779b97f4a7c15ULL;
-      uint64_t T = (Cur[Adj[E]] ^ Pos) * 0xff51afd7ed558ccdULL;
-      Sum += T ^ (T >> 29);
-    }
-    Next[I] = mix(H0[I], Sum);
-  };
-  // Types without references keep their shallow hash in every round (in
-  // both buffers).
-  Next = H0;
   for (unsigned R = 0; R + 1 < HashRounds; ++R) {
     for (uint32_t I : Inner)
-      Round(I);
+      Next[I] = Combine(I, Cur);
     std::swap(Cur, Next);
   }
   for (uint32_t I : Inner)
-    Round(I);
+    Next[I] = Combine(I, Cur);
   for (uint32_t I : Roots)
-    Round(I);
+    Next[I] = Combine(I, Cur);
   UT.Hashes = std::move(Next);
 }
 
