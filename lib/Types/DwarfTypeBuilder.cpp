@@ -39,8 +39,8 @@ public:
       return;
     DWARFUnit *U = D.getDwarfUnit();
     DWARFDataExtractor Data = U->getDebugInfoExtractor();
-    uint64_t Offset = D.getOffset();
-    Data.getULEB128(&Offset); // the abbreviation code
+    const dwarf::FormParams Params = U->getFormParams();
+    uint64_t Offset = D.getOffset() + getULEB128Size(Abbrev->getCode());
     for (const DWARFAbbreviationDeclaration::AttributeSpec &Spec :
          Abbrev->attributes()) {
       if (Spec.isImplicitConst()) {
@@ -55,13 +55,15 @@ public:
           Spec.Attr == dwarf::DW_AT_sibling) {
         if (std::optional<int64_t> Size = Spec.getByteSize(*U))
           Offset += *Size;
-        else if (!DWARFFormValue::skipValue(Spec.Form, Data, &Offset,
-                                            U->getFormParams()))
+        else if (!DWARFFormValue::skipValue(Spec.Form, Data, &Offset, Params))
           return;
         continue;
       }
-      Attrs.push_back(
-          {Spec.Attr, DWARFFormValue::createFromUnit(Spec.Form, U, &Offset)});
+      // One extractor for all values (createFromUnit makes one each time).
+      DWARFFormValue V(Spec.Form);
+      if (!V.extractValue(Data, &Offset, Params, U))
+        return;
+      Attrs.push_back({Spec.Attr, V});
     }
   }
   std::optional<DWARFFormValue> find(dwarf::Attribute A) const {
