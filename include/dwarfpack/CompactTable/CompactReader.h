@@ -117,6 +117,10 @@ public:
   /// Directory and base path ids of file Id.
   llvm::Error getFileParts(uint32_t Id, uint32_t &Dir, uint32_t &Base) const;
 
+  /// The function whose range contains Address (false: none).
+  llvm::Expected<bool> findFunction(uint64_t Address,
+                                    FunctionLocation &Loc) const;
+
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
 
 private:
@@ -134,8 +138,6 @@ private:
   llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
                          uint32_t Count, uint32_t Id, unsigned Kind,
                          std::string &Out) const;
-  llvm::Expected<bool> findFunction(uint64_t Address,
-                                    FunctionLocation &Loc) const;
   /// Where address block Block (< Hdr.NumBlocks) and its records lie, from
   /// its index entry and the next one.
   struct BlockBounds {
