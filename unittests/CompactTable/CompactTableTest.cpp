@@ -242,6 +242,34 @@ TEST(CompactTable, DamagedBytesNeverCrash) {
     }
 }
 
+// Paths and files are expanded at open; a path list that does not decode
+// must still open and make the lookups that need it fail, as before.
+TEST(CompactTable, DamagedPathListFailsLookups) {
+  FunctionModel M;
+  buildModel(M);
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C));
+  auto Good = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(Good)) << toString(Good.takeError());
+  auto [Off, Size] = (*Good)->section(compact::SecPaths);
+  const uint64_t FirstFunction = M.functions().front().Range.Start;
+  EXPECT_NE(describe((*Good)->lookup(FirstFunction)), "error");
+  // Keep the sparse index (checked at open), spoil the entries.
+  uint32_t IndexSize = ((uint64_t((*Good)->header().NumPaths) +
+                         (1u << compact::ListIndexShift) - 1) >>
+                        compact::ListIndexShift) *
+                       4;
+  std::string Bad = *C;
+  for (uint32_t I = std::min<uint32_t>(IndexSize, Size); I < Size; ++I)
+    Bad[Off + I] = char(0xff);
+  auto R = compact::CompactReader::create(MemoryBufferRef(Bad, "bad"));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  Expected<LookupResult> L = (*R)->lookup(FirstFunction);
+  ASSERT_FALSE(bool(L));
+  EXPECT_NE(toString(L.takeError()).find("corrupt path list"),
+            std::string::npos);
+}
+
 TEST(CompactTable, HeaderErrors) {
   FunctionModel M;
   buildModel(M);

@@ -4,8 +4,10 @@
 // mapped buffer. Opening validates the header, the section table and every
 // fixed-size index; records, blocks and names are decoded lazily with
 // bounds checks on every byte, so corrupt input yields an Error, never a
-// crash or a hang. A lookup decodes one address block, one record, and only
-// the names and paths of the frames it returns.
+// crash or a hang. Opening also expands the path and file lists once (a
+// small part of a table that nearly every lookup needs). A lookup decodes
+// one address block, one record, and only the names of the frames it
+// returns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,6 +128,12 @@ public:
 private:
   CompactReader() = default;
   llvm::Error parse();
+  /// Fills PathText/PathEnds and FileParts when the lists decode.
+  void expandPathsAndFiles();
+  llvm::StringRef cachedPath(uint32_t Id) const {
+    uint32_t Begin = Id ? PathEnds[Id - 1] : 0;
+    return llvm::StringRef(PathText.data() + Begin, PathEnds[Id] - Begin);
+  }
   llvm::Error findListEntry(llvm::StringRef List, uint32_t Count, uint32_t Id,
                             unsigned Kind, const uint8_t *&P) const;
   /// Prefetches the index entry (Body false) or the entry (Body true, the
@@ -133,6 +141,10 @@ private:
   void prefetch(llvm::StringRef List, uint32_t Count, uint32_t Id,
                 bool Body) const;
   static llvm::Error decodeEntry(const token::TokenTable &Tokens,
+                                 const uint8_t *P, const uint8_t *ListEnd,
+                                 const char *What, std::string &Out);
+  /// decodeEntry, appending to Out.
+  static llvm::Error appendEntry(const token::TokenTable &Tokens,
                                  const uint8_t *P, const uint8_t *ListEnd,
                                  const char *What, std::string &Out);
   llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
@@ -157,6 +169,13 @@ private:
   token::TokenTable PathTokens;
   SpecialOpcodes Special;
   llvm::StringRef Names, Paths, Files;
+  /// Every path expanded at open (path Id is [PathEnds[Id - 1],
+  /// PathEnds[Id]) of PathText), and every file's (dir, base) path ids;
+  /// empty when the lists did not decode (lookups then read them lazily and
+  /// report the damage).
+  std::string PathText;
+  std::vector<uint32_t> PathEnds;
+  std::vector<std::pair<uint32_t, uint32_t>> FileParts;
 };
 
 /// The name of section S as the dump and error messages print it.
