@@ -569,6 +569,7 @@ Error CompactReader::parse() {
   if (Error E = checkList(Sec(SecFiles), Hdr.NumFiles, "file", Files))
     return E;
   expandPathsAndFiles();
+  locateNameTokens();
   return Error::success();
 }
 
@@ -629,14 +630,19 @@ Error CompactReader::expandName(const token::TokenTable &Tokens, StringRef List,
 
 Error CompactReader::decodeEntry(const token::TokenTable &Tokens,
                                  const uint8_t *P, const uint8_t *ListEnd,
-                                 const char *What, std::string &Out) {
+                                 const char *What, std::string &Out) const {
   Out.clear();
   return appendEntry(Tokens, P, ListEnd, What, Out);
 }
 
 Error CompactReader::appendEntry(const token::TokenTable &Tokens,
                                  const uint8_t *P, const uint8_t *ListEnd,
-                                 const char *What, std::string &Out) {
+                                 const char *What, std::string &Out) const {
+  // Name tokens come from the table located at open (no length sums nor
+  // long-token searches per token); path tokens are only read at open.
+  ArrayRef<TokenRef> Located;
+  if (&Tokens == &NameTokens)
+    Located = NameTokenRefs;
   Cursor C(P, ListEnd);
   uint64_t N = C.uleb();
   if (!C.ok() || N > uint64_t(C.end() - C.pos()))
@@ -651,7 +657,10 @@ Error CompactReader::appendEntry(const token::TokenTable &Tokens,
     uint32_t Tok;
     if (!Tokens.readId(Q, End, Tok))
       return makeError("corrupt " + Twine(What) + " list entry: bad token id");
-    StringRef T = Tokens.token(Tok);
+    StringRef T =
+        Tok < Located.size()
+            ? StringRef(Data.data() + Located[Tok].Offset, Located[Tok].Length)
+            : Tokens.token(Tok);
     if (!First && Tokens.joinsWithSeparator(T))
       Out.push_back(Tokens.separators().Word);
     Out.append(T.data(), T.size());
@@ -694,6 +703,21 @@ Error CompactReader::getFileParts(uint32_t Id, uint32_t &Dir,
   if (!C.ok())
     return makeError("corrupt file list entry " + Twine(Id));
   return Error::success();
+}
+
+void CompactReader::locateNameTokens() {
+  // Every name of a lookup is a few tokens: where each token lies is found
+  // once here. create() validated the table, so token() stays inside it.
+  NameTokenRefs.resize(NameTokens.numTokens());
+  for (uint32_t Id = 0; Id < NameTokens.numTokens(); ++Id) {
+    StringRef T = NameTokens.token(Id);
+    uint64_t Offset = T.data() - Data.data();
+    if (Offset > UINT32_MAX) { // past 4 GiB: token() per token then
+      NameTokenRefs.clear();
+      return;
+    }
+    NameTokenRefs[Id] = {uint32_t(Offset), uint32_t(T.size())};
+  }
 }
 
 void CompactReader::expandPathsAndFiles() {

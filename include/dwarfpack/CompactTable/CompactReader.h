@@ -130,6 +130,8 @@ private:
   llvm::Error parse();
   /// Fills PathText/PathEnds and FileParts when the lists decode.
   void expandPathsAndFiles();
+  /// Fills NameTokenRefs.
+  void locateNameTokens();
   llvm::StringRef cachedPath(uint32_t Id) const {
     uint32_t Begin = Id ? PathEnds[Id - 1] : 0;
     return llvm::StringRef(PathText.data() + Begin, PathEnds[Id] - Begin);
@@ -140,13 +142,13 @@ private:
   /// index entry having been prefetched before) of Id in a list section.
   void prefetch(llvm::StringRef List, uint32_t Count, uint32_t Id,
                 bool Body) const;
-  static llvm::Error decodeEntry(const token::TokenTable &Tokens,
-                                 const uint8_t *P, const uint8_t *ListEnd,
-                                 const char *What, std::string &Out);
+  llvm::Error decodeEntry(const token::TokenTable &Tokens, const uint8_t *P,
+                          const uint8_t *ListEnd, const char *What,
+                          std::string &Out) const;
   /// decodeEntry, appending to Out.
-  static llvm::Error appendEntry(const token::TokenTable &Tokens,
-                                 const uint8_t *P, const uint8_t *ListEnd,
-                                 const char *What, std::string &Out);
+  llvm::Error appendEntry(const token::TokenTable &Tokens, const uint8_t *P,
+                          const uint8_t *ListEnd, const char *What,
+                          std::string &Out) const;
   llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
                          uint32_t Count, uint32_t Id, unsigned Kind,
                          std::string &Out) const;
@@ -176,6 +178,11 @@ private:
   std::string PathText;
   std::vector<uint32_t> PathEnds;
   std::vector<std::pair<uint32_t, uint32_t>> FileParts;
+  /// Where each name token's bytes lie in the file.
+  struct TokenRef {
+    uint32_t Offset, Length;
+  };
+  std::vector<TokenRef> NameTokenRefs;
 };
 
 /// The name of section S as the dump and error messages print it.
