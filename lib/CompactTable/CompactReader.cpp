@@ -86,6 +86,17 @@ public:
       V |= ~uint64_t(0) << Shift;
     return int64_t(V);
   }
+  /// Moves past one LEB128 value (signed or not) without decoding it.
+  void skipLeb() {
+    while (true) {
+      if (LLVM_UNLIKELY(P >= End)) {
+        OK = false;
+        return;
+      }
+      if (!(*P++ & 0x80))
+        return;
+    }
+  }
   /// A ULEB value that must fit in 32 bits.
   uint32_t u32leb() {
     uint64_t V = uleb();
@@ -318,7 +329,11 @@ Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
     }
     Prev = Start + Size;
   }
-  N.Name = C.u32leb();
+  // The name of a node off the address's path is never used.
+  if (N.Hit)
+    N.Name = C.u32leb();
+  else
+    C.skipLeb();
   uint64_t FileCode = C.uleb();
   int64_t LineDelta = C.sleb();
   if (LLVM_UNLIKELY(!C.ok() || FileCode > uint64_t(UINT32_MAX) + 1))
@@ -331,21 +346,29 @@ Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
   return Error::success();
 }
 
-Error skipNode(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
-               uint32_t &PrevLine, unsigned Depth, uint64_t RecordOffset) {
+/// Skips a node and its subtree, none of which the lookup needs: only the
+/// structure is read (every byte bounds-checked, as GSYM's reader skips),
+/// no value is decoded. Siblings' delta codes refer to the previous
+/// sibling, so only whole subtrees below a node can be skipped this way.
+Error skipSubtree(Cursor &C, unsigned Depth, uint64_t RecordOffset) {
   if (Depth > MaxInlineDepth)
     return makeError("record at " + hex(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
-  NodeKey N;
-  // Only the ranges' bounds matter here; whether one holds address 0 does
-  // not.
-  if (Error E = readKey(C, ParentBase, PrevFile, PrevLine, RecordOffset,
-                        /*Addr=*/0, N))
-    return E;
-  uint32_t ChildFile = 0, ChildLine = 0;
-  for (uint64_t I = 0; I < N.NumChildren; ++I)
-    if (Error E = skipNode(C, N.FirstStart, ChildFile, ChildLine, Depth + 1,
-                           RecordOffset))
+  uint64_t H = C.uleb();
+  uint64_t NumChildren = H >> 1;
+  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
+  if (LLVM_UNLIKELY(!C.ok() || NumRanges == 0 || NumRanges > (1u << 24)))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or malformed inline node");
+  // Two per range, then the name, the call file and the line delta.
+  for (uint64_t I = 0; I < 2 * NumRanges + 3; ++I)
+    C.skipLeb();
+  if (LLVM_UNLIKELY(!C.ok()))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or malformed inline node");
+  // Each child takes bytes: hostile counts end with the record.
+  for (uint64_t I = 0; I < NumChildren; ++I)
+    if (Error E = skipSubtree(C, Depth + 1, RecordOffset))
       return E;
   return Error::success();
 }
@@ -375,8 +398,7 @@ Error matchNode(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
   Hit = N.Hit;
   if (!Hit) {
     for (uint64_t I = 0; I < N.NumChildren; ++I)
-      if (Error E = skipNode(C, ChildBase, ChildFile, ChildLine, Depth + 1,
-                             RecordOffset))
+      if (Error E = skipSubtree(C, Depth + 1, RecordOffset))
         return E;
     return Error::success();
   }
