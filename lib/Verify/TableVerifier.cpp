@@ -228,12 +228,28 @@ private:
     }
     return *Has;
   }
-  std::string describeTable(ArrayRef<SourceFrame> Frames) {
+  /// The table's file Dir/Base names the DWARF path Path. The exact join is
+  /// checked without building the string; anything else goes through the
+  /// slower normalising comparison.
+  static bool fileMatches(const TableFrame &F, StringRef Path) {
+    StringRef Dir = F.Dir, Base = F.Base;
+    if (!Dir.empty() && !Base.empty() && Path.starts_with(Dir) &&
+        Path.ends_with(Base) && !(Dir.contains('\\') && !Dir.contains('/'))) {
+      size_t Mid = Path.size() - Dir.size() - Base.size();
+      bool Sep = !Dir.ends_with("/") && !Base.starts_with("/");
+      if (Path.size() >= Dir.size() + Base.size() &&
+          (Sep ? Mid == 1 && Path[Dir.size()] == '/' : Mid == 0))
+        return true;
+    }
+    return filesMatch(gsym::joinPath(Dir, Base), Path);
+  }
+  static std::string describeTable(ArrayRef<TableFrame> Frames) {
     std::string S;
-    for (const SourceFrame &F : Frames) {
+    for (const TableFrame &F : Frames) {
       if (!S.empty())
         S += " <- ";
-      S += (F.FunctionName + " " + F.FileName + ":" + Twine(F.Line)).str();
+      S += (F.Name + " " + gsym::joinPath(F.Dir, F.Base) + ":" + Twine(F.Line))
+               .str();
     }
     return S.empty() ? "nothing" : S;
   }
@@ -250,6 +266,8 @@ private:
   const DenseMap<uint64_t, SmallVector<StringRef, 1>> &SymbolsAt;
   DwarfOracle Oracle;
   SmallVector<DwarfFrame, 8> DFrames;
+  SmallVector<TableFrame, 8> TFrames;
+  LookupResult Storage;
   const DILineInfoSpecifier Spec{
       DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
       DINameKind::LinkageName};
@@ -291,13 +309,12 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
   }
   // Another record may cover this address (overlapping entries): then its
   // answer is taken as lookup() gives it.
-  Expected<LookupResult> R =
-      *Picked == Index ? T.lookupIn(Func, Addr) : T.lookup(Addr);
-  if (!R) {
-    mismatch("lookup-error", hex(Addr) + ": " + toString(R.takeError()));
+  if (Error E = T.frames(*Picked == Index ? &Func : nullptr, Addr, TFrames,
+                         Storage)) {
+    mismatch("lookup-error", hex(Addr) + ": " + toString(std::move(E)));
     return;
   }
-  ArrayRef<SourceFrame> F = R->Frames;
+  ArrayRef<TableFrame> F = TFrames;
   if (!Oracle.frames(Addr, DFrames)) {
     mismatch("no-dwarf", hex(Addr) + ": " + T.kind() + " says " +
                              describeTable(F) + ", DWARF has nothing there");
@@ -315,16 +332,15 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
     const DwarfFrame &DF = DFrames[I];
     // Without a subprogram DWARF names nothing; the file and line still
     // count.
-    if (DF.Name != DILineInfo::BadString &&
-        !namesMatch(F[I].FunctionName, DF.Name) &&
-        !(I + 1 == F.size() && isSymbolAt(Func.Range.Start, F[I].FunctionName)))
+    if (DF.Name != DILineInfo::BadString && !namesMatch(F[I].Name, DF.Name) &&
+        !(I + 1 == F.size() && isSymbolAt(Func.Range.Start, F[I].Name)))
       return Report("function-name", I);
     // Where DWARF has no row (code before the first row of its sequence),
     // the table must still give one: GSYM readers require a row at the
     // function start, so the converter extends the first row down to it.
     if (DF.File.empty() && DF.Line == 0)
       continue;
-    if (!filesMatch(F[I].FileName, DF.File))
+    if (!fileMatches(F[I], DF.File))
       return Report("file", I);
     if (F[I].Line != DF.Line)
       return Report("line", I);

@@ -22,6 +22,23 @@ VerifiableTable::~VerifiableTable() = default;
 
 namespace {
 
+/// Frames of a lookup() answer, kept in Storage.
+Error fromLookup(Expected<LookupResult> R, SmallVectorImpl<TableFrame> &Out,
+                 LookupResult &Storage) {
+  if (!R)
+    return R.takeError();
+  Storage = std::move(*R);
+  Out.clear();
+  for (const SourceFrame &F : Storage.Frames) {
+    TableFrame T;
+    T.Name = F.FunctionName;
+    T.Base = F.FileName;
+    T.Line = F.Line;
+    Out.push_back(T);
+  }
+  return Error::success();
+}
+
 /// Adds the starts and ends of the ranges of every node below Root.
 template <typename Node>
 void addInlineBoundaries(const Node &Root, SmallVectorImpl<uint64_t> &Out) {
@@ -78,15 +95,31 @@ public:
   findFunction(uint64_t Address) const override {
     return R.findFunctionIndex(Address);
   }
-  Expected<LookupResult> lookupIn(const TableFunction &F,
-                                  uint64_t Address) const override {
+  Error frames(const TableFunction *F, uint64_t Address,
+               SmallVectorImpl<TableFrame> &Out,
+               LookupResult &Storage) const override {
+    if (!F)
+      return fromLookup(R.lookup(Address), Out, Storage);
     // Decoding once per function keeps many addresses of one function
-    // linear; lookupIn applies lookup()'s rules to the decoded record.
-    return R.lookupIn(
-        *static_cast<const gsym::DecodedFunction *>(F.Decoded.get()), Address);
-  }
-  Expected<LookupResult> lookup(uint64_t Address) const override {
-    return R.lookup(Address);
+    // linear; lookupFrames applies lookup()'s rules to the decoded record
+    // and leaves names and files in the string table.
+    SmallVector<gsym::GsymReader::RawFrame, 8> Raw;
+    if (Error E = R.lookupFrames(
+            *static_cast<const gsym::DecodedFunction *>(F->Decoded.get()),
+            Address, Raw))
+      return E;
+    Out.clear();
+    for (const gsym::GsymReader::RawFrame &RF : Raw) {
+      TableFrame T;
+      T.Name = RF.Name;
+      T.Line = RF.Line;
+      if (std::optional<FileEntry> File = R.getFile(RF.File)) {
+        T.Dir = File->Dir;
+        T.Base = File->Base;
+      }
+      Out.push_back(T);
+    }
+    return Error::success();
   }
 
 private:
@@ -161,14 +194,12 @@ public:
                                (unsigned long long)Loc.Start);
     return uint32_t(It - Functions.begin());
   }
-  Expected<LookupResult> lookupIn(const TableFunction &,
-                                  uint64_t Address) const override {
+  Error frames(const TableFunction *, uint64_t Address,
+               SmallVectorImpl<TableFrame> &Out,
+               LookupResult &Storage) const override {
     // The reader's whole lookup path: a record is decoded only up to the
     // address, so this stays cheap enough per address.
-    return R.lookup(Address);
-  }
-  Expected<LookupResult> lookup(uint64_t Address) const override {
-    return R.lookup(Address);
+    return fromLookup(R.lookup(Address), Out, Storage);
   }
 
 private:

@@ -66,6 +66,16 @@ struct TableFunction {
   std::shared_ptr<const void> Decoded;
 };
 
+/// One frame of a table's answer, without copies where the table stores
+/// the strings (GSYM).
+struct TableFrame {
+  llvm::StringRef Name;
+  /// The file as gsym::joinPath(Dir, Base) joins it: Dir may be empty, Base
+  /// being then the whole path. Both empty: no file.
+  llvm::StringRef Dir, Base;
+  uint32_t Line = 0;
+};
+
 /// What the verifier needs of an address table. Functions are numbered in
 /// address order from 0. Implementations are used from several threads at
 /// once and must not change state in these calls.
@@ -85,11 +95,13 @@ public:
   /// The function lookup() answers from at Address, if any.
   virtual llvm::Expected<std::optional<uint32_t>>
   findFunction(uint64_t Address) const = 0;
-  /// lookup(Address) for an address findFunction() maps to F (decoded by
-  /// function()); a reader may answer from F's decoding.
-  virtual llvm::Expected<LookupResult> lookupIn(const TableFunction &F,
-                                                uint64_t Address) const = 0;
-  virtual llvm::Expected<LookupResult> lookup(uint64_t Address) const = 0;
+  /// The frames lookup(Address) answers, innermost first. F, when given, is
+  /// the function findFunction() maps Address to, decoded by function(); a
+  /// reader may answer from it. Frames point into the table or into
+  /// Storage, which the call may fill.
+  virtual llvm::Error frames(const TableFunction *F, uint64_t Address,
+                             llvm::SmallVectorImpl<TableFrame> &Out,
+                             LookupResult &Storage) const = 0;
 };
 
 /// GSYM through GsymReader (which must outlive the view).
