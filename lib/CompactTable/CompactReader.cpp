@@ -673,7 +673,11 @@ Error CompactReader::appendEntry(const token::TokenTable &Tokens,
   const uint8_t *Q = C.pos(), *End = Q + N;
   // Tokens are appended as they are read (no id list); one reservation
   // covers most names, whose bytes are a few times their codes' size.
-  Out.reserve(Out.size() + 4 * N + 16);
+  Out.reserve(Out.size() + std::min<uint64_t>(4 * N + 16, 1024));
+  // Hostile token lengths could make a short entry expand to gigabytes:
+  // no real name or path comes near this bound.
+  constexpr size_t MaxExpansion = 16u << 20;
+  const size_t Start = Out.size();
   bool First = true;
   while (Q < End) {
     uint32_t Tok;
@@ -683,6 +687,9 @@ Error CompactReader::appendEntry(const token::TokenTable &Tokens,
         Tok < Located.size()
             ? StringRef(Data.data() + Located[Tok].Offset, Located[Tok].Length)
             : Tokens.token(Tok);
+    if (LLVM_UNLIKELY(Out.size() - Start + T.size() + 1 > MaxExpansion))
+      return makeError("corrupt " + Twine(What) +
+                       " list entry: expands to more than 16 MiB");
     if (!First && Tokens.joinsWithSeparator(T))
       Out.push_back(Tokens.separators().Word);
     Out.append(T.data(), T.size());
