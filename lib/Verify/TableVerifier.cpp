@@ -41,26 +41,26 @@ namespace {
 
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
-/// A GSYM name matches a DWARF one when equal, when it is the name of a
+/// A table's name matches a DWARF one when equal, when it is the name of a
 /// compiler clone of it, or when it is the same name qualified with its
-/// scopes (GSYM converters qualify short names, DWARF gives the bare
-/// DW_AT_name).
-bool namesMatch(StringRef Gsym, StringRef Dwarf) {
-  if (Gsym == Dwarf)
+/// scopes (GSYM and compact converters qualify short names, DWARF gives the
+/// bare DW_AT_name).
+bool namesMatch(StringRef Table, StringRef Dwarf) {
+  if (Table == Dwarf)
     return true;
   // A symbol name of a compiler clone ("f.constprop.0", "f.cold",
   // "_Z1fv.isra.0") names the same source function.
-  if (Gsym.size() > Dwarf.size() + 1 && Gsym.starts_with(Dwarf) &&
-      Gsym[Dwarf.size()] == '.')
+  if (Table.size() > Dwarf.size() + 1 && Table.starts_with(Dwarf) &&
+      Table[Dwarf.size()] == '.')
     return true;
-  return Gsym.size() > Dwarf.size() + 2 && Gsym.ends_with(Dwarf) &&
-         Gsym.drop_back(Dwarf.size()).ends_with("::");
+  return Table.size() > Dwarf.size() + 2 && Table.ends_with(Dwarf) &&
+         Table.drop_back(Dwarf.size()).ends_with("::");
 }
 
-bool filesMatch(StringRef Gsym, StringRef Dwarf) {
-  if (Gsym == Dwarf)
+bool filesMatch(StringRef Table, StringRef Dwarf) {
+  if (Table == Dwarf)
     return true;
-  SmallString<256> A(Gsym), B(Dwarf);
+  SmallString<256> A(Table), B(Dwarf);
   sys::path::remove_dots(A, /*remove_dot_dot=*/true);
   sys::path::remove_dots(B, /*remove_dot_dot=*/true);
   return A == B;
