@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The default job: convert dwarfpack's own binary (built with DWARF) into an
-# address table, look a few of its functions up, and print a summary.
+# The default job: convert dwarfpack's own binary (built with DWARF) into a
+# compact address table (the default format of `dwarfpack gsym`), look a few
+# of its functions up, and print a summary.
 set -euo pipefail
 bin=${1:-build/bin/dwarfpack}
-out=$(dirname "$bin")/dwarfpack-self.gsym
+out=$(dirname "$bin")/dwarfpack-self.dpat
 
-echo "== dwarfpack gsym $bin"
+echo "== dwarfpack gsym $bin -o $out --stats"
 "$bin" gsym "$bin" -o "$out" --stats
 
 # Five addresses spread evenly over the function symbols, 5 bytes in.
