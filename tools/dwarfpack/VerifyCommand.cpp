@@ -58,6 +58,11 @@ int dwarfpack::tool::runVerification(StringRef TableFile, StringRef InputFile,
   if (ShowStats)
     OS << format("cpu: %.2f s loading DWARF, %.2f s comparing\n",
                  Stats->LoadSeconds, Stats->CompareSeconds);
+  if (Stats->FoldedAddresses)
+    OS << "folded code: " << Stats->FoldedAddresses
+       << " addresses where several subprograms describe the same code "
+          "(identical code folding, COMDAT copies) and the names differ, "
+          "not mismatches\n";
   OS << "mismatches: " << Stats->Mismatches << '\n';
   for (const WarningLog::KindSummary &K : Log.summary()) {
     OS << "  " << K.Kind << ": " << K.Count << '\n';

@@ -123,6 +123,10 @@ struct TableVerifyStats {
   uint64_t DwarfRangesChecked = 0;
   /// Addresses (or ranges) with at least one mismatch.
   uint64_t Mismatches = 0;
+  /// Addresses where the table's frames differ in names only, at a function
+  /// whose start several subprograms describe (identical code folding,
+  /// COMDAT copies); DWARFContext picks one of them: not mismatches.
+  uint64_t FoldedAddresses = 0;
   /// Process CPU seconds spent loading DWARF (DIEs, address maps, line
   /// tables) and comparing.
   double LoadSeconds = 0;
