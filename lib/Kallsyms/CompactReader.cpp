@@ -446,6 +446,16 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
   if (Addr < Base)
     return false;
   uint32_t B = findBlock(Addr);
+  // The block's permutation entries (one or two cache lines) are needed
+  // next: fetch them while the block decodes.
+  {
+    uint64_t Byte = (uint64_t(B) << AddrBlockShift) * PermBits / 8;
+    if (Byte < Sec[SecPerm].Size) {
+      __builtin_prefetch(Sec[SecPerm].Data + Byte);
+      __builtin_prefetch(Sec[SecPerm].Data +
+                         std::min<uint64_t>(Byte + 63, Sec[SecPerm].Size - 1));
+    }
+  }
   uint64_t Addrs[BlockSyms];
   Expected<uint32_t> NOr = decodeBlock(B, Addr, Addrs);
   if (!NOr)
@@ -788,8 +798,19 @@ Error CompactReader::lookupNameInto(StringRef Name,
   // before it, and run on into it only when its first name equals Name.
   uint32_t Lo = 0, Hi = NumNameBlocks;
   bool LoEqual = false;
+  // Fetches the first record of name block B ahead of its comparison.
+  auto Prefetch = [&](uint32_t B) {
+    uint64_t Off = readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
+                            uint64_t(B) * NameOffBits, NameOffBits);
+    if (Off / 2 < Sec[SecNameData].Size)
+      __builtin_prefetch(Sec[SecNameData].Data + Off / 2);
+  };
   while (Lo < Hi) {
     uint32_t Mid = Lo + (Hi - Lo) / 2;
+    // Both possible next probes, while this one is compared.
+    Prefetch(Lo + (Mid - Lo) / 2);
+    if (Mid + 1 < Hi)
+      Prefetch(Mid + 1 + (Hi - Mid - 1) / 2);
     if (Error E = decodeName(Mid << NameBlockShift, Toks, Type))
       return E;
     int C = compareName(Tokens, Toks, Name);
