@@ -63,6 +63,14 @@ private:
   /// checked path (which reports what is wrong).
   bool decodeNameFast(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
                       char &Type) const;
+  /// Walks the first Records records of name block Block with the
+  /// decoder of decodeNameFast, calling OnRecord(index in block, tokens,
+  /// type, shared count) after each (EveryRecord) or only after the last;
+  /// OnRecord returns false to stop early.
+  /// False (before or after some calls) sends the caller to the checked
+  /// path.
+  template <bool EveryRecord, typename Fn>
+  bool walkBlockFast(uint32_t Block, unsigned Records, Fn OnRecord) const;
   /// Leading '_' bytes of the name made of Toks, without expanding it.
   unsigned leadingUnderscores(ArrayRef<uint32_t> Toks) const;
   /// Reads one name record at R, updating Toks in place (the first
@@ -629,9 +637,9 @@ static int compareName(const token::TokenTable &T, ArrayRef<uint32_t> Ids,
   return Pos == Size ? 0 : -1;
 }
 
-bool CompactReader::decodeNameFast(uint32_t Slot,
-                                   SmallVectorImpl<uint32_t> &Toks,
-                                   char &Type) const {
+template <bool EveryRecord, typename Fn>
+bool CompactReader::walkBlockFast(uint32_t Block, unsigned Records,
+                                  Fn OnRecord) const {
   // Names of more tokens take the checked path.
   constexpr unsigned MaxTok = 64;
   const uint8_t *D = Sec[SecNameData].Data;
@@ -640,15 +648,13 @@ bool CompactReader::decodeNameFast(uint32_t Slot,
     return false;
   // Any nibble position up to Limit can load 8 bytes.
   uint64_t Limit = (Size - 8) * 2;
-  uint64_t Pos =
-      readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
-               uint64_t(Slot >> NameBlockShift) * NameOffBits, NameOffBits);
+  uint64_t Pos = readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
+                          uint64_t(Block) * NameOffBits, NameOffBits);
   if (Pos > Limit)
     return false;
   uint32_t NumTok = Tokens.numTokens();
   unsigned A = IdCode.A, AB = A + IdCode.B, ABC = AB + IdCode.C;
   unsigned HOneL = HOne;
-  unsigned Records = (Slot & ((1u << NameBlockShift) - 1)) + 1;
   uint32_t Buf[MaxTok + 1];
   // The next nibbles sit in W (Left of them). Each step decodes one item,
   // a record header or a token id, computing both and selecting, so the
@@ -656,8 +662,12 @@ bool CompactReader::decodeNameFast(uint32_t Slot,
   // kind or the id length would mispredict on most items.
   uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
   unsigned Left = 16 - unsigned(Pos & 1);
-  unsigned Rem = 0, Len = 0, Rec = 0, TC = 0;
+  unsigned Rem = 0, Len = 0, Rec = 0, TC = 0, Shared = 0;
   bool Bad = false;
+  auto Done = [&] {
+    return OnRecord(Rec - 1, ArrayRef<uint32_t>(Buf, Len),
+                    TC == TypeLocalText ? 't' : 'T', Shared);
+  };
   while (Rec < Records || Rem) {
     if (Left < 8) {
       if (Pos > Limit)
@@ -667,6 +677,10 @@ bool CompactReader::decodeNameFast(uint32_t Slot,
     }
     unsigned N0 = W & 15, N1 = (W >> 4) & 15;
     bool Hdr = Rem == 0;
+    // A record ends where the next header starts (the walk's callers that
+    // need every record pay this branch; decodeNameFast's does not).
+    if (EveryRecord && Hdr && Rec && !Done())
+      return true;
     if (LLVM_UNLIKELY(Hdr && N0 == 15)) {
       // A spelled-out header: S and K as varints, then the type.
       auto Get = [&](unsigned &V) {
@@ -702,6 +716,7 @@ bool CompactReader::decodeNameFast(uint32_t Slot,
       Len = Sh;
       Rem = Nw;
       TC = T;
+      Shared = Sh;
       ++Rec;
       continue;
     }
@@ -728,13 +743,27 @@ bool CompactReader::decodeNameFast(uint32_t Slot,
     Len = Hdr ? Sh : Len + 1;
     Rem = Hdr ? Nw : Rem - 1;
     TC = Hdr ? (Combo >> 16) : TC;
+    Shared = Hdr ? Sh : Shared;
     Rec += Hdr;
     if (LLVM_UNLIKELY(Bad))
       return false;
   }
-  Toks.assign(Buf, Buf + Len);
-  Type = TC == TypeLocalText ? 't' : 'T';
+  if (Rec)
+    Done();
   return true;
+}
+
+bool CompactReader::decodeNameFast(uint32_t Slot,
+                                   SmallVectorImpl<uint32_t> &Toks,
+                                   char &Type) const {
+  unsigned Records = (Slot & ((1u << NameBlockShift) - 1)) + 1;
+  return walkBlockFast<false>(
+      Slot >> NameBlockShift, Records,
+      [&](unsigned, ArrayRef<uint32_t> T, char Ty, unsigned) {
+        Toks.assign(T.begin(), T.end());
+        Type = Ty;
+        return true;
+      });
 }
 
 Error CompactReader::decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
@@ -833,25 +862,23 @@ Error CompactReader::lookupNameInto(StringRef Name,
   constexpr uint32_t NoId = UINT32_MAX;
   SmallVector<uint32_t, 32> WordIds(Words.size(), NoId);
   SmallVector<std::pair<uint32_t, char>, 4> Slots;
-  Toks.clear();
-  NibbleReader R(nullptr, 0, 0);
-  size_t Matched = 0, Shared = 0;
-  for (uint32_t S = B << NameBlockShift; S < Stop; ++S) {
+  // Matched counts the leading tokens of the current record known to equal
+  // the leading words of Name; returns false once the matches are over.
+  size_t Matched = 0;
+  auto Visit = [&](uint32_t S, ArrayRef<uint32_t> T, char Ty, size_t Shared) {
     bool First = (S & ((1u << NameBlockShift) - 1)) == 0;
-    if (First) {
-      Expected<NibbleReader> BR = blockReader(S >> NameBlockShift);
-      if (!BR)
-        return BR.takeError();
-      R = *BR;
+    if (First)
       Matched = 0;
-    }
-    if (!readRecord(R, First, Toks, Type, Shared))
-      return badRecord(R);
+    // Names are sorted: when this record shares more tokens than the
+    // previous one matched, it repeats the previous one's mismatch (or
+    // length excess) at token Matched, with no comparison.
+    if (!First && Shared > Matched)
+      return Slots.empty();
     Matched = std::min(Matched, Shared);
     // A word's id, once seen, turns the string comparisons of the later
     // records into integer ones (each token string has one id).
-    while (Matched < Toks.size() && Matched < Words.size()) {
-      uint32_t Id = Toks[Matched];
+    while (Matched < T.size() && Matched < Words.size()) {
+      uint32_t Id = T[Matched];
       if (WordIds[Matched] != NoId) {
         if (Id != WordIds[Matched])
           break;
@@ -862,11 +889,44 @@ Error CompactReader::lookupNameInto(StringRef Name,
       }
       ++Matched;
     }
-    bool Equal = Matched == Toks.size() && Matched == Words.size();
-    if (Equal)
-      Slots.push_back({S, Type});
+    if (Matched == T.size() && Matched == Words.size())
+      Slots.push_back({S, Ty});
     else if (!Slots.empty())
-      break; // equal names are contiguous
+      return false; // equal names are contiguous
+    return true;
+  };
+  bool Fast = true, Over = false;
+  for (uint32_t Blk = B;
+       Fast && !Over && (uint64_t(Blk) << NameBlockShift) < Stop; ++Blk) {
+    uint32_t First = Blk << NameBlockShift;
+    unsigned Count = std::min<uint64_t>(Stop - First, 1u << NameBlockShift);
+    Fast = walkBlockFast<true>(
+        Blk, Count,
+        [&](unsigned Rec, ArrayRef<uint32_t> T, char Ty, unsigned Shared) {
+          Over = !Visit(First + Rec, T, Ty, Shared);
+          return !Over;
+        });
+  }
+  if (!Fast) {
+    // The checked decoder, from the start: it reports what is wrong.
+    Slots.clear();
+    Matched = 0;
+    Toks.clear();
+    NibbleReader R(nullptr, 0, 0);
+    size_t Shared = 0;
+    for (uint32_t S = B << NameBlockShift; S < Stop; ++S) {
+      bool First = (S & ((1u << NameBlockShift) - 1)) == 0;
+      if (First) {
+        Expected<NibbleReader> BR = blockReader(S >> NameBlockShift);
+        if (!BR)
+          return BR.takeError();
+        R = *BR;
+      }
+      if (!readRecord(R, First, Toks, Type, Shared))
+        return badRecord(R);
+      if (!Visit(S, Toks, Type, Shared))
+        break;
+    }
   }
   // The record gave the name and type already; no need to decode it again.
   Out.resize(Slots.size());

@@ -384,6 +384,37 @@ TEST_P(KallsymsFormats, AliasesAndSizesAgainstOracle) {
   EXPECT_TRUE(Matches.empty());
 }
 
+// Names of more than 64 tokens, and near the end of the name data, leave
+// the compact reader's fast decoder for its checked one: same answers.
+TEST_P(KallsymsFormats, LongNamesTakeTheCheckedPath) {
+  std::string Text;
+  std::vector<std::string> Names;
+  for (int I = 0; I < 40; ++I) {
+    std::string N = "f" + std::to_string(I);
+    for (int K = 0; K < (I % 3 ? 3 : 70 + I); ++K)
+      N += "_w" + std::to_string(K % 7);
+    Names.push_back(N);
+    Text += utohexstr(0x1000 + 16 * I) + " t " + N + "\n";
+  }
+  SymbolList L = sampleList(Text, 0x1000 + 16 * 40);
+  std::string Storage;
+  auto R = writeAndOpen(L, GetParam(), Storage);
+  SymbolInfo Info;
+  std::vector<SymbolInfo> Matches;
+  for (int I = 0; I < 40; ++I) {
+    Expected<bool> Found = R->lookupAddressInto(0x1000 + 16 * I + 3, Info);
+    ASSERT_TRUE(Found && *Found);
+    EXPECT_EQ(Info.Name, Names[I]);
+    ASSERT_FALSE(bool(R->lookupNameInto(Names[I], Matches)));
+    ASSERT_EQ(Matches.size(), 1u);
+    EXPECT_EQ(Matches[0].Address, uint64_t(0x1000 + 16 * I));
+  }
+  std::string Want;
+  for (int I = 0; I < 40; ++I)
+    Want += utohexstr(0x1000 + 16 * I, true, 16) + " t " + Names[I] + "\n";
+  EXPECT_EQ(dumpOf(*R), Want);
+}
+
 INSTANTIATE_TEST_SUITE_P(Both, KallsymsFormats,
                          ::testing::Values(Fmt::Compact, Fmt::Blob));
 
