@@ -71,6 +71,10 @@ private:
   /// path.
   template <bool EveryRecord, typename Fn>
   bool walkBlockFast(uint32_t Block, unsigned Records, Fn OnRecord) const;
+  /// Compares the first name of name block Block with Name as memcmp
+  /// would, decoding and comparing one token at a time (a binary search
+  /// probe usually differs in its first token or two).
+  Expected<int> compareBlockFirst(uint32_t Block, StringRef Name) const;
   /// Leading '_' bytes of the name made of Toks, without expanding it.
   unsigned leadingUnderscores(ArrayRef<uint32_t> Toks) const;
   /// Reads one name record at R, updating Toks in place (the first
@@ -172,6 +176,8 @@ private:
   /// BadCombo, so the decoder needs no separate range check.
   static constexpr uint32_t BadCombo = 1u << 24;
   uint32_t ComboWords[256] = {};
+  /// 8 bytes can be read from any byte of the permutation section.
+  bool PermSlack = false;
 };
 
 } // namespace
@@ -241,6 +247,8 @@ Error CompactReader::init() {
                      Twine(B.size()) + " bytes)");
     Sec[S] = {P + Off, Size};
   }
+  PermSlack =
+      uint64_t(Sec[SecPerm].Data - P) + Sec[SecPerm].Size + 8 <= B.size();
   Expected<token::TokenTable> T = token::TokenTable::create(
       StringRef(reinterpret_cast<const char *>(Sec[SecTokens].Data),
                 Sec[SecTokens].Size));
@@ -579,9 +587,13 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
   unsigned Bits = PermBits;
   uint32_t Z = Slot;
   bool Jumped = false;
-  // Each step is one dependent read of the permutation: keep it short.
+  // Each step is one dependent read of the permutation: keep it short
+  // (without bounds checks when 8 bytes can be read past the section's
+  // end inside the file, as in every table we write).
   for (unsigned Step = 0; Step < 2 * InvStride + 2; ++Step) {
-    uint64_t Next = readBits(PermData, PermSize, uint64_t(Z) * Bits, Bits);
+    uint64_t Next =
+        PermSlack ? readBitsUnchecked(PermData, uint64_t(Z) * Bits, Bits)
+                  : readBits(PermData, PermSize, uint64_t(Z) * Bits, Bits);
     if (LLVM_UNLIKELY(Next >= NumSyms))
       return corrupt("permutation entry " + Twine(Z) + " out of range");
     if (Next == Slot)
@@ -819,6 +831,64 @@ Error CompactReader::describe(uint32_t I, SymbolInfo &Info) const {
   return Error::success();
 }
 
+Expected<int> CompactReader::compareBlockFirst(uint32_t Block,
+                                               StringRef Name) const {
+  Expected<NibbleReader> RO = blockReader(Block);
+  if (!RO)
+    return RO.takeError();
+  NibbleReader &R = *RO;
+  unsigned H;
+  uint64_t New = 0;
+  bool Ok = R.get(H);
+  if (Ok && H < 15) {
+    uint32_t Rank = H;
+    unsigned Low = 0;
+    if (H >= HOne) {
+      Ok = R.get(Low);
+      Rank = HOne + (H - HOne) * 16 + Low;
+    }
+    uint32_t Combo = Rank < 256 ? ComboWords[Rank] : BadCombo;
+    // A block's first record shares nothing and is of type t or T here;
+    // anything else goes through decodeName, which checks it.
+    if (!Ok || (Combo & 255) || (Combo >> 17))
+      Ok = false;
+    New = (Combo >> 8) & 255;
+  } else {
+    Ok = false;
+  }
+  if (!Ok) {
+    SmallVector<uint32_t, 32> Toks;
+    char Type;
+    if (Error E = decodeName(Block << NameBlockShift, Toks, Type))
+      return std::move(E);
+    return compareName(Tokens, Toks, Name);
+  }
+  const unsigned char *P = Name.bytes_begin();
+  size_t Pos = 0, Size = Name.size();
+  unsigned char Sep = Tokens.separators().Word;
+  for (uint64_t I = 0; I < New; ++I) {
+    uint32_t Id;
+    if (!IdCode.decode(R, Id) || Id >= Tokens.numTokens())
+      return badRecord(R);
+    StringRef Tok = Tokens.token(Id);
+    if (I && Tokens.joinsWithSeparator(Tok)) {
+      if (Pos == Size)
+        return 1;
+      if (Sep != P[Pos])
+        return Sep < P[Pos] ? -1 : 1;
+      ++Pos;
+    }
+    const unsigned char *Q = Tok.bytes_begin();
+    for (size_t J = 0; J < Tok.size(); ++J, ++Pos) {
+      if (Pos == Size)
+        return 1;
+      if (Q[J] != P[Pos])
+        return Q[J] < P[Pos] ? -1 : 1;
+    }
+  }
+  return Pos == Size ? 0 : -1;
+}
+
 Error CompactReader::lookupNameInto(StringRef Name,
                                     std::vector<SymbolInfo> &Out) const {
   SmallVector<uint32_t, 32> Toks;
@@ -840,9 +910,10 @@ Error CompactReader::lookupNameInto(StringRef Name,
     Prefetch(Lo + (Mid - Lo) / 2);
     if (Mid + 1 < Hi)
       Prefetch(Mid + 1 + (Hi - Mid - 1) / 2);
-    if (Error E = decodeName(Mid << NameBlockShift, Toks, Type))
-      return E;
-    int C = compareName(Tokens, Toks, Name);
+    Expected<int> CO = compareBlockFirst(Mid, Name);
+    if (!CO)
+      return CO.takeError();
+    int C = *CO;
     if (C < 0) {
       Lo = Mid + 1;
     } else {
