@@ -176,8 +176,9 @@ private:
   /// BadCombo, so the decoder needs no separate range check.
   static constexpr uint32_t BadCombo = 1u << 24;
   uint32_t ComboWords[256] = {};
-  /// 8 bytes can be read from any byte of the permutation section.
-  bool PermSlack = false;
+  /// 8 bytes can be read from any byte of the permutation section, of
+  /// the address index.
+  bool PermSlack = false, IdxSlack = false;
 };
 
 } // namespace
@@ -249,6 +250,9 @@ Error CompactReader::init() {
   }
   PermSlack =
       uint64_t(Sec[SecPerm].Data - P) + Sec[SecPerm].Size + 8 <= B.size();
+  IdxSlack =
+      uint64_t(Sec[SecAddrIndex].Data - P) + Sec[SecAddrIndex].Size + 8 <=
+      B.size();
   Expected<token::TokenTable> T = token::TokenTable::create(
       StringRef(reinterpret_cast<const char *>(Sec[SecTokens].Data),
                 Sec[SecTokens].Size));
@@ -382,6 +386,17 @@ Expected<uint64_t> CompactReader::address(uint32_t I) const {
 uint32_t CompactReader::findBlock(uint64_t Addr) const {
   uint64_t Rel = Addr - Base;
   uint32_t Pos = 0, Len = NumAddrBlocks;
+  if (IdxSlack) {
+    const uint8_t *Idx = Sec[SecAddrIndex].Data;
+    unsigned EW = RelBits + AddrOffBits, RB = RelBits;
+    while (Len > 1) {
+      uint32_t Half = Len / 2;
+      uint64_t R = readBitsUnchecked(Idx, uint64_t(Pos + Half) * EW, RB);
+      Pos = R <= Rel ? Pos + Half : Pos;
+      Len -= Half;
+    }
+    return Pos;
+  }
   while (Len > 1) {
     uint32_t Half = Len / 2;
     Pos = blockRel(Pos + Half) <= Rel ? Pos + Half : Pos;
