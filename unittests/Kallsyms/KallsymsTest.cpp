@@ -231,8 +231,9 @@ TEST_P(KallsymsFormats, RandomAgainstOracle) {
   std::string Storage;
   auto R = writeAndOpen(L, GetParam(), Storage);
   std::string Expected = dumpOf(*R);
-  if (GetParam() == Fmt::Compact)
+  if (GetParam() == Fmt::Compact) {
     EXPECT_TRUE(Expected == Text);
+  }
   std::multimap<std::string, uint64_t> ByName;
   for (auto &[Addr, N] : Syms)
     ByName.insert({N, Addr});

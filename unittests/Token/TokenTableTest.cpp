@@ -46,8 +46,9 @@ void expectRoundTrip(ArrayRef<std::string> Names) {
     B.Table.expand(Ids, Out);
     ASSERT_EQ(Out, Names[I]);
     ASSERT_EQ(B.Table.compare(Ids, Names[I]), 0);
-    if (I + 1 < Names.size())
+    if (I + 1 < Names.size()) {
       ASSERT_EQ(P, Data.data() + Offsets[I + 1]);
+    }
   }
 }
 
@@ -135,8 +136,9 @@ TEST(TokenTable, IdCodes) {
       EXPECT_EQ(P, Out.end());
       // A truncated code is rejected.
       P = Out.data();
-      if (Out.size() > 1)
+      if (Out.size() > 1) {
         EXPECT_FALSE(C.decode(P, Out.end() - 1, Back));
+      }
     }
   }
 }
