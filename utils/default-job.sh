@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The default job: convert dwarfpack's own binary (built with DWARF) into an
-# address table, look a few of its functions up, and print a summary.
+# The default job: convert dwarfpack's own binary (built with DWARF) into a
+# compact address table (the default format of `dwarfpack gsym`), look a few
+# of its functions up, and print a summary. --verify then checks every line
+# row and inline boundary of the table against the DWARF.
 set -euo pipefail
 bin=${1:-build/bin/dwarfpack}
-out=$(dirname "$bin")/dwarfpack-self.gsym
+out=$(dirname "$bin")/dwarfpack-self.dpat
 
-echo "== dwarfpack gsym $bin"
-"$bin" gsym "$bin" -o "$out" --stats
+echo "== dwarfpack gsym $bin -o $out --stats --verify"
+"$bin" gsym "$bin" -o "$out" --stats --verify
 
 # Five addresses spread evenly over the function symbols, 5 bytes in.
 addrs=()

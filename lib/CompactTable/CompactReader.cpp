@@ -86,6 +86,17 @@ public:
       V |= ~uint64_t(0) << Shift;
     return int64_t(V);
   }
+  /// Moves past one LEB128 value (signed or not) without decoding it.
+  void skipLeb() {
+    while (true) {
+      if (LLVM_UNLIKELY(P >= End)) {
+        OK = false;
+        return;
+      }
+      if (!(*P++ & 0x80))
+        return;
+    }
+  }
   /// A ULEB value that must fit in 32 bits.
   uint32_t u32leb() {
     uint64_t V = uleb();
@@ -279,18 +290,85 @@ Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
   return Error::success();
 }
 
-Error skipNode(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
-               uint32_t &PrevLine, unsigned Depth, uint64_t RecordOffset) {
+/// A node head as lookups need it: the first range's start (the base of
+/// the children's ranges) and the start of the range containing Addr, if
+/// any; every range is still validated.
+struct NodeKey {
+  uint64_t NumChildren = 0;
+  uint64_t FirstStart = 0;
+  uint64_t HitStart = 0;
+  bool Hit = false;
+  uint32_t Name = 0;
+  uint32_t CallFile = 0;
+  uint32_t CallLine = 0;
+};
+
+Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
+              uint32_t &PrevLine, uint64_t RecordOffset, uint64_t Addr,
+              NodeKey &N) {
+  uint64_t H = C.uleb();
+  N.NumChildren = H >> 1;
+  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
+  // Each range takes at least two bytes: a cheap bound on hostile counts.
+  if (LLVM_UNLIKELY(!C.ok() || NumRanges == 0 || NumRanges > (1u << 24)))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or malformed inline node");
+  uint64_t Prev = ParentBase;
+  for (uint64_t I = 0; I < NumRanges; ++I) {
+    uint64_t Start = Prev + C.uleb();
+    uint64_t Size = C.uleb();
+    if (LLVM_UNLIKELY(!C.ok() || Start < Prev || Size == 0 ||
+                      Start + Size < Start))
+      return makeError("record at " + hex(RecordOffset) +
+                       ": truncated or malformed inline range");
+    if (I == 0)
+      N.FirstStart = Start;
+    if (!N.Hit && Addr - Start < Size) {
+      N.Hit = true;
+      N.HitStart = Start;
+    }
+    Prev = Start + Size;
+  }
+  // The name of a node off the address's path is never used.
+  if (N.Hit)
+    N.Name = C.u32leb();
+  else
+    C.skipLeb();
+  uint64_t FileCode = C.uleb();
+  int64_t LineDelta = C.sleb();
+  if (LLVM_UNLIKELY(!C.ok() || FileCode > uint64_t(UINT32_MAX) + 1))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or malformed inline node");
+  N.CallFile = FileCode == 0 ? PrevFile : uint32_t(FileCode - 1);
+  N.CallLine = uint32_t(uint64_t(PrevLine) + uint64_t(LineDelta));
+  PrevFile = N.CallFile;
+  PrevLine = N.CallLine;
+  return Error::success();
+}
+
+/// Skips a node and its subtree, none of which the lookup needs: only the
+/// structure is read (every byte bounds-checked, as GSYM's reader skips),
+/// no value is decoded. Siblings' delta codes refer to the previous
+/// sibling, so only whole subtrees below a node can be skipped this way.
+Error skipSubtree(Cursor &C, unsigned Depth, uint64_t RecordOffset) {
   if (Depth > MaxInlineDepth)
     return makeError("record at " + hex(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
-  NodeHead N;
-  if (Error E = readHead(C, ParentBase, PrevFile, PrevLine, RecordOffset, N))
-    return E;
-  uint32_t ChildFile = 0, ChildLine = 0;
-  for (uint64_t I = 0; I < N.NumChildren; ++I)
-    if (Error E = skipNode(C, N.Ranges.front().Start, ChildFile, ChildLine,
-                           Depth + 1, RecordOffset))
+  uint64_t H = C.uleb();
+  uint64_t NumChildren = H >> 1;
+  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
+  if (LLVM_UNLIKELY(!C.ok() || NumRanges == 0 || NumRanges > (1u << 24)))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or malformed inline node");
+  // Two per range, then the name, the call file and the line delta.
+  for (uint64_t I = 0; I < 2 * NumRanges + 3; ++I)
+    C.skipLeb();
+  if (LLVM_UNLIKELY(!C.ok()))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or malformed inline node");
+  // Each child takes bytes: hostile counts end with the record.
+  for (uint64_t I = 0; I < NumChildren; ++I)
+    if (Error E = skipSubtree(C, Depth + 1, RecordOffset))
       return E;
   return Error::success();
 }
@@ -311,26 +389,20 @@ Error matchNode(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
   if (Depth > MaxInlineDepth)
     return makeError("record at " + hex(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
-  NodeHead N;
-  if (Error E = readHead(C, ParentBase, PrevFile, PrevLine, RecordOffset, N))
+  NodeKey N;
+  if (Error E =
+          readKey(C, ParentBase, PrevFile, PrevLine, RecordOffset, Addr, N))
     return E;
-  const AddressRange *In = nullptr;
-  for (const AddressRange &R : N.Ranges)
-    if (R.contains(Addr)) {
-      In = &R;
-      break;
-    }
   uint32_t ChildFile = 0, ChildLine = 0;
-  const uint64_t ChildBase = N.Ranges.front().Start;
-  Hit = In != nullptr;
+  const uint64_t ChildBase = N.FirstStart;
+  Hit = N.Hit;
   if (!Hit) {
     for (uint64_t I = 0; I < N.NumChildren; ++I)
-      if (Error E = skipNode(C, ChildBase, ChildFile, ChildLine, Depth + 1,
-                             RecordOffset))
+      if (Error E = skipSubtree(C, Depth + 1, RecordOffset))
         return E;
     return Error::success();
   }
-  Chain.push_back({N.Name, N.CallFile, N.CallLine, In->Start});
+  Chain.push_back({N.Name, N.CallFile, N.CallLine, N.HitStart});
   for (uint64_t I = 0; I < N.NumChildren; ++I) {
     bool ChildHit = false;
     if (Error E = matchNode(C, ChildBase, ChildFile, ChildLine, Depth + 1,
@@ -518,6 +590,8 @@ Error CompactReader::parse() {
     return E;
   if (Error E = checkList(Sec(SecFiles), Hdr.NumFiles, "file", Files))
     return E;
+  expandPathsAndFiles();
+  locateNameTokens();
   return Error::success();
 }
 
@@ -578,22 +652,49 @@ Error CompactReader::expandName(const token::TokenTable &Tokens, StringRef List,
 
 Error CompactReader::decodeEntry(const token::TokenTable &Tokens,
                                  const uint8_t *P, const uint8_t *ListEnd,
-                                 const char *What, std::string &Out) {
+                                 const char *What, std::string &Out) const {
+  Out.clear();
+  return appendEntry(Tokens, P, ListEnd, What, Out);
+}
+
+Error CompactReader::appendEntry(const token::TokenTable &Tokens,
+                                 const uint8_t *P, const uint8_t *ListEnd,
+                                 const char *What, std::string &Out) const {
+  // Name tokens come from the table located at open (no length sums nor
+  // long-token searches per token); path tokens are only read at open.
+  ArrayRef<TokenRef> Located;
+  if (&Tokens == &NameTokens)
+    Located = NameTokenRefs;
   Cursor C(P, ListEnd);
   uint64_t N = C.uleb();
   if (!C.ok() || N > uint64_t(C.end() - C.pos()))
     return makeError("corrupt " + Twine(What) +
                      " list entry: length runs past the list");
   const uint8_t *Q = C.pos(), *End = Q + N;
-  SmallVector<uint32_t, 16> Ids;
+  // Tokens are appended as they are read (no id list); one reservation
+  // covers most names, whose bytes are a few times their codes' size.
+  Out.reserve(Out.size() + std::min<uint64_t>(4 * N + 16, 1024));
+  // Hostile token lengths could make a short entry expand to gigabytes:
+  // no real name or path comes near this bound.
+  constexpr size_t MaxExpansion = 16u << 20;
+  const size_t Start = Out.size();
+  bool First = true;
   while (Q < End) {
     uint32_t Tok;
     if (!Tokens.readId(Q, End, Tok))
       return makeError("corrupt " + Twine(What) + " list entry: bad token id");
-    Ids.push_back(Tok);
+    StringRef T =
+        Tok < Located.size()
+            ? StringRef(Data.data() + Located[Tok].Offset, Located[Tok].Length)
+            : Tokens.token(Tok);
+    if (LLVM_UNLIKELY(Out.size() - Start + T.size() + 1 > MaxExpansion))
+      return makeError("corrupt " + Twine(What) +
+                       " list entry: expands to more than 16 MiB");
+    if (!First && Tokens.joinsWithSeparator(T))
+      Out.push_back(Tokens.separators().Word);
+    Out.append(T.data(), T.size());
+    First = false;
   }
-  Out.clear();
-  Tokens.expand(Ids, Out);
   return Error::success();
 }
 
@@ -607,6 +708,10 @@ Error CompactReader::getName(uint32_t Offset, std::string &Out) const {
 }
 
 Error CompactReader::getPath(uint32_t Id, std::string &Out) const {
+  if (Id < PathEnds.size()) {
+    Out.assign(cachedPath(Id));
+    return Error::success();
+  }
   return expandName(PathTokens, Paths, Hdr.NumPaths, Id, 1, Out);
 }
 
@@ -614,6 +719,10 @@ Error CompactReader::getFileParts(uint32_t Id, uint32_t &Dir,
                                   uint32_t &Base) const {
   if (Id == 0)
     return makeError("file id 0 has no parts");
+  if (Id <= FileParts.size()) {
+    std::tie(Dir, Base) = FileParts[Id - 1];
+    return Error::success();
+  }
   const uint8_t *P;
   if (Error E = findListEntry(Files, Hdr.NumFiles, Id - 1, 2, P))
     return E;
@@ -625,25 +734,103 @@ Error CompactReader::getFileParts(uint32_t Id, uint32_t &Dir,
   return Error::success();
 }
 
+void CompactReader::locateNameTokens() {
+  // Every name of a lookup is a few tokens: where each token lies is found
+  // once here. create() validated the table, so token() stays inside it.
+  NameTokenRefs.resize(NameTokens.numTokens());
+  for (uint32_t Id = 0; Id < NameTokens.numTokens(); ++Id) {
+    StringRef T = NameTokens.token(Id);
+    uint64_t Offset = T.data() - Data.data();
+    if (Offset > UINT32_MAX) { // past 4 GiB: token() per token then
+      NameTokenRefs.clear();
+      return;
+    }
+    NameTokenRefs[Id] = {uint32_t(Offset), uint32_t(T.size())};
+  }
+}
+
+void CompactReader::expandPathsAndFiles() {
+  // Paths and files are a small part of a table (about 1 % of vmlinux's)
+  // that nearly every lookup needs: expanding them once at open spares
+  // each lookup the list walks and token expansions. Anything that does
+  // not decode, or a path list that expands beyond the budget (hostile
+  // token lengths), leaves the lazy path in charge, which reports it.
+  constexpr uint64_t Budget = 64u << 20;
+  std::string Text, One;
+  std::vector<uint32_t> Ends;
+  Ends.reserve(Hdr.NumPaths);
+  for (uint32_t Id = 0; Id < Hdr.NumPaths; ++Id) {
+    if (Error E = expandName(PathTokens, Paths, Hdr.NumPaths, Id, 1, One)) {
+      consumeError(std::move(E));
+      return;
+    }
+    if (Text.size() + One.size() > Budget)
+      return;
+    Text += One;
+    Ends.push_back(uint32_t(Text.size()));
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> Parts;
+  Parts.reserve(Hdr.NumFiles);
+  for (uint32_t Id = 1; Id <= Hdr.NumFiles; ++Id) {
+    uint32_t Dir, Base;
+    if (Error E = getFileParts(Id, Dir, Base)) {
+      consumeError(std::move(E));
+      return;
+    }
+    // Out-of-range path ids are reported by the lazy path.
+    if (Dir >= Hdr.NumPaths || Base >= Hdr.NumPaths)
+      return;
+    Parts.emplace_back(Dir, Base);
+  }
+  PathText = std::move(Text);
+  PathEnds = std::move(Ends);
+  FileParts = std::move(Parts);
+}
+
 Error CompactReader::getFilePath(uint32_t Id, std::string &Out) const {
   Out.clear();
   if (Id == 0)
     return Error::success();
+  if (Id <= FileParts.size()) {
+    // Both parts were expanded at open; only the join is left.
+    auto [Dir, Base] = FileParts[Id - 1];
+    StringRef D = cachedPath(Dir), B = cachedPath(Base);
+    if (!D.empty() && !B.empty() && D.back() != '/' && B[0] != '/' &&
+        D.find('\\') == StringRef::npos) {
+      Out.reserve(D.size() + 1 + B.size());
+      Out.append(D.data(), D.size());
+      Out.push_back('/');
+      Out.append(B.data(), B.size());
+      return Error::success();
+    }
+    Out = gsym::joinPath(D, B);
+    return Error::success();
+  }
   uint32_t Dir, Base;
   if (Error E = getFileParts(Id, Dir, Base))
     return E;
-  std::string B;
-  if (Error E = getPath(Dir, Out))
+  const uint8_t *P;
+  if (Error E = findListEntry(Paths, Hdr.NumPaths, Dir, 1, P))
     return E;
-  if (Error E = getPath(Base, B))
+  const uint8_t *Q;
+  if (Error E = findListEntry(Paths, Hdr.NumPaths, Base, 1, Q))
     return E;
-  // The common case of gsym::joinPath, without its temporaries.
-  if (!Out.empty() && !B.empty() && Out.back() != '/' && B[0] != '/' &&
-      Out.find('\\') == std::string::npos) {
-    Out.push_back('/');
-    Out += B;
+  const uint8_t *ListEnd = bytes(Paths) + Paths.size();
+  if (Error E = appendEntry(PathTokens, P, ListEnd, "path", Out))
+    return E;
+  // The common case of gsym::joinPath, without temporaries: "dir/base",
+  // the base expanded in place after the separator.
+  const size_t DirSize = Out.size();
+  Out.push_back('/');
+  if (Error E = appendEntry(PathTokens, Q, ListEnd, "path", Out))
+    return E;
+  const size_t BaseStart = DirSize + 1;
+  if (DirSize != 0 && Out.size() > BaseStart && Out[DirSize - 1] != '/' &&
+      Out[BaseStart] != '/' &&
+      StringRef(Out.data(), DirSize).find('\\') == StringRef::npos)
     return Error::success();
-  }
+  std::string B = Out.substr(BaseStart);
+  Out.resize(DirSize);
   Out = gsym::joinPath(Out, B);
   return Error::success();
 }
@@ -805,7 +992,9 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   if (Row->File > Hdr.NumFiles)
     return makeError("line table file index " + Twine(Row->File) +
                      " is out of range (" + Twine(Hdr.NumFiles) + " files)");
-  prefetch(Files, Hdr.NumFiles, Row->File - 1, false);
+  const bool LazyFiles = FileParts.empty() && Hdr.NumFiles != 0;
+  if (LazyFiles)
+    prefetch(Files, Hdr.NumFiles, Row->File - 1, false);
   SmallVector<Match, 8> Chain;
   if (Head & HasInlineChildren) {
     // Children of the implicit root refer to the first line row.
@@ -833,22 +1022,26 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
     if (M.CallFile != 0) {
       __builtin_prefetch(Names.data() +
                          std::min<uint64_t>(M.Name, Names.size()));
-      prefetch(Files, Hdr.NumFiles, M.CallFile - 1, false);
+      if (LazyFiles)
+        prefetch(Files, Hdr.NumFiles, M.CallFile - 1, false);
     }
-  prefetch(Files, Hdr.NumFiles, Row->File - 1, true);
-  for (const Match &M : Chain)
-    if (M.CallFile != 0) {
-      prefetch(Files, Hdr.NumFiles, M.CallFile - 1, true);
-    }
+  if (LazyFiles) {
+    prefetch(Files, Hdr.NumFiles, Row->File - 1, true);
+    for (const Match &M : Chain)
+      if (M.CallFile != 0)
+        prefetch(Files, Hdr.NumFiles, M.CallFile - 1, true);
+  }
 
   if (Error E = getName(NameId, Frame.FunctionName))
     return std::move(E);
   if (Error E = getFilePath(Row->File, Frame.FileName))
     return std::move(E);
   Frame.Line = Row->Line;
+  Result.Frames.reserve(Chain.size() + 1);
   Result.Frames.push_back(std::move(Frame));
-  SmallVector<std::pair<uint32_t, std::string>, 4> Paths;
-  Paths.emplace_back(Row->File, Result.Frames.front().FileName);
+  // Files already expanded in this lookup, by the frame that holds them.
+  SmallVector<std::pair<uint32_t, size_t>, 8> Known;
+  Known.emplace_back(Row->File, 0);
   // Innermost first: each matched call renames the current innermost frame
   // and pushes its caller at the call site.
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
@@ -861,16 +1054,16 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
     Caller.FunctionName = std::move(Result.Frames.back().FunctionName);
     Caller.StartAddress = Result.Frames.back().StartAddress;
     // Inlined frames often share files: decode each file once per lookup.
-    const std::string *Known = nullptr;
-    for (const auto &[Id, Path] : Paths)
+    std::optional<size_t> Have;
+    for (const auto &[Id, FrameIndex] : Known)
       if (Id == It->CallFile)
-        Known = &Path;
-    if (Known) {
-      Caller.FileName = *Known;
+        Have = FrameIndex;
+    if (Have) {
+      Caller.FileName = Result.Frames[*Have].FileName;
     } else {
       if (Error E = getFilePath(It->CallFile, Caller.FileName))
         return std::move(E);
-      Paths.emplace_back(It->CallFile, Caller.FileName);
+      Known.emplace_back(It->CallFile, Result.Frames.size());
     }
     Caller.Line = It->CallLine;
     if (Error E = getName(It->Name, Result.Frames.back().FunctionName))

@@ -437,7 +437,7 @@ private:
       FunctionEntry F;
       F.Range = *Range;
       F.Name = Name;
-      addLines(F, R, A);
+      addLines(F, R, D, A);
       addInlineTree(F, D);
       Out.push_back(std::move(F));
     }
@@ -517,16 +517,31 @@ private:
     }
   }
 
-  void addLines(FunctionEntry &F, const DWARFAddressRange &R,
+  void addLines(FunctionEntry &F, const DWARFAddressRange &R, DWARFDie D,
                 const DieAttrs &A) {
     collectLines(R.LowPC, R.SectionIndex, F.Range, F.Name, F.Lines);
     if (!F.Lines.empty())
       return;
-    // No rows: fall back to the declaration, as llvm-gsymutil does.
-    if (A.DeclFile && A.DeclLine) {
+    // No rows: fall back to the declaration, as llvm-gsymutil does. An
+    // out-of-line definition (often a ".cold" part) carries it on the DIE
+    // it specifies; without a row its inline frames would be lost too.
+    std::optional<DWARFFormValue> DeclFile = A.DeclFile, DeclLine = A.DeclLine;
+    for (unsigned Hops = 0; (!DeclFile || !DeclLine) && Hops < 4; ++Hops) {
+      DWARFDie Decl =
+          D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+      if (!Decl)
+        Decl = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin);
+      // File numbers index this unit's line table only.
+      if (!Decl || Decl.getDwarfUnit() != &U)
+        break;
+      D = Decl;
+      DeclFile = D.find(dwarf::DW_AT_decl_file);
+      DeclLine = D.find(dwarf::DW_AT_decl_line);
+    }
+    if (DeclFile && DeclLine) {
       std::optional<FileId> File =
-          file(A.DeclFile->getAsUnsignedConstant().value_or(~0ULL));
-      uint64_t Line = A.DeclLine->getAsUnsignedConstant().value_or(0);
+          file(DeclFile->getAsUnsignedConstant().value_or(~0ULL));
+      uint64_t Line = DeclLine->getAsUnsignedConstant().value_or(0);
       if (File && Line <= UINT32_MAX)
         F.Lines.push_back({F.Range.Start, *File, uint32_t(Line)});
     }

@@ -151,51 +151,95 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   for (uint32_t I = 0; I < N; ++I)
     Order[I] = {KeyAt(Syms[I].Name, 0), KeyAt(Syms[I].Name, 8),
                 KeyAt(Syms[I].Name, 16), I};
-  llvm::sort(Order, [&](const SortKey &A, const SortKey &B) {
-    if (A.K1 != B.K1)
-      return A.K1 < B.K1;
+  // First by K1 with a stable LSD radix sort (16-bit digits; address order
+  // is kept among equal keys), then each run of equal K1 by comparisons:
+  // far fewer string comparisons than one comparison sort of everything.
+  {
+    std::vector<SortKey> Tmp(N);
+    std::vector<uint32_t> Count(1u << 16);
+    for (unsigned Shift = 0; Shift < 64; Shift += 16) {
+      std::fill(Count.begin(), Count.end(), 0);
+      for (const SortKey &K : Order)
+        ++Count[(K.K1 >> Shift) & 0xFFFF];
+      if (Count[(Order[0].K1 >> Shift) & 0xFFFF] == N)
+        continue; // one digit value: this pass would not move anything
+      uint32_t Sum = 0;
+      for (uint32_t &C : Count) {
+        uint32_t V = C;
+        C = Sum;
+        Sum += V;
+      }
+      for (const SortKey &K : Order)
+        Tmp[Count[(K.K1 >> Shift) & 0xFFFF]++] = K;
+      Order.swap(Tmp);
+    }
+  }
+  auto Less = [&](const SortKey &A, const SortKey &B) {
     if (A.K2 != B.K2)
       return A.K2 < B.K2;
     if (A.K3 != B.K3)
       return A.K3 < B.K3;
     StringRef SA = Syms[A.Index].Name, SB = Syms[B.Index].Name;
-    // Equal keys: equal first 24 bytes, or a shorter name padded with NULs.
-    if (int C = SA.compare(SB))
+    // Equal keys: equal first 24 bytes, or a shorter name padded with NULs
+    // (then the whole names decide). Kernel names often share more than
+    // 24 bytes, so the rest is compared from byte 24 on.
+    int C = SA.size() > 24 && SB.size() > 24
+                ? SA.drop_front(24).compare(SB.drop_front(24))
+                : SA.compare(SB);
+    if (C)
       return C < 0;
     return A.Index < B.Index;
-  });
-  // Tokens, with provisional ids per symbol so each word is hashed once.
-  token::TokenTableBuilder Builder;
-  std::vector<uint32_t> TokStart(N + 1);
-  SmallVector<uint32_t, 0> Tok;
-  Tok.reserve(N * 6);
-  for (uint32_t I = 0; I < N; ++I) {
-    TokStart[I] = Tok.size();
-    Builder.addName(Syms[I].Name, &Tok);
+  };
+  for (uint32_t Lo = 0; Lo < N;) {
+    uint32_t Hi = Lo + 1;
+    while (Hi < N && Order[Hi].K1 == Order[Lo].K1)
+      ++Hi;
+    if (Hi - Lo > 1)
+      std::sort(Order.begin() + Lo, Order.begin() + Hi, Less);
+    Lo = Hi;
   }
-  TokStart[N] = Tok.size();
 
   std::vector<uint32_t> Perm(N); // address index -> name slot
   for (uint32_t S = 0; S < N; ++S)
     Perm[Order[S].Index] = S;
 
-  // Tokens and types in name order, gathered once (the symbols are visited
-  // at random here) so the passes below read memory in order.
+  // Tokens and types in name order, with provisional token ids. A sorted
+  // name shares leading tokens with the previous one; those reuse its ids,
+  // so only the others are hashed.
+  token::TokenTableBuilder Builder;
   std::vector<uint32_t> SlotTok, SlotStart(N + 1);
   std::vector<char> SlotType(N);
-  SlotTok.reserve(Tok.size());
-  for (uint32_t S = 0; S < N; ++S) {
-    uint32_t I = Order[S].Index;
-    if (S + 8 < N) {
-      uint32_t Ahead = Order[S + 8].Index;
-      __builtin_prefetch(&TokStart[Ahead]);
-      __builtin_prefetch(&Syms[Ahead]);
-      __builtin_prefetch(Tok.data() + TokStart[Order[S + 4].Index]);
+  SlotTok.reserve(uint64_t(N) * 6);
+  {
+    SmallVector<StringRef, 32> Prev, Cur;
+    token::Separators Seps;
+    for (uint32_t S = 0; S < N; ++S) {
+      const KernelSymbol &Sym = Syms[Order[S].Index];
+      // The names are visited at random in memory: fetch ahead.
+      if (S + 16 < N)
+        __builtin_prefetch(&Syms[Order[S + 16].Index]);
+      if (S + 8 < N) {
+        const char *Ahead = Syms[Order[S + 8].Index].Name.data();
+        __builtin_prefetch(Ahead);
+        __builtin_prefetch(Ahead + 63);
+      }
+      Cur.clear();
+      token::splitTokens(Sym.Name, Seps, Cur);
+      uint32_t Start = SlotTok.size();
+      size_t K = 0;
+      if (S) {
+        uint32_t PrevStart = SlotStart[S - 1];
+        for (; K < Cur.size() && K < Prev.size() && Cur[K] == Prev[K]; ++K) {
+          uint32_t Id = SlotTok[PrevStart + K];
+          SlotTok.push_back(Id);
+        }
+      }
+      for (; K < Cur.size(); ++K)
+        SlotTok.push_back(Builder.addToken(Cur[K]));
+      SlotStart[S] = Start;
+      SlotType[S] = Sym.Type;
+      std::swap(Prev, Cur);
     }
-    SlotStart[S] = SlotTok.size();
-    SlotTok.insert(SlotTok.end(), Tok.data() + TokStart[I],
-                   Tok.data() + TokStart[I + 1]);
-    SlotType[S] = Syms[I].Type;
   }
   SlotStart[N] = SlotTok.size();
   auto TokensOfSlot = [&](uint32_t S) {
@@ -260,7 +304,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
                          : TypeExplicit;
   };
   auto ComboKey = [](uint32_t Sh, uint32_t New, unsigned TC) {
-    return (uint32_t(Sh) << 16) | (New << 8) | TC;
+    return (uint32_t(Sh) << 9) | (New << 1) | TC;
   };
   auto VarintLen = [](uint64_t V) {
     unsigned L = 1;
@@ -268,7 +312,9 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
       ++L;
     return L;
   };
-  DenseMap<uint32_t, uint64_t> ComboCount;
+  // Counts by key in a flat array: keys are below 2^17, and a hash map
+  // costs more than the array on kernel-sized inputs.
+  std::vector<uint32_t> ComboCount(1u << 17, 0);
   for (uint32_t S = 0; S < N; ++S) {
     uint32_t Sh = SharedOf[S], New = SlotStart[S + 1] - SlotStart[S] - Sh;
     unsigned TC = TypeCodeOf(SlotType[S]);
@@ -276,8 +322,9 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
       ++ComboCount[ComboKey(Sh, New, TC)];
   }
   std::vector<std::pair<uint64_t, uint32_t>> Combos;
-  for (auto &E : ComboCount)
-    Combos.emplace_back(E.second, E.first);
+  for (uint32_t K = 0; K < ComboCount.size(); ++K)
+    if (ComboCount[K])
+      Combos.emplace_back(ComboCount[K], K);
   llvm::sort(Combos, [](const auto &X, const auto &Y) {
     if (X.first != Y.first)
       return X.first > Y.first;
@@ -290,7 +337,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
       uint64_t Cap = H + (15 - H) * 16, Cost = 0;
       for (size_t R = 0; R < Combos.size(); ++R) {
         uint32_t K = Combos[R].second;
-        uint64_t Esc = 2 + VarintLen(K >> 16) + VarintLen((K >> 8) & 0xFF);
+        uint64_t Esc = 2 + VarintLen(K >> 9) + VarintLen((K >> 1) & 0xFF);
         Cost += Combos[R].first * (R < H ? 1 : R < Cap ? 2 : Esc);
       }
       if (Cost < Best) {
@@ -300,14 +347,16 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     }
     Combos.resize(std::min<size_t>(Combos.size(), HOne + (15 - HOne) * 16));
   }
-  DenseMap<uint32_t, uint32_t> ComboRank;
+  constexpr uint32_t NoRank = UINT32_MAX;
+  std::vector<uint32_t> &ComboRank = ComboCount; // reused, same keys
+  std::fill(ComboRank.begin(), ComboRank.end(), NoRank);
   std::string ComboTable;
   for (uint32_t R = 0; R < Combos.size(); ++R) {
     uint32_t K = Combos[R].second;
     ComboRank[K] = R;
-    ComboTable.push_back(char(K >> 16));
-    ComboTable.push_back(char(K >> 8));
-    ComboTable.push_back(char(K));
+    ComboTable.push_back(char(K >> 9));
+    ComboTable.push_back(char((K >> 1) & 0xFF));
+    ComboTable.push_back(char(K & 1));
   }
 
   std::vector<uint64_t> NameOffsets;
@@ -323,13 +372,13 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     uint32_t Shared = SharedOf[S];
     uint32_t New = Cur.size() - Shared;
     unsigned TC = TypeCodeOf(SlotType[S]);
-    auto It = TC == TypeExplicit || Shared >= 256 || New >= 256
-                  ? ComboRank.end()
-                  : ComboRank.find(ComboKey(Shared, New, TC));
-    if (It != ComboRank.end() && It->second < HOne) {
-      NW.put(It->second);
-    } else if (It != ComboRank.end()) {
-      uint32_t R = It->second - HOne;
+    uint32_t Rank = TC == TypeExplicit || Shared >= 256 || New >= 256
+                        ? NoRank
+                        : ComboRank[ComboKey(Shared, New, TC)];
+    if (Rank < HOne) {
+      NW.put(Rank);
+    } else if (Rank != NoRank) {
+      uint32_t R = Rank - HOne;
       NW.put(HOne + R / 16);
       NW.put(R % 16);
     } else {
@@ -417,7 +466,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   std::vector<uint64_t> Marks((N + 63) / 64);
   std::vector<uint32_t> BackOf(N, 0);
   {
-    std::vector<bool> Seen(N);
+    std::vector<uint8_t> Seen(N, 0);
     std::vector<uint32_t> Cycle;
     for (uint32_t Start = 0; Start < N; ++Start) {
       if (Seen[Start])

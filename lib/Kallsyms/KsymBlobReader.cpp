@@ -5,6 +5,7 @@
 #include "dwarfpack/Kallsyms/Writers.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 
 #include <cstring>
@@ -44,7 +45,10 @@ public:
   Error describe(uint32_t I, SymbolInfo &Info) const override;
   Expected<std::optional<uint32_t>>
   findLastAtOrBelow(uint64_t Addr) const override;
-  Expected<std::vector<SymbolInfo>> lookupName(StringRef Name) const override;
+  Error lookupNameInto(StringRef Name,
+                       std::vector<SymbolInfo> &Out) const override;
+  Expected<bool> lookupAddressInto(uint64_t Addr,
+                                   SymbolInfo &Info) const override;
 
 private:
   Error init();
@@ -175,8 +179,8 @@ static int compareRecord(const Record &R, StringRef S) {
   return R.Rest.compare(S.drop_front(N));
 }
 
-Expected<std::vector<SymbolInfo>>
-KsymBlobReader::lookupName(StringRef Name) const {
+Error KsymBlobReader::lookupNameInto(StringRef Name,
+                                     std::vector<SymbolInfo> &Out) const {
   uint64_t Lo = 0, Hi = L.NumSyms; // first name >= Name
   while (Lo < Hi) {
     uint64_t Mid = Lo + (Hi - Lo) / 2;
@@ -188,7 +192,7 @@ KsymBlobReader::lookupName(StringRef Name) const {
     else
       Hi = Mid;
   }
-  std::vector<SymbolInfo> Result;
+  size_t Count = 0;
   for (uint64_t K = Lo; K < L.NumSyms; ++K) {
     uint32_t I = read32le(Data + L.Seqs + K * 4);
     Expected<Record> R = record(I);
@@ -196,17 +200,84 @@ KsymBlobReader::lookupName(StringRef Name) const {
       return R.takeError();
     if (compareRecord(*R, Name) != 0)
       break;
-    SymbolInfo Info;
-    if (Error E = describe(I, Info))
-      return std::move(E);
+    if (Count == Out.size())
+      Out.emplace_back();
+    SymbolInfo &Info = Out[Count++];
+    Info.Type = R->Type;
+    Info.Name.assign(Name.data(), Name.size());
+    Info.Module.clear();
     if (Error E = fillAddressAndSize(I, Info))
-      return std::move(E);
-    Result.push_back(std::move(Info));
+      return E;
   }
-  llvm::sort(Result, [](const SymbolInfo &A, const SymbolInfo &B) {
-    return A.Index < B.Index;
-  });
-  return Result;
+  Out.resize(Count);
+  // seqs order equal names by address already; sort anyway, a foreign blob
+  // may not.
+  if (Count > 1)
+    llvm::sort(Out, [](const SymbolInfo &A, const SymbolInfo &B) {
+      return A.Index < B.Index;
+    });
+  return Error::success();
+}
+
+static unsigned leadingUnderscores(const Record &R) {
+  StringRef T = R.Token;
+  size_t K = T.size() - T.ltrim('_').size();
+  if (K < T.size())
+    return K;
+  return K + (R.Rest.size() - R.Rest.ltrim('_').size());
+}
+
+// Binary search over the u64 addresses, aliases and size from the
+// neighbouring entries, names only of the alias candidates.
+Expected<bool> KsymBlobReader::lookupAddressInto(uint64_t Addr,
+                                                 SymbolInfo &Info) const {
+  const uint8_t *A = Data + L.Addresses;
+  uint64_t N = L.NumSyms;
+  if (N == 0 || read64le(A) > Addr)
+    return false;
+  // Branch-free: Pos ends on the last address <= Addr.
+  uint64_t Pos = 0, Len = N;
+  while (Len > 1) {
+    uint64_t Half = Len / 2;
+    Pos = read64le(A + (Pos + Half) * 8) <= Addr ? Pos + Half : Pos;
+    Len -= Half;
+  }
+  uint64_t At = read64le(A + Pos * 8);
+  uint64_t First = Pos, Last = Pos;
+  while (First > 0 && read64le(A + (First - 1) * 8) == At)
+    --First;
+  uint64_t Next = Last + 1;
+  while (Next < N && read64le(A + Next * 8) == At)
+    ++Next;
+  std::optional<uint64_t> Size;
+  if (Next < N)
+    Size = read64le(A + Next * 8) - At;
+  else if (EndAddress && *EndAddress >= At)
+    Size = *EndAddress - At;
+  if (Size && Addr - At >= *Size)
+    return false;
+  Expected<Record> Best = record(uint32_t(First));
+  if (!Best)
+    return Best.takeError();
+  uint32_t BestIndex = First;
+  for (uint64_t I = First + 1; I <= Last; ++I) {
+    Expected<Record> C = record(uint32_t(I));
+    if (!C)
+      return C.takeError();
+    bool CG = isUpper(C->Type), BG = isUpper(Best->Type);
+    if (CG != BG ? CG : leadingUnderscores(*C) < leadingUnderscores(*Best)) {
+      *Best = *C;
+      BestIndex = I;
+    }
+  }
+  Info.Address = At;
+  Info.Size = Size;
+  Info.Type = Best->Type;
+  Info.Name.assign(Best->Token.data(), Best->Token.size());
+  Info.Name.append(Best->Rest.data(), Best->Rest.size());
+  Info.Module.clear();
+  Info.Index = BestIndex;
+  return true;
 }
 
 Expected<std::unique_ptr<SymbolReader>>

@@ -75,12 +75,18 @@ Error kallsyms::parseSymbolList(StringRef Text, StringRef BufferName,
       return lineError(BufferName, LineNo,
                        "expected '<address> <type> <name>'");
     StringRef Hex = Line.take_front(Sp);
-    if (Hex.size() > 16 || !llvm::all_of(Hex, isHex))
+    // Checked and converted in one pass (this loop is a good part of the
+    // time to parse /proc/kallsyms).
+    uint64_t Addr = 0;
+    bool BadHex = Hex.size() > 16;
+    for (char C : Hex) {
+      unsigned V = hexDigitValue(C);
+      BadHex |= V == ~0U;
+      Addr = (Addr << 4) | (V & 15);
+    }
+    if (BadHex)
       return lineError(BufferName, LineNo,
                        "bad address '" + Hex.take_front(32) + "'");
-    uint64_t Addr = 0;
-    for (char C : Hex)
-      Addr = (Addr << 4) | hexDigitValue(C);
     char Type = Line[Sp + 1];
     if (!isAlpha(Type) && Type != '?' && Type != '-')
       return lineError(BufferName, LineNo,

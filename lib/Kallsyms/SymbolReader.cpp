@@ -59,13 +59,13 @@ Expected<SymbolInfo> SymbolReader::chooseCanonical(uint32_t First,
   return Best;
 }
 
-Expected<std::optional<SymbolInfo>>
-SymbolReader::lookupAddress(uint64_t Addr) const {
+Expected<bool> SymbolReader::lookupAddressGeneric(uint64_t Addr,
+                                                  SymbolInfo &Info) const {
   auto Found = findLastAtOrBelow(Addr);
   if (!Found)
     return Found.takeError();
   if (!*Found)
-    return std::nullopt;
+    return false;
   uint32_t Last = **Found;
   Expected<uint64_t> At = address(Last);
   if (!At)
@@ -83,15 +83,37 @@ SymbolReader::lookupAddress(uint64_t Addr) const {
   Expected<SymbolInfo> BestOr = chooseCanonical(First, Last);
   if (!BestOr)
     return BestOr.takeError();
-  SymbolInfo Best = std::move(*BestOr);
-  uint32_t BestIndex = Best.Index;
-  if (Error E = fillAddressAndSize(Last, Best))
+  Info = std::move(*BestOr);
+  uint32_t BestIndex = Info.Index;
+  if (Error E = fillAddressAndSize(Last, Info))
     return std::move(E);
-  Best.Index = BestIndex;
+  Info.Index = BestIndex;
   // Past the known end of the last symbol: not ours.
-  if (Best.Size && Addr - Best.Address >= *Best.Size)
+  return !Info.Size || Addr - Info.Address < *Info.Size;
+}
+
+Expected<bool> SymbolReader::lookupAddressInto(uint64_t Addr,
+                                               SymbolInfo &Info) const {
+  return lookupAddressGeneric(Addr, Info);
+}
+
+Expected<std::optional<SymbolInfo>>
+SymbolReader::lookupAddress(uint64_t Addr) const {
+  SymbolInfo Info;
+  Expected<bool> Found = lookupAddressInto(Addr, Info);
+  if (!Found)
+    return Found.takeError();
+  if (!*Found)
     return std::nullopt;
-  return std::optional<SymbolInfo>(std::move(Best));
+  return std::optional<SymbolInfo>(std::move(Info));
+}
+
+Expected<std::vector<SymbolInfo>>
+SymbolReader::lookupName(StringRef Name) const {
+  std::vector<SymbolInfo> Out;
+  if (Error E = lookupNameInto(Name, Out))
+    return std::move(E);
+  return Out;
 }
 
 Expected<LookupResult> SymbolReader::lookup(uint64_t Address) const {

@@ -70,6 +70,16 @@ void TokenTableBuilder::addName(StringRef Name,
   });
 }
 
+uint32_t TokenTableBuilder::addToken(StringRef T) {
+  auto [It, New] = Index.try_emplace(T, Counts.size());
+  if (New) {
+    Counts.push_back(0);
+    Words.push_back(It->getKey());
+  }
+  ++Counts[It->second];
+  return It->second;
+}
+
 /// The one-byte limit that makes sum(Weight * code size) smallest, for
 /// weights sorted by decreasing id order.
 static uint8_t chooseOneByte(ArrayRef<uint64_t> SortedWeights) {

@@ -6,6 +6,7 @@
 
 #include "dwarfpack/Breakpad/BreakpadParser.h"
 #include "dwarfpack/Breakpad/BreakpadStore.h"
+#include "dwarfpack/CompactTable/CompactWriter.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -26,30 +27,51 @@ bool isBreakpadInput(StringRef Contents) { return looksLikeBreakpad(Contents); }
 
 Error loadBreakpadInput(StringRef Contents, StringRef Path,
                         FunctionModel &Model, WarningLog &Log,
-                        raw_ostream *Stats) {
+                        BreakpadStats *Stats) {
   Expected<BreakpadStats> S =
       parseBreakpadIntoModel(Contents, Path, Model, Log);
   if (!S)
     return S.takeError();
   if (Stats)
-    *Stats << formatv("breakpad: {0} FUNC, {1} PUBLIC, {2} line records, {3} "
-                      "INLINE, {4} FILE, {5} INLINE_ORIGIN kept; skipped {6} "
-                      "STACK, {7} INFO, {8} empty ranges, {9} PUBLIC inside "
-                      "FUNC; rejected {10} records\n",
-                      S->Functions, S->Publics, S->LineRecords, S->Inlines,
-                      S->Files, S->InlineOrigins, S->StackRecords,
-                      S->InfoSkipped, S->EmptyRanges, S->PublicsInFunctions,
-                      S->Rejected);
+    *Stats = *S;
   return Error::success();
 }
 
-/// Finalizes Model and writes it as GSYM, as `dwarfpack gsym` does.
-static Error writeGsym(FunctionModel &Model, StringRef Out, WarningLog &Log) {
+void printBreakpadStats(const BreakpadStats &S, raw_ostream &OS) {
+  OS << formatv("records:      {0} FUNC, {1} PUBLIC, {2} line, {3} INLINE, "
+                "{4} FILE, {5} INLINE_ORIGIN kept\n",
+                S.Functions, S.Publics, S.LineRecords, S.Inlines, S.Files,
+                S.InlineOrigins)
+     << formatv("skipped:      {0} STACK, {1} INFO, {2} empty ranges ({3} "
+                "INLINE left empty), {4} PUBLIC inside FUNC, {5} PUBLIC at "
+                "0\n",
+                S.StackRecords, S.InfoSkipped, S.EmptyRanges, S.EmptyInlines,
+                S.PublicsInFunctions, S.PublicsAtZero)
+     << formatv("rejected:     {0} records ({1} line and INLINE records "
+                "dropped with them)\n",
+                S.Rejected, S.DroppedWithFunction);
+}
+
+std::string storeOutputPath(StringRef SymRelPath, TableFormat Format) {
+  StringRef Base = SymRelPath;
+  Base.consume_back(".sym");
+  return (Base + (Format == TableFormat::Gsym ? ".gsym" : ".dpat")).str();
+}
+
+Expected<std::string> encodeTable(const FunctionModel &Model,
+                                  TableFormat Format) {
+  return Format == TableFormat::Gsym ? gsym::encodeGsym(Model)
+                                     : compact::encodeCompact(Model);
+}
+
+/// Finalizes Model and writes it in Format, as `dwarfpack gsym` does.
+static Error writeTable(FunctionModel &Model, StringRef Out, WarningLog &Log,
+                        TableFormat Format) {
   Model.finalize(Log);
   if (Model.functions().empty())
     return createFileError(Out, createStringError(inconvertibleErrorCode(),
                                                   "no functions to write"));
-  Expected<std::string> Bytes = gsym::encodeGsym(Model);
+  Expected<std::string> Bytes = encodeTable(Model, Format);
   if (!Bytes)
     return createFileError(Out, Bytes.takeError());
   if (Error E = writeToOutput(Out, [&](raw_ostream &OS) -> Error {
@@ -61,7 +83,7 @@ static Error writeGsym(FunctionModel &Model, StringRef Out, WarningLog &Log) {
 }
 
 int convertBreakpadStore(StringRef InDir, StringRef OutDir, unsigned NumThreads,
-                         bool Quiet, raw_ostream &OS) {
+                         bool Quiet, TableFormat Format, raw_ostream &OS) {
   Expected<BreakpadStoreListing> L = listBreakpadStore(InDir);
   if (!L)
     return reportError(L.takeError());
@@ -76,7 +98,7 @@ int convertBreakpadStore(StringRef InDir, StringRef OutDir, unsigned NumThreads,
       Pool.async([&, I] {
         SmallString<256> In(InDir), Out(OutDir);
         sys::path::append(In, Files[I]);
-        sys::path::append(Out, gsymPathForStoreEntry(Files[I]));
+        sys::path::append(Out, storeOutputPath(Files[I], Format));
         auto Fail = [&](Error E) { Failures[I] = toString(std::move(E)); };
         Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(In);
         if (!Buf)
@@ -88,7 +110,7 @@ int convertBreakpadStore(StringRef InDir, StringRef OutDir, unsigned NumThreads,
         if (std::error_code EC =
                 sys::fs::create_directories(sys::path::parent_path(Out)))
           return Fail(createFileError(Out, EC));
-        if (Error E = writeGsym(Model, Out, Logs[I]))
+        if (Error E = writeTable(Model, Out, Logs[I], Format))
           return Fail(std::move(E));
       });
     Pool.wait();

@@ -34,9 +34,10 @@ struct CommandRegistration {
 int reportError(llvm::Error E);
 int reportError(const llvm::Twine &Message);
 
-/// Checks a written GSYM file against the DWARF of the input it was made
-/// from and prints the report (VerifyCommand.cpp); 0 when they agree.
-int runVerification(llvm::StringRef GsymFile, llvm::StringRef InputFile,
+/// Checks a written address table (GSYM or compact) against the DWARF of the
+/// input it was made from and prints the report (VerifyCommand.cpp); 0 when
+/// they agree.
+int runVerification(llvm::StringRef TableFile, llvm::StringRef InputFile,
                     unsigned NumThreads, bool ShowStats);
 
 /// Prints "dwarfpack: warning: <message>" to stderr.

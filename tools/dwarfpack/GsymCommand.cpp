@@ -33,11 +33,17 @@ const char *GsymSubDetails =
     "  only the symbol tables (.symtab, .dynsym) describe is added by name.\n"
     "  The output is the same for any --num-threads.\n"
     "\n"
+    "  By default OUTPUT is dwarfpack's compact address table\n"
+    "  (docs/CompactTable.md; `dwarfpack lookup`, `dump` and `verify` read\n"
+    "  it); --format=gsym writes LLVM GSYM instead, for llvm-gsymutil and\n"
+    "  other GSYM readers.\n"
+    "\n"
     "  INPUT may also be a Breakpad symbol file (.sym, recognised by its\n"
     "  MODULE first line); addresses stay module-relative. With\n"
     "  --breakpad-store, INPUT is a symbol store directory\n"
     "  (<debug_file>/<ID>/<name>.sym) and OUTPUT the directory that receives\n"
-    "  the same tree of .gsym files.\n";
+    "  the same tree of <name>.dpat files (compact) or <name>.gsym files\n"
+    "  (--format=gsym).\n";
 
 cl::SubCommand GsymSub(
     "gsym",
@@ -70,14 +76,15 @@ cl::opt<bool> BreakpadStore(
     cl::desc("INPUT and OUTPUT are directories: convert every "
              "<debug_file>/<ID>/<name>.sym of a Breakpad symbol store"),
     cl::sub(GsymSub), cl::cat(category()));
-enum class OutFormat { Gsym, Compact };
+using OutFormat = TableFormat;
 cl::opt<OutFormat>
-    Format("format", cl::desc("Output format"), cl::init(OutFormat::Gsym),
-           cl::values(clEnumValN(OutFormat::Gsym, "gsym",
-                                 "LLVM GSYM V1 (readable by llvm-gsymutil)"),
-                      clEnumValN(OutFormat::Compact, "compact",
+    Format("format", cl::desc("Output format (default: compact)"),
+           cl::init(OutFormat::Compact),
+           cl::values(clEnumValN(OutFormat::Compact, "compact",
                                  "dwarfpack's compact address table "
-                                 "(docs/CompactTable.md)")),
+                                 "(docs/CompactTable.md), the default"),
+                      clEnumValN(OutFormat::Gsym, "gsym",
+                                 "LLVM GSYM V1 (readable by llvm-gsymutil)")),
            cl::sub(GsymSub), cl::cat(category()));
 
 void printWarnings(const WarningLog &Log) {
@@ -131,13 +138,15 @@ int runGsym() {
   ConvertStats CS;
   // Breakpad input (BreakpadInput.cpp): a store, or a .sym by its content.
   if (BreakpadStore)
-    return convertBreakpadStore(Input, Output, NumThreads, Quiet, outs());
+    return convertBreakpadStore(Input, Output, NumThreads, Quiet, Format,
+                                outs());
   bool IsBreakpad = false;
+  BreakpadStats BS;
   if (Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(Input)) {
     IsBreakpad = isBreakpadInput((*Buf)->getBuffer());
     if (IsBreakpad)
-      if (Error E = loadBreakpadInput((*Buf)->getBuffer(), Input, Model, Log,
-                                      Stats ? &outs() : nullptr)) {
+      if (Error E =
+              loadBreakpadInput((*Buf)->getBuffer(), Input, Model, Log, &BS)) {
         if (!Quiet)
           printWarnings(Log);
         return reportError(std::move(E));
@@ -145,6 +154,11 @@ int runGsym() {
   } else {
     consumeError(Buf.takeError()); // convertObjectFile reports it
   }
+  // The verifier compares with DWARF, which a .sym does not have.
+  if (IsBreakpad && Verify)
+    return reportError("'" + Input +
+                       "': --verify needs an ELF input with DWARF, not a "
+                       "Breakpad .sym");
   if (!IsBreakpad)
     if (Error E = convertObjectFile(Input, Model, Options, Log, &CS))
       return reportError(std::move(E));
@@ -195,16 +209,29 @@ int runGsym() {
     auto Secs = [](auto From, auto To) {
       return std::chrono::duration<double>(To - From).count();
     };
-    outs() << "input:        " << Input << "\n"
-           << "dwarf bytes:  " << CS.DebugBytes << " (" << CS.CompileUnits
-           << " compile units)\n"
-           << "output:       " << Output
+    // A .sym has records and no DWARF: say what was kept and skipped of
+    // them, and which functions have line tables.
+    if (IsBreakpad) {
+      outs() << "input:        " << Input << " (Breakpad, " << BS.TextLines
+             << " lines)\n";
+      printBreakpadStats(BS, outs());
+    } else {
+      outs() << "input:        " << Input << "\n"
+             << "dwarf bytes:  " << CS.DebugBytes << " (" << CS.CompileUnits
+             << " compile units)\n";
+    }
+    outs() << "output:       " << Output
            << (Format == OutFormat::Compact ? " (compact)\n" : " (gsym)\n")
-           << "output bytes: " << WS.Bytes << "\n"
-           << "functions:    " << WS.Functions << " (" << FromDwarf
-           << " from DWARF, " << (WS.Functions - FromDwarf)
-           << " from symbols)\n"
-           << "line rows:    " << WS.LineRows << "\n"
+           << "output bytes: " << WS.Bytes << "\n";
+    if (IsBreakpad)
+      outs() << "functions:    " << WS.Functions << " (" << FromDwarf
+             << " with line or inline info, " << (WS.Functions - FromDwarf)
+             << " names only)\n";
+    else
+      outs() << "functions:    " << WS.Functions << " (" << FromDwarf
+             << " from DWARF, " << (WS.Functions - FromDwarf)
+             << " from symbols)\n";
+    outs() << "line rows:    " << WS.LineRows << "\n"
            << "inline nodes: " << WS.InlineNodes << "\n"
            << "files:        " << WS.Files << "\n"
            << "strings:      " << WS.Strings << "\n"
@@ -213,7 +240,8 @@ int runGsym() {
       outs() << "noted:        " << K.Count << " " << K.Kind << "\n";
     outs() << "wall time:    "
            << format("%.3f", Secs(Start, std::chrono::steady_clock::now()))
-           << " s (read " << format("%.3f", Secs(Start, Read)) << ", finalize "
+           << " s (" << (IsBreakpad ? "parse " : "read ")
+           << format("%.3f", Secs(Start, Read)) << ", finalize "
            << format("%.3f", Secs(Read, Finalized)) << ", write "
            << format("%.3f", Secs(Finalized, Written)) << ")\n";
   }

@@ -1,6 +1,7 @@
-//===- VerifyCommand.cpp - `dwarfpack verify FILE.gsym INPUT` -------------===//
+//===- VerifyCommand.cpp - `dwarfpack verify TABLE INPUT` -----------------===//
 //
-// Checks a GSYM file against the DWARF of the binary it was made from and
+// Checks an address table (GSYM or compact) against the DWARF of the binary
+// it was made from and
 // prints a summary: what was checked, mismatches counted by kind with a few
 // examples. Exit status 1 when anything mismatches.
 //
@@ -8,7 +9,7 @@
 
 #include "Command.h"
 
-#include "dwarfpack/Verify/GsymVerifier.h"
+#include "dwarfpack/Verify/TableVerifier.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -18,10 +19,12 @@ using namespace dwarfpack;
 using namespace dwarfpack::tool;
 
 static cl::SubCommand
-    VerifySub("verify", "Check a GSYM file against the DWARF it came from");
-static cl::opt<std::string> GsymFile(cl::Positional, cl::Required,
-                                     cl::desc("<file.gsym>"),
-                                     cl::sub(VerifySub), cl::cat(category()));
+    VerifySub("verify",
+              "Check an address table (GSYM or compact) against the DWARF it "
+              "came from");
+static cl::opt<std::string> TableFile(cl::Positional, cl::Required,
+                                      cl::desc("<table: .dpat or .gsym>"),
+                                      cl::sub(VerifySub), cl::cat(category()));
 static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::desc("<binary with DWARF>"),
                                       cl::sub(VerifySub), cl::cat(category()));
@@ -37,17 +40,17 @@ static cl::opt<bool>
               cl::desc("Print the CPU time of loading DWARF and comparing"),
               cl::sub(VerifySub), cl::cat(category()));
 
-int dwarfpack::tool::runVerification(StringRef GsymFile, StringRef InputFile,
+int dwarfpack::tool::runVerification(StringRef TableFile, StringRef InputFile,
                                      unsigned NumThreads, bool ShowStats) {
   WarningLog Log;
-  verify::GsymVerifyOptions Opts;
+  verify::TableVerifyOptions Opts;
   Opts.NumThreads = NumThreads;
-  Expected<verify::GsymVerifyStats> Stats =
-      verify::verifyGsymFile(GsymFile, InputFile, Log, Opts);
+  Expected<verify::TableVerifyStats> Stats =
+      verify::verifyTableFile(TableFile, InputFile, Log, Opts);
   if (!Stats)
     return reportError(Stats.takeError());
   raw_ostream &OS = outs();
-  OS << "checked '" << GsymFile << "' against '" << InputFile
+  OS << "checked '" << TableFile << "' against '" << InputFile
      << "': " << Stats->FunctionsChecked << " functions ("
      << Stats->SymbolOnlyFunctions << " from the symbol table only, not "
      << "compared), " << Stats->AddressesChecked << " addresses, "
@@ -55,6 +58,11 @@ int dwarfpack::tool::runVerification(StringRef GsymFile, StringRef InputFile,
   if (ShowStats)
     OS << format("cpu: %.2f s loading DWARF, %.2f s comparing\n",
                  Stats->LoadSeconds, Stats->CompareSeconds);
+  if (Stats->FoldedAddresses)
+    OS << "folded code: " << Stats->FoldedAddresses
+       << " addresses where several subprograms describe the same code "
+          "(identical code folding, COMDAT copies) and the names differ, "
+          "not mismatches\n";
   OS << "mismatches: " << Stats->Mismatches << '\n';
   for (const WarningLog::KindSummary &K : Log.summary()) {
     OS << "  " << K.Kind << ": " << K.Count << '\n';
@@ -63,14 +71,14 @@ int dwarfpack::tool::runVerification(StringRef GsymFile, StringRef InputFile,
   }
   OS.flush();
   if (Stats->Mismatches)
-    return reportError("'" + GsymFile + "' does not match the DWARF of '" +
+    return reportError("'" + TableFile + "' does not match the DWARF of '" +
                        InputFile + "' (" + Twine(Stats->Mismatches) +
                        " mismatches)");
   return 0;
 }
 
 static int runVerify() {
-  return runVerification(GsymFile, InputFile, NumThreads, ShowStats);
+  return runVerification(TableFile, InputFile, NumThreads, ShowStats);
 }
 
 static CommandRegistration RegisterVerify(VerifySub, runVerify);

@@ -363,8 +363,9 @@ namespace {
 void checkContract(const InlineNode &N) {
   for (size_t I = 0; I < N.Ranges.size(); ++I) {
     EXPECT_LT(N.Ranges[I].Start, N.Ranges[I].End);
-    if (I)
+    if (I) {
       EXPECT_LE(N.Ranges[I - 1].End, N.Ranges[I].Start);
+    }
   }
   for (const InlineNode &C : N.Children) {
     for (const AddressRange &R : C.Ranges)
@@ -431,16 +432,19 @@ TEST(BreakpadParserTest, MutatedInputsKeepTheContract) {
     for (size_t I = 0; I < Fs.size(); ++I) {
       const FunctionEntry &F = Fs[I];
       EXPECT_LT(F.Range.Start, F.Range.End) << S;
-      if (I)
+      if (I) {
         EXPECT_LE(Fs[I - 1].Range.End, F.Range.Start) << S;
+      }
       for (size_t J = 0; J < F.Lines.size(); ++J) {
         EXPECT_TRUE(F.Range.contains(F.Lines[J].Address)) << S;
-        if (J)
+        if (J) {
           EXPECT_LT(F.Lines[J - 1].Address, F.Lines[J].Address) << S;
+        }
         EXPECT_NE(F.Lines[J].File, 0u) << S;
       }
-      if (!F.Lines.empty())
+      if (!F.Lines.empty()) {
         EXPECT_EQ(F.Lines[0].Address, F.Range.Start) << S;
+      }
       if (F.Inline) {
         ++WithInline;
         EXPECT_TRUE(F.Inline->Ranges.size() == 1 &&

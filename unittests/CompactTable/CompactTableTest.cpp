@@ -242,6 +242,60 @@ TEST(CompactTable, DamagedBytesNeverCrash) {
     }
 }
 
+// Paths and files are expanded at open; a path list that does not decode
+// must still open and make the lookups that need it fail, as before.
+TEST(CompactTable, DamagedPathListFailsLookups) {
+  FunctionModel M;
+  buildModel(M);
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C));
+  auto Good = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(Good)) << toString(Good.takeError());
+  auto [Off, Size] = (*Good)->section(compact::SecPaths);
+  const uint64_t FirstFunction = M.functions().front().Range.Start;
+  EXPECT_NE(describe((*Good)->lookup(FirstFunction)), "error");
+  // Keep the sparse index (checked at open), spoil the entries.
+  uint32_t IndexSize = ((uint64_t((*Good)->header().NumPaths) +
+                         (1u << compact::ListIndexShift) - 1) >>
+                        compact::ListIndexShift) *
+                       4;
+  std::string Bad = *C;
+  for (uint32_t I = std::min<uint32_t>(IndexSize, Size); I < Size; ++I)
+    Bad[Off + I] = char(0xff);
+  auto R = compact::CompactReader::create(MemoryBufferRef(Bad, "bad"));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  Expected<LookupResult> L = (*R)->lookup(FirstFunction);
+  ASSERT_FALSE(bool(L));
+  EXPECT_NE(toString(L.takeError()).find("corrupt path list"),
+            std::string::npos);
+}
+
+// A short name entry can stand for a huge name (one long token repeated):
+// the reader refuses to expand more than 16 MiB instead of allocating
+// whatever a hostile file asks for.
+TEST(CompactTable, HugeNameExpansionIsRefused) {
+  FunctionModel M;
+  M.BaseAddress = 0x1000;
+  std::string Word(64 * 1024, 'w'), Name = Word;
+  for (int I = 0; I < 300; ++I)
+    Name += "_" + Word;
+  FunctionEntry F;
+  F.Range = {0x1000, 0x1010};
+  F.Name = M.saveString(Name);
+  M.addFunction(std::move(F));
+  WarningLog Log;
+  M.finalize(Log);
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  EXPECT_LT(C->size(), 200u * 1024); // one token, 301 references
+  auto R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  Expected<LookupResult> L = (*R)->lookup(0x1000);
+  ASSERT_FALSE(bool(L));
+  EXPECT_NE(toString(L.takeError()).find("expands to more than 16 MiB"),
+            std::string::npos);
+}
+
 TEST(CompactTable, HeaderErrors) {
   FunctionModel M;
   buildModel(M);

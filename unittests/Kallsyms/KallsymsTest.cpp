@@ -231,8 +231,9 @@ TEST_P(KallsymsFormats, RandomAgainstOracle) {
   std::string Storage;
   auto R = writeAndOpen(L, GetParam(), Storage);
   std::string Expected = dumpOf(*R);
-  if (GetParam() == Fmt::Compact)
+  if (GetParam() == Fmt::Compact) {
     EXPECT_TRUE(Expected == Text);
+  }
   std::multimap<std::string, uint64_t> ByName;
   for (auto &[Addr, N] : Syms)
     ByName.insert({N, Addr});
@@ -300,6 +301,159 @@ TEST_P(KallsymsFormats, Deterministic) {
   writeAndOpen(L, GetParam(), A);
   writeAndOpen(L, GetParam(), B);
   EXPECT_EQ(A, B);
+}
+
+// Alias groups of every size (some cross the 32-symbol address blocks),
+// mixed types, leading underscores and modules: every group is looked up
+// inside its range and checked against an oracle of the canonical rule, and
+// the loop APIs reuse one SymbolInfo / one vector across lookups.
+TEST_P(KallsymsFormats, AliasesAndSizesAgainstOracle) {
+  std::mt19937_64 Rng(7);
+  struct Group {
+    uint64_t Addr;
+    std::vector<std::tuple<char, std::string, std::string>> Syms;
+  };
+  std::vector<Group> Groups;
+  std::string Text;
+  uint64_t A = 0xffffffff81000000;
+  const char *Stems[] = {"x", "_x", "__x", "___x", "x_", "_", "__", ".x"};
+  for (int G = 0; G < 3000; ++G) {
+    Group Gr{A, {}};
+    unsigned Size = Rng() % 10 ? 1 + Rng() % 3 : 1 + Rng() % 70;
+    std::string Mod = Rng() % 5 == 0 ? "mod" + std::to_string(G % 4) : "";
+    for (unsigned K = 0; K < Size; ++K) {
+      char Type = Rng() % 3 ? 't' : 'T';
+      std::string Name = std::string(Stems[Rng() % 8]) + "_" +
+                         std::to_string(G) + "_" + std::to_string(K);
+      Gr.Syms.emplace_back(Type, Name, Mod);
+      Text += utohexstr(A, true) + " " + Type + " " + Name +
+              (Mod.empty() ? "" : "\t[" + Mod + "]") + "\n";
+    }
+    Groups.push_back(Gr);
+    A += 16 * (1 + Rng() % 40);
+  }
+  uint64_t End = A;
+  SymbolList L = sampleList(Text, End);
+  std::string Storage;
+  auto R = writeAndOpen(L, GetParam(), Storage);
+  // A ksym-blob holds neither modules nor the end of the last symbol.
+  bool Compact = GetParam() == Fmt::Compact;
+  bool HasModules = Compact;
+  auto SizeOf = [&](size_t G, uint64_t Size) -> std::optional<uint64_t> {
+    if (!Compact && G + 1 == Groups.size())
+      return std::nullopt;
+    return Size;
+  };
+  auto Under = [](StringRef S) { return S.size() - S.ltrim('_').size(); };
+  SymbolInfo Info;
+  std::vector<SymbolInfo> Matches;
+  uint32_t Index = 0;
+  for (size_t G = 0; G < Groups.size(); ++G) {
+    const Group &Gr = Groups[G];
+    uint64_t Next = G + 1 < Groups.size() ? Groups[G + 1].Addr : End;
+    size_t Best = 0;
+    for (size_t K = 1; K < Gr.Syms.size(); ++K) {
+      bool CG = isUpper(std::get<0>(Gr.Syms[K]));
+      bool BG = isUpper(std::get<0>(Gr.Syms[Best]));
+      if (CG != BG ? CG
+                   : Under(std::get<1>(Gr.Syms[K])) <
+                         Under(std::get<1>(Gr.Syms[Best])))
+        Best = K;
+    }
+    for (uint64_t Q : {Gr.Addr, Gr.Addr + Rng() % (Next - Gr.Addr), Next - 1}) {
+      Expected<bool> Found = R->lookupAddressInto(Q, Info);
+      ASSERT_TRUE(Found && *Found) << G;
+      EXPECT_EQ(Info.Address, Gr.Addr);
+      EXPECT_EQ(Info.Size, SizeOf(G, Next - Gr.Addr));
+      EXPECT_EQ(Info.Name, std::get<1>(Gr.Syms[Best])) << G;
+      EXPECT_EQ(Info.Type, std::get<0>(Gr.Syms[Best]));
+      EXPECT_EQ(Info.Index, Index + Best);
+      EXPECT_EQ(Info.Module, HasModules ? std::get<2>(Gr.Syms[Best]) : "");
+    }
+    const std::string &Name = std::get<1>(Gr.Syms[Rng() % Gr.Syms.size()]);
+    ASSERT_FALSE(bool(R->lookupNameInto(Name, Matches)));
+    ASSERT_EQ(Matches.size(), 1u);
+    EXPECT_EQ(Matches[0].Name, Name);
+    EXPECT_EQ(Matches[0].Address, Gr.Addr);
+    EXPECT_EQ(Matches[0].Size, SizeOf(G, Next - Gr.Addr));
+    Index += Gr.Syms.size();
+  }
+  Expected<bool> Past = R->lookupAddressInto(End, Info);
+  ASSERT_TRUE(bool(Past));
+  EXPECT_EQ(*Past, !Compact);
+  ASSERT_FALSE(bool(R->lookupNameInto("no_such_name", Matches)));
+  EXPECT_TRUE(Matches.empty());
+}
+
+// Names of more than 64 tokens, and near the end of the name data, leave
+// the compact reader's fast decoder for its checked one: same answers.
+TEST_P(KallsymsFormats, LongNamesTakeTheCheckedPath) {
+  std::string Text;
+  std::vector<std::string> Names;
+  for (int I = 0; I < 40; ++I) {
+    std::string N = "f" + std::to_string(I);
+    for (int K = 0; K < (I % 3 ? 3 : 70 + I); ++K)
+      N += "_w" + std::to_string(K % 7);
+    Names.push_back(N);
+    Text += utohexstr(0x1000 + 16 * I) + " t " + N + "\n";
+  }
+  SymbolList L = sampleList(Text, 0x1000 + 16 * 40);
+  std::string Storage;
+  auto R = writeAndOpen(L, GetParam(), Storage);
+  SymbolInfo Info;
+  std::vector<SymbolInfo> Matches;
+  for (int I = 0; I < 40; ++I) {
+    Expected<bool> Found = R->lookupAddressInto(0x1000 + 16 * I + 3, Info);
+    ASSERT_TRUE(Found && *Found);
+    EXPECT_EQ(Info.Name, Names[I]);
+    ASSERT_FALSE(bool(R->lookupNameInto(Names[I], Matches)));
+    ASSERT_EQ(Matches.size(), 1u);
+    EXPECT_EQ(Matches[0].Address, uint64_t(0x1000 + 16 * I));
+  }
+  std::string Want;
+  for (int I = 0; I < 40; ++I)
+    Want += utohexstr(0x1000 + 16 * I, true, 16) + " t " + Names[I] + "\n";
+  EXPECT_EQ(dumpOf(*R), Want);
+}
+
+// A table large enough that lookups run on the readers' fast paths
+// (unchecked reads away from the section ends), corrupted at random: every
+// lookup gives an answer or an error, never a crash (run under ASan too).
+TEST_P(KallsymsFormats, CorruptLargeTableNeverCrashes) {
+  std::mt19937_64 Rng(5);
+  std::string Text;
+  std::vector<std::string> Names;
+  uint64_t A = 0xffffffff81000000;
+  for (int I = 0; I < 3000; ++I) {
+    std::string N = "w" + std::to_string(Rng() % 40) + "_x" +
+                    std::to_string(Rng() % 300) + "_" + std::to_string(I % 17);
+    Names.push_back(N);
+    Text += utohexstr(A, true) + (Rng() % 2 ? " T " : " t ") + N + "\n";
+    A += Rng() % 8 ? 16 * (1 + Rng() % 50) : 0;
+  }
+  SymbolList L = sampleList(Text, A + 16);
+  std::string Good;
+  writeAndOpen(L, GetParam(), Good);
+  SymbolInfo Info;
+  std::vector<SymbolInfo> Matches;
+  for (int Round = 0; Round < 400; ++Round) {
+    std::string Bad = Good;
+    for (int K = 0; K < 1 + Round % 8; ++K)
+      Bad[Rng() % Bad.size()] ^= char(1 + Rng() % 255);
+    auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Bad, "t", false));
+    if (!R) {
+      consumeError(R.takeError());
+      continue;
+    }
+    for (int Q = 0; Q < 40; ++Q) {
+      Expected<bool> F = (*R)->lookupAddressInto(
+          0xffffffff81000000 + Rng() % (A - 0xffffffff81000000 + 64), Info);
+      if (!F)
+        consumeError(F.takeError());
+      if (Error E = (*R)->lookupNameInto(Names[Rng() % Names.size()], Matches))
+        consumeError(std::move(E));
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Both, KallsymsFormats,

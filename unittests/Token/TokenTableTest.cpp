@@ -46,8 +46,9 @@ void expectRoundTrip(ArrayRef<std::string> Names) {
     B.Table.expand(Ids, Out);
     ASSERT_EQ(Out, Names[I]);
     ASSERT_EQ(B.Table.compare(Ids, Names[I]), 0);
-    if (I + 1 < Names.size())
+    if (I + 1 < Names.size()) {
       ASSERT_EQ(P, Data.data() + Offsets[I + 1]);
+    }
   }
 }
 
@@ -135,8 +136,9 @@ TEST(TokenTable, IdCodes) {
       EXPECT_EQ(P, Out.end());
       // A truncated code is rejected.
       P = Out.data();
-      if (Out.size() > 1)
+      if (Out.size() > 1) {
         EXPECT_FALSE(C.decode(P, Out.end() - 1, Back));
+      }
     }
   }
 }
@@ -200,6 +202,31 @@ TEST(TokenTable, Deterministic) {
   std::string First = build(Names).Enc.serialized().str();
   std::reverse(Names.begin(), Names.end());
   EXPECT_EQ(First, build(Names).Enc.serialized().str());
+}
+
+// addToken counts like addName: tokens added one by one (in any order)
+// give the same table and provisional ids that finalId maps alike.
+TEST(TokenTable, AddTokenMatchesAddName) {
+  std::vector<std::string> Names = randomNames(3000, "_.abcdefg", 30, 9);
+  TokenTableBuilder ByName, ByToken;
+  SmallVector<uint32_t, 0> NameIds, TokenIds;
+  for (const std::string &N : Names)
+    ByName.addName(N, &NameIds);
+  for (size_t I = Names.size(); I-- > 0;) {
+    SmallVector<StringRef, 16> Toks;
+    splitTokens(Names[I], {}, Toks);
+    for (StringRef T : Toks)
+      TokenIds.push_back(ByToken.addToken(T));
+  }
+  EXPECT_EQ(ByName.numTokens(), ByToken.numTokens());
+  Expected<TokenEncoder> A = ByName.finish(), B = ByToken.finish();
+  ASSERT_TRUE(A && B);
+  EXPECT_EQ(A->serialized(), B->serialized());
+  // Same names, reversed: the last name's tokens come first.
+  SmallVector<uint32_t, 16> Want;
+  ASSERT_TRUE(A->tokenize(Names.back(), Want));
+  for (size_t K = 0; K < Want.size(); ++K)
+    EXPECT_EQ(B->finalId(TokenIds[K]), Want[K]);
 }
 
 TEST(TokenTable, OtherSeparator) {

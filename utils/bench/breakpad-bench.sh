@@ -5,7 +5,8 @@
 #    dumped from (SQLite amalgamation from the npm package
 #    better-sqlite3@12.11.1, gcc -O2 -g; see that directory's README.md) and
 #    checks its build-id against the .sym's INFO CODE_ID.
-# 2. Converts the .sym and the binary's DWARF to GSYM and looks the same
+# 2. Converts the .sym and the binary's DWARF to GSYM (--format=gsym
+#    throughout: step 3b parses the GSYM dump) and looks the same
 #    addresses up in both (every FUNC start, every line-record boundary and
 #    random addresses, from the reference resolver), reporting how often the
 #    function, the file:line and the inline frames agree. They need not agree
@@ -60,8 +61,8 @@ echo "build-id $have (.sym says $want)"
 [ "$want" = "$have" ] || { echo "error: build-id differs; not the same binary" >&2; exit 1; }
 
 echo "== 2. .sym-derived vs DWARF-derived lookups"
-"$bin" gsym "$sym" -o sym.gsym
-"$bin" gsym src/sqlite-gcc -o dwarf.gsym
+"$bin" gsym --format=gsym "$sym" -o sym.gsym
+"$bin" gsym --format=gsym src/sqlite-gcc -o dwarf.gsym
 python3 "$ref" addresses "$sym" --random 5000 --seed 7 > addrs.txt
 echo "$(wc -l < addrs.txt) addresses"
 "$bin" lookup --output-style=JSON sym.gsym < addrs.txt > sym.json
@@ -96,25 +97,25 @@ echo "big.sym: $(du -m big.sym | cut -f1) MB, $(grep -c '^FUNC' big.sym) FUNC re
 cat big.sym > /dev/null # page cache
 for run in 1 2 3; do
   /usr/bin/time -f "run $run: %e s wall, %U s user + %S s sys CPU, %M KB max RSS" \
-    "$bin" gsym big.sym -o big.gsym
+    "$bin" gsym --format=gsym big.sym -o big.gsym
 done
 ls -l big.gsym | awk '{print "big.gsym: " $5 " bytes"}'
-"$bin" gsym big.sym -o big.gsym --stats | grep -E '^breakpad:|^wall time:'
+"$bin" gsym --format=gsym big.sym -o big.gsym --stats | grep -E '^records:|^wall time:'
 
 vmlinux=${DWARFPACK_BENCH_ROOT:-/var/tmp/dwarfpack-bench}/vmlinux
 if [ -e "$vmlinux" ]; then
   echo "== 3b. a .sym of the kernel (from its DWARF, via dwarfpack gsym + dump)"
   if [ ! -f vmlinux.sym ]; then
-    "$bin" gsym --quiet "$vmlinux" -o vmlinux.gsym
+    "$bin" gsym --format=gsym --quiet "$vmlinux" -o vmlinux.gsym
     "$bin" dump vmlinux.gsym | python3 "$here/gsym-to-breakpad-sym.py" vmlinux vmlinux.sym
   fi
   echo "vmlinux.sym: $(du -m vmlinux.sym | cut -f1) MB, $(grep -c '^FUNC' vmlinux.sym) FUNC, $(grep -c '^INLINE ' vmlinux.sym) INLINE records"
   cat vmlinux.sym > /dev/null
   for run in 1 2 3; do
     /usr/bin/time -f "run $run: %e s wall, %U s user + %S s sys CPU, %M KB max RSS" \
-      "$bin" gsym vmlinux.sym -o vmlinux-sym.gsym
+      "$bin" gsym --format=gsym vmlinux.sym -o vmlinux-sym.gsym
   done
-  "$bin" gsym vmlinux.sym -o vmlinux-sym.gsym --stats | grep -E '^breakpad:|^wall time:|^output bytes:'
+  "$bin" gsym --format=gsym vmlinux.sym -o vmlinux-sym.gsym --stats | grep -E '^records:|^wall time:|^output bytes:'
   python3 "$ref" addresses vmlinux.sym --random 30000 --only-random > k.addrs
   "$bin" lookup --output-style=JSON vmlinux-sym.gsym < k.addrs > k.json
   python3 "$ref" check vmlinux.sym k.addrs k.json | tail -n 1

@@ -15,6 +15,10 @@ full inline chain: function, file and line of every frame, innermost first
 (GSYM has no columns). Prints the agreement, the kinds of mismatch and a few
 examples per kind.
 
+GSYM is an LLVM GSYM file (`dwarfpack gsym --format=gsym ELF -o GSYM`: the
+default output of `dwarfpack gsym` is the compact table, which only the
+dwarfpack candidate reads; llvm-gsymutil needs --format=gsym).
+
 Sampling. Addresses are drawn uniformly over the bytes of the sized function
 symbols (llvm-nm types t/T/W), so every function gets its share. A draw is
 "DWARF-covered" when `llvm-symbolizer --functions=short` names a function

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Benchmark `dwarfpack gsym` beside `llvm-gsymutil --convert`, same run, on
+# Benchmark `dwarfpack gsym --format=gsym` (LLVM GSYM, comparable byte for
+# byte and readable by llvm-gsymutil; the default output is the compact
+# table, see compact-bench.sh) beside `llvm-gsymutil --convert`, same run, on
 # real inputs (see utils/bench/README.md for the goals):
 #
 #   utils/bench/gsym-bench.sh [options] [INPUT...]
@@ -104,7 +106,7 @@ for input in "${inputs[@]}"; do
       echo "   llvm-gsymutil failed, see $out/$input.llvm.log" >&2
       record "$input" llvm_error failed
     fi
-    if [ $dp_ok = 1 ] && ! run_timed "$input" dp "$dp" gsym "$elf" -o "$y" \
+    if [ $dp_ok = 1 ] && ! run_timed "$input" dp "$dp" gsym --format=gsym "$elf" -o "$y" \
       --num-threads "$threads" --quiet; then
       dp_ok=0
       echo "   dwarfpack gsym failed, see $out/$input.dp.log" >&2
@@ -119,14 +121,14 @@ for input in "${inputs[@]}"; do
     record_timed "$input" dp
     record "$input" dp_size "$(stat -c %s "$y")"
     # Determinism: 1 thread must give the same bytes as $threads threads.
-    "$dp" gsym "$elf" -o "$y.t1" --num-threads 1 --quiet >/dev/null 2>&1 &&
+    "$dp" gsym --format=gsym "$elf" -o "$y.t1" --num-threads 1 --quiet >/dev/null 2>&1 &&
       { cmp -s "$y" "$y.t1" && record "$input" deterministic yes ||
         record "$input" deterministic "NO (1 vs $threads threads differ)"; }
     rm -f "$y.t1"
     if "$dp" gsym --help 2>&1 | grep -q -- '--verify'; then
       echo "   dwarfpack gsym --verify" >&2
       rc=0
-      run_timed "$input" verify "$dp" gsym "$elf" -o "$y.v" \
+      run_timed "$input" verify "$dp" gsym --format=gsym "$elf" -o "$y.v" \
         --num-threads "$threads" --quiet --verify || rc=$?
       record_timed "$input" verify
       record "$input" verify_status "$([ $rc = 0 ] && echo ok ||

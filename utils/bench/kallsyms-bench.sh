@@ -2,7 +2,7 @@
 # Kernel symbol tables: size per symbol, lookup speed, build time and round
 # trip of both formats on real inputs (never committed, fetched on demand).
 #
-#   utils/bench/kallsyms-bench.sh [--lookups N] [--builds N]
+#   utils/bench/kallsyms-bench.sh [--lookups N] [--builds N] [--candidates]
 #
 # Inputs: the Debian 6.1 cloud kernel's System.map (fetched with
 # fetch-inputs.sh when missing) and this machine's /proc/kallsyms (needs
@@ -11,7 +11,9 @@
 # random address and name lookups (`dwarfpack kallsyms --bench-lookups`),
 # the best of N in-memory builds (`--bench-build`, parse + write, no file
 # I/O) and the wall time of the whole `dwarfpack kallsyms` process, and
-# whether `dwarfpack dump` gives back the filtered input exactly.
+# whether `dwarfpack dump` gives back the filtered input exactly. With
+# --candidates it also runs dwarfpack-token-candidates (token schemes
+# compared on both inputs, docs/TokenEncoder.md).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,11 +22,13 @@ build=${DWARFPACK_BUILD_DIR:-$top/build}
 dp=$build/bin/dwarfpack
 lookups=1000000
 builds=10
+candidates=0
 while [ $# -gt 0 ]; do
   case $1 in
   --lookups) lookups=$2; shift 2 ;;
   --builds) builds=$2; shift 2 ;;
-  *) echo "usage: $0 [--lookups N] [--builds N]" >&2; exit 2 ;;
+  --candidates) candidates=1; shift ;;
+  *) echo "usage: $0 [--lookups N] [--builds N] [--candidates]" >&2; exit 2 ;;
   esac
 done
 [ -x "$dp" ] || { echo "build dwarfpack first ($dp)" >&2; exit 1; }
@@ -80,3 +84,13 @@ for format in compact ksym-blob; do
     $(((t1 - t0) / 1000000))
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (wall times include waiting for a core)"
+
+if [ $candidates = 1 ]; then
+  tc=$build/bin/dwarfpack-token-candidates
+  [ -x "$tc" ] || { echo "build dwarfpack-token-candidates first ($tc)" >&2; exit 1; }
+  echo
+  echo "token candidates (names + token table bytes, random decode of one name):"
+  "$tc" "$sysmap"
+  "$tc" "$out/proc-kallsyms.txt"
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi

@@ -4,8 +4,10 @@
 // mapped buffer. Opening validates the header, the section table and every
 // fixed-size index; records, blocks and names are decoded lazily with
 // bounds checks on every byte, so corrupt input yields an Error, never a
-// crash or a hang. A lookup decodes one address block, one record, and only
-// the names and paths of the frames it returns.
+// crash or a hang. Opening also expands the path and file lists once (a
+// small part of a table that nearly every lookup needs). A lookup decodes
+// one address block, one record, and only the names of the frames it
+// returns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,25 +119,39 @@ public:
   /// Directory and base path ids of file Id.
   llvm::Error getFileParts(uint32_t Id, uint32_t &Dir, uint32_t &Base) const;
 
+  /// The function whose range contains Address (false: none).
+  llvm::Expected<bool> findFunction(uint64_t Address,
+                                    FunctionLocation &Loc) const;
+
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
 
 private:
   CompactReader() = default;
   llvm::Error parse();
+  /// Fills PathText/PathEnds and FileParts when the lists decode.
+  void expandPathsAndFiles();
+  /// Fills NameTokenRefs.
+  void locateNameTokens();
+  llvm::StringRef cachedPath(uint32_t Id) const {
+    uint32_t Begin = Id ? PathEnds[Id - 1] : 0;
+    return llvm::StringRef(PathText.data() + Begin, PathEnds[Id] - Begin);
+  }
   llvm::Error findListEntry(llvm::StringRef List, uint32_t Count, uint32_t Id,
                             unsigned Kind, const uint8_t *&P) const;
   /// Prefetches the index entry (Body false) or the entry (Body true, the
   /// index entry having been prefetched before) of Id in a list section.
   void prefetch(llvm::StringRef List, uint32_t Count, uint32_t Id,
                 bool Body) const;
-  static llvm::Error decodeEntry(const token::TokenTable &Tokens,
-                                 const uint8_t *P, const uint8_t *ListEnd,
-                                 const char *What, std::string &Out);
+  llvm::Error decodeEntry(const token::TokenTable &Tokens, const uint8_t *P,
+                          const uint8_t *ListEnd, const char *What,
+                          std::string &Out) const;
+  /// decodeEntry, appending to Out.
+  llvm::Error appendEntry(const token::TokenTable &Tokens, const uint8_t *P,
+                          const uint8_t *ListEnd, const char *What,
+                          std::string &Out) const;
   llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
                          uint32_t Count, uint32_t Id, unsigned Kind,
                          std::string &Out) const;
-  llvm::Expected<bool> findFunction(uint64_t Address,
-                                    FunctionLocation &Loc) const;
   /// Where address block Block (< Hdr.NumBlocks) and its records lie, from
   /// its index entry and the next one.
   struct BlockBounds {
@@ -155,6 +171,18 @@ private:
   token::TokenTable PathTokens;
   SpecialOpcodes Special;
   llvm::StringRef Names, Paths, Files;
+  /// Every path expanded at open (path Id is [PathEnds[Id - 1],
+  /// PathEnds[Id]) of PathText), and every file's (dir, base) path ids;
+  /// empty when the lists did not decode (lookups then read them lazily and
+  /// report the damage).
+  std::string PathText;
+  std::vector<uint32_t> PathEnds;
+  std::vector<std::pair<uint32_t, uint32_t>> FileParts;
+  /// Where each name token's bytes lie in the file.
+  struct TokenRef {
+    uint32_t Offset, Length;
+  };
+  std::vector<TokenRef> NameTokenRefs;
 };
 
 /// The name of section S as the dump and error messages print it.

@@ -49,16 +49,24 @@ public:
   virtual llvm::Expected<std::optional<uint32_t>>
   findLastAtOrBelow(uint64_t Addr) const = 0;
   /// Every symbol named Name, in address order.
-  virtual llvm::Expected<std::vector<SymbolInfo>>
-  lookupName(llvm::StringRef Name) const = 0;
+  llvm::Expected<std::vector<SymbolInfo>>
+  lookupName(llvm::StringRef Name) const;
+  /// lookupName for callers in a loop: Out is resized to the matches and
+  /// its elements are overwritten, so their strings keep their capacity.
+  virtual llvm::Error lookupNameInto(llvm::StringRef Name,
+                                     std::vector<SymbolInfo> &Out) const = 0;
   /// End of the last symbol, when the table knows it.
   std::optional<uint64_t> endAddress() const { return EndAddress; }
 
   /// The symbol containing Addr. Of several aliases at one address the
   /// canonical one is returned: global (upper-case type) before local, then
   /// fewer leading underscores, then table order.
-  virtual llvm::Expected<std::optional<SymbolInfo>>
-  lookupAddress(uint64_t Addr) const;
+  llvm::Expected<std::optional<SymbolInfo>> lookupAddress(uint64_t Addr) const;
+  /// lookupAddress for callers in a loop (a profiler resolving samples):
+  /// fills Info, reusing the capacity of its strings, and returns whether a
+  /// symbol contains Addr (Info is unspecified when not).
+  virtual llvm::Expected<bool> lookupAddressInto(uint64_t Addr,
+                                                 SymbolInfo &Info) const;
 
   /// AddressSymbolizer: one frame with Size, Module and SymbolType.
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
@@ -67,14 +75,18 @@ public:
   /// address order (the /proc/kallsyms line format).
   llvm::Error dump(llvm::raw_ostream &OS) const;
 
-  /// Fills Address and Size of symbol I.
-  llvm::Error fillAddressAndSize(uint32_t I, SymbolInfo &Info) const;
+  /// Fills Address, Size and Index of symbol I.
+  virtual llvm::Error fillAddressAndSize(uint32_t I, SymbolInfo &Info) const;
 
 protected:
   /// The canonical symbol of the alias group [First, Last] (Address and
   /// Size not filled).
   llvm::Expected<SymbolInfo> chooseCanonical(uint32_t First,
                                              uint32_t Last) const;
+  /// lookupAddressInto through the primitives above only: the reference the
+  /// formats' fast paths fall back on for rare cases.
+  llvm::Expected<bool> lookupAddressGeneric(uint64_t Addr,
+                                            SymbolInfo &Info) const;
 
   uint32_t NumSyms = 0;
   std::optional<uint64_t> EndAddress;

@@ -141,6 +141,11 @@ public:
   /// writers a second hash lookup per word.
   void addName(llvm::StringRef Name,
                llvm::SmallVectorImpl<uint32_t> *Provisional = nullptr);
+  /// Counts one token (a piece of a name as splitTokens cuts it) and
+  /// returns its provisional id. Writers that tokenize names themselves use
+  /// it, e.g. to reuse the ids of the tokens a sorted name shares with the
+  /// previous one instead of hashing them again.
+  uint32_t addToken(llvm::StringRef Token);
   /// Distinct tokens so far (provisional ids are below this).
   uint32_t numTokens() const { return Words.size(); }
   /// Assigns ids and picks the id code. Weights, indexed by provisional id,

@@ -1,12 +1,16 @@
-//===- GsymVerifier.cpp - Check a GSYM file against DWARF -----------------===//
+//===- TableVerifier.cpp - Check an address table against DWARF -----------===//
 //
-// For every GSYM function with debug info, the answer can only change at a
-// line row or an inline range boundary (of either side), so comparing there
-// covers the whole function. See GsymVerifier.h for the mismatch kinds.
+// For every function of the table with debug info, the answer can only
+// change at a line row or an inline range boundary (of either side), so
+// comparing there covers the whole function. See TableVerifier.h for the
+// mismatch kinds.
 //
 //===----------------------------------------------------------------------===//
 
-#include "dwarfpack/Verify/GsymVerifier.h"
+#include "dwarfpack/Verify/TableVerifier.h"
+
+#include "dwarfpack/CompactTable/CompactReader.h"
+#include "dwarfpack/GSYM/GsymReader.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -37,26 +41,26 @@ namespace {
 
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
-/// A GSYM name matches a DWARF one when equal, when it is the name of a
+/// A table's name matches a DWARF one when equal, when it is the name of a
 /// compiler clone of it, or when it is the same name qualified with its
-/// scopes (GSYM converters qualify short names, DWARF gives the bare
-/// DW_AT_name).
-bool namesMatch(StringRef Gsym, StringRef Dwarf) {
-  if (Gsym == Dwarf)
+/// scopes (GSYM and compact converters qualify short names, DWARF gives the
+/// bare DW_AT_name).
+bool namesMatch(StringRef Table, StringRef Dwarf) {
+  if (Table == Dwarf)
     return true;
   // A symbol name of a compiler clone ("f.constprop.0", "f.cold",
   // "_Z1fv.isra.0") names the same source function.
-  if (Gsym.size() > Dwarf.size() + 1 && Gsym.starts_with(Dwarf) &&
-      Gsym[Dwarf.size()] == '.')
+  if (Table.size() > Dwarf.size() + 1 && Table.starts_with(Dwarf) &&
+      Table[Dwarf.size()] == '.')
     return true;
-  return Gsym.size() > Dwarf.size() + 2 && Gsym.ends_with(Dwarf) &&
-         Gsym.drop_back(Dwarf.size()).ends_with("::");
+  return Table.size() > Dwarf.size() + 2 && Table.ends_with(Dwarf) &&
+         Table.drop_back(Dwarf.size()).ends_with("::");
 }
 
-bool filesMatch(StringRef Gsym, StringRef Dwarf) {
-  if (Gsym == Dwarf)
+bool filesMatch(StringRef Table, StringRef Dwarf) {
+  if (Table == Dwarf)
     return true;
-  SmallString<256> A(Gsym), B(Dwarf);
+  SmallString<256> A(Table), B(Dwarf);
   sys::path::remove_dots(A, /*remove_dot_dot=*/true);
   sys::path::remove_dots(B, /*remove_dot_dot=*/true);
   return A == B;
@@ -189,21 +193,55 @@ struct SharedDwarf {
   /// that starts where it starts (as llvm-symbolizer names the outermost
   /// frame), so that name is as right as the DWARF one.
   DenseMap<uint64_t, SmallVector<StringRef, 1>> SymbolsAt;
+  /// Units, for the map below.
+  ArrayRef<DWARFUnit *> Units;
+
+  /// Names of the subprograms with a range starting at Addr (see
+  /// Checker::isFoldedCopy). Only needed when a name differs, so it is built
+  /// on first use.
+  ArrayRef<StringRef> subprogramsAt(uint64_t Addr) const {
+    std::call_once(SubprogramsOnce, [this] {
+      for (DWARFUnit *U : Units)
+        for (const DWARFDebugInfoEntry &Entry : U->dies()) {
+          DWARFDie Die(U, &Entry);
+          if (Die.getTag() != dwarf::DW_TAG_subprogram)
+            continue;
+          Expected<DWARFAddressRangesVector> Ranges = Die.getAddressRanges();
+          if (!Ranges) {
+            consumeError(Ranges.takeError());
+            continue;
+          }
+          const char *Name = Die.getSubroutineName(DINameKind::LinkageName);
+          if (!Name)
+            continue;
+          for (const DWARFAddressRange &R : *Ranges)
+            SubprogramStarts[R.LowPC].push_back(Name);
+        }
+    });
+    auto It = SubprogramStarts.find(Addr);
+    return It == SubprogramStarts.end() ? ArrayRef<StringRef>()
+                                        : ArrayRef<StringRef>(It->second);
+  }
+
+private:
+  mutable std::once_flag SubprogramsOnce;
+  mutable DenseMap<uint64_t, SmallVector<StringRef, 2>> SubprogramStarts;
 };
 
 class Checker {
 public:
-  Checker(const gsym::GsymReader &G, const SharedDwarf &Shared,
-          DWARFContext &Ctx, WarningLog &Log, GsymVerifyStats &Stats)
-      : G(G), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
-        SymbolsAt(Shared.SymbolsAt), Oracle(Ctx, Shared.LineTables) {}
+  Checker(const VerifiableTable &T, const SharedDwarf &Shared,
+          DWARFContext &Ctx, WarningLog &Log, TableVerifyStats &Stats)
+      : T(T), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
+        SymbolsAt(Shared.SymbolsAt), Shared(Shared),
+        Oracle(Ctx, Shared.LineTables) {}
 
   void checkFunction(uint32_t Index);
   void checkDwarfSubprograms(DWARFUnit &U);
 
 private:
-  void checkAddress(uint64_t Addr, uint32_t Index,
-                    const gsym::DecodedFunction &Func, bool CrossCheck);
+  void checkAddress(uint64_t Addr, uint32_t Index, const TableFunction &Func,
+                    bool CrossCheck);
   void crossCheck(uint64_t Addr);
   void collectDwarfBoundaries(uint64_t Start, uint64_t End,
                               SmallVectorImpl<uint64_t> &Addrs);
@@ -216,22 +254,27 @@ private:
     auto It = SymbolsAt.find(Addr);
     return It != SymbolsAt.end() && is_contained(It->second, Name);
   }
+  /// Several subprograms describe the code at the function's start:
+  /// identical code folding (template instances with the same code) or
+  /// COMDAT copies from several units, which the linker points at the one
+  /// kept copy although each unit inlined differently. The converter keeps
+  /// one of them and DWARFContext may pick another; both answers are DWARF's.
+  bool isFoldedCopy(const TableFunction &Func) {
+    return Shared.subprogramsAt(Func.Range.Start).size() >= 2;
+  }
   bool hasLineTable(uint32_t Index) {
-    Expected<gsym::DecodedFunction> D = G.decodeFunction(Index);
-    if (!D) {
-      consumeError(D.takeError()); // reported by checkFunction
+    Expected<bool> Has = T.hasLineTable(Index);
+    if (!Has) {
+      consumeError(Has.takeError()); // reported by checkFunction
       return true;
     }
-    return D->HasLineTable;
+    return *Has;
   }
-  /// GSYM file index File names the DWARF path Path. The exact join is
+  /// The table's file Dir/Base names the DWARF path Path. The exact join is
   /// checked without building the string; anything else goes through the
   /// slower normalising comparison.
-  bool fileMatches(uint32_t File, StringRef Path) {
-    std::optional<FileEntry> E = G.getFile(File);
-    if (!E)
-      return Path.empty();
-    StringRef Dir = E->Dir, Base = E->Base;
+  static bool fileMatches(const TableFrame &F, StringRef Path) {
+    StringRef Dir = F.Dir, Base = F.Base;
     if (!Dir.empty() && !Base.empty() && Path.starts_with(Dir) &&
         Path.ends_with(Base) && !(Dir.contains('\\') && !Dir.contains('/'))) {
       size_t Mid = Path.size() - Dir.size() - Base.size();
@@ -240,37 +283,15 @@ private:
           (Sep ? Mid == 1 && Path[Dir.size()] == '/' : Mid == 0))
         return true;
     }
-    return filesMatch(G.getFilePath(File), Path);
+    return filesMatch(gsym::joinPath(Dir, Base), Path);
   }
-  /// Turns a lookup() answer into raw frames (names and files by value
-  /// are kept alive in Scratch). False when the answer has no frames.
-  bool fromLookup(const LookupResult &R) {
-    GFrames.clear();
-    Scratch = R;
-    for (const SourceFrame &F : Scratch.Frames) {
-      gsym::GsymReader::RawFrame Raw;
-      Raw.Name = F.FunctionName;
-      Raw.Line = F.Line;
-      Raw.StartAddress = F.StartAddress;
-      Raw.File = F.FileName.empty() ? gsym::GsymReader::NoFile
-                                    : fileIndexOf(F.FileName);
-      GFrames.push_back(Raw);
-    }
-    return true;
-  }
-  /// The file-table index with this path (rare path: overlapping entries).
-  uint32_t fileIndexOf(StringRef Path) {
-    for (uint32_t I = 0; I < G.getNumFiles(); ++I)
-      if (G.getFilePath(I) == Path)
-        return I;
-    return gsym::GsymReader::NoFile;
-  }
-  std::string describeGsym(ArrayRef<gsym::GsymReader::RawFrame> Frames) {
+  static std::string describeTable(ArrayRef<TableFrame> Frames) {
     std::string S;
-    for (const gsym::GsymReader::RawFrame &F : Frames) {
+    for (const TableFrame &F : Frames) {
       if (!S.empty())
         S += " <- ";
-      S += (F.Name + " " + G.getFilePath(F.File) + ":" + Twine(F.Line)).str();
+      S += (F.Name + " " + gsym::joinPath(F.Dir, F.Base) + ":" + Twine(F.Line))
+               .str();
     }
     return S.empty() ? "nothing" : S;
   }
@@ -279,16 +300,17 @@ private:
     Log.report(Kind, Message);
   }
 
-  const gsym::GsymReader &G;
+  const VerifiableTable &T;
   DWARFContext &Ctx;
   WarningLog &Log;
-  GsymVerifyStats &Stats;
+  TableVerifyStats &Stats;
   ArrayRef<AddressRange> TextRanges;
   const DenseMap<uint64_t, SmallVector<StringRef, 1>> &SymbolsAt;
+  const SharedDwarf &Shared;
   DwarfOracle Oracle;
   SmallVector<DwarfFrame, 8> DFrames;
-  SmallVector<gsym::GsymReader::RawFrame, 8> GFrames;
-  LookupResult Scratch;
+  SmallVector<TableFrame, 8> TFrames;
+  LookupResult Storage;
   const DILineInfoSpecifier Spec{
       DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath,
       DINameKind::LinkageName};
@@ -318,43 +340,39 @@ static std::string describe(const DIInliningInfo &D) {
 }
 
 void Checker::checkAddress(uint64_t Addr, uint32_t Index,
-                           const gsym::DecodedFunction &Func, bool CrossCheck) {
+                           const TableFunction &Func, bool CrossCheck) {
   ++Stats.AddressesChecked;
-  // Answer as lookup() would, but from the decoded record when the address
-  // table picks this function (re-decoding per address is quadratic in the
-  // size of the function).
-  Expected<std::optional<uint32_t>> Picked = G.findFunctionIndex(Addr);
+  // Answer as lookup() would; the reader may use the decoded record when
+  // the address table picks this function (re-decoding per address is
+  // quadratic in the size of the function for some formats).
+  Expected<std::optional<uint32_t>> Picked = T.findFunction(Addr);
   if (!Picked) {
     mismatch("lookup-error", hex(Addr) + ": " + toString(Picked.takeError()));
     return;
   }
-  if (*Picked == Index) {
-    if (Error E = G.lookupFrames(Func, Addr, GFrames)) {
-      mismatch("lookup-error", hex(Addr) + ": " + toString(std::move(E)));
-      return;
-    }
-  } else {
-    // Another record covers this address (overlapping entries): take its
-    // answer as lookup() gives it.
-    Expected<LookupResult> R = G.lookup(Addr);
-    if (!R) {
-      mismatch("lookup-error", hex(Addr) + ": " + toString(R.takeError()));
-      return;
-    }
-    if (!fromLookup(*R))
-      return;
+  // Another record may cover this address (overlapping entries): then its
+  // answer is taken as lookup() gives it.
+  if (Error E = T.frames(*Picked == Index ? &Func : nullptr, Addr, TFrames,
+                         Storage)) {
+    mismatch("lookup-error", hex(Addr) + ": " + toString(std::move(E)));
+    return;
   }
-  ArrayRef<gsym::GsymReader::RawFrame> F = GFrames;
+  ArrayRef<TableFrame> F = TFrames;
   if (!Oracle.frames(Addr, DFrames)) {
-    mismatch("no-dwarf", hex(Addr) + ": GSYM says " + describeGsym(F) +
-                             ", DWARF has nothing there");
+    mismatch("no-dwarf", hex(Addr) + ": " + T.kind() + " says " +
+                             describeTable(F) + ", DWARF has nothing there");
     return;
   }
   if (CrossCheck)
     crossCheck(Addr);
   auto Report = [&](StringRef Kind, unsigned Frame) {
-    mismatch(Kind, hex(Addr) + " frame " + Twine(Frame) + ": GSYM " +
-                       describeGsym(F) + "; DWARF " + describe(DFrames));
+    if ((Kind == "function-name" || Kind == "frame-count") &&
+        isFoldedCopy(Func)) {
+      ++Stats.FoldedAddresses;
+      return;
+    }
+    mismatch(Kind, hex(Addr) + " frame " + Twine(Frame) + ": " + T.kind() +
+                       " " + describeTable(F) + "; DWARF " + describe(DFrames));
   };
   if (F.size() != DFrames.size())
     return Report("frame-count", 0);
@@ -363,14 +381,14 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
     // Without a subprogram DWARF names nothing; the file and line still
     // count.
     if (DF.Name != DILineInfo::BadString && !namesMatch(F[I].Name, DF.Name) &&
-        !(I + 1 == F.size() && isSymbolAt(Func.Entry.Range.Start, F[I].Name)))
+        !(I + 1 == F.size() && isSymbolAt(Func.Range.Start, F[I].Name)))
       return Report("function-name", I);
     // Where DWARF has no row (code before the first row of its sequence),
-    // GSYM must still give one: its readers require a row at the function
-    // start, so the converter extends the first row down to it.
+    // the table must still give one: GSYM readers require a row at the
+    // function start, so the converter extends the first row down to it.
     if (DF.File.empty() && DF.Line == 0)
       continue;
-    if (!fileMatches(F[I].File, DF.File))
+    if (!fileMatches(F[I], DF.File))
       return Report("file", I);
     if (F[I].Line != DF.Line)
       return Report("line", I);
@@ -443,15 +461,14 @@ void Checker::collectDwarfBoundaries(uint64_t Start, uint64_t End,
 }
 
 void Checker::checkFunction(uint32_t Index) {
-  Expected<gsym::DecodedFunction> D = G.decodeFunction(Index);
-  if (!D) {
+  TableFunction F;
+  if (Error E = T.function(Index, F)) {
     mismatch("lookup-error", "function " + Twine(Index) + " at " +
-                                 hex(G.getAddress(Index)) + ": " +
-                                 toString(D.takeError()));
+                                 hex(T.functionStart(Index)) + ": " +
+                                 toString(std::move(E)));
     return;
   }
-  const FunctionEntry &F = D->Entry;
-  if (!D->HasLineTable && !F.Inline) {
+  if (!F.HasLineTable && !F.HasInline) {
     ++Stats.SymbolOnlyFunctions;
     return;
   }
@@ -459,29 +476,15 @@ void Checker::checkFunction(uint32_t Index) {
   const uint64_t Start = F.Range.Start, End = F.Range.End;
   SmallVector<uint64_t, 64> Addrs{Start};
   if (End > Start) {
-    for (const LineEntry &Row : F.Lines)
-      if (Row.Address >= Start && Row.Address < End)
-        Addrs.push_back(Row.Address);
-    if (F.Inline) {
-      SmallVector<const InlineNode *, 16> Work{&*F.Inline};
-      while (!Work.empty()) {
-        const InlineNode *N = Work.pop_back_val();
-        for (const AddressRange &R : N->Ranges) {
-          if (R.Start >= Start && R.Start < End)
-            Addrs.push_back(R.Start);
-          if (R.End > Start && R.End < End)
-            Addrs.push_back(R.End);
-        }
-        for (const InlineNode &C : N->Children)
-          Work.push_back(&C);
-      }
-    }
+    for (uint64_t A : F.Boundaries)
+      if (A >= Start && A < End)
+        Addrs.push_back(A);
     collectDwarfBoundaries(Start, End, Addrs);
   }
   std::sort(Addrs.begin(), Addrs.end());
   Addrs.erase(std::unique(Addrs.begin(), Addrs.end()), Addrs.end());
   for (uint64_t A : Addrs)
-    checkAddress(A, Index, *D, /*CrossCheck=*/A == Start);
+    checkAddress(A, Index, F, /*CrossCheck=*/A == Start);
 }
 
 void Checker::checkDwarfSubprograms(DWARFUnit &U) {
@@ -501,36 +504,36 @@ void Checker::checkDwarfSubprograms(DWARFUnit &U) {
         if (R.LowPC == 0 || R.LowPC >= R.HighPC || !inText(R.LowPC, R.HighPC))
           continue;
         ++Stats.DwarfRangesChecked;
-        Expected<std::optional<uint32_t>> I = G.findFunctionIndex(R.LowPC);
+        Expected<std::optional<uint32_t>> I = T.findFunction(R.LowPC);
         if (!I) {
           mismatch("lookup-error",
                    hex(R.LowPC) + ": " + toString(I.takeError()));
           continue;
         }
         const char *Name = Die.getSubroutineName(DINameKind::LinkageName);
-        if (*I && G.getAddress(**I) == R.LowPC) {
+        if (*I && T.functionStart(**I) == R.LowPC) {
           // Found; but a record without line table there drops what DWARF
           // knows (e.g. a .cold part covered only by its symbol).
           if (!hasLineTable(**I))
             mismatch("symbol-only",
                      "DWARF subprogram " + Twine(Name ? Name : "<unnamed>") +
                          " range [" + hex(R.LowPC) + ", " + hex(R.HighPC) +
-                         ") has only a symbol-table entry in GSYM");
+                         ") has only a symbol-table entry in " + T.kind());
           continue;
         }
         mismatch("not-in-gsym",
                  "DWARF subprogram " + Twine(Name ? Name : "<unnamed>") +
                      " range [" + hex(R.LowPC) + ", " + hex(R.HighPC) +
-                     ") starts no GSYM function");
+                     ") starts no " + T.kind() + " function");
       }
     }
   }
 }
 
-Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
-                                     const ObjectFile &Obj, DWARFContext &DICtx,
-                                     WarningLog &Log,
-                                     const GsymVerifyOptions &Opts) {
+Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
+                                       const ObjectFile &Obj,
+                                       DWARFContext &DICtx, WarningLog &Log,
+                                       const TableVerifyOptions &Opts) {
   // Serial part: everything DWARFContext and DWARFUnit build lazily and
   // without locks (DIE arrays, each unit's address-to-DIE map, aranges,
   // line tables) is built here, so that the workers only read.
@@ -580,13 +583,14 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
   }
   for (size_t I = 0; I < Units.size(); ++I)
     Shared.LineTables[Units[I]] = Tables[I];
+  Shared.Units = Units;
   DICtx.getCompileUnitForCodeAddress(0); // builds the aranges
   const std::clock_t Loaded = std::clock();
 
   // Parallel part: functions in chunks, then units; each chunk has its own
   // log and counts, merged in chunk order so that the report does not depend
   // on the thread count.
-  const uint32_t N = Gsym.getNumAddresses();
+  const uint32_t N = Table.numFunctions();
   const size_t FuncChunks =
       Threads > 1 ? std::min<size_t>(N, size_t(Threads) * 32) : (N ? 1 : 0);
   const size_t UnitChunks =
@@ -594,14 +598,14 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
                   : (Units.empty() ? 0 : 1);
   struct Result {
     WarningLog Log;
-    GsymVerifyStats Stats;
+    TableVerifyStats Stats;
   };
   std::vector<Result> Results(FuncChunks + UnitChunks);
   std::atomic<uint64_t> Done{0};
   std::mutex ProgressMutex;
   auto RunFunctions = [&](size_t K) {
     Result &R = Results[K];
-    Checker C(Gsym, Shared, DICtx, R.Log, R.Stats);
+    Checker C(Table, Shared, DICtx, R.Log, R.Stats);
     const uint32_t Begin = uint64_t(N) * K / FuncChunks;
     const uint32_t End = uint64_t(N) * (K + 1) / FuncChunks;
     for (uint32_t I = Begin; I < End; ++I)
@@ -614,7 +618,7 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
   };
   auto RunUnits = [&](size_t K) {
     Result &R = Results[FuncChunks + K];
-    Checker C(Gsym, Shared, DICtx, R.Log, R.Stats);
+    Checker C(Table, Shared, DICtx, R.Log, R.Stats);
     const size_t Begin = Units.size() * K / UnitChunks;
     const size_t End = Units.size() * (K + 1) / UnitChunks;
     for (size_t I = Begin; I < End; ++I)
@@ -634,15 +638,13 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
     Pool.wait();
   }
 
-  GsymVerifyStats Stats;
-  // A GSYM made from another build would mismatch everywhere; say why.
+  TableVerifyStats Stats;
+  // A table made from another build would mismatch everywhere; say why.
   object::BuildIDRef BuildID = object::getBuildID(&Obj);
-  const gsym::Header &H = Gsym.header();
-  if (!BuildID.empty() && H.UUIDSize != 0 &&
-      ArrayRef<uint8_t>(H.UUID, H.UUIDSize) != BuildID) {
+  ArrayRef<uint8_t> UUID = Table.uuid();
+  if (!BuildID.empty() && !UUID.empty() && UUID != BuildID) {
     ++Stats.Mismatches;
-    Log.report("uuid", "GSYM UUID " +
-                           toHex(ArrayRef<uint8_t>(H.UUID, H.UUIDSize), true) +
+    Log.report("uuid", Table.kind() + " UUID " + toHex(UUID, true) +
                            " is not the build-id " + toHex(BuildID, true) +
                            " of the binary");
   }
@@ -653,22 +655,41 @@ Expected<GsymVerifyStats> verifyGsym(const gsym::GsymReader &Gsym,
     Stats.AddressesChecked += R.Stats.AddressesChecked;
     Stats.DwarfRangesChecked += R.Stats.DwarfRangesChecked;
     Stats.Mismatches += R.Stats.Mismatches;
+    Stats.FoldedAddresses += R.Stats.FoldedAddresses;
   }
   Stats.LoadSeconds = double(Loaded - Start) / CLOCKS_PER_SEC;
   Stats.CompareSeconds = double(std::clock() - Loaded) / CLOCKS_PER_SEC;
   return Stats;
 }
 
-Expected<GsymVerifyStats> verifyGsymFile(StringRef GsymPath,
-                                         StringRef ObjectPath, WarningLog &Log,
-                                         const GsymVerifyOptions &Opts) {
-  auto GsymBuf = MemoryBuffer::getFile(GsymPath, /*IsText=*/false,
-                                       /*RequiresNullTerminator=*/false);
-  if (!GsymBuf)
-    return createFileError(GsymPath, errorCodeToError(GsymBuf.getError()));
-  auto Reader = gsym::GsymReader::create(std::move(*GsymBuf));
-  if (!Reader)
-    return createFileError(GsymPath, Reader.takeError());
+Expected<TableVerifyStats> verifyTableFile(StringRef TablePath,
+                                           StringRef ObjectPath,
+                                           WarningLog &Log,
+                                           const TableVerifyOptions &Opts) {
+  auto Buf = MemoryBuffer::getFile(TablePath, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return createFileError(TablePath, errorCodeToError(Buf.getError()));
+  // Either reader; the view of the one that opened the file.
+  std::unique_ptr<gsym::GsymReader> Gsym;
+  std::unique_ptr<compact::CompactReader> Compact;
+  std::unique_ptr<VerifiableTable> Table;
+  if (compact::CompactReader::isCompact((*Buf)->getBuffer())) {
+    auto R = compact::CompactReader::create(std::move(*Buf));
+    if (!R)
+      return createFileError(TablePath, R.takeError());
+    Compact = std::move(*R);
+    auto T = makeCompactTable(*Compact);
+    if (!T)
+      return createFileError(TablePath, T.takeError());
+    Table = std::move(*T);
+  } else {
+    auto R = gsym::GsymReader::create(std::move(*Buf));
+    if (!R)
+      return createFileError(TablePath, R.takeError());
+    Gsym = std::move(*R);
+    Table = makeGsymTable(*Gsym);
+  }
   auto Bin = object::createBinary(ObjectPath);
   if (!Bin)
     return createFileError(ObjectPath, Bin.takeError());
@@ -684,7 +705,7 @@ Expected<GsymVerifyStats> verifyGsymFile(StringRef GsymPath,
       [](Error E) { consumeError(std::move(E)); },
       [](Error E) { consumeError(std::move(E)); },
       /*ThreadSafe=*/Opts.NumThreads != 1);
-  return verifyGsym(**Reader, *Obj, *Ctx, Log, Opts);
+  return verifyTable(*Table, *Obj, *Ctx, Log, Opts);
 }
 
 } // namespace verify
