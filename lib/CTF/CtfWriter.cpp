@@ -2,15 +2,11 @@
 
 #include "dwarfpack/CTF/CtfWriter.h"
 #include "dwarfpack/CTF/CtfFormat.h"
+#include "dwarfpack/Support/Compression.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/Compression.h"
 #include "llvm/Support/Endian.h"
-
-#ifdef DWARFPACK_HAVE_LIBDEFLATE
-#include <libdeflate.h>
-#endif
 
 using namespace llvm;
 using namespace dwarfpack::types;
@@ -145,29 +141,6 @@ void writeSize(Buffer &B, uint64_t Size) {
   B.u32(LSizeSentinel);
   B.u32(Size >> 32);
   B.u32(uint32_t(Size));
-}
-
-/// One zlib stream (RFC 1950) of Data, as libctf's uncompress() expects.
-/// libdeflate's level 10 (near-optimal parsing) when built with it: about 6%
-/// smaller than zlib's best level on a kernel dict, and 3x faster.
-bool compressBody(StringRef Data, SmallVectorImpl<uint8_t> &Out) {
-#ifdef DWARFPACK_HAVE_LIBDEFLATE
-  libdeflate_compressor *C = libdeflate_alloc_compressor(10);
-  if (!C)
-    return false;
-  Out.resize_for_overwrite(libdeflate_zlib_compress_bound(C, Data.size()));
-  size_t N = libdeflate_zlib_compress(C, Data.data(), Data.size(), Out.data(),
-                                      Out.size());
-  libdeflate_free_compressor(C);
-  Out.truncate(N);
-  return N != 0;
-#else
-  if (!compression::zlib::isAvailable())
-    return false;
-  compression::zlib::compress(arrayRefFromStringRef(Data), Out,
-                              compression::zlib::BestSizeCompression);
-  return true;
-#endif
 }
 
 } // namespace
@@ -360,8 +333,11 @@ Expected<std::string> writeDict(const TypeTable &Table,
   uint8_t Flags = FlagNewFuncInfo | FlagIdxSorted;
   SmallVector<uint8_t, 0> Packed;
   bool Compress = Opts.CompressThreshold &&
-                  HeaderSize + Body.size() >= Opts.CompressThreshold &&
-                  compressBody(Body, Packed);
+                  HeaderSize + Body.size() >= Opts.CompressThreshold;
+  if (Compress)
+    if (Error E =
+            compressZlib(arrayRefFromStringRef(Body), Opts.Threads, Packed))
+      return std::move(E);
   if (Compress)
     Flags |= FlagCompress;
   Buffer Out;

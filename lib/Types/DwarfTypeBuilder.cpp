@@ -938,8 +938,8 @@ UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
 // Merging
 
 TypeMerger::TypeMerger(bool StableInputs)
-    : StableInputs(StableInputs),
-      NameIds(std::make_shared<StringMap<uint32_t>>()) {
+    : NameIds(std::make_shared<StringMap<uint32_t>>()),
+      StableInputs(StableInputs) {
   NameById.push_back("");
   FirstAddress.push_back(nullptr);
   Nodes.emplace_back(); // void

@@ -114,6 +114,7 @@ int run() {
   if (NoCompress)
     WOpts.CompressThreshold = 0;
   WOpts.VariableSection = VariableSection;
+  WOpts.Threads = NumThreads;
   ctf::WriteStats WStats;
   Expected<std::string> Dict = ctf::writeDict(R->Table, WOpts, &WStats);
   if (!Dict)

@@ -15,6 +15,8 @@ namespace ctf {
 struct WriteOptions {
   /// Compress (zlib) dicts at least this large; 0 never compresses.
   uint64_t CompressThreshold = 4096;
+  /// Threads compressing (0: all cores); the bytes do not depend on it.
+  unsigned Threads = 1;
   /// Also list global variables in the variable section (name -> type), as
   /// ld --ctf-variables does. Off by default: the data-object section
   /// already maps each variable's symbol to its type (GDB reads that).
