@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/DWARF/ObjectConverter.h"
+#include "dwarfpack/Support/DwarfSections.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -877,41 +878,6 @@ void readSymbols(const ELFObjectFileBase &Obj, const AddressLayout &Layout,
   }
 }
 
-/// Names of the sections a unit converter reads, as DWARFContext's
-/// section-map constructor knows them.
-constexpr const char *SectionNames[] = {
-    "debug_info",     "debug_abbrev",      "debug_str",  "debug_line",
-    "debug_line_str", "debug_str_offsets", "debug_addr", "debug_ranges",
-    "debug_rnglists", "debug_loclists",    "debug_loc"};
-
-/// The (decompressed) DWARF sections of Master, as buffers that many
-/// lightweight contexts can share.
-StringMap<std::unique_ptr<MemoryBuffer>> sectionMap(DWARFContext &Master) {
-  const DWARFObject &O = Master.getDWARFObj();
-  StringRef Info;
-  O.forEachInfoSections([&](const DWARFSection &S) {
-    if (Info.empty())
-      Info = S.Data;
-  });
-  StringRef Data[] = {Info,
-                      O.getAbbrevSection(),
-                      O.getStrSection(),
-                      O.getLineSection().Data,
-                      O.getLineStrSection(),
-                      O.getStrOffsetsSection().Data,
-                      O.getAddrSection().Data,
-                      O.getRangesSection().Data,
-                      O.getRnglistsSection().Data,
-                      O.getLoclistsSection().Data,
-                      O.getLocSection().Data};
-  StringMap<std::unique_ptr<MemoryBuffer>> Map;
-  for (size_t I = 0; I < std::size(SectionNames); ++I)
-    if (!Data[I].empty())
-      Map[SectionNames[I]] = MemoryBuffer::getMemBuffer(
-          Data[I], SectionNames[I], /*RequiresNullTerminator=*/false);
-  return Map;
-}
-
 } // namespace
 
 Error convertObjectFile(StringRef Path, FunctionModel &M,
@@ -1019,7 +985,13 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
     // with a context of its own over the shared sections: no shared lazy
     // state between threads, and a chunk's DIEs, line tables and caches are
     // freed as soon as it is done, which bounds memory.
-    StringMap<std::unique_ptr<MemoryBuffer>> Sections = sectionMap(*Master);
+    StringRef Info;
+    Master->getDWARFObj().forEachInfoSections([&](const DWARFSection &S) {
+      if (Info.empty())
+        Info = S.Data;
+    });
+    StringMap<std::unique_ptr<MemoryBuffer>> Sections =
+        dwarfSectionBuffers(Master->getDWARFObj(), Info);
     uint8_t AddrSize = Obj->getBytesInAddress();
     bool LE = Obj->isLittleEndian();
     // About 4 MiB per chunk, but at least four chunks per thread when the

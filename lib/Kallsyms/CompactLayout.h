@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace dwarfpack {
 namespace kallsyms {
@@ -45,6 +46,36 @@ constexpr unsigned TypeLocalText = 0, TypeGlobalText = 1, TypeExplicit = 2;
 
 /// Name records are nibble streams: nibble K is the low half of byte K/2
 /// when K is even, the high half otherwise.
+/// Writes a nibble stream (see NibbleReader for the order).
+class NibbleWriter {
+public:
+  void put(unsigned V) {
+    if ((Pos & 1) == 0)
+      Bytes.push_back(char(V & 15));
+    else
+      Bytes.back() = char(uint8_t(Bytes.back()) | ((V & 15) << 4));
+    ++Pos;
+  }
+  /// N nibbles of V, most significant first.
+  void putN(unsigned N, uint32_t V) {
+    for (unsigned I = N; I-- > 0;)
+      put((V >> (4 * I)) & 15);
+  }
+  void putVarint(uint64_t V) {
+    do {
+      unsigned X = V & 7;
+      V >>= 3;
+      put(X | (V ? 8 : 0));
+    } while (V);
+  }
+  /// The nibble at position P (< Pos).
+  unsigned get(uint64_t P) const {
+    return (uint8_t(Bytes[P >> 1]) >> ((P & 1) * 4)) & 15;
+  }
+  uint64_t Pos = 0;
+  std::string Bytes;
+};
+
 class NibbleReader {
 public:
   NibbleReader(const uint8_t *Data, uint64_t Size, uint64_t Pos)

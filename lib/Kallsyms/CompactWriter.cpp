@@ -51,31 +51,6 @@ public:
   std::string Bytes;
 };
 
-class NibbleWriter {
-public:
-  void put(unsigned V) {
-    if ((Pos & 1) == 0)
-      Bytes.push_back(char(V & 15));
-    else
-      Bytes.back() = char(uint8_t(Bytes.back()) | ((V & 15) << 4));
-    ++Pos;
-  }
-  /// N nibbles of V, most significant first.
-  void putN(unsigned N, uint32_t V) {
-    for (unsigned I = N; I-- > 0;)
-      put((V >> (4 * I)) & 15);
-  }
-  void putVarint(uint64_t V) {
-    do {
-      unsigned X = V & 7;
-      V >>= 3;
-      put(X | (V ? 8 : 0));
-    } while (V);
-  }
-  uint64_t Pos = 0;
-  std::string Bytes;
-};
-
 void encodeNibbleId(const NibbleIdCode &C, uint32_t Id, NibbleWriter &W) {
   if (Id < C.base2()) {
     W.put(Id);

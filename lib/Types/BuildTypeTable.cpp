@@ -1,5 +1,6 @@
 //===- BuildTypeTable.cpp - Whole-object driver for the type builder ------===//
 
+#include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Types/ElfSymbols.h"
 #include "dwarfpack/Types/ReleaseDIEs.h"
@@ -204,36 +205,6 @@ bool abbrevsMayCrossUnits(StringRef Abbrev) {
   return Bad;
 }
 
-/// DWARFContext's names of the sections a unit conversion reads.
-constexpr const char *SectionNames[] = {
-    "debug_info",     "debug_abbrev",      "debug_str",  "debug_line",
-    "debug_line_str", "debug_str_offsets", "debug_addr", "debug_ranges",
-    "debug_rnglists", "debug_loclists",    "debug_loc"};
-
-/// Sections for a context of one unit: Info is that unit's slice of
-/// .debug_info, the others are the master context's (decompressed)
-/// sections, shared without copies.
-StringMap<std::unique_ptr<MemoryBuffer>> unitSections(const DWARFObject &O,
-                                                      StringRef Info) {
-  StringRef Data[] = {Info,
-                      O.getAbbrevSection(),
-                      O.getStrSection(),
-                      O.getLineSection().Data,
-                      O.getLineStrSection(),
-                      O.getStrOffsetsSection().Data,
-                      O.getAddrSection().Data,
-                      O.getRangesSection().Data,
-                      O.getRnglistsSection().Data,
-                      O.getLoclistsSection().Data,
-                      O.getLocSection().Data};
-  StringMap<std::unique_ptr<MemoryBuffer>> Map;
-  for (size_t I = 0; I < std::size(SectionNames); ++I)
-    if (!Data[I].empty())
-      Map[SectionNames[I]] = MemoryBuffer::getMemBuffer(
-          Data[I], SectionNames[I], /*RequiresNullTerminator=*/false);
-  return Map;
-}
-
 /// Runs Convert(I) for I in [0, N) on Threads threads and Merge(I, result)
 /// strictly in order on the calling thread, so the output never depends on
 /// scheduling; a bounded window of units in flight keeps memory
@@ -328,7 +299,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
         [&](size_t I) {
           const UnitSpan &S = (*Spans)[I];
           StringMap<std::unique_ptr<MemoryBuffer>> Sections =
-              unitSections(DObj, Info.substr(S.Offset, S.Length));
+              dwarfSectionBuffers(DObj, Info.substr(S.Offset, S.Length));
           std::unique_ptr<DWARFContext> UCtx =
               DWARFContext::create(Sections, AddrSize, LE, OnError, OnWarning);
           for (const auto &U : UCtx->info_section_units())

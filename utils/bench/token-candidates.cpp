@@ -24,6 +24,9 @@
 #include "dwarfpack/Kallsyms/Writers.h"
 #include "dwarfpack/Token/TokenTable.h"
 
+// The nibble stream of the compact table, shared with its writer.
+#include "CompactLayout.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -299,37 +302,10 @@ struct Tokenized {
   std::vector<char> Types;                  // name order
 };
 
-class NibbleStream {
-public:
-  void put(unsigned V) {
-    if (Pos % 2 == 0)
-      Bytes.push_back(char(V & 15));
-    else
-      Bytes.back() = char(uint8_t(Bytes.back()) | ((V & 15) << 4));
-    ++Pos;
-  }
-  void putN(unsigned N, uint32_t V) {
-    for (unsigned I = N; I-- > 0;)
-      put((V >> (4 * I)) & 15);
-  }
-  void putVarint(uint64_t V) {
-    do {
-      unsigned X = V & 7;
-      V >>= 3;
-      put(X | (V ? 8 : 0));
-    } while (V);
-  }
-  unsigned get(uint64_t P) const {
-    return (uint8_t(Bytes[P / 2]) >> ((P % 2) * 4)) & 15;
-  }
-  uint64_t Pos = 0;
-  std::string Bytes;
-};
-
 struct Model {
   std::vector<std::string> Tokens; // final id -> text
   std::vector<uint32_t> Remap;     // provisional -> final
-  NibbleStream Data;
+  kallsyms::compact::NibbleWriter Data;
   std::vector<uint64_t> BlockStart;
   unsigned A = 8, B = 4, C = 2, HOne = 15;
   std::vector<uint32_t> ComboKeys; // rank -> Sh << 9 | New << 1 | type

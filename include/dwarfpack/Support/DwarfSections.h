@@ -1,0 +1,30 @@
+//===- DwarfSections.h - DWARF sections shared by light contexts ----------===//
+//
+// Both DWARF walks (address tables and types) convert units with contexts of
+// their own over sections a master context has already read (and
+// decompressed), which bounds memory and shares no lazy state between
+// threads. This builds the section map such a context is created from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_SUPPORT_DWARFSECTIONS_H
+#define DWARFPACK_SUPPORT_DWARFSECTIONS_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/DebugInfo/DWARF/DWARFObject.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
+
+namespace dwarfpack {
+
+/// The sections of O a unit conversion reads, without copies, named as
+/// DWARFContext's section-map constructor expects; Info stands for
+/// .debug_info (the whole section, or one unit's slice of it).
+llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>>
+dwarfSectionBuffers(const llvm::DWARFObject &O, llvm::StringRef Info);
+
+} // namespace dwarfpack
+
+#endif
