@@ -636,34 +636,6 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
                  " is not bounded by its back pointers");
 }
 
-/// TokenTable::compare with the byte comparison inline: the tokens are
-/// short, and a library memcmp call per token costs more than the bytes.
-static int compareName(const token::TokenTable &T, ArrayRef<uint32_t> Ids,
-                       StringRef S) {
-  size_t Pos = 0;
-  const unsigned char *P = S.bytes_begin();
-  size_t Size = S.size();
-  unsigned char Sep = T.separators().Word;
-  for (size_t I = 0; I < Ids.size(); ++I) {
-    StringRef Tok = T.token(Ids[I]);
-    if (I && T.joinsWithSeparator(Tok)) {
-      if (Pos == Size)
-        return 1;
-      if (Sep != P[Pos])
-        return Sep < P[Pos] ? -1 : 1;
-      ++Pos;
-    }
-    const unsigned char *Q = Tok.bytes_begin();
-    for (size_t J = 0; J < Tok.size(); ++J, ++Pos) {
-      if (Pos == Size)
-        return 1;
-      if (Q[J] != P[Pos])
-        return Q[J] < P[Pos] ? -1 : 1;
-    }
-  }
-  return Pos == Size ? 0 : -1;
-}
-
 template <bool EveryRecord, typename Fn>
 bool CompactReader::walkBlockFast(uint32_t Block, unsigned Records,
                                   Fn OnRecord) const {
@@ -876,32 +848,17 @@ Expected<int> CompactReader::compareBlockFirst(uint32_t Block,
     char Type;
     if (Error E = decodeName(Block << NameBlockShift, Toks, Type))
       return std::move(E);
-    return compareName(Tokens, Toks, Name);
+    return Tokens.compare(Toks, Name);
   }
-  const unsigned char *P = Name.bytes_begin();
-  size_t Pos = 0, Size = Name.size();
-  unsigned char Sep = Tokens.separators().Word;
+  token::NameComparer Cmp(Name, Tokens.separators());
   for (uint64_t I = 0; I < New; ++I) {
     uint32_t Id;
     if (!IdCode.decode(R, Id) || Id >= Tokens.numTokens())
       return badRecord(R);
-    StringRef Tok = Tokens.token(Id);
-    if (I && Tokens.joinsWithSeparator(Tok)) {
-      if (Pos == Size)
-        return 1;
-      if (Sep != P[Pos])
-        return Sep < P[Pos] ? -1 : 1;
-      ++Pos;
-    }
-    const unsigned char *Q = Tok.bytes_begin();
-    for (size_t J = 0; J < Tok.size(); ++J, ++Pos) {
-      if (Pos == Size)
-        return 1;
-      if (Q[J] != P[Pos])
-        return Q[J] < P[Pos] ? -1 : 1;
-    }
+    if (int C = Cmp.feed(Tokens.token(Id), I == 0))
+      return C;
   }
-  return Pos == Size ? 0 : -1;
+  return Cmp.finish();
 }
 
 Error CompactReader::lookupNameInto(StringRef Name,

@@ -328,25 +328,11 @@ void TokenTable::expand(ArrayRef<uint32_t> Ids, std::string &Out) const {
 }
 
 int TokenTable::compare(ArrayRef<uint32_t> Ids, StringRef S) const {
-  size_t Pos = 0;
-  for (size_t I = 0; I < Ids.size(); ++I) {
-    StringRef Tok = token(Ids[I]);
-    if (I && joinsWithSeparator(Tok)) {
-      if (Pos == S.size())
-        return 1;
-      unsigned char A = Seps.Word, B = S[Pos];
-      if (A != B)
-        return A < B ? -1 : 1;
-      ++Pos;
-    }
-    size_t N = std::min(Tok.size(), S.size() - Pos);
-    if (int C = N ? std::memcmp(Tok.data(), S.data() + Pos, N) : 0)
-      return C < 0 ? -1 : 1;
-    if (N < Tok.size())
-      return 1;
-    Pos += N;
-  }
-  return Pos == S.size() ? 0 : -1;
+  NameComparer C(S, Seps);
+  for (size_t I = 0; I < Ids.size(); ++I)
+    if (int R = C.feed(token(Ids[I]), I == 0))
+      return R;
+  return C.finish();
 }
 
 Error TokenTable::readName(const uint8_t *&P, const uint8_t *End,

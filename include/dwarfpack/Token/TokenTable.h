@@ -162,6 +162,44 @@ private:
   std::vector<llvm::StringRef> Words;
 };
 
+/// Compares a name fed token by token with a plain string S, as memcmp of
+/// the expanded bytes would, without building the name: readers decode ids
+/// and compare as they go. Bytes are compared in a plain loop: tokens are
+/// short, and a library memcmp call per token costs more than the bytes.
+class NameComparer {
+public:
+  NameComparer(llvm::StringRef S, Separators Seps)
+      : P(S.bytes_begin()), Size(S.size()), Seps(Seps) {}
+  /// Feeds the next token (First for the name's first). Returns the sign of
+  /// the comparison once it is decided, 0 while it is not.
+  int feed(llvm::StringRef Tok, bool First) {
+    if (!First && (!Seps.Sub || Tok.empty() || Tok[0] != Seps.Sub)) {
+      if (Pos == Size)
+        return 1;
+      unsigned char Sep = Seps.Word;
+      if (Sep != P[Pos])
+        return Sep < P[Pos] ? -1 : 1;
+      ++Pos;
+    }
+    const unsigned char *Q = Tok.bytes_begin();
+    for (size_t J = 0; J < Tok.size(); ++J, ++Pos) {
+      if (Pos == Size)
+        return 1;
+      if (Q[J] != P[Pos])
+        return Q[J] < P[Pos] ? -1 : 1;
+    }
+    return 0;
+  }
+  /// The result after the last token: equal, or the name is a prefix.
+  int finish() const { return Pos == Size ? 0 : -1; }
+
+private:
+  const unsigned char *P;
+  size_t Size;
+  size_t Pos = 0;
+  Separators Seps;
+};
+
 /// Zero-copy view of a serialized token table. All offsets are validated by
 /// create(), so token() cannot read out of bounds.
 class TokenTable {
