@@ -23,10 +23,11 @@ static int runDump() {
   auto Buffer = mapInputFile(InputFile);
   if (!Buffer)
     return reportError(Buffer.takeError());
-  const FormatHandler *H = identifyFormat((*Buffer)->getBuffer());
-  if (!H)
-    return reportError("'" + InputFile +
-                       "': unknown file format (not a file dwarfpack writes)");
+  Expected<const FormatHandler *> HOrErr =
+      identifyFile(InputFile, (*Buffer)->getBuffer());
+  if (!HOrErr)
+    return reportError(HOrErr.takeError());
+  const FormatHandler *H = *HOrErr;
   if (!H->Dump)
     return reportError("'" + InputFile + "': " + H->Name +
                        " files cannot be dumped");

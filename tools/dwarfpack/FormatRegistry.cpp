@@ -26,9 +26,20 @@ const FormatHandler *identifyFormat(StringRef Contents) {
   return nullptr;
 }
 
+Expected<const FormatHandler *> identifyFile(StringRef Path,
+                                             StringRef Contents) {
+  if (const FormatHandler *H = identifyFormat(Contents))
+    return H;
+  return createStringError(inconvertibleErrorCode(),
+                           "'" + Path +
+                               "': unknown file format (not a file dwarfpack "
+                               "writes)");
+}
+
 Expected<std::unique_ptr<MemoryBuffer>> mapInputFile(StringRef Path) {
-  auto BufOrErr = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
-                                               /*RequiresNullTerminator=*/false);
+  auto BufOrErr =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
   if (!BufOrErr)
     return createFileError(Path, errorCodeToError(BufOrErr.getError()));
   return std::move(*BufOrErr);

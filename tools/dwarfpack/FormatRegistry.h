@@ -40,6 +40,11 @@ struct FormatRegistration {
 /// The handler whose Identify accepts Contents, or null.
 const FormatHandler *identifyFormat(llvm::StringRef Contents);
 
+/// The handler of the file at Path whose bytes are Contents; the error
+/// names the file when no format we write matches.
+llvm::Expected<const FormatHandler *> identifyFile(llvm::StringRef Path,
+                                                   llvm::StringRef Contents);
+
 /// Maps a file read-only, without copying. The error names the file.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 mapInputFile(llvm::StringRef Path);

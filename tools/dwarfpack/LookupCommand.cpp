@@ -81,10 +81,11 @@ static int runLookup() {
   auto Buffer = mapInputFile(InputFile);
   if (!Buffer)
     return reportError(Buffer.takeError());
-  const FormatHandler *H = identifyFormat((*Buffer)->getBuffer());
-  if (!H)
-    return reportError("'" + InputFile +
-                       "': unknown file format (not a file dwarfpack writes)");
+  Expected<const FormatHandler *> HOrErr =
+      identifyFile(InputFile, (*Buffer)->getBuffer());
+  if (!HOrErr)
+    return reportError(HOrErr.takeError());
+  const FormatHandler *H = *HOrErr;
   if (!H->Open)
     return reportError("'" + InputFile + "': " + H->Name +
                        " files have no addresses to look up");
