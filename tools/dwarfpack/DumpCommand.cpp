@@ -20,18 +20,14 @@ static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::cat(category()));
 
 static int runDump() {
-  auto Buffer = mapInputFile(InputFile);
-  if (!Buffer)
-    return reportError(Buffer.takeError());
-  Expected<const FormatHandler *> HOrErr =
-      identifyFile(InputFile, (*Buffer)->getBuffer());
-  if (!HOrErr)
-    return reportError(HOrErr.takeError());
-  const FormatHandler *H = *HOrErr;
+  Expected<KnownFile> File = openKnownFile(InputFile);
+  if (!File)
+    return reportError(File.takeError());
+  const FormatHandler *H = File->Handler;
   if (!H->Dump)
     return reportError("'" + InputFile + "': " + H->Name +
                        " files cannot be dumped");
-  Error E = H->Dump((*Buffer)->getMemBufferRef(), outs());
+  Error E = H->Dump(File->Buffer->getMemBufferRef(), outs());
   outs().flush();
   if (E)
     return reportError(createFileError(InputFile, std::move(E)));

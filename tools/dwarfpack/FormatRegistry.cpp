@@ -26,16 +26,6 @@ const FormatHandler *identifyFormat(StringRef Contents) {
   return nullptr;
 }
 
-Expected<const FormatHandler *> identifyFile(StringRef Path,
-                                             StringRef Contents) {
-  if (const FormatHandler *H = identifyFormat(Contents))
-    return H;
-  return createStringError(inconvertibleErrorCode(),
-                           "'" + Path +
-                               "': unknown file format (not a file dwarfpack "
-                               "writes)");
-}
-
 Expected<std::unique_ptr<MemoryBuffer>> mapInputFile(StringRef Path) {
   auto BufOrErr =
       MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false,
@@ -43,6 +33,19 @@ Expected<std::unique_ptr<MemoryBuffer>> mapInputFile(StringRef Path) {
   if (!BufOrErr)
     return createFileError(Path, errorCodeToError(BufOrErr.getError()));
   return std::move(*BufOrErr);
+}
+
+Expected<KnownFile> openKnownFile(StringRef Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buffer = mapInputFile(Path);
+  if (!Buffer)
+    return Buffer.takeError();
+  const FormatHandler *H = identifyFormat((*Buffer)->getBuffer());
+  if (!H)
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + Path +
+                                 "': unknown file format (not a file "
+                                 "dwarfpack writes)");
+  return KnownFile{std::move(*Buffer), H};
 }
 
 } // namespace tool

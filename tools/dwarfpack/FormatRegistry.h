@@ -40,10 +40,15 @@ struct FormatRegistration {
 /// The handler whose Identify accepts Contents, or null.
 const FormatHandler *identifyFormat(llvm::StringRef Contents);
 
-/// The handler of the file at Path whose bytes are Contents; the error
-/// names the file when no format we write matches.
-llvm::Expected<const FormatHandler *> identifyFile(llvm::StringRef Path,
-                                                   llvm::StringRef Contents);
+/// A mapped input file and the handler of its format.
+struct KnownFile {
+  std::unique_ptr<llvm::MemoryBuffer> Buffer;
+  const FormatHandler *Handler = nullptr;
+};
+
+/// Maps Path and identifies its format by content; the error names the
+/// file when it cannot be read or no format we write matches.
+llvm::Expected<KnownFile> openKnownFile(llvm::StringRef Path);
 
 /// Maps a file read-only, without copying. The error names the file.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>

@@ -78,18 +78,14 @@ static void symbolize(const AddressSymbolizer &S, ResultPrinter &P,
 }
 
 static int runLookup() {
-  auto Buffer = mapInputFile(InputFile);
-  if (!Buffer)
-    return reportError(Buffer.takeError());
-  Expected<const FormatHandler *> HOrErr =
-      identifyFile(InputFile, (*Buffer)->getBuffer());
-  if (!HOrErr)
-    return reportError(HOrErr.takeError());
-  const FormatHandler *H = *HOrErr;
+  Expected<KnownFile> File = openKnownFile(InputFile);
+  if (!File)
+    return reportError(File.takeError());
+  const FormatHandler *H = File->Handler;
   if (!H->Open)
     return reportError("'" + InputFile + "': " + H->Name +
                        " files have no addresses to look up");
-  auto S = H->Open(std::move(*Buffer));
+  auto S = H->Open(std::move(File->Buffer));
   if (!S)
     return reportError(createFileError(InputFile, S.takeError()));
 
