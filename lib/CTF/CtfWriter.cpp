@@ -385,8 +385,8 @@ Expected<std::string> writeDict(const TypeTable &Table,
   bool Compress = Opts.CompressThreshold &&
                   HeaderSize + Body.size() >= Opts.CompressThreshold;
   if (Compress)
-    if (Error E =
-            compressZlib(arrayRefFromStringRef(Body), Opts.Threads, Packed))
+    if (Error E = compressZlib(arrayRefFromStringRef(Body), Opts.Threads,
+                               Packed, Opts.ZlibLevel))
       return std::move(E);
   if (Compress)
     Flags |= FlagCompress;

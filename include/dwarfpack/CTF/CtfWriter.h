@@ -18,6 +18,9 @@ struct WriteOptions {
   uint64_t CompressThreshold = 4096;
   /// Threads compressing (0: all cores); the bytes do not depend on it.
   unsigned Threads = 1;
+  /// zlib level. 6 is zlib's default, which libctf (GNU ld) uses: on the
+  /// kernel dict level 9 is 0.6 % smaller and takes six times as long.
+  int ZlibLevel = 6;
   /// Also list global variables in the variable section (name -> type), as
   /// ld --ctf-variables does. Off by default: the data-object section
   /// already maps each variable's symbol to its type (GDB reads that).
