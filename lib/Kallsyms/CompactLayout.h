@@ -55,8 +55,11 @@ constexpr unsigned NameDataSlack = 8;
 constexpr uint64_t GuideSegmentGap = uint64_t(1) << 24;
 /// Record header nibble that spells the header out.
 constexpr unsigned HeaderEscape = 15;
-/// Distance between back pointers on a cycle of the permutation.
-constexpr unsigned InvStride = 16;
+/// Distance between back pointers on a cycle of the permutation: 16, or 8
+/// in tables of more than LargeTable symbols, whose wider permutation
+/// takes longer per step of the inverse (readers take 1 .. MaxInvStride).
+constexpr unsigned InvStride = 16, LargeInvStride = 8, MaxInvStride = 64;
+constexpr uint32_t LargeTable = 1u << 16;
 
 /// Writes a nibble stream: nibble K is the low half of byte K/2 when K is
 /// even, the high half otherwise.

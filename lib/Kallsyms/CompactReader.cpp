@@ -175,6 +175,8 @@ private:
   token::TokenTable Tokens;
   Span Sec[NumSections];
   unsigned PermBits = 0;
+  /// Back-pointer stride T of the inverse.
+  unsigned Stride = InvStride;
   uint64_t Base = 0;
   uint32_t NumModules = 0, NumMarks = 0;
   uint32_t NumAddrBlocks = 0, NumNameBlocks = 0;
@@ -243,7 +245,9 @@ Error CompactReader::init() {
   Base = read64le(P + 24);
   if (Flags & FlagHasEnd)
     EndAddress = read64le(P + 32);
-  if (P[40] != AddrBlockShift || P[41] != NameBlockShift || P[42] != InvStride)
+  Stride = P[42];
+  if (P[40] != AddrBlockShift || P[41] != NameBlockShift || Stride == 0 ||
+      Stride > MaxInvStride)
     return corrupt("unsupported block sizes");
   NumModules = read32le(P + 44);
   NumMarks = read32le(P + 48);
@@ -724,7 +728,7 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
   // Each step is one dependent read of the permutation: keep it short
   // (without bounds checks when 8 bytes can be read past the section's
   // end inside the file, as in every table we write).
-  for (unsigned Step = 0; Step < 2 * InvStride + 2; ++Step) {
+  for (unsigned Step = 0; Step < 2 * Stride + 2; ++Step) {
     uint64_t Next =
         PermSlack ? readBitsUnchecked(PermData, uint64_t(Z) * Bits, Bits)
                   : readBits(PermData, PermSize, uint64_t(Z) * Bits, Bits);

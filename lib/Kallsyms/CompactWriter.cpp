@@ -549,8 +549,9 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     }
     Guide += EntryW.Bytes;
   }
-  // The permutation, and back pointers every InvStride steps of each cycle
-  // longer than InvStride, so the inverse costs at most 2 * InvStride steps.
+  // The permutation, and back pointers every Stride steps of each cycle
+  // longer than Stride, so the inverse costs at most 2 * Stride steps.
+  const unsigned Stride = N > LargeTable ? LargeInvStride : InvStride;
   unsigned PermBits = std::max(1u, bitsFor(N - 1));
   BitWriter PermW;
   for (uint32_t I = 0; I < N; ++I)
@@ -568,12 +569,12 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
         Seen[X] = true;
         Cycle.push_back(X);
       }
-      if (Cycle.size() <= InvStride)
+      if (Cycle.size() <= Stride)
         continue;
-      uint32_t NumM = (Cycle.size() + InvStride - 1) / InvStride;
+      uint32_t NumM = (Cycle.size() + Stride - 1) / Stride;
       for (uint32_t K = 0; K < NumM; ++K) {
-        uint32_t X = Cycle[K * InvStride];
-        uint32_t Prev = Cycle[(K ? K - 1 : NumM - 1) * InvStride];
+        uint32_t X = Cycle[K * Stride];
+        uint32_t Prev = Cycle[(K ? K - 1 : NumM - 1) * Stride];
         Marks[X / 64] |= uint64_t(1) << (X % 64);
         BackOf[X] = Prev;
       }
@@ -664,7 +665,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   putU64(Out, 32, List.EndAddress.value_or(0));
   Out[40] = char(AddrBlockShift);
   Out[41] = char(NameBlockShift);
-  Out[42] = char(InvStride);
+  Out[42] = char(Stride);
   putU32(Out, 44, NumModules);
   putU32(Out, 48, NumMarks);
   Out[43] = char(HCode.H1);

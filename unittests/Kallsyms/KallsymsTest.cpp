@@ -303,6 +303,29 @@ TEST_P(KallsymsFormats, Deterministic) {
   EXPECT_EQ(A, B);
 }
 
+// The back-pointer stride is read from the header: 16 in small tables, and
+// a table rewritten with another valid stride reads the same; 0 is refused.
+TEST(Compact, BackPointerStride) {
+  SymbolList L = sampleList(Sample);
+  std::string Good;
+  auto R = writeAndOpen(L, Fmt::Compact, Good);
+  EXPECT_EQ(uint8_t(Good[42]), 16u);
+  // Cycles of 7 symbols are shorter than any stride from 8 on: no marks.
+  std::string Wide = Good;
+  Wide[42] = 64;
+  auto RW = openSymbolTable(MemoryBuffer::getMemBuffer(Wide, "w", false));
+  ASSERT_TRUE(bool(RW));
+  EXPECT_EQ(dumpOf(**RW), dumpOf(*R));
+  auto N = (*RW)->lookupName("do_fork");
+  ASSERT_TRUE(N && N->size() == 1);
+  std::string Bad = Good;
+  Bad[42] = 0;
+  auto RB = openSymbolTable(MemoryBuffer::getMemBuffer(Bad, "b", false));
+  ASSERT_FALSE(bool(RB));
+  EXPECT_NE(toString(RB.takeError()).find("unsupported block sizes"),
+            std::string::npos);
+}
+
 // Alias groups of every size (some cross the 32-symbol address blocks),
 // mixed types, leading underscores and modules: every group is looked up
 // inside its range and checked against an oracle of the canonical rule, and
@@ -582,6 +605,9 @@ TEST(Compact, MillionSymbols) {
   for (Fmt F : {Fmt::Compact, Fmt::Blob}) {
     std::string Storage;
     auto R = writeAndOpen(L, F, Storage);
+    // Large tables get back pointers every 8 steps (header byte 42).
+    if (F == Fmt::Compact)
+      EXPECT_EQ(uint8_t(Storage[42]), 8u);
     EXPECT_TRUE(dumpOf(*R) == Text);
     auto N = R->lookupName("fn_4999_999999");
     ASSERT_TRUE(N && N->size() == 1);
