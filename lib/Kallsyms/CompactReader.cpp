@@ -1194,21 +1194,20 @@ Error CompactReader::lookupNameInto(StringRef Name,
     const uint8_t *Keys = Sec[SecNameKeys].Data;
     uint32_t NumKeys =
         (uint64_t(NumNameBlocks) + (1u << NameKeyShift) - 1) >> NameKeyShift;
-    uint32_t Below = 0, AtMost = 0; // keys < Q, keys <= Q
-    for (uint32_t Len = NumKeys; Len;) {
-      uint32_t Half = Len / 2;
-      bool Less = read64le(Keys + 8 * (Below + Half)) < Q;
-      Below = Less ? Below + Half + 1 : Below;
-      Len = Less ? Len - Half - 1 : Half;
-    }
-    for (uint32_t Len = NumKeys - Below, Pos = Below; Len;) {
-      uint32_t Half = Len / 2;
-      bool AtMostQ = read64le(Keys + 8 * (Pos + Half)) <= Q;
-      Pos = AtMostQ ? Pos + Half + 1 : Pos;
-      Len = AtMostQ ? Len - Half - 1 : Half;
-      AtMost = Pos;
-    }
-    AtMost = std::max(AtMost, Below);
+    // Keys from From on for which Pred holds: a prefix of them (they are
+    // sorted); found without branches.
+    auto CountFrom = [&](uint32_t From, auto Pred) {
+      uint32_t Pos = From;
+      for (uint32_t Len = NumKeys - From; Len;) {
+        uint32_t Half = Len / 2;
+        bool P = Pred(read64le(Keys + 8 * (Pos + Half)));
+        Pos = P ? Pos + Half + 1 : Pos;
+        Len = P ? Len - Half - 1 : Half;
+      }
+      return Pos;
+    };
+    uint32_t Below = CountFrom(0, [&](uint64_t K) { return K < Q; });
+    uint32_t AtMost = CountFrom(Below, [&](uint64_t K) { return K <= Q; });
     if (Below)
       Lo = ((Below - 1) << NameKeyShift) + 1;
     if (AtMost < NumKeys)
