@@ -186,9 +186,8 @@ private:
   unsigned RelBits = 0, AddrOffBits = 0, NameOffBits = 0, GuideBits = 0;
   uint32_t NumCombos = 0;
   /// Per first nibble of an id: what the nibble code adds to the value of
-  /// its tail, the tail's length and a mask of that many nibbles.
+  /// its tail, and a mask of the tail's nibbles.
   uint32_t IdAdd[16] = {};
-  uint8_t IdTail[16] = {};
   uint32_t IdTailMask[16] = {};
   /// Per record header nibble: first rank, tail length, tail mask; and
   /// packed for decodeName: rank in bits 0-11, tail mask in 12-19, tail
@@ -269,8 +268,7 @@ Error CompactReader::init() {
                : N < ABC ? IdCode.base3() + ((N - AB) << 8)
                : N < 15  ? IdCode.base4() + ((N - ABC) << 12)
                          : IdCode.base7();
-    IdTail[N] = idTailLength(IdCode, N);
-    IdTailMask[N] = (uint64_t(1) << (4 * IdTail[N])) - 1;
+    IdTailMask[N] = (uint64_t(1) << (4 * idTailLength(IdCode, N))) - 1;
     HdrRank[N] = HCode.rankBase(N);
     HdrTail[N] = HCode.tailLength(N);
     HdrTailMask[N] = (1u << (4 * HdrTail[N])) - 1;
