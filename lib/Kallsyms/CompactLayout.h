@@ -30,6 +30,8 @@ enum Section : unsigned {
   SecModules,
   SecModuleRuns,
   SecCombos,
+  SecGuide,
+  SecNameKeys,
   NumSections
 };
 
@@ -38,15 +40,29 @@ constexpr uint32_t FlagHasEnd = 1;
 /// Symbols per address block (one index entry each).
 constexpr unsigned AddrBlockShift = 5;
 /// Names per front-coding block.
-constexpr unsigned NameBlockShift = 4;
-/// Distance between back pointers on a cycle of the permutation.
-constexpr unsigned InvStride = 32;
-/// Type codes of a name record.
-constexpr unsigned TypeLocalText = 0, TypeGlobalText = 1, TypeExplicit = 2;
+constexpr unsigned NameBlockShift = 5;
+constexpr unsigned NameBlockRecords = 1u << NameBlockShift;
+/// Bytes of a name block's header nibbles (one per record).
+constexpr unsigned NameHeaderBytes = NameBlockRecords / 2;
+/// Name blocks per name key (the sampled first bytes that narrow a name
+/// search before it decodes any block).
+constexpr unsigned NameKeyShift = 2;
+/// Zero bytes after the last name block: every read of a block may load
+/// 8 bytes.
+constexpr unsigned NameDataSlack = 8;
+/// A gap between two symbols at least this large starts a new segment of
+/// the address guide (kernel text and module space are far apart).
+constexpr uint64_t GuideSegmentGap = uint64_t(1) << 24;
+/// Record header nibble that spells the header out.
+constexpr unsigned HeaderEscape = 15;
+/// Distance between back pointers on a cycle of the permutation: 16, or 8
+/// in tables of more than LargeTable symbols, whose wider permutation
+/// takes longer per step of the inverse (readers take 1 .. MaxInvStride).
+constexpr unsigned InvStride = 16, LargeInvStride = 8, MaxInvStride = 64;
+constexpr uint32_t LargeTable = 1u << 16;
 
-/// Name records are nibble streams: nibble K is the low half of byte K/2
-/// when K is even, the high half otherwise.
-/// Writes a nibble stream (see NibbleReader for the order).
+/// Writes a nibble stream: nibble K is the low half of byte K/2 when K is
+/// even, the high half otherwise.
 class NibbleWriter {
 public:
   void put(unsigned V) {
@@ -76,81 +92,9 @@ public:
   std::string Bytes;
 };
 
-class NibbleReader {
-public:
-  NibbleReader(const uint8_t *Data, uint64_t Size, uint64_t Pos)
-      : Data(Data), Size(Size), Limit(Size * 2), Pos(Pos) {}
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool get(unsigned &V) {
-    if (LLVM_UNLIKELY(Avail == 0) && !refill())
-      return false;
-    V = unsigned(Buf & 15);
-    Buf >>= 4;
-    --Avail;
-    ++Pos;
-    return true;
-  }
-  /// Appends N nibbles to V, most significant first.
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool getN(unsigned N, uint32_t &V) {
-    for (unsigned I = 0; I < N; ++I) {
-      unsigned X;
-      if (!get(X))
-        return false;
-      V = (V << 4) | X;
-    }
-    return true;
-  }
-  /// 3 value bits per nibble, least significant group first; bit 3 = more.
-  bool getVarint(uint64_t &V) {
-    V = 0;
-    for (unsigned Shift = 0; Shift < 36; Shift += 3) {
-      unsigned X;
-      if (!get(X))
-        return false;
-      V |= uint64_t(X & 7) << Shift;
-      if (!(X & 8))
-        return true;
-    }
-    return false;
-  }
-  uint64_t position() const { return Pos; }
-  uint64_t remaining() const { return Pos < Limit ? Limit - Pos : 0; }
-
-private:
-  /// Loads the next (up to) 16 nibbles into Buf.
-  bool refill() {
-    if (Pos >= Limit)
-      return false;
-    uint64_t Byte = Pos >> 1;
-    if (Byte + 8 <= Size) {
-      std::memcpy(&Buf, Data + Byte, 8);
-      Buf =
-          llvm::support::endian::byte_swap<uint64_t, llvm::endianness::little>(
-              Buf);
-      Avail = 16;
-    } else {
-      Buf = 0;
-      for (uint64_t I = 0; Byte + I < Size; ++I)
-        Buf |= uint64_t(Data[Byte + I]) << (8 * I);
-      Avail = unsigned((Size - Byte) * 2);
-    }
-    if (Pos & 1) {
-      Buf >>= 4;
-      --Avail;
-    }
-    return true;
-  }
-
-  const uint8_t *Data;
-  uint64_t Size;
-  uint64_t Limit;
-  uint64_t Pos;
-  uint64_t Buf = 0;
-  unsigned Avail = 0;
-};
-
 /// The nibble code of token ids. First nibble N: N < A is the id; then B
-/// prefixes of two nibbles, C of three, the rest below 15 of four; 15 is
-/// followed by six nibbles. Values after the first nibble are big-endian.
+/// first nibbles take one tail nibble, C two, the rest below 15 three; 15
+/// takes six (docs/Kallsyms.md says where the tails are).
 struct NibbleIdCode {
   uint8_t A = 8, B = 4, C = 2;
 
@@ -166,46 +110,44 @@ struct NibbleIdCode {
            : Id < base7() ? 4
                           : 7;
   }
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool decode(NibbleReader &R,
-                                           uint32_t &Id) const {
-    unsigned N;
-    if (!R.get(N))
-      return false;
-    uint32_t V = 0;
-    if (N < A) {
-      Id = N;
-      return true;
-    }
-    if (N < unsigned(A + B)) {
-      if (!R.getN(1, V))
-        return false;
-      Id = base2() + ((N - A) << 4 | V);
-      return true;
-    }
-    if (N < unsigned(A + B + C)) {
-      if (!R.getN(2, V))
-        return false;
-      Id = base3() + ((N - A - B) << 8 | V);
-      return true;
-    }
-    if (N < 15) {
-      if (!R.getN(3, V))
-        return false;
-      Id = base4() + ((N - A - B - C) << 12 | V);
-      return true;
-    }
-    if (!R.getN(6, V))
-      return false;
-    Id = base7() + V;
-    return true;
-  }
 };
 
-/// One entry of the record header table: shared and new token counts and
-/// the type code (local or global text).
-struct Combo {
-  uint8_t Shared, New, Type;
+/// Tail nibbles of a token id after its first nibble F (0, 1, 2, 3 or 6).
+inline unsigned idTailLength(const NibbleIdCode &C, unsigned F) {
+  return F < C.A                         ? 0
+         : F < unsigned(C.A + C.B)       ? 1
+         : F < unsigned(C.A + C.B + C.C) ? 2
+         : F < 15                        ? 3
+                                         : 6;
+}
+
+/// The record header code: first nibbles below H1 name header table
+/// entries themselves; the next H2 take one tail nibble, the rest below
+/// HeaderEscape two.
+struct HeaderCode {
+  uint8_t H1 = 15, H2 = 0;
+  unsigned tailLength(unsigned H) const {
+    return H < H1 ? 0 : H < unsigned(H1 + H2) ? 1 : H < HeaderEscape ? 2 : 0;
+  }
+  uint32_t rankBase(unsigned H) const {
+    return H < H1                  ? H
+           : H < unsigned(H1 + H2) ? H1 + 16 * (H - H1)
+                                   : H1 + 16 * H2 + 256 * (H - H1 - H2);
+  }
+  uint32_t capacity() const {
+    return H1 + 16u * H2 + 256u * (HeaderEscape - H1 - H2);
+  }
+  bool valid() const { return H1 >= 1 && H1 + H2 <= HeaderEscape; }
 };
+
+/// The name key of a name: its first 8 bytes, zero-padded, big-endian, so
+/// that keys compare as the names' prefixes do.
+inline uint64_t nameKey(const char *Data, size_t Size) {
+  uint64_t K = 0;
+  for (size_t I = 0; I < 8; ++I)
+    K = (K << 8) | (I < Size ? uint8_t(Data[I]) : 0);
+  return K;
+}
 
 /// Reads Width (<= 57) bits at bit offset Bit of a little-endian bit stream.
 /// The caller has checked Bit + Width <= 8 * Size.

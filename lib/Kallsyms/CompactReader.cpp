@@ -1,4 +1,10 @@
 //===- CompactReader.cpp - Read the compact kernel symbol table in place --===//
+//
+// docs/Kallsyms.md is the specification. Every offset read from the file is
+// checked before use; the hot paths check a whole block's extent once and
+// then read without per-value bounds checks.
+//
+//===----------------------------------------------------------------------===//
 
 #include "CompactLayout.h"
 #include "dwarfpack/Kallsyms/SymbolReader.h"
@@ -8,7 +14,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
-#include "llvm/Support/LEB128.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
@@ -20,6 +25,8 @@ using llvm::support::endian::read64le;
 
 namespace {
 
+unsigned bitsNeeded(uint64_t V) { return V ? 64 - countl_zero(V) : 0; }
+
 Error corrupt(const Twine &What) {
   return createStringError(inconvertibleErrorCode(),
                            "corrupt kernel symbol table: " + What);
@@ -28,6 +35,65 @@ Error corrupt(const Twine &What) {
 struct Span {
   const uint8_t *Data = nullptr;
   uint64_t Size = 0;
+};
+
+constexpr uint64_t LaneOnes = 0x0101010101010101ULL;
+constexpr uint64_t LowNibbles = 0x0F0F0F0F0F0F0F0FULL;
+
+/// Per byte lane (values 0..15): 1 where the lane is >= C (C <= 16).
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t lanesAtLeast(uint64_t X, unsigned C) {
+  return ((X + (0x80 - C) * LaneOnes) >> 7) & LaneOnes;
+}
+
+/// Nibble I of a little-endian nibble array held in two words.
+LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned nibbleOf(const uint64_t W[2],
+                                               unsigned I) {
+  return (W[I >> 4] >> (4 * (I & 15))) & 15;
+}
+
+/// token::splitTokens in one pass over the bytes (a lookup splits the name
+/// it looks for; the library's split is built on searches, slower on
+/// short names).
+void splitWords(StringRef Name, token::Separators Seps,
+                SmallVectorImpl<StringRef> &Out) {
+  const char *P = Name.data();
+  size_t Start = 0;
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = P[I];
+    if (C == Seps.Word) {
+      Out.push_back(StringRef(P + Start, I - Start));
+      Start = I + 1;
+    } else if (C == Seps.Sub && Seps.Sub) {
+      // The sub-separator starts a token (an empty one before it at the
+      // start of a word).
+      Out.push_back(StringRef(P + Start, I - Start));
+      Start = I;
+    }
+  }
+  Out.push_back(StringRef(P + Start, Name.size() - Start));
+}
+
+/// A name block opened for reading: where its parts are (nibble positions
+/// in the name data).
+struct NameBlock {
+  uint64_t Hdr[2];
+  uint64_t TailPos;  // the first record's header tail
+  uint64_t FirstPos; // the first id nibbles
+  uint64_t EndPos;   // the block's end (its id tails end here)
+  uint32_t Count;    // records
+};
+
+/// The headers of a name block's records. (Types are u32: stores through
+/// a char pointer could alias anything and slow the decoding loop.)
+struct RecordHeaders {
+  uint32_t Shared[NameBlockRecords], New[NameBlockRecords];
+  uint32_t IdStart[NameBlockRecords], Type[NameBlockRecords];
+};
+
+/// One record header, decoded.
+struct RecordHeader {
+  uint32_t Shared, New;
+  char Type;
 };
 
 class CompactReader : public SymbolReader {
@@ -48,103 +114,52 @@ public:
 private:
   static constexpr uint32_t BlockSyms = 1u << AddrBlockShift;
   Error init();
+  Error initGuide();
   uint32_t findBlock(uint64_t Addr) const;
+  uint32_t searchBlocks(uint64_t Rel, uint32_t Pos, uint32_t Len) const;
   /// Decodes the addresses of address block B into Addrs in order, up to
   /// and including the first one above Stop, at most MaxCount of them;
   /// returns how many it wrote.
   Expected<uint32_t> decodeBlock(uint32_t B, uint64_t Stop,
                                  uint64_t Addrs[BlockSyms],
                                  uint32_t MaxCount = BlockSyms) const;
-  /// Decodes name slot Slot: tokens, type. Walks from its block start.
+
+  // Names.
+  Error openNameBlock(uint32_t B, NameBlock &NB) const;
+  /// Decodes the headers of the first Records records of NB, calling
+  /// OnHeader(index, header, first id index) for each.
+  template <typename Fn>
+  Error forEachHeader(const NameBlock &NB, unsigned Records, Fn OnHeader,
+                      uint64_t *TailEnd = nullptr) const;
+  /// Decodes the headers of the first Records records of NB into the
+  /// arrays: shared and new token counts, index of the first new id, type.
+  Error readHeaders(const NameBlock &NB, unsigned Records,
+                    RecordHeaders &H) const;
+  /// Reads token ids of a block by their index among its ids.
+  class IdReader;
+  /// Decodes the tokens of record Rec of name block B, whose headers up
+  /// to Rec are in H.
+  Error decodeRecord(uint32_t B, const RecordHeaders &H, IdReader &Ids,
+                     unsigned Rec, SmallVectorImpl<uint32_t> &Toks) const;
+  /// Decodes name slot Slot: tokens, type.
   Error decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Tokens,
                    char &Type) const;
-  /// decodeName for well-formed blocks away from the end of the section,
-  /// without per-nibble checks; false sends the caller to decodeName's
-  /// checked path (which reports what is wrong).
-  bool decodeNameFast(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
-                      char &Type) const;
-  /// Walks the first Records records of name block Block with the
-  /// decoder of decodeNameFast, calling OnRecord(index in block, tokens,
-  /// type, shared count) after each (EveryRecord) or only after the last;
-  /// OnRecord returns false to stop early.
-  /// False (before or after some calls) sends the caller to the checked
-  /// path.
-  template <bool EveryRecord, typename Fn>
-  bool walkBlockFast(uint32_t Block, unsigned Records, Fn OnRecord) const;
   /// Compares the first name of name block Block with Name as memcmp
   /// would, decoding and comparing one token at a time (a binary search
   /// probe usually differs in its first token or two).
   Expected<int> compareBlockFirst(uint32_t Block, StringRef Name) const;
   /// Leading '_' bytes of the name made of Toks, without expanding it.
   unsigned leadingUnderscores(ArrayRef<uint32_t> Toks) const;
-  /// Reads one name record at R, updating Toks in place (the first
-  /// Shared tokens stay); false when the record is malformed.
-  LLVM_ATTRIBUTE_ALWAYS_INLINE bool readRecord(NibbleReader &R, bool First,
-                                               SmallVectorImpl<uint32_t> &Toks,
-                                               char &Type,
-                                               size_t &SharedOut) const {
-    unsigned H;
-    if (!R.get(H))
-      return false;
-    uint64_t Shared, New;
-    unsigned TC;
-    if (H < 15) {
-      uint32_t Rank = H;
-      if (H >= HOne) {
-        unsigned Low;
-        if (!R.get(Low))
-          return false;
-        Rank = HOne + (H - HOne) * 16 + Low;
-      }
-      if (Rank >= NumCombos)
-        return false;
-      const uint8_t *C = Sec[SecCombos].Data + uint64_t(Rank) * 3;
-      Shared = C[0];
-      New = C[1];
-      TC = C[2];
-    } else {
-      unsigned T;
-      if (!R.getVarint(Shared) || !R.getVarint(New) || !R.get(T))
-        return false;
-      TC = T;
-    }
-    if (Shared > Toks.size() || (First && Shared) || New > R.remaining())
-      return false;
-    if (LLVM_LIKELY(TC < TypeExplicit)) {
-      Type = TC == TypeLocalText ? 't' : 'T';
-    } else if (TC == TypeExplicit) {
-      uint32_t V = 0;
-      if (!R.getN(2, V))
-        return false;
-      Type = char(V);
-    } else {
-      return false;
-    }
-    // New is bounded by the nibbles left, so this cannot blow up.
-    Toks.resize_for_overwrite(Shared + New);
-    SharedOut = Shared;
-    uint32_t NumTok = Tokens.numTokens();
-    uint32_t *Out = Toks.data() + Shared;
-    for (uint64_t K = 0; K < New; ++K) {
-      uint32_t Id;
-      if (!IdCode.decode(R, Id) || Id >= NumTok)
-        return false;
-      Out[K] = Id;
-    }
-    return true;
+  /// Replaces Out with the name made of Toks.
+  void expand(ArrayRef<uint32_t> Toks, std::string &Out) const;
+  uint64_t nameOffset(uint32_t B) const {
+    return readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
+                    uint64_t(B) * NameOffBits, NameOffBits);
   }
-  Error badRecord(const NibbleReader &R) const {
-    return corrupt("malformed name record at nibble " + Twine(R.position()) +
-                   " of the names");
+  Error badBlock(uint32_t B, const char *What) const {
+    return corrupt("name block " + Twine(B) + ": " + What);
   }
-  /// Reader positioned at the first record of name block B.
-  Expected<NibbleReader> blockReader(uint32_t B) const {
-    uint64_t Off = readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
-                            uint64_t(B) * NameOffBits, NameOffBits);
-    if (Off > Sec[SecNameData].Size * 2)
-      return corrupt("name block " + Twine(B) + " offset out of range");
-    return NibbleReader(Sec[SecNameData].Data, Sec[SecNameData].Size, Off);
-  }
+
   LLVM_ATTRIBUTE_ALWAYS_INLINE Expected<uint32_t> perm(uint32_t I) const {
     uint64_t V = readBits(Sec[SecPerm].Data, Sec[SecPerm].Size,
                           uint64_t(I) * PermBits, PermBits);
@@ -160,25 +175,44 @@ private:
   token::TokenTable Tokens;
   Span Sec[NumSections];
   unsigned PermBits = 0;
+  /// Back-pointer stride T of the inverse.
+  unsigned Stride = InvStride;
   uint64_t Base = 0;
   uint32_t NumModules = 0, NumMarks = 0;
   uint32_t NumAddrBlocks = 0, NumNameBlocks = 0;
   std::vector<StringRef> ModuleNames; // [0] is the core kernel
   NibbleIdCode IdCode;
-  unsigned HOne = 15;
-  unsigned RelBits = 0, AddrOffBits = 0, NameOffBits = 0;
+  HeaderCode HCode;
+  unsigned RelBits = 0, AddrOffBits = 0, NameOffBits = 0, GuideBits = 0;
   uint32_t NumCombos = 0;
   /// Per first nibble of an id: what the nibble code adds to the value of
-  /// the nibbles that follow (decodeNameFast).
+  /// its tail, and a mask of the tail's nibbles.
   uint32_t IdAdd[16] = {};
+  uint32_t IdTailMask[16] = {};
+  /// Per record header nibble: first rank, tail length, tail mask; and
+  /// packed for decodeName: rank in bits 0-11, tail mask in 12-19, tail
+  /// length in 20-23, BadCombo for the escape.
+  uint32_t HdrInfo[16] = {};
+  uint32_t HdrRank[16] = {};
+  uint8_t HdrTail[16] = {};
+  uint32_t HdrTailMask[16] = {};
   /// The record header table unpacked at open: shared count, new count
-  /// and type code in bytes 0, 1, 2; entry ranks past the table give
-  /// BadCombo, so the decoder needs no separate range check.
+  /// and type in bytes 0, 1, 2; ranks past the table give BadCombo.
   static constexpr uint32_t BadCombo = 1u << 24;
-  uint32_t ComboWords[256] = {};
+  std::vector<uint32_t> ComboWords;
+  /// The address guide (validated at open).
+  struct Segment {
+    uint64_t Start;
+    uint32_t FirstEntry, NumEntries;
+    unsigned Shift;
+  };
+  std::vector<Segment> Segments;
+  const uint8_t *GuideEntries = nullptr;
   /// 8 bytes can be read from any byte of the permutation section, of
-  /// the address index.
-  bool PermSlack = false, IdxSlack = false;
+  /// the address index, of the guide entries.
+  bool PermSlack = false, IdxSlack = false, GuideSlack = false;
+  /// 16 bytes can be read from any byte of the token table.
+  bool TokenSlack = false;
 };
 
 } // namespace
@@ -210,20 +244,23 @@ Error CompactReader::init() {
   Base = read64le(P + 24);
   if (Flags & FlagHasEnd)
     EndAddress = read64le(P + 32);
-  if (P[40] != AddrBlockShift || P[41] != NameBlockShift || P[42] != InvStride)
+  Stride = P[42];
+  if (P[40] != AddrBlockShift || P[41] != NameBlockShift || Stride == 0 ||
+      Stride > MaxInvStride)
     return corrupt("unsupported block sizes");
   NumModules = read32le(P + 44);
   NumMarks = read32le(P + 48);
-  HOne = P[43];
+  HCode = HeaderCode{P[43], P[55]};
   RelBits = P[60];
   AddrOffBits = P[61];
   NameOffBits = P[62];
-  if (RelBits > 32 || AddrOffBits > 32 || NameOffBits > 33)
+  GuideBits = P[63];
+  if (RelBits > 32 || AddrOffBits > 32 || NameOffBits > 32 || GuideBits > 32)
     return corrupt("bad index widths");
   IdCode = NibbleIdCode{P[52], P[53], P[54]};
   NumCombos = read32le(P + 56);
-  for (unsigned R = 0; R < 256; ++R)
-    ComboWords[R] = BadCombo;
+  if (!HCode.valid() || !IdCode.valid() || NumCombos > HCode.capacity())
+    return corrupt("bad name record codes");
   for (unsigned N = 0; N < 16; ++N) {
     unsigned A = IdCode.A, AB = A + IdCode.B, ABC = AB + IdCode.C;
     IdAdd[N] = N < A     ? N
@@ -231,10 +268,14 @@ Error CompactReader::init() {
                : N < ABC ? IdCode.base3() + ((N - AB) << 8)
                : N < 15  ? IdCode.base4() + ((N - ABC) << 12)
                          : IdCode.base7();
+    IdTailMask[N] = (uint64_t(1) << (4 * idTailLength(IdCode, N))) - 1;
+    HdrRank[N] = HCode.rankBase(N);
+    HdrTail[N] = HCode.tailLength(N);
+    HdrTailMask[N] = (1u << (4 * HdrTail[N])) - 1;
+    HdrInfo[N] = N == HeaderEscape
+                     ? BadCombo
+                     : HdrRank[N] | (HdrTailMask[N] << 12) | (HdrTail[N] << 20);
   }
-  if (HOne < 1 || HOne > 15 || !IdCode.valid() ||
-      NumCombos > HOne + (15 - HOne) * 16u)
-    return corrupt("bad name record codes");
   if (NumSyms == 0 || NumSyms >= (1u << 31))
     return corrupt("bad symbol count " + Twine(NumSyms));
   if (PermBits != std::max(1u, unsigned(Log2_32(NumSyms - 1) + 1)) &&
@@ -248,11 +289,14 @@ Error CompactReader::init() {
                      Twine(B.size()) + " bytes)");
     Sec[S] = {P + Off, Size};
   }
-  PermSlack =
-      uint64_t(Sec[SecPerm].Data - P) + Sec[SecPerm].Size + 8 <= B.size();
-  IdxSlack =
-      uint64_t(Sec[SecAddrIndex].Data - P) + Sec[SecAddrIndex].Size + 8 <=
-      B.size();
+  auto HasSlack = [&](unsigned S) {
+    return uint64_t(Sec[S].Data - P) + Sec[S].Size + 8 <= B.size();
+  };
+  PermSlack = HasSlack(SecPerm);
+  IdxSlack = HasSlack(SecAddrIndex);
+  GuideSlack = HasSlack(SecGuide);
+  TokenSlack =
+      uint64_t(Sec[SecTokens].Data - P) + Sec[SecTokens].Size + 16 <= B.size();
   Expected<token::TokenTable> T = token::TokenTable::create(
       StringRef(reinterpret_cast<const char *>(Sec[SecTokens].Data),
                 Sec[SecTokens].Size));
@@ -274,17 +318,23 @@ Error CompactReader::init() {
       {SecPerm, (uint64_t(NumSyms) * PermBits + 7) / 8},
       {SecInvMarks, Words * 8 + (Words + 7) / 8 * 4},
       {SecInvBack, (uint64_t(NumMarks) * PermBits + 7) / 8},
-      {SecNameIndex, (uint64_t(NumNameBlocks) * NameOffBits + 7) / 8},
+      {SecNameIndex, ((uint64_t(NumNameBlocks) + 1) * NameOffBits + 7) / 8},
       {SecModuleRuns, 8},
       {SecCombos, uint64_t(NumCombos) * 3},
+      {SecGuide, 4},
+      {SecNameKeys,
+       ((uint64_t(NumNameBlocks) + (1u << NameKeyShift) - 1) >> NameKeyShift) *
+           8},
   };
   for (auto &C : Checks)
     if (Sec[C.S].Size < C.Need)
       return corrupt("section " + Twine(C.S) + " has " + Twine(Sec[C.S].Size) +
                      " bytes, needs " + Twine(C.Need));
+  ComboWords.assign(HCode.capacity(), BadCombo);
   for (uint32_t R = 0; R < NumCombos; ++R) {
     const uint8_t *C = Sec[SecCombos].Data + R * 3;
-    ComboWords[R] = C[0] | (C[1] << 8) | (C[2] << 16);
+    // A record has at least one token.
+    ComboWords[R] = C[0] + C[1] ? C[0] | (C[1] << 8) | (C[2] << 16) : BadCombo;
   }
   if (Sec[SecModuleRuns].Size % 8 || read32le(Sec[SecModuleRuns].Data) != 0)
     return corrupt("bad module runs");
@@ -298,6 +348,35 @@ Error CompactReader::init() {
         StringRef(reinterpret_cast<const char *>(M + 2), Len));
     M += 2 + Len;
   }
+  return initGuide();
+}
+
+Error CompactReader::initGuide() {
+  const uint8_t *G = Sec[SecGuide].Data;
+  uint64_t Size = Sec[SecGuide].Size;
+  uint64_t NumSegs = read32le(G);
+  if (NumSegs == 0 || NumSegs > (Size - 4) / 16)
+    return corrupt("bad address guide");
+  uint64_t EntriesAt = 4 + NumSegs * 16, Entries = 0;
+  if (NumAddrBlocks > 1 && GuideBits < bitsNeeded(NumAddrBlocks - 1))
+    return corrupt("bad address guide entry width");
+  for (uint64_t S = 0; S < NumSegs; ++S) {
+    const uint8_t *E = G + 4 + S * 16;
+    Segment Seg{read32le(E), read32le(E + 4), read32le(E + 8),
+                read32le(E + 12)};
+    if (Seg.NumEntries == 0 || Seg.FirstEntry != Entries || Seg.Shift > 32 ||
+        (S == 0 ? Seg.Start != 0 : Seg.Start <= Segments.back().Start))
+      return corrupt("bad address guide segment " + Twine(S));
+    Entries += Seg.NumEntries;
+    Segments.push_back(Seg);
+  }
+  if ((Entries * GuideBits + 7) / 8 > Size - EntriesAt)
+    return corrupt("address guide entries run past their section");
+  GuideEntries = G + EntriesAt;
+  for (uint64_t E = 0; E < Entries; ++E)
+    if (readBits(GuideEntries, Size - EntriesAt, E * GuideBits, GuideBits) >=
+        NumAddrBlocks)
+      return corrupt("address guide entry " + Twine(E) + " out of range");
   return Error::success();
 }
 
@@ -320,8 +399,14 @@ Expected<uint32_t> CompactReader::decodeBlock(uint32_t B, uint64_t Stop,
   const uint8_t *Idx = Sec[SecAddrIndex].Data;
   uint64_t IdxSize = Sec[SecAddrIndex].Size;
   uint64_t IdxBit = uint64_t(B) * (RelBits + AddrOffBits);
-  uint64_t A = Base + readBits(Idx, IdxSize, IdxBit, RelBits);
-  uint64_t Bit = readBits(Idx, IdxSize, IdxBit + RelBits, AddrOffBits);
+  uint64_t A, Bit;
+  if (LLVM_LIKELY(IdxSlack)) {
+    A = Base + readBitsUnchecked(Idx, IdxBit, RelBits);
+    Bit = readBitsUnchecked(Idx, IdxBit + RelBits, AddrOffBits);
+  } else {
+    A = Base + readBits(Idx, IdxSize, IdxBit, RelBits);
+    Bit = readBits(Idx, IdxSize, IdxBit + RelBits, AddrOffBits);
+  }
   const uint8_t *Data = Sec[SecAddrData].Data;
   uint64_t Size = Sec[SecAddrData].Size;
   if (Bit + 18 > Size * 8)
@@ -333,22 +418,25 @@ Expected<uint32_t> CompactReader::decodeBlock(uint32_t B, uint64_t Stop,
   Bit += 18;
   uint32_t Count = std::min<uint64_t>(
       {NumSyms - (uint64_t(B) << AddrBlockShift), BlockSyms, MaxCount});
+  uint32_t AllCount =
+      std::min<uint64_t>(NumSyms - (uint64_t(B) << AddrBlockShift), BlockSyms);
   uint64_t Esc = (uint64_t(1) << Width) - 1;
   Addrs[0] = A;
   if (A > Stop)
     return 1;
-  // A block whose longest possible encoding ends 8 bytes before the end of
-  // the section is read without bounds checks (almost all of them); reads
-  // past the section in the last ones give zeros.
-  uint64_t MaxEnd = Bit + uint64_t(Count - 1) * (Width + EscWidth);
+  // The narrow fields sit at fixed places; escaped deltas follow them in
+  // order. A block whose longest possible encoding ends 8 bytes before the
+  // end of the section is read without bounds checks (almost all of them).
+  uint64_t EscBit = Bit + uint64_t(AllCount - 1) * Width;
+  uint64_t MaxEnd = EscBit + uint64_t(AllCount - 1) * EscWidth;
   if ((MaxEnd >> 3) + 8 <= Size) {
     for (uint32_t K = 1; K < Count; ++K) {
       uint64_t D = readBitsUnchecked(Data, Bit, Width);
+      uint64_t E = readBitsUnchecked(Data, EscBit, EscWidth);
       Bit += Width;
-      if (EscWidth && D == Esc) {
-        D = readBitsUnchecked(Data, Bit, EscWidth);
-        Bit += EscWidth;
-      }
+      bool IsEsc = EscWidth && D == Esc;
+      D = IsEsc ? E : D;
+      EscBit += IsEsc ? EscWidth : 0;
       A += D << Shift;
       Addrs[K] = A;
       if (A > Stop)
@@ -360,8 +448,8 @@ Expected<uint32_t> CompactReader::decodeBlock(uint32_t B, uint64_t Stop,
     uint64_t D = readBits(Data, Size, Bit, Width);
     Bit += Width;
     if (EscWidth && D == Esc) {
-      D = readBits(Data, Size, Bit, EscWidth);
-      Bit += EscWidth;
+      D = readBits(Data, Size, EscBit, EscWidth);
+      EscBit += EscWidth;
     }
     A += D << Shift;
     Addrs[K] = A;
@@ -375,17 +463,17 @@ Expected<uint64_t> CompactReader::address(uint32_t I) const {
   if (I >= NumSyms)
     return corrupt("symbol index " + Twine(I) + " out of range");
   uint64_t Addrs[BlockSyms];
-  Expected<uint32_t> N = decodeBlock(I >> AddrBlockShift, UINT64_MAX, Addrs);
+  Expected<uint32_t> N = decodeBlock(I >> AddrBlockShift, UINT64_MAX, Addrs,
+                                     (I & (BlockSyms - 1)) + 1);
   if (!N)
     return N.takeError();
   return Addrs[I & (BlockSyms - 1)];
 }
 
-// Last block whose first address is <= Addr (which is >= Base), or block 0.
+// Last block in [Pos, Pos + Len) whose first address is <= Rel, or Pos.
 // Branch-free: the comparisons of a binary search are unpredictable.
-uint32_t CompactReader::findBlock(uint64_t Addr) const {
-  uint64_t Rel = Addr - Base;
-  uint32_t Pos = 0, Len = NumAddrBlocks;
+uint32_t CompactReader::searchBlocks(uint64_t Rel, uint32_t Pos,
+                                     uint32_t Len) const {
   if (IdxSlack) {
     const uint8_t *Idx = Sec[SecAddrIndex].Data;
     unsigned EW = RelBits + AddrOffBits, RB = RelBits;
@@ -403,6 +491,42 @@ uint32_t CompactReader::findBlock(uint64_t Addr) const {
     Len -= Half;
   }
   return Pos;
+}
+
+// Last block whose first address is <= Addr (which is >= Base), or block 0.
+// The guide gives a block at or just below it; a few steps forward
+// usually finish, a binary search over the rest otherwise.
+uint32_t CompactReader::findBlock(uint64_t Addr) const {
+  uint64_t Rel = Addr - Base;
+  size_t S = Segments.size() - 1;
+  while (S && Segments[S].Start > Rel)
+    --S;
+  const Segment &Seg = Segments[S];
+  uint64_t G =
+      std::min<uint64_t>((Rel - Seg.Start) >> Seg.Shift, Seg.NumEntries - 1) +
+      Seg.FirstEntry;
+  uint32_t B =
+      GuideSlack
+          ? readBitsUnchecked(GuideEntries, G * GuideBits, GuideBits)
+          : readBits(GuideEntries,
+                     Sec[SecGuide].Size - (GuideEntries - Sec[SecGuide].Data),
+                     G * GuideBits, GuideBits);
+  if (LLVM_UNLIKELY(blockRel(B) > Rel))
+    return searchBlocks(Rel, 0, B + 1); // only in a corrupt table
+  // Usually the answer or one of the next two blocks: steps without
+  // branches, then a check.
+  auto Below = [&](uint32_t X) {
+    return X < NumAddrBlocks &&
+           (IdxSlack ? readBitsUnchecked(Sec[SecAddrIndex].Data,
+                                         uint64_t(X) * (RelBits + AddrOffBits),
+                                         RelBits)
+                     : blockRel(X)) <= Rel;
+  };
+  B += Below(B + 1);
+  B += Below(B + 1);
+  if (LLVM_LIKELY(!Below(B + 1)))
+    return B;
+  return searchBlocks(Rel, B, NumAddrBlocks - B);
 }
 
 Error CompactReader::fillAddressAndSize(uint32_t I, SymbolInfo &Info) const {
@@ -563,8 +687,7 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
   Info.Size = SymSize;
   Info.Type = Type;
   Info.Index = Best;
-  Info.Name.clear();
-  Tokens.expand(Toks, Info.Name);
+  expand(Toks, Info.Name);
   Info.Module.assign(M->data(), M->size());
   return true;
 }
@@ -584,8 +707,6 @@ CompactReader::findLastAtOrBelow(uint64_t Addr) const {
   return std::optional<uint32_t>((B << AddrBlockShift) + Last);
 }
 
-/// popcount without relying on the POPCNT instruction being enabled (the
-/// generic build calls a library routine for it).
 static LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned countOnes(uint64_t V) {
   V = V - ((V >> 1) & 0x5555555555555555ULL);
   V = (V & 0x3333333333333333ULL) + ((V >> 2) & 0x3333333333333333ULL);
@@ -605,7 +726,7 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
   // Each step is one dependent read of the permutation: keep it short
   // (without bounds checks when 8 bytes can be read past the section's
   // end inside the file, as in every table we write).
-  for (unsigned Step = 0; Step < 2 * InvStride + 2; ++Step) {
+  for (unsigned Step = 0; Step < 2 * Stride + 2; ++Step) {
     uint64_t Next =
         PermSlack ? readBitsUnchecked(PermData, uint64_t(Z) * Bits, Bits)
                   : readBits(PermData, PermSize, uint64_t(Z) * Bits, Bits);
@@ -636,155 +757,374 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
                  " is not bounded by its back pointers");
 }
 
-template <bool EveryRecord, typename Fn>
-bool CompactReader::walkBlockFast(uint32_t Block, unsigned Records,
-                                  Fn OnRecord) const {
-  // Names of more tokens take the checked path.
-  constexpr unsigned MaxTok = 64;
-  const uint8_t *D = Sec[SecNameData].Data;
-  uint64_t Size = Sec[SecNameData].Size;
-  if (Size < 8)
-    return false;
-  // Any nibble position up to Limit can load 8 bytes.
-  uint64_t Limit = (Size - 8) * 2;
-  uint64_t Pos = readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
-                          uint64_t(Block) * NameOffBits, NameOffBits);
-  if (Pos > Limit)
-    return false;
-  uint32_t NumTok = Tokens.numTokens();
-  unsigned A = IdCode.A, AB = A + IdCode.B, ABC = AB + IdCode.C;
-  unsigned HOneL = HOne;
-  uint32_t Buf[MaxTok + 1];
-  // The next nibbles sit in W (Left of them). Each step decodes one item,
-  // a record header or a token id, computing both and selecting, so the
-  // only branches are the (rare) refill and escape: a branch on the item
-  // kind or the id length would mispredict on most items.
-  uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
-  unsigned Left = 16 - unsigned(Pos & 1);
-  unsigned Rem = 0, Len = 0, Rec = 0, TC = 0, Shared = 0;
-  bool Bad = false;
-  auto Done = [&] {
-    return OnRecord(Rec - 1, ArrayRef<uint32_t>(Buf, Len),
-                    TC == TypeLocalText ? 't' : 'T', Shared);
-  };
-  while (Rec < Records || Rem) {
-    if (Left < 8) {
-      if (Pos > Limit)
-        return false;
-      W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
-      Left = 16 - unsigned(Pos & 1);
+void CompactReader::expand(ArrayRef<uint32_t> Toks, std::string &Out) const {
+  // One resize and plain copies: appending token by token costs more than
+  // the bytes.
+  constexpr size_t Max = 64;
+  if (Toks.size() > Max) {
+    Out.clear();
+    Tokens.expand(Toks, Out);
+    return;
+  }
+  const char *PData[Max];
+  uint32_t PLen[Max];
+  bool PSep[Max];
+  char Sub = Tokens.separators().Sub;
+  size_t Len = 0;
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    StringRef T = Tokens.token(Toks[I]);
+    // A word separator before every token but the first, unless the token
+    // starts with the sub-separator.
+    PSep[I] = I && !(Sub && !T.empty() && T[0] == Sub);
+    PData[I] = T.data();
+    PLen[I] = T.size();
+    Len += T.size() + PSep[I];
+  }
+  char Sep = Tokens.separators().Word;
+  if (LLVM_LIKELY(TokenSlack)) {
+    // Copies of 16 bytes, which may read up to 15 bytes past a token (the
+    // file has that many after the token table) and write past the name
+    // into the room resized for it, then cut off.
+    Out.resize(Len + 16);
+    char *P = Out.data();
+    for (size_t I = 0; I < Toks.size(); ++I) {
+      *P = Sep;
+      P += PSep[I];
+      for (uint32_t K = 0; K < PLen[I]; K += 16)
+        std::memcpy(P + K, PData[I] + K, 16);
+      P += PLen[I];
     }
-    unsigned N0 = W & 15, N1 = (W >> 4) & 15;
-    bool Hdr = Rem == 0;
-    // A record ends where the next header starts (the walk's callers that
-    // need every record pay this branch; decodeNameFast's does not).
-    if (EveryRecord && Hdr && Rec && !Done())
-      return true;
-    if (LLVM_UNLIKELY(Hdr && N0 == 15)) {
-      // A spelled-out header: S and K as varints, then the type.
+    Out.resize(Len);
+    return;
+  }
+  Out.resize(Len);
+  char *P = Out.data();
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    if (PSep[I])
+      *P++ = Sep;
+    std::memcpy(P, PData[I], PLen[I]);
+    P += PLen[I];
+  }
+}
+
+Error CompactReader::openNameBlock(uint32_t B, NameBlock &NB) const {
+  uint64_t Start = nameOffset(B), End = nameOffset(B + 1);
+  // Every read inside a block may load 8 bytes: the writer leaves that
+  // much after the last block.
+  if (Start + NameHeaderBytes > End ||
+      End + NameDataSlack > Sec[SecNameData].Size)
+    return badBlock(B, "offsets out of range");
+  const uint8_t *D = Sec[SecNameData].Data;
+  // The id tails end the block, often on another cache line.
+  __builtin_prefetch(D + End - 1);
+  NB.Hdr[0] = read64le(D + Start);
+  NB.Hdr[1] = read64le(D + Start + 8);
+  NB.Count = std::min<uint64_t>(NumSyms - (uint64_t(B) << NameBlockShift),
+                                NameBlockRecords);
+  NB.TailPos = (Start + NameHeaderBytes) * 2;
+  NB.EndPos = End * 2;
+  // Header tail nibbles of all records: summed per byte lane, unless a
+  // header is spelled out (then they are walked).
+  uint64_t Tails = 0;
+  bool Escapes = false;
+  for (unsigned W = 0; W < 2; ++W) {
+    unsigned InWord = std::min(16u, NB.Count > 16 * W ? NB.Count - 16 * W : 0);
+    uint64_t X = InWord ? NB.Hdr[W] & (~uint64_t(0) >> (64 - 4 * InWord)) : 0;
+    for (uint64_t L : {X & LowNibbles, (X >> 4) & LowNibbles}) {
+      uint64_t Sum = lanesAtLeast(L, HCode.H1) +
+                     lanesAtLeast(L, HCode.H1 + HCode.H2) +
+                     lanesAtLeast(L, HeaderEscape);
+      Escapes |= lanesAtLeast(L, HeaderEscape) != 0;
+      Tails += (Sum * LaneOnes) >> 56;
+    }
+  }
+  if (LLVM_UNLIKELY(Escapes)) {
+    NB.FirstPos = NB.EndPos; // bounds the walk
+    uint64_t TailEnd = 0;
+    if (Error E = forEachHeader(
+            NB, NB.Count, [&](unsigned, RecordHeader, uint64_t) {}, &TailEnd))
+      return E;
+    NB.FirstPos = TailEnd;
+  } else {
+    NB.FirstPos = NB.TailPos + Tails;
+  }
+  NB.FirstPos = alignTo(NB.FirstPos, 2);
+  if (NB.FirstPos > NB.EndPos)
+    return badBlock(B, "headers run past the block");
+  return Error::success();
+}
+
+template <typename Fn>
+Error CompactReader::forEachHeader(const NameBlock &NB, unsigned Records,
+                                   Fn OnHeader, uint64_t *TailEnd) const {
+  const uint8_t *D = Sec[SecNameData].Data;
+  uint64_t Pos = NB.TailPos;
+  uint64_t Ids = 0, Len = 0;
+  bool Bad = false;
+  for (unsigned J = 0; J < Records; ++J) {
+    unsigned H = nibbleOf(NB.Hdr, J);
+    RecordHeader R;
+    if (LLVM_UNLIKELY(H == HeaderEscape)) {
+      // Spelled out: S and K as varints, then the type byte.
       auto Get = [&](unsigned &V) {
-        if (Left == 0) {
-          if (Pos > Limit)
-            return false;
-          W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
-          Left = 16 - unsigned(Pos & 1);
-        }
-        V = W & 15;
-        W >>= 4;
-        --Left;
+        if (Pos >= NB.FirstPos)
+          return false;
+        V = (D[Pos >> 1] >> ((Pos & 1) * 4)) & 15;
         ++Pos;
         return true;
       };
-      auto Varint = [&](uint64_t &V) {
-        V = 0;
-        for (unsigned Shift = 0; Shift < 36; Shift += 3) {
-          unsigned X;
-          if (!Get(X))
+      auto Varint = [&](uint32_t &V) {
+        uint64_t X = 0;
+        for (unsigned Shift = 0; Shift < 33; Shift += 3) {
+          unsigned N;
+          if (!Get(N))
             return false;
-          V |= uint64_t(X & 7) << Shift;
-          if (!(X & 8))
-            return true;
+          X |= uint64_t(N & 7) << Shift;
+          if (!(N & 8)) {
+            V = uint32_t(X);
+            return X <= UINT32_MAX;
+          }
         }
         return false;
       };
-      unsigned Esc, T;
-      uint64_t Sh, Nw;
-      if (!Get(Esc) || !Varint(Sh) || !Varint(Nw) || !Get(T) ||
-          T >= TypeExplicit || Sh > Len || (Rec == 0 && Sh) || Sh + Nw > MaxTok)
-        return false;
-      Len = Sh;
-      Rem = Nw;
-      TC = T;
-      Shared = Sh;
-      ++Rec;
-      continue;
+      unsigned Lo, Hi;
+      if (!Varint(R.Shared) || !Varint(R.New) || !Get(Lo) || !Get(Hi))
+        return corrupt("malformed name record header at nibble " + Twine(Pos));
+      R.Type = char(Lo | (Hi << 4));
+    } else {
+      uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
+      uint32_t Combo = ComboWords[HdrRank[H] + (W & HdrTailMask[H])];
+      Pos += HdrTail[H];
+      Bad |= Combo >= BadCombo || Pos > NB.FirstPos;
+      R = {Combo & 255, (Combo >> 8) & 255, char(Combo >> 16)};
     }
-    // As a header: one or two nibbles naming a header table entry.
-    unsigned Two = N0 >= HOneL;
-    unsigned Rank = Two ? HOneL + (N0 - HOneL) * 16 + N1 : N0;
-    uint32_t Combo = ComboWords[Rank & 255];
-    unsigned Sh = Combo & 255, Nw = (Combo >> 8) & 255;
-    // As an id: the first nibble gives the length; the next ones, most
-    // significant first, are the top nibbles of the next 8 reversed.
-    unsigned Extra = (N0 >= A) + (N0 >= AB) + (N0 >= ABC) + 3 * (N0 == 15);
-    uint32_t X = llvm::byteswap(uint32_t(W >> 4));
-    X = ((X & 0x0F0F0F0Fu) << 4) | ((X >> 4) & 0x0F0F0F0Fu);
-    uint32_t Id = IdAdd[N0] + uint32_t(uint64_t(X) >> (32 - 4 * Extra));
-    unsigned Used = Hdr ? 1 + Two : 1 + Extra;
-    W >>= 4 * Used;
-    Left -= Used;
-    Pos += Used;
-    Buf[Len] = Id;
-    // Type codes other than t/T (and bad ranks) have bits above 17 set.
-    Bad |=
-        Hdr ? (Combo >> 17) || Sh > Len || (Rec == 0 && Sh) || Sh + Nw > MaxTok
-            : Id >= NumTok;
-    Len = Hdr ? Sh : Len + 1;
-    Rem = Hdr ? Nw : Rem - 1;
-    TC = Hdr ? (Combo >> 16) : TC;
-    Shared = Hdr ? Sh : Shared;
-    Rec += Hdr;
+    // A record shares at most the previous record's tokens (the first
+    // none), and has at least one token.
+    Bad |= R.Shared > Len || (J == 0 && R.Shared) || R.Shared + R.New == 0;
     if (LLVM_UNLIKELY(Bad))
-      return false;
+      return corrupt("malformed name record header at nibble " + Twine(Pos));
+    OnHeader(J, R, Ids);
+    Len = uint64_t(R.Shared) + R.New;
+    Ids += R.New;
   }
-  if (Rec)
-    Done();
-  return true;
+  if (TailEnd)
+    *TailEnd = Pos;
+  return Error::success();
 }
 
-bool CompactReader::decodeNameFast(uint32_t Slot,
-                                   SmallVectorImpl<uint32_t> &Toks,
-                                   char &Type) const {
-  unsigned Records = (Slot & ((1u << NameBlockShift) - 1)) + 1;
-  return walkBlockFast<false>(
-      Slot >> NameBlockShift, Records,
-      [&](unsigned, ArrayRef<uint32_t> T, char Ty, unsigned) {
-        Toks.assign(T.begin(), T.end());
-        Type = Ty;
-        return true;
-      });
+/// Token ids of one block by their index K among its ids: the first
+/// nibble of id K is nibble K of the id nibbles, its tail ends where the
+/// tails of the ids before it begin, counted back from the block's end.
+class CompactReader::IdReader {
+public:
+  IdReader(const CompactReader &R, const NameBlock &NB)
+      : R(R), D(R.Sec[SecNameData].Data + NB.FirstPos / 2), NB(NB) {
+    Before[0] = 0;
+  }
+
+  /// Makes ids 0 .. Count-1 readable: false when they do not fit the
+  /// block.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool reserve(uint64_t Count) {
+    if (Count <= Ready)
+      return true;
+    if (NB.FirstPos + Count > NB.EndPos)
+      return false;
+    uint64_t Words = (Count + 15) / 16;
+    if (Words > MaxWords)
+      return false;
+    // Per word of first nibbles, the tail length of each nibble in byte
+    // lanes (even and odd nibbles apart) and the tails before the word.
+    const NibbleIdCode &C = R.IdCode;
+    unsigned A = C.A, AB = A + C.B, ABC = AB + C.C;
+    for (; Done < Words; ++Done) {
+      uint64_t W = read64le(D + 8 * Done);
+      Firsts[Done] = W;
+      uint64_t E = W & LowNibbles, O = (W >> 4) & LowNibbles;
+      E = lanesAtLeast(E, A) + lanesAtLeast(E, AB) + lanesAtLeast(E, ABC) +
+          3 * lanesAtLeast(E, 15);
+      O = lanesAtLeast(O, A) + lanesAtLeast(O, AB) + lanesAtLeast(O, ABC) +
+          3 * lanesAtLeast(O, 15);
+      Even[Done] = E;
+      Odd[Done] = O;
+      Before[Done + 1] = Before[Done] + (((E + O) * LaneOnes) >> 56);
+    }
+    // The tails must stay clear of the first nibbles.
+    if (tailEnd(Count - 1) + NB.FirstPos + Count > NB.EndPos)
+      return false;
+    Ready = Count;
+    return true;
+  }
+  /// Id K; false when K was not reserved or the id is not a token.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool get(uint64_t K, uint32_t &Id) const {
+    if (LLVM_UNLIKELY(K >= Ready))
+      return false;
+    unsigned F = (Firsts[K >> 4] >> (4 * (K & 15))) & 15;
+    uint64_t Pos = NB.EndPos - tailEnd(K);
+    uint64_t W =
+        read64le(R.Sec[SecNameData].Data + (Pos >> 1)) >> ((Pos & 1) * 4);
+    Id = R.IdAdd[F] + uint32_t(W & R.IdTailMask[F]);
+    return Id < R.Tokens.numTokens();
+  }
+
+  static constexpr unsigned MaxWords = 64;
+
+private:
+  /// Tail nibbles of ids 0 .. K.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t tailEnd(uint64_t K) const {
+    // Byte lanes of the nibbles 0 .. K&15 of the word: (K&15)/2+1 even
+    // ones, (K&15+1)/2 odd ones.
+    unsigned N = K & 15;
+    uint64_t ME = ~uint64_t(0) >> (56 - 8 * (N / 2));
+    uint64_t MO = N ? ~uint64_t(0) >> (64 - 8 * ((N + 1) / 2)) : 0;
+    uint64_t W = K >> 4;
+    return Before[W] + ((((Even[W] & ME) + (Odd[W] & MO)) * LaneOnes) >> 56);
+  }
+
+  const CompactReader &R;
+  const uint8_t *D;
+  const NameBlock &NB;
+  uint64_t Ready = 0, Done = 0;
+  uint64_t Firsts[MaxWords], Even[MaxWords], Odd[MaxWords];
+  uint64_t Before[MaxWords + 1];
+};
+
+Error CompactReader::readHeaders(const NameBlock &NB, unsigned Records,
+                                 RecordHeaders &H) const {
+  // Without a branch per header: an escape or a bad entry sends the block
+  // through forEachHeader, which decodes spelled-out headers and reports
+  // what is wrong.
+  const uint8_t *D = Sec[SecNameData].Data;
+  const uint32_t *Combos = ComboWords.data();
+  uint64_t Pos = NB.TailPos;
+  uint32_t Ids = 0, Bad = 0;
+  uint64_t Hw = NB.Hdr[0];
+  for (unsigned J = 0; J < Records; ++J) {
+    if (J == 16)
+      Hw = NB.Hdr[1];
+    uint32_t E = HdrInfo[Hw & 15];
+    Hw >>= 4;
+    uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
+    uint32_t C = Combos[(E & 0xFFF) + (W & ((E >> 12) & 0xFF))];
+    Pos += (E >> 20) & 15;
+    H.Shared[J] = C & 255;
+    H.New[J] = (C >> 8) & 255;
+    H.Type[J] = (C >> 16) & 255;
+    H.IdStart[J] = Ids;
+    Ids += (C >> 8) & 255;
+    Bad |= C | E;
+  }
+  if (LLVM_LIKELY(!(Bad & BadCombo) && !H.Shared[0]))
+    return Error::success();
+  uint64_t Total = 0;
+  if (Error E = forEachHeader(NB, Records,
+                              [&](unsigned J, RecordHeader R, uint64_t Ids) {
+                                H.Shared[J] = R.Shared;
+                                H.New[J] = R.New;
+                                H.Type[J] = uint8_t(R.Type);
+                                H.IdStart[J] = uint32_t(Ids);
+                                Total = Ids + R.New;
+                              }))
+    return E;
+  if (Total > UINT32_MAX)
+    return corrupt("too many token ids in a name block");
+  return Error::success();
+}
+
+Error CompactReader::decodeRecord(uint32_t B, const RecordHeaders &H,
+                                  IdReader &Ids, unsigned Rec,
+                                  SmallVectorImpl<uint32_t> &Toks) const {
+  const uint32_t *Shared = H.Shared, *IdStart = H.IdStart;
+  uint64_t Len = uint64_t(Shared[Rec]) + H.New[Rec];
+  if (!Ids.reserve(uint64_t(IdStart[Rec]) + H.New[Rec]))
+    return badBlock(B, "token ids run past the block");
+  Toks.resize_for_overwrite(Len);
+  // Token T comes from the last record at or before Rec that shares at
+  // most T tokens: walk back through those.
+  uint64_t Cur = Len;
+  for (unsigned J = Rec;; --J) {
+    uint64_t S = Shared[J];
+    if (S < Cur) {
+      for (uint64_t T = S; T < Cur; ++T)
+        if (!Ids.get(IdStart[J] + (T - S), Toks[T]))
+          return badBlock(B, "token id out of range");
+      Cur = S;
+    }
+    if (Cur == 0 || J == 0)
+      break;
+  }
+  if (Cur)
+    return badBlock(B, "shared tokens have no source");
+  return Error::success();
 }
 
 Error CompactReader::decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
                                 char &Type) const {
-  if (LLVM_LIKELY(decodeNameFast(Slot, Toks, Type)))
-    return Error::success();
   uint32_t B = Slot >> NameBlockShift;
-  Expected<NibbleReader> R = blockReader(B);
-  if (!R)
-    return R.takeError();
-  uint32_t First = B << NameBlockShift;
-  Toks.clear();
-  size_t Shared;
-  for (uint32_t S = First; S <= Slot; ++S)
-    if (!readRecord(*R, S == First, Toks, Type, Shared))
-      return badRecord(*R);
-  return Error::success();
+  unsigned Rec = Slot & (NameBlockRecords - 1);
+  NameBlock NB;
+  if (Error E = openNameBlock(B, NB))
+    return E;
+  IdReader Ids(*this, NB);
+  {
+    // The headers up to the record in one pass without a branch per
+    // header (escapes and anything unexpected take the general path
+    // below), then the record's tokens, walking back through the records
+    // its shared tokens come from.
+    uint32_t Shared[NameBlockRecords], IdStart[NameBlockRecords];
+    const uint8_t *D = Sec[SecNameData].Data;
+    const uint32_t *Combos = ComboWords.data();
+    uint64_t Pos = NB.TailPos;
+    uint32_t Ids16 = 0, Bad = 0, C = 0, Len = 0;
+    uint64_t Hw = NB.Hdr[0];
+    for (unsigned J = 0; J <= Rec; ++J) {
+      if (J == 16)
+        Hw = NB.Hdr[1];
+      uint32_t E = HdrInfo[Hw & 15];
+      Hw >>= 4;
+      uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
+      C = Combos[(E & 0xFFF) + (W & ((E >> 12) & 0xFF))];
+      Pos += (E >> 20) & 15;
+      uint32_t S = C & 255;
+      Bad |= C | E | (S > Len ? BadCombo : 0);
+      Shared[J] = S;
+      IdStart[J] = Ids16;
+      Len = S + ((C >> 8) & 255);
+      Ids16 += (C >> 8) & 255;
+    }
+    if (LLVM_LIKELY(!(Bad & BadCombo))) {
+      Type = char(C >> 16);
+      if (!Ids.reserve(Ids16))
+        return badBlock(B, "token ids run past the block");
+      Toks.resize_for_overwrite(Len);
+      uint32_t Cur = Len;
+      for (unsigned J = Rec;; --J) {
+        uint32_t S = Shared[J];
+        if (S < Cur) {
+          for (uint32_t T = S; T < Cur; ++T)
+            if (!Ids.get(IdStart[J] + (T - S), Toks[T]))
+              return badBlock(B, "token id out of range");
+          Cur = S;
+          if (!Cur)
+            return Error::success();
+        }
+        if (J == 0)
+          break;
+      }
+      return badBlock(B, "shared tokens have no source");
+    }
+  }
+  RecordHeaders H;
+  if (Error E = readHeaders(NB, Rec + 1, H))
+    return E;
+  Type = char(H.Type[Rec]);
+  return decodeRecord(B, H, Ids, Rec, Toks);
 }
 
 Expected<StringRef> CompactReader::moduleOf(uint32_t I) const {
   uint64_t NumRuns = Sec[SecModuleRuns].Size / 8;
   const uint8_t *R = Sec[SecModuleRuns].Data;
+  if (NumRuns == 1)
+    return ModuleNames[0]; // validated at open: the first run is id 0
   uint64_t Lo = 0, Hi = NumRuns;
   while (Hi - Lo > 1) {
     uint64_t Mid = Lo + (Hi - Lo) / 2;
@@ -808,8 +1148,7 @@ Error CompactReader::describe(uint32_t I, SymbolInfo &Info) const {
   SmallVector<uint32_t, 16> Toks;
   if (Error E = decodeName(*Slot, Toks, Info.Type))
     return E;
-  Info.Name.clear();
-  Tokens.expand(Toks, Info.Name);
+  expand(Toks, Info.Name);
   Expected<StringRef> M = moduleOf(I);
   if (!M)
     return M.takeError();
@@ -820,41 +1159,21 @@ Error CompactReader::describe(uint32_t I, SymbolInfo &Info) const {
 
 Expected<int> CompactReader::compareBlockFirst(uint32_t Block,
                                                StringRef Name) const {
-  Expected<NibbleReader> RO = blockReader(Block);
-  if (!RO)
-    return RO.takeError();
-  NibbleReader &R = *RO;
-  unsigned H;
-  uint64_t New = 0;
-  bool Ok = R.get(H);
-  if (Ok && H < 15) {
-    uint32_t Rank = H;
-    unsigned Low = 0;
-    if (H >= HOne) {
-      Ok = R.get(Low);
-      Rank = HOne + (H - HOne) * 16 + Low;
-    }
-    uint32_t Combo = Rank < 256 ? ComboWords[Rank] : BadCombo;
-    // A block's first record shares nothing and is of type t or T here;
-    // anything else goes through decodeName, which checks it.
-    if (!Ok || (Combo & 255) || (Combo >> 17))
-      Ok = false;
-    New = (Combo >> 8) & 255;
-  } else {
-    Ok = false;
-  }
-  if (!Ok) {
-    SmallVector<uint32_t, 32> Toks;
-    char Type;
-    if (Error E = decodeName(Block << NameBlockShift, Toks, Type))
-      return std::move(E);
-    return Tokens.compare(Toks, Name);
-  }
+  NameBlock NB;
+  if (Error E = openNameBlock(Block, NB))
+    return std::move(E);
+  RecordHeaders H;
+  if (Error E = readHeaders(NB, 1, H))
+    return std::move(E);
+  uint32_t New = H.New[0];
+  IdReader Ids(*this, NB);
+  if (!Ids.reserve(New))
+    return badBlock(Block, "token ids run past the block");
   token::NameComparer Cmp(Name, Tokens.separators());
   for (uint64_t I = 0; I < New; ++I) {
     uint32_t Id;
-    if (!IdCode.decode(R, Id) || Id >= Tokens.numTokens())
-      return badRecord(R);
+    if (!Ids.get(I, Id))
+      return badBlock(Block, "token id out of range");
     if (int C = Cmp.feed(Tokens.token(Id), I == 0))
       return C;
   }
@@ -863,18 +1182,41 @@ Expected<int> CompactReader::compareBlockFirst(uint32_t Block,
 
 Error CompactReader::lookupNameInto(StringRef Name,
                                     std::vector<SymbolInfo> &Out) const {
-  SmallVector<uint32_t, 32> Toks;
-  char Type;
   // First block whose first name is >= Name. Matches start in the block
   // before it, and run on into it only when its first name equals Name.
+  // The name keys bound it first: blocks whose key is below Name's start
+  // below Name, those whose key is above it start above it.
   uint32_t Lo = 0, Hi = NumNameBlocks;
+  {
+    uint64_t Q = nameKey(Name.data(), Name.size());
+    const uint8_t *Keys = Sec[SecNameKeys].Data;
+    uint32_t NumKeys =
+        (uint64_t(NumNameBlocks) + (1u << NameKeyShift) - 1) >> NameKeyShift;
+    // Keys from From on for which Pred holds: a prefix of them (they are
+    // sorted); found without branches.
+    auto CountFrom = [&](uint32_t From, auto Pred) {
+      uint32_t Pos = From;
+      for (uint32_t Len = NumKeys - From; Len;) {
+        uint32_t Half = Len / 2;
+        bool P = Pred(read64le(Keys + 8 * (Pos + Half)));
+        Pos = P ? Pos + Half + 1 : Pos;
+        Len = P ? Len - Half - 1 : Half;
+      }
+      return Pos;
+    };
+    uint32_t Below = CountFrom(0, [&](uint64_t K) { return K < Q; });
+    uint32_t AtMost = CountFrom(Below, [&](uint64_t K) { return K <= Q; });
+    if (Below)
+      Lo = ((Below - 1) << NameKeyShift) + 1;
+    if (AtMost < NumKeys)
+      Hi = std::min<uint64_t>(Hi, uint64_t(AtMost) << NameKeyShift);
+  }
   bool LoEqual = false;
-  // Fetches the first record of name block B ahead of its comparison.
+  // Fetches the first bytes of name block B ahead of its comparison.
   auto Prefetch = [&](uint32_t B) {
-    uint64_t Off = readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
-                            uint64_t(B) * NameOffBits, NameOffBits);
-    if (Off / 2 < Sec[SecNameData].Size)
-      __builtin_prefetch(Sec[SecNameData].Data + Off / 2);
+    uint64_t Off = nameOffset(B);
+    if (Off < Sec[SecNameData].Size)
+      __builtin_prefetch(Sec[SecNameData].Data + Off);
   };
   while (Lo < Hi) {
     uint32_t Mid = Lo + (Hi - Lo) / 2;
@@ -897,78 +1239,68 @@ Error CompactReader::lookupNameInto(StringRef Name,
   uint32_t Stop =
       LoEqual ? NumSyms
               : std::min<uint64_t>(NumSyms, uint64_t(Lo) << NameBlockShift);
-  // Equality only, word by word; Matched counts the leading tokens of the
-  // current record known to equal the leading words of Name, and survives
-  // front coding so shared tokens are not compared again.
+  // Equality only, word by word. Matched counts the leading tokens of
+  // the current record known to equal the leading words of Name; it
+  // survives front coding, so only a record's new tokens are ever read.
   SmallVector<StringRef, 32> Words;
-  token::splitTokens(Name, Tokens.separators(), Words);
+  splitWords(Name, Tokens.separators(), Words);
   constexpr uint32_t NoId = UINT32_MAX;
   SmallVector<uint32_t, 32> WordIds(Words.size(), NoId);
   SmallVector<std::pair<uint32_t, char>, 4> Slots;
-  // Matched counts the leading tokens of the current record known to equal
-  // the leading words of Name; returns false once the matches are over.
-  size_t Matched = 0;
-  auto Visit = [&](uint32_t S, ArrayRef<uint32_t> T, char Ty, size_t Shared) {
-    bool First = (S & ((1u << NameBlockShift) - 1)) == 0;
-    if (First)
-      Matched = 0;
-    // Names are sorted: when this record shares more tokens than the
-    // previous one matched, it repeats the previous one's mismatch (or
-    // length excess) at token Matched, with no comparison.
-    if (!First && Shared > Matched)
-      return Slots.empty();
-    Matched = std::min(Matched, Shared);
-    // A word's id, once seen, turns the string comparisons of the later
-    // records into integer ones (each token string has one id).
-    while (Matched < T.size() && Matched < Words.size()) {
-      uint32_t Id = T[Matched];
-      if (WordIds[Matched] != NoId) {
-        if (Id != WordIds[Matched])
-          break;
-      } else if (Tokens.token(Id) == Words[Matched]) {
-        WordIds[Matched] = Id;
-      } else {
-        break;
-      }
-      ++Matched;
-    }
-    if (Matched == T.size() && Matched == Words.size())
-      Slots.push_back({S, Ty});
-    else if (!Slots.empty())
-      return false; // equal names are contiguous
-    return true;
-  };
-  bool Fast = true, Over = false;
-  for (uint32_t Blk = B;
-       Fast && !Over && (uint64_t(Blk) << NameBlockShift) < Stop; ++Blk) {
+  bool Over = false;
+  for (uint32_t Blk = B; !Over && (uint64_t(Blk) << NameBlockShift) < Stop;
+       ++Blk) {
     uint32_t First = Blk << NameBlockShift;
-    unsigned Count = std::min<uint64_t>(Stop - First, 1u << NameBlockShift);
-    Fast = walkBlockFast<true>(
-        Blk, Count,
-        [&](unsigned Rec, ArrayRef<uint32_t> T, char Ty, unsigned Shared) {
-          Over = !Visit(First + Rec, T, Ty, Shared);
-          return !Over;
-        });
-  }
-  if (!Fast) {
-    // The checked decoder, from the start: it reports what is wrong.
-    Slots.clear();
-    Matched = 0;
-    Toks.clear();
-    NibbleReader R(nullptr, 0, 0);
-    size_t Shared = 0;
-    for (uint32_t S = B << NameBlockShift; S < Stop; ++S) {
-      bool First = (S & ((1u << NameBlockShift) - 1)) == 0;
-      if (First) {
-        Expected<NibbleReader> BR = blockReader(S >> NameBlockShift);
-        if (!BR)
-          return BR.takeError();
-        R = *BR;
+    unsigned Count = std::min<uint64_t>(Stop - First, NameBlockRecords);
+    NameBlock NB;
+    if (Error E = openNameBlock(Blk, NB))
+      return E;
+    RecordHeaders H;
+    if (Error E = readHeaders(NB, Count, H))
+      return E;
+    const uint32_t *Shared = H.Shared, *New = H.New, *IdStart = H.IdStart;
+    IdReader Ids(*this, NB);
+    size_t Matched = 0;
+    for (unsigned J = 0; J < Count; ++J) {
+      // Names are sorted: when this record shares more tokens than the
+      // previous one matched, it repeats the previous one's mismatch (or
+      // length excess) at token Matched, with no comparison.
+      if (J && Shared[J] > Matched) {
+        if (!Slots.empty()) {
+          Over = true; // equal names are contiguous
+          break;
+        }
+        continue;
       }
-      if (!readRecord(R, First, Toks, Type, Shared))
-        return badRecord(R);
-      if (!Visit(S, Toks, Type, Shared))
+      Matched = Shared[J];
+      uint64_t Len = uint64_t(Shared[J]) + New[J];
+      if (Len > Matched && Matched < Words.size() &&
+          !Ids.reserve(uint64_t(IdStart[J]) + New[J]))
+        return badBlock(Blk, "token ids run past the block");
+      // A word's id, once seen, turns the string comparisons of the later
+      // records into integer ones (each token string has one id); a token
+      // of another length is not the word either.
+      while (Matched < Len && Matched < Words.size()) {
+        uint32_t Id;
+        if (!Ids.get(IdStart[J] + (Matched - Shared[J]), Id))
+          return badBlock(Blk, "token id out of range");
+        if (WordIds[Matched] != NoId) {
+          if (Id != WordIds[Matched])
+            break;
+        } else if (Tokens.length(Id) == Words[Matched].size() &&
+                   Tokens.token(Id) == Words[Matched]) {
+          WordIds[Matched] = Id;
+        } else {
+          break;
+        }
+        ++Matched;
+      }
+      if (Matched == Len && Matched == Words.size()) {
+        Slots.push_back({First + J, char(H.Type[J])});
+      } else if (!Slots.empty()) {
+        Over = true;
         break;
+      }
     }
   }
   // The record gave the name and type already; no need to decode it again.

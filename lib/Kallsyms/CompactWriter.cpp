@@ -51,27 +51,6 @@ public:
   std::string Bytes;
 };
 
-void encodeNibbleId(const NibbleIdCode &C, uint32_t Id, NibbleWriter &W) {
-  if (Id < C.base2()) {
-    W.put(Id);
-  } else if (Id < C.base3()) {
-    uint32_t V = Id - C.base2();
-    W.put(C.A + (V >> 4));
-    W.putN(1, V & 15);
-  } else if (Id < C.base4()) {
-    uint32_t V = Id - C.base3();
-    W.put(C.A + C.B + (V >> 8));
-    W.putN(2, V & 0xFF);
-  } else if (Id < C.base7()) {
-    uint32_t V = Id - C.base4();
-    W.put(C.A + C.B + C.C + (V >> 12));
-    W.putN(3, V & 0xFFF);
-  } else {
-    W.put(15);
-    W.putN(6, Id - C.base7());
-  }
-}
-
 void putU32(std::string &S, size_t Off, uint32_t V) {
   support::endian::write32le(&S[Off], V);
 }
@@ -272,106 +251,190 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
       }
 
   // Record headers: the most frequent (shared, new, type) combinations take
-  // one or two nibbles; the rest are spelled out after an escape.
-  auto TypeCodeOf = [](char Type) {
-    return Type == 't'   ? TypeLocalText
-           : Type == 'T' ? TypeGlobalText
-                         : TypeExplicit;
-  };
-  auto ComboKey = [](uint32_t Sh, uint32_t New, unsigned TC) {
-    return (uint32_t(Sh) << 9) | (New << 1) | TC;
-  };
+  // one nibble, the next ones two or three; the rest are spelled out.
   auto VarintLen = [](uint64_t V) {
     unsigned L = 1;
     while (V >>= 3)
       ++L;
     return L;
   };
-  // Counts by key in a flat array: keys are below 2^17, and a hash map
-  // costs more than the array on kernel-sized inputs.
-  std::vector<uint32_t> ComboCount(1u << 17, 0);
+  auto NewOf = [&](uint32_t S) {
+    return SlotStart[S + 1] - SlotStart[S] - SharedOf[S];
+  };
+  // Counts by key in a flat array for t/T (keys below 2^17: a hash map
+  // costs more than the array on kernel-sized inputs), in a map otherwise.
+  auto FlatKey = [](uint32_t Sh, uint32_t New, char Type) {
+    return (Sh << 9) | (New << 1) | (Type == 'T');
+  };
+  auto IsFlat = [](uint32_t Sh, uint32_t New, char Type) {
+    return Sh < 256 && New < 256 && (Type == 't' || Type == 'T');
+  };
+  auto ComboKey = [](uint32_t Sh, uint32_t New, char Type) {
+    return (Sh << 16) | (New << 8) | uint8_t(Type);
+  };
+  std::vector<uint32_t> FlatCount(1u << 17, 0);
+  DenseMap<uint32_t, uint32_t> OtherCount;
   for (uint32_t S = 0; S < N; ++S) {
-    uint32_t Sh = SharedOf[S], New = SlotStart[S + 1] - SlotStart[S] - Sh;
-    unsigned TC = TypeCodeOf(SlotType[S]);
-    if (Sh < 256 && New < 256 && TC != TypeExplicit)
-      ++ComboCount[ComboKey(Sh, New, TC)];
+    uint32_t Sh = SharedOf[S], New = NewOf(S);
+    if (IsFlat(Sh, New, SlotType[S]))
+      ++FlatCount[FlatKey(Sh, New, SlotType[S])];
+    else if (Sh < 256 && New < 256)
+      ++OtherCount[ComboKey(Sh, New, SlotType[S])];
   }
-  std::vector<std::pair<uint64_t, uint32_t>> Combos;
-  for (uint32_t K = 0; K < ComboCount.size(); ++K)
-    if (ComboCount[K])
-      Combos.emplace_back(ComboCount[K], K);
+  std::vector<std::pair<uint64_t, uint32_t>> Combos; // (count, ComboKey)
+  for (uint32_t K = 0; K < FlatCount.size(); ++K)
+    if (FlatCount[K])
+      Combos.emplace_back(FlatCount[K],
+                          ComboKey(K >> 9, (K >> 1) & 0xFF, K & 1 ? 'T' : 't'));
+  for (auto &[K, C] : OtherCount)
+    Combos.emplace_back(C, K);
   llvm::sort(Combos, [](const auto &X, const auto &Y) {
     if (X.first != Y.first)
       return X.first > Y.first;
     return X.second < Y.second;
   });
-  unsigned HOne = 15;
+  HeaderCode HCode;
   {
     uint64_t Best = UINT64_MAX;
-    for (unsigned H = 1; H <= 15; ++H) {
-      uint64_t Cap = H + (15 - H) * 16, Cost = 0;
-      for (size_t R = 0; R < Combos.size(); ++R) {
-        uint32_t K = Combos[R].second;
-        uint64_t Esc = 2 + VarintLen(K >> 9) + VarintLen((K >> 1) & 0xFF);
-        Cost += Combos[R].first * (R < H ? 1 : R < Cap ? 2 : Esc);
+    for (unsigned H1 = 1; H1 <= HeaderEscape; ++H1)
+      for (unsigned H2 = 0; H1 + H2 <= HeaderEscape; ++H2) {
+        HeaderCode K{uint8_t(H1), uint8_t(H2)};
+        uint64_t Cap2 = H1 + 16 * H2, Cap3 = K.capacity(), Cost = 0;
+        for (size_t R = 0; R < Combos.size(); ++R) {
+          uint32_t Key = Combos[R].second;
+          uint64_t Esc = 3 + VarintLen(Key >> 16) + VarintLen((Key >> 8) & 255);
+          Cost += Combos[R].first * (R < H1     ? 1
+                                     : R < Cap2 ? 2
+                                     : R < Cap3 ? 3
+                                                : Esc);
+        }
+        if (Cost < Best) {
+          Best = Cost;
+          HCode = K;
+        }
       }
-      if (Cost < Best) {
-        Best = Cost;
-        HOne = H;
-      }
-    }
-    Combos.resize(std::min<size_t>(Combos.size(), HOne + (15 - HOne) * 16));
+    Combos.resize(std::min<size_t>(Combos.size(), HCode.capacity()));
   }
   constexpr uint32_t NoRank = UINT32_MAX;
-  std::vector<uint32_t> &ComboRank = ComboCount; // reused, same keys
-  std::fill(ComboRank.begin(), ComboRank.end(), NoRank);
+  std::fill(FlatCount.begin(), FlatCount.end(), NoRank);
+  DenseMap<uint32_t, uint32_t> OtherRank;
   std::string ComboTable;
   for (uint32_t R = 0; R < Combos.size(); ++R) {
     uint32_t K = Combos[R].second;
-    ComboRank[K] = R;
-    ComboTable.push_back(char(K >> 9));
-    ComboTable.push_back(char((K >> 1) & 0xFF));
-    ComboTable.push_back(char(K & 1));
+    uint32_t Sh = K >> 16, New = (K >> 8) & 255;
+    char Type = char(K & 255);
+    if (IsFlat(Sh, New, Type))
+      FlatCount[FlatKey(Sh, New, Type)] = R;
+    else
+      OtherRank[K] = R;
+    ComboTable.push_back(char(Sh));
+    ComboTable.push_back(char(New));
+    ComboTable.push_back(Type);
   }
+  auto RankOf = [&](uint32_t Sh, uint32_t New, char Type) -> uint32_t {
+    if (IsFlat(Sh, New, Type))
+      return FlatCount[FlatKey(Sh, New, Type)];
+    if (Sh >= 256 || New >= 256)
+      return NoRank;
+    auto It = OtherRank.find(ComboKey(Sh, New, Type));
+    return It == OtherRank.end() ? NoRank : It->second;
+  };
 
+  // Name blocks (docs/Kallsyms.md): header nibbles, header tails, first
+  // nibbles of the token ids, and the ids' tail nibbles from the block's
+  // end backwards, so a reader finds any record's tokens without decoding
+  // the records before it.
   std::vector<uint64_t> NameOffsets;
-  NibbleWriter NW;
-  for (uint32_t S = 0; S < N; ++S) {
-    ArrayRef<uint32_t> Cur = TokensOfSlot(S);
-    if ((S & ((1u << NameBlockShift) - 1)) == 0) {
-      if (NW.Pos > UINT32_MAX)
+  std::string NameData;
+  {
+    NibbleWriter Hdr, Tails, Firsts;
+    std::vector<std::pair<uint32_t, unsigned>> IdTails; // (value, nibbles)
+    SmallVector<uint8_t, 64> Region;
+    for (uint32_t First = 0; First < N; First += NameBlockRecords) {
+      uint32_t Last = std::min<uint64_t>(N, uint64_t(First) + NameBlockRecords);
+      NameOffsets.push_back(NameData.size());
+      Hdr = NibbleWriter();
+      Tails = NibbleWriter();
+      Firsts = NibbleWriter();
+      IdTails.clear();
+      for (uint32_t S = First; S < Last; ++S) {
+        uint32_t Shared = SharedOf[S], New = NewOf(S);
+        uint32_t Rank = RankOf(Shared, New, SlotType[S]);
+        if (Rank == NoRank) {
+          Hdr.put(HeaderEscape);
+          Tails.putVarint(Shared);
+          Tails.putVarint(New);
+          Tails.put(uint8_t(SlotType[S]) & 15);
+          Tails.put(uint8_t(SlotType[S]) >> 4);
+        } else {
+          unsigned H = Rank < HCode.H1 ? Rank
+                       : Rank < HCode.H1 + 16u * HCode.H2
+                           ? HCode.H1 + (Rank - HCode.H1) / 16
+                           : HCode.H1 + HCode.H2 +
+                                 (Rank - HCode.H1 - 16u * HCode.H2) / 256;
+          Hdr.put(H);
+          uint32_t T = Rank - HCode.rankBase(H);
+          for (unsigned I = 0; I < HCode.tailLength(H); ++I)
+            Tails.put(T >> (4 * I));
+        }
+        for (uint32_t T : TokensOfSlot(S).drop_front(Shared)) {
+          uint32_t Id = Enc->finalId(T);
+          unsigned F = Id < IdCode.base2() ? Id
+                       : Id < IdCode.base3()
+                           ? IdCode.A + (Id - IdCode.base2()) / 16
+                       : Id < IdCode.base4()
+                           ? IdCode.A + IdCode.B + (Id - IdCode.base3()) / 256
+                       : Id < IdCode.base7() ? IdCode.A + IdCode.B + IdCode.C +
+                                                   (Id - IdCode.base4()) / 4096
+                                             : 15;
+          Firsts.put(F);
+          uint32_t Base =
+              F < IdCode.A ? F
+              : F < unsigned(IdCode.A + IdCode.B)
+                  ? IdCode.base2() + 16 * (F - IdCode.A)
+              : F < unsigned(IdCode.A + IdCode.B + IdCode.C)
+                  ? IdCode.base3() + 256 * (F - IdCode.A - IdCode.B)
+              : F < 15
+                  ? IdCode.base4() + 4096 * (F - IdCode.A - IdCode.B - IdCode.C)
+                  : IdCode.base7();
+          IdTails.push_back({Id - Base, idTailLength(IdCode, F)});
+        }
+      }
+      // Header nibbles: always NameBlockRecords of them (zero past the end).
+      while (Hdr.Pos < NameBlockRecords)
+        Hdr.put(0);
+      NameData += Hdr.Bytes;
+      NameData += Tails.Bytes; // a zero nibble pads it to a byte
+      // Tail nibbles, laid out from the block's end backwards: id K's tail
+      // is the little-endian number at [End - T(K+1), End - T(K)).
+      uint64_t TailTotal = 0;
+      for (auto &P : IdTails)
+        TailTotal += P.second;
+      Region.assign(TailTotal, 0);
+      uint64_t T = 0;
+      for (auto &[V, L] : IdTails) {
+        uint64_t At = TailTotal - T - L;
+        for (unsigned I = 0; I < L; ++I)
+          Region[At + I] = (V >> (4 * I)) & 15;
+        T += L;
+      }
+      if ((Firsts.Pos + TailTotal) & 1)
+        Firsts.put(0);
+      for (uint8_t X : Region)
+        Firsts.put(X);
+      NameData += Firsts.Bytes;
+      if (NameData.size() > UINT32_MAX)
         return createStringError(inconvertibleErrorCode(),
-                                 "names exceed 2 GiB");
-      NameOffsets.push_back(NW.Pos);
+                                 "names exceed 4 GiB");
     }
-    uint32_t Shared = SharedOf[S];
-    uint32_t New = Cur.size() - Shared;
-    unsigned TC = TypeCodeOf(SlotType[S]);
-    uint32_t Rank = TC == TypeExplicit || Shared >= 256 || New >= 256
-                        ? NoRank
-                        : ComboRank[ComboKey(Shared, New, TC)];
-    if (Rank < HOne) {
-      NW.put(Rank);
-    } else if (Rank != NoRank) {
-      uint32_t R = Rank - HOne;
-      NW.put(HOne + R / 16);
-      NW.put(R % 16);
-    } else {
-      NW.put(15);
-      NW.putVarint(Shared);
-      NW.putVarint(New);
-      NW.put(TC);
-      if (TC == TypeExplicit)
-        NW.putN(2, uint8_t(SlotType[S]));
-    }
-    for (uint32_t T : Cur.drop_front(Shared))
-      encodeNibbleId(IdCode, Enc->finalId(T), NW);
+    NameOffsets.push_back(NameData.size());
+    NameData.append(NameDataSlack, '\0');
   }
-  std::string &NameData = NW.Bytes;
 
   // Addresses: per block the first address (relative to Base) and the bit
   // offset of its deltas; deltas share the block's trailing zero bits, and
-  // the few large ones escape to a wider field.
+  // the few large ones escape to a wider field stored after all the narrow
+  // ones, so every narrow field sits at a fixed place.
   std::vector<uint64_t> BlockRel, BlockBit;
   BitWriter AddrBits;
   uint32_t BlockSize = 1u << AddrBlockShift;
@@ -406,14 +469,12 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     AddrBits.write(Shift, 6);
     AddrBits.write(EscWidth, 6);
     uint64_t Esc = (uint64_t(1) << Width) - 1;
-    for (uint64_t D : Ds) {
-      if (EscWidth && D >= Esc) {
-        AddrBits.write(Esc, Width);
-        AddrBits.write(D, EscWidth);
-      } else {
-        AddrBits.write(D, Width);
-      }
-    }
+    for (uint64_t D : Ds)
+      AddrBits.write(EscWidth && D >= Esc ? Esc : D, Width);
+    if (EscWidth)
+      for (uint64_t D : Ds)
+        if (D >= Esc)
+          AddrBits.write(D, EscWidth);
   }
   if (AddrBits.Bits > UINT32_MAX)
     return createStringError(inconvertibleErrorCode(), "addresses too large");
@@ -432,8 +493,65 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     NameIndexW.write(O, NameOffBits);
   std::string &NameIndex = NameIndexW.Bytes;
 
-  // The permutation, and back pointers every InvStride steps of each cycle
-  // longer than InvStride, so the inverse costs at most 2 * InvStride steps.
+  // The address guide: segments split at large gaps; in each, one entry
+  // per 2^Shift bytes gives the last block starting at or below it, with
+  // about one entry per block.
+  std::string Guide;
+  unsigned GuideBits = std::max(1u, bitsFor(BlockRel.size() - 1));
+  {
+    struct Segment {
+      uint64_t Start, Last; // relative addresses of its first, last symbol
+      uint32_t FirstEntry, NumEntries;
+      unsigned Shift;
+    };
+    std::vector<Segment> Segs;
+    Segs.push_back({0, 0, 0, 0, 0});
+    for (uint32_t I = 1; I < N; ++I) {
+      uint64_t Rel = Syms[I].Address - Base;
+      if (Syms[I].Address - Syms[I - 1].Address >= GuideSegmentGap)
+        Segs.push_back({Rel, Rel, 0, 0, 0});
+      Segs.back().Last = Rel;
+    }
+    BitWriter EntryW;
+    uint32_t Entries = 0;
+    uint32_t B = 0;     // last block starting at or below the current address
+    size_t Counted = 0; // blocks starting before the current segment
+    for (Segment &S : Segs) {
+      // Blocks that start inside the segment.
+      uint64_t Blocks = 0;
+      while (Counted < BlockRel.size() && BlockRel[Counted] < S.Start)
+        ++Counted;
+      while (Counted < BlockRel.size() && BlockRel[Counted] <= S.Last) {
+        ++Counted;
+        ++Blocks;
+      }
+      uint64_t Span = S.Last - S.Start;
+      unsigned Shift = 0;
+      while ((Span >> Shift) + 1 > std::max<uint64_t>(Blocks, 1))
+        ++Shift;
+      S.Shift = Shift;
+      S.FirstEntry = Entries;
+      S.NumEntries = (Span >> Shift) + 1;
+      for (uint64_t G = 0; G < S.NumEntries; ++G) {
+        uint64_t At = S.Start + (G << Shift);
+        while (B + 1 < BlockRel.size() && BlockRel[B + 1] <= At)
+          ++B;
+        EntryW.write(B, GuideBits);
+      }
+      Entries += S.NumEntries;
+    }
+    appendU32(Guide, Segs.size());
+    for (const Segment &S : Segs) {
+      appendU32(Guide, S.Start);
+      appendU32(Guide, S.FirstEntry);
+      appendU32(Guide, S.NumEntries);
+      appendU32(Guide, S.Shift);
+    }
+    Guide += EntryW.Bytes;
+  }
+  // The permutation, and back pointers every Stride steps of each cycle
+  // longer than Stride, so the inverse costs at most 2 * Stride steps.
+  const unsigned Stride = N > LargeTable ? LargeInvStride : InvStride;
   unsigned PermBits = std::max(1u, bitsFor(N - 1));
   BitWriter PermW;
   for (uint32_t I = 0; I < N; ++I)
@@ -451,12 +569,12 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
         Seen[X] = true;
         Cycle.push_back(X);
       }
-      if (Cycle.size() <= InvStride)
+      if (Cycle.size() <= Stride)
         continue;
-      uint32_t NumM = (Cycle.size() + InvStride - 1) / InvStride;
+      uint32_t NumM = (Cycle.size() + Stride - 1) / Stride;
       for (uint32_t K = 0; K < NumM; ++K) {
-        uint32_t X = Cycle[K * InvStride];
-        uint32_t Prev = Cycle[(K ? K - 1 : NumM - 1) * InvStride];
+        uint32_t X = Cycle[K * Stride];
+        uint32_t Prev = Cycle[(K ? K - 1 : NumM - 1) * Stride];
         Marks[X / 64] |= uint64_t(1) << (X % 64);
         BackOf[X] = Prev;
       }
@@ -511,6 +629,16 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     }
   }
 
+  // Name keys: the first bytes of the first name of every 2^NameKeyShift-th
+  // name block.
+  std::string NameKeys;
+  for (uint64_t S = 0; S < N; S += NameBlockRecords << NameKeyShift) {
+    StringRef Name = Syms[Order[S].Index].Name;
+    char B[8];
+    support::endian::write64le(B, nameKey(Name.data(), Name.size()));
+    NameKeys.append(B, 8);
+  }
+
   const std::string *Secs[NumSections] = {};
   std::string Tokens = Enc->serialized().str();
   Secs[SecTokens] = &Tokens;
@@ -524,6 +652,8 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Secs[SecModules] = &Modules;
   Secs[SecModuleRuns] = &Runs;
   Secs[SecCombos] = &ComboTable;
+  Secs[SecGuide] = &Guide;
+  Secs[SecNameKeys] = &NameKeys;
 
   Out.assign(HeaderSize, '\0');
   std::memcpy(&Out[0], CompactMagic, 8);
@@ -535,17 +665,19 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   putU64(Out, 32, List.EndAddress.value_or(0));
   Out[40] = char(AddrBlockShift);
   Out[41] = char(NameBlockShift);
-  Out[42] = char(InvStride);
+  Out[42] = char(Stride);
   putU32(Out, 44, NumModules);
   putU32(Out, 48, NumMarks);
-  Out[43] = char(HOne);
+  Out[43] = char(HCode.H1);
   Out[52] = char(IdCode.A);
   Out[53] = char(IdCode.B);
   Out[54] = char(IdCode.C);
+  Out[55] = char(HCode.H2);
   putU32(Out, 56, Combos.size());
   Out[60] = char(RelBits);
   Out[61] = char(AddrOffBits);
   Out[62] = char(NameOffBits);
+  Out[63] = char(GuideBits);
   for (unsigned S = 0; S < NumSections; ++S) {
     Out.resize(alignTo(Out.size(), 8), '\0');
     if (Out.size() + Secs[S]->size() > UINT32_MAX)

@@ -303,6 +303,29 @@ TEST_P(KallsymsFormats, Deterministic) {
   EXPECT_EQ(A, B);
 }
 
+// The back-pointer stride is read from the header: 16 in small tables, and
+// a table rewritten with another valid stride reads the same; 0 is refused.
+TEST(Compact, BackPointerStride) {
+  SymbolList L = sampleList(Sample);
+  std::string Good;
+  auto R = writeAndOpen(L, Fmt::Compact, Good);
+  EXPECT_EQ(uint8_t(Good[42]), 16u);
+  // Cycles of 7 symbols are shorter than any stride from 8 on: no marks.
+  std::string Wide = Good;
+  Wide[42] = 64;
+  auto RW = openSymbolTable(MemoryBuffer::getMemBuffer(Wide, "w", false));
+  ASSERT_TRUE(bool(RW));
+  EXPECT_EQ(dumpOf(**RW), dumpOf(*R));
+  auto N = (*RW)->lookupName("do_fork");
+  ASSERT_TRUE(N && N->size() == 1);
+  std::string Bad = Good;
+  Bad[42] = 0;
+  auto RB = openSymbolTable(MemoryBuffer::getMemBuffer(Bad, "b", false));
+  ASSERT_FALSE(bool(RB));
+  EXPECT_NE(toString(RB.takeError()).find("unsupported block sizes"),
+            std::string::npos);
+}
+
 // Alias groups of every size (some cross the 32-symbol address blocks),
 // mixed types, leading underscores and modules: every group is looked up
 // inside its range and checked against an oracle of the canonical rule, and
@@ -582,6 +605,9 @@ TEST(Compact, MillionSymbols) {
   for (Fmt F : {Fmt::Compact, Fmt::Blob}) {
     std::string Storage;
     auto R = writeAndOpen(L, F, Storage);
+    // Large tables get back pointers every 8 steps (header byte 42).
+    if (F == Fmt::Compact)
+      EXPECT_EQ(uint8_t(Storage[42]), 8u);
     EXPECT_TRUE(dumpOf(*R) == Text);
     auto N = R->lookupName("fn_4999_999999");
     ASSERT_TRUE(N && N->size() == 1);
@@ -589,6 +615,119 @@ TEST(Compact, MillionSymbols) {
     auto S = R->lookupAddress(A + 5);
     ASSERT_TRUE(S && *S);
     EXPECT_EQ((*S)->Name, "fn_4999_999999");
+  }
+}
+
+// Records whose shared or new token counts do not fit the record header
+// table (256 or more) spell their headers out; blocks holding them take
+// the reader's general path: same answers as the others.
+TEST(Compact, SpelledOutHeaders) {
+  std::string Text;
+  std::vector<std::string> Names;
+  std::string Long;
+  for (int K = 0; K < 300; ++K)
+    Long += "w" + std::to_string(K % 5) + "_";
+  for (int I = 0; I < 70; ++I) {
+    // Groups of names sharing 300 tokens, and short ones between them.
+    std::string N =
+        I % 3 ? Long + "end" + std::to_string(I) : "short_" + std::to_string(I);
+    Names.push_back(N);
+    Text += utohexstr(0x10000 + 32 * I) + (I % 2 ? " T " : " t ") + N + "\n";
+  }
+  SymbolList L = sampleList(Text, 0x10000 + 32 * 70);
+  std::string Storage;
+  auto R = writeAndOpen(L, Fmt::Compact, Storage);
+  SymbolInfo Info;
+  std::vector<SymbolInfo> Matches;
+  for (int I = 0; I < 70; ++I) {
+    Expected<bool> Found = R->lookupAddressInto(0x10000 + 32 * I + 5, Info);
+    ASSERT_TRUE(Found && *Found);
+    EXPECT_EQ(Info.Name, Names[I]);
+    ASSERT_FALSE(bool(R->lookupNameInto(Names[I], Matches)));
+    ASSERT_EQ(Matches.size(), 1u) << I;
+    EXPECT_EQ(Matches[0].Address, uint64_t(0x10000 + 32 * I));
+  }
+  std::string Want;
+  for (int I = 0; I < 70; ++I)
+    Want += utohexstr(0x10000 + 32 * I, true, 16) + (I % 2 ? " T " : " t ") +
+            Names[I] + "\n";
+  EXPECT_EQ(dumpOf(*R), Want);
+}
+
+// Clusters of symbols far apart (as kernel text and module space are) give
+// the address guide several segments; lookups in each cluster, in the gaps
+// and past the end find the right symbol or none.
+TEST(Compact, AddressGuideSegments) {
+  std::mt19937_64 Rng(9);
+  std::vector<uint64_t> Addrs;
+  std::string Text;
+  uint64_t A = 0xffffffff81000000;
+  for (int Cluster = 0; Cluster < 4; ++Cluster) {
+    for (int I = 0; I < 500; ++I) {
+      Addrs.push_back(A);
+      Text += utohexstr(A, true) + " t f" + std::to_string(Addrs.size()) + "\n";
+      A += 16 * (1 + Rng() % 64);
+    }
+    // 32 MiB, 1 GiB, 100 MiB.
+    A += Cluster == 0 ? (32u << 20) : Cluster == 1 ? (1u << 30) : (100u << 20);
+  }
+  uint64_t End = Addrs.back() + 64;
+  SymbolList L = sampleList(Text, End);
+  std::string Storage;
+  auto R = writeAndOpen(L, Fmt::Compact, Storage);
+  SymbolInfo Info;
+  for (size_t I = 0; I < Addrs.size(); ++I) {
+    uint64_t Next = I + 1 < Addrs.size() ? Addrs[I + 1] : End;
+    for (uint64_t Q : {Addrs[I], Addrs[I] + (Next - Addrs[I]) / 2, Next - 1}) {
+      Expected<bool> Found = R->lookupAddressInto(Q, Info);
+      ASSERT_TRUE(Found && *Found) << I;
+      EXPECT_EQ(Info.Address, Addrs[I]);
+      EXPECT_EQ(Info.Name, "f" + std::to_string(I + 1));
+    }
+  }
+  for (uint64_t Q : {Addrs[0] - 1, End, End + (1u << 30)}) {
+    Expected<bool> Found = R->lookupAddressInto(Q, Info);
+    ASSERT_TRUE(bool(Found));
+    EXPECT_FALSE(*Found);
+  }
+}
+
+// Names cut at '.' and '_' in every odd place, types other than t/T, and
+// names that are not in the table.
+TEST(Compact, NameEdgeCases) {
+  const char *Names[] = {"a..b",     "_.x",  ".a",    "a.",      "x_.y",
+                         "__",       "_",    "a_b.c", "a_b",     "a_b_",
+                         "a.b.c",    "a._b", "ab",    "a",       ".",
+                         "z.isra.0", "z",    "z_",    "zz.cold", "y"};
+  std::string Text;
+  uint64_t A = 0x1000;
+  const char Types[] = {'t', 'T', 'd', 'D', 'r', 'W'};
+  for (size_t I = 0; I < std::size(Names); ++I) {
+    Text += utohexstr(A, true) + " " + Types[I % 6] + " " + Names[I] + "\n";
+    A += 0x10;
+  }
+  SymbolList L;
+  ParseOptions O;
+  O.AllTypes = true;
+  ASSERT_FALSE(bool(parseSymbolList(Text, "in", O, L)));
+  L.EndAddress = A;
+  std::string Storage;
+  auto R = writeAndOpen(L, Fmt::Compact, Storage);
+  std::string Want;
+  for (size_t I = 0; I < std::size(Names); ++I)
+    Want += utohexstr(0x1000 + 0x10 * I, true, 16) + " " + Types[I % 6] + " " +
+            Names[I] + "\n";
+  EXPECT_EQ(dumpOf(*R), Want);
+  std::vector<SymbolInfo> Matches;
+  for (size_t I = 0; I < std::size(Names); ++I) {
+    ASSERT_FALSE(bool(R->lookupNameInto(Names[I], Matches)));
+    ASSERT_EQ(Matches.size(), 1u) << Names[I];
+    EXPECT_EQ(Matches[0].Address, 0x1000 + 0x10 * I) << Names[I];
+    EXPECT_EQ(Matches[0].Type, Types[I % 6]) << Names[I];
+  }
+  for (const char *Absent : {"", "a_", "a.b", "b", "zzz", "_.", "..", "a__b"}) {
+    ASSERT_FALSE(bool(R->lookupNameInto(Absent, Matches)));
+    EXPECT_TRUE(Matches.empty()) << Absent;
   }
 }
 

@@ -237,6 +237,10 @@ public:
     return llvm::StringRef(Bytes + Off, tokenLength(Id));
   }
 
+  /// The length of token Id (< numTokens()), without finding its bytes: a
+  /// cheap first test when looking for a given token.
+  uint32_t length(uint32_t Id) const { return tokenLength(Id); }
+
   /// True when a word separator goes before token Tok (not the first).
   bool joinsWithSeparator(llvm::StringRef Tok) const {
     return !Seps.Sub || Tok.empty() || Tok[0] != Seps.Sub;
