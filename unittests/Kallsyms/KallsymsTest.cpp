@@ -606,8 +606,9 @@ TEST(Compact, MillionSymbols) {
     std::string Storage;
     auto R = writeAndOpen(L, F, Storage);
     // Large tables get back pointers every 8 steps (header byte 42).
-    if (F == Fmt::Compact)
+    if (F == Fmt::Compact) {
       EXPECT_EQ(uint8_t(Storage[42]), 8u);
+    }
     EXPECT_TRUE(dumpOf(*R) == Text);
     auto N = R->lookupName("fn_4999_999999");
     ASSERT_TRUE(N && N->size() == 1);
