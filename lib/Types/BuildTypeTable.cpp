@@ -5,6 +5,8 @@
 #include "dwarfpack/Types/ElfSymbols.h"
 #include "dwarfpack/Types/ReleaseDIEs.h"
 
+#include "FastDwarf.h"
+
 #include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugAbbrev.h"
@@ -294,10 +296,18 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     auto OnWarning = [&Log](Error E) {
       Log.report("dwarf-warning", toString(std::move(E)));
     };
+    fast::Unit::Sections FastSecs{DObj.getAbbrevSection(), DObj.getStrSection(),
+                                  DObj.getLineStrSection(),
+                                  DObj.getStrOffsetsSection().Data};
     convertInOrder(
         Spans->size(), Threads,
         [&](size_t I) {
           const UnitSpan &S = (*Spans)[I];
+          if (Opts.FastReader) {
+            fast::Unit FU;
+            if (FU.parse(Info.substr(S.Offset, S.Length), FastSecs, LE))
+              return convertCompileUnit(FU, Log, S.Offset);
+          }
           StringMap<std::unique_ptr<MemoryBuffer>> Sections =
               dwarfSectionBuffers(DObj, Info.substr(S.Offset, S.Length));
           std::unique_ptr<DWARFContext> UCtx =

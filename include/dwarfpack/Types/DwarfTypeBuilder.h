@@ -172,6 +172,11 @@ struct BuildOptions {
   /// re-read from the file if touched again), which keeps the resident set
   /// of a vmlinux conversion small. Never set for heap buffers.
   bool InputIsFileMapping = false;
+  /// Reads the stand-alone units of a linked object with the library's own
+  /// small DWARF reader (lib/Types/FastDwarf.h) where it accepts them; off,
+  /// every unit goes through LLVM's reader (same output, slower: tests
+  /// compare the two).
+  bool FastReader = true;
 };
 
 struct BuildResult {
