@@ -20,6 +20,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
+#include <atomic>
 #include <deque>
 #include <fcntl.h>
 #include <future>
@@ -296,6 +297,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     auto OnWarning = [&Log](Error E) {
       Log.report("dwarf-warning", toString(std::move(E)));
     };
+    std::atomic<uint64_t> NumFast{0};
     fast::Unit::Sections FastSecs{DObj.getAbbrevSection(), DObj.getStrSection(),
                                   DObj.getLineStrSection(),
                                   DObj.getStrOffsetsSection().Data};
@@ -305,8 +307,10 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
           const UnitSpan &S = (*Spans)[I];
           if (Opts.FastReader) {
             fast::Unit FU;
-            if (FU.parse(Info.substr(S.Offset, S.Length), FastSecs, LE))
+            if (FU.parse(Info.substr(S.Offset, S.Length), FastSecs, LE)) {
+              ++NumFast;
               return convertCompileUnit(FU, Log, S.Offset);
+            }
           }
           StringMap<std::unique_ptr<MemoryBuffer>> Sections =
               dwarfSectionBuffers(DObj, Info.substr(S.Offset, S.Length));
@@ -321,6 +325,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
           const UnitSpan &S = (*Spans)[I];
           Pages.releaseRange(Info, S.Offset + S.Length);
         });
+    R.NumFastUnits = NumFast;
     R.NumMergedTypes = Merger.numMerged();
     R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
     groupTypesByKind(R.Table);

@@ -35,8 +35,9 @@ cl::list<std::string> Inputs(cl::Positional,
                              cl::desc("<input object> (several: kernel mode)"),
                              cl::OneOrMore, cl::sub(CtfCmd),
                              cl::cat(tool::category()));
-cl::opt<std::string> Output("o", cl::desc("Output file (directory in kernel "
-                                          "mode)"),
+cl::opt<std::string> Output("o",
+                            cl::desc("Output file (directory in kernel "
+                                     "mode)"),
                             cl::value_desc("path"), cl::Required,
                             cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> Embed("embed",
@@ -51,6 +52,11 @@ cl::opt<unsigned> NumThreads("num-threads",
 cl::opt<bool> NoCompress("no-compress",
                          cl::desc("Never zlib-compress the dict"),
                          cl::sub(CtfCmd), cl::cat(tool::category()));
+// Hidden: reads every unit with LLVM's DWARF reader, for tests comparing it
+// with the library's own reader of linked objects' units (same output).
+cl::opt<bool> LLVMDwarfReader("llvm-dwarf-reader", cl::Hidden,
+                              cl::desc("Read all units with LLVM's reader"),
+                              cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> VariableSection(
     "variable-section",
     cl::desc("Also write global variables to the CTF variable section "
@@ -70,9 +76,9 @@ void printWarnings(const WarningLog &Log) {
 
 int run() {
   if (Inputs.size() > 1 || tool::kernelCtfRequested())
-    return tool::runKernelCtf({std::vector<std::string>(Inputs.begin(),
-                                                        Inputs.end()),
-                               Output, Embed, NumThreads, NoCompress, Stats});
+    return tool::runKernelCtf(
+        {std::vector<std::string>(Inputs.begin(), Inputs.end()), Output, Embed,
+         NumThreads, NoCompress, Stats});
   const std::string &Input = Inputs.front();
   Expected<object::OwningBinary<object::Binary>> BinOrErr =
       object::createBinary(Input);
@@ -104,6 +110,7 @@ int run() {
   Opts.NumThreads = NumThreads;
   Opts.InputIsFileMapping =
       InputBuffer->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
+  Opts.FastReader = !LLVMDwarfReader;
   Expected<types::BuildResult> R = types::buildTypeTable(*Obj, *Ctx, Opts, Log);
   if (!R) {
     printWarnings(Log);
@@ -131,7 +138,8 @@ int run() {
 
   printWarnings(Log);
   if (Stats) {
-    outs() << "units: " << R->NumUnits << "\n";
+    outs() << "units: " << R->NumUnits << " (" << R->NumFastUnits
+           << " read by the fast reader)\n";
     outs() << "input types: " << R->NumInputTypes << "\n";
     outs() << "merged types: " << R->NumMergedTypes << "\n";
     outs() << "types: " << R->Table.Types.size() << "\n";

@@ -182,6 +182,7 @@ struct BuildOptions {
 struct BuildResult {
   TypeTable Table;
   uint64_t NumUnits = 0;
+  uint64_t NumFastUnits = 0;   ///< Read by the fast reader (BuildOptions).
   uint64_t NumInputTypes = 0;  ///< Sum of the units' type counts.
   uint64_t NumMergedTypes = 0; ///< After the per-unit hash merge.
 };
