@@ -35,9 +35,8 @@ cl::list<std::string> Inputs(cl::Positional,
                              cl::desc("<input object> (several: kernel mode)"),
                              cl::OneOrMore, cl::sub(CtfCmd),
                              cl::cat(tool::category()));
-cl::opt<std::string> Output("o",
-                            cl::desc("Output file (directory in kernel "
-                                     "mode)"),
+cl::opt<std::string> Output("o", cl::desc("Output file (directory in kernel "
+                                          "mode)"),
                             cl::value_desc("path"), cl::Required,
                             cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> Embed("embed",
@@ -76,9 +75,9 @@ void printWarnings(const WarningLog &Log) {
 
 int run() {
   if (Inputs.size() > 1 || tool::kernelCtfRequested())
-    return tool::runKernelCtf(
-        {std::vector<std::string>(Inputs.begin(), Inputs.end()), Output, Embed,
-         NumThreads, NoCompress, Stats});
+    return tool::runKernelCtf({std::vector<std::string>(Inputs.begin(),
+                                                        Inputs.end()),
+                               Output, Embed, NumThreads, NoCompress, Stats});
   const std::string &Input = Inputs.front();
   Expected<object::OwningBinary<object::Binary>> BinOrErr =
       object::createBinary(Input);
