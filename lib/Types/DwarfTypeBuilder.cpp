@@ -924,11 +924,50 @@ void hashUnitTypes(UnitTypes &UT) {
   for (size_t I = 0; I < N; ++I)
     if (!Fixed[I])
       (Referenced[I] ? Inner : Roots).push_back(I);
-  for (unsigned R = 0; R + 1 < HashRounds; ++R) {
-    for (uint32_t I : Inner)
-      Next[I] = Combine(I, Cur);
-    std::swap(Cur, Next);
+  // The rounds over the inner types, on compact copies: a reference to a
+  // fixed type adds the same term every round, so those terms are summed
+  // once (the sum is order-free); only references between inner types
+  // are recomputed. Same values as Combine() on the full arrays.
+  size_t NI = Inner.size();
+  std::vector<uint32_t> Compact(N, UINT32_MAX);
+  for (size_t K = 0; K < NI; ++K)
+    Compact[Inner[K]] = K;
+  std::vector<uint64_t> IH0(NI), ISum(NI), ICur(NI), INext(NI);
+  std::vector<uint32_t> IBegin(NI + 1), ITarget;
+  std::vector<uint64_t> IPos;
+  for (size_t K = 0; K < NI; ++K) {
+    uint32_t I = Inner[K];
+    IBegin[K] = ITarget.size();
+    IH0[K] = H0[I];
+    ICur[K] = Cur[I];
+    uint64_t Sum = 0, Pos = 0;
+    for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E) {
+      Pos += 0x9e3779b97f4a7c15ULL;
+      uint32_t C = Adj[E];
+      if (Compact[C] != UINT32_MAX) {
+        ITarget.push_back(Compact[C]);
+        IPos.push_back(Pos);
+        continue;
+      }
+      uint64_t T = (Cur[C] ^ Pos) * 0xff51afd7ed558ccdULL;
+      Sum += T ^ (T >> 29);
+    }
+    ISum[K] = Sum;
   }
+  IBegin[NI] = ITarget.size();
+  for (unsigned R = 0; R + 1 < HashRounds; ++R) {
+    for (size_t K = 0; K < NI; ++K) {
+      uint64_t Sum = ISum[K];
+      for (uint32_t E = IBegin[K], End = IBegin[K + 1]; E < End; ++E) {
+        uint64_t T = (ICur[ITarget[E]] ^ IPos[E]) * 0xff51afd7ed558ccdULL;
+        Sum += T ^ (T >> 29);
+      }
+      INext[K] = mix(IH0[K], Sum);
+    }
+    std::swap(ICur, INext);
+  }
+  for (size_t K = 0; K < NI; ++K)
+    Cur[Inner[K]] = ICur[K];
   for (uint32_t I : Inner)
     Next[I] = Combine(I, Cur);
   for (uint32_t I : Roots)
@@ -1042,6 +1081,21 @@ TypeMerger::TypeMerger(bool StableInputs)
 uint32_t TypeMerger::intern(StringRef S) {
   if (S.empty())
     return 0;
+  // A linked object's names are mostly in .debug_str, each once: their
+  // address names them without hashing their bytes.
+  if (StableInputs) {
+    auto [It, New] = ByAddress.try_emplace(S.data(), 0);
+    if (!New && NameById[It->second].size() == S.size())
+      return It->second;
+    uint32_t Id = internBytes(S);
+    if (New)
+      It->second = Id;
+    return Id;
+  }
+  return internBytes(S);
+}
+
+uint32_t TypeMerger::internBytes(StringRef S) {
   auto [It, New] = NameIds->try_emplace(S, NameById.size());
   if (New) {
     NameById.push_back(It->getKey());
@@ -1294,6 +1348,7 @@ Type TypeMerger::expand(const Node &N) const {
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
                              const StringSet<> *ElfFunctions) {
   ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
+  ByAddress = DenseMap<const char *, uint32_t>();
   size_t N = Nodes.size();
   std::vector<TypeId> Redirect(N);
   for (size_t I = 0; I < N; ++I)

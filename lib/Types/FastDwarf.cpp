@@ -16,6 +16,18 @@ namespace fast {
 
 namespace {
 uint64_t readLE(const char *P, unsigned N) {
+  switch (N) {
+  case 1:
+    return uint8_t(*P);
+  case 2:
+    return support::endian::read16le(P);
+  case 4:
+    return support::endian::read32le(P);
+  case 8:
+    return support::endian::read64le(P);
+  default:
+    break;
+  }
   uint64_t V = 0;
   for (unsigned I = 0; I < N; ++I)
     V |= uint64_t(uint8_t(P[I])) << (8 * I);
@@ -24,7 +36,11 @@ uint64_t readLE(const char *P, unsigned N) {
 
 /// ULEB128 at *Off of S, bounded by End. Fails (rather than guessing) on
 /// truncation and on values wider than 64 bits.
-bool readULEB(StringRef S, uint64_t &Off, uint64_t End, uint64_t &V) {
+inline bool readULEB(StringRef S, uint64_t &Off, uint64_t End, uint64_t &V) {
+  if (LLVM_LIKELY(Off < End && !(S[Off] & 0x80))) {
+    V = uint8_t(S[Off++]);
+    return true;
+  }
   V = 0;
   unsigned Shift = 0;
   while (true) {
@@ -157,22 +173,6 @@ bool isStrx(uint16_t Form) {
 // ---------------------------------------------------------------------------
 // FormValue: the same answers as DWARFFormValue for the forms Unit accepts.
 
-std::optional<uint64_t> FormValue::getAsUnsignedConstant() const {
-  switch (Form) {
-  case dwarf::DW_FORM_data1:
-  case dwarf::DW_FORM_data2:
-  case dwarf::DW_FORM_data4:
-  case dwarf::DW_FORM_data8:
-  case dwarf::DW_FORM_udata:
-  case dwarf::DW_FORM_implicit_const:
-  case dwarf::DW_FORM_flag:
-  case dwarf::DW_FORM_flag_present:
-    return V;
-  default:
-    return std::nullopt;
-  }
-}
-
 std::optional<int64_t> FormValue::getAsSignedConstant() const {
   switch (Form) {
   case dwarf::DW_FORM_data1:
@@ -242,25 +242,10 @@ std::optional<ArrayRef<uint8_t>> FormValue::getAsBlock() const {
   }
 }
 
-std::optional<uint64_t> FormValue::getAsRelativeReference() const {
-  switch (Form) {
-  case dwarf::DW_FORM_ref1:
-  case dwarf::DW_FORM_ref2:
-  case dwarf::DW_FORM_ref4:
-  case dwarf::DW_FORM_ref8:
-  case dwarf::DW_FORM_ref_udata:
-    return V;
-  default:
-    return std::nullopt;
-  }
-}
-
 // ---------------------------------------------------------------------------
 // Die
 
 uint64_t Die::getOffset() const { return U->DieOffset[Idx]; }
-
-dwarf::Tag Die::getTag() const { return dwarf::Tag(U->DieTag[Idx]); }
 
 std::optional<FormValue> Die::find(dwarf::Attribute A) const {
   return U->findAttr(Idx, A);
@@ -315,11 +300,6 @@ const char *Die::getLinkageNameOrName() const {
   return ToString(FindRecursively({dwarf::DW_AT_name}));
 }
 
-Die::ChildIterator &Die::ChildIterator::operator++() {
-  Idx = U->DieNext[Idx];
-  return *this;
-}
-
 Die::ChildRange Die::children() const {
   uint32_t End = U->DieNext[Idx];
   if (!U->Abbrevs[U->DieCode[Idx]].HasChildren)
@@ -334,6 +314,9 @@ Die::ChildRange Die::children() const {
 const char *Unit::cstrAt(StringRef Section, uint64_t Off) const {
   if (Off >= Section.size())
     return nullptr;
+  // A string section ending in NUL terminates every string in it.
+  if (Section.back() == 0)
+    return Section.data() + Off;
   const void *Nul =
       memchr(Section.data() + Off, 0, Section.size() - size_t(Off));
   return Nul ? Section.data() + Off : nullptr;
@@ -420,10 +403,7 @@ bool Unit::readValue(const AttrSpec &Spec, uint64_t &Off, FormValue *V) const {
 std::optional<FormValue> Unit::findAttr(uint32_t Idx,
                                         dwarf::Attribute A) const {
   const Abbrev &Ab = Abbrevs[DieCode[Idx]];
-  uint64_t Off = DieOffset[Idx];
-  uint64_t Code;
-  if (!readULEB(Bytes, Off, Bytes.size(), Code))
-    return std::nullopt;
+  uint64_t Off = DieAttrs[Idx];
   for (uint32_t I = Ab.AttrBegin, E = Ab.AttrBegin + Ab.NumAttrs; I < E; ++I) {
     const AttrSpec &S = Specs[I];
     if (S.Attr == A) {
@@ -442,12 +422,23 @@ void Unit::readAttrs(
     uint32_t Idx,
     SmallVectorImpl<std::pair<dwarf::Attribute, FormValue>> &Out) const {
   const Abbrev &Ab = Abbrevs[DieCode[Idx]];
-  uint64_t Off = DieOffset[Idx];
-  uint64_t Code;
-  if (!readULEB(Bytes, Off, Bytes.size(), Code))
-    return;
+  uint64_t Off = DieAttrs[Idx];
+  const char *P = Bytes.data();
   for (uint32_t I = Ab.AttrBegin, E = Ab.AttrBegin + Ab.NumAttrs; I < E; ++I) {
     const AttrSpec &S = Specs[I];
+    if (S.Size >= 0) {
+      // parse() checked that every value of every DIE fits the unit.
+      if (S.Wanted) {
+        uint64_t X = S.Form == dwarf::DW_FORM_implicit_const ? uint64_t(S.Const)
+                     : S.Form == dwarf::DW_FORM_flag_present
+                         ? 1
+                         : readLE(P + Off, S.Size);
+        Out.push_back(
+            {dwarf::Attribute(S.Attr), FormValue(this, S.Form, X, nullptr)});
+      }
+      Off += S.Size;
+      continue;
+    }
     if (!S.Wanted) {
       if (!readValue(S, Off, nullptr))
         return;
@@ -573,6 +564,7 @@ bool Unit::parse(StringRef Unit, const Sections &S, bool LittleEndian) {
   DieOffset.reserve(End / 12);
   DieCode.reserve(End / 12);
   DieNext.reserve(End / 12);
+  DieAttrs.reserve(End / 12);
   DieTag.reserve(End / 12);
   SmallVector<uint32_t, 32> Open;
   while (true) {
@@ -581,6 +573,7 @@ bool Unit::parse(StringRef Unit, const Sections &S, bool LittleEndian) {
     if (!readULEB(Bytes, Off, End, Code))
       return false;
     DieOffset.push_back(Start);
+    DieAttrs.push_back(Off);
     DieCode.push_back(0);
     DieTag.push_back(0);
     DieNext.push_back(Idx + 1);

@@ -45,11 +45,36 @@ public:
   llvm::dwarf::Form getForm() const { return llvm::dwarf::Form(Form); }
   /// The value as stored (constant, offset, index or block length).
   uint64_t raw() const { return V; }
-  std::optional<uint64_t> getAsUnsignedConstant() const;
+  std::optional<uint64_t> getAsUnsignedConstant() const {
+    switch (Form) {
+    case llvm::dwarf::DW_FORM_data1:
+    case llvm::dwarf::DW_FORM_data2:
+    case llvm::dwarf::DW_FORM_data4:
+    case llvm::dwarf::DW_FORM_data8:
+    case llvm::dwarf::DW_FORM_udata:
+    case llvm::dwarf::DW_FORM_implicit_const:
+    case llvm::dwarf::DW_FORM_flag:
+    case llvm::dwarf::DW_FORM_flag_present:
+      return V;
+    default:
+      return std::nullopt;
+    }
+  }
   std::optional<int64_t> getAsSignedConstant() const;
   std::optional<const char *> getAsCString() const;
   std::optional<llvm::ArrayRef<uint8_t>> getAsBlock() const;
-  std::optional<uint64_t> getAsRelativeReference() const;
+  std::optional<uint64_t> getAsRelativeReference() const {
+    switch (Form) {
+    case llvm::dwarf::DW_FORM_ref1:
+    case llvm::dwarf::DW_FORM_ref2:
+    case llvm::dwarf::DW_FORM_ref4:
+    case llvm::dwarf::DW_FORM_ref8:
+    case llvm::dwarf::DW_FORM_ref_udata:
+      return V;
+    default:
+      return std::nullopt;
+    }
+  }
   /// Never a signature: units with DW_FORM_ref_sig8 are not accepted.
   std::optional<uint64_t> getAsSignatureReference() const {
     return std::nullopt;
@@ -73,7 +98,7 @@ public:
   uint32_t index() const { return Idx; }
   /// Offset from the start of the unit (the unit's header).
   uint64_t getOffset() const;
-  llvm::dwarf::Tag getTag() const;
+  inline llvm::dwarf::Tag getTag() const;
   std::optional<FormValue> find(llvm::dwarf::Attribute A) const;
   Die getAttributeValueAsReferencedDie(llvm::dwarf::Attribute A) const;
   Die getAttributeValueAsReferencedDie(const FormValue &V) const;
@@ -85,7 +110,7 @@ public:
   public:
     ChildIterator(const Unit *U, uint32_t Idx) : U(U), Idx(Idx) {}
     Die operator*() const { return Die(U, Idx); }
-    ChildIterator &operator++();
+    inline ChildIterator &operator++();
     bool operator!=(const ChildIterator &O) const { return Idx != O.Idx; }
 
   private:
@@ -172,12 +197,22 @@ private:
   /// Per DIE (null entries included, in order): offset, abbreviation code,
   /// tag and the index of the entry after its subtree.
   std::vector<uint32_t> DieOffset, DieCode, DieNext;
+  std::vector<uint32_t> DieAttrs; ///< offset of the first attribute
   std::vector<uint16_t> DieTag;
   /// For each BlockBits-byte block of the unit, the first DIE starting in
   /// or after it: finds a DIE by offset in a few steps.
   static constexpr unsigned BlockBits = 4;
   std::vector<uint32_t> FirstDieInBlock;
 };
+
+inline llvm::dwarf::Tag Die::getTag() const {
+  return llvm::dwarf::Tag(U->DieTag[Idx]);
+}
+
+inline Die::ChildIterator &Die::ChildIterator::operator++() {
+  Idx = U->DieNext[Idx];
+  return *this;
+}
 
 } // namespace fast
 

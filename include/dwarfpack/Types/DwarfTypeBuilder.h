@@ -131,6 +131,7 @@ private:
     size_t Size = 0;
   };
   uint32_t intern(llvm::StringRef S);
+  uint32_t internBytes(llvm::StringRef S);
   bool nameIs(llvm::StringRef S, uint32_t Id) const;
   uint64_t shallowHash(const Node &N) const;
   bool sameAs(const Type &T, const Node &G,
@@ -151,6 +152,9 @@ private:
   std::vector<llvm::StringRef> NameById; ///< keys of NameIds; [0] is ""
   /// With StableInputs: the input address each name was first seen at.
   std::vector<const char *> FirstAddress;
+  /// With StableInputs: names by input address (the same address holds
+  /// the same bytes; the length is checked).
+  llvm::DenseMap<const char *, uint32_t> ByAddress;
   llvm::DenseMap<uint64_t, TypeId> ByHash;
   struct SymbolRef {
     uint32_t Name;
