@@ -137,6 +137,16 @@ template <typename Fn> void forEachDie(const fast::Unit &U, Fn F) {
     F(fast::Die(&U, I));
 }
 
+/// Child DIEs of a fast reader's DIE, to size vectors once.
+size_t numChildren(const fast::Die &D) {
+  size_t N = 0;
+  for (fast::Die C : D.children()) {
+    (void)C;
+    ++N;
+  }
+  return N;
+}
+
 /// Converts one unit read with LLVM's reader (DieT = DWARFDie) or the fast
 /// one (fast::Die): the same code, so the same types.
 template <typename DieT> class UnitConverter {
@@ -148,9 +158,12 @@ public:
   UnitConverter(UnitT &U, WarningLog &Log, const TypeSignatureMap *Sigs,
                 uint64_t OffsetBias)
       : U(U), Log(Log), Sigs(Sigs), OffsetBias(OffsetBias) {
-    Out.Types.emplace_back(); // void
-    if constexpr (!IsLLVM)
+    if constexpr (!IsLLVM) {
       IndexMemo.assign(U.numDies(), NoMemo);
+      // About one type for four DIEs in C units.
+      Out.Types.reserve(U.numDies() / 4 + 1);
+    }
+    Out.Types.emplace_back(); // void
   }
 
   UnitTypes run();
@@ -533,6 +546,8 @@ void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
     T.Size = 0;
     return;
   }
+  if constexpr (!IsLLVM)
+    T.Members.reserve(numChildren(D.die()));
   for (DieT CD : D.children()) {
     dwarf::Tag Tag = CD.getTag();
     if (Tag != dwarf::DW_TAG_member && Tag != dwarf::DW_TAG_inheritance &&
@@ -632,6 +647,8 @@ void UnitConverter<DieT>::convertEnum(const ViewT &D, Type &T) {
             E->getAsUnsignedConstant().value_or(0) != dwarf::DW_ATE_signed &&
             E->getAsUnsignedConstant().value_or(0) != dwarf::DW_ATE_signed_char;
   }
+  if constexpr (!IsLLVM)
+    T.Enumerators.reserve(numChildren(D.die()));
   for (DieT C : D.children()) {
     if (C.getTag() != dwarf::DW_TAG_enumerator)
       continue;
