@@ -323,7 +323,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
         [&](size_t I) {
           const UnitSpan &S = (*Spans)[I];
           if (Opts.FastReader) {
-            fast::Unit FU;
+            static thread_local fast::Unit FU;
             if (FU.parse(Info.substr(S.Offset, S.Length), FastSecs, LE)) {
               ++NumFast;
               return convertCompileUnit(FU, Log, S.Offset);

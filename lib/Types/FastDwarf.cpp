@@ -530,8 +530,23 @@ bool Unit::setUpStrOffsets() {
 }
 
 bool Unit::parse(StringRef Unit, const Sections &S, bool LittleEndian) {
+  // A Unit may be reused for unit after unit: its arrays keep their
+  // capacity, which spares an allocation (and its page faults) per array
+  // and unit.
   Bytes = Unit;
   Secs = S;
+  Version = 0;
+  AddrSize = 0;
+  StrOffsetsBase = 0;
+  HasStrOffsets = UsesStrx = false;
+  Abbrevs.clear();
+  Specs.clear();
+  DieOffset.clear();
+  DieAttrs.clear();
+  DieCode.clear();
+  DieNext.clear();
+  DieTag.clear();
+  FirstDieInBlock.clear();
   if (!LittleEndian || Bytes.size() < 11 || Bytes.size() > UINT32_MAX)
     return false;
   uint64_t Len = readLE(Bytes.data(), 4);

@@ -137,9 +137,10 @@ public:
   struct Sections {
     llvm::StringRef Abbrev, Str, LineStr, StrOffsets;
   };
-  /// Parses the unit whose bytes (header included) are Bytes. Returns false
-  /// when the unit is anything this reader does not handle exactly like
-  /// LLVM's (the caller then uses LLVM's).
+  /// Parses the unit whose bytes (header included) are Bytes, replacing
+  /// whatever unit this object held. Returns false when the unit is
+  /// anything this reader does not handle exactly like LLVM's (the caller
+  /// then uses LLVM's).
   bool parse(llvm::StringRef Bytes, const Sections &S, bool LittleEndian);
 
   uint8_t getAddressByteSize() const { return AddrSize; }
