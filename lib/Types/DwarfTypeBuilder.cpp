@@ -1297,15 +1297,24 @@ TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
     for (size_t I = 0; I < N; ++I)
       Cls[I] = Ids.try_emplace(shallowHash(Nodes[I]), Ids.size()).first->second;
   }
+  // The redirected references as flat arrays, read once per round.
+  std::vector<uint32_t> Begin(N + 1), Adj;
+  Adj.reserve(Refs.size());
+  for (size_t I = 0; I < N; ++I) {
+    const Node &X = Nodes[I];
+    Begin[I] = Adj.size();
+    for (uint32_t R = X.RefBegin; R < X.RefBegin + X.NumRefs; ++R)
+      Adj.push_back(Redirect[Refs[R]]);
+  }
+  Begin[N] = Adj.size();
   size_t Count = 0;
   DenseMap<uint64_t, uint32_t> Ids;
   while (true) {
     Ids.clear();
     for (size_t I = 0; I < N; ++I) {
-      const Node &X = Nodes[I];
       uint64_t H = mix(0x51ed270b, Cls[I]);
-      for (uint32_t R = X.RefBegin; R < X.RefBegin + X.NumRefs; ++R)
-        H = mix(H, Cls[Redirect[Refs[R]]]);
+      for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E)
+        H = mix(H, Cls[Adj[E]]);
       Next[I] = Ids.try_emplace(H, Ids.size()).first->second;
     }
     std::swap(Cls, Next);
