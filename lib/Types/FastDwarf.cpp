@@ -403,19 +403,23 @@ bool Unit::readValue(const AttrSpec &Spec, uint64_t &Off, FormValue *V) const {
 std::optional<FormValue> Unit::findAttr(uint32_t Idx,
                                         dwarf::Attribute A) const {
   const Abbrev &Ab = Abbrevs[DieCode[Idx]];
+  uint32_t B = Ab.AttrBegin, E = Ab.AttrBegin + Ab.NumAttrs, I = B;
+  while (I < E && Specs[I].Attr != A)
+    ++I;
+  if (I == E)
+    return std::nullopt; // absent: nothing to decode
   uint64_t Off = DieAttrs[Idx];
-  for (uint32_t I = Ab.AttrBegin, E = Ab.AttrBegin + Ab.NumAttrs; I < E; ++I) {
-    const AttrSpec &S = Specs[I];
-    if (S.Attr == A) {
-      FormValue V;
-      if (!readValue(S, Off, &V))
+  if (Specs[I].FixedOffset >= 0) {
+    Off += Specs[I].FixedOffset;
+  } else {
+    for (uint32_t J = B; J < I; ++J)
+      if (!readValue(Specs[J], Off, nullptr))
         return std::nullopt;
-      return V;
-    }
-    if (!readValue(S, Off, nullptr))
-      return std::nullopt;
   }
-  return std::nullopt;
+  FormValue V;
+  if (!readValue(Specs[I], Off, &V))
+    return std::nullopt;
+  return V;
 }
 
 void Unit::readAttrs(
@@ -488,8 +492,8 @@ bool Unit::parseAbbrevs(StringRef Sec, uint64_t Off) {
       int Size = fixedFormSize(Form, AddrSize);
       if (Size == -2)
         return false;
-      AttrSpec S{uint16_t(Attr), uint16_t(Form), int16_t(Size), isWanted(Attr),
-                 0};
+      AttrSpec S{uint16_t(Attr), uint16_t(Form), int16_t(Size),
+                 isWanted(Attr), int32_t(Fixed), 0};
       if (Form == dwarf::DW_FORM_implicit_const &&
           !readSLEB(Sec, Off, End, S.Const))
         return false;

@@ -164,6 +164,9 @@ public:
     int16_t Size;
     /// Decoded by readAttrs (an attribute the converter may ask for).
     bool Wanted;
+    /// Offset of the value from the DIE's first attribute when all the
+    /// attributes before it have fixed sizes, else -1.
+    int32_t FixedOffset;
     int64_t Const; ///< DW_FORM_implicit_const
   };
   struct Abbrev {
