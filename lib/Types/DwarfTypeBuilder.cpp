@@ -16,6 +16,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/LEB128.h"
 
+#include <cstring>
+
 using namespace llvm;
 
 namespace dwarfpack {
@@ -1098,8 +1100,18 @@ TypeMerger::TypeMerger(bool StableInputs)
 uint32_t TypeMerger::intern(StringRef S) {
   if (S.empty())
     return 0;
-  // A linked object's names are mostly in .debug_str, each once: their
-  // address names them without hashing their bytes.
+  // Short names (often inline DW_FORM_string, at a new address in every
+  // unit) are their own key.
+  if (S.size() < 8) {
+    uint64_t Key = uint64_t(S.size()) << 56;
+    memcpy(&Key, S.data(), S.size());
+    auto [It, New] = ShortIds.try_emplace(Key, 0);
+    if (New)
+      It->second = internBytes(S);
+    return It->second;
+  }
+  // A linked object's longer names are mostly in .debug_str, each once:
+  // their address names them without hashing their bytes.
   if (StableInputs) {
     auto [It, New] = ByAddress.try_emplace(S.data(), 0);
     if (!New && NameById[It->second].size() == S.size())
@@ -1375,6 +1387,7 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
                              const StringSet<> *ElfFunctions) {
   ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
   ByAddress = DenseMap<const char *, uint32_t>();
+  ShortIds = DenseMap<uint64_t, uint32_t>();
   size_t N = Nodes.size();
   std::vector<TypeId> Redirect(N);
   for (size_t I = 0; I < N; ++I)

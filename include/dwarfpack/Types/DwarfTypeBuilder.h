@@ -155,6 +155,8 @@ private:
   /// With StableInputs: names by input address (the same address holds
   /// the same bytes; the length is checked).
   llvm::DenseMap<const char *, uint32_t> ByAddress;
+  /// Names of up to 7 bytes by their bytes and length packed in 64 bits.
+  llvm::DenseMap<uint64_t, uint32_t> ShortIds;
   llvm::DenseMap<uint64_t, TypeId> ByHash;
   struct SymbolRef {
     uint32_t Name;
