@@ -1,6 +1,7 @@
 //===- CtfReader.cpp - Validating reader for CTF v3 dicts -----------------===//
 
 #include "dwarfpack/CTF/CtfReader.h"
+#include "dwarfpack/CTF/SymtabOrder.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Compression.h"
@@ -309,7 +310,7 @@ std::vector<std::pair<uint32_t, uint32_t>> DictReader::variables() const {
 
 static std::string typeRef(uint32_t Id) { return "0x" + utohexstr(Id, true); }
 
-void DictReader::dump(raw_ostream &OS) const {
+void DictReader::dump(raw_ostream &OS, const SymtabOrder *Symtab) const {
   OS << "CTF dict: version 3, flags 0x" << utohexstr(Flags, true) << ", "
      << numTypes() << " types";
   if (Field[ParName])
@@ -391,28 +392,43 @@ void DictReader::dump(raw_ostream &OS) const {
       break;
     }
   }
+  // Unindexed sections have an entry per symbol of the ELF symbol table
+  // (docs/CTF.md), pads (type 0) included: only typed entries are listed.
   auto Symbols = [&](const char *Title, bool Indexed,
-                     const std::vector<std::pair<uint32_t, uint32_t>> &L) {
-    OS << Title << " (" << L.size() << "):\n";
+                     const std::vector<std::pair<uint32_t, uint32_t>> &L,
+                     const std::vector<StringRef> *Names) {
+    size_t Typed = 0;
+    for (auto [Name, Ty] : L)
+      Typed += Indexed || Ty != 0;
+    OS << Title << " (" << Typed;
+    if (!Indexed)
+      OS << ", .symtab order";
+    OS << "):\n";
     for (auto [Name, Ty] : L) {
       if (Indexed)
         OS << "  '" << string(Name) << "'";
+      else if (Ty == 0)
+        continue;
+      else if (Names && Name < Names->size())
+        OS << "  '" << (*Names)[Name] << "' (#" << Name << ")";
       else
         OS << "  symbol #" << Name;
       OS << " -> " << typeRef(Ty) << "\n";
     }
   };
-  Symbols("data objects", objectsIndexed(), dataObjects());
-  Symbols("functions", functionsIndexed(), functions());
-  Symbols("variables", true, variables());
+  Symbols("data objects", objectsIndexed(), dataObjects(),
+          Symtab ? &Symtab->Objects : nullptr);
+  Symbols("functions", functionsIndexed(), functions(),
+          Symtab ? &Symtab->Functions : nullptr);
+  Symbols("variables", true, variables(), nullptr);
 }
 
-Error dump(StringRef Bytes, raw_ostream &OS) {
+Error dump(StringRef Bytes, raw_ostream &OS, const SymtabOrder *Symtab) {
   if (!isArchive(Bytes)) {
     Expected<DictReader> D = DictReader::open(Bytes);
     if (!D)
       return D.takeError();
-    D->dump(OS);
+    D->dump(OS, Symtab);
     return Error::success();
   }
   // struct ctf_archive: magic, model, ndicts, names, ctfs (all LE u64),

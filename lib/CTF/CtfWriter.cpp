@@ -143,6 +143,40 @@ void writeSize(Buffer &B, uint64_t Size) {
   B.u32(uint32_t(Size));
 }
 
+/// The unindexed form of a symbol section: the type of each symbol of
+/// Order (0 for a pad), trailing pads dropped. False when the section must
+/// stay indexed: no order, a typed symbol without an entry (STT_TLS data),
+/// or too many pads (GNU ld's threshold: indexed once 3/4 would be pads).
+bool unindexedSection(ArrayRef<Symbol> Syms,
+                      const std::vector<StringRef> *Order,
+                      std::vector<uint32_t> &Out) {
+  Out.clear();
+  if (!Order || Syms.empty())
+    return false;
+  StringMap<TypeId> ByName;
+  for (const Symbol &S : Syms)
+    ByName.try_emplace(S.Name, S.Type);
+  StringMap<bool> Placed;
+  size_t Last = 0, Typed = 0;
+  Out.reserve(Order->size());
+  for (StringRef Name : *Order) {
+    auto It = ByName.find(Name);
+    if (It == ByName.end()) {
+      Out.push_back(0);
+      continue;
+    }
+    Out.push_back(ctfId(It->second));
+    Placed[Name] = true;
+    Last = Out.size();
+    ++Typed;
+  }
+  if (Placed.size() != ByName.size())
+    return false;
+  Out.resize(Last);
+  size_t Pads = Last - Typed;
+  return Pads * 4 < Last * 3;
+}
+
 } // namespace
 
 Expected<std::string> writeDict(const TypeTable &Table,
@@ -152,6 +186,13 @@ Expected<std::string> writeDict(const TypeTable &Table,
                              "too many types for one CTF dict");
   StringTable Strings;
   Buffer Types, Objt, ObjtIdx, Func, FuncIdx, Vars;
+  std::vector<uint32_t> ObjtSlots, FuncSlots;
+  bool ObjtUnindexed = unindexedSection(
+      Table.Variables, Opts.Symtab ? &Opts.Symtab->Objects : nullptr,
+      ObjtSlots);
+  bool FuncUnindexed = unindexedSection(
+      Table.Functions, Opts.Symtab ? &Opts.Symtab->Functions : nullptr,
+      FuncSlots);
   // Pass 0 only collects strings; pass 1 writes with final offsets.
   auto Emit = [&]() -> Error {
     Types = Objt = ObjtIdx = Func = FuncIdx = Vars = Buffer();
@@ -282,14 +323,23 @@ Expected<std::string> writeDict(const TypeTable &Table,
 
     // Symbol sections: indexed (a name per entry) and sorted by name, so they
     // do not depend on the ELF symbol table's order.
-    for (const Symbol &S : Table.Variables) {
-      Objt.u32(ctfId(S.Type));
-      ObjtIdx.u32(Strings.add(S.Name));
-    }
-    for (const Symbol &S : Table.Functions) {
-      Func.u32(ctfId(S.Type));
-      FuncIdx.u32(Strings.add(S.Name));
-    }
+    // Unindexed ones follow the ELF symbol table and need no names.
+    if (ObjtUnindexed)
+      for (uint32_t Id : ObjtSlots)
+        Objt.u32(Id);
+    else
+      for (const Symbol &S : Table.Variables) {
+        Objt.u32(ctfId(S.Type));
+        ObjtIdx.u32(Strings.add(S.Name));
+      }
+    if (FuncUnindexed)
+      for (uint32_t Id : FuncSlots)
+        Func.u32(Id);
+    else
+      for (const Symbol &S : Table.Functions) {
+        Func.u32(ctfId(S.Type));
+        FuncIdx.u32(Strings.add(S.Name));
+      }
     if (Opts.VariableSection)
       for (const Symbol &S : Table.Variables) {
         Vars.u32(Strings.add(S.Name));
@@ -335,8 +385,8 @@ Expected<std::string> writeDict(const TypeTable &Table,
   bool Compress = Opts.CompressThreshold &&
                   HeaderSize + Body.size() >= Opts.CompressThreshold;
   if (Compress)
-    if (Error E =
-            compressZlib(arrayRefFromStringRef(Body), Opts.Threads, Packed))
+    if (Error E = compressZlib(arrayRefFromStringRef(Body), Opts.Threads,
+                               Packed, Opts.ZlibLevel))
       return std::move(E);
   if (Compress)
     Flags |= FlagCompress;
@@ -352,6 +402,8 @@ Expected<std::string> writeDict(const TypeTable &Table,
   else
     Out.Data += Body;
   if (Stats) {
+    Stats->ObjectsIndexed = !ObjtUnindexed;
+    Stats->FunctionsIndexed = !FuncUnindexed;
     Stats->UncompressedSize = HeaderSize + Body.size();
     Stats->Size = Out.Data.size();
     Stats->Compressed = Compress;

@@ -18,11 +18,10 @@ namespace {
 
 /// Raw deflate of Data[Begin, End), primed with the window before Begin.
 /// Every chunk but the last ends with a sync flush (no final bit).
-bool deflateChunk(ArrayRef<uint8_t> Data, size_t Begin, size_t End,
+bool deflateChunk(ArrayRef<uint8_t> Data, size_t Begin, size_t End, int Level,
                   std::vector<uint8_t> &Out) {
   z_stream S{};
-  if (deflateInit2(&S, Z_BEST_COMPRESSION, Z_DEFLATED, -15, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK)
+  if (deflateInit2(&S, Level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     return false;
   bool Ok = true;
   if (Begin > 0) {
@@ -49,7 +48,10 @@ bool deflateChunk(ArrayRef<uint8_t> Data, size_t Begin, size_t End,
 } // namespace
 
 Error compressZlib(ArrayRef<uint8_t> Data, unsigned Threads,
-                   SmallVectorImpl<uint8_t> &Out) {
+                   SmallVectorImpl<uint8_t> &Out, int Level) {
+  if (Level < 1 || Level > 9)
+    return createStringError(inconvertibleErrorCode(),
+                             "zlib level %d out of range", Level);
   size_t NumChunks =
       std::max<size_t>(1, (Data.size() + ZlibChunkSize - 1) / ZlibChunkSize);
   std::vector<std::vector<uint8_t>> Pieces(NumChunks);
@@ -57,7 +59,7 @@ Error compressZlib(ArrayRef<uint8_t> Data, unsigned Threads,
   auto Run = [&](size_t I) {
     size_t Begin = I * ZlibChunkSize;
     size_t End = std::min(Data.size(), Begin + ZlibChunkSize);
-    Ok[I] = deflateChunk(Data, Begin, End, Pieces[I]);
+    Ok[I] = deflateChunk(Data, Begin, End, Level, Pieces[I]);
   };
   unsigned N =
       Threads ? Threads : hardware_concurrency().compute_thread_count();
@@ -76,9 +78,14 @@ Error compressZlib(ArrayRef<uint8_t> Data, unsigned Threads,
                              "zlib compression failed");
 
   Out.clear();
-  // CMF: deflate with a 32 KiB window; FLG: best compression, check bits.
+  // CMF: deflate with a 32 KiB window; FLG: the level class zlib records
+  // (0 fastest .. 3 best), then check bits making CMF * 256 + FLG a
+  // multiple of 31.
+  unsigned LevelClass = Level < 2 ? 0 : Level < 6 ? 1 : Level == 6 ? 2 : 3;
+  uint8_t Flg = uint8_t(LevelClass << 6);
+  Flg += uint8_t(31 - (0x78 * 256 + Flg) % 31) % 31;
   Out.push_back(0x78);
-  Out.push_back(0xDA);
+  Out.push_back(Flg);
   for (const std::vector<uint8_t> &P : Pieces)
     Out.append(P.begin(), P.end());
   uLong Adler = adler32(0, nullptr, 0);

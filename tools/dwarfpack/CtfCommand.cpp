@@ -35,8 +35,9 @@ cl::list<std::string> Inputs(cl::Positional,
                              cl::desc("<input object> (several: kernel mode)"),
                              cl::OneOrMore, cl::sub(CtfCmd),
                              cl::cat(tool::category()));
-cl::opt<std::string> Output("o", cl::desc("Output file (directory in kernel "
-                                          "mode)"),
+cl::opt<std::string> Output("o",
+                            cl::desc("Output file (directory in kernel "
+                                     "mode)"),
                             cl::value_desc("path"), cl::Required,
                             cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> Embed("embed",
@@ -61,6 +62,13 @@ cl::opt<bool> VariableSection(
     cl::desc("Also write global variables to the CTF variable section "
              "(like ld --ctf-variables)"),
     cl::sub(CtfCmd), cl::cat(tool::category()));
+cl::opt<bool> IndexedSymbols(
+    "indexed-symbols",
+    cl::desc("Always name data objects and functions in index sections, so "
+             "the dict does not need the input's symbol table (by default a "
+             "linked input's mostly-typed sections follow .symtab, as GNU ld "
+             "writes them)"),
+    cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> Stats("stats",
                     cl::desc("Print type counts by kind and sizes to stdout"),
                     cl::sub(CtfCmd), cl::cat(tool::category()));
@@ -75,9 +83,9 @@ void printWarnings(const WarningLog &Log) {
 
 int run() {
   if (Inputs.size() > 1 || tool::kernelCtfRequested())
-    return tool::runKernelCtf({std::vector<std::string>(Inputs.begin(),
-                                                        Inputs.end()),
-                               Output, Embed, NumThreads, NoCompress, Stats});
+    return tool::runKernelCtf(
+        {std::vector<std::string>(Inputs.begin(), Inputs.end()), Output, Embed,
+         NumThreads, NoCompress, Stats});
   const std::string &Input = Inputs.front();
   Expected<object::OwningBinary<object::Binary>> BinOrErr =
       object::createBinary(Input);
@@ -121,6 +129,10 @@ int run() {
     WOpts.CompressThreshold = 0;
   WOpts.VariableSection = VariableSection;
   WOpts.Threads = NumThreads;
+  std::optional<ctf::SymtabOrder> Order;
+  if (!IndexedSymbols)
+    Order = ctf::symtabOrder(*Obj);
+  WOpts.Symtab = Order ? &*Order : nullptr;
   ctf::WriteStats WStats;
   Expected<std::string> Dict = ctf::writeDict(R->Table, WOpts, &WStats);
   if (!Dict)
@@ -144,8 +156,13 @@ int run() {
     outs() << "types: " << R->Table.Types.size() << "\n";
     for (auto &[K, N] : types::countByKind(R->Table))
       outs() << "  " << types::kindName(K) << ": " << N << "\n";
-    outs() << "variables: " << R->Table.Variables.size() << "\n";
-    outs() << "functions: " << R->Table.Functions.size() << "\n";
+    auto Form = [](bool Indexed) {
+      return Indexed ? " (indexed)" : " (.symtab order)";
+    };
+    outs() << "variables: " << R->Table.Variables.size()
+           << Form(WStats.ObjectsIndexed) << "\n";
+    outs() << "functions: " << R->Table.Functions.size()
+           << Form(WStats.FunctionsIndexed) << "\n";
     outs() << "uncompressed size: " << WStats.UncompressedSize << "\n";
     outs() << "size: " << WStats.Size << (WStats.Compressed ? " (zlib)" : "")
            << "\n";

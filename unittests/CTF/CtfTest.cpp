@@ -118,6 +118,57 @@ TEST(CtfWriter, RoundTripThroughReader) {
   EXPECT_EQ(Funcs[0].second, 8u);
 }
 
+TEST(CtfWriter, SymbolSectionsFollowTheSymtabWhenMostlyTyped) {
+  TypeTable Table = sampleTable();
+  ctf::SymtabOrder Order;
+  // Slots as libctf counts them; "pad" has no type, "tail" neither (trailing
+  // pads are dropped).
+  Order.Objects = {"head", "pad", "arr", "tail"};
+  Order.Functions = {"walk"};
+  ctf::WriteOptions Opts;
+  Opts.CompressThreshold = 0;
+  Opts.Symtab = &Order;
+  ctf::WriteStats Stats;
+  auto Bytes = ctf::writeDict(Table, Opts, &Stats);
+  ASSERT_TRUE(bool(Bytes)) << llvm::toString(Bytes.takeError());
+  EXPECT_FALSE(Stats.ObjectsIndexed);
+  EXPECT_FALSE(Stats.FunctionsIndexed);
+  auto D = ctf::DictReader::open(*Bytes);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  EXPECT_FALSE(D->objectsIndexed());
+  auto Objects = D->dataObjects();
+  ASSERT_EQ(Objects.size(), 3u);
+  EXPECT_EQ(Objects[0], std::make_pair(0u, 4u)); // head: model 3
+  EXPECT_EQ(Objects[1], std::make_pair(1u, 0u)); // pad
+  EXPECT_EQ(Objects[2], std::make_pair(2u, 7u)); // arr: model 6
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  D->dump(OS, &Order);
+  EXPECT_NE(Out.find("data objects (2, .symtab order):\n  'head' (#0) -> "
+                     "0x4\n  'arr' (#2) -> 0x7\n"),
+            std::string::npos)
+      << Out;
+
+  // Three pads in four entries: indexed, as GNU ld decides.
+  Order.Objects = {"p1", "p2", "head", "p3", "arr"};
+  Bytes = ctf::writeDict(Table, Opts, &Stats);
+  ASSERT_TRUE(bool(Bytes));
+  EXPECT_FALSE(Stats.ObjectsIndexed); // 2 pads of 5
+  Order.Objects = {"p1", "p2", "p3", "p4", "p5", "p6", "head", "arr"};
+  Bytes = ctf::writeDict(Table, Opts, &Stats);
+  ASSERT_TRUE(bool(Bytes));
+  EXPECT_TRUE(Stats.ObjectsIndexed); // 6 pads of 8
+  // A typed symbol without a slot (not an STT_OBJECT of .symtab): indexed.
+  Order.Objects = {"head"};
+  Bytes = ctf::writeDict(Table, Opts, &Stats);
+  ASSERT_TRUE(bool(Bytes));
+  EXPECT_TRUE(Stats.ObjectsIndexed);
+  EXPECT_FALSE(Stats.FunctionsIndexed);
+  D = ctf::DictReader::open(*Bytes);
+  ASSERT_TRUE(bool(D));
+  EXPECT_EQ(D->string(D->dataObjects()[0].first), "arr");
+}
+
 TEST(CtfWriter, CompressedReadsTheSame) {
   TypeTable Table = sampleTable();
   ctf::WriteOptions Plain, Packed;

@@ -29,16 +29,20 @@ TEST(Compression, ChunkedStreamRoundTripsAndIgnoresThreads) {
                       3 * C + 12345}) {
     std::vector<uint8_t> Data = sample(Size, unsigned(Size));
     SmallVector<uint8_t, 0> One, Four, Back;
-    ASSERT_FALSE(bool(compressZlib(Data, 1, One)));
-    ASSERT_FALSE(bool(compressZlib(Data, 4, Four)));
-    EXPECT_EQ(One, Four) << Size;
-    ASSERT_GE(One.size(), 6u);
-    EXPECT_EQ(One[0], 0x78);
-    EXPECT_EQ((One[0] * 256 + One[1]) % 31, 0);
-    Error E = compression::zlib::decompress(One, Back, Size);
-    ASSERT_FALSE(bool(E)) << toString(std::move(E));
-    EXPECT_TRUE(std::equal(Back.begin(), Back.end(), Data.begin(), Data.end()))
-        << Size;
+    for (int Level : {1, 6, 9}) {
+      ASSERT_FALSE(bool(compressZlib(Data, 1, One, Level)));
+      ASSERT_FALSE(bool(compressZlib(Data, 4, Four, Level)));
+      EXPECT_EQ(One, Four) << Size;
+      ASSERT_GE(One.size(), 6u);
+      EXPECT_EQ(One[0], 0x78);
+      EXPECT_EQ((One[0] * 256 + One[1]) % 31, 0);
+      EXPECT_EQ(One[1] >> 6, Level == 1 ? 0 : Level == 6 ? 2 : 3);
+      Error E = compression::zlib::decompress(One, Back, Size);
+      ASSERT_FALSE(bool(E)) << toString(std::move(E));
+      EXPECT_TRUE(
+          std::equal(Back.begin(), Back.end(), Data.begin(), Data.end()))
+          << Size;
+    }
   }
 }
 
@@ -58,6 +62,15 @@ TEST(Compression, PrimedChunksCostLittle) {
   compression::zlib::compress(Data, Whole,
                               compression::zlib::BestSizeCompression);
   EXPECT_LE(Chunked.size(), Whole.size() + Whole.size() / 20);
+}
+
+TEST(Compression, RejectsBadLevels) {
+  SmallVector<uint8_t, 0> Out;
+  for (int Level : {0, 10, -1}) {
+    Error E = compressZlib(sample(100, 1), 1, Out, Level);
+    EXPECT_TRUE(bool(E));
+    consumeError(std::move(E));
+  }
 }
 
 } // namespace

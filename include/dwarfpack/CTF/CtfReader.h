@@ -21,6 +21,9 @@
 
 namespace dwarfpack {
 namespace ctf {
+struct SymtabOrder;
+}
+namespace ctf {
 
 bool isDict(llvm::StringRef Bytes);
 bool isArchive(llvm::StringRef Bytes);
@@ -53,8 +56,10 @@ public:
   bool objectsIndexed() const { return Field[FuncIdxOff] > Field[ObjtIdxOff]; }
   bool functionsIndexed() const { return Field[VarOff] > Field[FuncIdxOff]; }
 
-  /// Stable text form (docs/CTF.md).
-  void dump(llvm::raw_ostream &OS) const;
+  /// Stable text form (docs/CTF.md). Entries of unindexed symbol sections
+  /// are named from Symtab when given (the dict's ELF file), else by their
+  /// position; pads (no type) are left out.
+  void dump(llvm::raw_ostream &OS, const SymtabOrder *Symtab = nullptr) const;
 
 private:
   DictReader() = default;
@@ -69,7 +74,8 @@ private:
 };
 
 /// Dumps a dict or an archive (each member in name order).
-llvm::Error dump(llvm::StringRef Bytes, llvm::raw_ostream &OS);
+llvm::Error dump(llvm::StringRef Bytes, llvm::raw_ostream &OS,
+                 const SymtabOrder *Symtab = nullptr);
 
 } // namespace ctf
 } // namespace dwarfpack

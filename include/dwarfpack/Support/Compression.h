@@ -22,10 +22,10 @@ namespace dwarfpack {
 /// Bytes of input per independently compressed chunk.
 constexpr size_t ZlibChunkSize = 256 * 1024;
 
-/// Compresses Data at zlib's best level into Out (replacing its contents),
-/// on up to Threads threads (0: all cores).
+/// Compresses Data at zlib level Level (1..9) into Out (replacing its
+/// contents), on up to Threads threads (0: all cores).
 llvm::Error compressZlib(llvm::ArrayRef<uint8_t> Data, unsigned Threads,
-                         llvm::SmallVectorImpl<uint8_t> &Out);
+                         llvm::SmallVectorImpl<uint8_t> &Out, int Level = 9);
 
 } // namespace dwarfpack
 
