@@ -3,6 +3,8 @@
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Types/TypeHash.h"
 
+#include "FastDwarf.h"
+
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
@@ -13,6 +15,8 @@
 #include "llvm/Support/DataExtractor.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/LEB128.h"
+
+#include <cstring>
 
 using namespace llvm;
 
@@ -30,7 +34,69 @@ constexpr uint64_t MaxSaneSize = uint64_t(1) << 48;
 /// A DIE's attributes read in one pass. The converter asks a type or
 /// member DIE for up to eight attributes, and each DWARFDie::find walks the
 /// abbreviation again and skips the values before the one it wants.
-class DieView {
+/// The children of an LLVM DIE, found by the parent index of each DIE
+/// after it. DWARFDie::children() follows sibling indexes, which in a unit
+/// whose DIEs stop inside a nested DIE's children (corrupt DWARF) led past
+/// the unit's DIE array; this walk never leaves it. Same children, in the
+/// same order, for well-formed units.
+class LLVMChildren {
+public:
+  class Iterator {
+  public:
+    Iterator(DWARFUnit *U, uint32_t Parent, uint32_t I)
+        : U(U), N(U ? U->getNumDIEs() : 0), Parent(Parent), I(I) {
+      settle();
+    }
+    DWARFDie operator*() const { return U->getDIEAtIndex(I); }
+    Iterator &operator++() {
+      ++I;
+      settle();
+      return *this;
+    }
+    bool operator!=(const Iterator &O) const { return I != O.I; }
+
+  private:
+    /// Moves to the next child of Parent at or after I, or to End.
+    void settle() {
+      for (; I < N; ++I) {
+        DWARFDie C = U->getDIEAtIndex(I);
+        std::optional<uint32_t> P = C.getDebugInfoEntry()->getParentIdx();
+        if (!P || *P < Parent)
+          break; // past Parent's subtree
+        if (*P != Parent)
+          continue; // a grandchild
+        if (C.getTag() == dwarf::DW_TAG_null)
+          break; // Parent's end of children
+        return;
+      }
+      I = End;
+    }
+    DWARFUnit *U;
+    uint32_t N, Parent, I;
+  };
+  static constexpr uint32_t End = UINT32_MAX;
+
+  explicit LLVMChildren(const DWARFDie &D) : D(D) {}
+  Iterator begin() const {
+    if (!D.isValid() || !D.hasChildren())
+      return end();
+    DWARFUnit *U = D.getDwarfUnit();
+    uint32_t Idx = U->getDIEIndex(D);
+    return Iterator(U, Idx, Idx + 1);
+  }
+  Iterator end() const { return Iterator(nullptr, 0, End); }
+
+private:
+  DWARFDie D;
+};
+
+LLVMChildren childrenOf(const DWARFDie &D) { return LLVMChildren(D); }
+fast::Die::ChildRange childrenOf(const fast::Die &D) { return D.children(); }
+
+template <typename DieT> class DieView;
+
+/// LLVM's DIEs.
+template <> class DieView<DWARFDie> {
 public:
   explicit DieView(const DWARFDie &D) : D(D) {
     const DWARFAbbreviationDeclaration *Abbrev =
@@ -74,7 +140,7 @@ public:
   }
   const DWARFDie &die() const { return D; }
   dwarf::Tag getTag() const { return D.getTag(); }
-  auto children() const { return D.children(); }
+  auto children() const { return childrenOf(D); }
   DWARFDie getAttributeValueAsReferencedDie(dwarf::Attribute A) const {
     if (auto V = find(A))
       return D.getAttributeValueAsReferencedDie(*V);
@@ -86,18 +152,85 @@ private:
   SmallVector<std::pair<dwarf::Attribute, DWARFFormValue>, 10> Attrs;
 };
 
-class UnitConverter {
+/// The fast reader's DIEs (stand-alone units of linked objects).
+template <> class DieView<fast::Die> {
 public:
-  UnitConverter(DWARFUnit &U, WarningLog &Log, const TypeSignatureMap *Sigs,
+  explicit DieView(const fast::Die &D) : D(D) {
+    D.getDwarfUnit()->readAttrs(D.index(), Attrs);
+  }
+  std::optional<fast::FormValue> find(dwarf::Attribute A) const {
+    for (const auto &[Key, Value] : Attrs)
+      if (Key == A)
+        return Value;
+    return std::nullopt;
+  }
+  const fast::Die &die() const { return D; }
+  dwarf::Tag getTag() const { return D.getTag(); }
+  auto children() const { return childrenOf(D); }
+  fast::Die getAttributeValueAsReferencedDie(dwarf::Attribute A) const {
+    if (auto V = find(A))
+      return D.getAttributeValueAsReferencedDie(*V);
+    return fast::Die();
+  }
+
+private:
+  fast::Die D;
+  SmallVector<std::pair<dwarf::Attribute, fast::FormValue>, 10> Attrs;
+};
+
+// What the converter needs of a unit beyond its DIEs, for both readers.
+bool isLittleEndian(DWARFUnit &U) { return U.getContext().isLittleEndian(); }
+bool isLittleEndian(const fast::Unit &U) { return U.isLittleEndian(); }
+const char *linkageName(const DWARFDie &D) {
+  return D.getName(DINameKind::LinkageName);
+}
+const char *linkageName(const fast::Die &D) { return D.getLinkageNameOrName(); }
+DWARFDie unitDie(DWARFUnit &U) {
+  return U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
+}
+fast::Die unitDie(const fast::Unit &U) { return U.getUnitDIE(); }
+template <typename Fn> void forEachDie(DWARFUnit &U, Fn F) {
+  for (const DWARFDebugInfoEntry &E : U.dies())
+    F(DWARFDie(&U, &E));
+}
+template <typename Fn> void forEachDie(const fast::Unit &U, Fn F) {
+  for (uint32_t I = 0, E = U.numDies(); I < E; ++I)
+    F(fast::Die(&U, I));
+}
+
+/// Child DIEs of a fast reader's DIE, to size vectors once.
+size_t numChildren(const fast::Die &D) {
+  size_t N = 0;
+  for (fast::Die C : D.children()) {
+    (void)C;
+    ++N;
+  }
+  return N;
+}
+
+/// Converts one unit read with LLVM's reader (DieT = DWARFDie) or the fast
+/// one (fast::Die): the same code, so the same types.
+template <typename DieT> class UnitConverter {
+  static constexpr bool IsLLVM = std::is_same_v<DieT, DWARFDie>;
+  using UnitT = std::conditional_t<IsLLVM, DWARFUnit, const fast::Unit>;
+  using ViewT = DieView<DieT>;
+
+public:
+  UnitConverter(UnitT &U, WarningLog &Log, const TypeSignatureMap *Sigs,
                 uint64_t OffsetBias)
       : U(U), Log(Log), Sigs(Sigs), OffsetBias(OffsetBias) {
+    if constexpr (!IsLLVM) {
+      IndexMemo.assign(U.numDies(), NoMemo);
+      // About one type for four DIEs in C units.
+      Out.Types.reserve(U.numDies() / 4 + 1);
+    }
     Out.Types.emplace_back(); // void
   }
 
   UnitTypes run();
 
 private:
-  DWARFUnit &U;
+  UnitT &U;
   WarningLog &Log;
   const TypeSignatureMap *Sigs;
   uint64_t OffsetBias;
@@ -107,6 +240,9 @@ private:
   /// units) by identity.
   DenseMap<uint64_t, TypeId> LocalMemo;
   DenseMap<const void *, TypeId> ForeignMemo;
+  /// The fast reader's DIEs by index (NoMemo: not converted yet).
+  static constexpr TypeId NoMemo = UINT32_MAX;
+  std::vector<TypeId> IndexMemo;
   TypeId UnknownId = 0, DefaultIndexId = 0;
   unsigned Depth = 0;
 
@@ -134,42 +270,49 @@ private:
     }
     return DefaultIndexId;
   }
-  TypeId *memoFind(const DWARFDie &D) {
-    if (D.getDwarfUnit() == &U) {
-      auto It = LocalMemo.find(D.getOffset());
-      return It == LocalMemo.end() ? nullptr : &It->second;
+  TypeId *memoFind(const DieT &D) {
+    if constexpr (!IsLLVM) {
+      TypeId &M = IndexMemo[D.index()];
+      return M == NoMemo ? nullptr : &M;
+    } else {
+      if (D.getDwarfUnit() == &U) {
+        auto It = LocalMemo.find(D.getOffset());
+        return It == LocalMemo.end() ? nullptr : &It->second;
+      }
+      // DIE identity, also across the separate .debug_types sections of an
+      // object file (whose offsets all start at 0).
+      auto It = ForeignMemo.find(D.getDebugInfoEntry());
+      return It == ForeignMemo.end() ? nullptr : &It->second;
     }
-    // DIE identity, also across the separate .debug_types sections of an
-    // object file (whose offsets all start at 0).
-    auto It = ForeignMemo.find(D.getDebugInfoEntry());
-    return It == ForeignMemo.end() ? nullptr : &It->second;
   }
-  void memoSet(const DWARFDie &D, TypeId Id) {
-    if (D.getDwarfUnit() == &U)
+  void memoSet(const DieT &D, TypeId Id) {
+    if constexpr (!IsLLVM)
+      IndexMemo[D.index()] = Id;
+    else if (D.getDwarfUnit() == &U)
       LocalMemo[D.getOffset()] = Id;
     else
       ForeignMemo[D.getDebugInfoEntry()] = Id;
   }
-  void warn(StringRef Kind, const DieView &D, const Twine &Msg) {
+  void warn(StringRef Kind, const ViewT &D, const Twine &Msg) {
     warn(Kind, D.die(), Msg);
   }
-  void warn(StringRef Kind, const DWARFDie &D, const Twine &Msg) {
+  void warn(StringRef Kind, const DieT &D, const Twine &Msg) {
     Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset() + OffsetBias) +
                          ": " + Msg);
   }
 
-  TypeId typeOf(const DWARFDie &D);
-  TypeId refType(const DieView &D, dwarf::Attribute A = dwarf::DW_AT_type);
-  TypeId refType(const DWARFDie &D) { return refType(DieView(D)); }
-  TypeId convert(const DieView &D);
-  void convertInto(const DieView &D, Type &T);
-  void convertBase(const DieView &D, Type &T);
-  void convertAggregate(const DieView &D, Type &T);
-  void convertEnum(const DieView &D, Type &T);
-  void convertArray(const DieView &D, Type &T);
-  void convertFunction(const DWARFDie &D, Type &T);
-  std::optional<uint64_t> memberBitOffset(const DieView &M, uint64_t TypeSize);
-  void collectSymbols(const DWARFDie &Scope);
+  TypeId typeOf(const DieT &D);
+  TypeId refType(const ViewT &D, dwarf::Attribute A = dwarf::DW_AT_type);
+  TypeId refType(const DieT &D) { return refType(ViewT(D)); }
+  TypeId convert(const ViewT &D);
+  void convertInto(const ViewT &D, Type &T);
+  void convertBase(const ViewT &D, Type &T);
+  void convertAggregate(const ViewT &D, Type &T);
+  void convertEnum(const ViewT &D, Type &T);
+  void convertArray(const ViewT &D, Type &T);
+  void convertFunction(const DieT &D, Type &T);
+  std::optional<uint64_t> memberBitOffset(const ViewT &M, uint64_t TypeSize);
+  void collectSymbols(const DieT &Scope);
 };
 
 template <typename DieT> StringRef nameOf(const DieT &D) {
@@ -185,17 +328,20 @@ template <typename DieT> std::optional<uint64_t> byteSize(const DieT &D) {
   return std::nullopt;
 }
 
-TypeId UnitConverter::refType(const DieView &D, dwarf::Attribute A) {
+template <typename DieT>
+TypeId UnitConverter<DieT>::refType(const ViewT &D, dwarf::Attribute A) {
   auto V = D.find(A);
   if (!V)
     return 0; // no type: void
-  if (D.die().getDwarfUnit() == &U)
-    if (std::optional<uint64_t> Rel = V->getAsRelativeReference()) {
-      auto It = LocalMemo.find(U.getOffset() + *Rel);
-      if (It != LocalMemo.end())
-        return It->second;
-    }
-  DWARFDie T = D.die().getAttributeValueAsReferencedDie(*V);
+  if constexpr (IsLLVM) {
+    if (D.die().getDwarfUnit() == &U)
+      if (std::optional<uint64_t> Rel = V->getAsRelativeReference()) {
+        auto It = LocalMemo.find(U.getOffset() + *Rel);
+        if (It != LocalMemo.end())
+          return It->second;
+      }
+  }
+  DieT T = D.die().getAttributeValueAsReferencedDie(*V);
   if (!T) {
     warn("bad-type-reference", D.die(),
          "type reference points outside the unit");
@@ -204,7 +350,7 @@ TypeId UnitConverter::refType(const DieView &D, dwarf::Attribute A) {
   return typeOf(T);
 }
 
-TypeId UnitConverter::typeOf(const DWARFDie &D) {
+template <typename DieT> TypeId UnitConverter<DieT>::typeOf(const DieT &D) {
   if (TypeId *Known = memoFind(D))
     return *Known;
   if (Depth >= MaxDepth) {
@@ -213,22 +359,25 @@ TypeId UnitConverter::typeOf(const DWARFDie &D) {
   }
   ++Depth;
   TypeId Id;
-  DieView V(D);
+  ViewT V(D);
   if (auto Sig = V.find(dwarf::DW_AT_signature)) {
     // A declaration standing for a type unit's definition (DWARF 4
     // -fdebug-types-section, DWARF 5 type units).
-    DWARFDie Def;
-    if (auto Hash = Sig->getAsSignatureReference(); Hash && Sigs) {
-      auto It = Sigs->find(*Hash);
-      if (It != Sigs->end())
-        Def = It->second;
-    }
-    if (Def && Def.getDwarfUnit()->isTypeUnit()) {
-      memoSet(D, unknown()); // provisional, in case of a self-reference
-      Id = typeOf(Def);
-      memoSet(D, Id);
-      --Depth;
-      return Id;
+    // (The fast reader takes no unit with signatures.)
+    if constexpr (IsLLVM) {
+      DWARFDie Def;
+      if (auto Hash = Sig->getAsSignatureReference(); Hash && Sigs) {
+        auto It = Sigs->find(*Hash);
+        if (It != Sigs->end())
+          Def = It->second;
+      }
+      if (Def && Def.getDwarfUnit()->isTypeUnit()) {
+        memoSet(D, unknown()); // provisional, in case of a self-reference
+        Id = typeOf(Def);
+        memoSet(D, Id);
+        --Depth;
+        return Id;
+      }
     }
     warn("bad-type-signature", D, "type signature not found in any unit");
   }
@@ -245,7 +394,7 @@ TypeId UnitConverter::typeOf(const DWARFDie &D) {
   return Id;
 }
 
-TypeId UnitConverter::convert(const DieView &D) {
+template <typename DieT> TypeId UnitConverter<DieT>::convert(const ViewT &D) {
   // Reserve the id first so self-references (struct node *next) resolve.
   TypeId Id = add(Type());
   memoSet(D.die(), Id);
@@ -255,7 +404,8 @@ TypeId UnitConverter::convert(const DieView &D) {
   return Id;
 }
 
-void UnitConverter::convertInto(const DieView &D, Type &T) {
+template <typename DieT>
+void UnitConverter<DieT>::convertInto(const ViewT &D, Type &T) {
   switch (D.getTag()) {
   case dwarf::DW_TAG_base_type:
     convertBase(D, T);
@@ -323,7 +473,8 @@ void UnitConverter::convertInto(const DieView &D, Type &T) {
   }
 }
 
-void UnitConverter::convertBase(const DieView &D, Type &T) {
+template <typename DieT>
+void UnitConverter<DieT>::convertBase(const ViewT &D, Type &T) {
   T.Name = nameOf(D);
   uint64_t Size = byteSize(D).value_or(0);
   if (Size > 64) {
@@ -375,8 +526,9 @@ void UnitConverter::convertBase(const DieView &D, Type &T) {
   }
 }
 
-std::optional<uint64_t> UnitConverter::memberBitOffset(const DieView &M,
-                                                       uint64_t TypeSize) {
+template <typename DieT>
+std::optional<uint64_t>
+UnitConverter<DieT>::memberBitOffset(const ViewT &M, uint64_t TypeSize) {
   if (auto V = M.find(dwarf::DW_AT_data_bit_offset))
     return V->getAsUnsignedConstant();
   uint64_t Bytes = 0;
@@ -409,7 +561,7 @@ std::optional<uint64_t> UnitConverter::memberBitOffset(const DieView &M,
     uint64_t Storage = byteSize(M).value_or(TypeSize) * 8;
     if (!BitOff || *BitOff + BitSize > Storage)
       return std::nullopt;
-    if (U.getContext().isLittleEndian())
+    if (isLittleEndian(U))
       Bits += Storage - *BitOff - BitSize;
     else
       Bits += *BitOff;
@@ -437,7 +589,8 @@ static uint64_t sizeOf(const std::vector<Type> &Types, TypeId Id) {
   return 0;
 }
 
-void UnitConverter::convertAggregate(const DieView &D, Type &T) {
+template <typename DieT>
+void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
   bool IsUnion = D.getTag() == dwarf::DW_TAG_union_type;
   T.Name = nameOf(D);
   if (auto V = D.find(dwarf::DW_AT_declaration);
@@ -454,14 +607,16 @@ void UnitConverter::convertAggregate(const DieView &D, Type &T) {
     T.Size = 0;
     return;
   }
-  for (DWARFDie CD : D.children()) {
+  if constexpr (!IsLLVM)
+    T.Members.reserve(numChildren(D.die()));
+  for (DieT CD : D.children()) {
     dwarf::Tag Tag = CD.getTag();
     if (Tag != dwarf::DW_TAG_member && Tag != dwarf::DW_TAG_inheritance &&
         Tag != dwarf::DW_TAG_template_type_parameter &&
         Tag != dwarf::DW_TAG_template_value_parameter &&
         Tag != dwarf::DW_TAG_subprogram)
       continue;
-    DieView C(CD);
+    ViewT C(CD);
     if (Tag == dwarf::DW_TAG_inheritance) {
       // The closest C form of a base class: an unnamed member at its offset.
       Log.report("cxx-base-class", "C++ base class written as unnamed member");
@@ -523,7 +678,8 @@ void UnitConverter::convertAggregate(const DieView &D, Type &T) {
   }
 }
 
-void UnitConverter::convertEnum(const DieView &D, Type &T) {
+template <typename DieT>
+void UnitConverter<DieT>::convertEnum(const ViewT &D, Type &T) {
   T.Name = nameOf(D);
   if (auto V = D.find(dwarf::DW_AT_declaration);
       V && V->getAsUnsignedConstant().value_or(1)) {
@@ -542,7 +698,7 @@ void UnitConverter::convertEnum(const DieView &D, Type &T) {
   // Whether enumerator constants are unsigned: from the underlying type when
   // given, else from the form of each value.
   std::optional<bool> Unsigned;
-  if (DWARFDie UT = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_type)) {
+  if (DieT UT = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_type)) {
     for (unsigned I = 0; I < 8 && UT && UT.getTag() != dwarf::DW_TAG_base_type;
          ++I)
       UT = UT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
@@ -552,7 +708,9 @@ void UnitConverter::convertEnum(const DieView &D, Type &T) {
             E->getAsUnsignedConstant().value_or(0) != dwarf::DW_ATE_signed &&
             E->getAsUnsignedConstant().value_or(0) != dwarf::DW_ATE_signed_char;
   }
-  for (DWARFDie C : D.children()) {
+  if constexpr (!IsLLVM)
+    T.Enumerators.reserve(numChildren(D.die()));
+  for (DieT C : D.children()) {
     if (C.getTag() != dwarf::DW_TAG_enumerator)
       continue;
     auto V = C.find(dwarf::DW_AT_const_value);
@@ -587,18 +745,19 @@ void UnitConverter::convertEnum(const DieView &D, Type &T) {
   }
 }
 
-void UnitConverter::convertArray(const DieView &D, Type &T) {
+template <typename DieT>
+void UnitConverter<DieT>::convertArray(const ViewT &D, Type &T) {
   TypeId Elem = refType(D);
   struct Dim {
     uint64_t N;
     TypeId Index;
   };
   SmallVector<Dim, 4> Dims;
-  for (DWARFDie CD : D.children()) {
+  for (DieT CD : D.children()) {
     if (CD.getTag() != dwarf::DW_TAG_subrange_type &&
         CD.getTag() != dwarf::DW_TAG_enumeration_type)
       continue;
-    DieView C(CD);
+    ViewT C(CD);
     Dim X{0, C.find(dwarf::DW_AT_type) ? refType(C) : defaultIndex()};
     if (auto Cnt = C.find(dwarf::DW_AT_count)) {
       // A count that is an expression or reference is a VLA: 0.
@@ -646,19 +805,19 @@ void UnitConverter::convertArray(const DieView &D, Type &T) {
   }
 }
 
-void UnitConverter::convertFunction(const DWARFDie &D, Type &T) {
+template <typename DieT>
+void UnitConverter<DieT>::convertFunction(const DieT &D, Type &T) {
   T.Kind = TypeKind::Function;
-  DWARFDie Decl = D;
+  DieT Decl = D;
   // Out-of-line instances of inline functions keep their prototype in the
   // abstract origin.
-  if (DWARFDie O =
-          D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin))
+  if (DieT O = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin))
     Decl = O;
-  if (DWARFDie S =
+  if (DieT S =
           Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
     Decl = S;
   T.Ref = refType(Decl);
-  for (DWARFDie C : Decl.children()) {
+  for (DieT C : childrenOf(Decl)) {
     if (C.getTag() == dwarf::DW_TAG_formal_parameter) {
       // Artificial ones (C++ `this`) too: they are real arguments.
       T.Params.push_back(refType(C));
@@ -668,8 +827,9 @@ void UnitConverter::convertFunction(const DWARFDie &D, Type &T) {
   }
 }
 
-void UnitConverter::collectSymbols(const DWARFDie &Scope) {
-  for (DWARFDie C : Scope.children()) {
+template <typename DieT>
+void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
+  for (DieT C : childrenOf(Scope)) {
     switch (C.getTag()) {
     case dwarf::DW_TAG_namespace:
       collectSymbols(C);
@@ -678,15 +838,15 @@ void UnitConverter::collectSymbols(const DWARFDie &Scope) {
       // Only definitions: those with a location (or constant) are objects.
       if (!C.find(dwarf::DW_AT_location))
         break;
-      const char *Name = C.getName(DINameKind::LinkageName);
+      const char *Name = linkageName(C);
       if (!Name || !*Name)
         break;
       // The type sits on the declaration (DW_AT_specification) or, for
       // LTO and inlined copies, on the abstract origin.
-      DWARFDie Decl = C;
+      DieT Decl = C;
       for (unsigned Hops = 0; Hops < 4 && Decl && !Decl.find(dwarf::DW_AT_type);
            ++Hops) {
-        DWARFDie Next =
+        DieT Next =
             Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
         if (!Next)
           Next = Decl.getAttributeValueAsReferencedDie(
@@ -701,7 +861,7 @@ void UnitConverter::collectSymbols(const DWARFDie &Scope) {
     case dwarf::DW_TAG_subprogram: {
       if (!C.find(dwarf::DW_AT_low_pc) && !C.find(dwarf::DW_AT_ranges))
         break;
-      const char *Name = C.getName(DINameKind::LinkageName);
+      const char *Name = linkageName(C);
       if (!Name || !*Name)
         break;
       Type F;
@@ -715,14 +875,13 @@ void UnitConverter::collectSymbols(const DWARFDie &Scope) {
   }
 }
 
-UnitTypes UnitConverter::run() {
-  DWARFDie CUDie = U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
+template <typename DieT> UnitTypes UnitConverter<DieT>::run() {
+  DieT CUDie = unitDie(U);
   if (!CUDie)
     return std::move(Out);
   // Every type DIE, in DIE order, so that unused types are kept too (a
   // header's types are what consumers look up by name).
-  for (const DWARFDebugInfoEntry &E : U.dies()) {
-    DWARFDie D(&U, &E);
+  forEachDie(U, [&](const DieT &D) {
     switch (D.getTag()) {
     case dwarf::DW_TAG_base_type:
     case dwarf::DW_TAG_pointer_type:
@@ -745,7 +904,7 @@ UnitTypes UnitConverter::run() {
     default:
       break;
     }
-  }
+  });
   collectSymbols(CUDie);
   return std::move(Out);
 }
@@ -843,11 +1002,50 @@ void hashUnitTypes(UnitTypes &UT) {
   for (size_t I = 0; I < N; ++I)
     if (!Fixed[I])
       (Referenced[I] ? Inner : Roots).push_back(I);
-  for (unsigned R = 0; R + 1 < HashRounds; ++R) {
-    for (uint32_t I : Inner)
-      Next[I] = Combine(I, Cur);
-    std::swap(Cur, Next);
+  // The rounds over the inner types, on compact copies: a reference to a
+  // fixed type adds the same term every round, so those terms are summed
+  // once (the sum is order-free); only references between inner types
+  // are recomputed. Same values as Combine() on the full arrays.
+  size_t NI = Inner.size();
+  std::vector<uint32_t> Compact(N, UINT32_MAX);
+  for (size_t K = 0; K < NI; ++K)
+    Compact[Inner[K]] = K;
+  std::vector<uint64_t> IH0(NI), ISum(NI), ICur(NI), INext(NI);
+  std::vector<uint32_t> IBegin(NI + 1), ITarget;
+  std::vector<uint64_t> IPos;
+  for (size_t K = 0; K < NI; ++K) {
+    uint32_t I = Inner[K];
+    IBegin[K] = ITarget.size();
+    IH0[K] = H0[I];
+    ICur[K] = Cur[I];
+    uint64_t Sum = 0, Pos = 0;
+    for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E) {
+      Pos += 0x9e3779b97f4a7c15ULL;
+      uint32_t C = Adj[E];
+      if (Compact[C] != UINT32_MAX) {
+        ITarget.push_back(Compact[C]);
+        IPos.push_back(Pos);
+        continue;
+      }
+      uint64_t T = (Cur[C] ^ Pos) * 0xff51afd7ed558ccdULL;
+      Sum += T ^ (T >> 29);
+    }
+    ISum[K] = Sum;
   }
+  IBegin[NI] = ITarget.size();
+  for (unsigned R = 0; R + 1 < HashRounds; ++R) {
+    for (size_t K = 0; K < NI; ++K) {
+      uint64_t Sum = ISum[K];
+      for (uint32_t E = IBegin[K], End = IBegin[K + 1]; E < End; ++E) {
+        uint64_t T = (ICur[ITarget[E]] ^ IPos[E]) * 0xff51afd7ed558ccdULL;
+        Sum += T ^ (T >> 29);
+      }
+      INext[K] = mix(IH0[K], Sum);
+    }
+    std::swap(ICur, INext);
+  }
+  for (size_t K = 0; K < NI; ++K)
+    Cur[Inner[K]] = ICur[K];
   for (uint32_t I : Inner)
     Next[I] = Combine(I, Cur);
   for (uint32_t I : Roots)
@@ -921,16 +1119,29 @@ TypeSignatureMap collectTypeUnits(DWARFContext &Ctx) {
   return Map;
 }
 
-UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
-                             const TypeSignatureMap *Sigs,
-                             uint64_t OffsetBias) {
-  UnitConverter C(U, Log, Sigs, OffsetBias);
-  UnitTypes UT = C.run();
+namespace {
+/// Cycle breaking and hashing, after either reader.
+void finishUnit(UnitTypes &UT, WarningLog &Log) {
   if (unsigned N = breakTypedefCycles(UT.Types))
     Log.report("type-cycle", Twine(N) +
                                  " type(s) closing a cycle through typedefs, "
                                  "qualifiers or arrays written as unknown");
   hashUnitTypes(UT);
+}
+} // namespace
+
+UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
+                             const TypeSignatureMap *Sigs,
+                             uint64_t OffsetBias) {
+  UnitTypes UT = UnitConverter<DWARFDie>(U, Log, Sigs, OffsetBias).run();
+  finishUnit(UT, Log);
+  return UT;
+}
+
+UnitTypes convertCompileUnit(const fast::Unit &U, WarningLog &Log,
+                             uint64_t OffsetBias) {
+  UnitTypes UT = UnitConverter<fast::Die>(U, Log, nullptr, OffsetBias).run();
+  finishUnit(UT, Log);
   return UT;
 }
 
@@ -948,6 +1159,31 @@ TypeMerger::TypeMerger(bool StableInputs)
 uint32_t TypeMerger::intern(StringRef S) {
   if (S.empty())
     return 0;
+  // Short names (often inline DW_FORM_string, at a new address in every
+  // unit) are their own key.
+  if (S.size() < 8) {
+    uint64_t Key = uint64_t(S.size()) << 56;
+    memcpy(&Key, S.data(), S.size());
+    auto [It, New] = ShortIds.try_emplace(Key, 0);
+    if (New)
+      It->second = internBytes(S);
+    return It->second;
+  }
+  // A linked object's longer names are mostly in .debug_str, each once:
+  // their address names them without hashing their bytes.
+  if (StableInputs) {
+    auto [It, New] = ByAddress.try_emplace(S.data(), 0);
+    if (!New && NameById[It->second].size() == S.size())
+      return It->second;
+    uint32_t Id = internBytes(S);
+    if (New)
+      It->second = Id;
+    return Id;
+  }
+  return internBytes(S);
+}
+
+uint32_t TypeMerger::internBytes(StringRef S) {
   auto [It, New] = NameIds->try_emplace(S, NameById.size());
   if (New) {
     NameById.push_back(It->getKey());
@@ -1132,15 +1368,24 @@ TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
     for (size_t I = 0; I < N; ++I)
       Cls[I] = Ids.try_emplace(shallowHash(Nodes[I]), Ids.size()).first->second;
   }
+  // The redirected references as flat arrays, read once per round.
+  std::vector<uint32_t> Begin(N + 1), Adj;
+  Adj.reserve(Refs.size());
+  for (size_t I = 0; I < N; ++I) {
+    const Node &X = Nodes[I];
+    Begin[I] = Adj.size();
+    for (uint32_t R = X.RefBegin; R < X.RefBegin + X.NumRefs; ++R)
+      Adj.push_back(Redirect[Refs[R]]);
+  }
+  Begin[N] = Adj.size();
   size_t Count = 0;
   DenseMap<uint64_t, uint32_t> Ids;
   while (true) {
     Ids.clear();
     for (size_t I = 0; I < N; ++I) {
-      const Node &X = Nodes[I];
       uint64_t H = mix(0x51ed270b, Cls[I]);
-      for (uint32_t R = X.RefBegin; R < X.RefBegin + X.NumRefs; ++R)
-        H = mix(H, Cls[Redirect[Refs[R]]]);
+      for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E)
+        H = mix(H, Cls[Adj[E]]);
       Next[I] = Ids.try_emplace(H, Ids.size()).first->second;
     }
     std::swap(Cls, Next);
@@ -1200,6 +1445,8 @@ Type TypeMerger::expand(const Node &N) const {
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
                              const StringSet<> *ElfFunctions) {
   ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
+  ByAddress = DenseMap<const char *, uint32_t>();
+  ShortIds = DenseMap<uint64_t, uint32_t>();
   size_t N = Nodes.size();
   std::vector<TypeId> Redirect(N);
   for (size_t I = 0; I < N; ++I)

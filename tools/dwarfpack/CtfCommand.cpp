@@ -52,6 +52,11 @@ cl::opt<unsigned> NumThreads("num-threads",
 cl::opt<bool> NoCompress("no-compress",
                          cl::desc("Never zlib-compress the dict"),
                          cl::sub(CtfCmd), cl::cat(tool::category()));
+// Hidden: reads every unit with LLVM's DWARF reader, for tests comparing it
+// with the library's own reader of linked objects' units (same output).
+cl::opt<bool> LLVMDwarfReader("llvm-dwarf-reader", cl::Hidden,
+                              cl::desc("Read all units with LLVM's reader"),
+                              cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> VariableSection(
     "variable-section",
     cl::desc("Also write global variables to the CTF variable section "
@@ -112,6 +117,7 @@ int run() {
   Opts.NumThreads = NumThreads;
   Opts.InputIsFileMapping =
       InputBuffer->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
+  Opts.FastReader = !LLVMDwarfReader;
   Expected<types::BuildResult> R = types::buildTypeTable(*Obj, *Ctx, Opts, Log);
   if (!R) {
     printWarnings(Log);
@@ -143,7 +149,8 @@ int run() {
 
   printWarnings(Log);
   if (Stats) {
-    outs() << "units: " << R->NumUnits << "\n";
+    outs() << "units: " << R->NumUnits << " (" << R->NumFastUnits
+           << " read by the fast reader)\n";
     outs() << "input types: " << R->NumInputTypes << "\n";
     outs() << "merged types: " << R->NumMergedTypes << "\n";
     outs() << "types: " << R->Table.Types.size() << "\n";

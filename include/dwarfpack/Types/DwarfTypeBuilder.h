@@ -131,6 +131,7 @@ private:
     size_t Size = 0;
   };
   uint32_t intern(llvm::StringRef S);
+  uint32_t internBytes(llvm::StringRef S);
   bool nameIs(llvm::StringRef S, uint32_t Id) const;
   uint64_t shallowHash(const Node &N) const;
   bool sameAs(const Type &T, const Node &G,
@@ -151,6 +152,11 @@ private:
   std::vector<llvm::StringRef> NameById; ///< keys of NameIds; [0] is ""
   /// With StableInputs: the input address each name was first seen at.
   std::vector<const char *> FirstAddress;
+  /// With StableInputs: names by input address (the same address holds
+  /// the same bytes; the length is checked).
+  llvm::DenseMap<const char *, uint32_t> ByAddress;
+  /// Names of up to 7 bytes by their bytes and length packed in 64 bits.
+  llvm::DenseMap<uint64_t, uint32_t> ShortIds;
   llvm::DenseMap<uint64_t, TypeId> ByHash;
   struct SymbolRef {
     uint32_t Name;
@@ -172,11 +178,17 @@ struct BuildOptions {
   /// re-read from the file if touched again), which keeps the resident set
   /// of a vmlinux conversion small. Never set for heap buffers.
   bool InputIsFileMapping = false;
+  /// Reads the stand-alone units of a linked object with the library's own
+  /// small DWARF reader (lib/Types/FastDwarf.h) where it accepts them; off,
+  /// every unit goes through LLVM's reader (same output, slower: tests
+  /// compare the two).
+  bool FastReader = true;
 };
 
 struct BuildResult {
   TypeTable Table;
   uint64_t NumUnits = 0;
+  uint64_t NumFastUnits = 0;   ///< Read by the fast reader (BuildOptions).
   uint64_t NumInputTypes = 0;  ///< Sum of the units' type counts.
   uint64_t NumMergedTypes = 0; ///< After the per-unit hash merge.
 };
