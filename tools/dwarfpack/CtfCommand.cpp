@@ -11,8 +11,11 @@
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Object/Binary.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileOutputBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <future>
 
 using namespace llvm;
 using namespace dwarfpack;
@@ -118,7 +121,17 @@ int run() {
   Opts.InputIsFileMapping =
       InputBuffer->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
   Opts.FastReader = !LLVMDwarfReader;
+  // The symbol table order is read while the units convert (it is needed
+  // only by the writer).
+  std::future<std::optional<ctf::SymtabOrder>> OrderF =
+      std::async(NumThreads > 1 ? std::launch::async : std::launch::deferred,
+                 [&]() -> std::optional<ctf::SymtabOrder> {
+                   if (IndexedSymbols)
+                     return std::nullopt;
+                   return ctf::symtabOrder(*Obj);
+                 });
   Expected<types::BuildResult> R = types::buildTypeTable(*Obj, *Ctx, Opts, Log);
+  std::optional<ctf::SymtabOrder> Order = OrderF.get();
   if (!R) {
     printWarnings(Log);
     return tool::reportError(createFileError(Input, R.takeError()));
@@ -129,9 +142,6 @@ int run() {
     WOpts.CompressThreshold = 0;
   WOpts.VariableSection = VariableSection;
   WOpts.Threads = NumThreads;
-  std::optional<ctf::SymtabOrder> Order;
-  if (!IndexedSymbols)
-    Order = ctf::symtabOrder(*Obj);
   WOpts.Symtab = Order ? &*Order : nullptr;
   ctf::WriteStats WStats;
   Expected<std::string> Dict = ctf::writeDict(R->Table, WOpts, &WStats);
@@ -167,6 +177,11 @@ int run() {
     outs() << "size: " << WStats.Size << (WStats.Compressed ? " (zlib)" : "")
            << "\n";
   }
+  // Like clang's -disable-free: the process is about to exit, and freeing
+  // the kernel's type model and DWARF context piece by piece takes longer
+  // than the kernel reclaiming the pages.
+  BuryPointer(std::make_unique<types::BuildResult>(std::move(*R)));
+  BuryPointer(std::move(Ctx));
   return 0;
 }
 
