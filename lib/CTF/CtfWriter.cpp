@@ -8,6 +8,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
 
+#include <future>
+
 using namespace llvm;
 using namespace dwarfpack::types;
 
@@ -153,11 +155,11 @@ bool unindexedSection(ArrayRef<Symbol> Syms,
   Out.clear();
   if (!Order || Syms.empty())
     return false;
-  StringMap<TypeId> ByName;
+  // Each name's type, and whether the order placed it yet.
+  StringMap<std::pair<TypeId, bool>> ByName;
   for (const Symbol &S : Syms)
-    ByName.try_emplace(S.Name, S.Type);
-  StringMap<bool> Placed;
-  size_t Last = 0, Typed = 0;
+    ByName.try_emplace(S.Name, S.Type, false);
+  size_t Last = 0, Typed = 0, Placed = 0;
   Out.reserve(Order->size());
   for (StringRef Name : *Order) {
     auto It = ByName.find(Name);
@@ -165,12 +167,15 @@ bool unindexedSection(ArrayRef<Symbol> Syms,
       Out.push_back(0);
       continue;
     }
-    Out.push_back(ctfId(It->second));
-    Placed[Name] = true;
+    Out.push_back(ctfId(It->second.first));
+    if (!It->second.second) {
+      It->second.second = true;
+      ++Placed;
+    }
     Last = Out.size();
     ++Typed;
   }
-  if (Placed.size() != ByName.size())
+  if (Placed != ByName.size())
     return false;
   Out.resize(Last);
   size_t Pads = Last - Typed;
@@ -187,15 +192,22 @@ Expected<std::string> writeDict(const TypeTable &Table,
   StringTable Strings;
   Buffer Types, Objt, ObjtIdx, Func, FuncIdx, Vars;
   std::vector<uint32_t> ObjtSlots, FuncSlots;
-  bool ObjtUnindexed = unindexedSection(
-      Table.Variables, Opts.Symtab ? &Opts.Symtab->Objects : nullptr,
-      ObjtSlots);
-  bool FuncUnindexed = unindexedSection(
-      Table.Functions, Opts.Symtab ? &Opts.Symtab->Functions : nullptr,
-      FuncSlots);
+  bool ObjtUnindexed = false, FuncUnindexed = false;
+  // The symbol sections' layout does not depend on the strings: with more
+  // than one thread it is worked out while pass 0 collects them.
+  auto Layout = [&] {
+    ObjtUnindexed = unindexedSection(
+        Table.Variables, Opts.Symtab ? &Opts.Symtab->Objects : nullptr,
+        ObjtSlots);
+    FuncUnindexed = unindexedSection(
+        Table.Functions, Opts.Symtab ? &Opts.Symtab->Functions : nullptr,
+        FuncSlots);
+  };
+  std::future<void> LayoutDone = std::async(
+      Opts.Threads != 1 ? std::launch::async : std::launch::deferred, Layout);
   // Pass 0 only collects strings; pass 1 writes with final offsets.
-  auto Emit = [&]() -> Error {
-    Types = Objt = ObjtIdx = Func = FuncIdx = Vars = Buffer();
+  auto EmitTypes = [&]() -> Error {
+    Types = Buffer();
     for (size_t I = 0; I < Table.Types.size(); ++I) {
       const Type &T = Table.Types[I];
       bool Root = !(I < Table.Hidden.size() && Table.Hidden[I]);
@@ -321,6 +333,10 @@ Expected<std::string> writeDict(const TypeTable &Table,
       }
     }
 
+    return Error::success();
+  };
+  auto EmitSymbols = [&] {
+    Objt = ObjtIdx = Func = FuncIdx = Vars = Buffer();
     // Symbol sections: indexed (a name per entry) and sorted by name, so they
     // do not depend on the ELF symbol table's order.
     // Unindexed ones follow the ELF symbol table and need no names.
@@ -347,13 +363,16 @@ Expected<std::string> writeDict(const TypeTable &Table,
       }
 
     Strings.add(Opts.ParentName); // child dicts (see WriteOptions)
-    return Error::success();
   };
-  if (Error E = Emit())
-    return std::move(E);
+  Error First = EmitTypes();
+  LayoutDone.get();
+  if (First)
+    return std::move(First);
+  EmitSymbols();
   Strings.finalize();
-  if (Error E = Emit())
+  if (Error E = EmitTypes())
     return std::move(E);
+  EmitSymbols();
   std::string StrData = Strings.data();
 
   std::string Body;
