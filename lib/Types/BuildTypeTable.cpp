@@ -345,7 +345,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     R.NumFastUnits = NumFast;
     R.NumMergedTypes = Merger.numMerged();
     ElfSymbolNames Names = Syms.get();
-    R.Table = Merger.finish(&Names.Objects, &Names.Functions);
+    R.Table = Merger.finish(&Names.Objects, &Names.Functions, Threads);
     groupTypesByKind(R.Table);
     return std::move(R);
   }
@@ -385,7 +385,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
         Pages.releaseUpTo(*Units[I]);
       });
   R.NumMergedTypes = Merger.numMerged();
-  R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
+  R.Table = Merger.finish(&Syms.Objects, &Syms.Functions, Threads);
   groupTypesByKind(R.Table);
   return std::move(R);
 }

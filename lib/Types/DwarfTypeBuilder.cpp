@@ -17,6 +17,7 @@
 #include "llvm/Support/LEB128.h"
 
 #include <cstring>
+#include <future>
 
 using namespace llvm;
 
@@ -1443,7 +1444,27 @@ Type TypeMerger::expand(const Node &N) const {
 }
 
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
-                             const StringSet<> *ElfFunctions) {
+                             const StringSet<> *ElfFunctions,
+                             unsigned Threads) {
+  // The symbols kept, sorted by name, with their merged types: they do not
+  // depend on the type classes, so with a second thread they are picked
+  // while the classes are refined.
+  using Picked = std::vector<std::pair<StringRef, TypeId>>;
+  auto Pick = [&](const std::vector<SymbolRef> &In, const StringSet<> *Filter) {
+    Picked Res;
+    for (const SymbolRef &S : In)
+      if (!Filter || Filter->contains(NameById[S.Name]))
+        Res.push_back({NameById[S.Name], S.Type});
+    // Names are unique (SeenVariables, SeenFunctions).
+    llvm::sort(Res,
+               [](const auto &A, const auto &B) { return A.first < B.first; });
+    return Res;
+  };
+  std::future<std::pair<Picked, Picked>> PickedSyms =
+      std::async(Threads > 1 ? std::launch::async : std::launch::deferred, [&] {
+        return std::make_pair(Pick(Variables, ElfObjects),
+                              Pick(Functions, ElfFunctions));
+      });
   ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
   ByAddress = DenseMap<const char *, uint32_t>();
   ShortIds = DenseMap<uint64_t, uint32_t>();
@@ -1535,17 +1556,16 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
         Table.Hidden[I] = true;
     }
 
-  auto Finish = [&](std::vector<SymbolRef> &In, const StringSet<> *Filter) {
+  auto Finish = [&](const Picked &In) {
     std::vector<Symbol> Res;
-    for (const SymbolRef &S : In)
-      if (!Filter || Filter->contains(NameById[S.Name]))
-        Res.push_back({NameById[S.Name], MapId(S.Type)});
-    llvm::sort(
-        Res, [](const Symbol &A, const Symbol &B) { return A.Name < B.Name; });
+    Res.reserve(In.size());
+    for (const auto &[Name, Type] : In)
+      Res.push_back({Name, MapId(Type)});
     return Res;
   };
-  Table.Variables = Finish(Variables, ElfObjects);
-  Table.Functions = Finish(Functions, ElfFunctions);
+  std::pair<Picked, Picked> Syms = PickedSyms.get();
+  Table.Variables = Finish(Syms.first);
+  Table.Functions = Finish(Syms.second);
   Table.Storage = NameIds;
   return Table;
 }

@@ -79,8 +79,9 @@ public:
   void add(UnitTypes &&U);
   /// Deduplicates exactly, resolves forwards to their unique definition and
   /// keeps the symbols named in ElfSymbols (all of them when null).
+  /// Threads > 1 lets a second thread work beside the main one.
   TypeTable finish(const llvm::StringSet<> *ElfObjects,
-                   const llvm::StringSet<> *ElfFunctions);
+                   const llvm::StringSet<> *ElfFunctions, unsigned Threads = 1);
   size_t numMerged() const { return Nodes.size(); }
 
 private:
