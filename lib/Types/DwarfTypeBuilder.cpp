@@ -1360,14 +1360,23 @@ uint64_t TypeMerger::shallowHash(const Node &N) const {
 
 /// Exact structural equivalence (coarsest stable partition) over the merged
 /// graph, with references to redirected forwards followed to their target.
+/// Each round splits the classes by their members' signatures (own class,
+/// classes referred to), as plain rounds over every node would, but only
+/// nodes that moved or refer to one that moved can have a new signature:
+/// the others keep their class, and a class that splits keeps its id for
+/// its part holding the unchanged members (or its first member), so ids
+/// only change where the partition does. The partition is the same; the
+/// ids are only compared.
 std::vector<uint32_t>
 TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
   size_t N = Nodes.size();
-  std::vector<uint32_t> Cls(N), Next(N);
+  std::vector<uint32_t> Cls(N);
+  uint32_t NumCls;
   {
     DenseMap<uint64_t, uint32_t> Ids;
     for (size_t I = 0; I < N; ++I)
       Cls[I] = Ids.try_emplace(shallowHash(Nodes[I]), Ids.size()).first->second;
+    NumCls = Ids.size();
   }
   // The redirected references as flat arrays, read once per round.
   std::vector<uint32_t> Begin(N + 1), Adj;
@@ -1379,20 +1388,80 @@ TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
       Adj.push_back(Redirect[Refs[R]]);
   }
   Begin[N] = Adj.size();
-  size_t Count = 0;
-  DenseMap<uint64_t, uint32_t> Ids;
-  while (true) {
-    Ids.clear();
-    for (size_t I = 0; I < N; ++I) {
-      uint64_t H = mix(0x51ed270b, Cls[I]);
-      for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E)
-        H = mix(H, Cls[Adj[E]]);
-      Next[I] = Ids.try_emplace(H, Ids.size()).first->second;
+
+  // Per class: members, the signature its members last had, and per round
+  // how many members have to be looked at and whether one claimed it.
+  std::vector<uint32_t> Size(NumCls), Seen(NumCls), Round(NumCls, 0);
+  std::vector<uint64_t> Sig(NumCls);
+  // Nodes moved to another class in the last round.
+  std::vector<uint8_t> Moved(N, 1);
+  DenseMap<uint64_t, uint32_t> NewIds;
+  auto NewClass = [&](uint64_t H) {
+    auto [It, New] = NewIds.try_emplace(H, NumCls);
+    if (New) {
+      ++NumCls;
+      Sig.push_back(H);
+      Size.push_back(0);
+      Seen.push_back(0);
+      Round.push_back(0);
     }
-    std::swap(Cls, Next);
-    if (Ids.size() == Count)
+    return It->second;
+  };
+  for (size_t I = 0; I < N; ++I)
+    ++Size[Cls[I]];
+  // Each round looks at the nodes that moved in the last one or refer to
+  // one that did (Dirty: all, in the first round); the others keep their
+  // class. Old: the ids before the round.
+  std::vector<uint8_t> Dirty(N);
+  std::vector<uint32_t> Old, Claimed;
+  for (uint32_t R = 1;; ++R) {
+    size_t NumDirty = 0;
+    for (size_t I = 0; I < N; ++I) {
+      bool D = Moved[I];
+      for (uint32_t E = Begin[I], End = Begin[I + 1]; !D && E < End; ++E)
+        D = Moved[Adj[E]];
+      Dirty[I] = D;
+      if (!D)
+        continue;
+      ++NumDirty;
+      uint32_t C = Cls[I];
+      if (Round[C] != R) {
+        Round[C] = R;
+        Seen[C] = 0;
+      }
+      ++Seen[C];
+    }
+    if (!NumDirty)
       break;
-    Count = Ids.size();
+    std::fill(Moved.begin(), Moved.end(), 0);
+    Old = Cls;
+    NewIds.clear();
+    Claimed.clear();
+    for (size_t I = 0; I < N; ++I) {
+      if (!Dirty[I])
+        continue;
+      uint32_t C = Old[I];
+      uint64_t H = mix(0x51ed270b, C);
+      for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E)
+        H = mix(H, Old[Adj[E]]);
+      // Seen[C] == Size[C]: every member is looked at, none is known to
+      // keep the class: the first one claims it (marked by Size[C] = 0).
+      if (Seen[C] == Size[C]) {
+        Sig[C] = H;
+        Size[C] = 0;
+        Claimed.push_back(C);
+      } else if (H != Sig[C]) {
+        Cls[I] = NewClass(H);
+        Moved[I] = 1;
+      }
+    }
+    for (uint32_t C : Claimed)
+      Size[C] = Seen[C];
+    for (size_t I = 0; I < N; ++I)
+      if (Moved[I]) {
+        --Size[Old[I]];
+        ++Size[Cls[I]];
+      }
   }
   return Cls;
 }
