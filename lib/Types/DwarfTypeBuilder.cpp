@@ -1052,6 +1052,7 @@ void hashUnitTypes(UnitTypes &UT) {
   for (uint32_t I : Roots)
     Next[I] = Combine(I, Cur);
   UT.Hashes = std::move(Next);
+  UT.ShallowHashes = std::move(H0);
 }
 
 unsigned breakTypedefCycles(std::vector<Type> &Types) {
@@ -1155,6 +1156,8 @@ TypeMerger::TypeMerger(bool StableInputs)
   NameById.push_back("");
   FirstAddress.push_back(nullptr);
   Nodes.emplace_back(); // void
+  ShallowCls.push_back(0);
+  ShallowIds.try_emplace(types::shallowHash(Type()), 0);
 }
 
 uint32_t TypeMerger::intern(StringRef S) {
@@ -1210,6 +1213,7 @@ void TypeMerger::add(UnitTypes &&UT) {
     auto [It, Inserted] = ByHash.try_emplace(UT.Hashes[I], Nodes.size());
     if (Inserted) {
       Nodes.emplace_back();
+      ShallowCls.emplace_back();
       IsNew[I] = true;
     }
     Map[I] = It->second;
@@ -1257,6 +1261,7 @@ void TypeMerger::add(UnitTypes &&UT) {
         continue;
       Map[I] = Nodes.size();
       Nodes.emplace_back();
+      ShallowCls.emplace_back();
       IsNew[I] = true;
       Changed = true;
     }
@@ -1265,6 +1270,12 @@ void TypeMerger::add(UnitTypes &&UT) {
     if (!IsNew[I])
       continue;
     const Type &T = UT.Types[I];
+    // The unit's shallow hash covers the node's fields (names by their
+    // bytes, which stand for the interned ids).
+    uint64_t SH = UT.ShallowHashes.size() == N ? UT.ShallowHashes[I]
+                                               : types::shallowHash(T);
+    ShallowCls[Map[I]] =
+        ShallowIds.try_emplace(SH, ShallowIds.size()).first->second;
     Node &G = Nodes[Map[I]];
     G.Kind = T.Kind;
     G.Encoding = T.Encoding;
@@ -1340,24 +1351,6 @@ bool TypeMerger::sameAs(const Type &T, const Node &G,
   return Same && R == G.NumRefs;
 }
 
-uint64_t TypeMerger::shallowHash(const Node &N) const {
-  // Names are interned, so their ids stand for their bytes.
-  uint64_t H = mix(uint64_t(N.Kind) + 1, N.Encoding);
-  H = mix(H, N.Varargs);
-  H = mix(H, N.Name);
-  H = mix(H, N.Size);
-  H = mix(H, N.NumElems);
-  H = mix(H, N.Bits);
-  H = mix(H, N.BitOffset);
-  H = mix(H, N.NumRefs);
-  H = mix(H, N.NumAux);
-  for (uint32_t I = N.AuxBegin; I < N.AuxBegin + N.NumAux; ++I) {
-    H = mix(H, AuxNames[I]);
-    H = mix(H, auxValue(N, I - N.AuxBegin));
-  }
-  return H;
-}
-
 /// Exact structural equivalence (coarsest stable partition) over the merged
 /// graph, with references to redirected forwards followed to their target.
 /// Each round splits the classes by their members' signatures (own class,
@@ -1371,13 +1364,9 @@ std::vector<uint32_t>
 TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
   size_t N = Nodes.size();
   std::vector<uint32_t> Cls(N);
-  uint32_t NumCls;
-  {
-    DenseMap<uint64_t, uint32_t> Ids;
-    for (size_t I = 0; I < N; ++I)
-      Cls[I] = Ids.try_emplace(shallowHash(Nodes[I]), Ids.size()).first->second;
-    NumCls = Ids.size();
-  }
+  for (size_t I = 0; I < N; ++I)
+    Cls[I] = ShallowCls[I];
+  uint32_t NumCls = NumShallowCls;
   // The redirected references as flat arrays, read once per round.
   std::vector<uint32_t> Begin(N + 1), Adj;
   Adj.reserve(Refs.size());
@@ -1537,6 +1526,8 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
   ByAddress = DenseMap<const char *, uint32_t>();
   ShortIds = DenseMap<uint64_t, uint32_t>();
+  NumShallowCls = ShallowIds.size();
+  ShallowIds = DenseMap<uint64_t, uint32_t>();
   size_t N = Nodes.size();
   std::vector<TypeId> Redirect(N);
   for (size_t I = 0; I < N; ++I)
