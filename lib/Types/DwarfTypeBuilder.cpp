@@ -1675,9 +1675,12 @@ void groupTypesByKind(TypeTable &Table) {
   };
   std::vector<uint32_t> RefBegin(N + 1);
   std::vector<TypeId> Refs;
+  // The sort reads these flat arrays, not the (large) type records.
+  std::vector<uint8_t> Ranks(N);
   for (size_t I = 0; I < N; ++I) {
     RefBegin[I] = Refs.size();
     Table.Types[I].forEachRef([&](TypeId R) { Refs.push_back(R); });
+    Ranks[I] = Rank(Table.Types[I].Kind);
   }
   RefBegin[N] = Refs.size();
   std::vector<TypeId> Order(N);
@@ -1687,7 +1690,7 @@ void groupTypesByKind(TypeTable &Table) {
   // to, then in their old order: a total order, so the result is
   // deterministic.
   std::sort(Order.begin() + 1, Order.end(), [&](TypeId A, TypeId B) {
-    unsigned RA = Rank(Table.Types[A].Kind), RB = Rank(Table.Types[B].Kind);
+    unsigned RA = Ranks[A], RB = Ranks[B];
     if (RA != RB)
       return RA < RB;
     ArrayRef<TypeId> XA(Refs.data() + RefBegin[A],
