@@ -247,6 +247,9 @@ void convertInOrder(size_t N, unsigned Threads, ConvertFn Convert,
     Pending.front().wait();
     Pending.pop_front();
     Merge(I, std::move(Results[I]));
+    // The unit's records were allocated by a pool thread: freeing them
+    // there keeps the merging thread's work (the critical path) short.
+    Pool.async([Dead = std::move(Results[I])] {});
     Results[I] = UnitTypes();
   }
   Pool.wait();
