@@ -8,6 +8,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
 
+#include <future>
+
 using namespace llvm;
 using namespace dwarfpack::types;
 
@@ -33,42 +35,59 @@ public:
   void finalize() {
     // Tail merging: a string that ends another ("id" in "pid") is stored
     // once, inside the longer one. Sorting by reversed bytes puts each
-    // string just before the strings it is a suffix of.
-    std::vector<StringRef> All;
-    All.reserve(Offsets.size());
-    for (const auto &E : Offsets)
-      All.push_back(E.getKey());
-    llvm::sort(All, [](StringRef A, StringRef B) {
-      size_t N = std::min(A.size(), B.size());
-      for (size_t I = 1; I <= N; ++I) {
-        unsigned char X = A[A.size() - I], Y = B[B.size() - I];
-        if (X != Y)
-          return X < Y;
-      }
-      return A.size() < B.size();
-    });
-    std::vector<StringRef> Owner(All.size());
+    // string just before the strings it is a suffix of. The reversed
+    // strings are copied out so that the sort compares them with memcmp.
+    using Entry = StringMapEntry<uint32_t>;
+    std::vector<Entry *> Entries;
+    Entries.reserve(Offsets.size());
+    size_t Bytes = 0;
+    for (Entry &E : Offsets) {
+      Entries.push_back(&E);
+      Bytes += E.getKeyLength();
+    }
+    std::string Reversed(Bytes, '\0');
+    std::vector<std::pair<StringRef, uint32_t>> Rev;
+    Rev.reserve(Entries.size());
+    char *P = Reversed.data();
+    for (uint32_t I = 0; I < Entries.size(); ++I) {
+      StringRef K = Entries[I]->getKey();
+      std::reverse_copy(K.begin(), K.end(), P);
+      Rev.push_back({StringRef(P, K.size()), I});
+      P += K.size();
+    }
+    // Keys are distinct, so the order is total: equal to comparing the
+    // bytes from the end, shorter (a suffix) first.
+    llvm::sort(Rev,
+               [](const auto &A, const auto &B) { return A.first < B.first; });
+    std::vector<Entry *> All(Entries.size());
+    for (size_t I = 0; I < Rev.size(); ++I)
+      All[I] = Entries[Rev[I].second];
+    std::vector<uint32_t> Owner(All.size());
     for (size_t I = All.size(); I-- > 0;) {
-      Owner[I] = All[I];
-      if (I + 1 < All.size() && All[I + 1].ends_with(All[I]))
+      Owner[I] = I;
+      if (I + 1 < All.size() && Rev[I + 1].first.starts_with(Rev[I].first))
         Owner[I] = Owner[I + 1];
     }
     // Strings that own their bytes are laid out in ascending order, so the
     // name offsets of the name-sorted symbol index sections mostly ascend,
     // which zlib compresses far better than scattered offsets.
-    std::vector<StringRef> Heads;
+    std::vector<Entry *> Heads;
     for (size_t I = 0; I < All.size(); ++I)
-      if (Owner[I].data() == All[I].data() && Owner[I].size() == All[I].size())
+      if (Owner[I] == I)
         Heads.push_back(All[I]);
-    llvm::sort(Heads);
+    llvm::sort(Heads, [](const Entry *A, const Entry *B) {
+      return A->getKey() < B->getKey();
+    });
     Data.assign(1, '\0');
-    for (StringRef S : Heads) {
-      Offsets[S] = Data.size();
-      Data.append(S.begin(), S.end());
+    for (Entry *E : Heads) {
+      E->second = Data.size();
+      Data.append(E->getKeyData(), E->getKeyLength());
       Data.push_back('\0');
     }
-    for (size_t I = 0; I < All.size(); ++I)
-      Offsets[All[I]] = Offsets[Owner[I]] + (Owner[I].size() - All[I].size());
+    for (size_t I = 0; I < All.size(); ++I) {
+      const Entry *O = All[Owner[I]];
+      All[I]->second = O->second + (O->getKeyLength() - All[I]->getKeyLength());
+    }
     Finalized = true;
   }
   const std::string &data() const { return Data; }
@@ -153,11 +172,11 @@ bool unindexedSection(ArrayRef<Symbol> Syms,
   Out.clear();
   if (!Order || Syms.empty())
     return false;
-  StringMap<TypeId> ByName;
+  // Each name's type, and whether the order placed it yet.
+  StringMap<std::pair<TypeId, bool>> ByName;
   for (const Symbol &S : Syms)
-    ByName.try_emplace(S.Name, S.Type);
-  StringMap<bool> Placed;
-  size_t Last = 0, Typed = 0;
+    ByName.try_emplace(S.Name, S.Type, false);
+  size_t Last = 0, Typed = 0, Placed = 0;
   Out.reserve(Order->size());
   for (StringRef Name : *Order) {
     auto It = ByName.find(Name);
@@ -165,12 +184,15 @@ bool unindexedSection(ArrayRef<Symbol> Syms,
       Out.push_back(0);
       continue;
     }
-    Out.push_back(ctfId(It->second));
-    Placed[Name] = true;
+    Out.push_back(ctfId(It->second.first));
+    if (!It->second.second) {
+      It->second.second = true;
+      ++Placed;
+    }
     Last = Out.size();
     ++Typed;
   }
-  if (Placed.size() != ByName.size())
+  if (Placed != ByName.size())
     return false;
   Out.resize(Last);
   size_t Pads = Last - Typed;
@@ -187,15 +209,22 @@ Expected<std::string> writeDict(const TypeTable &Table,
   StringTable Strings;
   Buffer Types, Objt, ObjtIdx, Func, FuncIdx, Vars;
   std::vector<uint32_t> ObjtSlots, FuncSlots;
-  bool ObjtUnindexed = unindexedSection(
-      Table.Variables, Opts.Symtab ? &Opts.Symtab->Objects : nullptr,
-      ObjtSlots);
-  bool FuncUnindexed = unindexedSection(
-      Table.Functions, Opts.Symtab ? &Opts.Symtab->Functions : nullptr,
-      FuncSlots);
+  bool ObjtUnindexed = false, FuncUnindexed = false;
+  // The symbol sections' layout does not depend on the strings: with more
+  // than one thread it is worked out while pass 0 collects them.
+  auto Layout = [&] {
+    ObjtUnindexed = unindexedSection(
+        Table.Variables, Opts.Symtab ? &Opts.Symtab->Objects : nullptr,
+        ObjtSlots);
+    FuncUnindexed = unindexedSection(
+        Table.Functions, Opts.Symtab ? &Opts.Symtab->Functions : nullptr,
+        FuncSlots);
+  };
+  std::future<void> LayoutDone = std::async(
+      Opts.Threads != 1 ? std::launch::async : std::launch::deferred, Layout);
   // Pass 0 only collects strings; pass 1 writes with final offsets.
-  auto Emit = [&]() -> Error {
-    Types = Objt = ObjtIdx = Func = FuncIdx = Vars = Buffer();
+  auto EmitTypes = [&]() -> Error {
+    Types = Buffer();
     for (size_t I = 0; I < Table.Types.size(); ++I) {
       const Type &T = Table.Types[I];
       bool Root = !(I < Table.Hidden.size() && Table.Hidden[I]);
@@ -321,6 +350,10 @@ Expected<std::string> writeDict(const TypeTable &Table,
       }
     }
 
+    return Error::success();
+  };
+  auto EmitSymbols = [&] {
+    Objt = ObjtIdx = Func = FuncIdx = Vars = Buffer();
     // Symbol sections: indexed (a name per entry) and sorted by name, so they
     // do not depend on the ELF symbol table's order.
     // Unindexed ones follow the ELF symbol table and need no names.
@@ -347,13 +380,16 @@ Expected<std::string> writeDict(const TypeTable &Table,
       }
 
     Strings.add(Opts.ParentName); // child dicts (see WriteOptions)
-    return Error::success();
   };
-  if (Error E = Emit())
-    return std::move(E);
+  Error First = EmitTypes();
+  LayoutDone.get();
+  if (First)
+    return std::move(First);
+  EmitSymbols();
   Strings.finalize();
-  if (Error E = Emit())
+  if (Error E = EmitTypes())
     return std::move(E);
+  EmitSymbols();
   std::string StrData = Strings.data();
 
   std::string Body;

@@ -247,6 +247,9 @@ void convertInOrder(size_t N, unsigned Threads, ConvertFn Convert,
     Pending.front().wait();
     Pending.pop_front();
     Merge(I, std::move(Results[I]));
+    // The unit's records were allocated by a pool thread: freeing them
+    // there keeps the merging thread's work (the critical path) short.
+    Pool.async([Dead = std::move(Results[I])] {});
     Results[I] = UnitTypes();
   }
   Pool.wait();
@@ -345,7 +348,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     R.NumFastUnits = NumFast;
     R.NumMergedTypes = Merger.numMerged();
     ElfSymbolNames Names = Syms.get();
-    R.Table = Merger.finish(&Names.Objects, &Names.Functions);
+    R.Table = Merger.finish(&Names.Objects, &Names.Functions, Threads);
     groupTypesByKind(R.Table);
     return std::move(R);
   }
@@ -385,7 +388,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
         Pages.releaseUpTo(*Units[I]);
       });
   R.NumMergedTypes = Merger.numMerged();
-  R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
+  R.Table = Merger.finish(&Syms.Objects, &Syms.Functions, Threads);
   groupTypesByKind(R.Table);
   return std::move(R);
 }

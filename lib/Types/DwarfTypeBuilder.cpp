@@ -17,6 +17,7 @@
 #include "llvm/Support/LEB128.h"
 
 #include <cstring>
+#include <future>
 
 using namespace llvm;
 
@@ -1051,6 +1052,7 @@ void hashUnitTypes(UnitTypes &UT) {
   for (uint32_t I : Roots)
     Next[I] = Combine(I, Cur);
   UT.Hashes = std::move(Next);
+  UT.ShallowHashes = std::move(H0);
 }
 
 unsigned breakTypedefCycles(std::vector<Type> &Types) {
@@ -1154,6 +1156,8 @@ TypeMerger::TypeMerger(bool StableInputs)
   NameById.push_back("");
   FirstAddress.push_back(nullptr);
   Nodes.emplace_back(); // void
+  ShallowCls.push_back(0);
+  ShallowIds.try_emplace(types::shallowHash(Type()), 0);
 }
 
 uint32_t TypeMerger::intern(StringRef S) {
@@ -1209,6 +1213,7 @@ void TypeMerger::add(UnitTypes &&UT) {
     auto [It, Inserted] = ByHash.try_emplace(UT.Hashes[I], Nodes.size());
     if (Inserted) {
       Nodes.emplace_back();
+      ShallowCls.emplace_back();
       IsNew[I] = true;
     }
     Map[I] = It->second;
@@ -1256,6 +1261,7 @@ void TypeMerger::add(UnitTypes &&UT) {
         continue;
       Map[I] = Nodes.size();
       Nodes.emplace_back();
+      ShallowCls.emplace_back();
       IsNew[I] = true;
       Changed = true;
     }
@@ -1264,6 +1270,12 @@ void TypeMerger::add(UnitTypes &&UT) {
     if (!IsNew[I])
       continue;
     const Type &T = UT.Types[I];
+    // The unit's shallow hash covers the node's fields (names by their
+    // bytes, which stand for the interned ids).
+    uint64_t SH = UT.ShallowHashes.size() == N ? UT.ShallowHashes[I]
+                                               : types::shallowHash(T);
+    ShallowCls[Map[I]] =
+        ShallowIds.try_emplace(SH, ShallowIds.size()).first->second;
     Node &G = Nodes[Map[I]];
     G.Kind = T.Kind;
     G.Encoding = T.Encoding;
@@ -1339,35 +1351,22 @@ bool TypeMerger::sameAs(const Type &T, const Node &G,
   return Same && R == G.NumRefs;
 }
 
-uint64_t TypeMerger::shallowHash(const Node &N) const {
-  // Names are interned, so their ids stand for their bytes.
-  uint64_t H = mix(uint64_t(N.Kind) + 1, N.Encoding);
-  H = mix(H, N.Varargs);
-  H = mix(H, N.Name);
-  H = mix(H, N.Size);
-  H = mix(H, N.NumElems);
-  H = mix(H, N.Bits);
-  H = mix(H, N.BitOffset);
-  H = mix(H, N.NumRefs);
-  H = mix(H, N.NumAux);
-  for (uint32_t I = N.AuxBegin; I < N.AuxBegin + N.NumAux; ++I) {
-    H = mix(H, AuxNames[I]);
-    H = mix(H, auxValue(N, I - N.AuxBegin));
-  }
-  return H;
-}
-
 /// Exact structural equivalence (coarsest stable partition) over the merged
 /// graph, with references to redirected forwards followed to their target.
+/// Each round splits the classes by their members' signatures (own class,
+/// classes referred to), as plain rounds over every node would, but only
+/// nodes that moved or refer to one that moved can have a new signature:
+/// the others keep their class, and a class that splits keeps its id for
+/// its part holding the unchanged members (or its first member), so ids
+/// only change where the partition does. The partition is the same; the
+/// ids are only compared.
 std::vector<uint32_t>
 TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
   size_t N = Nodes.size();
-  std::vector<uint32_t> Cls(N), Next(N);
-  {
-    DenseMap<uint64_t, uint32_t> Ids;
-    for (size_t I = 0; I < N; ++I)
-      Cls[I] = Ids.try_emplace(shallowHash(Nodes[I]), Ids.size()).first->second;
-  }
+  std::vector<uint32_t> Cls(N);
+  for (size_t I = 0; I < N; ++I)
+    Cls[I] = ShallowCls[I];
+  uint32_t NumCls = NumShallowCls;
   // The redirected references as flat arrays, read once per round.
   std::vector<uint32_t> Begin(N + 1), Adj;
   Adj.reserve(Refs.size());
@@ -1378,20 +1377,80 @@ TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
       Adj.push_back(Redirect[Refs[R]]);
   }
   Begin[N] = Adj.size();
-  size_t Count = 0;
-  DenseMap<uint64_t, uint32_t> Ids;
-  while (true) {
-    Ids.clear();
-    for (size_t I = 0; I < N; ++I) {
-      uint64_t H = mix(0x51ed270b, Cls[I]);
-      for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E)
-        H = mix(H, Cls[Adj[E]]);
-      Next[I] = Ids.try_emplace(H, Ids.size()).first->second;
+
+  // Per class: members, the signature its members last had, and per round
+  // how many members have to be looked at and whether one claimed it.
+  std::vector<uint32_t> Size(NumCls), Seen(NumCls), Round(NumCls, 0);
+  std::vector<uint64_t> Sig(NumCls);
+  // Nodes moved to another class in the last round.
+  std::vector<uint8_t> Moved(N, 1);
+  DenseMap<uint64_t, uint32_t> NewIds;
+  auto NewClass = [&](uint64_t H) {
+    auto [It, New] = NewIds.try_emplace(H, NumCls);
+    if (New) {
+      ++NumCls;
+      Sig.push_back(H);
+      Size.push_back(0);
+      Seen.push_back(0);
+      Round.push_back(0);
     }
-    std::swap(Cls, Next);
-    if (Ids.size() == Count)
+    return It->second;
+  };
+  for (size_t I = 0; I < N; ++I)
+    ++Size[Cls[I]];
+  // Each round looks at the nodes that moved in the last one or refer to
+  // one that did (Dirty: all, in the first round); the others keep their
+  // class. Old: the ids before the round.
+  std::vector<uint8_t> Dirty(N);
+  std::vector<uint32_t> Old, Claimed;
+  for (uint32_t R = 1;; ++R) {
+    size_t NumDirty = 0;
+    for (size_t I = 0; I < N; ++I) {
+      bool D = Moved[I];
+      for (uint32_t E = Begin[I], End = Begin[I + 1]; !D && E < End; ++E)
+        D = Moved[Adj[E]];
+      Dirty[I] = D;
+      if (!D)
+        continue;
+      ++NumDirty;
+      uint32_t C = Cls[I];
+      if (Round[C] != R) {
+        Round[C] = R;
+        Seen[C] = 0;
+      }
+      ++Seen[C];
+    }
+    if (!NumDirty)
       break;
-    Count = Ids.size();
+    std::fill(Moved.begin(), Moved.end(), 0);
+    Old = Cls;
+    NewIds.clear();
+    Claimed.clear();
+    for (size_t I = 0; I < N; ++I) {
+      if (!Dirty[I])
+        continue;
+      uint32_t C = Old[I];
+      uint64_t H = mix(0x51ed270b, C);
+      for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E)
+        H = mix(H, Old[Adj[E]]);
+      // Seen[C] == Size[C]: every member is looked at, none is known to
+      // keep the class: the first one claims it (marked by Size[C] = 0).
+      if (Seen[C] == Size[C]) {
+        Sig[C] = H;
+        Size[C] = 0;
+        Claimed.push_back(C);
+      } else if (H != Sig[C]) {
+        Cls[I] = NewClass(H);
+        Moved[I] = 1;
+      }
+    }
+    for (uint32_t C : Claimed)
+      Size[C] = Seen[C];
+    for (size_t I = 0; I < N; ++I)
+      if (Moved[I]) {
+        --Size[Old[I]];
+        ++Size[Cls[I]];
+      }
   }
   return Cls;
 }
@@ -1443,10 +1502,32 @@ Type TypeMerger::expand(const Node &N) const {
 }
 
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
-                             const StringSet<> *ElfFunctions) {
+                             const StringSet<> *ElfFunctions,
+                             unsigned Threads) {
+  // The symbols kept, sorted by name, with their merged types: they do not
+  // depend on the type classes, so with a second thread they are picked
+  // while the classes are refined.
+  using Picked = std::vector<std::pair<StringRef, TypeId>>;
+  auto Pick = [&](const std::vector<SymbolRef> &In, const StringSet<> *Filter) {
+    Picked Res;
+    for (const SymbolRef &S : In)
+      if (!Filter || Filter->contains(NameById[S.Name]))
+        Res.push_back({NameById[S.Name], S.Type});
+    // Names are unique (SeenVariables, SeenFunctions).
+    llvm::sort(Res,
+               [](const auto &A, const auto &B) { return A.first < B.first; });
+    return Res;
+  };
+  std::future<std::pair<Picked, Picked>> PickedSyms =
+      std::async(Threads > 1 ? std::launch::async : std::launch::deferred, [&] {
+        return std::make_pair(Pick(Variables, ElfObjects),
+                              Pick(Functions, ElfFunctions));
+      });
   ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
   ByAddress = DenseMap<const char *, uint32_t>();
   ShortIds = DenseMap<uint64_t, uint32_t>();
+  NumShallowCls = ShallowIds.size();
+  ShallowIds = DenseMap<uint64_t, uint32_t>();
   size_t N = Nodes.size();
   std::vector<TypeId> Redirect(N);
   for (size_t I = 0; I < N; ++I)
@@ -1535,17 +1616,16 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
         Table.Hidden[I] = true;
     }
 
-  auto Finish = [&](std::vector<SymbolRef> &In, const StringSet<> *Filter) {
+  auto Finish = [&](const Picked &In) {
     std::vector<Symbol> Res;
-    for (const SymbolRef &S : In)
-      if (!Filter || Filter->contains(NameById[S.Name]))
-        Res.push_back({NameById[S.Name], MapId(S.Type)});
-    llvm::sort(
-        Res, [](const Symbol &A, const Symbol &B) { return A.Name < B.Name; });
+    Res.reserve(In.size());
+    for (const auto &[Name, Type] : In)
+      Res.push_back({Name, MapId(Type)});
     return Res;
   };
-  Table.Variables = Finish(Variables, ElfObjects);
-  Table.Functions = Finish(Functions, ElfFunctions);
+  std::pair<Picked, Picked> Syms = PickedSyms.get();
+  Table.Variables = Finish(Syms.first);
+  Table.Functions = Finish(Syms.second);
   Table.Storage = NameIds;
   return Table;
 }
@@ -1595,9 +1675,12 @@ void groupTypesByKind(TypeTable &Table) {
   };
   std::vector<uint32_t> RefBegin(N + 1);
   std::vector<TypeId> Refs;
+  // The sort reads these flat arrays, not the (large) type records.
+  std::vector<uint8_t> Ranks(N);
   for (size_t I = 0; I < N; ++I) {
     RefBegin[I] = Refs.size();
     Table.Types[I].forEachRef([&](TypeId R) { Refs.push_back(R); });
+    Ranks[I] = Rank(Table.Types[I].Kind);
   }
   RefBegin[N] = Refs.size();
   std::vector<TypeId> Order(N);
@@ -1607,7 +1690,7 @@ void groupTypesByKind(TypeTable &Table) {
   // to, then in their old order: a total order, so the result is
   // deterministic.
   std::sort(Order.begin() + 1, Order.end(), [&](TypeId A, TypeId B) {
-    unsigned RA = Rank(Table.Types[A].Kind), RB = Rank(Table.Types[B].Kind);
+    unsigned RA = Ranks[A], RB = Ranks[B];
     if (RA != RB)
       return RA < RB;
     ArrayRef<TypeId> XA(Refs.data() + RefBegin[A],

@@ -347,6 +347,42 @@ TEST(TypeMerger, DifferenceBeyondTheHashDepthIsKept) {
   }
 }
 
+TEST(TypeMerger, ForwardResolutionMergesLongChainsOnly) {
+  // Three chains of 30 pointers: to struct leaf { int x; }, to a forward of
+  // leaf (resolved to that definition) and to struct leaf2 { long x; }. The
+  // pointers all start in one class; the split at the bottom climbs one
+  // level per refinement round, so the first two chains end up one and the
+  // third stays apart.
+  const unsigned Depth = 30;
+  auto Chain = [&](llvm::StringRef Var, std::vector<Type> Bottom) {
+    std::vector<Type> Ts;
+    for (unsigned I = 0; I < Depth; ++I)
+      Ts.push_back(ref(TypeKind::Pointer, I + 2)); // ids 1..Depth
+    for (Type &T : Bottom)
+      Ts.push_back(std::move(T)); // ids Depth+1...
+    UnitTypes U = unit(std::move(Ts));
+    U.Variables.push_back({Var, 1});
+    return U;
+  };
+  TypeMerger M;
+  M.add(
+      Chain("a", {aggregate(TypeKind::Struct, "leaf", 4, {{"x", Depth + 2, 0}}),
+                  integer("int", 4, IntSigned)}));
+  M.add(Chain("b", {forward("leaf")}));
+  M.add(Chain("c",
+              {aggregate(TypeKind::Struct, "leaf2", 8, {{"x", Depth + 2, 0}}),
+               integer("long", 8, IntSigned)}));
+  TypeTable T = M.finish(nullptr, nullptr);
+  ASSERT_EQ(T.Variables.size(), 3u);
+  EXPECT_EQ(T.Variables[0].Type, T.Variables[1].Type);
+  EXPECT_NE(T.Variables[0].Type, T.Variables[2].Type);
+  size_t Pointers = 0;
+  for (const Type &X : T.Types)
+    Pointers += X.Kind == TypeKind::Pointer;
+  EXPECT_EQ(Pointers, 2 * Depth);
+  EXPECT_EQ(countNamed(T, TypeKind::Forward, "leaf"), 0u);
+}
+
 TEST(TypeMerger, KeepsWideOffsetsNegativeEnumeratorsAndWidths) {
   // The merger stores member offsets and enumerators in 32 bits, with a
   // side table for offsets beyond (structs over 512 MiB).

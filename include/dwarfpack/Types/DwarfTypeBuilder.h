@@ -43,6 +43,9 @@ namespace types {
 struct UnitTypes {
   std::vector<Type> Types;
   std::vector<uint64_t> Hashes;
+  /// Each type's own fields alone (shallowHash), for the merger's first
+  /// partition.
+  std::vector<uint64_t> ShallowHashes;
   std::vector<Symbol> Variables; ///< Local type ids.
   std::vector<Symbol> Functions; ///< Local ids of Function types.
 };
@@ -79,8 +82,9 @@ public:
   void add(UnitTypes &&U);
   /// Deduplicates exactly, resolves forwards to their unique definition and
   /// keeps the symbols named in ElfSymbols (all of them when null).
+  /// Threads > 1 lets a second thread work beside the main one.
   TypeTable finish(const llvm::StringSet<> *ElfObjects,
-                   const llvm::StringSet<> *ElfFunctions);
+                   const llvm::StringSet<> *ElfFunctions, unsigned Threads = 1);
   size_t numMerged() const { return Nodes.size(); }
 
 private:
@@ -133,7 +137,6 @@ private:
   uint32_t intern(llvm::StringRef S);
   uint32_t internBytes(llvm::StringRef S);
   bool nameIs(llvm::StringRef S, uint32_t Id) const;
-  uint64_t shallowHash(const Node &N) const;
   bool sameAs(const Type &T, const Node &G,
               const std::vector<TypeId> &Map) const;
   std::vector<uint32_t> refine(const std::vector<TypeId> &Redirect) const;
@@ -158,6 +161,12 @@ private:
   /// Names of up to 7 bytes by their bytes and length packed in 64 bits.
   llvm::DenseMap<uint64_t, uint32_t> ShortIds;
   llvm::DenseMap<uint64_t, TypeId> ByHash;
+  /// Each node's class by its own fields alone (refine's first partition),
+  /// numbered as the nodes are filled in: the tail of a conversion then
+  /// need not hash every node again.
+  PagedArray<uint32_t> ShallowCls;
+  llvm::DenseMap<uint64_t, uint32_t> ShallowIds;
+  uint32_t NumShallowCls = 0;
   struct SymbolRef {
     uint32_t Name;
     TypeId Type;
