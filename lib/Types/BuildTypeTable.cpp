@@ -238,7 +238,10 @@ void convertInOrder(size_t N, unsigned Threads, ConvertFn Convert,
   DefaultThreadPool Pool(hardware_concurrency(Threads));
   std::deque<std::shared_future<void>> Pending;
   std::vector<UnitTypes> Results(N);
-  size_t Next = 0, Window = 2 * Threads;
+  // Units differ a lot in size: with only 2 per thread in flight, a large
+  // unit at the head stalls the pool (vmlinux: 4 per thread is ~3 % faster
+  // for ~7 MiB more peak memory).
+  size_t Next = 0, Window = 4 * Threads;
   for (size_t I = 0; I < N; ++I) {
     while (Next < N && Next < I + Window) {
       size_t J = Next++;
