@@ -256,6 +256,26 @@ struct NodeHead {
   uint32_t CallLine = 0;
 };
 
+/// Reads a node's call site, coded against the previous sibling's
+/// (PrevFile/PrevLine, updated): file code 0 repeats it, else file + 1; the
+/// line as a signed delta.
+LLVM_ATTRIBUTE_ALWAYS_INLINE Error readCallSite(Cursor &C, uint32_t &PrevFile,
+                                                uint32_t &PrevLine,
+                                                uint64_t RecordOffset,
+                                                uint32_t &File,
+                                                uint32_t &Line) {
+  uint64_t FileCode = C.uleb();
+  int64_t LineDelta = C.sleb();
+  if (LLVM_UNLIKELY(!C.ok() || FileCode > uint64_t(UINT32_MAX) + 1))
+    return makeError("record at " + hex(RecordOffset) +
+                     ": truncated or malformed inline node");
+  File = FileCode == 0 ? PrevFile : uint32_t(FileCode - 1);
+  Line = uint32_t(uint64_t(PrevLine) + uint64_t(LineDelta));
+  PrevFile = File;
+  PrevLine = Line;
+  return Error::success();
+}
+
 /// Reads a node head; PrevFile/PrevLine carry the previous sibling's call
 /// site (the references of the delta codes).
 Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
@@ -278,16 +298,8 @@ Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
     Prev = Start + Size;
   }
   N.Name = C.u32leb();
-  uint64_t FileCode = C.uleb();
-  int64_t LineDelta = C.sleb();
-  if (!C.ok() || FileCode > uint64_t(UINT32_MAX) + 1)
-    return makeError("record at " + hex(RecordOffset) +
-                     ": truncated or malformed inline node");
-  N.CallFile = FileCode == 0 ? PrevFile : uint32_t(FileCode - 1);
-  N.CallLine = uint32_t(uint64_t(PrevLine) + uint64_t(LineDelta));
-  PrevFile = N.CallFile;
-  PrevLine = N.CallLine;
-  return Error::success();
+  return readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
+                      N.CallLine);
 }
 
 /// A node head as lookups need it: the first range's start (the base of
@@ -334,16 +346,8 @@ Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
     N.Name = C.u32leb();
   else
     C.skipLeb();
-  uint64_t FileCode = C.uleb();
-  int64_t LineDelta = C.sleb();
-  if (LLVM_UNLIKELY(!C.ok() || FileCode > uint64_t(UINT32_MAX) + 1))
-    return makeError("record at " + hex(RecordOffset) +
-                     ": truncated or malformed inline node");
-  N.CallFile = FileCode == 0 ? PrevFile : uint32_t(FileCode - 1);
-  N.CallLine = uint32_t(uint64_t(PrevLine) + uint64_t(LineDelta));
-  PrevFile = N.CallFile;
-  PrevLine = N.CallLine;
-  return Error::success();
+  return readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
+                      N.CallLine);
 }
 
 /// Skips a node and its subtree, none of which the lookup needs: only the
