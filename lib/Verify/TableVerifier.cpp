@@ -39,6 +39,22 @@ namespace verify {
 
 namespace {
 
+/// Calls Fn(Die, Ranges) for each DW_TAG_subprogram of U whose address
+/// ranges read (those that do not are skipped, as the converters skip them).
+template <typename FnT> void forEachSubprogram(DWARFUnit &U, FnT Fn) {
+  for (const DWARFDebugInfoEntry &Entry : U.dies()) {
+    DWARFDie Die(&U, &Entry);
+    if (Die.getTag() != dwarf::DW_TAG_subprogram)
+      continue;
+    Expected<DWARFAddressRangesVector> Ranges = Die.getAddressRanges();
+    if (!Ranges) {
+      consumeError(Ranges.takeError());
+      continue;
+    }
+    Fn(Die, *Ranges);
+  }
+}
+
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
 /// A table's name matches a DWARF one when equal, when it is the name of a
@@ -202,21 +218,14 @@ struct SharedDwarf {
   ArrayRef<StringRef> subprogramsAt(uint64_t Addr) const {
     std::call_once(SubprogramsOnce, [this] {
       for (DWARFUnit *U : Units)
-        for (const DWARFDebugInfoEntry &Entry : U->dies()) {
-          DWARFDie Die(U, &Entry);
-          if (Die.getTag() != dwarf::DW_TAG_subprogram)
-            continue;
-          Expected<DWARFAddressRangesVector> Ranges = Die.getAddressRanges();
-          if (!Ranges) {
-            consumeError(Ranges.takeError());
-            continue;
-          }
+        forEachSubprogram(*U, [&](const DWARFDie &Die,
+                                  const DWARFAddressRangesVector &Ranges) {
           const char *Name = Die.getSubroutineName(DINameKind::LinkageName);
           if (!Name)
-            continue;
-          for (const DWARFAddressRange &R : *Ranges)
+            return;
+          for (const DWARFAddressRange &R : Ranges)
             SubprogramStarts[R.LowPC].push_back(Name);
-        }
+        });
     });
     auto It = SubprogramStarts.find(Addr);
     return It == SubprogramStarts.end() ? ArrayRef<StringRef>()
@@ -488,46 +497,36 @@ void Checker::checkFunction(uint32_t Index) {
 }
 
 void Checker::checkDwarfSubprograms(DWARFUnit &U) {
-  {
-    for (const DWARFDebugInfoEntry &Entry : U.dies()) {
-      DWARFDie Die(&U, &Entry);
-      if (Die.getTag() != dwarf::DW_TAG_subprogram)
+  forEachSubprogram(U, [&](const DWARFDie &Die,
+                           const DWARFAddressRangesVector &Ranges) {
+    for (const DWARFAddressRange &R : Ranges) {
+      // Skip discarded code (address 0 or tombstones) and anything outside
+      // the text sections, as converters do.
+      if (R.LowPC == 0 || R.LowPC >= R.HighPC || !inText(R.LowPC, R.HighPC))
         continue;
-      Expected<DWARFAddressRangesVector> Ranges = Die.getAddressRanges();
-      if (!Ranges) {
-        consumeError(Ranges.takeError());
+      ++Stats.DwarfRangesChecked;
+      Expected<std::optional<uint32_t>> I = T.findFunction(R.LowPC);
+      if (!I) {
+        mismatch("lookup-error", hex(R.LowPC) + ": " + toString(I.takeError()));
         continue;
       }
-      for (const DWARFAddressRange &R : *Ranges) {
-        // Skip discarded code (address 0 or tombstones) and anything outside
-        // the text sections, as converters do.
-        if (R.LowPC == 0 || R.LowPC >= R.HighPC || !inText(R.LowPC, R.HighPC))
-          continue;
-        ++Stats.DwarfRangesChecked;
-        Expected<std::optional<uint32_t>> I = T.findFunction(R.LowPC);
-        if (!I) {
-          mismatch("lookup-error",
-                   hex(R.LowPC) + ": " + toString(I.takeError()));
-          continue;
-        }
-        const char *Name = Die.getSubroutineName(DINameKind::LinkageName);
-        if (*I && T.functionStart(**I) == R.LowPC) {
-          // Found; but a record without line table there drops what DWARF
-          // knows (e.g. a .cold part covered only by its symbol).
-          if (!hasLineTable(**I))
-            mismatch("symbol-only",
-                     "DWARF subprogram " + Twine(Name ? Name : "<unnamed>") +
-                         " range [" + hex(R.LowPC) + ", " + hex(R.HighPC) +
-                         ") has only a symbol-table entry in " + T.kind());
-          continue;
-        }
-        mismatch("not-in-gsym",
-                 "DWARF subprogram " + Twine(Name ? Name : "<unnamed>") +
-                     " range [" + hex(R.LowPC) + ", " + hex(R.HighPC) +
-                     ") starts no " + T.kind() + " function");
+      const char *Name = Die.getSubroutineName(DINameKind::LinkageName);
+      if (*I && T.functionStart(**I) == R.LowPC) {
+        // Found; but a record without line table there drops what DWARF
+        // knows (e.g. a .cold part covered only by its symbol).
+        if (!hasLineTable(**I))
+          mismatch("symbol-only",
+                   "DWARF subprogram " + Twine(Name ? Name : "<unnamed>") +
+                       " range [" + hex(R.LowPC) + ", " + hex(R.HighPC) +
+                       ") has only a symbol-table entry in " + T.kind());
+        continue;
       }
+      mismatch("not-in-gsym",
+               "DWARF subprogram " + Twine(Name ? Name : "<unnamed>") +
+                   " range [" + hex(R.LowPC) + ", " + hex(R.HighPC) +
+                   ") starts no " + T.kind() + " function");
     }
-  }
+  });
 }
 
 Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
