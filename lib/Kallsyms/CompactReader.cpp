@@ -25,6 +25,16 @@ using llvm::support::endian::read64le;
 
 namespace {
 
+/// Whether the vector fast paths can run here: x86-64 with AVX2 and BMI2
+/// (Haswell, Zen and later). Elsewhere the portable paths do the work.
+bool hasVectorPaths() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+#else
+  return false;
+#endif
+}
+
 unsigned bitsNeeded(uint64_t V) { return V ? 64 - countl_zero(V) : 0; }
 
 Error corrupt(const Twine &What) {
@@ -99,7 +109,7 @@ struct RecordHeader {
 class CompactReader : public SymbolReader {
 public:
   static Expected<std::unique_ptr<SymbolReader>>
-  create(std::unique_ptr<MemoryBuffer> Buffer);
+  create(std::unique_ptr<MemoryBuffer> Buffer, ReaderOptions Options);
 
   Expected<uint64_t> address(uint32_t I) const override;
   Error describe(uint32_t I, SymbolInfo &Info) const override;
@@ -213,19 +223,25 @@ private:
   bool PermSlack = false, IdxSlack = false, GuideSlack = false;
   /// 16 bytes can be read from any byte of the token table.
   bool TokenSlack = false;
+  /// The CPU has what the vector fast paths use (AVX2, BMI2), and the
+  /// caller did not ask for the portable paths.
+  bool Vector = false;
 };
 
 } // namespace
 
 Expected<std::unique_ptr<SymbolReader>>
-kallsyms::openCompact(std::unique_ptr<MemoryBuffer> Buffer) {
-  return CompactReader::create(std::move(Buffer));
+kallsyms::openCompact(std::unique_ptr<MemoryBuffer> Buffer,
+                      ReaderOptions Options) {
+  return CompactReader::create(std::move(Buffer), Options);
 }
 
 Expected<std::unique_ptr<SymbolReader>>
-CompactReader::create(std::unique_ptr<MemoryBuffer> Buffer) {
+CompactReader::create(std::unique_ptr<MemoryBuffer> Buffer,
+                      ReaderOptions Options) {
   std::unique_ptr<CompactReader> R(new CompactReader());
   R->Buffer = std::move(Buffer);
+  R->Vector = !Options.Portable && hasVectorPaths();
   if (Error E = R->init())
     return std::move(E);
   return std::unique_ptr<SymbolReader>(std::move(R));

@@ -281,10 +281,11 @@ Expected<bool> KsymBlobReader::lookupAddressInto(uint64_t Addr,
 }
 
 Expected<std::unique_ptr<SymbolReader>>
-kallsyms::openSymbolTable(std::unique_ptr<MemoryBuffer> Buffer) {
+kallsyms::openSymbolTable(std::unique_ptr<MemoryBuffer> Buffer,
+                          ReaderOptions Options) {
   StringRef B = Buffer->getBuffer();
   if (isCompact(B))
-    return openCompact(std::move(Buffer));
+    return openCompact(std::move(Buffer), Options);
   if (B.size() >= 8)
     return openKsymBlob(std::move(Buffer));
   return createStringError(inconvertibleErrorCode(),

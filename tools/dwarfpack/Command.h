@@ -43,6 +43,12 @@ int runVerification(llvm::StringRef TableFile, llvm::StringRef InputFile,
 /// Prints "dwarfpack: warning: <message>" to stderr.
 void reportWarning(const llvm::Twine &Message);
 
+/// Whether kernel symbol table readers must keep to their portable code
+/// paths: set by the environment variable DWARFPACK_PORTABLE_READER=1, so
+/// tests and benchmarks can run both paths of the same command
+/// (KallsymsFormat.cpp).
+bool portableReaders();
+
 } // namespace tool
 } // namespace dwarfpack
 

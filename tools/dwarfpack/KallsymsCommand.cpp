@@ -118,7 +118,9 @@ int runLookupName() {
   auto Buf = readInput(Input, false);
   if (!Buf)
     return reportError(Buf.takeError());
-  auto Reader = openSymbolTable(std::move(*Buf));
+  ReaderOptions RO;
+  RO.Portable = portableReaders();
+  auto Reader = openSymbolTable(std::move(*Buf), RO);
   if (!Reader)
     return reportError(createFileError(Input, Reader.takeError()));
   for (const std::string &Name : LookupName) {
@@ -151,7 +153,9 @@ int runBenchLookups() {
   if (!Buf)
     return reportError(Buf.takeError());
   uint64_t FileSize = (*Buf)->getBufferSize();
-  auto ReaderOr = openSymbolTable(std::move(*Buf));
+  ReaderOptions RO;
+  RO.Portable = portableReaders();
+  auto ReaderOr = openSymbolTable(std::move(*Buf), RO);
   if (!ReaderOr)
     return reportError(createFileError(Input, ReaderOr.takeError()));
   SymbolReader &R = **ReaderOr;

@@ -265,23 +265,28 @@ TEST_P(KallsymsFormats, CorruptInputNeverCrashes) {
   std::string Good;
   writeAndOpen(L, GetParam(), Good);
   auto Exercise = [](StringRef Bytes) {
-    auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Bytes, "t", false));
-    if (!R) {
-      consumeError(R.takeError());
-      return;
-    }
-    std::string S;
-    raw_string_ostream OS(S);
-    consumeError((*R)->dump(OS));
-    for (uint64_t A = 0xffffffff80fffff0; A < 0xffffffff81000420; A += 8) {
-      auto X = (*R)->lookupAddress(A);
-      if (!X)
-        consumeError(X.takeError());
-    }
-    for (StringRef N : {"dup_name", "startup", "zz", ""}) {
-      auto X = (*R)->lookupName(N);
-      if (!X)
-        consumeError(X.takeError());
+    for (bool Portable : {false, true}) {
+      ReaderOptions RO;
+      RO.Portable = Portable;
+      auto R =
+          openSymbolTable(MemoryBuffer::getMemBuffer(Bytes, "t", false), RO);
+      if (!R) {
+        consumeError(R.takeError());
+        continue;
+      }
+      std::string S;
+      raw_string_ostream OS(S);
+      consumeError((*R)->dump(OS));
+      for (uint64_t A = 0xffffffff80fffff0; A < 0xffffffff81000420; A += 8) {
+        auto X = (*R)->lookupAddress(A);
+        if (!X)
+          consumeError(X.takeError());
+      }
+      for (StringRef N : {"dup_name", "startup", "zz", ""}) {
+        auto X = (*R)->lookupName(N);
+        if (!X)
+          consumeError(X.takeError());
+      }
     }
   };
   for (size_t Len = 0; Len < Good.size(); ++Len)
@@ -463,7 +468,10 @@ TEST_P(KallsymsFormats, CorruptLargeTableNeverCrashes) {
     std::string Bad = Good;
     for (int K = 0; K < 1 + Round % 8; ++K)
       Bad[Rng() % Bad.size()] ^= char(1 + Rng() % 255);
-    auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Bad, "t", false));
+    // Alternate rounds take the portable paths of the compact reader.
+    ReaderOptions RO;
+    RO.Portable = Round % 2;
+    auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Bad, "t", false), RO);
     if (!R) {
       consumeError(R.takeError());
       continue;
@@ -771,6 +779,117 @@ void checkRealInput(StringRef Path) {
     NoModules += utohexstr(S.Address, true, 16) + " " + S.Type + " " +
                  S.Name.str() + "\n";
   EXPECT_EQ(dumpOf(*RB), NoModules);
+}
+
+// The vector fast paths and the portable paths of the compact reader give
+// the same answers: every symbol's start, middle and last byte, the gaps,
+// and every name, on tables made to reach the rare cases (aliases over
+// block boundaries, spelled-out headers, long names, modules, large gaps).
+void expectPathsAgree(StringRef Storage) {
+  ReaderOptions Portable;
+  Portable.Portable = true;
+  auto F = openSymbolTable(MemoryBuffer::getMemBuffer(Storage, "f", false));
+  auto P = openSymbolTable(MemoryBuffer::getMemBuffer(Storage, "p", false),
+                           Portable);
+  ASSERT_TRUE(F && P);
+  const SymbolReader &RF = **F, &RP = **P;
+  ASSERT_EQ(RF.numSymbols(), RP.numSymbols());
+  SymbolInfo SF, SP;
+  auto Same = [&](uint64_t A) {
+    Expected<bool> XF = RF.lookupAddressInto(A, SF);
+    Expected<bool> XP = RP.lookupAddressInto(A, SP);
+    ASSERT_TRUE(XF && XP);
+    ASSERT_EQ(*XF, *XP) << utohexstr(A);
+    if (!*XF)
+      return;
+    ASSERT_EQ(SF.Name, SP.Name) << utohexstr(A);
+    ASSERT_EQ(SF.Address, SP.Address);
+    ASSERT_EQ(SF.Size, SP.Size);
+    ASSERT_EQ(SF.Type, SP.Type);
+    ASSERT_EQ(SF.Module, SP.Module);
+    ASSERT_EQ(SF.Index, SP.Index);
+  };
+  std::vector<SymbolInfo> MF, MP;
+  for (uint32_t I = 0; I < RP.numSymbols(); ++I) {
+    SymbolInfo S;
+    ASSERT_FALSE(bool(RP.fillAddressAndSize(I, S)));
+    Same(S.Address - 1);
+    Same(S.Address);
+    if (S.Size && *S.Size > 1) {
+      Same(S.Address + *S.Size / 2);
+      Same(S.Address + *S.Size - 1);
+    }
+    SymbolInfo DF, DP;
+    ASSERT_FALSE(bool(RF.describe(I, DF)));
+    ASSERT_FALSE(bool(RP.describe(I, DP)));
+    ASSERT_EQ(DF.Name, DP.Name);
+    ASSERT_EQ(DF.Type, DP.Type);
+    ASSERT_EQ(DF.Module, DP.Module);
+    if (I % 7 == 0) {
+      ASSERT_FALSE(bool(RF.lookupNameInto(DP.Name, MF)));
+      ASSERT_FALSE(bool(RP.lookupNameInto(DP.Name, MP)));
+      ASSERT_EQ(MF.size(), MP.size());
+      for (size_t K = 0; K < MF.size(); ++K)
+        ASSERT_EQ(MF[K].Index, MP[K].Index);
+    }
+  }
+  Same(0);
+  Same(UINT64_MAX);
+}
+
+TEST(Compact, VectorAndPortablePathsAgree) {
+  std::mt19937_64 Rng(5);
+  const char *Words[] = {"ext4",  "get", "set", "xattr", "",       "a",
+                         "inode", "rcu", "do",  "x86",   "__",     "init",
+                         ".isra", ".0",  "é",   "long_", "q.cold", "z"};
+  for (unsigned Round = 0; Round < 6; ++Round) {
+    std::string Text;
+    uint64_t A = 0xffffffff00000000;
+    unsigned Count = Round < 3 || Round == 4 ? 3000 : 40000;
+    for (unsigned I = 0; I < Count; ++I) {
+      // Runs of aliases (some over block boundaries), unaligned addresses,
+      // a module-space jump.
+      if (I == Count / 2)
+        A += uint64_t(1) << 30;
+      else if (Rng() % (Round % 3 == 0 ? 3 : 12))
+        A += (Rng() % 4 ? 16 : 1) * (1 + Rng() % (Round == 4 ? 20000 : 300));
+      std::string N;
+      unsigned K = 1 + Rng() % (Round == 5 ? 12 : 5);
+      for (unsigned J = 0; J < K; ++J)
+        N += (J ? "_" : "") + std::string(Words[Rng() % 18]);
+      if (Rng() % 3 == 0)
+        N += "_" + std::to_string(Rng() % 90000);
+      if (Rng() % 500 == 0)
+        N += std::string(300 + Rng() % 3000, 'w');
+      if (N.empty())
+        N = "e";
+      Text += utohexstr(A, true) + (Rng() % 2 ? " T " : " t ") + N;
+      Text +=
+          I >= Count / 2 ? "\t[mod" + std::to_string(I / 97 % 5) + "]\n" : "\n";
+    }
+    SymbolList L = sampleList(Text, A + 64);
+    std::string Storage;
+    ASSERT_FALSE(bool(writeCompact(L, Storage)));
+    expectPathsAgree(Storage);
+  }
+}
+
+TEST(RealInputs, VectorAndPortablePathsAgree) {
+  for (StringRef Path : {"/var/tmp/dwarfpack-bench/kdbg/usr/lib/debug/boot/"
+                         "System.map-6.1.0-56-cloud-amd64",
+                         "/proc/kallsyms"}) {
+    auto Buf = MemoryBuffer::getFileAsStream(Path);
+    if (!Buf || (*Buf)->getBufferSize() == 0)
+      continue;
+    SymbolList L;
+    if (Error E = parseSymbolList((*Buf)->getBuffer(), Path, {}, L)) {
+      consumeError(std::move(E));
+      continue;
+    }
+    std::string Storage;
+    ASSERT_FALSE(bool(writeCompact(L, Storage)));
+    expectPathsAgree(Storage);
+  }
 }
 
 TEST(RealInputs, SystemMap) {

@@ -92,9 +92,18 @@ protected:
   std::optional<uint64_t> EndAddress;
 };
 
+/// How a reader may run.
+struct ReaderOptions {
+  /// Only the portable code paths, even where the CPU has the vector
+  /// instructions of the fast ones (both give the same answers; tests run
+  /// both).
+  bool Portable = false;
+};
+
 /// Opens a compact table (docs/Kallsyms.md). The reader keeps Buffer.
 llvm::Expected<std::unique_ptr<SymbolReader>>
-openCompact(std::unique_ptr<llvm::MemoryBuffer> Buffer);
+openCompact(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+            ReaderOptions Options = {});
 
 /// Opens a ksym-blob. The layout stores no end address; EndAddress (the
 /// consumer's etext) bounds the last symbol when given.
@@ -104,7 +113,8 @@ openKsymBlob(std::unique_ptr<llvm::MemoryBuffer> Buffer,
 
 /// Opens either format, recognised by content. The reader keeps Buffer.
 llvm::Expected<std::unique_ptr<SymbolReader>>
-openSymbolTable(std::unique_ptr<llvm::MemoryBuffer> Buffer);
+openSymbolTable(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                ReaderOptions Options = {});
 
 } // namespace kallsyms
 } // namespace dwarfpack
