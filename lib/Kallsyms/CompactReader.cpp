@@ -16,6 +16,10 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 using namespace llvm;
 using namespace dwarfpack;
 using namespace dwarfpack::kallsyms;
@@ -169,6 +173,16 @@ private:
   Error badBlock(uint32_t B, const char *What) const {
     return corrupt("name block " + Twine(B) + ": " + What);
   }
+
+  // Address lookups: one address block located without decoding it in
+  // order (vector path) or with one early-exit pass (portable path).
+  struct AddrBlock;
+  struct BlockHit;
+  Error openAddrBlock(uint32_t B, AddrBlock &AB) const;
+  /// Where Addr falls in block AB.
+  void locate(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
+  void locatePortable(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
+  bool locateVector(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
 
   LLVM_ATTRIBUTE_ALWAYS_INLINE Expected<uint32_t> perm(uint32_t I) const {
     uint64_t V = readBits(Sec[SecPerm].Data, Sec[SecPerm].Size,
@@ -475,6 +489,246 @@ Expected<uint32_t> CompactReader::decodeBlock(uint32_t B, uint64_t Stop,
   return Count;
 }
 
+/// An address block opened for a lookup: its header and where its parts
+/// are (bit positions in the address data).
+struct CompactReader::AddrBlock {
+  uint64_t First;  // the first symbol's address
+  uint64_t Bit;    // the first narrow field
+  uint64_t EscBit; // the first escaped value
+  uint32_t Count;  // symbols
+  unsigned Width, Shift, EscWidth;
+  /// 16 bytes can be read from the byte of any field, narrow or escaped
+  /// (they lie inside the file): no bounds checks per field.
+  bool Unchecked;
+};
+
+/// Where an address falls in an address block (symbol indexes in the
+/// block). Meaningful when !Below.
+struct CompactReader::BlockHit {
+  uint64_t At;    // address of symbol Last
+  uint64_t Next;  // address of symbol Last + 1, when Last + 1 < Count
+  uint32_t Last;  // the last symbol whose address is at most the address
+  uint32_t First; // the first symbol of Last's alias group in the block
+  bool Below;     // the address is below the block's first symbol
+};
+
+Error CompactReader::openAddrBlock(uint32_t B, AddrBlock &AB) const {
+  const uint8_t *Idx = Sec[SecAddrIndex].Data;
+  uint64_t IdxBit = uint64_t(B) * (RelBits + AddrOffBits);
+  uint64_t Bit;
+  if (LLVM_LIKELY(IdxSlack)) {
+    AB.First = Base + readBitsUnchecked(Idx, IdxBit, RelBits);
+    Bit = readBitsUnchecked(Idx, IdxBit + RelBits, AddrOffBits);
+  } else {
+    uint64_t IdxSize = Sec[SecAddrIndex].Size;
+    AB.First = Base + readBits(Idx, IdxSize, IdxBit, RelBits);
+    Bit = readBits(Idx, IdxSize, IdxBit + RelBits, AddrOffBits);
+  }
+  const uint8_t *Data = Sec[SecAddrData].Data;
+  uint64_t Size = Sec[SecAddrData].Size;
+  if (LLVM_UNLIKELY(Bit + 18 > Size * 8))
+    return corrupt("address block " + Twine(B) + " starts past its section");
+  uint64_t Hdr = readBits(Data, Size, Bit, 18);
+  unsigned Width = Hdr & 63, EscWidth = Hdr >> 12;
+  if (LLVM_UNLIKELY(Width > 57 || EscWidth > 57 || (EscWidth && !Width)))
+    return corrupt("address block " + Twine(B) + " is malformed");
+  AB.Width = Width;
+  AB.Shift = (Hdr >> 6) & 63;
+  AB.EscWidth = EscWidth;
+  AB.Bit = Bit + 18;
+  AB.Count =
+      std::min<uint64_t>(NumSyms - (uint64_t(B) << AddrBlockShift), BlockSyms);
+  AB.EscBit = AB.Bit + uint64_t(AB.Count - 1) * Width;
+  // The vector path loads 16 bytes from the byte of narrow field 28 and
+  // of escaped value 35 at most (past the last one: unused lanes); the
+  // portable path loads 8 from the byte of any field.
+  uint64_t Avail = uint64_t(
+      reinterpret_cast<const uint8_t *>(Buffer->getBufferEnd()) - Data);
+  AB.Unchecked = ((AB.EscBit + 35 * uint64_t(EscWidth)) >> 3) + 16 <= Avail &&
+                 ((AB.Bit + 28 * uint64_t(Width)) >> 3) + 16 <= Avail;
+  return Error::success();
+}
+
+// The early-exit decode: addresses in order up to the first one past
+// Addr; an alias keeps the start of its group.
+void CompactReader::locatePortable(const AddrBlock &AB, uint64_t Addr,
+                                   BlockHit &H) const {
+  H.Below = AB.First > Addr;
+  const uint8_t *Data = Sec[SecAddrData].Data;
+  uint64_t Size = Sec[SecAddrData].Size;
+  unsigned Width = AB.Width, Shift = AB.Shift, EscWidth = AB.EscWidth;
+  uint64_t Esc = (uint64_t(1) << Width) - 1;
+  uint64_t A = AB.First, Next = 0, Bit = AB.Bit, EscBit = AB.EscBit;
+  uint32_t First = 0, K = 1, Count = AB.Count;
+  auto Run = [&](auto Read) {
+    for (; K < Count; ++K) {
+      uint64_t D = Read(Bit, Width);
+      uint64_t E = Read(EscBit, EscWidth);
+      Bit += Width;
+      bool IsEsc = EscWidth && D == Esc;
+      D = IsEsc ? E : D;
+      EscBit += IsEsc ? EscWidth : 0;
+      Next = A + (D << Shift);
+      if (Next > Addr)
+        break;
+      First = D ? K : First;
+      A = Next;
+    }
+  };
+  if (LLVM_LIKELY(AB.Unchecked))
+    Run([&](uint64_t Bit, unsigned W) {
+      return readBitsUnchecked(Data, Bit, W);
+    });
+  else
+    Run([&](uint64_t Bit, unsigned W) {
+      return W ? readBits(Data, Size, Bit, W) : 0;
+    });
+  H.Last = K - 1;
+  H.First = First;
+  H.At = A;
+  H.Next = Next;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define DWARFPACK_VECTOR_ADDRESSES 1
+#define DWARFPACK_AVX2 __attribute__((target("avx2,bmi2")))
+namespace {
+/// Inclusive prefix sums of the 8 u32 lanes.
+DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i prefixSum8(__m256i X) {
+  X = _mm256_add_epi32(X, _mm256_slli_si256(X, 4));
+  X = _mm256_add_epi32(X, _mm256_slli_si256(X, 8));
+  // Lane 3 of the low half, added to every lane of the high half.
+  __m256i T = _mm256_shuffle_epi32(X, 0xFF);
+  return _mm256_add_epi32(X, _mm256_permute2x128_si256(T, T, 0x08));
+}
+
+/// Cuts 8 consecutive Width-bit fields (Width <= 25) out of a bit stream:
+/// field i at bit Bit + i * Width of P. LaneW holds i * Width. Reads the
+/// 16 bytes from the byte of field 0 and those from the byte of field 4.
+DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i fields8(const uint8_t *P,
+                                                            uint64_t Bit,
+                                                            unsigned Width,
+                                                            __m256i LaneW,
+                                                            __m256i Mask) {
+  const __m256i ByteOfLane =
+      _mm256_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12, 0, 0,
+                       0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
+  const uint8_t *Lo = P + (Bit >> 3);
+  unsigned Phase = Bit & 7;
+  __m256i Off = _mm256_add_epi32(_mm256_set1_epi32(int(Phase)), LaneW);
+  __m256i Byte = _mm256_srli_epi32(Off, 3);
+  // Each lane's 4 bytes, counted from the byte of lane 0 of its half.
+  __m256i Rel = _mm256_sub_epi32(Byte, _mm256_shuffle_epi32(Byte, 0));
+  __m256i Ctrl = _mm256_add_epi32(_mm256_shuffle_epi8(Rel, ByteOfLane),
+                                  _mm256_set1_epi32(0x03020100));
+  __m256i Raw = _mm256_loadu2_m128i(
+      reinterpret_cast<const __m128i *>(Lo + ((Phase + 4 * Width) >> 3)),
+      reinterpret_cast<const __m128i *>(Lo));
+  return _mm256_and_si256(
+      _mm256_srlv_epi32(_mm256_shuffle_epi8(Raw, Ctrl),
+                        _mm256_and_si256(Off, _mm256_set1_epi32(7))),
+      Mask);
+}
+} // namespace
+
+// All 31 deltas at once, 8 per register: fields cut out of 16-byte loads
+// by a byte shuffle and a shift per lane; the escaped values a group of 8
+// fields needs (consecutive ones, from the count of escapes before it) are
+// cut out the same way and moved to their fields by a permute. Then prefix
+// sums, compared with the address. Sums are exact in 32 bits (widths
+// <= 25); a block whose addresses would wrap takes the portable path.
+DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
+                                                uint64_t Addr,
+                                                BlockHit &H) const {
+  unsigned Width = AB.Width, Shift = AB.Shift, EscWidth = AB.EscWidth;
+  if (LLVM_UNLIKELY(!AB.Unchecked || Width > 25 || EscWidth > 25))
+    return false;
+  if (Addr < AB.First) {
+    H.Below = true;
+    return true;
+  }
+  const uint8_t *Data = Sec[SecAddrData].Data;
+  uint32_t Fields = AB.Count - 1;
+  uint64_t Q64 = (Addr - AB.First) >> Shift;
+  __m256i Q = _mm256_set1_epi32(int(std::min<uint64_t>(Q64, UINT32_MAX)));
+  const __m256i Lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i Seven = _mm256_set1_epi32(7);
+  __m256i LaneW = _mm256_mullo_epi32(Lane, _mm256_set1_epi32(int(Width)));
+  __m256i Mask = _mm256_set1_epi32(int((1u << Width) - 1));
+  __m256i NumFields = _mm256_set1_epi32(int(Fields));
+  __m256i F[4], Valid[4], IsEsc[4];
+  uint32_t EscBits = 0;
+#pragma GCC unroll 4
+  for (unsigned G = 0; G < 4; ++G) {
+    F[G] = fields8(Data, AB.Bit + 8 * G * Width, Width, LaneW, Mask);
+    Valid[G] = _mm256_cmpgt_epi32(
+        NumFields, _mm256_add_epi32(Lane, _mm256_set1_epi32(int(8 * G))));
+  }
+  if (EscWidth) {
+    __m256i LaneEW = _mm256_mullo_epi32(Lane, _mm256_set1_epi32(int(EscWidth)));
+    __m256i EMask = _mm256_set1_epi32(int((1u << EscWidth) - 1));
+#pragma GCC unroll 4
+    for (unsigned G = 0; G < 4; ++G) {
+      IsEsc[G] = _mm256_and_si256(_mm256_cmpeq_epi32(F[G], Mask), Valid[G]);
+      EscBits |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(IsEsc[G])))
+                 << (8 * G);
+    }
+#pragma GCC unroll 4
+    for (unsigned G = 0; G < 4; ++G) {
+      // This group's escapes are values Before, Before + 1, ... in order.
+      unsigned Before =
+          llvm::popcount(EscBits & ((uint64_t(1) << (8 * G)) - 1));
+      __m256i E = fields8(Data, AB.EscBit + uint64_t(Before) * EscWidth,
+                          EscWidth, LaneEW, EMask);
+      __m256i Idx = _mm256_sub_epi32(
+          prefixSum8(_mm256_sub_epi32(_mm256_setzero_si256(), IsEsc[G])),
+          _mm256_set1_epi32(1));
+      F[G] = _mm256_blendv_epi8(F[G], _mm256_permutevar8x32_epi32(E, Idx),
+                                IsEsc[G]);
+    }
+  }
+  alignas(32) uint32_t Sums[32];
+  uint32_t LE = 0, Zero = 0;
+  __m256i Carry = _mm256_setzero_si256();
+#pragma GCC unroll 4
+  for (unsigned G = 0; G < 4; ++G) {
+    __m256i D = _mm256_and_si256(F[G], Valid[G]);
+    __m256i P = _mm256_add_epi32(prefixSum8(D), Carry);
+    Carry = _mm256_permutevar8x32_epi32(P, Seven);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(Sums + 8 * G), P);
+    __m256i AtMost = _mm256_and_si256(
+        _mm256_cmpeq_epi32(_mm256_min_epu32(P, Q), P), Valid[G]);
+    LE |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(AtMost))) << (8 * G);
+    __m256i Z = _mm256_and_si256(_mm256_cmpeq_epi32(D, _mm256_setzero_si256()),
+                                 Valid[G]);
+    Zero |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(Z))) << (8 * G);
+  }
+  // Offsets of symbols 1 .. Fields are Sums[0 .. Fields - 1].
+  uint64_t Total = Fields ? Sums[Fields - 1] : 0;
+  if (LLVM_UNLIKELY((Total << Shift) >> Shift != Total ||
+                    AB.First + (Total << Shift) < AB.First))
+    return false;
+  // The sums do not decrease: the symbols at or below Addr are a prefix.
+  uint32_t Last = llvm::popcount(LE);
+  H.Below = false;
+  H.Last = Last;
+  H.At = AB.First + (uint64_t(Last ? Sums[Last - 1] : 0) << Shift);
+  H.Next = AB.First + (uint64_t(Sums[Last & 31]) << Shift);
+  // The group starts after the last non-zero delta before Last.
+  H.First = llvm::bit_width(~Zero & ((uint64_t(1) << Last) - 1));
+  return true;
+}
+#endif
+
+void CompactReader::locate(const AddrBlock &AB, uint64_t Addr,
+                           BlockHit &H) const {
+#ifdef DWARFPACK_VECTOR_ADDRESSES
+  if (Vector && locateVector(AB, Addr, H))
+    return;
+#endif
+  locatePortable(AB, Addr, H);
+}
+
 Expected<uint64_t> CompactReader::address(uint32_t I) const {
   if (I >= NumSyms)
     return corrupt("symbol index " + Twine(I) + " out of range");
@@ -510,39 +764,37 @@ uint32_t CompactReader::searchBlocks(uint64_t Rel, uint32_t Pos,
 }
 
 // Last block whose first address is <= Addr (which is >= Base), or block 0.
-// The guide gives a block at or just below it; a few steps forward
-// usually finish, a binary search over the rest otherwise.
+// The guide entry for Addr and the next one bound it (the next entry is
+// the last block starting at or below an address past Addr); usually they
+// are the same block or neighbours, and a branch-free binary search
+// between them finishes.
 uint32_t CompactReader::findBlock(uint64_t Addr) const {
   uint64_t Rel = Addr - Base;
-  size_t S = Segments.size() - 1;
-  while (S && Segments[S].Start > Rel)
-    --S;
-  const Segment &Seg = Segments[S];
-  uint64_t G =
-      std::min<uint64_t>((Rel - Seg.Start) >> Seg.Shift, Seg.NumEntries - 1) +
-      Seg.FirstEntry;
-  uint32_t B =
-      GuideSlack
-          ? readBitsUnchecked(GuideEntries, G * GuideBits, GuideBits)
-          : readBits(GuideEntries,
-                     Sec[SecGuide].Size - (GuideEntries - Sec[SecGuide].Data),
-                     G * GuideBits, GuideBits);
-  if (LLVM_UNLIKELY(blockRel(B) > Rel))
-    return searchBlocks(Rel, 0, B + 1); // only in a corrupt table
-  // Usually the answer or one of the next two blocks: steps without
-  // branches, then a check.
-  auto Below = [&](uint32_t X) {
-    return X < NumAddrBlocks &&
-           (IdxSlack ? readBitsUnchecked(Sec[SecAddrIndex].Data,
-                                         uint64_t(X) * (RelBits + AddrOffBits),
-                                         RelBits)
-                     : blockRel(X)) <= Rel;
-  };
-  B += Below(B + 1);
-  B += Below(B + 1);
-  if (LLVM_LIKELY(!Below(B + 1)))
-    return B;
-  return searchBlocks(Rel, B, NumAddrBlocks - B);
+  const Segment *Seg = &Segments.back();
+  while (Seg != Segments.data() && Seg->Start > Rel)
+    --Seg;
+  uint64_t G = std::min<uint64_t>((Rel - Seg->Start) >> Seg->Shift,
+                                  Seg->NumEntries - 1) +
+               Seg->FirstEntry;
+  uint64_t NumEntries = Segments.back().FirstEntry + Segments.back().NumEntries;
+  uint32_t Lo, Hi;
+  if (LLVM_LIKELY(GuideSlack)) {
+    // Both entries in one load when they fit (widths up to 28 bits).
+    Lo = readBitsUnchecked(GuideEntries, G * GuideBits, GuideBits);
+    Hi = G + 1 < NumEntries
+             ? readBitsUnchecked(GuideEntries, (G + 1) * GuideBits, GuideBits)
+             : NumAddrBlocks - 1;
+  } else {
+    uint64_t Size = Sec[SecGuide].Size - (GuideEntries - Sec[SecGuide].Data);
+    Lo = readBits(GuideEntries, Size, G * GuideBits, GuideBits);
+    Hi = G + 1 < NumEntries
+             ? readBits(GuideEntries, Size, (G + 1) * GuideBits, GuideBits)
+             : NumAddrBlocks - 1;
+  }
+  // Entries were checked against NumAddrBlocks at open.
+  if (LLVM_UNLIKELY(Hi < Lo || blockRel(Lo) > Rel))
+    return searchBlocks(Rel, 0, NumAddrBlocks); // only in a corrupt table
+  return searchBlocks(Rel, Lo, Hi - Lo + 1);
 }
 
 Error CompactReader::fillAddressAndSize(uint32_t I, SymbolInfo &Info) const {
@@ -627,22 +879,18 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
                          std::min<uint64_t>(Byte + 63, Sec[SecPerm].Size - 1));
     }
   }
-  uint64_t Addrs[BlockSyms];
-  Expected<uint32_t> NOr = decodeBlock(B, Addr, Addrs);
-  if (!NOr)
-    return NOr.takeError();
-  uint32_t N = *NOr;
-  if (Addrs[0] > Addr)
+  AddrBlock AB;
+  if (Error E = openAddrBlock(B, AB))
+    return std::move(E);
+  BlockHit H;
+  locate(AB, Addr, H);
+  if (H.Below)
     return false; // only in a corrupt table
-  // Decoding stopped past Addr, or at the end of the block.
-  uint32_t Last = Addrs[N - 1] > Addr ? N - 2 : N - 1;
-  uint64_t At = Addrs[Last];
-  uint32_t First = Last;
-  while (First > 0 && Addrs[First - 1] == At)
-    --First;
+  uint32_t Last = H.Last, First = H.First;
+  uint64_t At = H.At;
   std::optional<uint64_t> SymSize;
-  if (Last + 1 < N) {
-    SymSize = Addrs[Last + 1] - At;
+  if (Last + 1 < AB.Count) {
+    SymSize = H.Next - At;
   } else if (B + 1 < NumAddrBlocks) {
     uint64_t Next = Base + blockRel(B + 1);
     if (Next == At)
@@ -657,11 +905,13 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
     return false;
   uint32_t FirstIdx = B << AddrBlockShift;
   if (First == 0 && B > 0) {
-    uint64_t Prev[BlockSyms];
-    Expected<uint32_t> PN = decodeBlock(B - 1, UINT64_MAX, Prev);
-    if (!PN)
-      return PN.takeError();
-    if (Prev[*PN - 1] == At)
+    // The group may start in the previous block: compare its last address.
+    AddrBlock PB;
+    if (Error E = openAddrBlock(B - 1, PB))
+      return std::move(E);
+    BlockHit PH;
+    locate(PB, UINT64_MAX, PH);
+    if (PH.At == At)
       return lookupAddressGeneric(Addr, Info);
   }
   SmallVector<uint32_t, 32> Toks;
@@ -713,14 +963,14 @@ CompactReader::findLastAtOrBelow(uint64_t Addr) const {
   if (Addr < Base)
     return std::nullopt;
   uint32_t B = findBlock(Addr);
-  uint64_t Addrs[BlockSyms];
-  Expected<uint32_t> N = decodeBlock(B, Addr, Addrs);
-  if (!N)
-    return N.takeError();
-  if (Addrs[0] > Addr)
+  AddrBlock AB;
+  if (Error E = openAddrBlock(B, AB))
+    return std::move(E);
+  BlockHit H;
+  locate(AB, Addr, H);
+  if (H.Below)
     return std::nullopt;
-  uint32_t Last = Addrs[*N - 1] > Addr ? *N - 2 : *N - 1;
-  return std::optional<uint32_t>((B << AddrBlockShift) + Last);
+  return std::optional<uint32_t>((B << AddrBlockShift) + H.Last);
 }
 
 static LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned countOnes(uint64_t V) {
