@@ -178,11 +178,22 @@ private:
   // order (vector path) or with one early-exit pass (portable path).
   struct AddrBlock;
   struct BlockHit;
-  Error openAddrBlock(uint32_t B, AddrBlock &AB) const;
+  /// Reads block B's index entry and header; false when they are corrupt
+  /// (addrBlockError says how).
+  bool openAddrBlock(uint32_t B, AddrBlock &AB) const;
+  Error addrBlockError(uint32_t B) const;
   /// Where Addr falls in block AB.
   void locate(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
   void locatePortable(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
   bool locateVector(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
+  /// Per token id, where its bytes are: offset from TokenBase in bits
+  /// 8-31, length in bits 0-7; LongSpan for a token that does not fit
+  /// (expand() asks the token table for those). Built at open: one load
+  /// per token instead of the table's sum of length nibbles.
+  static constexpr uint32_t LongSpan = 0xFF;
+  std::vector<uint32_t> TokenSpans;
+  const char *TokenBase = nullptr;
+  void initTokenSpans();
 
   LLVM_ATTRIBUTE_ALWAYS_INLINE Expected<uint32_t> perm(uint32_t I) const {
     uint64_t V = readBits(Sec[SecPerm].Data, Sec[SecPerm].Size,
@@ -333,6 +344,7 @@ Error CompactReader::init() {
   if (!T)
     return T.takeError();
   Tokens = *T;
+  initTokenSpans();
 
   NumAddrBlocks =
       (uint64_t(NumSyms) + (1u << AddrBlockShift) - 1) >> AddrBlockShift;
@@ -512,7 +524,8 @@ struct CompactReader::BlockHit {
   bool Below;     // the address is below the block's first symbol
 };
 
-Error CompactReader::openAddrBlock(uint32_t B, AddrBlock &AB) const {
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CompactReader::openAddrBlock(uint32_t B, AddrBlock &AB) const {
   const uint8_t *Idx = Sec[SecAddrIndex].Data;
   uint64_t IdxBit = uint64_t(B) * (RelBits + AddrOffBits);
   uint64_t Bit;
@@ -527,11 +540,14 @@ Error CompactReader::openAddrBlock(uint32_t B, AddrBlock &AB) const {
   const uint8_t *Data = Sec[SecAddrData].Data;
   uint64_t Size = Sec[SecAddrData].Size;
   if (LLVM_UNLIKELY(Bit + 18 > Size * 8))
-    return corrupt("address block " + Twine(B) + " starts past its section");
-  uint64_t Hdr = readBits(Data, Size, Bit, 18);
+    return false;
+  uint64_t Avail = uint64_t(
+      reinterpret_cast<const uint8_t *>(Buffer->getBufferEnd()) - Data);
+  uint64_t Hdr = (Bit >> 3) + 8 <= Avail ? readBitsUnchecked(Data, Bit, 18)
+                                         : readBits(Data, Size, Bit, 18);
   unsigned Width = Hdr & 63, EscWidth = Hdr >> 12;
   if (LLVM_UNLIKELY(Width > 57 || EscWidth > 57 || (EscWidth && !Width)))
-    return corrupt("address block " + Twine(B) + " is malformed");
+    return false;
   AB.Width = Width;
   AB.Shift = (Hdr >> 6) & 63;
   AB.EscWidth = EscWidth;
@@ -542,11 +558,18 @@ Error CompactReader::openAddrBlock(uint32_t B, AddrBlock &AB) const {
   // The vector path loads 16 bytes from the byte of narrow field 28 and
   // of escaped value 35 at most (past the last one: unused lanes); the
   // portable path loads 8 from the byte of any field.
-  uint64_t Avail = uint64_t(
-      reinterpret_cast<const uint8_t *>(Buffer->getBufferEnd()) - Data);
   AB.Unchecked = ((AB.EscBit + 35 * uint64_t(EscWidth)) >> 3) + 16 <= Avail &&
                  ((AB.Bit + 28 * uint64_t(Width)) >> 3) + 16 <= Avail;
-  return Error::success();
+  return true;
+}
+
+Error CompactReader::addrBlockError(uint32_t B) const {
+  uint64_t Bit =
+      readBits(Sec[SecAddrIndex].Data, Sec[SecAddrIndex].Size,
+               uint64_t(B) * (RelBits + AddrOffBits) + RelBits, AddrOffBits);
+  if (Bit + 18 > Sec[SecAddrData].Size * 8)
+    return corrupt("address block " + Twine(B) + " starts past its section");
+  return corrupt("address block " + Twine(B) + " is malformed");
 }
 
 // The early-exit decode: addresses in order up to the first one past
@@ -768,7 +791,8 @@ uint32_t CompactReader::searchBlocks(uint64_t Rel, uint32_t Pos,
 // the last block starting at or below an address past Addr); usually they
 // are the same block or neighbours, and a branch-free binary search
 // between them finishes.
-uint32_t CompactReader::findBlock(uint64_t Addr) const {
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t
+CompactReader::findBlock(uint64_t Addr) const {
   uint64_t Rel = Addr - Base;
   const Segment *Seg = &Segments.back();
   while (Seg != Segments.data() && Seg->Start > Rel)
@@ -776,24 +800,34 @@ uint32_t CompactReader::findBlock(uint64_t Addr) const {
   uint64_t G = std::min<uint64_t>((Rel - Seg->Start) >> Seg->Shift,
                                   Seg->NumEntries - 1) +
                Seg->FirstEntry;
-  uint64_t NumEntries = Segments.back().FirstEntry + Segments.back().NumEntries;
-  uint32_t Lo, Hi;
-  if (LLVM_LIKELY(GuideSlack)) {
-    // Both entries in one load when they fit (widths up to 28 bits).
-    Lo = readBitsUnchecked(GuideEntries, G * GuideBits, GuideBits);
-    Hi = G + 1 < NumEntries
-             ? readBitsUnchecked(GuideEntries, (G + 1) * GuideBits, GuideBits)
-             : NumAddrBlocks - 1;
-  } else {
-    uint64_t Size = Sec[SecGuide].Size - (GuideEntries - Sec[SecGuide].Data);
-    Lo = readBits(GuideEntries, Size, G * GuideBits, GuideBits);
-    Hi = G + 1 < NumEntries
-             ? readBits(GuideEntries, Size, (G + 1) * GuideBits, GuideBits)
-             : NumAddrBlocks - 1;
+  bool HasNext =
+      G + 1 < Segments.back().FirstEntry + uint64_t(Segments.back().NumEntries);
+  if (LLVM_LIKELY(GuideSlack && IdxSlack)) {
+    uint32_t Lo = readBitsUnchecked(GuideEntries, G * GuideBits, GuideBits);
+    uint32_t Hi = HasNext ? readBitsUnchecked(GuideEntries, (G + 1) * GuideBits,
+                                              GuideBits)
+                          : NumAddrBlocks - 1;
+    const uint8_t *Idx = Sec[SecAddrIndex].Data;
+    unsigned EW = RelBits + AddrOffBits, RB = RelBits;
+    // Entries were checked against NumAddrBlocks at open.
+    if (LLVM_UNLIKELY(Hi < Lo ||
+                      readBitsUnchecked(Idx, uint64_t(Lo) * EW, RB) > Rel))
+      return searchBlocks(Rel, 0, NumAddrBlocks); // only in a corrupt table
+    for (uint32_t Len = Hi - Lo + 1; Len > 1;) {
+      uint32_t Half = Len / 2;
+      uint64_t R = readBitsUnchecked(Idx, uint64_t(Lo + Half) * EW, RB);
+      Lo = R <= Rel ? Lo + Half : Lo;
+      Len -= Half;
+    }
+    return Lo;
   }
-  // Entries were checked against NumAddrBlocks at open.
-  if (LLVM_UNLIKELY(Hi < Lo || blockRel(Lo) > Rel))
-    return searchBlocks(Rel, 0, NumAddrBlocks); // only in a corrupt table
+  uint64_t Size = Sec[SecGuide].Size - (GuideEntries - Sec[SecGuide].Data);
+  uint32_t Lo = readBits(GuideEntries, Size, G * GuideBits, GuideBits);
+  uint32_t Hi =
+      HasNext ? readBits(GuideEntries, Size, (G + 1) * GuideBits, GuideBits)
+              : NumAddrBlocks - 1;
+  if (Hi < Lo || blockRel(Lo) > Rel)
+    return searchBlocks(Rel, 0, NumAddrBlocks);
   return searchBlocks(Rel, Lo, Hi - Lo + 1);
 }
 
@@ -880,8 +914,8 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
     }
   }
   AddrBlock AB;
-  if (Error E = openAddrBlock(B, AB))
-    return std::move(E);
+  if (LLVM_UNLIKELY(!openAddrBlock(B, AB)))
+    return addrBlockError(B);
   BlockHit H;
   locate(AB, Addr, H);
   if (H.Below)
@@ -907,8 +941,8 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
   if (First == 0 && B > 0) {
     // The group may start in the previous block: compare its last address.
     AddrBlock PB;
-    if (Error E = openAddrBlock(B - 1, PB))
-      return std::move(E);
+    if (LLVM_UNLIKELY(!openAddrBlock(B - 1, PB)))
+      return addrBlockError(B - 1);
     BlockHit PH;
     locate(PB, UINT64_MAX, PH);
     if (PH.At == At)
@@ -954,7 +988,10 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
   Info.Type = Type;
   Info.Index = Best;
   expand(Toks, Info.Name);
-  Info.Module.assign(M->data(), M->size());
+  if (M->empty())
+    Info.Module.clear(); // inline, unlike assign
+  else
+    Info.Module.assign(M->data(), M->size());
   return true;
 }
 
@@ -964,8 +1001,8 @@ CompactReader::findLastAtOrBelow(uint64_t Addr) const {
     return std::nullopt;
   uint32_t B = findBlock(Addr);
   AddrBlock AB;
-  if (Error E = openAddrBlock(B, AB))
-    return std::move(E);
+  if (LLVM_UNLIKELY(!openAddrBlock(B, AB)))
+    return addrBlockError(B);
   BlockHit H;
   locate(AB, Addr, H);
   if (H.Below)
@@ -1023,54 +1060,57 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
                  " is not bounded by its back pointers");
 }
 
+void CompactReader::initTokenSpans() {
+  uint32_t N = Tokens.numTokens();
+  if (!N)
+    return;
+  TokenBase = Tokens.token(0).data();
+  TokenSpans.resize(N);
+  for (uint32_t Id = 0; Id < N; ++Id) {
+    StringRef T = Tokens.token(Id);
+    uint64_t Off = T.data() - TokenBase;
+    TokenSpans[Id] = Off < (1u << 24) && T.size() < LongSpan
+                         ? uint32_t(Off << 8) | uint32_t(T.size())
+                         : LongSpan;
+  }
+}
+
 void CompactReader::expand(ArrayRef<uint32_t> Toks, std::string &Out) const {
-  // One resize and plain copies: appending token by token costs more than
-  // the bytes.
-  constexpr size_t Max = 64;
-  if (Toks.size() > Max) {
-    Out.clear();
-    Tokens.expand(Toks, Out);
-    return;
-  }
-  const char *PData[Max];
-  uint32_t PLen[Max];
-  bool PSep[Max];
-  char Sub = Tokens.separators().Sub;
-  size_t Len = 0;
-  for (size_t I = 0; I < Toks.size(); ++I) {
-    StringRef T = Tokens.token(Toks[I]);
-    // A word separator before every token but the first, unless the token
-    // starts with the sub-separator.
-    PSep[I] = I && !(Sub && !T.empty() && T[0] == Sub);
-    PData[I] = T.data();
-    PLen[I] = T.size();
-    Len += T.size() + PSep[I];
-  }
-  char Sep = Tokens.separators().Word;
-  if (LLVM_LIKELY(TokenSlack)) {
-    // Copies of 16 bytes, which may read up to 15 bytes past a token (the
-    // file has that many after the token table) and write past the name
-    // into the room resized for it, then cut off.
-    Out.resize(Len + 16);
-    char *P = Out.data();
-    for (size_t I = 0; I < Toks.size(); ++I) {
+  // One pass into a buffer on the stack with copies of 16 bytes, which may
+  // read up to 15 bytes past a token (the file has that many after the
+  // token table), then one assign: resizing the string first would fill it
+  // with zeros.
+  constexpr size_t BufSize = 512;
+  char Buf[BufSize];
+  if (LLVM_LIKELY(TokenSlack && !TokenSpans.empty())) {
+    char Sub = Tokens.separators().Sub, Sep = Tokens.separators().Word;
+    const uint32_t *Spans = TokenSpans.data();
+    char *P = Buf;
+    size_t I = 0;
+    for (; I < Toks.size(); ++I) {
+      uint32_t S = Spans[Toks[I]];
+      uint32_t L = S & 0xFF;
+      const char *T = TokenBase + (S >> 8);
+      // Room for a separator, the token and the overrun of its last copy.
+      if (LLVM_UNLIKELY(L == LongSpan ||
+                        size_t(Buf + BufSize - P) < size_t(L) + 17))
+        break;
+      // A word separator before every token but the first, unless the
+      // token starts with the sub-separator.
       *P = Sep;
-      P += PSep[I];
-      for (uint32_t K = 0; K < PLen[I]; K += 16)
-        std::memcpy(P + K, PData[I] + K, 16);
-      P += PLen[I];
+      P += I && !(Sub && L && T[0] == Sub);
+      std::memcpy(P, T, 16);
+      for (uint32_t K = 16; K < L; K += 16)
+        std::memcpy(P + K, T + K, 16);
+      P += L;
     }
-    Out.resize(Len);
-    return;
+    if (LLVM_LIKELY(I == Toks.size())) {
+      Out.assign(Buf, P - Buf);
+      return;
+    }
   }
-  Out.resize(Len);
-  char *P = Out.data();
-  for (size_t I = 0; I < Toks.size(); ++I) {
-    if (PSep[I])
-      *P++ = Sep;
-    std::memcpy(P, PData[I], PLen[I]);
-    P += PLen[I];
-  }
+  Out.clear();
+  Tokens.expand(Toks, Out);
 }
 
 Error CompactReader::openNameBlock(uint32_t B, NameBlock &NB) const {
