@@ -625,39 +625,65 @@ DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i prefixSum8(__m256i X) {
   return _mm256_add_epi32(X, _mm256_permute2x128_si256(T, T, 0x08));
 }
 
-/// Cuts 8 consecutive Width-bit fields (Width <= 25) out of a bit stream:
-/// field i at bit Bit + i * Width of P. LaneW holds i * Width. Reads the
-/// 16 bytes from the byte of field 0 and those from the byte of field 4.
-DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i fields8(const uint8_t *P,
-                                                            uint64_t Bit,
-                                                            unsigned Width,
-                                                            __m256i LaneW,
-                                                            __m256i Mask) {
-  const __m256i ByteOfLane =
-      _mm256_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12, 0, 0,
-                       0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
-  const uint8_t *Lo = P + (Bit >> 3);
-  unsigned Phase = Bit & 7;
-  __m256i Off = _mm256_add_epi32(_mm256_set1_epi32(int(Phase)), LaneW);
-  __m256i Byte = _mm256_srli_epi32(Off, 3);
-  // Each lane's 4 bytes, counted from the byte of lane 0 of its half.
-  __m256i Rel = _mm256_sub_epi32(Byte, _mm256_shuffle_epi32(Byte, 0));
-  __m256i Ctrl = _mm256_add_epi32(_mm256_shuffle_epi8(Rel, ByteOfLane),
-                                  _mm256_set1_epi32(0x03020100));
-  __m256i Raw = _mm256_loadu2_m128i(
-      reinterpret_cast<const __m128i *>(Lo + ((Phase + 4 * Width) >> 3)),
-      reinterpret_cast<const __m128i *>(Lo));
-  return _mm256_and_si256(
-      _mm256_srlv_epi32(_mm256_shuffle_epi8(Raw, Ctrl),
-                        _mm256_and_si256(Off, _mm256_set1_epi32(7))),
-      Mask);
-}
+/// Cuts groups of 8 consecutive Width-bit fields (Width <= 25) out of a
+/// bit stream whose first field starts Phase bits into a byte: lane i at
+/// bit Phase + i * Width. The byte shuffle and shifts depend on Width and
+/// Phase only, so one cutter serves every group of a stream (groups of 8
+/// fields start 8 * Width bits, a whole number of bytes, apart).
+struct FieldCutter {
+  __m256i Ctrl, Shifts, Mask;
+  unsigned HiByte; // the byte of field 4, where the high half loads
+
+  DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE FieldCutter(unsigned Width,
+                                                          unsigned Phase) {
+    const __m256i ByteOfLane =
+        _mm256_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12, 0,
+                         0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
+    __m256i Off = _mm256_add_epi32(
+        _mm256_set1_epi32(int(Phase)),
+        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                           _mm256_set1_epi32(int(Width))));
+    __m256i Byte = _mm256_srli_epi32(Off, 3);
+    // Each lane's 4 bytes, counted from the byte of lane 0 of its half.
+    __m256i Rel = _mm256_sub_epi32(Byte, _mm256_shuffle_epi32(Byte, 0));
+    Ctrl = _mm256_add_epi32(_mm256_shuffle_epi8(Rel, ByteOfLane),
+                            _mm256_set1_epi32(0x03020100));
+    Shifts = _mm256_and_si256(Off, _mm256_set1_epi32(7));
+    Mask = _mm256_set1_epi32(int((1u << Width) - 1));
+    HiByte = (Phase + 4 * Width) >> 3;
+  }
+  /// The 8 fields whose first one starts in byte P.
+  DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i
+  cut(const uint8_t *P) const {
+    __m256i Raw =
+        _mm256_loadu2_m128i(reinterpret_cast<const __m128i *>(P + HiByte),
+                            reinterpret_cast<const __m128i *>(P));
+    return _mm256_and_si256(
+        _mm256_srlv_epi32(_mm256_shuffle_epi8(Raw, Ctrl), Shifts), Mask);
+  }
+};
+
+/// Per 8-bit mask, the count of set bits up to and including bit i in
+/// nibble i.
+struct PrefixCountTable {
+  uint32_t V[256];
+  constexpr PrefixCountTable() : V() {
+    for (unsigned M = 0; M < 256; ++M) {
+      unsigned C = 0;
+      for (unsigned I = 0; I < 8; ++I) {
+        C += (M >> I) & 1;
+        V[M] |= C << (4 * I);
+      }
+    }
+  }
+};
+constexpr PrefixCountTable PrefixCounts;
 } // namespace
 
 // All 31 deltas at once, 8 per register: fields cut out of 16-byte loads
-// by a byte shuffle and a shift per lane; the escaped values a group of 8
-// fields needs (consecutive ones, from the count of escapes before it) are
-// cut out the same way and moved to their fields by a permute. Then prefix
+// by a byte shuffle and a shift per lane; all escaped values cut out the
+// same way, and each escaped field takes its own by a permute (its rank
+// from a table of prefix counts of the group's escape mask). Then prefix
 // sums, compared with the address. Sums are exact in 32 bits (widths
 // <= 25); a block whose addresses would wrap takes the portable path.
 DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
@@ -676,38 +702,46 @@ DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
   __m256i Q = _mm256_set1_epi32(int(std::min<uint64_t>(Q64, UINT32_MAX)));
   const __m256i Lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   const __m256i Seven = _mm256_set1_epi32(7);
-  __m256i LaneW = _mm256_mullo_epi32(Lane, _mm256_set1_epi32(int(Width)));
-  __m256i Mask = _mm256_set1_epi32(int((1u << Width) - 1));
   __m256i NumFields = _mm256_set1_epi32(int(Fields));
-  __m256i F[4], Valid[4], IsEsc[4];
-  uint32_t EscBits = 0;
+  FieldCutter Narrow(Width, AB.Bit & 7);
+  const uint8_t *P = Data + (AB.Bit >> 3);
+  __m256i F[4], Valid[4];
 #pragma GCC unroll 4
   for (unsigned G = 0; G < 4; ++G) {
-    F[G] = fields8(Data, AB.Bit + 8 * G * Width, Width, LaneW, Mask);
+    F[G] = Narrow.cut(P + G * Width);
     Valid[G] = _mm256_cmpgt_epi32(
         NumFields, _mm256_add_epi32(Lane, _mm256_set1_epi32(int(8 * G))));
   }
   if (EscWidth) {
-    __m256i LaneEW = _mm256_mullo_epi32(Lane, _mm256_set1_epi32(int(EscWidth)));
-    __m256i EMask = _mm256_set1_epi32(int((1u << EscWidth) - 1));
+    FieldCutter Wide(EscWidth, AB.EscBit & 7);
+    const uint8_t *E = Data + (AB.EscBit >> 3);
+    // Escaped values 8k .. 8k + 7 in Es[k]; Es[4] for the reads past them.
+    __m256i Es[5];
+#pragma GCC unroll 4
+    for (unsigned K = 0; K < 4; ++K)
+      Es[K] = Wide.cut(E + K * EscWidth);
+    Es[4] = _mm256_setzero_si256();
+    const __m256i NibbleShifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    unsigned Before = 0;
 #pragma GCC unroll 4
     for (unsigned G = 0; G < 4; ++G) {
-      IsEsc[G] = _mm256_and_si256(_mm256_cmpeq_epi32(F[G], Mask), Valid[G]);
-      EscBits |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(IsEsc[G])))
-                 << (8 * G);
-    }
-#pragma GCC unroll 4
-    for (unsigned G = 0; G < 4; ++G) {
-      // This group's escapes are values Before, Before + 1, ... in order.
-      unsigned Before =
-          llvm::popcount(EscBits & ((uint64_t(1) << (8 * G)) - 1));
-      __m256i E = fields8(Data, AB.EscBit + uint64_t(Before) * EscWidth,
-                          EscWidth, LaneEW, EMask);
-      __m256i Idx = _mm256_sub_epi32(
-          prefixSum8(_mm256_sub_epi32(_mm256_setzero_si256(), IsEsc[G])),
-          _mm256_set1_epi32(1));
-      F[G] = _mm256_blendv_epi8(F[G], _mm256_permutevar8x32_epi32(E, Idx),
-                                IsEsc[G]);
+      __m256i IsEsc =
+          _mm256_and_si256(_mm256_cmpeq_epi32(F[G], Narrow.Mask), Valid[G]);
+      unsigned M = _mm256_movemask_ps(_mm256_castsi256_ps(IsEsc));
+      // Index of each lane's escaped value counted from Es[Before / 8].
+      __m256i Idx = _mm256_add_epi32(
+          _mm256_and_si256(
+              _mm256_srlv_epi32(_mm256_set1_epi32(int(PrefixCounts.V[M])),
+                                NibbleShifts),
+              _mm256_set1_epi32(15)),
+          _mm256_set1_epi32(int(Before & 7) - 1));
+      unsigned K = Before >> 3;
+      __m256i V =
+          _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(Es[K], Idx),
+                             _mm256_permutevar8x32_epi32(Es[K + 1], Idx),
+                             _mm256_cmpgt_epi32(Idx, Seven));
+      F[G] = _mm256_blendv_epi8(F[G], V, IsEsc);
+      Before += llvm::popcount(M);
     }
   }
   alignas(32) uint32_t Sums[32];
@@ -715,15 +749,14 @@ DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
   __m256i Carry = _mm256_setzero_si256();
 #pragma GCC unroll 4
   for (unsigned G = 0; G < 4; ++G) {
+    // Lanes past the last field add nothing: their sums stay the total.
     __m256i D = _mm256_and_si256(F[G], Valid[G]);
     __m256i P = _mm256_add_epi32(prefixSum8(D), Carry);
     Carry = _mm256_permutevar8x32_epi32(P, Seven);
     _mm256_store_si256(reinterpret_cast<__m256i *>(Sums + 8 * G), P);
-    __m256i AtMost = _mm256_and_si256(
-        _mm256_cmpeq_epi32(_mm256_min_epu32(P, Q), P), Valid[G]);
+    __m256i AtMost = _mm256_cmpeq_epi32(_mm256_min_epu32(P, Q), P);
     LE |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(AtMost))) << (8 * G);
-    __m256i Z = _mm256_and_si256(_mm256_cmpeq_epi32(D, _mm256_setzero_si256()),
-                                 Valid[G]);
+    __m256i Z = _mm256_cmpeq_epi32(D, _mm256_setzero_si256());
     Zero |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(Z))) << (8 * G);
   }
   // Offsets of symbols 1 .. Fields are Sums[0 .. Fields - 1].
@@ -731,8 +764,9 @@ DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
   if (LLVM_UNLIKELY((Total << Shift) >> Shift != Total ||
                     AB.First + (Total << Shift) < AB.First))
     return false;
-  // The sums do not decrease: the symbols at or below Addr are a prefix.
-  uint32_t Last = llvm::popcount(LE);
+  // The sums do not decrease: the symbols at or below Addr are a prefix
+  // (past the last field, all lanes or none).
+  uint32_t Last = std::min<uint32_t>(llvm::popcount(LE), Fields);
   H.Below = false;
   H.Last = Last;
   H.At = AB.First + (uint64_t(Last ? Sums[Last - 1] : 0) << Shift);
@@ -922,7 +956,10 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
     return false; // only in a corrupt table
   uint32_t Last = H.Last, First = H.First;
   uint64_t At = H.At;
-  std::optional<uint64_t> SymSize;
+  // The size as a plain value and flag: an optional built here and copied
+  // into Info makes a 16-byte load of two smaller stores (a stall).
+  uint64_t SymSize = 0;
+  bool HasSize = true;
   if (Last + 1 < AB.Count) {
     SymSize = H.Next - At;
   } else if (B + 1 < NumAddrBlocks) {
@@ -934,8 +971,10 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
     SymSize = Next - At;
   } else if (EndAddress && *EndAddress >= At) {
     SymSize = *EndAddress - At;
+  } else {
+    HasSize = false;
   }
-  if (SymSize && Addr - At >= *SymSize)
+  if (HasSize && Addr - At >= SymSize)
     return false;
   uint32_t FirstIdx = B << AddrBlockShift;
   if (First == 0 && B > 0) {
@@ -984,7 +1023,10 @@ Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
   if (!M)
     return M.takeError();
   Info.Address = At;
-  Info.Size = SymSize;
+  if (HasSize)
+    Info.Size = SymSize;
+  else
+    Info.Size.reset();
   Info.Type = Type;
   Info.Index = Best;
   expand(Toks, Info.Name);
