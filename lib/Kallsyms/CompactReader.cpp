@@ -187,10 +187,11 @@ private:
   void locatePortable(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
   bool locateVector(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
   /// Per token id, where its bytes are: offset from TokenBase in bits
-  /// 8-31, length in bits 0-7; LongSpan for a token that does not fit
-  /// (expand() asks the token table for those). Built at open: one load
-  /// per token instead of the table's sum of length nibbles.
-  static constexpr uint32_t LongSpan = 0xFF;
+  /// 8-31, length in bits 0-5, bit 6 set when it starts with the
+  /// sub-separator; LongSpan for a token that does not fit (expand() asks
+  /// the token table for those). Built at open: one load per token instead
+  /// of the table's sum of length nibbles.
+  static constexpr uint32_t SpanLen = 63, SpanSub = 64, LongSpan = 128;
   std::vector<uint32_t> TokenSpans;
   const char *TokenBase = nullptr;
   void initTokenSpans();
@@ -1107,12 +1108,15 @@ void CompactReader::initTokenSpans() {
   if (!N)
     return;
   TokenBase = Tokens.token(0).data();
+  char Sub = Tokens.separators().Sub;
   TokenSpans.resize(N);
   for (uint32_t Id = 0; Id < N; ++Id) {
     StringRef T = Tokens.token(Id);
     uint64_t Off = T.data() - TokenBase;
-    TokenSpans[Id] = Off < (1u << 24) && T.size() < LongSpan
-                         ? uint32_t(Off << 8) | uint32_t(T.size())
+    bool StartsSub = Sub && !T.empty() && T[0] == Sub;
+    TokenSpans[Id] = Off < (1u << 24) && T.size() <= SpanLen
+                         ? uint32_t(Off << 8) | (StartsSub ? SpanSub : 0) |
+                               uint32_t(T.size())
                          : LongSpan;
   }
 }
@@ -1120,34 +1124,39 @@ void CompactReader::initTokenSpans() {
 void CompactReader::expand(ArrayRef<uint32_t> Toks, std::string &Out) const {
   // One pass into a buffer on the stack with copies of 16 bytes, which may
   // read up to 15 bytes past a token (the file has that many after the
-  // token table), then one assign: resizing the string first would fill it
-  // with zeros.
-  constexpr size_t BufSize = 512;
-  char Buf[BufSize];
-  if (LLVM_LIKELY(TokenSlack && !TokenSpans.empty())) {
-    char Sub = Tokens.separators().Sub, Sep = Tokens.separators().Word;
+  // token table), then one append: resizing the string first would fill
+  // it with zeros. Tokens of at most 63 bytes: 64 of them and the overrun
+  // of the last copy fit the buffer.
+  constexpr size_t MaxToks = 64;
+  char Buf[MaxToks * (SpanLen + 1) + 16];
+  if (LLVM_LIKELY(TokenSlack && !TokenSpans.empty() && !Toks.empty() &&
+                  Toks.size() <= MaxToks)) {
+    char Sep = Tokens.separators().Word;
     const uint32_t *Spans = TokenSpans.data();
     char *P = Buf;
     size_t I = 0;
+    // No separator before the first token: start one byte early.
+    uint32_t NoSep = SpanSub;
     for (; I < Toks.size(); ++I) {
       uint32_t S = Spans[Toks[I]];
-      uint32_t L = S & 0xFF;
-      const char *T = TokenBase + (S >> 8);
-      // Room for a separator, the token and the overrun of its last copy.
-      if (LLVM_UNLIKELY(L == LongSpan ||
-                        size_t(Buf + BufSize - P) < size_t(L) + 17))
+      if (LLVM_UNLIKELY(S & LongSpan))
         break;
+      uint32_t L = S & SpanLen;
+      const char *T = TokenBase + (S >> 8);
       // A word separator before every token but the first, unless the
       // token starts with the sub-separator.
       *P = Sep;
-      P += I && !(Sub && L && T[0] == Sub);
+      P += !((S | NoSep) & SpanSub);
+      NoSep = 0;
       std::memcpy(P, T, 16);
       for (uint32_t K = 16; K < L; K += 16)
         std::memcpy(P + K, T + K, 16);
       P += L;
     }
     if (LLVM_LIKELY(I == Toks.size())) {
-      Out.assign(Buf, P - Buf);
+      // clear + append skips assign's check for overlapping buffers.
+      Out.clear();
+      Out.append(Buf, P - Buf);
       return;
     }
   }
@@ -1473,13 +1482,13 @@ Expected<StringRef> CompactReader::moduleOf(uint32_t I) const {
   const uint8_t *R = Sec[SecModuleRuns].Data;
   if (NumRuns == 1)
     return ModuleNames[0]; // validated at open: the first run is id 0
-  uint64_t Lo = 0, Hi = NumRuns;
-  while (Hi - Lo > 1) {
-    uint64_t Mid = Lo + (Hi - Lo) / 2;
-    if (read32le(R + Mid * 8) <= I)
-      Lo = Mid;
-    else
-      Hi = Mid;
+  // Branch-free: the comparisons are unpredictable, and a /proc/kallsyms
+  // with many modules has thousands of runs.
+  uint64_t Lo = 0;
+  for (uint64_t Len = NumRuns; Len > 1;) {
+    uint64_t Half = Len / 2;
+    Lo = read32le(R + (Lo + Half) * 8) <= I ? Lo + Half : Lo;
+    Len -= Half;
   }
   uint32_t Id = read32le(R + Lo * 8 + 4);
   if (Id > NumModules)
