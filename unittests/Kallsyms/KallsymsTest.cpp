@@ -874,6 +874,107 @@ TEST(Compact, VectorAndPortablePathsAgree) {
   }
 }
 
+// Address blocks of every shape, on the vector and the portable paths,
+// against the symbol list: short last blocks (1, 2, 31 symbols), one
+// width without escapes, a few or many escapes, escaped values at the
+// vector path's widest (25 bits) and past it (the portable path takes
+// those blocks), alias groups at block edges, runs of aliases, and
+// addresses in the gaps and past the end.
+TEST(Compact, AddressBlocksAgainstOracle) {
+  std::mt19937_64 Rng(11);
+  ReaderOptions Portable;
+  Portable.Portable = true;
+  for (unsigned Count : {1u, 2u, 31u, 32u, 33u, 63u, 64u, 65u, 97u, 1025u}) {
+    for (unsigned Shape = 0; Shape < 7; ++Shape) {
+      std::string Text;
+      std::vector<uint64_t> Addrs;
+      uint64_t A = 0xffffffff00000000;
+      for (unsigned I = 0; I < Count; ++I) {
+        uint64_t D = 0;
+        switch (Shape) {
+        case 0:
+          D = 16;
+          break;
+        case 1:
+          D = 16 * (1 + Rng() % 40);
+          break;
+        case 2:
+          D = Rng() % 3 ? 16 : 16 * (1 + Rng() % 100000);
+          break;
+        case 3:
+          D = I % 32 == 0 || I % 32 == 31 ? 0 : 1 + Rng() % 64;
+          break;
+        case 4:
+          D = Rng() % 16 == 0 ? (uint64_t(1) << 25) + Rng() % 1000 : Rng() % 5;
+          break;
+        case 5:
+          D = Rng() % 4 == 0 ? 0 : 1 + Rng() % 3;
+          break;
+        case 6:
+          D = Rng() % 8 == 0 ? (uint64_t(1) << 24) + Rng() % (1 << 24)
+                             : 1 + Rng() % 3;
+          break;
+        }
+        A += I ? D : 0;
+        Addrs.push_back(A);
+        Text += utohexstr(A, true) + (Rng() % 2 ? " T " : " t ") + "s" +
+                std::to_string(I) + "\n";
+      }
+      uint64_t End = A + 16;
+      SymbolList L = sampleList(Text, End);
+      std::string Storage;
+      ASSERT_FALSE(bool(writeCompact(L, Storage)));
+      expectPathsAgree(Storage);
+      for (bool P : {false, true}) {
+        auto R =
+            openSymbolTable(MemoryBuffer::getMemBuffer(Storage, "t", false),
+                            P ? Portable : ReaderOptions());
+        ASSERT_TRUE(bool(R));
+        auto Check = [&](uint64_t X) {
+          SCOPED_TRACE("count " + std::to_string(Count) + " shape " +
+                       std::to_string(Shape) + " at " + utohexstr(X) +
+                       (P ? " portable" : " vector"));
+          auto It = std::upper_bound(Addrs.begin(), Addrs.end(), X);
+          auto Found = (*R)->findLastAtOrBelow(X);
+          ASSERT_TRUE(bool(Found));
+          if (It == Addrs.begin()) {
+            EXPECT_FALSE(Found->has_value());
+          } else {
+            ASSERT_TRUE(Found->has_value());
+            EXPECT_EQ(**Found, uint32_t(It - Addrs.begin() - 1));
+          }
+          SymbolInfo Info;
+          Expected<bool> Hit = (*R)->lookupAddressInto(X, Info);
+          ASSERT_TRUE(bool(Hit));
+          uint64_t Next = It == Addrs.end() ? End : *It;
+          if (It == Addrs.begin() || X >= Next) {
+            EXPECT_FALSE(*Hit);
+            return;
+          }
+          ASSERT_TRUE(*Hit);
+          uint64_t At = *std::prev(It);
+          auto First = std::lower_bound(Addrs.begin(), Addrs.end(), At);
+          EXPECT_EQ(Info.Address, At);
+          EXPECT_EQ(Info.Size, std::optional<uint64_t>(Next - At));
+          EXPECT_GE(Info.Index, uint32_t(First - Addrs.begin()));
+          EXPECT_LT(Info.Index, uint32_t(It - Addrs.begin()));
+          EXPECT_EQ(Info.Name, "s" + std::to_string(Info.Index));
+        };
+        for (size_t I = 0; I < Addrs.size(); ++I) {
+          Check(Addrs[I]);
+          Check(Addrs[I] + 1);
+          Check(Addrs[I] - 1);
+          if (I + 1 < Addrs.size())
+            Check(Addrs[I] + (Addrs[I + 1] - Addrs[I]) / 2);
+        }
+        Check(End - 1);
+        Check(End);
+        Check(UINT64_MAX);
+      }
+    }
+  }
+}
+
 TEST(RealInputs, VectorAndPortablePathsAgree) {
   for (StringRef Path : {"/var/tmp/dwarfpack-bench/kdbg/usr/lib/debug/boot/"
                          "System.map-6.1.0-56-cloud-amd64",
