@@ -582,6 +582,7 @@ void CompactReader::locatePortable(const AddrBlock &AB, uint64_t Addr,
   uint64_t Size = Sec[SecAddrData].Size;
   unsigned Width = AB.Width, Shift = AB.Shift, EscWidth = AB.EscWidth;
   uint64_t Esc = (uint64_t(1) << Width) - 1;
+  uint64_t EscMask = EscWidth ? ~uint64_t(0) : 0;
   uint64_t A = AB.First, Next = 0, Bit = AB.Bit, EscBit = AB.EscBit;
   uint32_t First = 0, K = 1, Count = AB.Count;
   auto Run = [&](auto Read) {
@@ -589,9 +590,10 @@ void CompactReader::locatePortable(const AddrBlock &AB, uint64_t Addr,
       uint64_t D = Read(Bit, Width);
       uint64_t E = Read(EscBit, EscWidth);
       Bit += Width;
-      bool IsEsc = EscWidth && D == Esc;
-      D = IsEsc ? E : D;
-      EscBit += IsEsc ? EscWidth : 0;
+      // Masks, not a branch: escapes are frequent and unpredictable.
+      uint64_t IsEsc = -uint64_t(D == Esc) & EscMask;
+      D ^= (D ^ E) & IsEsc;
+      EscBit += EscWidth & IsEsc;
       Next = A + (D << Shift);
       if (Next > Addr)
         break;
