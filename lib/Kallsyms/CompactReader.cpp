@@ -581,34 +581,61 @@ void CompactReader::locatePortable(const AddrBlock &AB, uint64_t Addr,
   const uint8_t *Data = Sec[SecAddrData].Data;
   uint64_t Size = Sec[SecAddrData].Size;
   unsigned Width = AB.Width, Shift = AB.Shift, EscWidth = AB.EscWidth;
-  uint64_t Esc = (uint64_t(1) << Width) - 1;
-  uint64_t EscMask = EscWidth ? ~uint64_t(0) : 0;
-  uint64_t A = AB.First, Next = 0, Bit = AB.Bit, EscBit = AB.EscBit;
+  uint64_t Mask = (uint64_t(1) << Width) - 1;
+  uint64_t EscMask = (uint64_t(1) << EscWidth) - 1;
+  // No field equals Esc when the block has no escapes (fields < 2^57).
+  uint64_t Esc = EscWidth ? Mask : ~uint64_t(0);
+  uint64_t Bit = AB.Bit, EscBit = AB.EscBit;
   uint32_t First = 0, K = 1, Count = AB.Count;
-  auto Run = [&](auto Read) {
+  if (LLVM_LIKELY(AB.Unchecked && !H.Below)) {
+    // Sums of unshifted deltas against the address's offset, unshifted:
+    // the same order as the addresses while First + (Sum << Shift) does
+    // not wrap, and the loop stops at Limit, past which it might.
+    uint64_t Limit =
+        std::min((UINT64_MAX - AB.First) >> Shift, UINT64_MAX >> Shift);
+    uint64_t Stop = std::min((Addr - AB.First) >> Shift, Limit);
+    uint64_t Sum = 0, Prev = 0;
     for (; K < Count; ++K) {
-      uint64_t D = Read(Bit, Width);
-      uint64_t E = Read(EscBit, EscWidth);
+      uint64_t D = (read64le(Data + (Bit >> 3)) >> (Bit & 7)) & Mask;
+      uint64_t E = (read64le(Data + (EscBit >> 3)) >> (EscBit & 7)) & EscMask;
       Bit += Width;
       // Masks, not a branch: escapes are frequent and unpredictable.
-      uint64_t IsEsc = -uint64_t(D == Esc) & EscMask;
+      uint64_t IsEsc = -uint64_t(D == Esc);
       D ^= (D ^ E) & IsEsc;
       EscBit += EscWidth & IsEsc;
-      Next = A + (D << Shift);
-      if (Next > Addr)
+      Sum += D; // at most 31 values below 2^57: no overflow
+      if (Sum > Stop)
         break;
       First = D ? K : First;
-      A = Next;
+      Prev = Sum;
     }
-  };
-  if (LLVM_LIKELY(AB.Unchecked))
-    Run([&](uint64_t Bit, unsigned W) {
-      return readBitsUnchecked(Data, Bit, W);
-    });
-  else
-    Run([&](uint64_t Bit, unsigned W) {
-      return W ? readBits(Data, Size, Bit, W) : 0;
-    });
+    if (LLVM_LIKELY(Sum <= Limit)) {
+      H.Last = K - 1;
+      H.First = First;
+      H.At = AB.First + (Prev << Shift);
+      H.Next = AB.First + (Sum << Shift);
+      return;
+    }
+    // Addresses that wrap (a corrupt table): the checked loop below.
+    Bit = AB.Bit;
+    EscBit = AB.EscBit;
+    First = 0;
+    K = 1;
+  }
+  uint64_t A = AB.First, Next = 0;
+  for (; K < Count; ++K) {
+    uint64_t D = readBits(Data, Size, Bit, Width);
+    Bit += Width;
+    if (D == Esc) {
+      D = readBits(Data, Size, EscBit, EscWidth);
+      EscBit += EscWidth;
+    }
+    Next = A + (D << Shift);
+    if (Next > Addr)
+      break;
+    First = D ? K : First;
+    A = Next;
+  }
   H.Last = K - 1;
   H.First = First;
   H.At = A;
