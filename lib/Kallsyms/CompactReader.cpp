@@ -216,6 +216,8 @@ private:
   /// its tail, and a mask of the tail's nibbles.
   uint32_t IdAdd[16] = {};
   uint32_t IdTailMask[16] = {};
+  /// Per first nibble of an id: its tail nibbles.
+  alignas(16) uint8_t IdTailNibbles[16] = {};
   /// Per record code: its new and dropped token counts (the escape: 0).
   alignas(16) uint8_t CodeNew[16] = {}, CodeDropped[16] = {};
   /// Type planes per name block, and the type letters they index.
@@ -297,7 +299,8 @@ Error CompactReader::init() {
                : N < ABC ? IdCode.base3() + ((N - AB) << 8)
                : N < 15  ? IdCode.base4() + ((N - ABC) << 12)
                          : IdCode.base7();
-    IdTailMask[N] = (uint64_t(1) << (4 * idTailLength(IdCode, N))) - 1;
+    IdTailNibbles[N] = idTailLength(IdCode, N);
+    IdTailMask[N] = (uint64_t(1) << (4 * IdTailNibbles[N])) - 1;
   }
   if (NumSyms == 0 || NumSyms >= (1u << 31))
     return corrupt("bad symbol count " + Twine(NumSyms));
@@ -1151,6 +1154,16 @@ __attribute__((target("avx2"))) inline __m256i prefixSum16(__m256i X) {
   return _mm256_add_epi16(X,
                           _mm256_shuffle_epi8(Low, _mm256_set1_epi16(0x0F0E)));
 }
+/// The last record of Upto (a bit mask) whose shared count (a byte of
+/// Shared) is at most Tok: where token Tok of a later record comes from.
+__attribute__((target("avx2"))) inline unsigned
+lastSharingAtMost(__m256i Shared, unsigned Tok, uint32_t Upto) {
+  __m256i TV = _mm256_set1_epi8(char(Tok));
+  uint32_t M = uint32_t(_mm256_movemask_epi8(
+                   _mm256_cmpeq_epi8(_mm256_min_epu8(Shared, TV), Shared))) &
+               Upto;
+  return 31 - llvm::countl_zero(M | 1);
+}
 /// Lane 15 of X in every lane.
 __attribute__((target("avx2"))) inline __m256i lastLane16(__m256i X) {
   return _mm256_broadcastw_epi16(
@@ -1297,21 +1310,71 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
   _mm256_store_si256(reinterpret_cast<__m256i *>(First + 16),
                      _mm256_sub_epi16(I1, N1));
   Type = char(TypeLetters[T]);
-  IdReader Ids(*this, NB);
   unsigned RecLen = Len[Rec];
-  if (!Ids.reserve(uint64_t(First[Rec]) + (RecLen - Shared[Rec])))
-    return badBlock(B, "token ids run past the block");
+  uint64_t NeedIds = uint64_t(First[Rec]) + (RecLen - Shared[Rec]);
   // Shared counts as bytes (saturated: RecLen <= 255 bounds the compares).
   __m256i SB = _mm256_permute4x64_epi64(_mm256_packus_epi16(S0, S1), 0xD8);
   Toks.resize_for_overwrite(RecLen);
+  if (NeedIds > 64 || NB.FirstPos + NeedIds > NB.EndPos) {
+    IdReader Ids(*this, NB);
+    if (!Ids.reserve(NeedIds))
+      return badBlock(B, "token ids run past the block");
+    for (unsigned Tok = 0; Tok < RecLen; ++Tok) {
+      unsigned J = lastSharingAtMost(SB, Tok, Upto);
+      if (!Ids.get(uint64_t(First[J]) + (Tok - Shared[J]), Toks[Tok]))
+        return badBlock(B, "token id out of range");
+    }
+    return Error::success();
+  }
+  // The first 64 ids' first nibbles; the tail lengths they imply and
+  // their prefix sums give where each id's tail ends (counted back from
+  // the block's end).
+  const uint8_t *FirstBytes = D + NB.FirstPos / 2;
+  alignas(32) uint8_t FB[32];
+  if (NB.FirstPos / 2 + 32 <= SecSize) {
+    _mm256_store_si256(
+        reinterpret_cast<__m256i *>(FB),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i *>(FirstBytes)));
+  } else {
+    std::memset(FB, 0, 32);
+    std::memcpy(FB, FirstBytes, (NeedIds + 1) / 2);
+  }
+  __m256i FV = _mm256_load_si256(reinterpret_cast<const __m256i *>(FB));
+  __m256i LTab = _mm256_broadcastsi128_si256(
+      _mm_load_si128(reinterpret_cast<const __m128i *>(IdTailNibbles)));
+  __m256i LEven =
+      _mm256_shuffle_epi8(LTab, _mm256_and_si256(FV, _mm256_set1_epi8(15)));
+  __m256i LOdd = _mm256_shuffle_epi8(
+      LTab, _mm256_and_si256(_mm256_srli_epi16(FV, 4), _mm256_set1_epi8(15)));
+  __m256i Pair = _mm256_add_epi8(LEven, LOdd);
+  __m256i P0 = prefixSum16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(Pair)));
+  __m256i P1 = _mm256_add_epi16(
+      prefixSum16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(Pair, 1))),
+      lastLane16(P0));
+  // PairEnd[I]: tail nibbles of ids 0 .. 2I+1; EvenLen[I]: of id 2I.
+  alignas(32) uint16_t PairEnd[33];
+  alignas(32) uint8_t EvenLen[32];
+  PairEnd[0] = 0;
+  _mm256_storeu_si256(reinterpret_cast<__m256i *>(PairEnd + 1), P0);
+  _mm256_storeu_si256(reinterpret_cast<__m256i *>(PairEnd + 17), P1);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(EvenLen), LEven);
+  auto TailsBefore = [&](uint64_t K) -> uint64_t {
+    return PairEnd[K / 2] + ((K & 1) ? EvenLen[K / 2] : 0);
+  };
+  // The tails must stay clear of the first nibbles.
+  if (TailsBefore(NeedIds) + NB.FirstPos + NeedIds > NB.EndPos)
+    return badBlock(B, "token ids run past the block");
+  uint32_t NumTokens = Tokens.numTokens();
   for (unsigned Tok = 0; Tok < RecLen; ++Tok) {
-    __m256i TV = _mm256_set1_epi8(char(Tok));
-    uint32_t M = uint32_t(_mm256_movemask_epi8(
-                     _mm256_cmpeq_epi8(_mm256_min_epu8(SB, TV), SB))) &
-                 Upto;
-    unsigned J = 31 - llvm::countl_zero(M | 1);
-    if (!Ids.get(uint64_t(First[J]) + (Tok - Shared[J]), Toks[Tok]))
+    unsigned J = lastSharingAtMost(SB, Tok, Upto);
+    uint64_t K = uint64_t(First[J]) + (Tok - Shared[J]);
+    unsigned F = (FB[K / 2] >> ((K & 1) * 4)) & 15;
+    uint64_t Pos = NB.EndPos - TailsBefore(K + 1);
+    uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
+    uint32_t Id = IdAdd[F] + uint32_t(W & IdTailMask[F]);
+    if (Id >= NumTokens)
       return badBlock(B, "token id out of range");
+    Toks[Tok] = Id;
   }
   return Error::success();
 }
