@@ -1023,6 +1023,38 @@ private:
 
 Error CompactReader::readHeaders(const NameBlock &NB, unsigned Records,
                                  RecordHeaders &H) const {
+  if (LLVM_LIKELY(NB.SimpleEscapes)) {
+    // One pass without a branch per record; anything unexpected takes
+    // forEachHeader, which reports what is wrong.
+    const uint8_t *D = Sec[SecNameData].Data;
+    const uint8_t *Esc = D + NB.EscPos;
+    uint32_t Planes[MaxTypeBits];
+    for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+      Planes[Bit] = read32le(D + NB.PlanePos + 4 * Bit);
+    uint32_t Ids = 0, Len = 0, Bad = 0;
+    for (unsigned J = 0; J < Records; ++J) {
+      unsigned C = nibbleOf(NB.Hdr, J);
+      bool IsEsc = C == RecordEscape;
+      uint8_t X = *Esc;
+      uint32_t New = IsEsc ? X & 15 : CodeNew[C];
+      uint32_t Dropped = IsEsc ? X >> 4 : CodeDropped[C];
+      Esc += IsEsc;
+      unsigned T = 0;
+      for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+        T |= ((Planes[Bit] >> J) & 1) << Bit;
+      Bad |= (Dropped > Len) | (T >= NumTypes);
+      uint32_t S = Len - Dropped;
+      H.Shared[J] = S;
+      H.New[J] = New;
+      H.IdStart[J] = Ids;
+      H.Type[J] = TypeLetters[T];
+      Ids += New;
+      Len = S + New;
+      Bad |= Len == 0;
+    }
+    if (LLVM_LIKELY(!Bad))
+      return Error::success();
+  }
   uint64_t Total = 0;
   if (Error E = forEachHeader(NB, Records,
                               [&](unsigned J, RecordHeader R, uint64_t Ids) {
