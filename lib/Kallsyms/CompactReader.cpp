@@ -173,6 +173,23 @@ private:
   /// decodeName with AVX2: all headers up to the record at once.
   Error decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Tokens,
                          char &Type) const;
+  /// Every record's token count, shared count and first id, in record
+  /// order, and the records whose counts are malformed (bit J).
+  struct BlockCounts {
+    alignas(32) uint16_t Len[NameBlockRecords];
+    alignas(32) uint16_t Shared[NameBlockRecords];
+    alignas(32) uint16_t First[NameBlockRecords];
+    uint32_t Bad;
+  };
+  /// openNameBlock and the counts of all records of block B with AVX2;
+  /// false when the block takes the general path (an escape spells a
+  /// count out).
+  Expected<bool> openNameBlockVector(uint32_t B, NameBlock &NB,
+                                     BlockCounts &BC) const;
+  /// openNameBlock and readHeaders of the first Records records, with
+  /// AVX2 when the reader may.
+  Error readBlockHeaders(uint32_t B, unsigned Records, NameBlock &NB,
+                         RecordHeaders &H) const;
   /// Compares the first name of name block Block with Name as memcmp
   /// would, decoding and comparing one token at a time (a binary search
   /// probe usually differs in its first token or two).
@@ -1070,6 +1087,41 @@ Error CompactReader::readHeaders(const NameBlock &NB, unsigned Records,
   return Error::success();
 }
 
+Error CompactReader::readBlockHeaders(uint32_t B, unsigned Records,
+                                      NameBlock &NB, RecordHeaders &H) const {
+#if DWARFPACK_KALLSYMS_VECTOR
+  if (Vector) {
+    BlockCounts BC;
+    Expected<bool> Ok = openNameBlockVector(B, NB, BC);
+    if (!Ok)
+      return Ok.takeError();
+    uint32_t Upto = uint32_t((uint64_t(1) << Records) - 1);
+    if (LLVM_LIKELY(*Ok && !(BC.Bad & Upto))) {
+      const uint8_t *P = Sec[SecNameData].Data + NB.PlanePos;
+      uint32_t Planes[MaxTypeBits];
+      for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+        Planes[Bit] = read32le(P + 4 * Bit);
+      uint32_t BadType = 0;
+      for (unsigned J = 0; J < Records; ++J) {
+        unsigned T = 0;
+        for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+          T |= ((Planes[Bit] >> J) & 1) << Bit;
+        BadType |= T >= NumTypes;
+        H.Type[J] = TypeLetters[T];
+        H.Shared[J] = BC.Shared[J];
+        H.New[J] = BC.Len[J] - BC.Shared[J];
+        H.IdStart[J] = BC.First[J];
+      }
+      if (LLVM_LIKELY(!BadType))
+        return Error::success();
+    }
+  }
+#endif
+  if (Error E = openNameBlock(B, NB))
+    return E;
+  return readHeaders(NB, Records, H);
+}
+
 Error CompactReader::decodeRecord(uint32_t B, const RecordHeaders &H,
                                   IdReader &Ids, unsigned Rec,
                                   SmallVectorImpl<uint32_t> &Toks) const {
@@ -1208,14 +1260,11 @@ __attribute__((target("avx2"))) inline __m256i lastLane16(__m256i X) {
 // then prefix sums give each record's token count, shared count and first
 // id. Token T of the record comes from the last record J <= Rec sharing at
 // most T tokens: a compare and a bit scan, no walk through the records.
-__attribute__((target("avx2,bmi2"))) Error
-CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
-                                char &Type) const {
-  uint32_t B = Slot >> NameBlockShift;
-  unsigned Rec = Slot & (NameBlockRecords - 1);
+__attribute__((target("avx2,bmi2"))) Expected<bool>
+CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB,
+                                   BlockCounts &BC) const {
   uint64_t Start = nameOffset(B), End = nameOffset(B + 1);
   uint64_t SecSize = Sec[SecNameData].Size;
-  NameBlock NB;
   NB.PlanePos = Start + NameHeaderBytes;
   NB.EscPos = NB.PlanePos + 4 * TypeBits;
   if (NB.EscPos > End || End + NameDataSlack > SecSize)
@@ -1228,11 +1277,6 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
                                 NameBlockRecords);
   NB.EndPos = End * 2;
   NB.SimpleEscapes = true;
-  auto General = [&]() -> Error {
-    if (Error E = openNameBlock(B, NB))
-      return E;
-    return decodeNameGeneral(B, Rec, NB, Toks, Type);
-  };
 
   // Code nibbles as bytes, record J in byte J.
   const __m128i Nib = _mm_set1_epi8(15);
@@ -1268,7 +1312,7 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
                         _mm256_cmpeq_epi8(ELo, _mm256_set1_epi8(15)),
                         _mm256_cmpeq_epi8(EHi, _mm256_set1_epi8(15))))) &
                     Used))
-    return General(); // counts of 15 or more
+    return false; // counts of 15 or more
   NB.FirstPos = (NB.EscPos + Escapes) * 2;
 
   // Counts of every record: by code, or from its escape byte (by rank).
@@ -1326,21 +1370,42 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
                       _mm256_cmpgt_epi16(_mm256_set1_epi16(1), L1)))));
   // packs interleaves the halves: bytes 0-7 are lanes 0-7 of the first,
   // 8-15 lanes 0-7 of the second, 16-23 lanes 8-15 of the first, ...
-  uint32_t Upto = uint32_t((uint64_t(2) << Rec) - 1);
-  uint32_t UptoPacked = (Upto & 0xFF) | ((Upto >> 16) & 0xFF) << 8 |
-                        ((Upto >> 8) & 0xFF) << 16 | ((Upto >> 24) << 24);
-  alignas(32) uint16_t Len[32], Shared[32], First[32];
-  _mm256_store_si256(reinterpret_cast<__m256i *>(Len), L0);
-  _mm256_store_si256(reinterpret_cast<__m256i *>(Len + 16), L1);
-  unsigned T = typeIndex(NB, Rec);
-  if (LLVM_UNLIKELY((Bad & UptoPacked) || T >= NumTypes || Len[Rec] > 255))
-    return General();
-  _mm256_store_si256(reinterpret_cast<__m256i *>(Shared), S0);
-  _mm256_store_si256(reinterpret_cast<__m256i *>(Shared + 16), S1);
-  _mm256_store_si256(reinterpret_cast<__m256i *>(First),
+  BC.Bad = (Bad & 0xFF0000FF) | ((Bad >> 8) & 0xFF00) | ((Bad << 8) & 0xFF0000);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Len), L0);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Len + 16), L1);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Shared), S0);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Shared + 16), S1);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.First),
                      _mm256_sub_epi16(I0, N0));
-  _mm256_store_si256(reinterpret_cast<__m256i *>(First + 16),
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.First + 16),
                      _mm256_sub_epi16(I1, N1));
+  return true;
+}
+
+__attribute__((target("avx2,bmi2"))) Error
+CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
+                                char &Type) const {
+  uint32_t B = Slot >> NameBlockShift;
+  unsigned Rec = Slot & (NameBlockRecords - 1);
+  NameBlock NB;
+  BlockCounts BC;
+  Expected<bool> Ok = openNameBlockVector(B, NB, BC);
+  if (!Ok)
+    return Ok.takeError();
+  uint32_t Upto = uint32_t((uint64_t(2) << Rec) - 1);
+  unsigned T = typeIndex(NB, Rec);
+  if (LLVM_UNLIKELY(!*Ok || (BC.Bad & Upto) || T >= NumTypes ||
+                    BC.Len[Rec] > 255)) {
+    if (Error E = openNameBlock(B, NB))
+      return E;
+    return decodeNameGeneral(B, Rec, NB, Toks, Type);
+  }
+  const uint16_t *Len = BC.Len, *Shared = BC.Shared, *First = BC.First;
+  const uint8_t *D = Sec[SecNameData].Data;
+  uint64_t SecSize = Sec[SecNameData].Size;
+  __m256i S0 = _mm256_load_si256(reinterpret_cast<const __m256i *>(Shared));
+  __m256i S1 =
+      _mm256_load_si256(reinterpret_cast<const __m256i *>(Shared + 16));
   Type = char(TypeLetters[T]);
   unsigned RecLen = Len[Rec];
   uint64_t NeedIds = uint64_t(First[Rec]) + (RecLen - Shared[Rec]);
@@ -1545,10 +1610,8 @@ Error CompactReader::lookupNameInto(StringRef Name,
     uint32_t First = Blk << NameBlockShift;
     unsigned Count = std::min<uint64_t>(Stop - First, NameBlockRecords);
     NameBlock NB;
-    if (Error E = openNameBlock(Blk, NB))
-      return E;
     RecordHeaders H;
-    if (Error E = readHeaders(NB, Count, H))
+    if (Error E = readBlockHeaders(Blk, Count, NB, H))
       return E;
     const uint32_t *Shared = H.Shared, *New = H.New, *IdStart = H.IdStart;
     IdReader Ids(*this, NB);
