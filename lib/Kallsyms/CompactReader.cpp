@@ -166,8 +166,8 @@ private:
   /// Decodes name slot Slot: tokens, type.
   Error decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Tokens,
                    char &Type) const;
-  /// decodeName through readHeaders and decodeRecord, which take every
-  /// header (spelled-out ones too) and report what is malformed.
+  /// decodeName through readHeaders and decodeRecord (the portable path,
+  /// and where the vector path meets anything unusual).
   Error decodeNameGeneral(uint32_t B, unsigned Rec, const NameBlock &NB,
                           SmallVectorImpl<uint32_t> &Tokens, char &Type) const;
   /// decodeName with AVX2: all headers up to the record at once.
@@ -1043,28 +1043,37 @@ Error CompactReader::readHeaders(const NameBlock &NB, unsigned Records,
   if (LLVM_LIKELY(NB.SimpleEscapes)) {
     // One pass without a branch per record; anything unexpected takes
     // forEachHeader, which reports what is wrong.
+    // Members in locals: the stores through H could alias them.
     const uint8_t *D = Sec[SecNameData].Data;
     const uint8_t *Esc = D + NB.EscPos;
-    uint32_t Planes[MaxTypeBits];
-    for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+    const uint8_t *CN = CodeNew, *CD = CodeDropped, *Letters = TypeLetters;
+    const unsigned Bits = TypeBits, NT = NumTypes;
+    uint32_t Planes[MaxTypeBits] = {};
+    for (unsigned Bit = 0; Bit < Bits; ++Bit)
       Planes[Bit] = read32le(D + NB.PlanePos + 4 * Bit);
+    uint64_t Hw = NB.Hdr[0];
     uint32_t Ids = 0, Len = 0, Bad = 0;
     for (unsigned J = 0; J < Records; ++J) {
-      unsigned C = nibbleOf(NB.Hdr, J);
-      bool IsEsc = C == RecordEscape;
-      uint8_t X = *Esc;
-      uint32_t New = IsEsc ? X & 15 : CodeNew[C];
-      uint32_t Dropped = IsEsc ? X >> 4 : CodeDropped[C];
+      if (J == 16)
+        Hw = NB.Hdr[1];
+      unsigned C = Hw & 15;
+      Hw >>= 4;
+      uint32_t IsEsc = C == RecordEscape;
+      uint32_t X = *Esc;
+      // Selected with masks: a branch here would be unpredictable.
+      uint32_t EscSel = 0 - IsEsc;
+      uint32_t New = (X & 15 & EscSel) | (CN[C] & ~EscSel);
+      uint32_t Dropped = ((X >> 4) & EscSel) | (CD[C] & ~EscSel);
       Esc += IsEsc;
-      unsigned T = 0;
-      for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+      unsigned T = Planes[0] >> J & 1;
+      for (unsigned Bit = 1; Bit < Bits; ++Bit)
         T |= ((Planes[Bit] >> J) & 1) << Bit;
-      Bad |= (Dropped > Len) | (T >= NumTypes);
+      Bad |= (Dropped > Len) | (T >= NT);
       uint32_t S = Len - Dropped;
       H.Shared[J] = S;
       H.New[J] = New;
       H.IdStart[J] = Ids;
-      H.Type[J] = TypeLetters[T];
+      H.Type[J] = Letters[T];
       Ids += New;
       Len = S + New;
       Bad |= Len == 0;
@@ -1160,57 +1169,6 @@ Error CompactReader::decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
   NameBlock NB;
   if (Error E = openNameBlock(B, NB))
     return E;
-  if (LLVM_LIKELY(NB.SimpleEscapes)) {
-    // The codes up to the record in one pass without a branch per record
-    // (anything unexpected takes the general path, which reports it), then
-    // the record's tokens, walking back through the records its shared
-    // tokens come from.
-    uint32_t Shared[NameBlockRecords], IdStart[NameBlockRecords];
-    const uint8_t *Esc = Sec[SecNameData].Data + NB.EscPos;
-    uint32_t Ids = 0, Len = 0, Bad = 0;
-    uint64_t Hw = NB.Hdr[0];
-    for (unsigned J = 0; J <= Rec; ++J) {
-      if (J == 16)
-        Hw = NB.Hdr[1];
-      unsigned C = Hw & 15;
-      Hw >>= 4;
-      bool IsEsc = C == RecordEscape;
-      uint8_t X = *Esc;
-      uint32_t New = IsEsc ? X & 15 : CodeNew[C];
-      uint32_t Dropped = IsEsc ? X >> 4 : CodeDropped[C];
-      Esc += IsEsc;
-      Bad |= Dropped > Len;
-      uint32_t S = Len - Dropped;
-      Shared[J] = S;
-      IdStart[J] = Ids;
-      Ids += New;
-      Len = S + New;
-      Bad |= Len == 0;
-    }
-    unsigned T = typeIndex(NB, Rec);
-    if (LLVM_LIKELY(!Bad && T < NumTypes)) {
-      Type = char(TypeLetters[T]);
-      IdReader Reader(*this, NB);
-      if (!Reader.reserve(Ids))
-        return badBlock(B, "token ids run past the block");
-      Toks.resize_for_overwrite(Len);
-      uint32_t Cur = Len;
-      for (unsigned J = Rec;; --J) {
-        uint32_t S = Shared[J];
-        if (S < Cur) {
-          for (uint32_t T = S; T < Cur; ++T)
-            if (!Reader.get(IdStart[J] + (T - S), Toks[T]))
-              return badBlock(B, "token id out of range");
-          Cur = S;
-          if (!Cur)
-            return Error::success();
-        }
-        if (J == 0)
-          break;
-      }
-      return badBlock(B, "shared tokens have no source");
-    }
-  }
   return decodeNameGeneral(B, Rec, NB, Toks, Type);
 }
 
