@@ -53,8 +53,6 @@ constexpr unsigned NameDataSlack = 8;
 /// A gap between two symbols at least this large starts a new segment of
 /// the address guide (kernel text and module space are far apart).
 constexpr uint64_t GuideSegmentGap = uint64_t(1) << 24;
-/// Record header nibble that spells the header out.
-constexpr unsigned HeaderEscape = 15;
 /// Distance between back pointers on a cycle of the permutation: 16, or 8
 /// in tables of more than LargeTable symbols, whose wider permutation
 /// takes longer per step of the inverse (readers take 1 .. MaxInvStride).
@@ -121,24 +119,11 @@ inline unsigned idTailLength(const NibbleIdCode &C, unsigned F) {
                                          : 6;
 }
 
-/// The record header code: first nibbles below H1 name header table
-/// entries themselves; the next H2 take one tail nibble, the rest below
-/// HeaderEscape two.
-struct HeaderCode {
-  uint8_t H1 = 15, H2 = 0;
-  unsigned tailLength(unsigned H) const {
-    return H < H1 ? 0 : H < unsigned(H1 + H2) ? 1 : H < HeaderEscape ? 2 : 0;
-  }
-  uint32_t rankBase(unsigned H) const {
-    return H < H1                  ? H
-           : H < unsigned(H1 + H2) ? H1 + 16 * (H - H1)
-                                   : H1 + 16 * H2 + 256 * (H - H1 - H2);
-  }
-  uint32_t capacity() const {
-    return H1 + 16u * H2 + 256u * (HeaderEscape - H1 - H2);
-  }
-  bool valid() const { return H1 >= 1 && H1 + H2 <= HeaderEscape; }
-};
+/// Record codes 0 .. RecordCodes-1 name entries of the table's code list;
+/// RecordEscape spells the counts out after the type planes.
+constexpr unsigned RecordCodes = 15, RecordEscape = 15;
+/// At most this many type planes (256 type letters).
+constexpr unsigned MaxTypeBits = 8;
 
 /// The name key of a name: its first 8 bytes, zero-padded, big-endian, so
 /// that keys compare as the names' prefixes do.

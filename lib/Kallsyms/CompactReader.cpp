@@ -14,10 +14,14 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/LEB128.h"
 #include "llvm/Support/MathExtras.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define DWARFPACK_KALLSYMS_VECTOR 1
 #include <immintrin.h>
+#else
+#define DWARFPACK_KALLSYMS_VECTOR 0
 #endif
 
 using namespace llvm;
@@ -90,11 +94,13 @@ void splitWords(StringRef Name, token::Separators Seps,
 /// A name block opened for reading: where its parts are (nibble positions
 /// in the name data).
 struct NameBlock {
-  uint64_t Hdr[2];
-  uint64_t TailPos;  // the first record's header tail
-  uint64_t FirstPos; // the first id nibbles
-  uint64_t EndPos;   // the block's end (its id tails end here)
-  uint32_t Count;    // records
+  uint64_t Hdr[2];    // the record code nibbles
+  uint64_t PlanePos;  // the type planes (byte offset in the name data)
+  uint64_t EscPos;    // the escapes (byte offset)
+  uint64_t FirstPos;  // the first id nibbles (nibble position)
+  uint64_t EndPos;    // the block's end (its id tails end here)
+  uint32_t Count;     // records
+  bool SimpleEscapes; // one byte per escape
 };
 
 /// The headers of a name block's records. (Types are u32: stores through
@@ -144,7 +150,9 @@ private:
   /// OnHeader(index, header, first id index) for each.
   template <typename Fn>
   Error forEachHeader(const NameBlock &NB, unsigned Records, Fn OnHeader,
-                      uint64_t *TailEnd = nullptr) const;
+                      uint64_t *EscEnd = nullptr) const;
+  /// Index in TypeLetters of record J's type (not checked).
+  unsigned typeIndex(const NameBlock &NB, unsigned J) const;
   /// Decodes the headers of the first Records records of NB into the
   /// arrays: shared and new token counts, index of the first new id, type.
   Error readHeaders(const NameBlock &NB, unsigned Records,
@@ -158,6 +166,30 @@ private:
   /// Decodes name slot Slot: tokens, type.
   Error decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Tokens,
                    char &Type) const;
+  /// decodeName through readHeaders and decodeRecord (the portable path,
+  /// and where the vector path meets anything unusual).
+  Error decodeNameGeneral(uint32_t B, unsigned Rec, const NameBlock &NB,
+                          SmallVectorImpl<uint32_t> &Tokens, char &Type) const;
+  /// decodeName with AVX2: all headers up to the record at once.
+  Error decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Tokens,
+                         char &Type) const;
+  /// Every record's token count, shared count and first id, in record
+  /// order, and the records whose counts are malformed (bit J).
+  struct BlockCounts {
+    alignas(32) uint16_t Len[NameBlockRecords];
+    alignas(32) uint16_t Shared[NameBlockRecords];
+    alignas(32) uint16_t First[NameBlockRecords];
+    uint32_t Bad;
+  };
+  /// openNameBlock and the counts of all records of block B with AVX2;
+  /// false when the block takes the general path (an escape spells a
+  /// count out).
+  Expected<bool> openNameBlockVector(uint32_t B, NameBlock &NB,
+                                     BlockCounts &BC) const;
+  /// openNameBlock and readHeaders of the first Records records, with
+  /// AVX2 when the reader may.
+  Error readBlockHeaders(uint32_t B, unsigned Records, NameBlock &NB,
+                         RecordHeaders &H) const;
   /// Compares the first name of name block Block with Name as memcmp
   /// would, decoding and comparing one token at a time (a binary search
   /// probe usually differs in its first token or two).
@@ -218,24 +250,19 @@ private:
   uint32_t NumAddrBlocks = 0, NumNameBlocks = 0;
   std::vector<StringRef> ModuleNames; // [0] is the core kernel
   NibbleIdCode IdCode;
-  HeaderCode HCode;
   unsigned RelBits = 0, AddrOffBits = 0, NameOffBits = 0, GuideBits = 0;
-  uint32_t NumCombos = 0;
   /// Per first nibble of an id: what the nibble code adds to the value of
   /// its tail, and a mask of the tail's nibbles.
   uint32_t IdAdd[16] = {};
   uint32_t IdTailMask[16] = {};
-  /// Per record header nibble: first rank, tail length, tail mask; and
-  /// packed for decodeName: rank in bits 0-11, tail mask in 12-19, tail
-  /// length in 20-23, BadCombo for the escape.
-  uint32_t HdrInfo[16] = {};
-  uint32_t HdrRank[16] = {};
-  uint8_t HdrTail[16] = {};
-  uint32_t HdrTailMask[16] = {};
-  /// The record header table unpacked at open: shared count, new count
-  /// and type in bytes 0, 1, 2; ranks past the table give BadCombo.
-  static constexpr uint32_t BadCombo = 1u << 24;
-  std::vector<uint32_t> ComboWords;
+  /// Per first nibble of an id: its tail nibbles.
+  alignas(16) uint8_t IdTailNibbles[16] = {};
+  /// Per record code: its new and dropped token counts (the escape: 0).
+  alignas(16) uint8_t CodeNew[16] = {}, CodeDropped[16] = {};
+  /// Type planes per name block, and the type letters they index.
+  unsigned TypeBits = 0;
+  uint32_t NumTypes = 0;
+  uint8_t TypeLetters[256] = {};
   /// The address guide (validated at open).
   struct Segment {
     uint64_t Start;
@@ -292,7 +319,7 @@ Error CompactReader::init() {
     return corrupt("unsupported block sizes");
   NumModules = read32le(P + 44);
   NumMarks = read32le(P + 48);
-  HCode = HeaderCode{P[43], P[55]};
+  TypeBits = P[43];
   RelBits = P[60];
   AddrOffBits = P[61];
   NameOffBits = P[62];
@@ -300,8 +327,9 @@ Error CompactReader::init() {
   if (RelBits > 32 || AddrOffBits > 32 || NameOffBits > 32 || GuideBits > 32)
     return corrupt("bad index widths");
   IdCode = NibbleIdCode{P[52], P[53], P[54]};
-  NumCombos = read32le(P + 56);
-  if (!HCode.valid() || !IdCode.valid() || NumCombos > HCode.capacity())
+  NumTypes = read32le(P + 56);
+  if (!IdCode.valid() || NumTypes == 0 || NumTypes > 256 ||
+      TypeBits != bitsNeeded(NumTypes - 1))
     return corrupt("bad name record codes");
   for (unsigned N = 0; N < 16; ++N) {
     unsigned A = IdCode.A, AB = A + IdCode.B, ABC = AB + IdCode.C;
@@ -310,13 +338,8 @@ Error CompactReader::init() {
                : N < ABC ? IdCode.base3() + ((N - AB) << 8)
                : N < 15  ? IdCode.base4() + ((N - ABC) << 12)
                          : IdCode.base7();
-    IdTailMask[N] = (uint64_t(1) << (4 * idTailLength(IdCode, N))) - 1;
-    HdrRank[N] = HCode.rankBase(N);
-    HdrTail[N] = HCode.tailLength(N);
-    HdrTailMask[N] = (1u << (4 * HdrTail[N])) - 1;
-    HdrInfo[N] = N == HeaderEscape
-                     ? BadCombo
-                     : HdrRank[N] | (HdrTailMask[N] << 12) | (HdrTail[N] << 20);
+    IdTailNibbles[N] = idTailLength(IdCode, N);
+    IdTailMask[N] = (uint64_t(1) << (4 * IdTailNibbles[N])) - 1;
   }
   if (NumSyms == 0 || NumSyms >= (1u << 31))
     return corrupt("bad symbol count " + Twine(NumSyms));
@@ -363,7 +386,7 @@ Error CompactReader::init() {
       {SecInvBack, (uint64_t(NumMarks) * PermBits + 7) / 8},
       {SecNameIndex, ((uint64_t(NumNameBlocks) + 1) * NameOffBits + 7) / 8},
       {SecModuleRuns, 8},
-      {SecCombos, uint64_t(NumCombos) * 3},
+      {SecCombos, 2 * RecordCodes + uint64_t(NumTypes)},
       {SecGuide, 4},
       {SecNameKeys,
        ((uint64_t(NumNameBlocks) + (1u << NameKeyShift) - 1) >> NameKeyShift) *
@@ -373,12 +396,13 @@ Error CompactReader::init() {
     if (Sec[C.S].Size < C.Need)
       return corrupt("section " + Twine(C.S) + " has " + Twine(Sec[C.S].Size) +
                      " bytes, needs " + Twine(C.Need));
-  ComboWords.assign(HCode.capacity(), BadCombo);
-  for (uint32_t R = 0; R < NumCombos; ++R) {
-    const uint8_t *C = Sec[SecCombos].Data + R * 3;
-    // A record has at least one token.
-    ComboWords[R] = C[0] + C[1] ? C[0] | (C[1] << 8) | (C[2] << 16) : BadCombo;
+  for (unsigned C = 0; C < RecordCodes; ++C) {
+    CodeNew[C] = Sec[SecCombos].Data[2 * C];
+    CodeDropped[C] = Sec[SecCombos].Data[2 * C + 1];
+    if (CodeNew[C] >= RecordCodes || CodeDropped[C] >= RecordCodes)
+      return corrupt("bad name record code " + Twine(C));
   }
+  std::memcpy(TypeLetters, Sec[SecCombos].Data + 2 * RecordCodes, NumTypes);
   if (Sec[SecModuleRuns].Size % 8 || read32le(Sec[SecModuleRuns].Data) != 0)
     return corrupt("bad module runs");
   ModuleNames.push_back("");
@@ -642,8 +666,7 @@ void CompactReader::locatePortable(const AddrBlock &AB, uint64_t Addr,
   H.Next = Next;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define DWARFPACK_VECTOR_ADDRESSES 1
+#if DWARFPACK_KALLSYMS_VECTOR
 #define DWARFPACK_AVX2 __attribute__((target("avx2,bmi2")))
 namespace {
 /// Inclusive prefix sums of the 8 u32 lanes.
@@ -809,7 +832,7 @@ DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
 
 void CompactReader::locate(const AddrBlock &AB, uint64_t Addr,
                            BlockHit &H) const {
-#ifdef DWARFPACK_VECTOR_ADDRESSES
+#if DWARFPACK_KALLSYMS_VECTOR
   if (Vector && locateVector(AB, Addr, H))
     return;
 #endif
@@ -1197,104 +1220,100 @@ Error CompactReader::openNameBlock(uint32_t B, NameBlock &NB) const {
   uint64_t Start = nameOffset(B), End = nameOffset(B + 1);
   // Every read inside a block may load 8 bytes: the writer leaves that
   // much after the last block.
-  if (Start + NameHeaderBytes > End ||
-      End + NameDataSlack > Sec[SecNameData].Size)
+  NB.EscPos = Start + NameHeaderBytes + 4 * TypeBits;
+  if (NB.EscPos > End || End + NameDataSlack > Sec[SecNameData].Size)
     return badBlock(B, "offsets out of range");
   const uint8_t *D = Sec[SecNameData].Data;
   // The id tails end the block, often on another cache line.
   __builtin_prefetch(D + End - 1);
   NB.Hdr[0] = read64le(D + Start);
   NB.Hdr[1] = read64le(D + Start + 8);
+  NB.PlanePos = Start + NameHeaderBytes;
   NB.Count = std::min<uint64_t>(NumSyms - (uint64_t(B) << NameBlockShift),
                                 NameBlockRecords);
-  NB.TailPos = (Start + NameHeaderBytes) * 2;
   NB.EndPos = End * 2;
-  // Header tail nibbles of all records: summed per byte lane, unless a
-  // header is spelled out (then they are walked).
-  uint64_t Tails = 0;
-  bool Escapes = false;
+  // One escape byte per escaped record, unless one spells out a count of
+  // 15 or more (then the escapes are walked).
+  unsigned Escapes = 0;
   for (unsigned W = 0; W < 2; ++W) {
     unsigned InWord = std::min(16u, NB.Count > 16 * W ? NB.Count - 16 * W : 0);
     uint64_t X = InWord ? NB.Hdr[W] & (~uint64_t(0) >> (64 - 4 * InWord)) : 0;
-    for (uint64_t L : {X & LowNibbles, (X >> 4) & LowNibbles}) {
-      uint64_t Sum = lanesAtLeast(L, HCode.H1) +
-                     lanesAtLeast(L, HCode.H1 + HCode.H2) +
-                     lanesAtLeast(L, HeaderEscape);
-      Escapes |= lanesAtLeast(L, HeaderEscape) != 0;
-      Tails += (Sum * LaneOnes) >> 56;
-    }
+    for (uint64_t L : {X & LowNibbles, (X >> 4) & LowNibbles})
+      Escapes += (lanesAtLeast(L, RecordEscape) * LaneOnes) >> 56;
   }
-  if (LLVM_UNLIKELY(Escapes)) {
+  if (NB.EscPos + Escapes > End)
+    return badBlock(B, "escapes run past the block");
+  bool Long = false;
+  for (unsigned K = 0; K < Escapes; ++K)
+    Long |= (D[NB.EscPos + K] & 15) == 15 || D[NB.EscPos + K] >> 4 == 15;
+  NB.SimpleEscapes = !Long;
+  if (LLVM_UNLIKELY(Long)) {
     NB.FirstPos = NB.EndPos; // bounds the walk
-    uint64_t TailEnd = 0;
+    uint64_t EscEnd = 0;
     if (Error E = forEachHeader(
-            NB, NB.Count, [&](unsigned, RecordHeader, uint64_t) {}, &TailEnd))
+            NB, NB.Count, [&](unsigned, RecordHeader, uint64_t) {}, &EscEnd))
       return E;
-    NB.FirstPos = TailEnd;
+    NB.FirstPos = EscEnd * 2;
   } else {
-    NB.FirstPos = NB.TailPos + Tails;
+    NB.FirstPos = (NB.EscPos + Escapes) * 2;
   }
-  NB.FirstPos = alignTo(NB.FirstPos, 2);
-  if (NB.FirstPos > NB.EndPos)
-    return badBlock(B, "headers run past the block");
   return Error::success();
+}
+
+unsigned CompactReader::typeIndex(const NameBlock &NB, unsigned J) const {
+  const uint8_t *P = Sec[SecNameData].Data + NB.PlanePos;
+  unsigned T = 0;
+  for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+    T |= ((read32le(P + 4 * Bit) >> J) & 1) << Bit;
+  return T;
 }
 
 template <typename Fn>
 Error CompactReader::forEachHeader(const NameBlock &NB, unsigned Records,
-                                   Fn OnHeader, uint64_t *TailEnd) const {
+                                   Fn OnHeader, uint64_t *EscEnd) const {
   const uint8_t *D = Sec[SecNameData].Data;
-  uint64_t Pos = NB.TailPos;
+  uint64_t Pos = NB.EscPos, Limit = NB.FirstPos / 2;
   uint64_t Ids = 0, Len = 0;
-  bool Bad = false;
+  auto Count = [&](unsigned Nibble, uint64_t &V) {
+    V = Nibble;
+    if (Nibble < 15)
+      return true;
+    // 15 and more: the rest as ULEB128 after the escape byte.
+    const char *Err = nullptr;
+    unsigned N = 0;
+    uint64_t X = decodeULEB128(D + Pos, &N, D + Limit, &Err);
+    if (Err || X > UINT32_MAX)
+      return false;
+    Pos += N;
+    V = 15 + X;
+    return true;
+  };
   for (unsigned J = 0; J < Records; ++J) {
-    unsigned H = nibbleOf(NB.Hdr, J);
-    RecordHeader R;
-    if (LLVM_UNLIKELY(H == HeaderEscape)) {
-      // Spelled out: S and K as varints, then the type byte.
-      auto Get = [&](unsigned &V) {
-        if (Pos >= NB.FirstPos)
-          return false;
-        V = (D[Pos >> 1] >> ((Pos & 1) * 4)) & 15;
-        ++Pos;
-        return true;
-      };
-      auto Varint = [&](uint32_t &V) {
-        uint64_t X = 0;
-        for (unsigned Shift = 0; Shift < 33; Shift += 3) {
-          unsigned N;
-          if (!Get(N))
-            return false;
-          X |= uint64_t(N & 7) << Shift;
-          if (!(N & 8)) {
-            V = uint32_t(X);
-            return X <= UINT32_MAX;
-          }
-        }
-        return false;
-      };
-      unsigned Lo, Hi;
-      if (!Varint(R.Shared) || !Varint(R.New) || !Get(Lo) || !Get(Hi))
-        return corrupt("malformed name record header at nibble " + Twine(Pos));
-      R.Type = char(Lo | (Hi << 4));
-    } else {
-      uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
-      uint32_t Combo = ComboWords[HdrRank[H] + (W & HdrTailMask[H])];
-      Pos += HdrTail[H];
-      Bad |= Combo >= BadCombo || Pos > NB.FirstPos;
-      R = {Combo & 255, (Combo >> 8) & 255, char(Combo >> 16)};
+    unsigned C = nibbleOf(NB.Hdr, J);
+    uint64_t New = CodeNew[C], Dropped = CodeDropped[C];
+    if (C == RecordEscape) {
+      if (Pos >= Limit)
+        return corrupt("name record escape past its block at byte " +
+                       Twine(Pos));
+      uint8_t X = D[Pos++];
+      if (!Count(X & 15, New) || !Count(X >> 4, Dropped))
+        return corrupt("malformed name record escape at byte " + Twine(Pos));
     }
-    // A record shares at most the previous record's tokens (the first
-    // none), and has at least one token.
-    Bad |= R.Shared > Len || (J == 0 && R.Shared) || R.Shared + R.New == 0;
-    if (LLVM_UNLIKELY(Bad))
-      return corrupt("malformed name record header at nibble " + Twine(Pos));
+    unsigned T = typeIndex(NB, J);
+    // A record drops at most the previous record's tokens (the first has
+    // none) and has at least one token.
+    if (Dropped > Len || T >= NumTypes || Len - Dropped + New == 0 ||
+        Len - Dropped + New > UINT32_MAX)
+      return corrupt("malformed name record " + Twine(J) + " at byte " +
+                     Twine(NB.PlanePos));
+    RecordHeader R{uint32_t(Len - Dropped), uint32_t(New),
+                   char(TypeLetters[T])};
     OnHeader(J, R, Ids);
     Len = uint64_t(R.Shared) + R.New;
     Ids += R.New;
   }
-  if (TailEnd)
-    *TailEnd = Pos;
+  if (EscEnd)
+    *EscEnd = Pos;
   return Error::success();
 }
 
@@ -1305,6 +1324,10 @@ class CompactReader::IdReader {
 public:
   IdReader(const CompactReader &R, const NameBlock &NB)
       : R(R), D(R.Sec[SecNameData].Data + NB.FirstPos / 2), NB(NB) {
+    Firsts.resize_for_overwrite(InlineWords);
+    Even.resize_for_overwrite(InlineWords);
+    Odd.resize_for_overwrite(InlineWords);
+    Before.resize_for_overwrite(InlineWords + 1);
     Before[0] = 0;
   }
 
@@ -1316,8 +1339,13 @@ public:
     if (NB.FirstPos + Count > NB.EndPos)
       return false;
     uint64_t Words = (Count + 15) / 16;
-    if (Words > MaxWords)
-      return false;
+    if (LLVM_UNLIKELY(Words > Firsts.size())) {
+      // Blocks of very long names: more words than the inline room.
+      Firsts.resize_for_overwrite(Words);
+      Even.resize_for_overwrite(Words);
+      Odd.resize_for_overwrite(Words);
+      Before.resize_for_overwrite(Words + 1);
+    }
     // Per word of first nibbles, the tail length of each nibble in byte
     // lanes (even and odd nibbles apart) and the tails before the word.
     const NibbleIdCode &C = R.IdCode;
@@ -1352,7 +1380,8 @@ public:
     return Id < R.Tokens.numTokens();
   }
 
-  static constexpr unsigned MaxWords = 64;
+  /// Words of first nibbles held without allocating.
+  static constexpr unsigned InlineWords = 64;
 
 private:
   /// Tail nibbles of ids 0 .. K.
@@ -1370,37 +1399,53 @@ private:
   const uint8_t *D;
   const NameBlock &NB;
   uint64_t Ready = 0, Done = 0;
-  uint64_t Firsts[MaxWords], Even[MaxWords], Odd[MaxWords];
-  uint64_t Before[MaxWords + 1];
+  SmallVector<uint64_t, InlineWords> Firsts, Even, Odd;
+  SmallVector<uint64_t, InlineWords + 1> Before;
 };
 
 Error CompactReader::readHeaders(const NameBlock &NB, unsigned Records,
                                  RecordHeaders &H) const {
-  // Without a branch per header: an escape or a bad entry sends the block
-  // through forEachHeader, which decodes spelled-out headers and reports
-  // what is wrong.
-  const uint8_t *D = Sec[SecNameData].Data;
-  const uint32_t *Combos = ComboWords.data();
-  uint64_t Pos = NB.TailPos;
-  uint32_t Ids = 0, Bad = 0;
-  uint64_t Hw = NB.Hdr[0];
-  for (unsigned J = 0; J < Records; ++J) {
-    if (J == 16)
-      Hw = NB.Hdr[1];
-    uint32_t E = HdrInfo[Hw & 15];
-    Hw >>= 4;
-    uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
-    uint32_t C = Combos[(E & 0xFFF) + (W & ((E >> 12) & 0xFF))];
-    Pos += (E >> 20) & 15;
-    H.Shared[J] = C & 255;
-    H.New[J] = (C >> 8) & 255;
-    H.Type[J] = (C >> 16) & 255;
-    H.IdStart[J] = Ids;
-    Ids += (C >> 8) & 255;
-    Bad |= C | E;
+  if (LLVM_LIKELY(NB.SimpleEscapes)) {
+    // One pass without a branch per record; anything unexpected takes
+    // forEachHeader, which reports what is wrong.
+    // Members in locals: the stores through H could alias them.
+    const uint8_t *D = Sec[SecNameData].Data;
+    const uint8_t *Esc = D + NB.EscPos;
+    const uint8_t *CN = CodeNew, *CD = CodeDropped, *Letters = TypeLetters;
+    const unsigned Bits = TypeBits, NT = NumTypes;
+    uint32_t Planes[MaxTypeBits] = {};
+    for (unsigned Bit = 0; Bit < Bits; ++Bit)
+      Planes[Bit] = read32le(D + NB.PlanePos + 4 * Bit);
+    uint64_t Hw = NB.Hdr[0];
+    uint32_t Ids = 0, Len = 0, Bad = 0;
+    for (unsigned J = 0; J < Records; ++J) {
+      if (J == 16)
+        Hw = NB.Hdr[1];
+      unsigned C = Hw & 15;
+      Hw >>= 4;
+      uint32_t IsEsc = C == RecordEscape;
+      uint32_t X = *Esc;
+      // Selected with masks: a branch here would be unpredictable.
+      uint32_t EscSel = 0 - IsEsc;
+      uint32_t New = (X & 15 & EscSel) | (CN[C] & ~EscSel);
+      uint32_t Dropped = ((X >> 4) & EscSel) | (CD[C] & ~EscSel);
+      Esc += IsEsc;
+      unsigned T = Planes[0] >> J & 1;
+      for (unsigned Bit = 1; Bit < Bits; ++Bit)
+        T |= ((Planes[Bit] >> J) & 1) << Bit;
+      Bad |= (Dropped > Len) | (T >= NT);
+      uint32_t S = Len - Dropped;
+      H.Shared[J] = S;
+      H.New[J] = New;
+      H.IdStart[J] = Ids;
+      H.Type[J] = Letters[T];
+      Ids += New;
+      Len = S + New;
+      Bad |= Len == 0;
+    }
+    if (LLVM_LIKELY(!Bad))
+      return Error::success();
   }
-  if (LLVM_LIKELY(!(Bad & BadCombo) && !H.Shared[0]))
-    return Error::success();
   uint64_t Total = 0;
   if (Error E = forEachHeader(NB, Records,
                               [&](unsigned J, RecordHeader R, uint64_t Ids) {
@@ -1414,6 +1459,41 @@ Error CompactReader::readHeaders(const NameBlock &NB, unsigned Records,
   if (Total > UINT32_MAX)
     return corrupt("too many token ids in a name block");
   return Error::success();
+}
+
+Error CompactReader::readBlockHeaders(uint32_t B, unsigned Records,
+                                      NameBlock &NB, RecordHeaders &H) const {
+#if DWARFPACK_KALLSYMS_VECTOR
+  if (Vector) {
+    BlockCounts BC;
+    Expected<bool> Ok = openNameBlockVector(B, NB, BC);
+    if (!Ok)
+      return Ok.takeError();
+    uint32_t Upto = uint32_t((uint64_t(1) << Records) - 1);
+    if (LLVM_LIKELY(*Ok && !(BC.Bad & Upto))) {
+      const uint8_t *P = Sec[SecNameData].Data + NB.PlanePos;
+      uint32_t Planes[MaxTypeBits];
+      for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+        Planes[Bit] = read32le(P + 4 * Bit);
+      uint32_t BadType = 0;
+      for (unsigned J = 0; J < Records; ++J) {
+        unsigned T = 0;
+        for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+          T |= ((Planes[Bit] >> J) & 1) << Bit;
+        BadType |= T >= NumTypes;
+        H.Type[J] = TypeLetters[T];
+        H.Shared[J] = BC.Shared[J];
+        H.New[J] = BC.Len[J] - BC.Shared[J];
+        H.IdStart[J] = BC.First[J];
+      }
+      if (LLVM_LIKELY(!BadType))
+        return Error::success();
+    }
+  }
+#endif
+  if (Error E = openNameBlock(B, NB))
+    return E;
+  return readHeaders(NB, Records, H);
 }
 
 Error CompactReader::decodeRecord(uint32_t B, const RecordHeaders &H,
@@ -1445,66 +1525,280 @@ Error CompactReader::decodeRecord(uint32_t B, const RecordHeaders &H,
 
 Error CompactReader::decodeName(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
                                 char &Type) const {
+#if DWARFPACK_KALLSYMS_VECTOR
+  if (Vector)
+    return decodeNameVector(Slot, Toks, Type);
+#endif
   uint32_t B = Slot >> NameBlockShift;
   unsigned Rec = Slot & (NameBlockRecords - 1);
   NameBlock NB;
   if (Error E = openNameBlock(B, NB))
     return E;
+  return decodeNameGeneral(B, Rec, NB, Toks, Type);
+}
+
+Error CompactReader::decodeNameGeneral(uint32_t B, unsigned Rec,
+                                       const NameBlock &NB,
+                                       SmallVectorImpl<uint32_t> &Toks,
+                                       char &Type) const {
   IdReader Ids(*this, NB);
-  {
-    // The headers up to the record in one pass without a branch per
-    // header (escapes and anything unexpected take the general path
-    // below), then the record's tokens, walking back through the records
-    // its shared tokens come from.
-    uint32_t Shared[NameBlockRecords], IdStart[NameBlockRecords];
-    const uint8_t *D = Sec[SecNameData].Data;
-    const uint32_t *Combos = ComboWords.data();
-    uint64_t Pos = NB.TailPos;
-    uint32_t Ids16 = 0, Bad = 0, C = 0, Len = 0;
-    uint64_t Hw = NB.Hdr[0];
-    for (unsigned J = 0; J <= Rec; ++J) {
-      if (J == 16)
-        Hw = NB.Hdr[1];
-      uint32_t E = HdrInfo[Hw & 15];
-      Hw >>= 4;
-      uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
-      C = Combos[(E & 0xFFF) + (W & ((E >> 12) & 0xFF))];
-      Pos += (E >> 20) & 15;
-      uint32_t S = C & 255;
-      Bad |= C | E | (S > Len ? BadCombo : 0);
-      Shared[J] = S;
-      IdStart[J] = Ids16;
-      Len = S + ((C >> 8) & 255);
-      Ids16 += (C >> 8) & 255;
-    }
-    if (LLVM_LIKELY(!(Bad & BadCombo))) {
-      Type = char(C >> 16);
-      if (!Ids.reserve(Ids16))
-        return badBlock(B, "token ids run past the block");
-      Toks.resize_for_overwrite(Len);
-      uint32_t Cur = Len;
-      for (unsigned J = Rec;; --J) {
-        uint32_t S = Shared[J];
-        if (S < Cur) {
-          for (uint32_t T = S; T < Cur; ++T)
-            if (!Ids.get(IdStart[J] + (T - S), Toks[T]))
-              return badBlock(B, "token id out of range");
-          Cur = S;
-          if (!Cur)
-            return Error::success();
-        }
-        if (J == 0)
-          break;
-      }
-      return badBlock(B, "shared tokens have no source");
-    }
-  }
   RecordHeaders H;
   if (Error E = readHeaders(NB, Rec + 1, H))
     return E;
   Type = char(H.Type[Rec]);
   return decodeRecord(B, H, Ids, Rec, Toks);
 }
+
+#if DWARFPACK_KALLSYMS_VECTOR
+namespace {
+/// Inclusive prefix sums of 16 u16 lanes.
+__attribute__((target("avx2"))) inline __m256i prefixSum16(__m256i X) {
+  X = _mm256_add_epi16(X, _mm256_slli_si256(X, 2));
+  X = _mm256_add_epi16(X, _mm256_slli_si256(X, 4));
+  X = _mm256_add_epi16(X, _mm256_slli_si256(X, 8));
+  // Lane 7's sum into the upper half.
+  __m256i Low = _mm256_permute2x128_si256(X, X, 0x08);
+  return _mm256_add_epi16(X,
+                          _mm256_shuffle_epi8(Low, _mm256_set1_epi16(0x0F0E)));
+}
+/// The last record of Upto (a bit mask) whose shared count (a byte of
+/// Shared) is at most Tok: where token Tok of a later record comes from.
+__attribute__((target("avx2"))) inline unsigned
+lastSharingAtMost(__m256i Shared, unsigned Tok, uint32_t Upto) {
+  __m256i TV = _mm256_set1_epi8(char(Tok));
+  uint32_t M = uint32_t(_mm256_movemask_epi8(
+                   _mm256_cmpeq_epi8(_mm256_min_epu8(Shared, TV), Shared))) &
+               Upto;
+  return 31 - llvm::countl_zero(M | 1);
+}
+/// Lane 15 of X in every lane.
+__attribute__((target("avx2"))) inline __m256i lastLane16(__m256i X) {
+  return _mm256_broadcastw_epi16(
+      _mm_srli_si128(_mm256_extracti128_si256(X, 1), 14));
+}
+} // namespace
+
+// Every record's counts at once: code nibbles to bytes, the counts of
+// codes by table shuffles and of escapes by their rank among the escapes,
+// then prefix sums give each record's token count, shared count and first
+// id. Token T of the record comes from the last record J <= Rec sharing at
+// most T tokens: a compare and a bit scan, no walk through the records.
+__attribute__((target("avx2,bmi2"))) Expected<bool>
+CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB,
+                                   BlockCounts &BC) const {
+  uint64_t Start = nameOffset(B), End = nameOffset(B + 1);
+  uint64_t SecSize = Sec[SecNameData].Size;
+  NB.PlanePos = Start + NameHeaderBytes;
+  NB.EscPos = NB.PlanePos + 4 * TypeBits;
+  if (NB.EscPos > End || End + NameDataSlack > SecSize)
+    return badBlock(B, "offsets out of range");
+  const uint8_t *D = Sec[SecNameData].Data;
+  __builtin_prefetch(D + End - 1);
+  NB.Hdr[0] = read64le(D + Start);
+  NB.Hdr[1] = read64le(D + Start + 8);
+  NB.Count = std::min<uint64_t>(NumSyms - (uint64_t(B) << NameBlockShift),
+                                NameBlockRecords);
+  NB.EndPos = End * 2;
+  NB.SimpleEscapes = true;
+
+  // Code nibbles as bytes, record J in byte J.
+  const __m128i Nib = _mm_set1_epi8(15);
+  __m128i X = _mm_loadu_si128(reinterpret_cast<const __m128i *>(D + Start));
+  __m128i Lo = _mm_and_si128(X, Nib);
+  __m128i Hi = _mm_and_si128(_mm_srli_epi16(X, 4), Nib);
+  __m256i Code =
+      _mm256_set_m128i(_mm_unpackhi_epi8(Lo, Hi), _mm_unpacklo_epi8(Lo, Hi));
+  const __m256i Lane = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                        12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                        22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+  __m256i InBlock = _mm256_cmpgt_epi8(_mm256_set1_epi8(char(NB.Count)), Lane);
+  __m256i IsEsc = _mm256_and_si256(
+      InBlock, _mm256_cmpeq_epi8(Code, _mm256_set1_epi8(RecordEscape)));
+  uint32_t EscMask = uint32_t(_mm256_movemask_epi8(IsEsc));
+  unsigned Escapes = llvm::popcount(EscMask);
+  if (NB.EscPos + Escapes > End)
+    return badBlock(B, "escapes run past the block");
+  // The escape bytes (at most 32; 8 bytes past the block are readable).
+  alignas(32) uint8_t EscBytes[32] = {};
+  if (NB.EscPos + 32 <= SecSize)
+    _mm256_store_si256(
+        reinterpret_cast<__m256i *>(EscBytes),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i *>(D + NB.EscPos)));
+  else
+    std::memcpy(EscBytes, D + NB.EscPos, Escapes);
+  __m256i EB = _mm256_load_si256(reinterpret_cast<const __m256i *>(EscBytes));
+  __m256i ELo = _mm256_and_si256(EB, _mm256_set1_epi8(15));
+  __m256i EHi =
+      _mm256_and_si256(_mm256_srli_epi16(EB, 4), _mm256_set1_epi8(15));
+  uint64_t Used = (uint64_t(1) << Escapes) - 1;
+  if (LLVM_UNLIKELY(uint32_t(_mm256_movemask_epi8(_mm256_or_si256(
+                        _mm256_cmpeq_epi8(ELo, _mm256_set1_epi8(15)),
+                        _mm256_cmpeq_epi8(EHi, _mm256_set1_epi8(15))))) &
+                    Used))
+    return false; // counts of 15 or more
+  NB.FirstPos = (NB.EscPos + Escapes) * 2;
+
+  // Counts of every record: by code, or from its escape byte (by rank).
+  __m256i NewV =
+      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
+                              reinterpret_cast<const __m128i *>(CodeNew))),
+                          Code);
+  __m256i DropV =
+      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
+                              reinterpret_cast<const __m128i *>(CodeDropped))),
+                          Code);
+  if (EscMask) {
+    // Rank of each lane among the escapes: an exclusive prefix count.
+    __m256i One = _mm256_and_si256(IsEsc, _mm256_set1_epi8(1));
+    __m256i R = _mm256_add_epi8(One, _mm256_slli_si256(One, 1));
+    R = _mm256_add_epi8(R, _mm256_slli_si256(R, 2));
+    R = _mm256_add_epi8(R, _mm256_slli_si256(R, 4));
+    R = _mm256_add_epi8(R, _mm256_slli_si256(R, 8));
+    R = _mm256_add_epi8(
+        R, _mm256_shuffle_epi8(_mm256_permute2x128_si256(R, R, 0x08),
+                               _mm256_set1_epi8(15)));
+    R = _mm256_sub_epi8(R, One);
+    // Bytes 0-15 and 16-31 of the escapes, looked up by rank.
+    __m256i High = _mm256_cmpgt_epi8(R, _mm256_set1_epi8(15));
+    __m256i LoTab = _mm256_permute2x128_si256(ELo, ELo, 0x00);
+    __m256i HiTab = _mm256_permute2x128_si256(ELo, ELo, 0x11);
+    __m256i EscNew = _mm256_blendv_epi8(_mm256_shuffle_epi8(LoTab, R),
+                                        _mm256_shuffle_epi8(HiTab, R), High);
+    LoTab = _mm256_permute2x128_si256(EHi, EHi, 0x00);
+    HiTab = _mm256_permute2x128_si256(EHi, EHi, 0x11);
+    __m256i EscDrop = _mm256_blendv_epi8(_mm256_shuffle_epi8(LoTab, R),
+                                         _mm256_shuffle_epi8(HiTab, R), High);
+    NewV = _mm256_blendv_epi8(NewV, EscNew, IsEsc);
+    DropV = _mm256_blendv_epi8(DropV, EscDrop, IsEsc);
+  }
+  // 16-bit lanes: token counts Len (prefix sums of new - dropped), shared
+  // counts Len - New, first ids (prefix sums of New, exclusive).
+  __m256i N0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(NewV));
+  __m256i N1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(NewV, 1));
+  __m256i D0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(DropV));
+  __m256i D1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(DropV, 1));
+  __m256i L0 = prefixSum16(_mm256_sub_epi16(N0, D0));
+  __m256i L1 =
+      _mm256_add_epi16(prefixSum16(_mm256_sub_epi16(N1, D1)), lastLane16(L0));
+  __m256i I0 = prefixSum16(N0);
+  __m256i I1 = _mm256_add_epi16(prefixSum16(N1), lastLane16(I0));
+  __m256i S0 = _mm256_sub_epi16(L0, N0), S1 = _mm256_sub_epi16(L1, N1);
+  // Records up to Rec: none drops more than the previous one has (shared
+  // count >= 0), each has a token.
+  __m256i Zero = _mm256_setzero_si256();
+  uint32_t Bad = uint32_t(_mm256_movemask_epi8(_mm256_packs_epi16(
+      _mm256_or_si256(_mm256_cmpgt_epi16(Zero, S0),
+                      _mm256_cmpgt_epi16(_mm256_set1_epi16(1), L0)),
+      _mm256_or_si256(_mm256_cmpgt_epi16(Zero, S1),
+                      _mm256_cmpgt_epi16(_mm256_set1_epi16(1), L1)))));
+  // packs interleaves the halves: bytes 0-7 are lanes 0-7 of the first,
+  // 8-15 lanes 0-7 of the second, 16-23 lanes 8-15 of the first, ...
+  BC.Bad = (Bad & 0xFF0000FF) | ((Bad >> 8) & 0xFF00) | ((Bad << 8) & 0xFF0000);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Len), L0);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Len + 16), L1);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Shared), S0);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Shared + 16), S1);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.First),
+                     _mm256_sub_epi16(I0, N0));
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.First + 16),
+                     _mm256_sub_epi16(I1, N1));
+  return true;
+}
+
+__attribute__((target("avx2,bmi2"))) Error
+CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
+                                char &Type) const {
+  uint32_t B = Slot >> NameBlockShift;
+  unsigned Rec = Slot & (NameBlockRecords - 1);
+  NameBlock NB;
+  BlockCounts BC;
+  Expected<bool> Ok = openNameBlockVector(B, NB, BC);
+  if (!Ok)
+    return Ok.takeError();
+  uint32_t Upto = uint32_t((uint64_t(2) << Rec) - 1);
+  unsigned T = typeIndex(NB, Rec);
+  if (LLVM_UNLIKELY(!*Ok || (BC.Bad & Upto) || T >= NumTypes ||
+                    BC.Len[Rec] > 255)) {
+    if (Error E = openNameBlock(B, NB))
+      return E;
+    return decodeNameGeneral(B, Rec, NB, Toks, Type);
+  }
+  const uint16_t *Len = BC.Len, *Shared = BC.Shared, *First = BC.First;
+  const uint8_t *D = Sec[SecNameData].Data;
+  uint64_t SecSize = Sec[SecNameData].Size;
+  __m256i S0 = _mm256_load_si256(reinterpret_cast<const __m256i *>(Shared));
+  __m256i S1 =
+      _mm256_load_si256(reinterpret_cast<const __m256i *>(Shared + 16));
+  Type = char(TypeLetters[T]);
+  unsigned RecLen = Len[Rec];
+  uint64_t NeedIds = uint64_t(First[Rec]) + (RecLen - Shared[Rec]);
+  // Shared counts as bytes (saturated: RecLen <= 255 bounds the compares).
+  __m256i SB = _mm256_permute4x64_epi64(_mm256_packus_epi16(S0, S1), 0xD8);
+  Toks.resize_for_overwrite(RecLen);
+  if (NeedIds > 64 || NB.FirstPos + NeedIds > NB.EndPos) {
+    IdReader Ids(*this, NB);
+    if (!Ids.reserve(NeedIds))
+      return badBlock(B, "token ids run past the block");
+    for (unsigned Tok = 0; Tok < RecLen; ++Tok) {
+      unsigned J = lastSharingAtMost(SB, Tok, Upto);
+      if (!Ids.get(uint64_t(First[J]) + (Tok - Shared[J]), Toks[Tok]))
+        return badBlock(B, "token id out of range");
+    }
+    return Error::success();
+  }
+  // The first 64 ids' first nibbles; the tail lengths they imply and
+  // their prefix sums give where each id's tail ends (counted back from
+  // the block's end).
+  const uint8_t *FirstBytes = D + NB.FirstPos / 2;
+  alignas(32) uint8_t FB[32];
+  if (NB.FirstPos / 2 + 32 <= SecSize) {
+    _mm256_store_si256(
+        reinterpret_cast<__m256i *>(FB),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i *>(FirstBytes)));
+  } else {
+    std::memset(FB, 0, 32);
+    std::memcpy(FB, FirstBytes, (NeedIds + 1) / 2);
+  }
+  __m256i FV = _mm256_load_si256(reinterpret_cast<const __m256i *>(FB));
+  __m256i LTab = _mm256_broadcastsi128_si256(
+      _mm_load_si128(reinterpret_cast<const __m128i *>(IdTailNibbles)));
+  __m256i LEven =
+      _mm256_shuffle_epi8(LTab, _mm256_and_si256(FV, _mm256_set1_epi8(15)));
+  __m256i LOdd = _mm256_shuffle_epi8(
+      LTab, _mm256_and_si256(_mm256_srli_epi16(FV, 4), _mm256_set1_epi8(15)));
+  __m256i Pair = _mm256_add_epi8(LEven, LOdd);
+  __m256i P0 = prefixSum16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(Pair)));
+  __m256i P1 = _mm256_add_epi16(
+      prefixSum16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(Pair, 1))),
+      lastLane16(P0));
+  // PairEnd[I]: tail nibbles of ids 0 .. 2I+1; EvenLen[I]: of id 2I.
+  alignas(32) uint16_t PairEnd[33];
+  alignas(32) uint8_t EvenLen[32];
+  PairEnd[0] = 0;
+  _mm256_storeu_si256(reinterpret_cast<__m256i *>(PairEnd + 1), P0);
+  _mm256_storeu_si256(reinterpret_cast<__m256i *>(PairEnd + 17), P1);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(EvenLen), LEven);
+  auto TailsBefore = [&](uint64_t K) -> uint64_t {
+    return PairEnd[K / 2] + ((K & 1) ? EvenLen[K / 2] : 0);
+  };
+  // The tails must stay clear of the first nibbles.
+  if (TailsBefore(NeedIds) + NB.FirstPos + NeedIds > NB.EndPos)
+    return badBlock(B, "token ids run past the block");
+  uint32_t NumTokens = Tokens.numTokens();
+  for (unsigned Tok = 0; Tok < RecLen; ++Tok) {
+    unsigned J = lastSharingAtMost(SB, Tok, Upto);
+    uint64_t K = uint64_t(First[J]) + (Tok - Shared[J]);
+    unsigned F = (FB[K / 2] >> ((K & 1) * 4)) & 15;
+    uint64_t Pos = NB.EndPos - TailsBefore(K + 1);
+    uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
+    uint32_t Id = IdAdd[F] + uint32_t(W & IdTailMask[F]);
+    if (Id >= NumTokens)
+      return badBlock(B, "token id out of range");
+    Toks[Tok] = Id;
+  }
+  return Error::success();
+}
+#endif
 
 Expected<StringRef> CompactReader::moduleOf(uint32_t I) const {
   uint64_t NumRuns = Sec[SecModuleRuns].Size / 8;
@@ -1639,10 +1933,8 @@ Error CompactReader::lookupNameInto(StringRef Name,
     uint32_t First = Blk << NameBlockShift;
     unsigned Count = std::min<uint64_t>(Stop - First, NameBlockRecords);
     NameBlock NB;
-    if (Error E = openNameBlock(Blk, NB))
-      return E;
     RecordHeaders H;
-    if (Error E = readHeaders(NB, Count, H))
+    if (Error E = readBlockHeaders(Blk, Count, NB, H))
       return E;
     const uint32_t *Shared = H.Shared, *New = H.New, *IdStart = H.IdStart;
     IdReader Ids(*this, NB);

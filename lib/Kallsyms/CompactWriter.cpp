@@ -250,95 +250,56 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
         }
       }
 
-  // Record headers: the most frequent (shared, new, type) combinations take
-  // one nibble, the next ones two or three; the rest are spelled out.
-  auto VarintLen = [](uint64_t V) {
-    unsigned L = 1;
-    while (V >>= 3)
-      ++L;
-    return L;
-  };
+  // Record codes: the 15 most frequent (new, dropped) token counts, where
+  // a record drops D tokens of the previous record's and adds K new ones;
+  // every other record is escaped. Types are indices into the table's list
+  // of type letters, held in bit planes.
   auto NewOf = [&](uint32_t S) {
     return SlotStart[S + 1] - SlotStart[S] - SharedOf[S];
   };
-  // Counts by key in a flat array for t/T (keys below 2^17: a hash map
-  // costs more than the array on kernel-sized inputs), in a map otherwise.
-  auto FlatKey = [](uint32_t Sh, uint32_t New, char Type) {
-    return (Sh << 9) | (New << 1) | (Type == 'T');
+  auto DroppedOf = [&](uint32_t S) -> uint32_t {
+    if (S % NameBlockRecords == 0)
+      return 0;
+    return SlotStart[S] - SlotStart[S - 1] - SharedOf[S];
   };
-  auto IsFlat = [](uint32_t Sh, uint32_t New, char Type) {
-    return Sh < 256 && New < 256 && (Type == 't' || Type == 'T');
-  };
-  auto ComboKey = [](uint32_t Sh, uint32_t New, char Type) {
-    return (Sh << 16) | (New << 8) | uint8_t(Type);
-  };
-  std::vector<uint32_t> FlatCount(1u << 17, 0);
-  DenseMap<uint32_t, uint32_t> OtherCount;
+  std::vector<uint32_t> PairCount(RecordCodes * 16, 0);
+  uint32_t TypeCount[256] = {};
   for (uint32_t S = 0; S < N; ++S) {
-    uint32_t Sh = SharedOf[S], New = NewOf(S);
-    if (IsFlat(Sh, New, SlotType[S]))
-      ++FlatCount[FlatKey(Sh, New, SlotType[S])];
-    else if (Sh < 256 && New < 256)
-      ++OtherCount[ComboKey(Sh, New, SlotType[S])];
+    uint32_t K = NewOf(S), D = DroppedOf(S);
+    if (K < RecordCodes && D < RecordCodes)
+      ++PairCount[K * 16 + D];
+    ++TypeCount[uint8_t(SlotType[S])];
   }
-  std::vector<std::pair<uint64_t, uint32_t>> Combos; // (count, ComboKey)
-  for (uint32_t K = 0; K < FlatCount.size(); ++K)
-    if (FlatCount[K])
-      Combos.emplace_back(FlatCount[K],
-                          ComboKey(K >> 9, (K >> 1) & 0xFF, K & 1 ? 'T' : 't'));
-  for (auto &[K, C] : OtherCount)
-    Combos.emplace_back(C, K);
-  llvm::sort(Combos, [](const auto &X, const auto &Y) {
-    if (X.first != Y.first)
-      return X.first > Y.first;
-    return X.second < Y.second;
+  std::vector<uint32_t> Pairs; // K * 16 + D, most frequent first
+  for (uint32_t P = 0; P < PairCount.size(); ++P)
+    if (PairCount[P])
+      Pairs.push_back(P);
+  llvm::stable_sort(Pairs, [&](uint32_t X, uint32_t Y) {
+    return PairCount[X] > PairCount[Y];
   });
-  HeaderCode HCode;
-  {
-    uint64_t Best = UINT64_MAX;
-    for (unsigned H1 = 1; H1 <= HeaderEscape; ++H1)
-      for (unsigned H2 = 0; H1 + H2 <= HeaderEscape; ++H2) {
-        HeaderCode K{uint8_t(H1), uint8_t(H2)};
-        uint64_t Cap2 = H1 + 16 * H2, Cap3 = K.capacity(), Cost = 0;
-        for (size_t R = 0; R < Combos.size(); ++R) {
-          uint32_t Key = Combos[R].second;
-          uint64_t Esc = 3 + VarintLen(Key >> 16) + VarintLen((Key >> 8) & 255);
-          Cost += Combos[R].first * (R < H1     ? 1
-                                     : R < Cap2 ? 2
-                                     : R < Cap3 ? 3
-                                                : Esc);
-        }
-        if (Cost < Best) {
-          Best = Cost;
-          HCode = K;
-        }
-      }
-    Combos.resize(std::min<size_t>(Combos.size(), HCode.capacity()));
+  Pairs.resize(std::min<size_t>(Pairs.size(), RecordCodes));
+  uint8_t CodeOf[RecordCodes * 16];
+  std::fill(std::begin(CodeOf), std::end(CodeOf), uint8_t(RecordEscape));
+  std::string CodeTable;
+  for (unsigned C = 0; C < RecordCodes; ++C) {
+    uint32_t P = C < Pairs.size() ? Pairs[C] : 0;
+    if (C < Pairs.size())
+      CodeOf[P] = C;
+    CodeTable.push_back(char(P >> 4));
+    CodeTable.push_back(char(P & 15));
   }
-  constexpr uint32_t NoRank = UINT32_MAX;
-  std::fill(FlatCount.begin(), FlatCount.end(), NoRank);
-  DenseMap<uint32_t, uint32_t> OtherRank;
-  std::string ComboTable;
-  for (uint32_t R = 0; R < Combos.size(); ++R) {
-    uint32_t K = Combos[R].second;
-    uint32_t Sh = K >> 16, New = (K >> 8) & 255;
-    char Type = char(K & 255);
-    if (IsFlat(Sh, New, Type))
-      FlatCount[FlatKey(Sh, New, Type)] = R;
-    else
-      OtherRank[K] = R;
-    ComboTable.push_back(char(Sh));
-    ComboTable.push_back(char(New));
-    ComboTable.push_back(Type);
+  std::vector<uint8_t> Types;
+  for (unsigned T = 0; T < 256; ++T)
+    if (TypeCount[T])
+      Types.push_back(T);
+  llvm::stable_sort(
+      Types, [&](uint8_t X, uint8_t Y) { return TypeCount[X] > TypeCount[Y]; });
+  uint8_t TypeIndex[256] = {};
+  for (unsigned I = 0; I < Types.size(); ++I) {
+    TypeIndex[Types[I]] = I;
+    CodeTable.push_back(char(Types[I]));
   }
-  auto RankOf = [&](uint32_t Sh, uint32_t New, char Type) -> uint32_t {
-    if (IsFlat(Sh, New, Type))
-      return FlatCount[FlatKey(Sh, New, Type)];
-    if (Sh >= 256 || New >= 256)
-      return NoRank;
-    auto It = OtherRank.find(ComboKey(Sh, New, Type));
-    return It == OtherRank.end() ? NoRank : It->second;
-  };
+  unsigned TypeBits = bitsFor(Types.size() - 1);
 
   // Name blocks (docs/Kallsyms.md): header nibbles, header tails, first
   // nibbles of the token ids, and the ids' tail nibbles from the block's
@@ -347,36 +308,38 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   std::vector<uint64_t> NameOffsets;
   std::string NameData;
   {
-    NibbleWriter Hdr, Tails, Firsts;
+    NibbleWriter Hdr, Firsts;
+    std::string Escapes;
     std::vector<std::pair<uint32_t, unsigned>> IdTails; // (value, nibbles)
     SmallVector<uint8_t, 64> Region;
     for (uint32_t First = 0; First < N; First += NameBlockRecords) {
       uint32_t Last = std::min<uint64_t>(N, uint64_t(First) + NameBlockRecords);
       NameOffsets.push_back(NameData.size());
       Hdr = NibbleWriter();
-      Tails = NibbleWriter();
       Firsts = NibbleWriter();
+      Escapes.clear();
       IdTails.clear();
+      uint32_t Planes[8] = {};
       for (uint32_t S = First; S < Last; ++S) {
-        uint32_t Shared = SharedOf[S], New = NewOf(S);
-        uint32_t Rank = RankOf(Shared, New, SlotType[S]);
-        if (Rank == NoRank) {
-          Hdr.put(HeaderEscape);
-          Tails.putVarint(Shared);
-          Tails.putVarint(New);
-          Tails.put(uint8_t(SlotType[S]) & 15);
-          Tails.put(uint8_t(SlotType[S]) >> 4);
-        } else {
-          unsigned H = Rank < HCode.H1 ? Rank
-                       : Rank < HCode.H1 + 16u * HCode.H2
-                           ? HCode.H1 + (Rank - HCode.H1) / 16
-                           : HCode.H1 + HCode.H2 +
-                                 (Rank - HCode.H1 - 16u * HCode.H2) / 256;
-          Hdr.put(H);
-          uint32_t T = Rank - HCode.rankBase(H);
-          for (unsigned I = 0; I < HCode.tailLength(H); ++I)
-            Tails.put(T >> (4 * I));
+        uint32_t Shared = SharedOf[S], New = NewOf(S), Dropped = DroppedOf(S);
+        unsigned Code = New < RecordCodes && Dropped < RecordCodes
+                            ? CodeOf[New * 16 + Dropped]
+                            : RecordEscape;
+        Hdr.put(Code);
+        if (Code == RecordEscape) {
+          Escapes.push_back(
+              char(std::min(New, 15u) | std::min(Dropped, 15u) << 4));
+          uint8_t Buf[16];
+          if (New >= 15)
+            Escapes.append(reinterpret_cast<char *>(Buf),
+                           encodeULEB128(New - 15, Buf));
+          if (Dropped >= 15)
+            Escapes.append(reinterpret_cast<char *>(Buf),
+                           encodeULEB128(Dropped - 15, Buf));
         }
+        for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+          Planes[Bit] |= uint32_t((TypeIndex[uint8_t(SlotType[S])] >> Bit) & 1)
+                         << (S - First);
         for (uint32_t T : TokensOfSlot(S).drop_front(Shared)) {
           uint32_t Id = Enc->finalId(T);
           unsigned F = Id < IdCode.base2() ? Id
@@ -400,11 +363,14 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
           IdTails.push_back({Id - Base, idTailLength(IdCode, F)});
         }
       }
-      // Header nibbles: always NameBlockRecords of them (zero past the end).
+      // Code nibbles: always NameBlockRecords of them (zero past the end),
+      // the type planes, the escapes; the ids start on a byte.
       while (Hdr.Pos < NameBlockRecords)
         Hdr.put(0);
       NameData += Hdr.Bytes;
-      NameData += Tails.Bytes; // a zero nibble pads it to a byte
+      for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+        appendU32(NameData, Planes[Bit]);
+      NameData += Escapes;
       // Tail nibbles, laid out from the block's end backwards: id K's tail
       // is the little-endian number at [End - T(K+1), End - T(K)).
       uint64_t TailTotal = 0;
@@ -651,7 +617,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Secs[SecNameData] = &NameData;
   Secs[SecModules] = &Modules;
   Secs[SecModuleRuns] = &Runs;
-  Secs[SecCombos] = &ComboTable;
+  Secs[SecCombos] = &CodeTable;
   Secs[SecGuide] = &Guide;
   Secs[SecNameKeys] = &NameKeys;
 
@@ -668,12 +634,11 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Out[42] = char(Stride);
   putU32(Out, 44, NumModules);
   putU32(Out, 48, NumMarks);
-  Out[43] = char(HCode.H1);
+  Out[43] = char(TypeBits);
   Out[52] = char(IdCode.A);
   Out[53] = char(IdCode.B);
   Out[54] = char(IdCode.C);
-  Out[55] = char(HCode.H2);
-  putU32(Out, 56, Combos.size());
+  putU32(Out, 56, Types.size());
   Out[60] = char(RelBits);
   Out[61] = char(AddrOffBits);
   Out[62] = char(NameOffBits);

@@ -874,6 +874,46 @@ TEST(Compact, VectorAndPortablePathsAgree) {
   }
 }
 
+// Record escapes (counts of 15 or more tokens new or dropped), many type
+// letters in several type planes, repeated names (nothing new): the dump
+// round-trips and both reader paths agree.
+TEST(Compact, EscapesAndTypePlanes) {
+  std::mt19937_64 Rng(9);
+  const char Types[] = "tTdDbBrRwWvVaAgG";
+  std::string Text;
+  uint64_t A = 0xffffffff81000000;
+  std::string Prev = "a";
+  for (unsigned I = 0; I < 5000; ++I) {
+    A += 16 * (1 + Rng() % 40);
+    std::string N;
+    switch (Rng() % 6) {
+    case 0: // many tokens: a long escape for new and dropped counts
+      for (unsigned K = 0, E = 15 + Rng() % 40; K < E; ++K)
+        N += "w" + std::to_string(Rng() % 7) + "_";
+      N += "end";
+      break;
+    case 1: // the previous name again
+      N = Prev;
+      break;
+    default:
+      N = "f" + std::to_string(Rng() % 300) + "_" + std::to_string(Rng() % 9);
+    }
+    Prev = N;
+    Text += utohexstr(A, true) + " " + Types[Rng() % 16] + " " + N + "\n";
+  }
+  SymbolList L;
+  ParseOptions O;
+  O.AllTypes = true;
+  ASSERT_FALSE(bool(parseSymbolList(Text, "in", O, L)));
+  L.EndAddress = A + 16;
+  std::string Storage;
+  ASSERT_FALSE(bool(writeCompact(L, Storage)));
+  auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Storage, "t", false));
+  ASSERT_TRUE(bool(R));
+  EXPECT_TRUE(dumpOf(**R) == Text);
+  expectPathsAgree(Storage);
+}
+
 // Address blocks of every shape, on the vector and the portable paths,
 // against the symbol list: short last blocks (1, 2, 31 symbols), one
 // width without escapes, a few or many escapes, escaped values at the

@@ -45,7 +45,7 @@ cat /proc/kallsyms > "$out/proc-kallsyms.txt"
 
 field() { sed -n "s/^$1: //p"; }
 
-printf '%-14s %-9s %9s %9s %8s %8s %9s %9s %8s %8s %s\n' input format syms bytes \
+printf '%-14s %-16s %9s %9s %8s %8s %9s %9s %8s %8s %s\n' input format syms bytes \
   B/sym vs-9.9 addr-cpu addr-wall name-cpu name-wall roundtrip
 for input in "System.map:$sysmap" "proc-kallsyms:$out/proc-kallsyms.txt"; do
   name=${input%%:*}
@@ -53,18 +53,26 @@ for input in "System.map:$sysmap" "proc-kallsyms:$out/proc-kallsyms.txt"; do
   awk '$2 == "t" || $2 == "T"' "$path" > "$out/$name.expected"
   # The ksym-blob layout has no module column.
   sed 's/\t\[.*\]$//' "$out/$name.expected" > "$out/$name.expected-nomod"
-  for format in compact ksym-blob; do
+  # compact-portable: the same table read by the portable paths only
+  # (what a CPU without AVX2 and BMI2 runs).
+  for format in compact compact-portable ksym-blob; do
+    portable=0
+    if [ $format = compact-portable ]; then
+      format=compact
+      portable=1
+    fi
     table=$out/$name.$format
     "$dp" kallsyms "$path" --format=$format -o "$table"
-    r=$("$dp" kallsyms --bench-lookups "$lookups" "$table")
-    "$dp" dump "$table" > "$out/$name.$format.dump"
+    r=$(DWARFPACK_PORTABLE_READER=$portable "$dp" kallsyms --bench-lookups "$lookups" "$table")
+    if [ $portable = 1 ]; then format=compact-portable; fi
+    DWARFPACK_PORTABLE_READER=$portable "$dp" dump "$table" > "$out/$name.$format.dump"
     want=$out/$name.expected
     [ $format = ksym-blob ] && want=$out/$name.expected-nomod
     if cmp -s "$out/$name.$format.dump" "$want"; then rt=ok; else rt=DIFFERS; fi
     syms=$(echo "$r" | field symbols)
     bytes=$(echo "$r" | field bytes)
     bps=$(echo "$r" | field bytes-per-symbol)
-    printf '%-14s %-9s %9s %9s %8s %7.2fx %7sns %7sns %6sns %6sns %s\n' "$name" "$format" \
+    printf '%-14s %-16s %9s %9s %8s %7.2fx %7sns %7sns %6sns %6sns %s\n' "$name" "$format" \
       "$syms" "$bytes" "$bps" "$(echo "$bps / 9.9" | bc -l)" \
       "$(echo "$r" | field address-lookup-cpu-ns)" "$(echo "$r" | field address-lookup-ns)" \
       "$(echo "$r" | field name-lookup-cpu-ns)" "$(echo "$r" | field name-lookup-ns)" "$rt"
