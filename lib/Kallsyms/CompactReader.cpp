@@ -621,12 +621,13 @@ void CompactReader::locatePortable(const AddrBlock &AB, uint64_t Addr,
     uint64_t Sum = 0, Prev = 0;
     for (; K < Count; ++K) {
       uint64_t D = (read64le(Data + (Bit >> 3)) >> (Bit & 7)) & Mask;
-      uint64_t E = (read64le(Data + (EscBit >> 3)) >> (EscBit & 7)) & EscMask;
       Bit += Width;
-      // Masks, not a branch: escapes are frequent and unpredictable.
-      uint64_t IsEsc = -uint64_t(D == Esc);
-      D ^= (D ^ E) & IsEsc;
-      EscBit += EscWidth & IsEsc;
+      // A branch: as fast here as selecting with masks (measured), and
+      // fewer instructions.
+      if (D == Esc) {
+        D = (read64le(Data + (EscBit >> 3)) >> (EscBit & 7)) & EscMask;
+        EscBit += EscWidth;
+      }
       Sum += D; // at most 31 values below 2^57: no overflow
       if (Sum > Stop)
         break;
