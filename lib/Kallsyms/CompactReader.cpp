@@ -566,10 +566,17 @@ CompactReader::openAddrBlock(uint32_t B, AddrBlock &AB) const {
   uint64_t Size = Sec[SecAddrData].Size;
   if (LLVM_UNLIKELY(Bit + 18 > Size * 8))
     return false;
+  // Every read of a block lies within MaxBlockReach bytes of its first
+  // byte: 16-byte loads from the byte of narrow field 28 or escaped value
+  // 35 at most (the vector path reads past the last ones into unused
+  // lanes), 8-byte ones from any field (portable path), all at most 57
+  // bits wide: (18 + 31 * 57 + 35 * 57) / 8 + 1 + 16 <= 512.
+  constexpr uint64_t MaxBlockReach = 512;
   uint64_t Avail = uint64_t(
       reinterpret_cast<const uint8_t *>(Buffer->getBufferEnd()) - Data);
-  uint64_t Hdr = (Bit >> 3) + 8 <= Avail ? readBitsUnchecked(Data, Bit, 18)
-                                         : readBits(Data, Size, Bit, 18);
+  AB.Unchecked = (Bit >> 3) + MaxBlockReach <= Avail;
+  uint64_t Hdr = AB.Unchecked ? readBitsUnchecked(Data, Bit, 18)
+                              : readBits(Data, Size, Bit, 18);
   unsigned Width = Hdr & 63, EscWidth = Hdr >> 12;
   if (LLVM_UNLIKELY(Width > 57 || EscWidth > 57 || (EscWidth && !Width)))
     return false;
@@ -580,11 +587,6 @@ CompactReader::openAddrBlock(uint32_t B, AddrBlock &AB) const {
   AB.Count =
       std::min<uint64_t>(NumSyms - (uint64_t(B) << AddrBlockShift), BlockSyms);
   AB.EscBit = AB.Bit + uint64_t(AB.Count - 1) * Width;
-  // The vector path loads 16 bytes from the byte of narrow field 28 and
-  // of escaped value 35 at most (past the last one: unused lanes); the
-  // portable path loads 8 from the byte of any field.
-  AB.Unchecked = ((AB.EscBit + 35 * uint64_t(EscWidth)) >> 3) + 16 <= Avail &&
-                 ((AB.Bit + 28 * uint64_t(Width)) >> 3) + 16 <= Avail;
   return true;
 }
 
