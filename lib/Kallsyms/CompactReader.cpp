@@ -681,6 +681,14 @@ DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i prefixSum8(__m256i X) {
   return _mm256_add_epi32(X, _mm256_permute2x128_si256(T, T, 0x08));
 }
 
+/// Four masks of 32-bit lanes (all ones or zero) as one of bytes, lanes in
+/// the order 0-3 of each mask, then 4-7 of each (two in-lane packs).
+DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i
+packMasks(const __m256i M[4]) {
+  return _mm256_packs_epi16(_mm256_packs_epi32(M[0], M[1]),
+                            _mm256_packs_epi32(M[2], M[3]));
+}
+
 /// Cuts groups of 8 consecutive Width-bit fields (Width <= 25) out of a
 /// bit stream whose first field starts Phase bits into a byte: lane i at
 /// bit Phase + i * Width. The byte shuffle and shifts depend on Width and
@@ -801,7 +809,7 @@ DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
     }
   }
   alignas(32) uint32_t Sums[32];
-  uint32_t LE = 0, Zero = 0;
+  __m256i AtMost[4], Z[4];
   __m256i Carry = _mm256_setzero_si256();
 #pragma GCC unroll 4
   for (unsigned G = 0; G < 4; ++G) {
@@ -810,11 +818,15 @@ DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
     __m256i P = _mm256_add_epi32(prefixSum8(D), Carry);
     Carry = _mm256_permutevar8x32_epi32(P, Seven);
     _mm256_store_si256(reinterpret_cast<__m256i *>(Sums + 8 * G), P);
-    __m256i AtMost = _mm256_cmpeq_epi32(_mm256_min_epu32(P, Q), P);
-    LE |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(AtMost))) << (8 * G);
-    __m256i Z = _mm256_cmpeq_epi32(D, _mm256_setzero_si256());
-    Zero |= uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(Z))) << (8 * G);
+    AtMost[G] = _mm256_cmpeq_epi32(_mm256_min_epu32(P, Q), P);
+    Z[G] = _mm256_cmpeq_epi32(D, _mm256_setzero_si256());
   }
+  // The four masks of 32-bit lanes as one of bytes: two packs give the
+  // lanes in the order 0-3 of each group, then 4-7 of each group; the
+  // count needs no order, the zero mask is put back in order.
+  uint32_t LE = _mm256_movemask_epi8(packMasks(AtMost));
+  uint32_t Zero = _mm256_movemask_epi8(_mm256_permutevar8x32_epi32(
+      packMasks(Z), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
   // Offsets of symbols 1 .. Fields are Sums[0 .. Fields - 1].
   uint64_t Total = Fields ? Sums[Fields - 1] : 0;
   if (LLVM_UNLIKELY((Total << Shift) >> Shift != Total ||
