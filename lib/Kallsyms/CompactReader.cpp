@@ -828,7 +828,8 @@ DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
   uint32_t Zero = _mm256_movemask_epi8(_mm256_permutevar8x32_epi32(
       packMasks(Z), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
   // Offsets of symbols 1 .. Fields are Sums[0 .. Fields - 1].
-  uint64_t Total = Fields ? Sums[Fields - 1] : 0;
+  // (The last carry holds the total: lanes past the last field add 0.)
+  uint64_t Total = uint32_t(_mm256_cvtsi256_si32(Carry));
   if (LLVM_UNLIKELY((Total << Shift) >> Shift != Total ||
                     AB.First + (Total << Shift) < AB.First))
     return false;
