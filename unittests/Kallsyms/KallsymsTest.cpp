@@ -928,6 +928,7 @@ TEST(Compact, AddressBlocksAgainstOracle) {
     for (unsigned Shape = 0; Shape < 7; ++Shape) {
       std::string Text;
       std::vector<uint64_t> Addrs;
+      std::vector<std::string> Mods;
       uint64_t A = 0xffffffff00000000;
       for (unsigned I = 0; I < Count; ++I) {
         uint64_t D = 0;
@@ -957,8 +958,14 @@ TEST(Compact, AddressBlocksAgainstOracle) {
         }
         A += I ? D : 0;
         Addrs.push_back(A);
+        // Shapes 5 and 6: runs of modules, many short ones.
+        std::string Mod;
+        if (Shape >= 5 && I % 11 > 3)
+          Mod = "m" + std::to_string(I / 3 % 4);
+        Mods.push_back(Mod);
         Text += utohexstr(A, true) + (Rng() % 2 ? " T " : " t ") + "s" +
-                std::to_string(I) + "\n";
+                std::to_string(I) + (Mod.empty() ? "" : "\t[" + Mod + "]") +
+                "\n";
       }
       uint64_t End = A + 16;
       SymbolList L = sampleList(Text, End);
@@ -999,6 +1006,7 @@ TEST(Compact, AddressBlocksAgainstOracle) {
           EXPECT_GE(Info.Index, uint32_t(First - Addrs.begin()));
           EXPECT_LT(Info.Index, uint32_t(It - Addrs.begin()));
           EXPECT_EQ(Info.Name, "s" + std::to_string(Info.Index));
+          EXPECT_EQ(Info.Module, Mods[Info.Index]);
         };
         for (size_t I = 0; I < Addrs.size(); ++I) {
           Check(Addrs[I]);
