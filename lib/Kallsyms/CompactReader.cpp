@@ -1795,7 +1795,8 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
   _mm256_storeu_si256(reinterpret_cast<__m256i *>(PairEnd + 17), P1);
   _mm256_store_si256(reinterpret_cast<__m256i *>(EvenLen), LEven);
   auto TailsBefore = [&](uint64_t K) -> uint64_t {
-    return PairEnd[K / 2] + ((K & 1) ? EvenLen[K / 2] : 0);
+    // Without a branch: which ids are odd is unpredictable.
+    return PairEnd[K / 2] + (EvenLen[K / 2] & (0 - unsigned(K & 1)));
   };
   // The tails must stay clear of the first nibbles.
   if (TailsBefore(NeedIds) + NB.FirstPos + NeedIds > NB.EndPos)
