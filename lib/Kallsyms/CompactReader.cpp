@@ -227,6 +227,13 @@ private:
   std::vector<uint32_t> TokenSpans;
   const char *TokenBase = nullptr;
   void initTokenSpans();
+  /// The text of token Id (< the table's token count), by its span.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE StringRef tokenText(uint32_t Id) const {
+    uint32_t S = TokenSpans.empty() ? LongSpan : TokenSpans[Id];
+    if (LLVM_UNLIKELY(S & LongSpan))
+      return Tokens.token(Id);
+    return StringRef(TokenBase + (S >> 8), S & SpanLen);
+  }
 
   LLVM_ATTRIBUTE_ALWAYS_INLINE Expected<uint32_t> perm(uint32_t I) const {
     uint64_t V = readBits(Sec[SecPerm].Data, Sec[SecPerm].Size,
@@ -984,7 +991,7 @@ Error CompactReader::fillAddressAndSize(uint32_t I, SymbolInfo &Info) const {
 unsigned CompactReader::leadingUnderscores(ArrayRef<uint32_t> Toks) const {
   unsigned K = 0;
   for (size_t I = 0; I < Toks.size(); ++I) {
-    StringRef Tok = Tokens.token(Toks[I]);
+    StringRef Tok = tokenText(Toks[I]);
     if (I && Tokens.joinsWithSeparator(Tok)) {
       if (Tokens.separators().Word != '_')
         return K;
@@ -1871,7 +1878,7 @@ Expected<int> CompactReader::compareBlockFirst(uint32_t Block,
     uint32_t Id;
     if (!Ids.get(I, Id))
       return badBlock(Block, "token id out of range");
-    if (int C = Cmp.feed(Tokens.token(Id), I == 0))
+    if (int C = Cmp.feed(tokenText(Id), I == 0))
       return C;
   }
   return Cmp.finish();
@@ -1982,8 +1989,7 @@ Error CompactReader::lookupNameInto(StringRef Name,
         if (WordIds[Matched] != NoId) {
           if (Id != WordIds[Matched])
             break;
-        } else if (Tokens.length(Id) == Words[Matched].size() &&
-                   Tokens.token(Id) == Words[Matched]) {
+        } else if (tokenText(Id) == Words[Matched]) {
           WordIds[Matched] = Id;
         } else {
           break;
