@@ -176,9 +176,9 @@ private:
   /// Every record's token count, shared count and first id, in record
   /// order, and the records whose counts are malformed (bit J).
   struct BlockCounts {
-    alignas(32) uint16_t Len[NameBlockRecords];
-    alignas(32) uint16_t Shared[NameBlockRecords];
-    alignas(32) uint16_t First[NameBlockRecords];
+    alignas(32) uint8_t Len[NameBlockRecords];
+    alignas(32) uint8_t Shared[NameBlockRecords];
+    alignas(32) uint8_t First[NameBlockRecords];
     uint32_t Bad;
   };
   /// openNameBlock and the counts of all records of block B with AVX2;
@@ -1574,6 +1574,17 @@ Error CompactReader::decodeNameGeneral(uint32_t B, unsigned Rec,
 
 #if DWARFPACK_KALLSYMS_VECTOR
 namespace {
+/// Inclusive prefix sums of 32 byte lanes (modulo 256).
+__attribute__((target("avx2"))) inline __m256i prefixSumBytes(__m256i X) {
+  X = _mm256_add_epi8(X, _mm256_slli_si256(X, 1));
+  X = _mm256_add_epi8(X, _mm256_slli_si256(X, 2));
+  X = _mm256_add_epi8(X, _mm256_slli_si256(X, 4));
+  X = _mm256_add_epi8(X, _mm256_slli_si256(X, 8));
+  // Byte 15's sum into the upper half.
+  return _mm256_add_epi8(
+      X, _mm256_shuffle_epi8(_mm256_permute2x128_si256(X, X, 0x08),
+                             _mm256_set1_epi8(15)));
+}
 /// Inclusive prefix sums of 16 u16 lanes.
 __attribute__((target("avx2"))) inline __m256i prefixSum16(__m256i X) {
   X = _mm256_add_epi16(X, _mm256_slli_si256(X, 2));
@@ -1694,37 +1705,34 @@ CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB,
     NewV = _mm256_blendv_epi8(NewV, EscNew, IsEsc);
     DropV = _mm256_blendv_epi8(DropV, EscDrop, IsEsc);
   }
-  // 16-bit lanes: token counts Len (prefix sums of new - dropped), shared
-  // counts Len - New, first ids (prefix sums of New, exclusive).
-  __m256i N0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(NewV));
-  __m256i N1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(NewV, 1));
-  __m256i D0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(DropV));
-  __m256i D1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(DropV, 1));
-  __m256i L0 = prefixSum16(_mm256_sub_epi16(N0, D0));
-  __m256i L1 =
-      _mm256_add_epi16(prefixSum16(_mm256_sub_epi16(N1, D1)), lastLane16(L0));
-  __m256i I0 = prefixSum16(N0);
-  __m256i I1 = _mm256_add_epi16(prefixSum16(N1), lastLane16(I0));
-  __m256i S0 = _mm256_sub_epi16(L0, N0), S1 = _mm256_sub_epi16(L1, N1);
-  // Records up to Rec: none drops more than the previous one has (shared
-  // count >= 0), each has a token.
+  // Byte lanes: token counts Len (prefix sums of new - dropped), shared
+  // counts Len - New, first ids (prefix sums of New, exclusive). They
+  // hold while the block writes at most 255 ids (kernel blocks write about
+  // 60, at most 114 in the tables measured); larger blocks take the
+  // general path.
   __m256i Zero = _mm256_setzero_si256();
-  uint32_t Bad = uint32_t(_mm256_movemask_epi8(_mm256_packs_epi16(
-      _mm256_or_si256(_mm256_cmpgt_epi16(Zero, S0),
-                      _mm256_cmpgt_epi16(_mm256_set1_epi16(1), L0)),
-      _mm256_or_si256(_mm256_cmpgt_epi16(Zero, S1),
-                      _mm256_cmpgt_epi16(_mm256_set1_epi16(1), L1)))));
-  // packs interleaves the halves: bytes 0-7 are lanes 0-7 of the first,
-  // 8-15 lanes 0-7 of the second, 16-23 lanes 8-15 of the first, ...
-  BC.Bad = (Bad & 0xFF0000FF) | ((Bad >> 8) & 0xFF00) | ((Bad << 8) & 0xFF0000);
-  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Len), L0);
-  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Len + 16), L1);
-  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Shared), S0);
-  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Shared + 16), S1);
+  __m256i Sad = _mm256_sad_epu8(_mm256_and_si256(NewV, InBlock), Zero);
+  __m128i Sad2 = _mm_add_epi64(_mm256_castsi256_si128(Sad),
+                               _mm256_extracti128_si256(Sad, 1));
+  if (uint64_t(_mm_cvtsi128_si64(Sad2)) + uint64_t(_mm_extract_epi64(Sad2, 1)) >
+      255)
+    return false;
+  __m256i Len = prefixSumBytes(_mm256_sub_epi8(NewV, DropV));
+  __m256i Ids = prefixSumBytes(NewV);
+  // Each record drops at most the previous record's tokens (D > previous
+  // Len: max(D, Len') is D and they differ) and has a token.
+  __m256i PrevLen =
+      _mm256_alignr_epi8(Len, _mm256_permute2x128_si256(Len, Len, 0x08), 15);
+  __m256i DropsMore = _mm256_andnot_si256(
+      _mm256_cmpeq_epi8(DropV, PrevLen),
+      _mm256_cmpeq_epi8(_mm256_max_epu8(DropV, PrevLen), DropV));
+  __m256i BadV = _mm256_or_si256(DropsMore, _mm256_cmpeq_epi8(Len, Zero));
+  BC.Bad = uint32_t(_mm256_movemask_epi8(BadV));
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Len), Len);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.Shared),
+                     _mm256_sub_epi8(Len, NewV));
   _mm256_store_si256(reinterpret_cast<__m256i *>(BC.First),
-                     _mm256_sub_epi16(I0, N0));
-  _mm256_store_si256(reinterpret_cast<__m256i *>(BC.First + 16),
-                     _mm256_sub_epi16(I1, N1));
+                     _mm256_sub_epi8(Ids, NewV));
   return true;
 }
 
@@ -1740,23 +1748,18 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
     return Ok.takeError();
   uint32_t Upto = uint32_t((uint64_t(2) << Rec) - 1);
   unsigned T = typeIndex(NB, Rec);
-  if (LLVM_UNLIKELY(!*Ok || (BC.Bad & Upto) || T >= NumTypes ||
-                    BC.Len[Rec] > 255)) {
+  if (LLVM_UNLIKELY(!*Ok || (BC.Bad & Upto) || T >= NumTypes)) {
     if (Error E = openNameBlock(B, NB))
       return E;
     return decodeNameGeneral(B, Rec, NB, Toks, Type);
   }
-  const uint16_t *Len = BC.Len, *Shared = BC.Shared, *First = BC.First;
+  const uint8_t *Len = BC.Len, *Shared = BC.Shared, *First = BC.First;
   const uint8_t *D = Sec[SecNameData].Data;
   uint64_t SecSize = Sec[SecNameData].Size;
-  __m256i S0 = _mm256_load_si256(reinterpret_cast<const __m256i *>(Shared));
-  __m256i S1 =
-      _mm256_load_si256(reinterpret_cast<const __m256i *>(Shared + 16));
   Type = char(TypeLetters[T]);
   unsigned RecLen = Len[Rec];
   uint64_t NeedIds = uint64_t(First[Rec]) + (RecLen - Shared[Rec]);
-  // Shared counts as bytes (saturated: RecLen <= 255 bounds the compares).
-  __m256i SB = _mm256_permute4x64_epi64(_mm256_packus_epi16(S0, S1), 0xD8);
+  __m256i SB = _mm256_load_si256(reinterpret_cast<const __m256i *>(Shared));
   Toks.resize_for_overwrite(RecLen);
   if (NeedIds > 64 || NB.FirstPos + NeedIds > NB.EndPos) {
     IdReader Ids(*this, NB);
