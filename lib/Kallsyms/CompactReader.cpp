@@ -153,6 +153,10 @@ private:
                       uint64_t *EscEnd = nullptr) const;
   /// Index in TypeLetters of record J's type (not checked).
   unsigned typeIndex(const NameBlock &NB, unsigned J) const;
+  /// The type letters of the first Records records into Types; nonzero
+  /// when an index is past the type letters.
+  uint32_t typesInto(const NameBlock &NB, unsigned Records,
+                     uint32_t *Types) const;
   /// Decodes the headers of the first Records records of NB into the
   /// arrays: shared and new token counts, index of the first new id, type.
   Error readHeaders(const NameBlock &NB, unsigned Records,
@@ -264,8 +268,10 @@ private:
   uint32_t IdTailMask[16] = {};
   /// Per first nibble of an id: its tail nibbles.
   alignas(16) uint8_t IdTailNibbles[16] = {};
-  /// Per record code: its new and dropped token counts (the escape: 0).
+  /// Per record code: its new and dropped token counts (the escape: 0),
+  /// and both in one byte as an escape byte holds them.
   alignas(16) uint8_t CodeNew[16] = {}, CodeDropped[16] = {};
+  uint8_t CodePacked[16] = {};
   /// Type planes per name block, and the type letters they index.
   unsigned TypeBits = 0;
   uint32_t NumTypes = 0;
@@ -408,6 +414,7 @@ Error CompactReader::init() {
     CodeDropped[C] = Sec[SecCombos].Data[2 * C + 1];
     if (CodeNew[C] >= RecordCodes || CodeDropped[C] >= RecordCodes)
       return corrupt("bad name record code " + Twine(C));
+    CodePacked[C] = CodeNew[C] | CodeDropped[C] << 4;
   }
   std::memcpy(TypeLetters, Sec[SecCombos].Data + 2 * RecordCodes, NumTypes);
   if (Sec[SecModuleRuns].Size % 8 || read32le(Sec[SecModuleRuns].Data) != 0)
@@ -1291,6 +1298,30 @@ unsigned CompactReader::typeIndex(const NameBlock &NB, unsigned J) const {
   return T;
 }
 
+uint32_t CompactReader::typesInto(const NameBlock &NB, unsigned Records,
+                                  uint32_t *Types) const {
+  const uint8_t *P = Sec[SecNameData].Data + NB.PlanePos;
+  uint32_t Planes[MaxTypeBits] = {};
+  for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+    Planes[Bit] = read32le(P + 4 * Bit);
+  uint32_t Bad = 0;
+  if (TypeBits <= 1) {
+    // One type or two (validated at open): every index is valid.
+    uint32_t T0 = TypeLetters[0], T1 = TypeLetters[1];
+    for (unsigned J = 0; J < Records; ++J)
+      Types[J] = (Planes[0] >> J) & 1 ? T1 : T0;
+    return 0;
+  }
+  for (unsigned J = 0; J < Records; ++J) {
+    unsigned T = 0;
+    for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+      T |= ((Planes[Bit] >> J) & 1) << Bit;
+    Bad |= T >= NumTypes;
+    Types[J] = TypeLetters[T];
+  }
+  return Bad;
+}
+
 template <typename Fn>
 Error CompactReader::forEachHeader(const NameBlock &NB, unsigned Records,
                                    Fn OnHeader, uint64_t *EscEnd) const {
@@ -1430,15 +1461,12 @@ Error CompactReader::readHeaders(const NameBlock &NB, unsigned Records,
                                  RecordHeaders &H) const {
   if (LLVM_LIKELY(NB.SimpleEscapes)) {
     // One pass without a branch per record; anything unexpected takes
-    // forEachHeader, which reports what is wrong.
-    // Members in locals: the stores through H could alias them.
+    // forEachHeader, which reports what is wrong. New and dropped counts
+    // come packed per code (an escape's byte has the same layout), the
+    // types from the planes afterwards.
     const uint8_t *D = Sec[SecNameData].Data;
     const uint8_t *Esc = D + NB.EscPos;
-    const uint8_t *CN = CodeNew, *CD = CodeDropped, *Letters = TypeLetters;
-    const unsigned Bits = TypeBits, NT = NumTypes;
-    uint32_t Planes[MaxTypeBits] = {};
-    for (unsigned Bit = 0; Bit < Bits; ++Bit)
-      Planes[Bit] = read32le(D + NB.PlanePos + 4 * Bit);
+    const uint8_t *Packed = CodePacked;
     uint64_t Hw = NB.Hdr[0];
     uint32_t Ids = 0, Len = 0, Bad = 0;
     for (unsigned J = 0; J < Records; ++J) {
@@ -1447,26 +1475,21 @@ Error CompactReader::readHeaders(const NameBlock &NB, unsigned Records,
       unsigned C = Hw & 15;
       Hw >>= 4;
       uint32_t IsEsc = C == RecordEscape;
-      uint32_t X = *Esc;
-      // Selected with masks: a branch here would be unpredictable.
-      uint32_t EscSel = 0 - IsEsc;
-      uint32_t New = (X & 15 & EscSel) | (CN[C] & ~EscSel);
-      uint32_t Dropped = ((X >> 4) & EscSel) | (CD[C] & ~EscSel);
+      // Code 15's packed entry is 0: the escape byte or the entry.
+      uint32_t X = Packed[C] | (*Esc & (0 - IsEsc));
       Esc += IsEsc;
-      unsigned T = Planes[0] >> J & 1;
-      for (unsigned Bit = 1; Bit < Bits; ++Bit)
-        T |= ((Planes[Bit] >> J) & 1) << Bit;
-      Bad |= (Dropped > Len) | (T >= NT);
+      uint32_t New = X & 15, Dropped = X >> 4;
+      Bad |= Dropped > Len;
       uint32_t S = Len - Dropped;
       H.Shared[J] = S;
       H.New[J] = New;
       H.IdStart[J] = Ids;
-      H.Type[J] = Letters[T];
       Ids += New;
       Len = S + New;
       Bad |= Len == 0;
     }
-    if (LLVM_LIKELY(!Bad))
+    uint32_t BadType = typesInto(NB, Records, H.Type);
+    if (LLVM_LIKELY(!Bad && !BadType))
       return Error::success();
   }
   uint64_t Total = 0;
@@ -1494,21 +1517,12 @@ Error CompactReader::readBlockHeaders(uint32_t B, unsigned Records,
       return Ok.takeError();
     uint32_t Upto = uint32_t((uint64_t(1) << Records) - 1);
     if (LLVM_LIKELY(*Ok && !(BC.Bad & Upto))) {
-      const uint8_t *P = Sec[SecNameData].Data + NB.PlanePos;
-      uint32_t Planes[MaxTypeBits];
-      for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
-        Planes[Bit] = read32le(P + 4 * Bit);
-      uint32_t BadType = 0;
       for (unsigned J = 0; J < Records; ++J) {
-        unsigned T = 0;
-        for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
-          T |= ((Planes[Bit] >> J) & 1) << Bit;
-        BadType |= T >= NumTypes;
-        H.Type[J] = TypeLetters[T];
         H.Shared[J] = BC.Shared[J];
         H.New[J] = BC.Len[J] - BC.Shared[J];
         H.IdStart[J] = BC.First[J];
       }
+      uint32_t BadType = typesInto(NB, Records, H.Type);
       if (LLVM_LIKELY(!BadType))
         return Error::success();
     }
