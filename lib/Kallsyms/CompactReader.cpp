@@ -220,6 +220,10 @@ private:
   Error addrBlockError(uint32_t B) const;
   /// Where Addr falls in block AB.
   void locate(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
+  /// The block holding Addr (>= Base), opened into AB, and where Addr falls
+  /// in it.
+  Expected<uint32_t> locateAddress(uint64_t Addr, AddrBlock &AB,
+                                   BlockHit &H) const;
   void locatePortable(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
   bool locateVector(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
   /// Per token id, where its bytes are: offset from TokenBase in bits
@@ -1015,26 +1019,33 @@ unsigned CompactReader::leadingUnderscores(ArrayRef<uint32_t> Toks) const {
 // One address block decoded once gives the symbol, its aliases and its
 // size; names are decoded as token ids and only the answer is expanded.
 // Alias groups that cross a block boundary (rare) take the generic path.
+Expected<uint32_t> CompactReader::locateAddress(uint64_t Addr, AddrBlock &AB,
+                                                BlockHit &H) const {
+  uint32_t B = findBlock(Addr);
+  // The block's permutation entries (one or two cache lines) are needed
+  // next: fetch them while the block decodes.
+  uint64_t Byte = (uint64_t(B) << AddrBlockShift) * PermBits / 8;
+  if (Byte < Sec[SecPerm].Size) {
+    __builtin_prefetch(Sec[SecPerm].Data + Byte);
+    __builtin_prefetch(Sec[SecPerm].Data +
+                       std::min<uint64_t>(Byte + 63, Sec[SecPerm].Size - 1));
+  }
+  if (LLVM_UNLIKELY(!openAddrBlock(B, AB)))
+    return addrBlockError(B);
+  locate(AB, Addr, H);
+  return B;
+}
+
 Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
                                                 SymbolInfo &Info) const {
   if (Addr < Base)
     return false;
-  uint32_t B = findBlock(Addr);
-  // The block's permutation entries (one or two cache lines) are needed
-  // next: fetch them while the block decodes.
-  {
-    uint64_t Byte = (uint64_t(B) << AddrBlockShift) * PermBits / 8;
-    if (Byte < Sec[SecPerm].Size) {
-      __builtin_prefetch(Sec[SecPerm].Data + Byte);
-      __builtin_prefetch(Sec[SecPerm].Data +
-                         std::min<uint64_t>(Byte + 63, Sec[SecPerm].Size - 1));
-    }
-  }
   AddrBlock AB;
-  if (LLVM_UNLIKELY(!openAddrBlock(B, AB)))
-    return addrBlockError(B);
   BlockHit H;
-  locate(AB, Addr, H);
+  Expected<uint32_t> BOr = locateAddress(Addr, AB, H);
+  if (LLVM_UNLIKELY(!BOr))
+    return BOr.takeError();
+  uint32_t B = *BOr;
   if (H.Below)
     return false; // only in a corrupt table
   uint32_t Last = H.Last, First = H.First;
@@ -1124,15 +1135,14 @@ Expected<std::optional<uint32_t>>
 CompactReader::findLastAtOrBelow(uint64_t Addr) const {
   if (Addr < Base)
     return std::nullopt;
-  uint32_t B = findBlock(Addr);
   AddrBlock AB;
-  if (LLVM_UNLIKELY(!openAddrBlock(B, AB)))
-    return addrBlockError(B);
   BlockHit H;
-  locate(AB, Addr, H);
+  Expected<uint32_t> B = locateAddress(Addr, AB, H);
+  if (!B)
+    return B.takeError();
   if (H.Below)
     return std::nullopt;
-  return std::optional<uint32_t>((B << AddrBlockShift) + H.Last);
+  return std::optional<uint32_t>((*B << AddrBlockShift) + H.Last);
 }
 
 static LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned countOnes(uint64_t V) {
