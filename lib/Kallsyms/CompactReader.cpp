@@ -184,12 +184,17 @@ private:
     alignas(32) uint8_t Shared[NameBlockRecords];
     alignas(32) uint8_t First[NameBlockRecords];
     uint32_t Bad;
+    /// With the ids: the first 64 ids' first nibbles (bytes), tail nibbles
+    /// of ids 0 .. 2I+1 (PairEnd[I + 1]) and of id 2I (EvenLen[I]).
+    alignas(32) uint8_t FB[32];
+    alignas(32) uint16_t PairEnd[33];
+    alignas(32) uint8_t EvenLen[32];
   };
   /// openNameBlock and the counts of all records of block B with AVX2;
   /// false when the block takes the general path (an escape spells a
   /// count out).
-  Expected<bool> openNameBlockVector(uint32_t B, NameBlock &NB,
-                                     BlockCounts &BC) const;
+  Expected<bool> openNameBlockVector(uint32_t B, NameBlock &NB, BlockCounts &BC,
+                                     bool WithIds = false) const;
   /// openNameBlock and readHeaders of the first Records records, with
   /// AVX2 when the reader may.
   Error readBlockHeaders(uint32_t B, unsigned Records, NameBlock &NB,
@@ -1642,8 +1647,8 @@ __attribute__((target("avx2"))) inline __m256i lastLane16(__m256i X) {
 // id. Token T of the record comes from the last record J <= Rec sharing at
 // most T tokens: a compare and a bit scan, no walk through the records.
 __attribute__((target("avx2,bmi2"))) Expected<bool>
-CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB,
-                                   BlockCounts &BC) const {
+CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB, BlockCounts &BC,
+                                   bool WithIds) const {
   uint64_t Start = nameOffset(B), End = nameOffset(B + 1);
   uint64_t SecSize = Sec[SecNameData].Size;
   NB.PlanePos = Start + NameHeaderBytes;
@@ -1695,6 +1700,37 @@ CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB,
                     Used))
     return false; // counts of 15 or more
   NB.FirstPos = (NB.EscPos + Escapes) * 2;
+  if (WithIds) {
+    // The first 64 ids' first nibbles; the tail lengths they imply and
+    // their prefix sums give where each id's tail ends (counted back from
+    // the block's end). Started here, as soon as the ids' place is known.
+    const uint8_t *FirstBytes = D + NB.FirstPos / 2;
+    if (NB.FirstPos / 2 + 32 <= SecSize) {
+      _mm256_store_si256(
+          reinterpret_cast<__m256i *>(BC.FB),
+          _mm256_loadu_si256(reinterpret_cast<const __m256i *>(FirstBytes)));
+    } else {
+      std::memset(BC.FB, 0, 32);
+      std::memcpy(BC.FB, FirstBytes, SecSize - NB.FirstPos / 2);
+    }
+    __m256i FV = _mm256_load_si256(reinterpret_cast<const __m256i *>(BC.FB));
+    __m256i LTab = _mm256_broadcastsi128_si256(
+        _mm_load_si128(reinterpret_cast<const __m128i *>(IdTailNibbles)));
+    __m256i LEven =
+        _mm256_shuffle_epi8(LTab, _mm256_and_si256(FV, _mm256_set1_epi8(15)));
+    __m256i LOdd = _mm256_shuffle_epi8(
+        LTab, _mm256_and_si256(_mm256_srli_epi16(FV, 4), _mm256_set1_epi8(15)));
+    __m256i Pair = _mm256_add_epi8(LEven, LOdd);
+    __m256i P0 =
+        prefixSum16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(Pair)));
+    __m256i P1 = _mm256_add_epi16(
+        prefixSum16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(Pair, 1))),
+        lastLane16(P0));
+    BC.PairEnd[0] = 0;
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(BC.PairEnd + 1), P0);
+    _mm256_storeu_si256(reinterpret_cast<__m256i *>(BC.PairEnd + 17), P1);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(BC.EvenLen), LEven);
+  }
 
   // Counts of every record: by code, or from its escape byte (by rank).
   __m256i NewV =
@@ -1767,7 +1803,7 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
   unsigned Rec = Slot & (NameBlockRecords - 1);
   NameBlock NB;
   BlockCounts BC;
-  Expected<bool> Ok = openNameBlockVector(B, NB, BC);
+  Expected<bool> Ok = openNameBlockVector(B, NB, BC, /*WithIds=*/true);
   if (!Ok)
     return Ok.takeError();
   uint32_t Upto = uint32_t((uint64_t(2) << Rec) - 1);
@@ -1779,7 +1815,6 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
   }
   const uint8_t *Len = BC.Len, *Shared = BC.Shared, *First = BC.First;
   const uint8_t *D = Sec[SecNameData].Data;
-  uint64_t SecSize = Sec[SecNameData].Size;
   Type = char(TypeLetters[T]);
   unsigned RecLen = Len[Rec];
   uint64_t NeedIds = uint64_t(First[Rec]) + (RecLen - Shared[Rec]);
@@ -1796,38 +1831,9 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
     }
     return Error::success();
   }
-  // The first 64 ids' first nibbles; the tail lengths they imply and
-  // their prefix sums give where each id's tail ends (counted back from
-  // the block's end).
-  const uint8_t *FirstBytes = D + NB.FirstPos / 2;
-  alignas(32) uint8_t FB[32];
-  if (NB.FirstPos / 2 + 32 <= SecSize) {
-    _mm256_store_si256(
-        reinterpret_cast<__m256i *>(FB),
-        _mm256_loadu_si256(reinterpret_cast<const __m256i *>(FirstBytes)));
-  } else {
-    std::memset(FB, 0, 32);
-    std::memcpy(FB, FirstBytes, (NeedIds + 1) / 2);
-  }
-  __m256i FV = _mm256_load_si256(reinterpret_cast<const __m256i *>(FB));
-  __m256i LTab = _mm256_broadcastsi128_si256(
-      _mm_load_si128(reinterpret_cast<const __m128i *>(IdTailNibbles)));
-  __m256i LEven =
-      _mm256_shuffle_epi8(LTab, _mm256_and_si256(FV, _mm256_set1_epi8(15)));
-  __m256i LOdd = _mm256_shuffle_epi8(
-      LTab, _mm256_and_si256(_mm256_srli_epi16(FV, 4), _mm256_set1_epi8(15)));
-  __m256i Pair = _mm256_add_epi8(LEven, LOdd);
-  __m256i P0 = prefixSum16(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(Pair)));
-  __m256i P1 = _mm256_add_epi16(
-      prefixSum16(_mm256_cvtepu8_epi16(_mm256_extracti128_si256(Pair, 1))),
-      lastLane16(P0));
-  // PairEnd[I]: tail nibbles of ids 0 .. 2I+1; EvenLen[I]: of id 2I.
-  alignas(32) uint16_t PairEnd[33];
-  alignas(32) uint8_t EvenLen[32];
-  PairEnd[0] = 0;
-  _mm256_storeu_si256(reinterpret_cast<__m256i *>(PairEnd + 1), P0);
-  _mm256_storeu_si256(reinterpret_cast<__m256i *>(PairEnd + 17), P1);
-  _mm256_store_si256(reinterpret_cast<__m256i *>(EvenLen), LEven);
+  const uint8_t *FB = BC.FB;
+  const uint16_t *PairEnd = BC.PairEnd;
+  const uint8_t *EvenLen = BC.EvenLen;
   auto TailsBefore = [&](uint64_t K) -> uint64_t {
     // Without a branch: which ids are odd is unpredictable.
     return PairEnd[K / 2] + (EvenLen[K / 2] & (0 - unsigned(K & 1)));
