@@ -53,10 +53,11 @@ constexpr unsigned NameDataSlack = 8;
 /// A gap between two symbols at least this large starts a new segment of
 /// the address guide (kernel text and module space are far apart).
 constexpr uint64_t GuideSegmentGap = uint64_t(1) << 24;
-/// Distance between back pointers on a cycle of the permutation: 16, or 8
-/// in tables of more than LargeTable symbols, whose wider permutation
-/// takes longer per step of the inverse (readers take 1 .. MaxInvStride).
-constexpr unsigned InvStride = 16, LargeInvStride = 8, MaxInvStride = 64;
+/// Distance between back pointers on a cycle of the permutation: 16, or 4
+/// in tables of more than LargeTable symbols, whose name lookups take
+/// longer per step of the inverse and which have bytes to spare within the
+/// size goal (readers take 1 .. MaxInvStride).
+constexpr unsigned InvStride = 16, LargeInvStride = 4, MaxInvStride = 64;
 constexpr uint32_t LargeTable = 1u << 16;
 
 /// Writes a nibble stream: nibble K is the low half of byte K/2 when K is
