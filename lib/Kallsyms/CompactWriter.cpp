@@ -301,10 +301,10 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   }
   unsigned TypeBits = bitsFor(Types.size() - 1);
 
-  // Name blocks (docs/Kallsyms.md): header nibbles, header tails, first
-  // nibbles of the token ids, and the ids' tail nibbles from the block's
-  // end backwards, so a reader finds any record's tokens without decoding
-  // the records before it.
+  // Name blocks (docs/Kallsyms.md): code nibbles, type planes, escapes,
+  // first nibbles of the token ids, and the ids' tail nibbles from the
+  // block's end backwards, so a reader finds any record's tokens without
+  // decoding the records before it.
   std::vector<uint64_t> NameOffsets;
   std::string NameData;
   {
