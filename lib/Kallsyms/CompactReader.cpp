@@ -188,7 +188,7 @@ private:
     /// of ids 0 .. 2I+1 (PairEnd[I + 1]) and of id 2I (EvenLen[I]).
     alignas(32) uint8_t FB[32];
     alignas(32) uint16_t PairEnd[33];
-    alignas(32) uint8_t EvenLen[32];
+    alignas(32) uint8_t EvenLen[33]; // [32] is 0: ids 0 .. 63 have 32 pairs
   };
   /// openNameBlock and the counts of all records of block B with AVX2;
   /// false when the block takes the general path (an escape spells a
@@ -1730,6 +1730,7 @@ CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB, BlockCounts &BC,
     _mm256_storeu_si256(reinterpret_cast<__m256i *>(BC.PairEnd + 1), P0);
     _mm256_storeu_si256(reinterpret_cast<__m256i *>(BC.PairEnd + 17), P1);
     _mm256_store_si256(reinterpret_cast<__m256i *>(BC.EvenLen), LEven);
+    BC.EvenLen[32] = 0;
   }
 
   // Counts of every record: by code, or from its escape byte (by rank).
