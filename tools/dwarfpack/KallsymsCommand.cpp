@@ -69,6 +69,12 @@ cl::opt<unsigned> BenchLookups(
 cl::opt<bool> BenchAddressOnly("bench-address-only", cl::Hidden,
                                cl::desc("With --bench-lookups: addresses only"),
                                cl::sub(Sub), cl::cat(category()));
+cl::opt<unsigned> BenchRepeat(
+    "bench-repeat", cl::Hidden,
+    cl::desc("With --bench-lookups: look each random address up N times in "
+             "a row (then its data is cached and its branches predicted: "
+             "what the lookup's work itself costs)"),
+    cl::sub(Sub), cl::cat(category()));
 cl::opt<unsigned>
     BenchBuild("bench-build", cl::Hidden,
                cl::desc("Time N in-memory builds (parse + write) of INPUT"),
@@ -168,7 +174,12 @@ int runBenchLookups() {
   // uniform over the span, where a module gap would dominate.
   std::vector<uint64_t> Addrs(BenchLookups);
   std::uniform_int_distribution<uint32_t> SymD(0, N - 1);
-  for (auto &A : Addrs) {
+  for (size_t I = 0; I < Addrs.size(); ++I) {
+    uint64_t &A = Addrs[I];
+    if (BenchRepeat > 1 && I % BenchRepeat) {
+      A = Addrs[I - I % BenchRepeat];
+      continue;
+    }
     SymbolInfo S;
     if (Error E = R.fillAddressAndSize(SymD(Rng), S))
       return reportError(std::move(E));
