@@ -832,18 +832,28 @@ DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
     }
   }
   alignas(32) uint32_t Sums[32];
-  __m256i AtMost[4], Z[4];
-  __m256i Carry = _mm256_setzero_si256();
+  __m256i AtMost[4], Z[4], Pre[4], GroupSum[4];
+  // Each group's prefix sums and total side by side, then the totals of
+  // the groups before each: a short chain, where carrying one group's
+  // total into the next made four prefix sums wait on one another.
 #pragma GCC unroll 4
   for (unsigned G = 0; G < 4; ++G) {
     // Lanes past the last field add nothing: their sums stay the total.
     __m256i D = _mm256_and_si256(F[G], Valid[G]);
-    __m256i P = _mm256_add_epi32(prefixSum8(D), Carry);
-    Carry = _mm256_permutevar8x32_epi32(P, Seven);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(Sums + 8 * G), P);
-    AtMost[G] = _mm256_cmpeq_epi32(_mm256_min_epu32(P, Q), P);
+    Pre[G] = prefixSum8(D);
+    GroupSum[G] = _mm256_permutevar8x32_epi32(Pre[G], Seven);
     Z[G] = _mm256_cmpeq_epi32(D, _mm256_setzero_si256());
   }
+  __m256i Before01 = _mm256_add_epi32(GroupSum[0], GroupSum[1]);
+  __m256i Before[4] = {_mm256_setzero_si256(), GroupSum[0], Before01,
+                       _mm256_add_epi32(Before01, GroupSum[2])};
+#pragma GCC unroll 4
+  for (unsigned G = 0; G < 4; ++G) {
+    Pre[G] = _mm256_add_epi32(Pre[G], Before[G]);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(Sums + 8 * G), Pre[G]);
+    AtMost[G] = _mm256_cmpeq_epi32(_mm256_min_epu32(Pre[G], Q), Pre[G]);
+  }
+  __m256i Carry = _mm256_add_epi32(Before[3], GroupSum[3]);
   // The four masks of 32-bit lanes as one of bytes: two packs give the
   // lanes in the order 0-3 of each group, then 4-7 of each group; the
   // count needs no order, the zero mask is put back in order.
