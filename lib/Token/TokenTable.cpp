@@ -134,14 +134,57 @@ TokenTableBuilder::finish(ArrayRef<uint64_t> Weights) const {
     Sorted.push_back(Weight(I));
   Enc.Code.OneByte = chooseOneByte(Sorted);
 
-  uint32_t N = Order.size();
+  std::vector<StringRef> ById(Order.size());
+  for (uint32_t I = 0; I < Order.size(); ++I) {
+    auto It = Enc.Ids.try_emplace(Words[Order[I]], I).first;
+    Enc.Remap[Order[I]] = I;
+    ById[I] = It->getKey();
+  }
+  if (Error E = Enc.serialize(ById))
+    return std::move(E);
+  return Enc;
+}
+
+std::vector<StringRef> TokenEncoder::byId() const {
+  std::vector<StringRef> ById(NumTokens);
+  for (const auto &E : Ids)
+    ById[E.second] = E.getKey();
+  return ById;
+}
+
+/// The size of the version-1 form of a table (a multiple of 4).
+static uint64_t version1Size(uint64_t NumTokens, uint64_t NumLong,
+                             uint64_t TextSize) {
+  return alignTo(TableHeaderSize + ((NumTokens + 15) >> IndexShift) * 4 +
+                     NumLong * 8 + (NumTokens + 1) / 2 + TextSize,
+                 4);
+}
+
+/// The header both versions share; the last three fields differ.
+static void appendHeader(std::string &S, uint8_t Version, Separators Seps,
+                         uint8_t Shift, uint8_t OneByte, uint32_t NumTokens,
+                         uint32_t F16, uint32_t F20) {
+  appendU32(S, TableMagic);
+  S.push_back(char(Version));
+  S.push_back(Seps.Word);
+  S.push_back(Seps.Sub);
+  S.push_back(char(Shift));
+  S.push_back(char(OneByte));
+  S.append(3, '\0');
+  appendU32(S, NumTokens);
+  appendU32(S, F16);
+  appendU32(S, F20);
+}
+
+/// Writes the version-1 form of the tokens ById into S.
+static void writeVersion1(ArrayRef<StringRef> ById, Separators Seps,
+                          uint8_t OneByte, std::string &S) {
+  uint32_t N = ById.size();
   uint64_t BytesSize = 0;
   std::vector<std::pair<uint32_t, uint32_t>> Longs;
   std::string Offsets, Lengths;
   for (uint32_t I = 0; I < N; ++I) {
-    StringRef W = Words[Order[I]];
-    Enc.Ids[W] = I;
-    Enc.Remap[Order[I]] = I;
+    StringRef W = ById[I];
     if ((I & ((1u << IndexShift) - 1)) == 0)
       appendU32(Offsets, uint32_t(BytesSize));
     unsigned Nibble = W.size() >= LongLength ? LongLength : W.size();
@@ -153,31 +196,89 @@ TokenTableBuilder::finish(ArrayRef<uint64_t> Weights) const {
       Lengths.back() = char(uint8_t(Lengths.back()) | (Nibble << 4));
     BytesSize += W.size();
   }
-  if (BytesSize > UINT32_MAX)
-    return createStringError(inconvertibleErrorCode(),
-                             "token text exceeds 4 GiB");
-
-  std::string &S = Enc.Serialized;
-  appendU32(S, TableMagic);
-  S.push_back(char(TableVersion));
-  S.push_back(Seps.Word);
-  S.push_back(Seps.Sub);
-  S.push_back(char(IndexShift));
-  S.push_back(char(Enc.Code.OneByte));
-  S.append(3, '\0');
-  appendU32(S, N);
-  appendU32(S, Longs.size());
-  appendU32(S, uint32_t(BytesSize));
+  S.clear();
+  S.reserve(version1Size(N, Longs.size(), BytesSize));
+  appendHeader(S, TableVersion, Seps, IndexShift, OneByte, N, Longs.size(),
+               uint32_t(BytesSize));
   S += Offsets;
   for (auto [Id, Len] : Longs) {
     appendU32(S, Id);
     appendU32(S, Len);
   }
   S += Lengths;
-  for (uint32_t I : Order)
-    S += Words[I];
+  for (StringRef W : ById)
+    S += W;
   S.resize(alignTo(S.size(), 4), '\0');
-  return Enc;
+}
+
+Error TokenEncoder::serialize(ArrayRef<StringRef> ById) {
+  uint64_t BytesSize = 0;
+  for (StringRef W : ById)
+    BytesSize += W.size();
+  if (BytesSize > UINT32_MAX)
+    return createStringError(inconvertibleErrorCode(),
+                             "token text exceeds 4 GiB");
+  writeVersion1(ById, Seps, Code.OneByte, Serialized);
+  return Error::success();
+}
+
+/// Appends a count that did not fit its nibble (15 + V).
+static void appendULEB(std::string &S, uint64_t V) {
+  uint8_t Buf[16];
+  S.append(reinterpret_cast<const char *>(Buf), encodeULEB128(V, Buf));
+}
+
+std::string TokenEncoder::frontCoded() const {
+  std::vector<StringRef> ById = byId();
+  std::string S;
+  appendHeader(S, FrontCodedVersion, Seps, 0, Code.OneByte, NumTokens, 0, 0);
+  uint64_t TextSize = 0;
+  StringRef Prev;
+  for (StringRef W : ById) {
+    size_t Shared = 0, Max = std::min(Prev.size(), W.size());
+    while (Shared < Max && Prev[Shared] == W[Shared])
+      ++Shared;
+    size_t New = W.size() - Shared;
+    S.push_back(
+        char(std::min<size_t>(Shared, 15) | std::min<size_t>(New, 15) << 4));
+    if (Shared >= 15)
+      appendULEB(S, Shared - 15);
+    if (New >= 15)
+      appendULEB(S, New - 15);
+    S.append(W.data() + Shared, New);
+    TextSize += W.size();
+    Prev = W;
+  }
+  uint64_t Encoded = S.size() - TableHeaderSize;
+  S.resize(alignTo(S.size(), 4), '\0');
+  // Refused by readers: keep version 1 (Serialized is its exact size).
+  if (Encoded > UINT32_MAX || TextSize > UINT32_MAX ||
+      Serialized.size() + OwnedTextPadding > MaxExpansion * S.size())
+    return Serialized;
+  support::endian::write32le(&S[16], uint32_t(Encoded));
+  support::endian::write32le(&S[20], uint32_t(TextSize));
+  return S;
+}
+
+void TokenEncoder::sortWithin(ArrayRef<uint32_t> RangeEnds) {
+  std::vector<StringRef> ById = byId();
+  uint32_t Begin = 0;
+  for (uint32_t End : RangeEnds) {
+    End = std::min(std::max(End, Begin), NumTokens);
+    std::sort(ById.begin() + Begin, ById.begin() + End);
+    Begin = End;
+  }
+  // Old id -> new id, then every place that holds an id.
+  std::vector<uint32_t> NewId(NumTokens);
+  for (uint32_t I = 0; I < NumTokens; ++I) {
+    uint32_t &Id = Ids.find(ById[I])->second;
+    NewId[Id] = I;
+    Id = I;
+  }
+  for (uint32_t &R : Remap)
+    R = NewId[R];
+  // The text size did not change, and finish() checked it.
+  writeVersion1(ById, Seps, Code.OneByte, Serialized);
 }
 
 bool TokenEncoder::tokenize(StringRef Name,
@@ -214,6 +315,8 @@ Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
   const uint8_t *P = Data.bytes_begin();
   if (read32le(P) != TableMagic)
     return corrupt("bad magic");
+  if (P[4] == FrontCodedVersion)
+    return createFrontCoded(Data, Size);
   if (P[4] != TableVersion)
     return corrupt("unsupported version " + Twine(unsigned(P[4])));
   if (P[7] != IndexShift)
@@ -267,6 +370,137 @@ Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
     return corrupt("token lengths do not add up to the text size");
   if (Size)
     *Size = alignTo(Total, 4);
+  return T;
+}
+
+Expected<TokenTable> TokenTable::createFrontCoded(StringRef Data,
+                                                  uint64_t *Size) {
+  const uint8_t *P = Data.bytes_begin();
+  Separators Seps{char(P[5]), char(P[6])};
+  uint8_t OneByte = P[8];
+  if (P[7] != 0)
+    return corrupt("version 2 with a nonzero byte 7");
+  if (OneByte == 0 || OneByte == 0xFF || Seps.Word == Seps.Sub)
+    return corrupt("bad id code or separators");
+  uint32_t N = read32le(P + 12);
+  uint64_t Encoded = read32le(P + 16), TextSize = read32le(P + 20);
+  if (N > MaxTokens || N > Encoded)
+    return corrupt("bad token count");
+  if (TableHeaderSize + Encoded > Data.size())
+    return corrupt("records run past the end (" +
+                   Twine(TableHeaderSize + Encoded) + " > " +
+                   Twine(Data.size()) + " bytes)");
+  const uint8_t *Rec = P + TableHeaderSize, *End = Rec + Encoded;
+  uint64_t Occupied = alignTo(TableHeaderSize + Encoded, 4);
+  // The bound: checked on TextSize before the first pass, on the exact
+  // image after it.
+  if (TextSize > MaxExpansion * Occupied)
+    return corrupt("text of " + Twine(TextSize) + " bytes exceeds " +
+                   Twine(MaxExpansion) + " times the table's " +
+                   Twine(Occupied) + " bytes");
+
+  // Reads one record at Q (advancing it): shared and new byte counts.
+  auto ReadCount = [&](const uint8_t *&Q, uint64_t Nibble,
+                       uint64_t &V) -> bool {
+    V = Nibble;
+    if (Nibble < 15)
+      return true;
+    unsigned Len = 0;
+    const char *Err = nullptr;
+    uint64_t X = decodeULEB128(Q, &Len, End, &Err);
+    if (Err || X > UINT32_MAX)
+      return false;
+    Q += Len;
+    V = 15 + X;
+    return true;
+  };
+  auto ReadRecord = [&](const uint8_t *&Q, uint32_t I, uint64_t PrevLen,
+                        uint64_t &Shared, uint64_t &New) -> Error {
+    if (Q >= End)
+      return corrupt("record " + Twine(I) + " runs past the end");
+    uint8_t B = *Q++;
+    if (!ReadCount(Q, B & 15, Shared) || !ReadCount(Q, B >> 4, New))
+      return corrupt("bad byte counts in record " + Twine(I));
+    if (Shared > PrevLen)
+      return corrupt("record " + Twine(I) + " shares " + Twine(Shared) +
+                     " bytes of a token of " + Twine(PrevLen));
+    if (New > uint64_t(End - Q))
+      return corrupt("record " + Twine(I) + " runs past the end");
+    return Error::success();
+  };
+
+  // First pass: validate every record, the lengths and their sum.
+  uint64_t Sum = 0, PrevLen = 0, NumLong = 0;
+  const uint8_t *Q = Rec;
+  for (uint32_t I = 0; I < N; ++I) {
+    uint64_t Shared, New;
+    if (Error E = ReadRecord(Q, I, PrevLen, Shared, New))
+      return std::move(E);
+    Q += New;
+    PrevLen = Shared + New;
+    NumLong += PrevLen >= LongLength;
+    Sum += PrevLen;
+    if (Sum > TextSize)
+      return corrupt("token lengths exceed the text size");
+  }
+  if (Q != End)
+    return corrupt("bytes after the last record");
+  if (Sum != TextSize)
+    return corrupt("token lengths do not add up to the text size");
+  uint64_t ImageSize = version1Size(N, NumLong, TextSize) + OwnedTextPadding;
+  if (ImageSize > MaxExpansion * Occupied)
+    return corrupt("decoded table of " + Twine(ImageSize) + " bytes exceeds " +
+                   Twine(MaxExpansion) + " times the table's " +
+                   Twine(Occupied) + " bytes");
+
+  // Second pass: the version-1 image (validated again by create()).
+  auto Image = std::make_shared<std::string>();
+  std::string &S = *Image;
+  S.reserve(ImageSize);
+  appendHeader(S, TableVersion, Seps, IndexShift, OneByte, N, NumLong,
+               uint32_t(TextSize));
+  size_t OffsetsAt = S.size();
+  S.resize(OffsetsAt + ((uint64_t(N) + 15) >> IndexShift) * 4, '\0');
+  size_t LongsAt = S.size();
+  S.resize(LongsAt + NumLong * 8, '\0');
+  size_t LengthsAt = S.size();
+  S.resize(LengthsAt + (uint64_t(N) + 1) / 2, '\0');
+  size_t TextAt = S.size();
+  S.resize(TextAt + TextSize, '\0');
+  uint64_t Off = 0, PrevOff = 0, LongIdx = 0;
+  PrevLen = 0;
+  Q = Rec;
+  for (uint32_t I = 0; I < N; ++I) {
+    uint64_t Shared, New;
+    if (Error E = ReadRecord(Q, I, PrevLen, Shared, New))
+      return std::move(E);
+    uint64_t Len = Shared + New;
+    if ((I & 15) == 0)
+      support::endian::write32le(&S[OffsetsAt + (I >> IndexShift) * 4],
+                                 uint32_t(Off));
+    uint8_t Nibble = Len >= LongLength ? LongLength : Len;
+    S[LengthsAt + I / 2] |= char(Nibble << ((I & 1) * 4));
+    if (Nibble == LongLength) {
+      support::endian::write32le(&S[LongsAt + LongIdx * 8], I);
+      support::endian::write32le(&S[LongsAt + LongIdx * 8 + 4], uint32_t(Len));
+      ++LongIdx;
+    }
+    // The previous token ends at or before Off: no overlap.
+    char *Text = S.data() + TextAt;
+    std::memcpy(Text + Off, Text + PrevOff, Shared);
+    std::memcpy(Text + Off + Shared, Q, New);
+    Q += New;
+    PrevOff = Off;
+    PrevLen = Len;
+    Off += Len;
+  }
+  S.resize(alignTo(S.size(), 4) + OwnedTextPadding, '\0');
+  Expected<TokenTable> T = create(S);
+  if (!T)
+    return T.takeError();
+  T->Image = std::move(Image);
+  if (Size)
+    *Size = Occupied;
   return T;
 }
 

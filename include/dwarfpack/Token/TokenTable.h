@@ -4,7 +4,9 @@
 // paths) is split into word tokens at a separator byte ('_' by default) and
 // stored as a sequence of token ids. Ids are given in order of decreasing
 // frequency, so the most frequent words take one byte. The serialized table
-// is read in place (zero copy); docs/TokenEncoder.md specifies it.
+// (version 1) is read in place (zero copy); the front-coded version 2 is
+// decoded once into memory the table owns. docs/TokenEncoder.md specifies
+// both.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,16 @@ namespace token {
 /// "DPTK" read as a little-endian u32.
 constexpr uint32_t TableMagic = 0x4B545044;
 constexpr uint8_t TableVersion = 1;
+/// The front-coded table: each token's bytes after those it shares with the
+/// previous id.
+constexpr uint8_t FrontCodedVersion = 2;
+/// A version-2 table is refused when its decoded image would exceed this
+/// many times the table's own size: a small file must not make a reader
+/// allocate without bound.
+constexpr uint64_t MaxExpansion = 16;
+/// Zero bytes after the token text of a decoded image, so readers may load
+/// 16 bytes from any byte of a token.
+constexpr uint64_t OwnedTextPadding = 16;
 constexpr uint64_t TableHeaderSize = 24;
 /// One sparse offset every 2^IndexShift tokens.
 constexpr unsigned IndexShift = 4;
@@ -120,9 +133,26 @@ public:
   uint32_t finalId(uint32_t Provisional) const { return Remap[Provisional]; }
   /// The serialized table (docs/TokenEncoder.md), a multiple of 4 bytes.
   llvm::StringRef serialized() const { return Serialized; }
+  /// The table front-coded (version 2), a multiple of 4 bytes; version 1
+  /// (serialized()) when version 2 would exceed MaxExpansion or its u32
+  /// fields. Smallest after sortWithin has put similar tokens side by side.
+  std::string frontCoded() const;
+
+  /// Reorders the ids inside each range [RangeEnds[I-1], RangeEnds[I])
+  /// (the first from 0) by the tokens' bytes, so that front coding finds
+  /// shared prefixes; ids past the last end keep their place, ends past
+  /// numTokens() are clamped. A writer passes ranges of ids whose codes
+  /// have one length, so no name grows. finalId(), tokenize() and the
+  /// serialized forms follow the new ids; the byte id code keeps the
+  /// limit finish() chose.
+  void sortWithin(llvm::ArrayRef<uint32_t> RangeEnds);
 
 private:
   friend class TokenTableBuilder;
+  /// The tokens by id (referring to the keys of Ids).
+  std::vector<llvm::StringRef> byId() const;
+  llvm::Error serialize(llvm::ArrayRef<llvm::StringRef> ById);
+
   llvm::StringMap<uint32_t> Ids;
   std::vector<uint32_t> Remap;
   std::string Serialized;
@@ -200,14 +230,22 @@ private:
   Separators Seps;
 };
 
-/// Zero-copy view of a serialized token table. All offsets are validated by
+/// View of a serialized token table. All offsets are validated by
 /// create(), so token() cannot read out of bounds.
 class TokenTable {
 public:
-  /// Validates Bytes (which must stay alive) and returns a view of them.
-  /// Size receives the number of bytes the table occupies.
+  /// Validates Bytes and returns a table. A version-1 table is a view of
+  /// Bytes (which must stay alive); a version-2 table is decoded once into
+  /// an image the table owns (shared by its copies), which needs at most
+  /// MaxExpansion times the table's size. Size receives the number of
+  /// bytes the table occupies in Bytes.
   static llvm::Expected<TokenTable> create(llvm::StringRef Bytes,
                                            uint64_t *Size = nullptr);
+
+  /// True when the text lives in an image the table owns (version 2);
+  /// then at least OwnedTextPadding zero bytes follow the last token. A
+  /// view (version 1) has after its text whatever follows in Bytes.
+  bool ownsText() const { return Image != nullptr; }
 
   uint32_t numTokens() const { return NumTokens; }
   Separators separators() const { return Seps; }
@@ -272,7 +310,12 @@ private:
   llvm::StringRef tokenWithLongs(uint32_t Id) const;
   /// token() by adding the lengths one at a time.
   llvm::StringRef tokenSlow(uint32_t Id) const;
+  static llvm::Expected<TokenTable> createFrontCoded(llvm::StringRef Data,
+                                                     uint64_t *Size);
 
+  /// The decoded version-1 image of a version-2 table; the pointers below
+  /// point into it. Shared, so copies and moves keep them valid.
+  std::shared_ptr<const std::string> Image;
   const uint8_t *Offsets = nullptr; // u32[ceil(NumTokens / 16)]
   const uint8_t *Longs = nullptr;   // (u32 id, u32 length)[NumLong]
   const uint8_t *Lengths = nullptr; // nibbles, u8[ceil(NumTokens / 2)]
