@@ -296,7 +296,7 @@ private:
   /// 8 bytes can be read from any byte of the permutation section, of
   /// the address index, of the guide entries.
   bool PermSlack = false, IdxSlack = false, GuideSlack = false;
-  /// 16 bytes can be read from any byte of the token table.
+  /// 16 bytes can be read from any byte of the token text.
   bool TokenSlack = false;
   /// The CPU has what the vector fast paths use (AVX2, BMI2), and the
   /// caller did not ask for the portable paths.
@@ -382,14 +382,17 @@ Error CompactReader::init() {
   PermSlack = HasSlack(SecPerm);
   IdxSlack = HasSlack(SecAddrIndex);
   GuideSlack = HasSlack(SecGuide);
-  TokenSlack =
-      uint64_t(Sec[SecTokens].Data - P) + Sec[SecTokens].Size + 16 <= B.size();
   Expected<token::TokenTable> T = token::TokenTable::create(
       StringRef(reinterpret_cast<const char *>(Sec[SecTokens].Data),
                 Sec[SecTokens].Size));
   if (!T)
     return T.takeError();
   Tokens = *T;
+  // A decoded (version 2) table has the padding in its own image; a view
+  // reads on into the file.
+  TokenSlack =
+      Tokens.ownsText() ||
+      uint64_t(Sec[SecTokens].Data - P) + Sec[SecTokens].Size + 16 <= B.size();
   initTokenSpans();
 
   NumAddrBlocks =
@@ -1230,10 +1233,10 @@ void CompactReader::initTokenSpans() {
 
 void CompactReader::expand(ArrayRef<uint32_t> Toks, std::string &Out) const {
   // One pass into a buffer on the stack with copies of 16 bytes, which may
-  // read up to 15 bytes past a token (the file has that many after the
-  // token table), then one append: resizing the string first would fill
-  // it with zeros. Tokens of at most 63 bytes: 64 of them and the overrun
-  // of the last copy fit the buffer.
+  // read up to 16 bytes past a token (TokenSlack: the decoded table's
+  // padding, or the file after the table), then one append: resizing the string
+  // first would fill it with zeros. Tokens of at most 63 bytes: 64 of them and
+  // the overrun of the last copy fit the buffer.
   constexpr size_t MaxToks = 64;
   char Buf[MaxToks * (SpanLen + 1) + 16];
   if (LLVM_LIKELY(TokenSlack && !TokenSpans.empty() && !Toks.empty() &&

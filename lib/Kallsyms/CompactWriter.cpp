@@ -249,6 +249,11 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
           IdCode = K;
         }
       }
+  // Inside each range of ids whose codes have one length, order the ids
+  // by the tokens' bytes: no record changes size, and the front-coded
+  // token table finds the prefixes sorted tokens share.
+  Enc->sortWithin({IdCode.base2(), IdCode.base3(), IdCode.base4(),
+                   IdCode.base7(), Enc->numTokens()});
 
   // Record codes: the 15 most frequent (new, dropped) token counts, where
   // a record drops D tokens of the previous record's and adds K new ones;
@@ -606,7 +611,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   }
 
   const std::string *Secs[NumSections] = {};
-  std::string Tokens = Enc->serialized().str();
+  std::string Tokens = Enc->frontCoded();
   Secs[SecTokens] = &Tokens;
   Secs[SecAddrIndex] = &AddrIndex;
   Secs[SecAddrData] = &AddrBits.Bytes;

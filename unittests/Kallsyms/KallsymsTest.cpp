@@ -3,6 +3,7 @@
 #include "dwarfpack/Kallsyms/SymbolList.h"
 #include "dwarfpack/Kallsyms/SymbolReader.h"
 #include "dwarfpack/Kallsyms/Writers.h"
+#include "dwarfpack/Token/TokenTable.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -703,6 +704,57 @@ TEST(Compact, AddressGuideSegments) {
 
 // Names cut at '.' and '_' in every odd place, types other than t/T, and
 // names that are not in the table.
+// Section 0 is a front-coded token table whose ids are sorted by bytes
+// inside each range of one id code length; a version-3 table is refused.
+TEST(Compact, TokenTiersSortedAndFrontCoded) {
+  // Word I is used about 4000 / (I + 1) times: every id code length occurs.
+  std::mt19937 Rng(21);
+  std::string Text;
+  std::vector<std::string> Names;
+  for (int I = 0; I < 20000; ++I) {
+    std::string N;
+    for (int W = 0, NW = 1 + Rng() % 4; W < NW; ++W) {
+      unsigned R = Rng() % 5000;
+      N += (W ? "_w" : "w") + std::to_string(5000 / (R + 1) + R % 7);
+    }
+    Names.push_back(N);
+    Text += utohexstr(0x10000 + 16 * I) + " t " + N + "\n";
+  }
+  SymbolList L = sampleList(Text, 0x10000 + 16 * 20000);
+  std::string Storage;
+  auto R = writeAndOpen(L, Fmt::Compact, Storage);
+  ASSERT_TRUE(R);
+  EXPECT_EQ(support::endian::read32le(&Storage[8]), 4u);
+  uint32_t Off = support::endian::read32le(&Storage[64]);
+  uint32_t Size = support::endian::read32le(&Storage[68]);
+  StringRef Sec0 = StringRef(Storage).substr(Off, Size);
+  ASSERT_EQ(Sec0[4], char(token::FrontCodedVersion));
+  Expected<token::TokenTable> T = token::TokenTable::create(Sec0);
+  ASSERT_TRUE(bool(T)) << toString(T.takeError());
+  ASSERT_TRUE(T->ownsText());
+  unsigned A = Storage[52], B = Storage[53], C = Storage[54];
+  uint32_t Base2 = A, Base3 = A + 16 * B, Base4 = Base3 + 256 * C,
+           Base7 = Base4 + 4096 * (15 - A - B - C);
+  uint32_t N = T->numTokens();
+  ASSERT_GT(N, Base3 + 2) << "the test needs three tiers";
+  for (uint32_t Id = 1; Id < N; ++Id)
+    if (Id != Base2 && Id != Base3 && Id != Base4 && Id != Base7)
+      ASSERT_LT(T->token(Id - 1), T->token(Id)) << "id " << Id;
+  SymbolInfo Info;
+  for (int I = 0; I < 20000; I += 97) {
+    Expected<bool> Found = R->lookupAddressInto(0x10000 + 16 * I, Info);
+    ASSERT_TRUE(Found && *Found);
+    EXPECT_EQ(Info.Name, Names[I]);
+  }
+  // The previous version is refused.
+  std::string Old = Storage;
+  support::endian::write32le(&Old[8], 3);
+  auto Bad = openSymbolTable(MemoryBuffer::getMemBuffer(Old, "t", false));
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(toString(Bad.takeError()).find("unsupported version 3"),
+            std::string::npos);
+}
+
 TEST(Compact, NameEdgeCases) {
   const char *Names[] = {"a..b",     "_.x",  ".a",    "a.",      "x_.y",
                          "__",       "_",    "a_b.c", "a_b",     "a_b_",
