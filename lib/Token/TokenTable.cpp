@@ -373,6 +373,62 @@ Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
   return T;
 }
 
+namespace {
+enum RecordStatus {
+  RecordOk,
+  RecordTruncated,
+  RecordBadCount,
+  RecordOverlong,
+  RecordPastEnd
+};
+} // namespace
+
+/// Reads a version-2 count whose nibble is Nibble at Q (advancing it).
+LLVM_ATTRIBUTE_ALWAYS_INLINE static bool
+readCount(const uint8_t *&Q, const uint8_t *End, unsigned Nibble, uint64_t &V) {
+  V = Nibble;
+  if (LLVM_LIKELY(Nibble < 15))
+    return true;
+  unsigned Len = 0;
+  const char *Err = nullptr;
+  uint64_t X = decodeULEB128(Q, &Len, End, &Err);
+  if (Err || X > UINT32_MAX)
+    return false;
+  Q += Len;
+  V = 15 + X;
+  return true;
+}
+
+/// Reads the counts of one version-2 record at Q (advancing Q to its new
+/// bytes) and checks them against the previous token and End.
+LLVM_ATTRIBUTE_ALWAYS_INLINE static RecordStatus
+readRecord(const uint8_t *&Q, const uint8_t *End, uint64_t PrevLen,
+           uint64_t &Shared, uint64_t &New) {
+  if (Q >= End)
+    return RecordTruncated;
+  uint8_t B = *Q++;
+  if (!readCount(Q, End, B & 15, Shared) || !readCount(Q, End, B >> 4, New))
+    return RecordBadCount;
+  if (Shared > PrevLen)
+    return RecordOverlong;
+  if (New > uint64_t(End - Q))
+    return RecordPastEnd;
+  return RecordOk;
+}
+
+static Error recordError(RecordStatus St, uint32_t I, uint64_t PrevLen,
+                         uint64_t Shared) {
+  switch (St) {
+  case RecordBadCount:
+    return corrupt("bad byte counts in record " + Twine(I));
+  case RecordOverlong:
+    return corrupt("record " + Twine(I) + " shares " + Twine(Shared) +
+                   " bytes of a token of " + Twine(PrevLen));
+  default:
+    return corrupt("record " + Twine(I) + " runs past the end");
+  }
+}
+
 Expected<TokenTable> TokenTable::createFrontCoded(StringRef Data,
                                                   uint64_t *Size) {
   const uint8_t *P = Data.bytes_begin();
@@ -399,43 +455,13 @@ Expected<TokenTable> TokenTable::createFrontCoded(StringRef Data,
                    Twine(MaxExpansion) + " times the table's " +
                    Twine(Occupied) + " bytes");
 
-  // Reads one record at Q (advancing it): shared and new byte counts.
-  auto ReadCount = [&](const uint8_t *&Q, uint64_t Nibble,
-                       uint64_t &V) -> bool {
-    V = Nibble;
-    if (Nibble < 15)
-      return true;
-    unsigned Len = 0;
-    const char *Err = nullptr;
-    uint64_t X = decodeULEB128(Q, &Len, End, &Err);
-    if (Err || X > UINT32_MAX)
-      return false;
-    Q += Len;
-    V = 15 + X;
-    return true;
-  };
-  auto ReadRecord = [&](const uint8_t *&Q, uint32_t I, uint64_t PrevLen,
-                        uint64_t &Shared, uint64_t &New) -> Error {
-    if (Q >= End)
-      return corrupt("record " + Twine(I) + " runs past the end");
-    uint8_t B = *Q++;
-    if (!ReadCount(Q, B & 15, Shared) || !ReadCount(Q, B >> 4, New))
-      return corrupt("bad byte counts in record " + Twine(I));
-    if (Shared > PrevLen)
-      return corrupt("record " + Twine(I) + " shares " + Twine(Shared) +
-                     " bytes of a token of " + Twine(PrevLen));
-    if (New > uint64_t(End - Q))
-      return corrupt("record " + Twine(I) + " runs past the end");
-    return Error::success();
-  };
-
   // First pass: validate every record, the lengths and their sum.
   uint64_t Sum = 0, PrevLen = 0, NumLong = 0;
   const uint8_t *Q = Rec;
   for (uint32_t I = 0; I < N; ++I) {
-    uint64_t Shared, New;
-    if (Error E = ReadRecord(Q, I, PrevLen, Shared, New))
-      return std::move(E);
+    uint64_t Shared = 0, New = 0;
+    if (RecordStatus St = readRecord(Q, End, PrevLen, Shared, New))
+      return recordError(St, I, PrevLen, Shared);
     Q += New;
     PrevLen = Shared + New;
     NumLong += PrevLen >= LongLength;
@@ -456,45 +482,58 @@ Expected<TokenTable> TokenTable::createFrontCoded(StringRef Data,
   // Second pass: the version-1 image (validated again by create()).
   auto Image = std::make_shared<std::string>();
   std::string &S = *Image;
-  S.reserve(ImageSize);
   appendHeader(S, TableVersion, Seps, IndexShift, OneByte, N, NumLong,
                uint32_t(TextSize));
   size_t OffsetsAt = S.size();
-  S.resize(OffsetsAt + ((uint64_t(N) + 15) >> IndexShift) * 4, '\0');
-  size_t LongsAt = S.size();
-  S.resize(LongsAt + NumLong * 8, '\0');
-  size_t LengthsAt = S.size();
-  S.resize(LengthsAt + (uint64_t(N) + 1) / 2, '\0');
-  size_t TextAt = S.size();
-  S.resize(TextAt + TextSize, '\0');
+  size_t LongsAt = OffsetsAt + ((uint64_t(N) + 15) >> IndexShift) * 4;
+  size_t LengthsAt = LongsAt + NumLong * 8;
+  size_t TextAt = LengthsAt + (uint64_t(N) + 1) / 2;
+  // The padding after the text takes the overrun of the 16-byte copies.
+  S.resize(ImageSize, '\0');
+  char *Img = S.data(), *Text = Img + TextAt;
   uint64_t Off = 0, PrevOff = 0, LongIdx = 0;
   PrevLen = 0;
   Q = Rec;
   for (uint32_t I = 0; I < N; ++I) {
-    uint64_t Shared, New;
-    if (Error E = ReadRecord(Q, I, PrevLen, Shared, New))
-      return std::move(E);
+    uint64_t Shared = 0, New = 0;
+    if (RecordStatus St = readRecord(Q, End, PrevLen, Shared, New))
+      return recordError(St, I, PrevLen, Shared);
     uint64_t Len = Shared + New;
     if ((I & 15) == 0)
-      support::endian::write32le(&S[OffsetsAt + (I >> IndexShift) * 4],
+      support::endian::write32le(Img + OffsetsAt + (I >> IndexShift) * 4,
                                  uint32_t(Off));
     uint8_t Nibble = Len >= LongLength ? LongLength : Len;
-    S[LengthsAt + I / 2] |= char(Nibble << ((I & 1) * 4));
+    Img[LengthsAt + I / 2] |= char(Nibble << ((I & 1) * 4));
     if (Nibble == LongLength) {
-      support::endian::write32le(&S[LongsAt + LongIdx * 8], I);
-      support::endian::write32le(&S[LongsAt + LongIdx * 8 + 4], uint32_t(Len));
+      support::endian::write32le(Img + LongsAt + LongIdx * 8, I);
+      support::endian::write32le(Img + LongsAt + LongIdx * 8 + 4,
+                                 uint32_t(Len));
       ++LongIdx;
     }
-    // The previous token ends at or before Off: no overlap.
-    char *Text = S.data() + TextAt;
-    std::memcpy(Text + Off, Text + PrevOff, Shared);
-    std::memcpy(Text + Off + Shared, Q, New);
+    // Whole 16-byte blocks: the bytes past a token's end are overwritten
+    // by the next token or lie in the padding (cleared below). The shared
+    // bytes are read before anything is written over them: the previous
+    // token ends at or before Off.
+    char *To = Text + Off;
+    const char *From = Text + PrevOff;
+    for (uint64_t K = 0; K < Shared; K += 16) {
+      char Block[16];
+      std::memcpy(Block, From + K, 16);
+      std::memcpy(To + K, Block, 16);
+    }
+    To += Shared;
+    if (LLVM_LIKELY(uint64_t(End - Q) >= alignTo(New, 16))) {
+      for (uint64_t K = 0; K < New; K += 16)
+        std::memcpy(To + K, Q + K, 16);
+    } else {
+      std::memcpy(To, Q, New); // the last bytes of the records
+    }
     Q += New;
     PrevOff = Off;
     PrevLen = Len;
     Off += Len;
   }
-  S.resize(alignTo(S.size(), 4) + OwnedTextPadding, '\0');
+  std::memset(Text + TextSize, 0, S.size() - TextAt - TextSize);
   Expected<TokenTable> T = create(S);
   if (!T)
     return T.takeError();
