@@ -8,11 +8,15 @@
 
 #include "gtest/gtest.h"
 
+#include "TokenTestUtil.h"
+
 #include <optional>
 #include <random>
 
 using namespace llvm;
 using namespace dwarfpack::token;
+
+using dwarfpack::token::testing::randomNames;
 
 namespace {
 
@@ -64,20 +68,6 @@ void expectFrontCodedRoundTrip(const TokenEncoder &Enc) {
   Copy.reset();
   for (uint32_t I = 0; I < Moved.numTokens(); ++I)
     ASSERT_EQ(Moved.token(I), V1->token(I));
-}
-
-std::vector<std::string> randomNames(size_t N, StringRef Charset, size_t MaxLen,
-                                     unsigned Seed) {
-  std::mt19937 Rng(Seed);
-  std::vector<std::string> Names;
-  for (size_t I = 0; I < N; ++I) {
-    std::string S;
-    size_t Len = Rng() % (MaxLen + 1);
-    for (size_t J = 0; J < Len; ++J)
-      S.push_back(Charset[Rng() % Charset.size()]);
-    Names.push_back(S);
-  }
-  return Names;
 }
 
 TEST(FrontCoded, RoundTripEdgeCases) {

@@ -6,10 +6,14 @@
 
 #include "gtest/gtest.h"
 
+#include "TokenTestUtil.h"
+
 #include <random>
 
 using namespace llvm;
 using namespace dwarfpack::token;
+
+using dwarfpack::token::testing::randomNames;
 
 namespace {
 
@@ -50,20 +54,6 @@ void expectRoundTrip(ArrayRef<std::string> Names) {
       ASSERT_EQ(P, Data.data() + Offsets[I + 1]);
     }
   }
-}
-
-std::vector<std::string> randomNames(size_t N, StringRef Charset, size_t MaxLen,
-                                     unsigned Seed) {
-  std::mt19937 Rng(Seed);
-  std::vector<std::string> Names;
-  for (size_t I = 0; I < N; ++I) {
-    std::string S;
-    size_t Len = Rng() % (MaxLen + 1);
-    for (size_t J = 0; J < Len; ++J)
-      S.push_back(Charset[Rng() % Charset.size()]);
-    Names.push_back(S);
-  }
-  return Names;
 }
 
 int sign(int V) { return (V > 0) - (V < 0); }
