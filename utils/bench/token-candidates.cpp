@@ -1,8 +1,9 @@
 //===- token-candidates.cpp - Measure name token schemes on kernel names --===//
 //
-// Benchmark (not installed, not run by the tests): on the t/T names of a
-// System.map or /proc/kallsyms file, measures names + token table bytes and
-// the time to decode one random name for
+// Benchmark (not installed; test/kallsyms/token-candidates.test checks on
+// generated names that the model below equals the writer): on the t/T
+// names of a System.map or /proc/kallsyms file, measures names + token
+// table bytes and the time to decode one random name for
 //   1. the kernel's byte-pair table as scripts/kallsyms builds it (every
 //      byte value the names do not use becomes a token made by merging the
 //      most frequent adjacent pair, highest code first), one record per
