@@ -1,8 +1,9 @@
 //===- token-candidates.cpp - Measure name token schemes on kernel names --===//
 //
-// Benchmark (not installed, not run by the tests): on the t/T names of a
-// System.map or /proc/kallsyms file, measures names + token table bytes and
-// the time to decode one random name for
+// Benchmark (not installed; test/kallsyms/token-candidates.test checks on
+// generated names that the model below equals the writer): on the t/T
+// names of a System.map or /proc/kallsyms file, measures names + token
+// table bytes and the time to decode one random name for
 //   1. the kernel's byte-pair table as scripts/kallsyms builds it (every
 //      byte value the names do not use becomes a token made by merging the
 //      most frequent adjacent pair, highest code first), one record per
@@ -32,6 +33,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/LEB128.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -291,9 +293,14 @@ Result realCompact(const kallsyms::SymbolList &List, ArrayRef<uint32_t> Queries,
 
 //===----------------------------------------------------------------------===//
 // A model of the compact writer's name records (docs/Kallsyms.md, sections
-// 0, 6, 7, 10) for any tokenization: front coding by whole tokens in blocks
-// of 16, ids by stored frequency, the best nibble id code and record header
-// table. Token texts are joined as the token table joins them.
+// 0, 6, 7, 10; version 4) for any tokenization. It takes the writer's steps
+// over arbitrary token id lists: front coding by whole tokens in blocks of
+// NameBlockRecords, ids by written weight (TokenTableBuilder::finish), the
+// cheapest A/B/C nibble id code, ids sorted by bytes inside each code
+// length (TokenEncoder::sortWithin), the front-coded token table
+// (frontCoded()), the 15 most frequent (new, dropped) record codes with
+// escapes, type planes, and id first nibbles with tails at the block's end.
+// Token texts are joined as the token table joins them.
 //===----------------------------------------------------------------------===//
 
 struct Tokenized {
@@ -304,205 +311,286 @@ struct Tokenized {
 
 struct Model {
   std::vector<std::string> Tokens; // final id -> text
-  std::vector<uint32_t> Remap;     // provisional -> final
-  kallsyms::compact::NibbleWriter Data;
-  std::vector<uint64_t> BlockStart;
-  unsigned A = 8, B = 4, C = 2, HOne = 15;
-  std::vector<uint32_t> ComboKeys; // rank -> Sh << 9 | New << 1 | type
+  kallsyms::compact::NibbleIdCode IdCode;
+  uint8_t CodeNew[kallsyms::compact::RecordCodes] = {};
+  uint8_t CodeDropped[kallsyms::compact::RecordCodes] = {};
+  std::vector<uint8_t> TypeLetters; // type index -> letter
+  unsigned TypeBits = 0;
+  std::string NameData;
+  std::vector<uint64_t> NameOffsets; // block -> byte offset, then the end
   uint64_t TableBytes = 0, NameBytes = 0;
+  uint8_t ByteTails[256] = {}; // tail nibbles of a byte's two first nibbles
 };
 
 Model buildModel(const Tokenized &T) {
+  using namespace kallsyms::compact;
   uint32_t N = T.Slots.size();
-  std::vector<uint32_t> Shared(N);
-  std::vector<uint64_t> Weight(T.Texts.size());
+  // The builder gives equal texts one id, as the writer's does.
+  token::TokenTableBuilder Builder;
+  std::vector<uint32_t> ToBuilder(T.Texts.size());
+  std::vector<StringRef> TextOf; // builder id -> text
+  for (uint32_t I = 0; I < T.Texts.size(); ++I) {
+    ToBuilder[I] = Builder.addToken(T.Texts[I]);
+    if (ToBuilder[I] == TextOf.size())
+      TextOf.push_back(T.Texts[I]);
+  }
+  std::vector<std::vector<uint32_t>> Slots(N);
+  for (uint32_t S = 0; S < N; ++S)
+    for (uint32_t Id : T.Slots[S])
+      Slots[S].push_back(ToBuilder[Id]);
+
+  // Front coding within blocks; weights are the written occurrences.
+  std::vector<uint32_t> Shared(N), New(N), Dropped(N);
+  std::vector<uint64_t> Weights(Builder.numTokens(), 0);
   for (uint32_t S = 0; S < N; ++S) {
-    const auto &Cur = T.Slots[S];
+    const auto &Cur = Slots[S];
     uint32_t K = 0;
-    if (S % 16) {
-      const auto &Prev = T.Slots[S - 1];
+    if (S % NameBlockRecords) {
+      const auto &Prev = Slots[S - 1];
       while (K < Cur.size() && K < Prev.size() && Cur[K] == Prev[K])
         ++K;
+      Dropped[S] = Prev.size() - K;
     }
     Shared[S] = K;
+    New[S] = Cur.size() - K;
     for (size_t J = K; J < Cur.size(); ++J)
-      ++Weight[Cur[J]];
+      ++Weights[Cur[J]];
   }
-  // Only tokens that are written take an id (all are, in practice).
-  std::vector<uint32_t> Order;
-  for (uint32_t I = 0; I < T.Texts.size(); ++I)
-    Order.push_back(I);
-  llvm::sort(Order, [&](uint32_t X, uint32_t Y) {
-    if (Weight[X] != Weight[Y])
-      return Weight[X] > Weight[Y];
-    return T.Texts[X] < T.Texts[Y];
-  });
-  Model M;
-  M.Remap.resize(T.Texts.size());
-  uint64_t Text = 0, Longs = 0;
-  for (uint32_t I = 0; I < Order.size(); ++I) {
-    M.Remap[Order[I]] = I;
-    M.Tokens.push_back(T.Texts[Order[I]]);
-    Text += T.Texts[Order[I]].size();
-    Longs += T.Texts[Order[I]].size() >= 15;
-  }
-  uint64_t NT = Order.size();
-  M.TableBytes =
-      alignTo(24 + 4 * ((NT + 15) / 16) + 8 * Longs + (NT + 1) / 2 + Text, 4);
-  // Nibble id code.
-  std::vector<uint64_t> Prefix(NT + 1, 0);
-  for (uint64_t I = 0; I < NT; ++I)
-    Prefix[I + 1] = Prefix[I] + Weight[Order[I]];
+  Expected<token::TokenEncoder> Enc = Builder.finish(Weights);
+  if (!Enc)
+    report_fatal_error(Enc.takeError());
+
+  // The nibble id code that makes the written ids smallest.
+  std::vector<uint64_t> ByFinal(Weights.size());
+  for (uint32_t I = 0; I < Weights.size(); ++I)
+    ByFinal[Enc->finalId(I)] = Weights[I];
+  std::vector<uint64_t> Prefix(ByFinal.size() + 1, 0);
+  for (size_t I = 0; I < ByFinal.size(); ++I)
+    Prefix[I + 1] = Prefix[I] + ByFinal[I];
   auto From = [&](uint64_t Id) {
-    return Prefix.back() - Prefix[std::min<uint64_t>(Id, NT)];
+    return Prefix.back() - Prefix[std::min<uint64_t>(Id, ByFinal.size())];
   };
+  Model M;
   uint64_t Best = UINT64_MAX;
   for (unsigned A = 1; A <= 15; ++A)
     for (unsigned B = 0; A + B <= 15; ++B)
       for (unsigned C = 0; A + B + C <= 15; ++C) {
-        uint64_t B2 = A, B3 = A + 16 * B, B4 = B3 + 256 * C,
-                 B7 = B4 + 4096 * (15 - A - B - C);
-        uint64_t Cost =
-            Prefix.back() + From(B2) + From(B3) + From(B4) + 3 * From(B7);
+        NibbleIdCode K{uint8_t(A), uint8_t(B), uint8_t(C)};
+        uint64_t Cost = Prefix.back() + From(K.base2()) + From(K.base3()) +
+                        From(K.base4()) + 3 * From(K.base7());
         if (Cost < Best) {
           Best = Cost;
-          M.A = A;
-          M.B = B;
-          M.C = C;
+          M.IdCode = K;
         }
       }
-  // Record headers.
-  auto Key = [&](uint32_t S) {
-    uint32_t New = T.Slots[S].size() - Shared[S];
-    return Shared[S] < 256 && New < 256
-               ? (Shared[S] << 9 | New << 1 | (T.Types[S] == 'T'))
-               : UINT32_MAX;
-  };
-  std::vector<uint64_t> Count(1 << 17);
-  for (uint32_t S = 0; S < N; ++S)
-    if (Key(S) != UINT32_MAX)
-      ++Count[Key(S)];
-  std::vector<std::pair<uint64_t, uint32_t>> Combos;
-  for (uint32_t K = 0; K < Count.size(); ++K)
-    if (Count[K])
-      Combos.push_back({Count[K], K});
-  llvm::sort(Combos, [](const auto &X, const auto &Y) {
-    return X.first != Y.first ? X.first > Y.first : X.second < Y.second;
-  });
-  auto VarintLen = [](uint64_t V) {
-    unsigned L = 1;
-    while (V >>= 3)
-      ++L;
-    return L;
-  };
-  Best = UINT64_MAX;
-  for (unsigned H = 1; H <= 15; ++H) {
-    uint64_t Cap = H + (15 - H) * 16, Cost = 0;
-    for (size_t R = 0; R < Combos.size(); ++R) {
-      uint32_t K = Combos[R].second;
-      uint64_t Esc = 2 + VarintLen(K >> 9) + VarintLen((K >> 1) & 255);
-      Cost += Combos[R].first * (R < H ? 1 : R < Cap ? 2 : Esc);
-    }
-    if (Cost < Best) {
-      Best = Cost;
-      M.HOne = H;
-    }
-  }
-  Combos.resize(std::min<size_t>(Combos.size(), M.HOne + (15 - M.HOne) * 16));
-  std::vector<uint32_t> Rank(1 << 17, UINT32_MAX);
-  for (uint32_t R = 0; R < Combos.size(); ++R) {
-    Rank[Combos[R].second] = R;
-    M.ComboKeys.push_back(Combos[R].second);
-  }
-  uint32_t B2 = M.A, B3 = M.A + 16 * M.B, B4 = B3 + 256 * M.C,
-           B7 = B4 + 4096 * (15 - M.A - M.B - M.C);
+  const NibbleIdCode &IC = M.IdCode;
+  for (unsigned X = 0; X < 256; ++X)
+    M.ByteTails[X] = idTailLength(IC, X & 15) + idTailLength(IC, X >> 4);
+  Enc->sortWithin(
+      {IC.base2(), IC.base3(), IC.base4(), IC.base7(), Enc->numTokens()});
+  M.Tokens.resize(Enc->numTokens());
+  for (uint32_t I = 0; I < TextOf.size(); ++I)
+    M.Tokens[Enc->finalId(I)] = TextOf[I].str();
+  M.TableBytes = Enc->frontCoded().size();
+
+  // Record codes: the most frequent (new, dropped) pairs below 15 each,
+  // ties in pair order; type letters by frequency, ties by letter.
+  std::vector<uint32_t> PairCount(RecordCodes * 16, 0);
+  uint32_t TypeCount[256] = {};
   for (uint32_t S = 0; S < N; ++S) {
-    if (S % 16 == 0)
-      M.BlockStart.push_back(M.Data.Pos);
-    uint32_t K = Key(S);
-    uint32_t R = K == UINT32_MAX ? UINT32_MAX : Rank[K];
-    if (R < M.HOne) {
-      M.Data.put(R);
-    } else if (R != UINT32_MAX) {
-      M.Data.put(M.HOne + (R - M.HOne) / 16);
-      M.Data.put((R - M.HOne) % 16);
-    } else {
-      M.Data.put(15);
-      M.Data.putVarint(Shared[S]);
-      M.Data.putVarint(T.Slots[S].size() - Shared[S]);
-      M.Data.put(T.Types[S] == 'T');
-    }
-    for (size_t J = Shared[S]; J < T.Slots[S].size(); ++J) {
-      uint32_t Id = M.Remap[T.Slots[S][J]];
-      if (Id < B2) {
-        M.Data.put(Id);
-      } else if (Id < B3) {
-        M.Data.put(M.A + ((Id - B2) >> 4));
-        M.Data.putN(1, (Id - B2) & 15);
-      } else if (Id < B4) {
-        M.Data.put(M.A + M.B + ((Id - B3) >> 8));
-        M.Data.putN(2, (Id - B3) & 255);
-      } else if (Id < B7) {
-        M.Data.put(M.A + M.B + M.C + ((Id - B4) >> 12));
-        M.Data.putN(3, (Id - B4) & 4095);
-      } else {
-        M.Data.put(15);
-        M.Data.putN(6, Id - B7);
+    if (New[S] < RecordCodes && Dropped[S] < RecordCodes)
+      ++PairCount[New[S] * 16 + Dropped[S]];
+    ++TypeCount[uint8_t(T.Types[S])];
+  }
+  std::vector<uint32_t> Pairs;
+  for (uint32_t P = 0; P < PairCount.size(); ++P)
+    if (PairCount[P])
+      Pairs.push_back(P);
+  llvm::stable_sort(Pairs, [&](uint32_t X, uint32_t Y) {
+    return PairCount[X] > PairCount[Y];
+  });
+  Pairs.resize(std::min<size_t>(Pairs.size(), RecordCodes));
+  std::vector<uint8_t> CodeOf(RecordCodes * 16, RecordEscape);
+  for (unsigned C = 0; C < Pairs.size(); ++C) {
+    CodeOf[Pairs[C]] = C;
+    M.CodeNew[C] = Pairs[C] >> 4;
+    M.CodeDropped[C] = Pairs[C] & 15;
+  }
+  for (unsigned L = 0; L < 256; ++L)
+    if (TypeCount[L])
+      M.TypeLetters.push_back(L);
+  llvm::stable_sort(M.TypeLetters, [&](uint8_t X, uint8_t Y) {
+    return TypeCount[X] > TypeCount[Y];
+  });
+  uint8_t TypeIndex[256] = {};
+  for (unsigned I = 0; I < M.TypeLetters.size(); ++I)
+    TypeIndex[M.TypeLetters[I]] = I;
+  M.TypeBits = M.TypeLetters.size() > 1
+                   ? 64 - countl_zero(uint64_t(M.TypeLetters.size() - 1))
+                   : 0;
+
+  // Blocks: code nibbles, type planes, escapes, first id nibbles, a pad
+  // nibble to end on a byte, tails from the block's end backwards.
+  for (uint32_t First = 0; First < N; First += NameBlockRecords) {
+    uint32_t Last = std::min<uint64_t>(N, uint64_t(First) + NameBlockRecords);
+    M.NameOffsets.push_back(M.NameData.size());
+    NibbleWriter Hdr, Firsts;
+    std::string Escapes;
+    std::vector<std::pair<uint32_t, unsigned>> Tails; // (value, nibbles)
+    uint32_t Planes[MaxTypeBits] = {};
+    for (uint32_t S = First; S < Last; ++S) {
+      unsigned Code = New[S] < RecordCodes && Dropped[S] < RecordCodes
+                          ? CodeOf[New[S] * 16 + Dropped[S]]
+                          : RecordEscape;
+      Hdr.put(Code);
+      if (Code == RecordEscape) {
+        Escapes.push_back(
+            char(std::min(New[S], 15u) | std::min(Dropped[S], 15u) << 4));
+        uint8_t Buf[16];
+        if (New[S] >= 15)
+          Escapes.append(reinterpret_cast<char *>(Buf),
+                         encodeULEB128(New[S] - 15, Buf));
+        if (Dropped[S] >= 15)
+          Escapes.append(reinterpret_cast<char *>(Buf),
+                         encodeULEB128(Dropped[S] - 15, Buf));
+      }
+      for (unsigned Bit = 0; Bit < M.TypeBits; ++Bit)
+        Planes[Bit] |= uint32_t((TypeIndex[uint8_t(T.Types[S])] >> Bit) & 1)
+                       << (S - First);
+      for (size_t J = Shared[S]; J < Slots[S].size(); ++J) {
+        uint32_t Id = Enc->finalId(Slots[S][J]);
+        unsigned F, L;
+        uint32_t Tail;
+        if (Id < IC.base2()) {
+          F = Id, L = 0, Tail = 0;
+        } else if (Id < IC.base3()) {
+          F = IC.A + (Id - IC.base2()) / 16, L = 1, Tail = (Id - IC.base2());
+        } else if (Id < IC.base4()) {
+          F = IC.A + IC.B + (Id - IC.base3()) / 256, L = 2,
+          Tail = Id - IC.base3();
+        } else if (Id < IC.base7()) {
+          F = IC.A + IC.B + IC.C + (Id - IC.base4()) / 4096, L = 3,
+          Tail = Id - IC.base4();
+        } else {
+          F = 15, L = 6, Tail = Id - IC.base7();
+        }
+        Firsts.put(F);
+        Tails.push_back({Tail, L});
       }
     }
+    while (Hdr.Pos < NameBlockRecords)
+      Hdr.put(0);
+    M.NameData += Hdr.Bytes;
+    for (unsigned Bit = 0; Bit < M.TypeBits; ++Bit) {
+      char W[4];
+      support::endian::write32le(W, Planes[Bit]);
+      M.NameData.append(W, 4);
+    }
+    M.NameData += Escapes;
+    // Id k's tail is the little-endian number ending T_k nibbles before
+    // the block's end, so the last ids' tails come first.
+    uint64_t TailTotal = 0;
+    for (auto &[V, L] : Tails)
+      TailTotal += L;
+    if ((Firsts.Pos + TailTotal) & 1)
+      Firsts.put(0);
+    for (size_t K = Tails.size(); K-- > 0;)
+      for (unsigned I = 0; I < Tails[K].second; ++I)
+        Firsts.put((Tails[K].first >> (4 * I)) & 15);
+    M.NameData += Firsts.Bytes;
   }
-  unsigned OffBits = M.Data.Pos ? 64 - countl_zero(M.BlockStart.back()) : 0;
-  M.NameBytes = M.Data.Bytes.size() + (M.BlockStart.size() * OffBits + 7) / 8 +
-                3 * Combos.size();
+  M.NameOffsets.push_back(M.NameData.size());
+  M.NameData.append(NameDataSlack, '\0');
+  // Name index (bit-packed offsets), name data, record code table.
+  uint64_t OffBits = M.NameOffsets.back()
+                         ? 64 - countl_zero(uint64_t(M.NameOffsets.back()))
+                         : 0;
+  M.NameBytes = (M.NameOffsets.size() * OffBits + 7) / 8 + M.NameData.size() +
+                2 * RecordCodes + M.TypeLetters.size();
   return M;
 }
 
-/// Decodes name slot S of the model (block walk, as the reader does).
+/// Decodes name slot S of the model as docs/Kallsyms.md describes: record
+/// counts from the code nibbles, then each token of S from the last record
+/// that wrote it, its first nibble and tail found by prefix sums.
 void decodeModel(const Model &M, uint32_t S, SmallVectorImpl<uint32_t> &Ids,
                  std::string &Name) {
-  uint64_t P = M.BlockStart[S / 16];
-  uint32_t B2 = M.A, B3 = M.A + 16 * M.B, B4 = B3 + 256 * M.C,
-           B7 = B4 + 4096 * (15 - M.A - M.B - M.C);
-  auto Get = [&] { return M.Data.get(P++); };
-  auto GetN = [&](unsigned N) {
-    uint32_t V = 0;
-    for (unsigned I = 0; I < N; ++I)
-      V = V << 4 | Get();
-    return V;
+  using namespace kallsyms::compact;
+  const NibbleIdCode &IC = M.IdCode;
+  uint32_t Block = S / NameBlockRecords, R = S % NameBlockRecords;
+  const uint8_t *Start = reinterpret_cast<const uint8_t *>(M.NameData.data()) +
+                         M.NameOffsets[Block];
+  uint64_t EndNibble = 2 * (M.NameOffsets[Block + 1] - M.NameOffsets[Block]);
+  auto Nibble = [&](uint64_t P) {
+    return (Start[P >> 1] >> ((P & 1) * 4)) & 15;
   };
-  auto Varint = [&] {
+  const uint8_t *Esc = Start + NameHeaderBytes + 4 * M.TypeBits;
+  auto Uleb = [&] {
     uint64_t V = 0;
-    for (unsigned Shift = 0;; Shift += 3) {
-      unsigned X = Get();
-      V |= uint64_t(X & 7) << Shift;
-      if (!(X & 8))
+    for (unsigned Shift = 0;; Shift += 7) {
+      uint8_t X = *Esc++;
+      V |= uint64_t(X & 127) << Shift;
+      if (!(X & 128))
         return V;
     }
   };
-  for (uint32_t K = S & ~15u; K <= S; ++K) {
-    unsigned H = Get();
-    uint64_t Sh, New;
-    if (H < 15) {
-      uint32_t R = H < M.HOne ? H : M.HOne + (H - M.HOne) * 16 + Get();
-      uint32_t Key = M.ComboKeys[R];
-      Sh = Key >> 9;
-      New = (Key >> 1) & 255;
+  // Per record up to R: shared tokens S_j and first new id I_j; the id
+  // nibbles start after all the block's escapes.
+  uint32_t Sh[NameBlockRecords + 1], First[NameBlockRecords + 1];
+  uint32_t Len = 0, NewIds = 0;
+  for (uint32_t J = 0; J < NameBlockRecords; ++J) {
+    unsigned C = Nibble(J);
+    uint64_t K, D;
+    if (C < RecordCodes) {
+      K = M.CodeNew[C];
+      D = M.CodeDropped[C];
     } else {
-      Sh = Varint();
-      New = Varint();
-      Get();
+      uint8_t E = *Esc++;
+      K = E & 15;
+      D = E >> 4;
+      if (K == 15)
+        K += Uleb();
+      if (D == 15)
+        D += Uleb();
     }
-    Ids.resize(Sh);
-    for (uint64_t J = 0; J < New; ++J) {
-      unsigned X = Get();
-      uint32_t Id = X < M.A         ? X
-                    : X < M.A + M.B ? B2 + ((X - M.A) << 4 | GetN(1))
-                    : X < M.A + M.B + M.C
-                        ? B3 + ((X - M.A - M.B) << 8 | GetN(2))
-                    : X < 15 ? B4 + ((X - M.A - M.B - M.C) << 12 | GetN(3))
-                             : B7 + GetN(6);
-      Ids.push_back(Id);
-    }
+    if (J > R)
+      continue;
+    Sh[J] = Len - D;
+    First[J] = NewIds;
+    Len = Sh[J] + K;
+    NewIds += K;
+  }
+  // Tail offsets T_k of the ids up to the last one S needs, a byte (two
+  // first nibbles) at a time.
+  uint64_t Firsts = 2 * (Esc - Start);
+  SmallVector<uint32_t, 64> TailEnd(NewIds + 2);
+  TailEnd[0] = 0;
+  for (uint32_t K = 0; K < NewIds; K += 2) {
+    uint8_t X = Esc[K / 2];
+    TailEnd[K + 1] = TailEnd[K] + idTailLength(IC, X & 15);
+    TailEnd[K + 2] = TailEnd[K] + M.ByteTails[X];
+  }
+  auto IdAt = [&](uint32_t K) {
+    unsigned F = Nibble(Firsts + K);
+    uint32_t Base = F < IC.A                    ? F
+                    : F < unsigned(IC.A + IC.B) ? IC.base2() + 16 * (F - IC.A)
+                    : F < unsigned(IC.A + IC.B + IC.C)
+                        ? IC.base3() + 256 * (F - IC.A - IC.B)
+                    : F < 15 ? IC.base4() + 4096 * (F - IC.A - IC.B - IC.C)
+                             : IC.base7();
+    uint64_t At = EndNibble - TailEnd[K + 1];
+    uint32_t V = 0;
+    for (unsigned I = 0, L = TailEnd[K + 1] - TailEnd[K]; I < L; ++I)
+      V |= uint32_t(Nibble(At + I)) << (4 * I);
+    return Base + V;
+  };
+  // Token t of S is new id t - S_j of the last record j <= R with S_j <= t.
+  Ids.resize(Len);
+  uint32_t Lim = Len;
+  for (uint32_t J = R + 1; J-- > 0 && Lim;) {
+    for (uint32_t T = Sh[J]; T < Lim; ++T)
+      Ids[T] = IdAt(First[J] + T - Sh[J]);
+    Lim = std::min(Lim, Sh[J]);
   }
   Name.clear();
   for (size_t I = 0; I < Ids.size(); ++I) {
@@ -527,7 +615,7 @@ Result measureModel(const Tokenized &T, const Corpus &C,
   std::string Name;
   uint64_t Check = 0;
   // Every name decodes back (checked once, outside the timing).
-  for (uint32_t S = 0; S < C.Sorted.size(); S += 7) {
+  for (uint32_t S = 0; S < C.Sorted.size(); ++S) {
     decodeModel(M, S, Ids, Name);
     if (Name != C.Names[C.Sorted[S]])
       report_fatal_error(Twine("model decodes '") + Name + "' for '" +
