@@ -7,12 +7,17 @@
 #ifndef DWARFPACK_LIB_KALLSYMS_COMPACTLAYOUT_H
 #define DWARFPACK_LIB_KALLSYMS_COMPACTLAYOUT_H
 
+#include "dwarfpack/Token/TokenTable.h"
+
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace dwarfpack {
 namespace kallsyms {
@@ -152,6 +157,29 @@ inline uint64_t readBits(const uint8_t *Data, uint64_t Size, uint64_t Bit,
   }
   return (V >> (Bit & 7)) & ((uint64_t(1) << Width) - 1);
 }
+
+/// The name part of a compact table (docs/Kallsyms.md sections 0, 6, 7
+/// and 10): token ids sorted inside their tiers, the record codes and type
+/// letters, the name blocks. Shared by the writer and by the model that
+/// dwarfpack-token-candidates measures other token schemes with.
+struct EncodedNames {
+  token::TokenEncoder Tokens; // section 0 is Tokens.frontCoded()
+  NibbleIdCode IdCode;
+  std::string CodeTable;             // section 10
+  std::vector<uint64_t> NameOffsets; // each block's byte offset, then the end
+  std::string NameData;              // section 7, with its slack
+  unsigned TypeBits = 0;
+  uint32_t NumTypes = 0;
+};
+
+/// Encodes names given in name order as provisional ids of Builder: slot
+/// S has the tokens SlotTok[SlotStart[S] .. SlotStart[S + 1]) and the type
+/// letter SlotType[S]. Fails as TokenTableBuilder::finish does, or when
+/// the names exceed 4 GiB.
+llvm::Expected<EncodedNames>
+encodeNames(const token::TokenTableBuilder &Builder,
+            llvm::ArrayRef<uint32_t> SlotTok,
+            llvm::ArrayRef<uint32_t> SlotStart, llvm::ArrayRef<char> SlotType);
 
 } // namespace compact
 } // namespace kallsyms

@@ -73,6 +73,223 @@ bool kallsyms::isCompact(StringRef Bytes) {
   return Bytes.size() >= 8 && std::memcmp(Bytes.data(), CompactMagic, 8) == 0;
 }
 
+Expected<EncodedNames>
+compact::encodeNames(const token::TokenTableBuilder &Builder,
+                     ArrayRef<uint32_t> SlotTok, ArrayRef<uint32_t> SlotStart,
+                     ArrayRef<char> SlotType) {
+  uint32_t N = SlotType.size();
+  auto TokensOfSlot = [&](uint32_t S) {
+    return SlotTok.slice(SlotStart[S], SlotStart[S + 1] - SlotStart[S]);
+  };
+
+  // Names, front-coded by tokens within blocks. The first pass finds the
+  // tokens each record writes, so ids can follow how often they are
+  // written rather than how often they occur.
+  std::vector<uint32_t> SharedOf(N);
+  std::vector<uint64_t> Weights(Builder.numTokens(), 0);
+  {
+    ArrayRef<uint32_t> PrevTok;
+    for (uint32_t S = 0; S < N; ++S) {
+      ArrayRef<uint32_t> Cur = TokensOfSlot(S);
+      uint32_t Shared = 0;
+      if (S & ((1u << NameBlockShift) - 1))
+        while (Shared < Cur.size() && Shared < PrevTok.size() &&
+               Cur[Shared] == PrevTok[Shared])
+          ++Shared;
+      SharedOf[S] = Shared;
+      for (uint32_t T : Cur.drop_front(Shared))
+        ++Weights[T];
+      PrevTok = Cur;
+    }
+  }
+  Expected<token::TokenEncoder> Enc = Builder.finish(Weights);
+  if (!Enc)
+    return Enc.takeError();
+  EncodedNames R;
+  R.Tokens = std::move(*Enc);
+  token::TokenEncoder *TE = &R.Tokens;
+
+  // The nibble id code that makes the written ids smallest.
+  std::vector<uint64_t> ByFinal(Weights.size());
+  for (uint32_t T = 0; T < Weights.size(); ++T)
+    ByFinal[TE->finalId(T)] = Weights[T];
+  std::vector<uint64_t> Prefix(ByFinal.size() + 1, 0);
+  for (size_t I = 0; I < ByFinal.size(); ++I)
+    Prefix[I + 1] = Prefix[I] + ByFinal[I];
+  auto WeightFrom = [&](uint64_t Id) {
+    return Prefix.back() - Prefix[std::min<uint64_t>(Id, ByFinal.size())];
+  };
+  NibbleIdCode &IdCode = R.IdCode;
+  uint64_t BestCost = UINT64_MAX;
+  for (unsigned A = 1; A <= 15; ++A)
+    for (unsigned B = 0; A + B <= 15; ++B)
+      for (unsigned C = 0; A + B + C <= 15; ++C) {
+        NibbleIdCode K{uint8_t(A), uint8_t(B), uint8_t(C)};
+        uint64_t Cost = Prefix.back() + WeightFrom(K.base2()) +
+                        WeightFrom(K.base3()) + WeightFrom(K.base4()) +
+                        3 * WeightFrom(K.base7());
+        if (Cost < BestCost) {
+          BestCost = Cost;
+          IdCode = K;
+        }
+      }
+  // Inside each range of ids whose codes have one length, order the ids
+  // by the tokens' bytes: no record changes size, and the front-coded
+  // token table finds the prefixes sorted tokens share.
+  TE->sortWithin({IdCode.base2(), IdCode.base3(), IdCode.base4(),
+                  IdCode.base7(), TE->numTokens()});
+
+  // Record codes: the 15 most frequent (new, dropped) token counts, where
+  // a record drops D tokens of the previous record's and adds K new ones;
+  // every other record is escaped. Types are indices into the table's list
+  // of type letters, held in bit planes.
+  auto NewOf = [&](uint32_t S) {
+    return SlotStart[S + 1] - SlotStart[S] - SharedOf[S];
+  };
+  auto DroppedOf = [&](uint32_t S) -> uint32_t {
+    if (S % NameBlockRecords == 0)
+      return 0;
+    return SlotStart[S] - SlotStart[S - 1] - SharedOf[S];
+  };
+  std::vector<uint32_t> PairCount(RecordCodes * 16, 0);
+  uint32_t TypeCount[256] = {};
+  for (uint32_t S = 0; S < N; ++S) {
+    uint32_t K = NewOf(S), D = DroppedOf(S);
+    if (K < RecordCodes && D < RecordCodes)
+      ++PairCount[K * 16 + D];
+    ++TypeCount[uint8_t(SlotType[S])];
+  }
+  std::vector<uint32_t> Pairs; // K * 16 + D, most frequent first
+  for (uint32_t P = 0; P < PairCount.size(); ++P)
+    if (PairCount[P])
+      Pairs.push_back(P);
+  llvm::stable_sort(Pairs, [&](uint32_t X, uint32_t Y) {
+    return PairCount[X] > PairCount[Y];
+  });
+  Pairs.resize(std::min<size_t>(Pairs.size(), RecordCodes));
+  uint8_t CodeOf[RecordCodes * 16];
+  std::fill(std::begin(CodeOf), std::end(CodeOf), uint8_t(RecordEscape));
+  std::string &CodeTable = R.CodeTable;
+  for (unsigned C = 0; C < RecordCodes; ++C) {
+    uint32_t P = C < Pairs.size() ? Pairs[C] : 0;
+    if (C < Pairs.size())
+      CodeOf[P] = C;
+    CodeTable.push_back(char(P >> 4));
+    CodeTable.push_back(char(P & 15));
+  }
+  std::vector<uint8_t> Types;
+  for (unsigned T = 0; T < 256; ++T)
+    if (TypeCount[T])
+      Types.push_back(T);
+  llvm::stable_sort(
+      Types, [&](uint8_t X, uint8_t Y) { return TypeCount[X] > TypeCount[Y]; });
+  uint8_t TypeIndex[256] = {};
+  for (unsigned I = 0; I < Types.size(); ++I) {
+    TypeIndex[Types[I]] = I;
+    CodeTable.push_back(char(Types[I]));
+  }
+  R.TypeBits = bitsFor(Types.size() - 1);
+  R.NumTypes = Types.size();
+  unsigned TypeBits = R.TypeBits;
+
+  // Name blocks (docs/Kallsyms.md): code nibbles, type planes, escapes,
+  // first nibbles of the token ids, and the ids' tail nibbles from the
+  // block's end backwards, so a reader finds any record's tokens without
+  // decoding the records before it.
+  std::vector<uint64_t> &NameOffsets = R.NameOffsets;
+  std::string &NameData = R.NameData;
+  {
+    NibbleWriter Hdr, Firsts;
+    std::string Escapes;
+    std::vector<std::pair<uint32_t, unsigned>> IdTails; // (value, nibbles)
+    SmallVector<uint8_t, 64> Region;
+    for (uint32_t First = 0; First < N; First += NameBlockRecords) {
+      uint32_t Last = std::min<uint64_t>(N, uint64_t(First) + NameBlockRecords);
+      NameOffsets.push_back(NameData.size());
+      Hdr = NibbleWriter();
+      Firsts = NibbleWriter();
+      Escapes.clear();
+      IdTails.clear();
+      uint32_t Planes[8] = {};
+      for (uint32_t S = First; S < Last; ++S) {
+        uint32_t Shared = SharedOf[S], New = NewOf(S), Dropped = DroppedOf(S);
+        unsigned Code = New < RecordCodes && Dropped < RecordCodes
+                            ? CodeOf[New * 16 + Dropped]
+                            : RecordEscape;
+        Hdr.put(Code);
+        if (Code == RecordEscape) {
+          Escapes.push_back(
+              char(std::min(New, 15u) | std::min(Dropped, 15u) << 4));
+          uint8_t Buf[16];
+          if (New >= 15)
+            Escapes.append(reinterpret_cast<char *>(Buf),
+                           encodeULEB128(New - 15, Buf));
+          if (Dropped >= 15)
+            Escapes.append(reinterpret_cast<char *>(Buf),
+                           encodeULEB128(Dropped - 15, Buf));
+        }
+        for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+          Planes[Bit] |= uint32_t((TypeIndex[uint8_t(SlotType[S])] >> Bit) & 1)
+                         << (S - First);
+        for (uint32_t T : TokensOfSlot(S).drop_front(Shared)) {
+          uint32_t Id = TE->finalId(T);
+          unsigned F = Id < IdCode.base2() ? Id
+                       : Id < IdCode.base3()
+                           ? IdCode.A + (Id - IdCode.base2()) / 16
+                       : Id < IdCode.base4()
+                           ? IdCode.A + IdCode.B + (Id - IdCode.base3()) / 256
+                       : Id < IdCode.base7() ? IdCode.A + IdCode.B + IdCode.C +
+                                                   (Id - IdCode.base4()) / 4096
+                                             : 15;
+          Firsts.put(F);
+          uint32_t Base =
+              F < IdCode.A ? F
+              : F < unsigned(IdCode.A + IdCode.B)
+                  ? IdCode.base2() + 16 * (F - IdCode.A)
+              : F < unsigned(IdCode.A + IdCode.B + IdCode.C)
+                  ? IdCode.base3() + 256 * (F - IdCode.A - IdCode.B)
+              : F < 15
+                  ? IdCode.base4() + 4096 * (F - IdCode.A - IdCode.B - IdCode.C)
+                  : IdCode.base7();
+          IdTails.push_back({Id - Base, idTailLength(IdCode, F)});
+        }
+      }
+      // Code nibbles: always NameBlockRecords of them (zero past the end),
+      // the type planes, the escapes; the ids start on a byte.
+      while (Hdr.Pos < NameBlockRecords)
+        Hdr.put(0);
+      NameData += Hdr.Bytes;
+      for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+        appendU32(NameData, Planes[Bit]);
+      NameData += Escapes;
+      // Tail nibbles, laid out from the block's end backwards: id K's tail
+      // is the little-endian number at [End - T(K+1), End - T(K)).
+      uint64_t TailTotal = 0;
+      for (auto &P : IdTails)
+        TailTotal += P.second;
+      Region.assign(TailTotal, 0);
+      uint64_t T = 0;
+      for (auto &[V, L] : IdTails) {
+        uint64_t At = TailTotal - T - L;
+        for (unsigned I = 0; I < L; ++I)
+          Region[At + I] = (V >> (4 * I)) & 15;
+        T += L;
+      }
+      if ((Firsts.Pos + TailTotal) & 1)
+        Firsts.put(0);
+      for (uint8_t X : Region)
+        Firsts.put(X);
+      NameData += Firsts.Bytes;
+      if (NameData.size() > UINT32_MAX)
+        return createStringError(inconvertibleErrorCode(),
+                                 "names exceed 4 GiB");
+    }
+    NameOffsets.push_back(NameData.size());
+    NameData.append(NameDataSlack, '\0');
+  }
+  return std::move(R);
+}
+
 Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   const auto &Syms = List.Symbols;
   if (Syms.empty())
@@ -196,211 +413,16 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     }
   }
   SlotStart[N] = SlotTok.size();
-  auto TokensOfSlot = [&](uint32_t S) {
-    return ArrayRef<uint32_t>(SlotTok.data() + SlotStart[S],
-                              SlotTok.data() + SlotStart[S + 1]);
-  };
 
-  // Names, front-coded by tokens within blocks. The first pass finds the
-  // tokens each record writes, so ids can follow how often they are
-  // written rather than how often they occur.
-  std::vector<uint32_t> SharedOf(N);
-  std::vector<uint64_t> Weights(Builder.numTokens(), 0);
-  {
-    ArrayRef<uint32_t> PrevTok;
-    for (uint32_t S = 0; S < N; ++S) {
-      ArrayRef<uint32_t> Cur = TokensOfSlot(S);
-      uint32_t Shared = 0;
-      if (S & ((1u << NameBlockShift) - 1))
-        while (Shared < Cur.size() && Shared < PrevTok.size() &&
-               Cur[Shared] == PrevTok[Shared])
-          ++Shared;
-      SharedOf[S] = Shared;
-      for (uint32_t T : Cur.drop_front(Shared))
-        ++Weights[T];
-      PrevTok = Cur;
-    }
-  }
-  Expected<token::TokenEncoder> Enc = Builder.finish(Weights);
-  if (!Enc)
-    return Enc.takeError();
-
-  // The nibble id code that makes the written ids smallest.
-  std::vector<uint64_t> ByFinal(Weights.size());
-  for (uint32_t T = 0; T < Weights.size(); ++T)
-    ByFinal[Enc->finalId(T)] = Weights[T];
-  std::vector<uint64_t> Prefix(ByFinal.size() + 1, 0);
-  for (size_t I = 0; I < ByFinal.size(); ++I)
-    Prefix[I + 1] = Prefix[I] + ByFinal[I];
-  auto WeightFrom = [&](uint64_t Id) {
-    return Prefix.back() - Prefix[std::min<uint64_t>(Id, ByFinal.size())];
-  };
-  NibbleIdCode IdCode;
-  uint64_t BestCost = UINT64_MAX;
-  for (unsigned A = 1; A <= 15; ++A)
-    for (unsigned B = 0; A + B <= 15; ++B)
-      for (unsigned C = 0; A + B + C <= 15; ++C) {
-        NibbleIdCode K{uint8_t(A), uint8_t(B), uint8_t(C)};
-        uint64_t Cost = Prefix.back() + WeightFrom(K.base2()) +
-                        WeightFrom(K.base3()) + WeightFrom(K.base4()) +
-                        3 * WeightFrom(K.base7());
-        if (Cost < BestCost) {
-          BestCost = Cost;
-          IdCode = K;
-        }
-      }
-  // Inside each range of ids whose codes have one length, order the ids
-  // by the tokens' bytes: no record changes size, and the front-coded
-  // token table finds the prefixes sorted tokens share.
-  Enc->sortWithin({IdCode.base2(), IdCode.base3(), IdCode.base4(),
-                   IdCode.base7(), Enc->numTokens()});
-
-  // Record codes: the 15 most frequent (new, dropped) token counts, where
-  // a record drops D tokens of the previous record's and adds K new ones;
-  // every other record is escaped. Types are indices into the table's list
-  // of type letters, held in bit planes.
-  auto NewOf = [&](uint32_t S) {
-    return SlotStart[S + 1] - SlotStart[S] - SharedOf[S];
-  };
-  auto DroppedOf = [&](uint32_t S) -> uint32_t {
-    if (S % NameBlockRecords == 0)
-      return 0;
-    return SlotStart[S] - SlotStart[S - 1] - SharedOf[S];
-  };
-  std::vector<uint32_t> PairCount(RecordCodes * 16, 0);
-  uint32_t TypeCount[256] = {};
-  for (uint32_t S = 0; S < N; ++S) {
-    uint32_t K = NewOf(S), D = DroppedOf(S);
-    if (K < RecordCodes && D < RecordCodes)
-      ++PairCount[K * 16 + D];
-    ++TypeCount[uint8_t(SlotType[S])];
-  }
-  std::vector<uint32_t> Pairs; // K * 16 + D, most frequent first
-  for (uint32_t P = 0; P < PairCount.size(); ++P)
-    if (PairCount[P])
-      Pairs.push_back(P);
-  llvm::stable_sort(Pairs, [&](uint32_t X, uint32_t Y) {
-    return PairCount[X] > PairCount[Y];
-  });
-  Pairs.resize(std::min<size_t>(Pairs.size(), RecordCodes));
-  uint8_t CodeOf[RecordCodes * 16];
-  std::fill(std::begin(CodeOf), std::end(CodeOf), uint8_t(RecordEscape));
-  std::string CodeTable;
-  for (unsigned C = 0; C < RecordCodes; ++C) {
-    uint32_t P = C < Pairs.size() ? Pairs[C] : 0;
-    if (C < Pairs.size())
-      CodeOf[P] = C;
-    CodeTable.push_back(char(P >> 4));
-    CodeTable.push_back(char(P & 15));
-  }
-  std::vector<uint8_t> Types;
-  for (unsigned T = 0; T < 256; ++T)
-    if (TypeCount[T])
-      Types.push_back(T);
-  llvm::stable_sort(
-      Types, [&](uint8_t X, uint8_t Y) { return TypeCount[X] > TypeCount[Y]; });
-  uint8_t TypeIndex[256] = {};
-  for (unsigned I = 0; I < Types.size(); ++I) {
-    TypeIndex[Types[I]] = I;
-    CodeTable.push_back(char(Types[I]));
-  }
-  unsigned TypeBits = bitsFor(Types.size() - 1);
-
-  // Name blocks (docs/Kallsyms.md): code nibbles, type planes, escapes,
-  // first nibbles of the token ids, and the ids' tail nibbles from the
-  // block's end backwards, so a reader finds any record's tokens without
-  // decoding the records before it.
-  std::vector<uint64_t> NameOffsets;
-  std::string NameData;
-  {
-    NibbleWriter Hdr, Firsts;
-    std::string Escapes;
-    std::vector<std::pair<uint32_t, unsigned>> IdTails; // (value, nibbles)
-    SmallVector<uint8_t, 64> Region;
-    for (uint32_t First = 0; First < N; First += NameBlockRecords) {
-      uint32_t Last = std::min<uint64_t>(N, uint64_t(First) + NameBlockRecords);
-      NameOffsets.push_back(NameData.size());
-      Hdr = NibbleWriter();
-      Firsts = NibbleWriter();
-      Escapes.clear();
-      IdTails.clear();
-      uint32_t Planes[8] = {};
-      for (uint32_t S = First; S < Last; ++S) {
-        uint32_t Shared = SharedOf[S], New = NewOf(S), Dropped = DroppedOf(S);
-        unsigned Code = New < RecordCodes && Dropped < RecordCodes
-                            ? CodeOf[New * 16 + Dropped]
-                            : RecordEscape;
-        Hdr.put(Code);
-        if (Code == RecordEscape) {
-          Escapes.push_back(
-              char(std::min(New, 15u) | std::min(Dropped, 15u) << 4));
-          uint8_t Buf[16];
-          if (New >= 15)
-            Escapes.append(reinterpret_cast<char *>(Buf),
-                           encodeULEB128(New - 15, Buf));
-          if (Dropped >= 15)
-            Escapes.append(reinterpret_cast<char *>(Buf),
-                           encodeULEB128(Dropped - 15, Buf));
-        }
-        for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
-          Planes[Bit] |= uint32_t((TypeIndex[uint8_t(SlotType[S])] >> Bit) & 1)
-                         << (S - First);
-        for (uint32_t T : TokensOfSlot(S).drop_front(Shared)) {
-          uint32_t Id = Enc->finalId(T);
-          unsigned F = Id < IdCode.base2() ? Id
-                       : Id < IdCode.base3()
-                           ? IdCode.A + (Id - IdCode.base2()) / 16
-                       : Id < IdCode.base4()
-                           ? IdCode.A + IdCode.B + (Id - IdCode.base3()) / 256
-                       : Id < IdCode.base7() ? IdCode.A + IdCode.B + IdCode.C +
-                                                   (Id - IdCode.base4()) / 4096
-                                             : 15;
-          Firsts.put(F);
-          uint32_t Base =
-              F < IdCode.A ? F
-              : F < unsigned(IdCode.A + IdCode.B)
-                  ? IdCode.base2() + 16 * (F - IdCode.A)
-              : F < unsigned(IdCode.A + IdCode.B + IdCode.C)
-                  ? IdCode.base3() + 256 * (F - IdCode.A - IdCode.B)
-              : F < 15
-                  ? IdCode.base4() + 4096 * (F - IdCode.A - IdCode.B - IdCode.C)
-                  : IdCode.base7();
-          IdTails.push_back({Id - Base, idTailLength(IdCode, F)});
-        }
-      }
-      // Code nibbles: always NameBlockRecords of them (zero past the end),
-      // the type planes, the escapes; the ids start on a byte.
-      while (Hdr.Pos < NameBlockRecords)
-        Hdr.put(0);
-      NameData += Hdr.Bytes;
-      for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
-        appendU32(NameData, Planes[Bit]);
-      NameData += Escapes;
-      // Tail nibbles, laid out from the block's end backwards: id K's tail
-      // is the little-endian number at [End - T(K+1), End - T(K)).
-      uint64_t TailTotal = 0;
-      for (auto &P : IdTails)
-        TailTotal += P.second;
-      Region.assign(TailTotal, 0);
-      uint64_t T = 0;
-      for (auto &[V, L] : IdTails) {
-        uint64_t At = TailTotal - T - L;
-        for (unsigned I = 0; I < L; ++I)
-          Region[At + I] = (V >> (4 * I)) & 15;
-        T += L;
-      }
-      if ((Firsts.Pos + TailTotal) & 1)
-        Firsts.put(0);
-      for (uint8_t X : Region)
-        Firsts.put(X);
-      NameData += Firsts.Bytes;
-      if (NameData.size() > UINT32_MAX)
-        return createStringError(inconvertibleErrorCode(),
-                                 "names exceed 4 GiB");
-    }
-    NameOffsets.push_back(NameData.size());
-    NameData.append(NameDataSlack, '\0');
-  }
+  Expected<EncodedNames> Names =
+      encodeNames(Builder, SlotTok, SlotStart, SlotType);
+  if (!Names)
+    return Names.takeError();
+  const NibbleIdCode &IdCode = Names->IdCode;
+  const std::vector<uint64_t> &NameOffsets = Names->NameOffsets;
+  const std::string &NameData = Names->NameData;
+  const std::string &CodeTable = Names->CodeTable;
+  unsigned TypeBits = Names->TypeBits;
 
   // Addresses: per block the first address (relative to Base) and the bit
   // offset of its deltas; deltas share the block's trailing zero bits, and
@@ -611,7 +633,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   }
 
   const std::string *Secs[NumSections] = {};
-  std::string Tokens = Enc->frontCoded();
+  std::string Tokens = Names->Tokens.frontCoded();
   Secs[SecTokens] = &Tokens;
   Secs[SecAddrIndex] = &AddrIndex;
   Secs[SecAddrData] = &AddrBits.Bytes;
@@ -643,7 +665,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Out[52] = char(IdCode.A);
   Out[53] = char(IdCode.B);
   Out[54] = char(IdCode.C);
-  putU32(Out, 56, Types.size());
+  putU32(Out, 56, Names->NumTypes);
   Out[60] = char(RelBits);
   Out[61] = char(AddrOffBits);
   Out[62] = char(NameOffBits);

@@ -293,14 +293,11 @@ Result realCompact(const kallsyms::SymbolList &List, ArrayRef<uint32_t> Queries,
 
 //===----------------------------------------------------------------------===//
 // A model of the compact writer's name records (docs/Kallsyms.md, sections
-// 0, 6, 7, 10; version 4) for any tokenization. It takes the writer's steps
-// over arbitrary token id lists: front coding by whole tokens in blocks of
-// NameBlockRecords, ids by written weight (TokenTableBuilder::finish), the
-// cheapest A/B/C nibble id code, ids sorted by bytes inside each code
-// length (TokenEncoder::sortWithin), the front-coded token table
-// (frontCoded()), the 15 most frequent (new, dropped) record codes with
-// escapes, type planes, and id first nibbles with tails at the block's end.
-// Token texts are joined as the token table joins them.
+// 0, 6, 7, 10; version 4) for any tokenization: the writer's own name
+// encoder (kallsyms::compact::encodeNames) over arbitrary token id lists,
+// so its bytes are the writer's; only the decoder below is the model's own
+// (a plain walk, slower than the real reader: compare its times with each
+// other). Token texts are joined as the token table joins them.
 //===----------------------------------------------------------------------===//
 
 struct Tokenized {
@@ -339,168 +336,35 @@ Model buildModel(const Tokenized &T) {
     for (uint32_t Id : T.Slots[S])
       Slots[S].push_back(ToBuilder[Id]);
 
-  // Front coding within blocks; weights are the written occurrences.
-  std::vector<uint32_t> Shared(N), New(N), Dropped(N);
-  std::vector<uint64_t> Weights(Builder.numTokens(), 0);
+  // The writer's own name encoder, over this scheme's tokens.
+  std::vector<uint32_t> SlotTok, SlotStart;
   for (uint32_t S = 0; S < N; ++S) {
-    const auto &Cur = Slots[S];
-    uint32_t K = 0;
-    if (S % NameBlockRecords) {
-      const auto &Prev = Slots[S - 1];
-      while (K < Cur.size() && K < Prev.size() && Cur[K] == Prev[K])
-        ++K;
-      Dropped[S] = Prev.size() - K;
-    }
-    Shared[S] = K;
-    New[S] = Cur.size() - K;
-    for (size_t J = K; J < Cur.size(); ++J)
-      ++Weights[Cur[J]];
+    SlotStart.push_back(SlotTok.size());
+    llvm::append_range(SlotTok, Slots[S]);
   }
-  Expected<token::TokenEncoder> Enc = Builder.finish(Weights);
-  if (!Enc)
-    report_fatal_error(Enc.takeError());
-
-  // The nibble id code that makes the written ids smallest.
-  std::vector<uint64_t> ByFinal(Weights.size());
-  for (uint32_t I = 0; I < Weights.size(); ++I)
-    ByFinal[Enc->finalId(I)] = Weights[I];
-  std::vector<uint64_t> Prefix(ByFinal.size() + 1, 0);
-  for (size_t I = 0; I < ByFinal.size(); ++I)
-    Prefix[I + 1] = Prefix[I] + ByFinal[I];
-  auto From = [&](uint64_t Id) {
-    return Prefix.back() - Prefix[std::min<uint64_t>(Id, ByFinal.size())];
-  };
+  SlotStart.push_back(SlotTok.size());
+  Expected<EncodedNames> E = encodeNames(Builder, SlotTok, SlotStart, T.Types);
+  if (!E)
+    report_fatal_error(E.takeError());
   Model M;
-  uint64_t Best = UINT64_MAX;
-  for (unsigned A = 1; A <= 15; ++A)
-    for (unsigned B = 0; A + B <= 15; ++B)
-      for (unsigned C = 0; A + B + C <= 15; ++C) {
-        NibbleIdCode K{uint8_t(A), uint8_t(B), uint8_t(C)};
-        uint64_t Cost = Prefix.back() + From(K.base2()) + From(K.base3()) +
-                        From(K.base4()) + 3 * From(K.base7());
-        if (Cost < Best) {
-          Best = Cost;
-          M.IdCode = K;
-        }
-      }
+  M.IdCode = E->IdCode;
   const NibbleIdCode &IC = M.IdCode;
   for (unsigned X = 0; X < 256; ++X)
     M.ByteTails[X] = idTailLength(IC, X & 15) + idTailLength(IC, X >> 4);
-  Enc->sortWithin(
-      {IC.base2(), IC.base3(), IC.base4(), IC.base7(), Enc->numTokens()});
-  M.Tokens.resize(Enc->numTokens());
+  M.Tokens.resize(E->Tokens.numTokens());
   for (uint32_t I = 0; I < TextOf.size(); ++I)
-    M.Tokens[Enc->finalId(I)] = TextOf[I].str();
-  M.TableBytes = Enc->frontCoded().size();
-
-  // Record codes: the most frequent (new, dropped) pairs below 15 each,
-  // ties in pair order; type letters by frequency, ties by letter.
-  std::vector<uint32_t> PairCount(RecordCodes * 16, 0);
-  uint32_t TypeCount[256] = {};
-  for (uint32_t S = 0; S < N; ++S) {
-    if (New[S] < RecordCodes && Dropped[S] < RecordCodes)
-      ++PairCount[New[S] * 16 + Dropped[S]];
-    ++TypeCount[uint8_t(T.Types[S])];
+    M.Tokens[E->Tokens.finalId(I)] = TextOf[I].str();
+  M.TableBytes = E->Tokens.frontCoded().size();
+  // Section 10: (new, dropped) per record code, then the type letters.
+  for (unsigned C = 0; C < RecordCodes; ++C) {
+    M.CodeNew[C] = E->CodeTable[2 * C];
+    M.CodeDropped[C] = E->CodeTable[2 * C + 1];
   }
-  std::vector<uint32_t> Pairs;
-  for (uint32_t P = 0; P < PairCount.size(); ++P)
-    if (PairCount[P])
-      Pairs.push_back(P);
-  llvm::stable_sort(Pairs, [&](uint32_t X, uint32_t Y) {
-    return PairCount[X] > PairCount[Y];
-  });
-  Pairs.resize(std::min<size_t>(Pairs.size(), RecordCodes));
-  std::vector<uint8_t> CodeOf(RecordCodes * 16, RecordEscape);
-  for (unsigned C = 0; C < Pairs.size(); ++C) {
-    CodeOf[Pairs[C]] = C;
-    M.CodeNew[C] = Pairs[C] >> 4;
-    M.CodeDropped[C] = Pairs[C] & 15;
-  }
-  for (unsigned L = 0; L < 256; ++L)
-    if (TypeCount[L])
-      M.TypeLetters.push_back(L);
-  llvm::stable_sort(M.TypeLetters, [&](uint8_t X, uint8_t Y) {
-    return TypeCount[X] > TypeCount[Y];
-  });
-  uint8_t TypeIndex[256] = {};
-  for (unsigned I = 0; I < M.TypeLetters.size(); ++I)
-    TypeIndex[M.TypeLetters[I]] = I;
-  M.TypeBits = M.TypeLetters.size() > 1
-                   ? 64 - countl_zero(uint64_t(M.TypeLetters.size() - 1))
-                   : 0;
-
-  // Blocks: code nibbles, type planes, escapes, first id nibbles, a pad
-  // nibble to end on a byte, tails from the block's end backwards.
-  for (uint32_t First = 0; First < N; First += NameBlockRecords) {
-    uint32_t Last = std::min<uint64_t>(N, uint64_t(First) + NameBlockRecords);
-    M.NameOffsets.push_back(M.NameData.size());
-    NibbleWriter Hdr, Firsts;
-    std::string Escapes;
-    std::vector<std::pair<uint32_t, unsigned>> Tails; // (value, nibbles)
-    uint32_t Planes[MaxTypeBits] = {};
-    for (uint32_t S = First; S < Last; ++S) {
-      unsigned Code = New[S] < RecordCodes && Dropped[S] < RecordCodes
-                          ? CodeOf[New[S] * 16 + Dropped[S]]
-                          : RecordEscape;
-      Hdr.put(Code);
-      if (Code == RecordEscape) {
-        Escapes.push_back(
-            char(std::min(New[S], 15u) | std::min(Dropped[S], 15u) << 4));
-        uint8_t Buf[16];
-        if (New[S] >= 15)
-          Escapes.append(reinterpret_cast<char *>(Buf),
-                         encodeULEB128(New[S] - 15, Buf));
-        if (Dropped[S] >= 15)
-          Escapes.append(reinterpret_cast<char *>(Buf),
-                         encodeULEB128(Dropped[S] - 15, Buf));
-      }
-      for (unsigned Bit = 0; Bit < M.TypeBits; ++Bit)
-        Planes[Bit] |= uint32_t((TypeIndex[uint8_t(T.Types[S])] >> Bit) & 1)
-                       << (S - First);
-      for (size_t J = Shared[S]; J < Slots[S].size(); ++J) {
-        uint32_t Id = Enc->finalId(Slots[S][J]);
-        unsigned F, L;
-        uint32_t Tail;
-        if (Id < IC.base2()) {
-          F = Id, L = 0, Tail = 0;
-        } else if (Id < IC.base3()) {
-          F = IC.A + (Id - IC.base2()) / 16, L = 1, Tail = (Id - IC.base2());
-        } else if (Id < IC.base4()) {
-          F = IC.A + IC.B + (Id - IC.base3()) / 256, L = 2,
-          Tail = Id - IC.base3();
-        } else if (Id < IC.base7()) {
-          F = IC.A + IC.B + IC.C + (Id - IC.base4()) / 4096, L = 3,
-          Tail = Id - IC.base4();
-        } else {
-          F = 15, L = 6, Tail = Id - IC.base7();
-        }
-        Firsts.put(F);
-        Tails.push_back({Tail, L});
-      }
-    }
-    while (Hdr.Pos < NameBlockRecords)
-      Hdr.put(0);
-    M.NameData += Hdr.Bytes;
-    for (unsigned Bit = 0; Bit < M.TypeBits; ++Bit) {
-      char W[4];
-      support::endian::write32le(W, Planes[Bit]);
-      M.NameData.append(W, 4);
-    }
-    M.NameData += Escapes;
-    // Id k's tail is the little-endian number ending T_k nibbles before
-    // the block's end, so the last ids' tails come first.
-    uint64_t TailTotal = 0;
-    for (auto &[V, L] : Tails)
-      TailTotal += L;
-    if ((Firsts.Pos + TailTotal) & 1)
-      Firsts.put(0);
-    for (size_t K = Tails.size(); K-- > 0;)
-      for (unsigned I = 0; I < Tails[K].second; ++I)
-        Firsts.put((Tails[K].first >> (4 * I)) & 15);
-    M.NameData += Firsts.Bytes;
-  }
-  M.NameOffsets.push_back(M.NameData.size());
-  M.NameData.append(NameDataSlack, '\0');
+  M.TypeLetters.assign(E->CodeTable.begin() + 2 * RecordCodes,
+                       E->CodeTable.end());
+  M.TypeBits = E->TypeBits;
+  M.NameData = std::move(E->NameData);
+  M.NameOffsets = std::move(E->NameOffsets);
   // Name index (bit-packed offsets), name data, record code table.
   uint64_t OffBits = M.NameOffsets.back()
                          ? 64 - countl_zero(uint64_t(M.NameOffsets.back()))
