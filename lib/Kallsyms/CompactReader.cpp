@@ -327,8 +327,13 @@ Error CompactReader::init() {
   const uint8_t *P = B.bytes_begin();
   if (B.size() < HeaderSize || !isCompact(B))
     return corrupt("truncated header (" + Twine(B.size()) + " bytes)");
-  if (read32le(P + 8) != CompactVersion)
-    return corrupt("unsupported version " + Twine(read32le(P + 8)));
+  // Tables are build products: an older one is rebuilt, not repaired.
+  if (uint32_t V = read32le(P + 8); V != CompactVersion)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "kernel symbol table version " + Twine(V) +
+            " is not supported (this dwarfpack reads version " +
+            Twine(CompactVersion) + "): build the table again");
   uint32_t Flags = read32le(P + 12);
   NumSyms = read32le(P + 16);
   PermBits = read32le(P + 20);
