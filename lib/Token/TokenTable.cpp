@@ -368,8 +368,10 @@ Expected<TokenTable> TokenTable::create(StringRef Data, uint64_t *Size) {
     return corrupt("long list has extra entries");
   if (Off != BytesSize)
     return corrupt("token lengths do not add up to the text size");
+  // The padding may be missing at the very end of Data (a truncated but
+  // readable table): Size never counts bytes that are not there.
   if (Size)
-    *Size = alignTo(Total, 4);
+    *Size = std::min<uint64_t>(alignTo(Total, 4), Data.size());
   return T;
 }
 
@@ -539,7 +541,7 @@ Expected<TokenTable> TokenTable::createFrontCoded(StringRef Data,
     return T.takeError();
   T->Image = std::move(Image);
   if (Size)
-    *Size = Occupied;
+    *Size = std::min<uint64_t>(Occupied, Data.size());
   return T;
 }
 

@@ -239,6 +239,16 @@ TEST(FrontCoded, CorruptInputs) {
   // Every truncation is an error (the records are cut, or the header).
   for (size_t Len = 0; Len < TableHeaderSize + Rec.size(); ++Len)
     EXPECT_NE(errorOf(StringRef(Good).take_front(Len)), "") << Len;
+  // Only the padding cut off: still read, and the size occupied does not
+  // count the missing bytes.
+  {
+    uint64_t Size = 0;
+    StringRef Cut = StringRef(Good).take_front(TableHeaderSize + Rec.size());
+    ASSERT_LT(Cut.size(), Good.size());
+    Expected<TokenTable> T = TokenTable::create(Cut, &Size);
+    ASSERT_TRUE(bool(T)) << toString(T.takeError());
+    EXPECT_EQ(Size, Cut.size());
+  }
 
   // Shared more than the previous token's length.
   EXPECT_NE(errorOf(frontCodedTable(2,
