@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets, makes their seed corpora and runs them one
+# at a time (see README.md).
+#
+#   utils/fuzz/run.sh [-b BUILD_DIR] [-t SECONDS] [-r ROUNDS] [TARGET...]
+#
+# BUILD_DIR defaults to build-fuzz/ beside this checkout; SECONDS (per target
+# and round, default 60); ROUNDS (default 1); TARGETs default to all of them
+# (names without the fuzz- prefix: readers gsym compact ctf ksyms token
+# kallsyms-text breakpad). Seeds are written at run time under
+# BUILD_DIR/fuzz-seeds, the growing corpora live in BUILD_DIR/fuzz-corpus,
+# crash reproducers in BUILD_DIR/fuzz-artifacts: nothing here is committed.
+# Environment: DWARFPACK (a normal dwarfpack binary to write seed tables
+# with; default build/bin/dwarfpack, built in BUILD_DIR when missing),
+# CC_FOR_SEEDS (default clang-19), SYMBOL_MAP (a System.map to take kernel
+# symbols from; optional), BREAKPAD_SYM (a .sym to slice; optional),
+# FUZZ_ARGS (extra libFuzzer flags). Only one fuzzer process runs at a time.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=$SRC/build-fuzz
+SECONDS_PER=60
+ROUNDS=1
+while getopts "b:t:r:" opt; do
+  case $opt in
+    b) BUILD=$(realpath -m "$OPTARG") ;;
+    t) SECONDS_PER=$OPTARG ;;
+    r) ROUNDS=$OPTARG ;;
+    *) sed -n '2,18p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad)
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
+
+# -max_len per target: the seeds fit, and mutations stay cheap.
+max_len() {
+  case $1 in
+    readers) echo 32768 ;;
+    ctf) echo 16384 ;;
+    gsym | compact | ksyms) echo 16384 ;;
+    token) echo 8192 ;;
+    kallsyms-text) echo 4096 ;;
+    breakpad) echo 8192 ;;
+  esac
+}
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+  cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_C_COMPILER=clang-19 \
+    -DDWARFPACK_FUZZ=ON
+fi
+ninja -C "$BUILD" -j2 dwarfpack-fuzzers
+
+DWARFPACK=${DWARFPACK:-$SRC/build/bin/dwarfpack}
+if [ ! -x "$DWARFPACK" ]; then
+  # The sanitized tool writes the same bytes, only slower.
+  ninja -C "$BUILD" -j2 dwarfpack
+  DWARFPACK=$BUILD/bin/dwarfpack
+fi
+CC_FOR_SEEDS=${CC_FOR_SEEDS:-clang-19}
+SYMBOL_MAP=${SYMBOL_MAP:-$(ls /var/tmp/dwarfpack-bench/kdbg/usr/lib/debug/boot/System.map-* 2>/dev/null | head -1 || true)}
+BREAKPAD_SYM=${BREAKPAD_SYM:-$SRC/../shared/data/breakpad/sqlite-gcc.sym}
+
+SEEDS=$BUILD/fuzz-seeds
+rm -rf "$SEEDS"
+mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad}
+W=$SEEDS/work
+mkdir -p "$W"
+
+# --- Kernel symbol text and tables ---------------------------------------
+cat > "$W/kallsyms.txt" <<'TXT'
+ffffffff81000000 T _stext
+ffffffff81000000 t __alias
+ffffffff81000010 D some_data
+ffffffff81000040 t dup
+ffffffff81000080 T do_fork
+ffffffff81000090 t $x
+ffffffff810000c0 t dup
+ffffffff810000d0 t get_page.isra.0
+ffffffff810000e0 t get_page.cold
+ffffffffc0001000 t mod_fn	[ext4]
+ffffffffc0001080 T mod_fn2	[ext4]
+ffffffffc0002000 t other	[xfs]
+TXT
+cat > "$W/nm.txt" <<'TXT'
+                 U puts
+0000000000001000 T _ZN2ns5twiceEi
+0000000000001010 T _ZN2ns3addEii
+0000000000001020 t _RNvCs1234_7mycrate3foo
+0000000000001030 t ns::add(int, int)
+0000000000001040 W weak_fn
+TXT
+printf '0000000000001000 T a\r\n0000000000001004 T b_c_d\r\n\n0000000000001008 t c\n' > "$W/crlf.txt"
+if [ -n "$SYMBOL_MAP" ] && [ -f "$SYMBOL_MAP" ]; then
+  # Real kernel names: their shared tokens fill the token tables.
+  awk '$2 ~ /^[tT]$/' "$SYMBOL_MAP" | sed -n '20000,20300p' > "$W/map-small.txt"
+  awk '$2 ~ /^[tT]$/' "$SYMBOL_MAP" | sed -n '40000,41500p' > "$W/map-big.txt"
+fi
+for f in "$W"/*.txt; do
+  b=$(basename "$f" .txt)
+  # The first byte is the options byte of fuzz-kallsyms-text.
+  for flags in 0 3 5; do
+    if [ "$(wc -c < "$f")" -le 4000 ]; then
+      { printf "\\x$(printf %02x "$flags")"; cat "$f"; } > "$SEEDS/kallsyms-text/$b-$flags"
+    fi
+  done
+  "$DWARFPACK" kallsyms "$f" -o "$W/$b.dpk" 2>/dev/null || continue
+  "$DWARFPACK" kallsyms "$f" --all-types --etext=0xffffffffffffff00 -o "$W/$b.all.dpk" 2>/dev/null || true
+  "$DWARFPACK" kallsyms "$f" --format=ksym-blob -o "$W/$b.blob" 2>/dev/null || true
+  "$DWARFPACK" kallsyms "$f" --demangle --format=ksym-blob -o "$W/$b.dem.blob" 2>/dev/null || true
+done
+cp "$W"/*.dpk "$W"/*.blob "$SEEDS/ksyms/"
+cp "$W"/*.dpk "$W"/*.blob "$SEEDS/readers/"
+
+# --- GSYM, compact address tables, CTF -----------------------------------
+cat > "$W/prog.c" <<'C'
+struct point { int x, y; };
+union u { long l; double d; };
+enum color { RED, GREEN = 5 };
+typedef struct point point_t;
+struct node { struct node *next; point_t p; unsigned bits : 3; char name[8]; };
+static inline int sq(int v) { return v * v; }
+static inline int dist(const point_t *p) { return sq(p->x) + sq(p->y); }
+__attribute__((noinline)) int walk(struct node *n) {
+  int s = 0;
+  for (; n; n = n->next)
+    s += dist(&n->p) + n->bits;
+  return s;
+}
+int (*fp)(struct node *) = walk;
+const volatile enum color c = GREEN;
+union u g_u;
+int main(int argc, char **argv) {
+  struct node n = {0, {argc, 2}, 1, "x"};
+  return walk(&n) + (int)g_u.l + (argv != 0);
+}
+C
+"$CC_FOR_SEEDS" -O2 -g -o "$W/prog" "$W/prog.c"
+"$CC_FOR_SEEDS" -O0 -g -gdwarf-4 -c -o "$W/prog.o" "$W/prog.c"
+for obj in prog prog.o; do
+  "$DWARFPACK" gsym --format=gsym "$W/$obj" -o "$W/$obj.gsym" --quiet
+  "$DWARFPACK" gsym --format=compact "$W/$obj" -o "$W/$obj.cpt" --quiet
+  "$DWARFPACK" ctf "$W/$obj" -o "$W/$obj.ctf"
+  "$DWARFPACK" ctf "$W/$obj" --no-compress --indexed-symbols -o "$W/$obj.plain.ctf"
+done
+"$DWARFPACK" ctf "$W/prog.o" --embed -o "$W/prog.emb"
+# Archives: ours (kernel module mode) and, when gcc has -gctf, GCC's dicts
+# and the archive ld makes of two units that disagree on a struct.
+printf 'struct conflict { int a; };\nstruct conflict ga;\nint fa(struct conflict *p) { return p->a; }\n' > "$W/a.c"
+printf 'struct conflict { long a, b; };\nstruct conflict gb;\nint fb(struct conflict *p) { return p->a; }\n' > "$W/b.c"
+"$CC_FOR_SEEDS" -g -c "$W/a.c" -o "$W/a.o"
+"$CC_FOR_SEEDS" -g -c "$W/b.c" -o "$W/b.o"
+"$DWARFPACK" ctf -o "$W/kout" --archive "$W/kernel.ctf" "$W/a.o" "$W/b.o" > /dev/null
+cp "$W"/kout/*.ctf "$W/"
+if gcc -gctf -c "$W/a.c" -o "$W/a-gcc.o" 2>/dev/null &&
+  gcc -gctf -c "$W/b.c" -o "$W/b-gcc.o" && ld -r "$W/a-gcc.o" "$W/b-gcc.o" -o "$W/ab-gcc.o"; then
+  objcopy --dump-section .ctf="$W/a-gcc.ctf" "$W/a-gcc.o"
+  objcopy --dump-section .ctf="$W/ab-gcc.ctf" "$W/ab-gcc.o"
+  cp "$W/ab-gcc.o" "$W/ab-gcc.emb"
+fi
+
+# A slice of a real Breakpad file: its header, the first functions with
+# their records, some PUBLIC and STACK records; plus the hand-made ones the
+# lit tests use.
+cp "$SRC"/test/breakpad/Inputs/*.sym "$SEEDS/breakpad/"
+if [ -f "$BREAKPAD_SYM" ]; then
+  python3 - "$BREAKPAD_SYM" "$SEEDS/breakpad/sqlite-slice.sym" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines()
+out, funcs, publics, stacks = [], 0, 0, 0
+files = origins = 0
+infunc = False
+for l in lines:
+    k = l.split(" ", 1)[0]
+    if k in ("MODULE", "INFO"):
+        out.append(l)
+    elif k == "FILE" and files < 40:
+        files += 1; out.append(l)
+    elif k == "INLINE_ORIGIN" and origins < 40:
+        origins += 1; out.append(l)
+    elif k == "FUNC":
+        infunc = funcs < 6
+        funcs += 1
+        if infunc: out.append(l)
+    elif k == "PUBLIC" and publics < 4:
+        publics += 1; out.append(l); infunc = False
+    elif k == "STACK" and stacks < 4:
+        stacks += 1; out.append(l); infunc = False
+    elif infunc and k not in ("FILE", "INLINE_ORIGIN", "PUBLIC", "STACK"):
+        out.append(l)
+open(sys.argv[2], "w").write("\n".join(out)[:8000] + "\n")
+PY
+fi
+for s in "$SEEDS"/breakpad/*.sym; do
+  b=$(basename "$s" .sym)
+  "$DWARFPACK" gsym --format=gsym "$s" -o "$W/$b.sym.gsym" --quiet 2>/dev/null || true
+  "$DWARFPACK" gsym --format=compact "$s" -o "$W/$b.sym.cpt" --quiet 2>/dev/null || true
+done
+cp "$W"/*.gsym "$SEEDS/gsym/"
+cp "$W"/*.cpt "$SEEDS/compact/"
+cp "$W"/*.ctf "$SEEDS/ctf/"
+cp "$W"/*.gsym "$W"/*.cpt "$W"/*.ctf "$W"/*.emb "$SEEDS/readers/"
+
+# Token tables: every "DPTK" table inside the tables written above, with
+# the bytes after it (names, as readName reads them).
+python3 - "$SEEDS/token" "$W"/*.dpk "$W"/*.cpt <<'PY'
+import os, sys
+n = 0
+for path in sys.argv[2:]:
+    d = open(path, "rb").read()
+    i = d.find(b"DPTK")
+    while i >= 0:
+        open(os.path.join(sys.argv[1], "%s-%d" % (os.path.basename(path), i)), "wb").write(d[i:i + 8192])
+        n += 1
+        i = d.find(b"DPTK", i + 1)
+print("token seeds:", n)
+PY
+rm -rf "$W"
+for t in "${TARGETS[@]}"; do
+  echo "seeds for $t: $(ls "$SEEDS/$t" | wc -l) files, largest $(wc -c "$SEEDS/$t"/* | sort -n | tail -2 | head -1 | awk '{print $1}') bytes"
+done
+
+# --- Campaigns ------------------------------------------------------------
+for ((round = 1; round <= ROUNDS; round++)); do
+  for t in "${TARGETS[@]}"; do
+    corpus=$BUILD/fuzz-corpus/$t
+    art=$BUILD/fuzz-artifacts/$t
+    mkdir -p "$corpus" "$art"
+    echo "=== round $round: fuzz-$t for ${SECONDS_PER}s"
+    # Not -fork or -jobs>1: the machine is shared, one process at a time.
+    set +e
+    "$BUILD/bin/fuzz-$t" "$corpus" "$SEEDS/$t" -max_len="$(max_len "$t")" \
+      -timeout=10 -rss_limit_mb=2048 -max_total_time="$SECONDS_PER" \
+      -artifact_prefix="$art/" -print_final_stats=1 ${FUZZ_ARGS:-} \
+      2>&1 | tee "$BUILD/fuzz-$t.log" | grep -E '^(#[0-9]+ +(INITED|DONE)|==[0-9]+==|SUMMARY|stat::|fuzz invariant)'
+    status=${PIPESTATUS[0]}
+    set -e
+    [ "$status" -eq 0 ] || echo "fuzz-$t stopped with status $status: see $BUILD/fuzz-$t.log and $art"
+  done
+done
