@@ -30,6 +30,10 @@ Error corrupt(const Twine &Msg) {
 
 /// Largest dict we agree to inflate; far above any real kernel's CTF.
 constexpr uint64_t MaxInflated = uint64_t(1) << 31;
+/// Deflate never expands data more than this (258 bytes from one 2-bit
+/// code at best): a larger claimed size is a lie, and the buffer for it is
+/// allocated before inflating.
+constexpr uint64_t MaxDeflateRatio = 1032;
 
 const char *kindString(unsigned K) {
   static const char *Names[] = {"unknown", "integer",  "float",   "pointer",
@@ -76,6 +80,10 @@ Expected<DictReader> DictReader::open(StringRef Bytes) {
   if (R.Flags & FlagCompress) {
     if (BodySize > MaxInflated)
       return corrupt("implausible uncompressed size");
+    if (BodySize > Rest.size() * MaxDeflateRatio)
+      return corrupt("uncompressed size " + Twine(BodySize) +
+                     " exceeds what a zlib stream of " + Twine(Rest.size()) +
+                     " bytes can inflate to");
     if (!compression::zlib::isAvailable())
       return createStringError(inconvertibleErrorCode(),
                                "compressed CTF needs zlib");

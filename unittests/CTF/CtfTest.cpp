@@ -4,6 +4,7 @@
 #include "dwarfpack/CTF/CtfWriter.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -220,6 +221,27 @@ TEST(CtfReader, CorruptBytesNeverCrash) {
     }
     EXPECT_GT(Rejected, 0u);
   }
+}
+
+// A compressed dict claiming far more bytes than its stream can inflate to
+// is refused before the reader allocates them (fuzz-ctf: 2 GiB from a
+// 100-byte file).
+TEST(CtfReader, RejectsImplausibleInflatedSize) {
+  std::string Bytes(ctf::HeaderSize + 48, '\0');
+  Bytes[0] = char(0xf2);
+  Bytes[1] = char(0xdf);
+  Bytes[2] = char(ctf::Version3);
+  Bytes[3] = char(ctf::FlagCompress);
+  auto Set = [&](unsigned Field, uint32_t V) {
+    llvm::support::endian::write32le(&Bytes[4 + 4 * Field], V);
+  };
+  Set(ctf::StrOff, 0);
+  Set(ctf::StrLen, 1u << 30);
+  auto D = ctf::DictReader::open(Bytes);
+  ASSERT_FALSE(bool(D));
+  EXPECT_EQ(llvm::toString(D.takeError()),
+            "corrupt CTF: uncompressed size 1073741824 exceeds what a zlib "
+            "stream of 48 bytes can inflate to");
 }
 
 TEST(CtfReader, RejectsBadReferences) {
