@@ -9,6 +9,7 @@
 #include "CompactLayout.h"
 #include "dwarfpack/Kallsyms/SymbolReader.h"
 #include "dwarfpack/Kallsyms/Writers.h"
+#include "dwarfpack/Support/LEB128.h"
 #include "dwarfpack/Token/TokenTable.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -1368,7 +1369,7 @@ Error CompactReader::forEachHeader(const NameBlock &NB, unsigned Records,
     // 15 and more: the rest as ULEB128 after the escape byte.
     const char *Err = nullptr;
     unsigned N = 0;
-    uint64_t X = decodeULEB128(D + Pos, &N, D + Limit, &Err);
+    uint64_t X = decodeULEB128Bounded(D + Pos, &N, D + Limit, &Err);
     if (Err || X > UINT32_MAX)
       return false;
     Pos += N;

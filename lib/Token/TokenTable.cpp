@@ -1,6 +1,7 @@
 //===- TokenTable.cpp - Shared token encoder for names --------------------===//
 
 #include "dwarfpack/Token/TokenTable.h"
+#include "dwarfpack/Support/LEB128.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Endian.h"
@@ -393,7 +394,7 @@ readCount(const uint8_t *&Q, const uint8_t *End, unsigned Nibble, uint64_t &V) {
     return true;
   unsigned Len = 0;
   const char *Err = nullptr;
-  uint64_t X = decodeULEB128(Q, &Len, End, &Err);
+  uint64_t X = decodeULEB128Bounded(Q, &Len, End, &Err);
   if (Err || X > UINT32_MAX)
     return false;
   Q += Len;
@@ -614,7 +615,7 @@ Error TokenTable::readName(const uint8_t *&P, const uint8_t *End,
                            SmallVectorImpl<uint32_t> &Ids) const {
   unsigned Len = 0;
   const char *Err = nullptr;
-  uint64_t Count = decodeULEB128(P, &Len, End, &Err);
+  uint64_t Count = decodeULEB128Bounded(P, &Len, End, &Err);
   if (Err)
     return corrupt("bad token count: " + Twine(Err));
   P += Len;

@@ -1,6 +1,7 @@
 //===- DwarfTypeBuilder.cpp - DWARF to type model -------------------------===//
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
+#include "dwarfpack/Support/LEB128.h"
 #include "dwarfpack/Types/TypeHash.h"
 
 #include "FastDwarf.h"
@@ -544,7 +545,8 @@ UnitConverter<DieT>::memberBitOffset(const ViewT &M, uint64_t TypeSize) {
         return std::nullopt;
       unsigned Len = 0;
       const char *Err = nullptr;
-      Bytes = decodeULEB128(E.data() + 1, &Len, E.data() + E.size(), &Err);
+      Bytes =
+          decodeULEB128Bounded(E.data() + 1, &Len, E.data() + E.size(), &Err);
       if (Err || 1 + Len != E.size())
         return std::nullopt;
     } else {

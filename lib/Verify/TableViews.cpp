@@ -7,6 +7,7 @@
 
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
+#include "dwarfpack/Support/LEB128.h"
 #include "dwarfpack/Verify/TableVerifier.h"
 
 #include "llvm/Support/LEB128.h"
@@ -166,7 +167,7 @@ public:
     const char *Err = nullptr;
     unsigned N = 0;
     uint64_t Head =
-        decodeULEB128(P + L.RecordOffset, &N, P + L.RecordEnd, &Err);
+        decodeULEB128Bounded(P + L.RecordOffset, &N, P + L.RecordEnd, &Err);
     if (Err)
       return createStringError(inconvertibleErrorCode(),
                                "record of the function at 0x%llx: %s",

@@ -314,6 +314,16 @@ TEST(TokenTable, CorruptTables) {
   Error E = B.Table.readName(P, Rec + 2, Ids);
   EXPECT_TRUE(bool(E));
   consumeError(std::move(E));
+  // A token count with more continuation bytes than a uint64_t needs is an
+  // error (fuzz-token: LLVM's decoder shifted a zero slice by 70 bits and
+  // read it as 0).
+  uint8_t Long[12] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                      0x80, 0x80, 0x80, 0x80, 0x80, 0x00};
+  P = Long;
+  Ids.clear();
+  E = B.Table.readName(P, Long + sizeof(Long), Ids);
+  EXPECT_TRUE(bool(E));
+  consumeError(std::move(E));
 }
 
 // Every t/T name of the Debian 6.1 System.map, when the machine has it.
