@@ -144,6 +144,9 @@ Expected<Record> KsymBlobReader::record(uint32_t I) const {
 }
 
 Error KsymBlobReader::describe(uint32_t I, SymbolInfo &Info) const {
+  // record() reads the offset table at I: only validated entries.
+  if (I >= NumSyms)
+    return corrupt(0, "symbol index " + Twine(I) + " out of range");
   Expected<Record> R = record(I);
   if (!R)
     return R.takeError();

@@ -523,6 +523,25 @@ TEST(KsymBlob, ExactLayout) {
   EXPECT_EQ(B.size(), TT + 16);
 }
 
+// describe() past the last symbol is an error in both formats, never a read
+// of the offset table past its end (fuzz-ksyms: the ksym-blob reader read
+// the name order table as name offsets, then bytes outside the file).
+TEST(KsymBlob, DescribeOutOfRange) {
+  SymbolList L = sampleList("0000000000001000 T _start\n"
+                            "0000000000001100 T do_fork\n");
+  for (Fmt F : {Fmt::Compact, Fmt::Blob}) {
+    std::string Storage;
+    std::unique_ptr<SymbolReader> R = writeAndOpen(L, F, Storage);
+    ASSERT_TRUE(R);
+    for (uint32_t I : {2u, 3u}) {
+      SymbolInfo S;
+      Error E = R->describe(I, S);
+      EXPECT_TRUE(bool(E)) << I;
+      consumeError(std::move(E));
+    }
+  }
+}
+
 TEST(KsymBlob, TokensAndReaderOfForeignBlob) {
   // A blob as another writer could produce it: a two-byte token id.
   std::string Names;
