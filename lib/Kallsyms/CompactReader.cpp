@@ -1880,8 +1880,6 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
 Expected<StringRef> CompactReader::moduleOf(uint32_t I) const {
   uint64_t NumRuns = Sec[SecModuleRuns].Size / 8;
   const uint8_t *R = Sec[SecModuleRuns].Data;
-  if (NumRuns == 1)
-    return ModuleNames[0]; // validated at open: the first run is id 0
   // Branch-free: the comparisons are unpredictable, and a /proc/kallsyms
   // with many modules has thousands of runs.
   uint64_t Lo = 0;

@@ -523,6 +523,32 @@ TEST(KsymBlob, ExactLayout) {
   EXPECT_EQ(B.size(), TT + 16);
 }
 
+// A table of module symbols only has one module run, and it is not the core
+// kernel's (fuzz-kallsyms-text: the reader took one run for id 0 and lost
+// the module).
+TEST(Compact, OneModuleRun) {
+  SymbolList L = sampleList("ffffffffc0001000 T foo\t[xfs]\n"
+                            "ffffffffc0001010 t bar\t[xfs]\n");
+  for (bool Portable : {false, true}) {
+    std::string Storage;
+    ASSERT_FALSE(bool(writeCompact(L, Storage)));
+    ReaderOptions O;
+    O.Portable = Portable;
+    auto R = openCompact(MemoryBuffer::getMemBuffer(Storage, "t", false), O);
+    ASSERT_TRUE(bool(R)) << toString(R.takeError());
+    for (uint32_t I = 0; I < 2; ++I) {
+      SymbolInfo S;
+      ASSERT_FALSE(bool((*R)->describe(I, S)));
+      EXPECT_EQ(S.Module, "xfs");
+    }
+    auto Found = (*R)->lookupAddress(0xffffffffc0001010);
+    ASSERT_TRUE(Found && *Found);
+    EXPECT_EQ((*Found)->Module, "xfs");
+    EXPECT_EQ(dumpOf(**R), "ffffffffc0001000 T foo\t[xfs]\n"
+                           "ffffffffc0001010 t bar\t[xfs]\n");
+  }
+}
+
 // describe() past the last symbol is an error in both formats, never a read
 // of the offset table past its end (fuzz-ksyms: the ksym-blob reader read
 // the name order table as name offsets, then bytes outside the file).
