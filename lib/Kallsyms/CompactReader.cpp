@@ -352,7 +352,10 @@ Error CompactReader::init() {
   AddrOffBits = P[61];
   NameOffBits = P[62];
   GuideBits = P[63];
-  if (RelBits > 32 || AddrOffBits > 32 || NameOffBits > 32 || GuideBits > 32)
+  // Zero-width guide entries would let a few bytes claim billions of them,
+  // each checked at open (the writer never writes fewer than 1 bit).
+  if (RelBits > 32 || AddrOffBits > 32 || NameOffBits > 32 || GuideBits == 0 ||
+      GuideBits > 32)
     return corrupt("bad index widths");
   IdCode = NibbleIdCode{P[52], P[53], P[54]};
   NumTypes = read32le(P + 56);
