@@ -9,7 +9,8 @@
 # (names without the fuzz- prefix: readers gsym compact ctf ksyms token
 # kallsyms-text breakpad). Seeds are written at run time under
 # BUILD_DIR/fuzz-seeds, the growing corpora live in BUILD_DIR/fuzz-corpus,
-# crash reproducers in BUILD_DIR/fuzz-artifacts: nothing here is committed.
+# crash reproducers in BUILD_DIR/fuzz-artifacts, each run's output in
+# BUILD_DIR/fuzz-TARGET.rROUND.log: nothing here is committed.
 # Environment: DWARFPACK (a normal dwarfpack binary to write seed tables
 # with; default build/bin/dwarfpack, built in BUILD_DIR when missing),
 # CC_FOR_SEEDS (default clang-19), SYMBOL_MAP (a System.map to take kernel
@@ -234,9 +235,10 @@ for ((round = 1; round <= ROUNDS; round++)); do
     "$BUILD/bin/fuzz-$t" "$corpus" "$SEEDS/$t" -max_len="$(max_len "$t")" \
       -timeout=10 -rss_limit_mb=2048 -max_total_time="$SECONDS_PER" \
       -artifact_prefix="$art/" -print_final_stats=1 ${FUZZ_ARGS:-} \
-      2>&1 | tee "$BUILD/fuzz-$t.log" | grep -E '^(#[0-9]+ +(INITED|DONE)|==[0-9]+==|SUMMARY|stat::|fuzz invariant)'
+      2>&1 | tee "$BUILD/fuzz-$t.r$round.log" |
+      grep -aE '^(#[0-9]+[[:space:]]+(INITED|DONE)|==[0-9]+==|SUMMARY|stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|fuzz invariant)'
     status=${PIPESTATUS[0]}
     set -e
-    [ "$status" -eq 0 ] || echo "fuzz-$t stopped with status $status: see $BUILD/fuzz-$t.log and $art"
+    [ "$status" -eq 0 ] || echo "fuzz-$t stopped with status $status: see $BUILD/fuzz-$t.r$round.log and $art"
   done
 done
