@@ -38,6 +38,8 @@ def main():
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--end", default=None, help="end address for a ksym-blob (hex)")
+    ap.add_argument("--stats", action="store_true",
+                    help="print what the table exercised (escapes, id lengths, ...)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     end = int(args.end, 16) if args.end else None
@@ -147,6 +149,8 @@ def main():
         else:
             errors.append("name lookups: reader %d lines, dwarfpack %d" % (len(a), len(b)))
     kind = "compact" if isinstance(table, kr.CompactTable) else "ksym-blob"
+    if args.stats:
+        sys.stdout.write(kr.stats_text(table).decode())
     print("%s %s: %d symbols dumped, %d address and %d name lookups: %s" % (
         kind, os.path.basename(args.table), len(lines), len(qa), len(qn),
         "all equal" if not errors else "%d DIFFERENCES" % len(errors)))

@@ -19,6 +19,7 @@ none are given. Exit status 1 with `error: FILE: ...` on malformed input.
 """
 
 import bisect
+import collections
 import struct
 import sys
 
@@ -308,7 +309,7 @@ class CompactTable:
         self.guide_bits = b.u8(63)
         for name, v in (("RelBits", self.rel_bits), ("AddrOffBits", self.addr_off_bits),
                         ("NameOffBits", self.name_off_bits), ("GuideBits", self.guide_bits)):
-            check(v <= 64, "%s: %s = %d" % (w, name, v))
+            check(v <= 32, "%s: %s = %d, more than 32" % (w, name, v))
         self.sections = []
         prev_end = 64 + 8 * NUM_SECTIONS
         for s in range(NUM_SECTIONS):
@@ -334,6 +335,7 @@ class CompactTable:
         self._modules()
         self._block_cache = {}
         self._name_cache = {}
+        self.stats = collections.Counter()
 
     # -- 0. tokens
     def _tokens(self):
@@ -410,6 +412,8 @@ class CompactTable:
         width = d.bits(bit, 6)
         shift = d.bits(bit + 6, 6)
         esc_width = d.bits(bit + 12, 6)
+        check(width <= 57 and esc_width <= 57 and (width or not esc_width),
+              "%s: address block %d has Width %d, EscWidth %d" % (w, k, width, esc_width))
         bit += 18
         fields = [d.bits(bit + j * width, width) for j in range(count - 1)]
         bit += (count - 1) * width
@@ -417,6 +421,7 @@ class CompactTable:
         out = [self.rel[k]]
         for f in fields:
             if esc_width and f == ones:
+                self.stats["escaped address deltas"] += 1
                 f = d.bits(bit, esc_width)
                 bit += esc_width
             out.append(out[-1] + (f << shift))
@@ -632,12 +637,17 @@ class CompactTable:
                 e = nd.data[pos]
                 pos += 1
                 k, d = e & 15, e >> 4
+                self.stats["record escapes"] += 1
                 if k == 15:
+                    at = pos
                     x, pos = nd.uleb(pos, end)
                     k = 15 + x
+                    self.stats["new counts in ULEB128 of %d bytes" % (pos - at)] += 1
                 if d == 15:
+                    at = pos
                     x, pos = nd.uleb(pos, end)
                     d = 15 + x
+                    self.stats["dropped counts in ULEB128 of %d bytes" % (pos - at)] += 1
             else:
                 k, d = self.codes[codes[j]]
             counts.append((k, d))
@@ -655,6 +665,9 @@ class CompactTable:
         E = 2 * end
         firsts = [nd.nibble(first_nib + i) for i in range(nids)] if nids else []
         tails = [self.id_len(f) for f in firsts]
+        for L in tails:
+            self.stats["ids with %d tail nibbles" % L] += 1
+
         used = first_nib + nids + sum(tails)
         check(used == E or used + 1 == E,
               "%s: id nibbles and tails take %d nibbles, the block has %d" %
@@ -888,6 +901,7 @@ class KsymBlob:
         self.end = end
         self.data = data
         self.modules = None
+        self.stats = collections.Counter()
 
     def _zero(self, a, b):
         check(all(x == 0 for x in self.data_or(a, b)), "%s: padding at %d not zero" % (self.path, a))
@@ -909,6 +923,7 @@ class KsymBlob:
                 tid, rest = p[1], p[3:]
             elif len(p) >= 4 and p[3] == 0xFF:
                 tid, rest = (p[1] << 8) | p[2], p[4:]
+                self.stats["two-byte token ids"] += 1
                 check(tid >= 256, "%s: two-byte id %d below 256" % (w, tid))
             else:
                 fail("%s: unterminated token reference" % w)
@@ -973,6 +988,21 @@ def open_table(path, end=None):
     return KsymBlob(data, path, end)
 
 
+def stats_text(t):
+    """What decoding the table so far has exercised."""
+    lines = []
+    if isinstance(t, CompactTable):
+        for k, v in (("token table version", t.tt.version), ("T", t.T),
+                     ("TypeBits", t.type_bits), ("modules", t.num_modules),
+                     ("guide segments", len(t.segments)), ("marks", t.num_marks)):
+            lines.append("%s: %d" % (k, v))
+    else:
+        lines.append("tokens: %d" % len(t.tokens))
+    for k in sorted(t.stats):
+        lines.append("%s: %d" % (k, t.stats[k]))
+    return ("\n".join(lines) + "\n").encode()
+
+
 def dump_line(s):
     line = b"%016x %c %s" % (s.address, s.type, s.name)
     if s.module:
@@ -995,6 +1025,12 @@ def main(argv):
         if cmd == "validate":
             t.validate()
             out.write(b"ok %d symbols\n" % t.N)
+            return 0
+        if cmd == "stats":
+            t.validate()
+            for s in t.all_symbols():
+                pass
+            out.write(stats_text(t))
             return 0
         if cmd == "dump":
             for s in t.all_symbols():
