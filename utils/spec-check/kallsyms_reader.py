@@ -507,9 +507,10 @@ class CompactTable:
     def pi_inverse(self, s):
         z = s
         taken = False
-        for _ in range(2 * self.T + 2):
+        for step in range(2 * self.T + 2):
             p = self.pi(z)
             if p == s:
+                self.last_inverse_steps = step + 1
                 return z
             if self.is_mark(z) and not taken:
                 z = self.back(z)
@@ -544,8 +545,12 @@ class CompactTable:
         for x, prev in want_marks.items():
             check(self.back(x) == prev, "%s: back pointer of %d is %d, expected %d" %
                   (w, x, self.back(x), prev))
+        longest = 0
         for s in range(self.N):
             check(perm[self.pi_inverse(s)] == s, "%s: inverse walk" % w)
+            longest = max(longest, self.last_inverse_steps)
+        check(longest <= 2 * self.T + 1, "%s: an inverse walk took %d steps, more than 2T + 1" % (w, longest))
+        self.stats["longest inverse walk (steps)"] = longest
         return perm
 
     # -- 6, 7, 10, 12. names
