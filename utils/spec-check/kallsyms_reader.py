@@ -118,6 +118,7 @@ class TokenTable:
         self.W = b.u8(5)
         self.S = b.u8(6)
         check(self.S != self.W, "%s: sub-separator equals the separator" % what)
+        self.stats = collections.Counter()
         self.B = b.u8(8)
         check(1 <= self.B <= 254, "%s: one-byte id limit %d" % (what, self.B))
         check(b.raw(9, 3) == b"\0\0\0", "%s: bytes 9..11 not zero" % what)
@@ -168,6 +169,7 @@ class TokenTable:
                 check(li < num_long and longs[li][0] == i,
                       "%s: long list does not match token %d" % (b.what, i))
                 ln = longs[li][1]
+                self.stats["long tokens in a version-1 table"] += 1
                 check(ln >= 15, "%s: long token %d of %d bytes" % (b.what, i, ln))
                 li += 1
             check(pos + ln <= text_size,
@@ -203,9 +205,11 @@ class TokenTable:
             if shared == 15:
                 x, off = b.uleb(off, limit)
                 shared = 15 + x
+                self.stats["token records sharing 15 bytes or more"] += 1
             if new == 15:
                 y, off = b.uleb(off, limit)
                 new = 15 + y
+                self.stats["token records adding 15 bytes or more"] += 1
             check(shared <= 0xFFFFFFFF and new <= 0xFFFFFFFF,
                   "%s: count above 2^32-1" % b.what)
             check(shared <= len(prev),
@@ -328,6 +332,7 @@ class CompactTable:
                     for i, (o, s) in enumerate(self.sections)]
         self.num_blocks = (N + ADDR_BLOCK - 1) // ADDR_BLOCK
         self.num_name_blocks = (N + NAME_BLOCK - 1) // NAME_BLOCK
+        self.stats = collections.Counter()
         self._tokens()
         self._addresses()
         self._permutation()
@@ -335,7 +340,6 @@ class CompactTable:
         self._modules()
         self._block_cache = {}
         self._name_cache = {}
-        self.stats = collections.Counter()
 
     # -- 0. tokens
     def _tokens(self):
@@ -346,6 +350,7 @@ class CompactTable:
         check(self.tt.W == ord("_") and self.tt.S == ord("."),
               "%s: token separators %r %r, not '_' '.'" % (self.path, self.tt.W, self.tt.S))
         self.num_tokens = len(self.tt.tokens)
+        self.stats.update(self.tt.stats)
 
     # -- 1, 2, 11. addresses
     def _addresses(self):
