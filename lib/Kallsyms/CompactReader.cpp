@@ -203,6 +203,9 @@ private:
   /// would, decoding and comparing one token at a time (a binary search
   /// probe usually differs in its first token or two).
   Expected<int> compareBlockFirst(uint32_t Block, StringRef Name) const;
+  /// compareBlockFirst for a block whose escapes spell counts out.
+  Expected<int> compareBlockFirstGeneral(uint32_t Block, const NameBlock &NB,
+                                         StringRef Name) const;
   /// Leading '_' bytes of the name made of Toks, without expanding it.
   unsigned leadingUnderscores(ArrayRef<uint32_t> Toks) const;
   /// Replaces Out with the name made of Toks.
@@ -1918,6 +1921,46 @@ Expected<int> CompactReader::compareBlockFirst(uint32_t Block,
   NameBlock NB;
   if (Error E = openNameBlock(Block, NB))
     return std::move(E);
+  if (LLVM_UNLIKELY(!NB.SimpleEscapes))
+    return compareBlockFirstGeneral(Block, NB, Name);
+  // Record 0 shares nothing: its counts are its code's, or its escape's
+  // (the block's first escape byte), and its ids are the block's first.
+  const uint8_t *D = Sec[SecNameData].Data;
+  unsigned Code = NB.Hdr[0] & 15;
+  uint32_t New = CodeNew[Code], Dropped = CodeDropped[Code];
+  if (Code == RecordEscape) {
+    uint8_t X = D[NB.EscPos]; // openNameBlock counted it inside the block
+    New = X & 15;
+    Dropped = X >> 4;
+  }
+  if (Dropped || !New)
+    return corrupt("malformed name record 0 at byte " + Twine(NB.PlanePos));
+  if (NB.FirstPos + New > NB.EndPos)
+    return badBlock(Block, "token ids run past the block");
+  token::NameComparer Cmp(Name, Tokens.separators());
+  uint32_t NumTokens = Tokens.numTokens();
+  uint64_t Tails = 0;
+  for (uint64_t K = 0; K < New; ++K) {
+    uint64_t First = NB.FirstPos + K;
+    unsigned F = (D[First >> 1] >> ((First & 1) * 4)) & 15;
+    Tails += IdTailNibbles[F];
+    // The tails must stay clear of the first nibbles.
+    if (Tails + NB.FirstPos + New > NB.EndPos)
+      return badBlock(Block, "token ids run past the block");
+    uint64_t Pos = NB.EndPos - Tails;
+    uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
+    uint32_t Id = IdAdd[F] + uint32_t(W & IdTailMask[F]);
+    if (Id >= NumTokens)
+      return badBlock(Block, "token id out of range");
+    if (int C = Cmp.feed(tokenText(Id), K == 0))
+      return C;
+  }
+  return Cmp.finish();
+}
+
+Expected<int> CompactReader::compareBlockFirstGeneral(uint32_t Block,
+                                                      const NameBlock &NB,
+                                                      StringRef Name) const {
   RecordHeaders H;
   if (Error E = readHeaders(NB, 1, H))
     return std::move(E);
