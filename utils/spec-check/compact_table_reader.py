@@ -14,10 +14,11 @@ Usage:
       stored: this reader does not demangle.
   compact_table_reader.py dump FILE
       Print what `dwarfpack dump FILE` prints.
-  compact_table_reader.py addresses FILE [--random N] [--seed S]
+  compact_table_reader.py addresses FILE [--random N] [--seed S] [--detail K]
       Print interesting addresses of the table (function starts and ends,
       gaps, inline range edges, line rows, before and after the table) and N
-      random ones, one per line, for comparing the two readers.
+      random ones, one per line, for comparing the two readers. With
+      --detail, line rows and inline edges of K random functions only.
 
 Python 3, standard library only.
 """
@@ -871,7 +872,7 @@ def cmd_dump(args):
                 o.append("    0x%016x %s:%d" % (a, t.file(fid).decode("utf-8", "replace"), line))
         if tree is not None:
             o.append("  InlineInfo:")
-            dump_node(t, tree, 4, o, True)
+            dump_node(t, tree, 4, o)
         if len(o) > 4096:
             sys.stdout.write("\n".join(o) + "\n")
             o = []
@@ -880,14 +881,14 @@ def cmd_dump(args):
     return 0
 
 
-def dump_node(t, nd, indent, o, is_root):
+def dump_node(t, nd, indent, o):
     s = " " * indent + " ".join("[0x%016x - 0x%016x)" % r for r in nd["ranges"])
     s += " " + t.name(nd["name"]).decode("utf-8", "replace")
-    if not is_root or nd["call_file"]:
+    if nd["call_file"]:
         s += " called from %s:%d" % (t.file(nd["call_file"]).decode("utf-8", "replace"), nd["call_line"])
     o.append(s)
     for k in nd["children"]:
-        dump_node(t, k, indent + 2, o, False)
+        dump_node(t, k, indent + 2, o)
 
 
 # --------------------------------------------------------------------------
@@ -895,11 +896,13 @@ def dump_node(t, nd, indent, o, is_root):
 
 
 def cmd_addresses(args):
-    n, seed, path = 0, 1, None
+    n, seed, path, detail = 0, 1, None, None
     it = iter(args)
     for a in it:
         if a == "--random":
             n = int(next(it))
+        elif a == "--detail":
+            detail = int(next(it))
         elif a == "--seed":
             seed = int(next(it))
         else:
@@ -911,11 +914,16 @@ def cmd_addresses(args):
     if t.base:
         addrs.update([0, t.base - 1])
     addrs.add(t.base)
-    for f in funcs:
+    detailed = set(range(len(funcs)))
+    if detail is not None and detail < len(funcs):
+        detailed = set(rng.sample(range(len(funcs)), detail))
+    for i, f in enumerate(funcs):
         e = f.start + f.size
         addrs.update([f.start, f.start + 1, e - 1, e, e + 1])
         if f.start:
             addrs.add(f.start - 1)
+        if i not in detailed:
+            continue
         _, rows, tree = t.decode_record(f)
         for r in (rows or [])[:64]:
             addrs.update([r[0], r[0] - 1])
