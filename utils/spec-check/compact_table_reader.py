@@ -682,18 +682,22 @@ class Table:
 
 
 def join_path(d, b):
-    # As GSYM joins a file entry (llvm::sys::path::append of Dir and Base).
+    # docs/CompactTable.md, "Paths and files".
     if not d:
         return b
     if not b:
         return d
-    win = b"\\" in d and b"/" not in d
-    seps = b"\\/" if win else b"/"
-    if d[-1:] in [bytes([x]) for x in seps]:
-        return d + b.lstrip(seps)
-    if b[:1] in [bytes([x]) for x in seps]:
+    if b"\\" in d and b"/" not in d:
+        # Windows directory: llvm::sys::path::append, windows_backslash style.
+        seps = b"\\/"
+        if d[-1] in seps:
+            return d + b.lstrip(seps)
+        if b[0] in seps or (len(b) >= 2 and b[1:2] == b":"):
+            return d + b
+        return d + b"\\" + b
+    if d.endswith(b"/") or b.startswith(b"/"):
         return d + b
-    return d + (b"\\" if win else b"/") + b
+    return d + b"/" + b
 
 
 # --------------------------------------------------------------------------
