@@ -602,9 +602,7 @@ class Table:
             code = c.uleb(32)
             call_file = prev_file if code == 0 else code - 1
             self.file(call_file)
-            call_line = (prev_line + c.sleb())
-            if not 0 <= call_line <= U32:
-                fail("inline call line %d outside 32 bits" % call_line)
+            call_line = (prev_line + c.sleb()) & U32
             for s, e in ranges:
                 if not any(ps <= s and e <= pe for ps, pe in parent_ranges):
                     fail("inline range [0x%x, 0x%x) not inside its parent" % (s, e))
@@ -704,7 +702,14 @@ def join_path(d, b):
 # Output
 
 
+def txt(b):
+    # Text output (dump, LLVM and GNU styles) prints names and paths as
+    # stored, whatever their bytes; stdout re-encodes them unchanged.
+    return b.decode("utf-8", "surrogateescape")
+
+
 def json_str(b):
+    # llvm::json replaces invalid UTF-8 with U+FFFD.
     s = b.decode("utf-8", "replace")
     out = ['"']
     for ch in s:
@@ -753,8 +758,8 @@ def answer(table, addr, style, module, no_inlines):
         return '{"Address":"0x%x","ModuleName":%s,"Symbol":[%s]}' % (addr, json_str(module), syms), warning
     lines = []
     for name, start, fname, line in frames or [(b"", 0, b"", 0)]:
-        n = name.decode("utf-8", "replace") or "??"
-        fn = fname.decode("utf-8", "replace") or "??"
+        n = name.decode("utf-8", "surrogateescape") or "??"
+        fn = fname.decode("utf-8", "surrogateescape") or "??"
         if style == "GNU":
             lines += [n, "%s:%d" % (fn, line)]
         else:
@@ -836,7 +841,7 @@ def cmd_lookup(args):
 
 
 def quoted(b):
-    return '"%s"' % b.decode("utf-8", "replace")
+    return '"%s"' % b.decode("utf-8", "surrogateescape")
 
 
 def cmd_dump(args):
@@ -873,7 +878,7 @@ def cmd_dump(args):
         if rows is not None:
             o.append("  LineTable: %d rows" % len(rows))
             for a, fid, line in rows:
-                o.append("    0x%016x %s:%d" % (a, t.file(fid).decode("utf-8", "replace"), line))
+                o.append("    0x%016x %s:%d" % (a, t.file(fid).decode("utf-8", "surrogateescape"), line))
         if tree is not None:
             o.append("  InlineInfo:")
             dump_node(t, tree, 4, o)
@@ -887,9 +892,9 @@ def cmd_dump(args):
 
 def dump_node(t, nd, indent, o):
     s = " " * indent + " ".join("[0x%016x - 0x%016x)" % r for r in nd["ranges"])
-    s += " " + t.name(nd["name"]).decode("utf-8", "replace")
+    s += " " + t.name(nd["name"]).decode("utf-8", "surrogateescape")
     if nd["call_file"]:
-        s += " called from %s:%d" % (t.file(nd["call_file"]).decode("utf-8", "replace"), nd["call_line"])
+        s += " called from %s:%d" % (t.file(nd["call_file"]).decode("utf-8", "surrogateescape"), nd["call_line"])
     o.append(s)
     for k in nd["children"]:
         dump_node(t, k, indent + 2, o)
@@ -957,6 +962,7 @@ def main(argv):
         sys.stderr.write(__doc__)
         return 2
     cmd = {"lookup": cmd_lookup, "dump": cmd_dump, "addresses": cmd_addresses}[argv[0]]
+    sys.stdout.reconfigure(encoding="utf-8", errors="surrogateescape")
     try:
         return cmd(argv[1:])
     except FormatError as e:
