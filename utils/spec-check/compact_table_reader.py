@@ -19,6 +19,12 @@ Usage:
       gaps, inline range edges, line rows, before and after the table) and N
       random ones, one per line, for comparing the two readers. With
       --detail, line rows and inline edges of K random functions only.
+  compact_table_reader.py rewrite IN OUT [--explicit-root K] [--tokens-v2]
+      Re-encode IN's block index, address blocks and records from what was
+      decoded (OUT equals IN byte for byte), optionally in forms the
+      documents allow but dwarfpack's writer does not use: explicit inline
+      roots (HasInlineRoot) for every K-th record with an implicit one,
+      front-coded (version 2) token tables. dwarfpack must read them alike.
 
 Python 3, standard library only.
 """
@@ -956,12 +962,153 @@ def cmd_addresses(args):
         print("0x%x" % a)
     return 0
 
+# --------------------------------------------------------------------------
+# Rewrite: forms the documents allow but dwarfpack's writer does not use
+
+
+def enc_uleb(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if not v:
+            out.append(b)
+            return bytes(out)
+        out.append(b | 0x80)
+
+
+def enc_sleb(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if (v == 0 and not b & 0x40) or (v == -1 and b & 0x40):
+            out.append(b)
+            return bytes(out)
+        out.append(b | 0x80)
+
+
+def enc_nodes(nodes, parent_base, ref):
+    out = bytearray()
+    prev_file, prev_line = ref
+    for nd in nodes:
+        multi = len(nd["ranges"]) > 1
+        out += enc_uleb(len(nd["children"]) << 1 | int(multi))
+        if multi:
+            out += enc_uleb(len(nd["ranges"]))
+        pos = parent_base
+        for s, e in nd["ranges"]:
+            out += enc_uleb(s - pos) + enc_uleb(e - s)
+            pos = e
+        out += enc_uleb(nd["name"])
+        out += enc_uleb(0 if nd["call_file"] == prev_file else nd["call_file"] + 1)
+        line_delta = (nd["call_line"] - prev_line) & U32
+        out += enc_sleb(line_delta - (1 << 32) if line_delta >> 31 else line_delta)
+        out += enc_nodes(nd["children"], nd["ranges"][0][0], (0, 0))
+        prev_file, prev_line = nd["call_file"], nd["call_line"]
+    return bytes(out)
+
+
+def enc_tokens_v2(tt):
+    recs, prev = bytearray(), b""
+    for tok in tt.tokens:
+        shared = 0
+        while shared < min(len(prev), len(tok)) and prev[shared] == tok[shared]:
+            shared += 1
+        new = len(tok) - shared
+        recs.append(min(shared, 15) | min(new, 15) << 4)
+        if shared >= 15:
+            recs += enc_uleb(shared - 15)
+        if new >= 15:
+            recs += enc_uleb(new - 15)
+        recs += tok[shared:]
+        prev = tok
+    out = b"DPTK" + bytes([2, tt.w, tt.s, 0, tt.b, 0, 0, 0])
+    out += struct.pack("<III", len(tt.tokens), len(recs), sum(map(len, tt.tokens))) + bytes(recs)
+    return out + b"\0" * (-len(out) % 4)
+
+
+def cmd_rewrite(args):
+    """Re-encodes the block index, address blocks and records from what was
+    decoded (byte for byte the input unless asked otherwise): --explicit-root
+    K stores the inline root explicitly (HasInlineRoot) in every K-th record
+    with an implicit one; --tokens-v2 writes both token tables front-coded."""
+    src, dst, every, v2 = None, None, 0, False
+    it = iter(args)
+    for a in it:
+        if a == "--explicit-root":
+            every = int(next(it))
+        elif a == "--tokens-v2":
+            v2 = True
+        elif src is None:
+            src = a
+        else:
+            dst = a
+    t = Table(src)
+    d = t.data
+    r_off = t.sections[RECORDS][0]
+    funcs, records, implicit, converted = [], [], 0, 0
+    for f in t.all_functions():
+        c = Cursor(d, r_off + f.rec_off, r_off + f.rec_end, "record")
+        flags = c.uleb() & 7
+        body = c.pos
+        name_off, rows, tree = t.decode_record(f)
+        rec = bytes(d[r_off + f.rec_off:r_off + f.rec_end])
+        if flags & 2:
+            implicit += 1
+            if every and implicit % every == 0:
+                lines = b""
+                if rows is not None:  # verbatim, RowBytes included
+                    c = Cursor(d, body, r_off + f.rec_end, "record")
+                    c.uleb()
+                    row_bytes = c.uleb()
+                    lines = bytes(d[body:c.pos + row_bytes])
+                rec = enc_uleb(name_off << 3 | (flags & 1) | 4) + lines + enc_nodes([tree], f.start, (0, 0))
+                converted += 1
+        funcs.append(f)
+        records.append(rec)
+    per = 1 << t.block_shift
+    index, blocks, recs = bytearray(), bytearray(), bytearray()
+    for b in range(t.num_blocks):
+        first = b * per
+        fs = funcs[first:first + per]
+        index += struct.pack("<QII", fs[0].start - t.base, len(blocks), len(recs))
+        for j, f in enumerate(fs):
+            if j:
+                blocks += enc_uleb(f.start - (fs[j - 1].start + fs[j - 1].size))
+            blocks += enc_uleb(f.size)
+            if j + 1 < len(fs):
+                blocks += enc_uleb(len(records[first + j]))
+            recs += records[first + j]
+    secs = [t.section(i) for i in range(NUM_SECTIONS)]
+    secs[BLOCK_INDEX], secs[ADDRESS_BLOCKS], secs[RECORDS] = bytes(index), bytes(blocks), bytes(recs)
+    if v2:
+        secs[NAME_TOKENS] = enc_tokens_v2(t.name_tokens)
+        secs[PATH_TOKENS] = enc_tokens_v2(t.path_tokens)
+    out = bytearray(d[:HEADER_SIZE])
+    off = TABLE_END
+    for sec in secs:
+        off = (off + 3) & ~3
+        out += struct.pack("<II", off, len(sec))
+        off += len(sec)
+    for sec in secs:
+        out += b"\0" * (-len(out) % 4)
+        out += sec
+    with open(dst, "wb") as f:
+        f.write(out)
+    print("%d of %d records given an explicit inline root; token tables version %d; %s"
+          % (converted, len(funcs), 2 if v2 else 1,
+             "identical to the input" if bytes(out) == d else "%d bytes (input: %d)" % (len(out), len(d))))
+    return 0
+
+
 
 def main(argv):
-    if len(argv) < 2 or argv[0] not in ("lookup", "dump", "addresses"):
+    if len(argv) < 2 or argv[0] not in ("lookup", "dump", "addresses", "rewrite"):
         sys.stderr.write(__doc__)
         return 2
-    cmd = {"lookup": cmd_lookup, "dump": cmd_dump, "addresses": cmd_addresses}[argv[0]]
+    cmd = {"lookup": cmd_lookup, "dump": cmd_dump, "addresses": cmd_addresses,
+           "rewrite": cmd_rewrite}[argv[0]]
     sys.stdout.reconfigure(encoding="utf-8", errors="surrogateescape")
     try:
         return cmd(argv[1:])
