@@ -20,11 +20,12 @@ Usage:
       random ones, one per line, for comparing the two readers. With
       --detail, line rows and inline edges of K random functions only.
   compact_table_reader.py rewrite IN OUT [--explicit-root K] [--tokens-v2]
+                                         [--block-shift S]
       Re-encode IN's block index, address blocks and records from what was
       decoded (OUT equals IN byte for byte), optionally in forms the
       documents allow but dwarfpack's writer does not use: explicit inline
       roots (HasInlineRoot) for every K-th record with an implicit one,
-      front-coded (version 2) token tables. dwarfpack must read them alike.
+      front-coded (version 2) token tables, blocks of 1 << S functions. dwarfpack must read them alike.
 
 Python 3, standard library only.
 """
@@ -1033,10 +1034,14 @@ def cmd_rewrite(args):
     decoded (byte for byte the input unless asked otherwise): --explicit-root
     K stores the inline root explicitly (HasInlineRoot) in every K-th record
     with an implicit one; --tokens-v2 writes both token tables front-coded."""
-    src, dst, every, v2 = None, None, 0, False
+    src, dst, every, v2, shift = None, None, 0, False, None
     it = iter(args)
     for a in it:
-        if a == "--explicit-root":
+        if a == "--block-shift":
+            shift = int(next(it))
+            if not 0 <= shift <= 12:
+                fail("BlockShift %d outside 0..12" % shift)
+        elif a == "--explicit-root":
             every = int(next(it))
         elif a == "--tokens-v2":
             v2 = True
@@ -1067,9 +1072,12 @@ def cmd_rewrite(args):
                 converted += 1
         funcs.append(f)
         records.append(rec)
-    per = 1 << t.block_shift
+    if shift is None:
+        shift = t.block_shift
+    per = 1 << shift
+    num_blocks = (len(funcs) + per - 1) // per
     index, blocks, recs = bytearray(), bytearray(), bytearray()
-    for b in range(t.num_blocks):
+    for b in range(num_blocks):
         first = b * per
         fs = funcs[first:first + per]
         index += struct.pack("<QII", fs[0].start - t.base, len(blocks), len(recs))
@@ -1086,6 +1094,8 @@ def cmd_rewrite(args):
         secs[NAME_TOKENS] = enc_tokens_v2(t.name_tokens)
         secs[PATH_TOKENS] = enc_tokens_v2(t.path_tokens)
     out = bytearray(d[:HEADER_SIZE])
+    out[6] = shift
+    struct.pack_into("<I", out, 20, num_blocks)
     off = TABLE_END
     for sec in secs:
         off = (off + 3) & ~3
