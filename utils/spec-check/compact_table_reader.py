@@ -700,7 +700,9 @@ def join_path(d, b):
         if b[0] in seps or (len(b) >= 2 and b[1:2] == b":"):
             return d + b
         return d + b"\\" + b
-    if d.endswith(b"/") or b.startswith(b"/"):
+    if d.endswith(b"/"):
+        return d + b.lstrip(b"/")
+    if b.startswith(b"/"):
         return d + b
     return d + b"/" + b
 
