@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${DWARFPACK_BUILD_DIR:-$top/build}
 
 packages=(cmake ninja-build g++ gcc make python3 file
-  llvm-19-dev llvm-19-tools clang-19 zlib1g-dev libzstd-dev libgtest-dev
+  llvm-19-dev llvm-19-tools clang-19 lld-19 zlib1g-dev libzstd-dev libgtest-dev
   binutils gdb elfutils dwarves)
 missing=()
 for p in "${packages[@]}"; do

@@ -15,25 +15,44 @@ using namespace llvm;
 namespace dwarfpack {
 namespace compact {
 
-static std::string filePath(const CompactReader &R, uint32_t Id) {
+namespace {
+/// What could not be decoded: the dump goes on and fails at the end.
+struct DumpFailures {
+  unsigned Functions = 0, Paths = 0;
+  std::string First;
+  void add(unsigned &Count, std::string Msg) {
+    if (!Functions && !Paths)
+      First = std::move(Msg);
+    ++Count;
+  }
+};
+} // namespace
+
+/// File Id's path, or the error in angle brackets (counted in F).
+static std::string filePath(const CompactReader &R, uint32_t Id,
+                            DumpFailures &F) {
   std::string Path;
-  if (Error E = R.getFilePath(Id, Path))
-    return "<" + toString(std::move(E)) + ">";
+  if (Error E = R.getFilePath(Id, Path)) {
+    std::string Msg = toString(std::move(E));
+    F.add(F.Paths, Msg);
+    return "<" + Msg + ">";
+  }
   return Path;
 }
 
 static void dumpInline(const CompactReader &R, const DecodedInline &Node,
-                       unsigned Indent, raw_ostream &OS) {
+                       unsigned Indent, DumpFailures &F, raw_ostream &OS) {
   OS.indent(Indent);
   for (const AddressRange &Rg : Node.Ranges)
     OS << '[' << format_hex(Rg.Start, 18) << " - " << format_hex(Rg.End, 18)
        << ") ";
   OS << Node.Name;
   if (Node.CallFile != 0)
-    OS << " called from " << filePath(R, Node.CallFile) << ':' << Node.CallLine;
+    OS << " called from " << filePath(R, Node.CallFile, F) << ':'
+       << Node.CallLine;
   OS << '\n';
   for (const DecodedInline &Child : Node.Children)
-    dumpInline(R, Child, Indent + 2, OS);
+    dumpInline(R, Child, Indent + 2, F, OS);
 }
 
 Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
@@ -62,16 +81,13 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
     OS << "  " << left_justify(sectionName(Section(S)), 13) << " @ "
        << format_hex(Off, 10) << ", " << Size << " bytes\n";
   }
+  DumpFailures F;
   OS << "Files: " << H.NumFiles << '\n';
   for (uint32_t I = 1; I <= H.NumFiles; ++I)
-    OS << "  [" << format_decimal(I, 4) << "] \"" << filePath(R, I) << "\"\n";
+    OS << "  [" << format_decimal(I, 4) << "] \"" << filePath(R, I, F)
+       << "\"\n";
   OS << "Functions: " << H.NumFunctions << '\n';
-  unsigned Failed = 0;
-  std::string FirstError;
-  auto Fail = [&](std::string Msg) {
-    if (!Failed++)
-      FirstError = std::move(Msg);
-  };
+  auto Fail = [&](std::string Msg) { F.add(F.Functions, std::move(Msg)); };
   uint64_t Index = 0;
   std::vector<FunctionLocation> Locs;
   for (uint32_t B = 0; B < H.NumBlocks; ++B) {
@@ -99,20 +115,24 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
         OS << "  LineTable: " << D->Lines.size() << " rows\n";
         for (const LineEntry &Row : D->Lines)
           OS << "    " << format_hex(Row.Address, 18) << ' '
-             << filePath(R, Row.File) << ':' << Row.Line << '\n';
+             << filePath(R, Row.File, F) << ':' << Row.Line << '\n';
       }
       if (D->Inline) {
         OS << "  InlineInfo:\n";
-        dumpInline(R, *D->Inline, 4, OS);
+        dumpInline(R, *D->Inline, 4, F, OS);
       }
     }
   }
-  if (Failed)
+  if (F.Functions)
     return createStringError(inconvertibleErrorCode(),
-                             Twine(Failed) +
+                             Twine(F.Functions) +
                                  " blocks or functions could not be decoded; "
                                  "first: " +
-                                 FirstError);
+                                 F.First);
+  if (F.Paths)
+    return createStringError(
+        inconvertibleErrorCode(),
+        Twine(F.Paths) + " file paths could not be decoded; first: " + F.First);
   return Error::success();
 }
 

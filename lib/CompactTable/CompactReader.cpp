@@ -687,10 +687,10 @@ Error CompactReader::appendEntry(const token::TokenTable &Tokens,
     uint32_t Tok;
     if (!Tokens.readId(Q, End, Tok))
       return makeError("corrupt " + Twine(What) + " list entry: bad token id");
-    StringRef T =
-        Tok < Located.size()
-            ? StringRef(Data.data() + Located[Tok].Offset, Located[Tok].Length)
-            : Tokens.token(Tok);
+    StringRef T = Tok < Located.size()
+                      ? StringRef(NameTokenText + Located[Tok].Offset,
+                                  Located[Tok].Length)
+                      : Tokens.token(Tok);
     if (LLVM_UNLIKELY(Out.size() - Start + T.size() + 1 > MaxExpansion))
       return makeError("corrupt " + Twine(What) +
                        " list entry: expands to more than 16 MiB");
@@ -741,10 +741,15 @@ Error CompactReader::getFileParts(uint32_t Id, uint32_t &Dir,
 void CompactReader::locateNameTokens() {
   // Every name of a lookup is a few tokens: where each token lies is found
   // once here. create() validated the table, so token() stays inside it.
+  // Offsets are from the first token: the text is in the file (version 1)
+  // or in the image the table decoded at open (version 2), in id order.
+  if (NameTokens.numTokens() == 0)
+    return;
+  NameTokenText = NameTokens.token(0).data();
   NameTokenRefs.resize(NameTokens.numTokens());
   for (uint32_t Id = 0; Id < NameTokens.numTokens(); ++Id) {
     StringRef T = NameTokens.token(Id);
-    uint64_t Offset = T.data() - Data.data();
+    uint64_t Offset = uint64_t(T.data() - NameTokenText);
     if (Offset > UINT32_MAX) { // past 4 GiB: token() per token then
       NameTokenRefs.clear();
       return;

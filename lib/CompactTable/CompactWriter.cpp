@@ -440,7 +440,17 @@ struct Writer {
     Expected<token::TokenEncoder> Enc = B.finish();
     if (!Enc)
       return Enc.takeError();
-    TokenBytes = Enc->serialized().str();
+    // Inside each range of ids whose codes have one length, order the ids
+    // by the tokens' bytes: no entry changes size (so no offset moves), and
+    // front coding finds the prefixes sorted tokens share. The front-coded
+    // table (version 2) is written when it is smaller.
+    const token::IdCode &C = Enc->code();
+    Enc->sortWithin({C.OneByte, C.twoByteLimit(), Enc->numTokens()});
+    std::string FrontCoded = Enc->frontCoded();
+    if (FrontCoded.size() < Enc->serialized().size())
+      TokenBytes = std::move(FrontCoded);
+    else
+      TokenBytes = Enc->serialized().str();
     std::vector<std::string> Entries;
     Entries.reserve(Strings.size());
     SmallVector<uint32_t, 16> Ids;

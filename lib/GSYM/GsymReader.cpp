@@ -40,12 +40,16 @@ std::string joinPath(StringRef Dir, StringRef Base) {
     return std::string(Path);
   }
   // What sys::path::append does for POSIX paths, without its overhead (this
-  // runs for every frame of every lookup): add a separator unless one side
-  // already has it.
+  // runs for every frame of every lookup): after a directory that ends with
+  // a separator, the base's leading separators are dropped; otherwise one
+  // is added unless the base starts with one.
+  bool DirSep = Dir.ends_with("/");
+  if (DirSep)
+    Base = Base.drop_while([](char C) { return C == '/'; });
   std::string Path;
   Path.reserve(Dir.size() + 1 + Base.size());
   Path.append(Dir.data(), Dir.size());
-  if (!Dir.ends_with("/") && !Base.starts_with("/"))
+  if (!DirSep && !Base.starts_with("/"))
     Path.push_back('/');
   Path.append(Base.data(), Base.size());
   return Path;

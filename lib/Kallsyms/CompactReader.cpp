@@ -190,20 +190,53 @@ private:
     alignas(32) uint8_t FB[32];
     alignas(32) uint16_t PairEnd[33];
     alignas(32) uint8_t EvenLen[33]; // [32] is 0: ids 0 .. 63 have 32 pairs
+    /// Tail nibbles of ids 0 .. K-1 (K <= 64). Without a branch: which ids
+    /// are odd is unpredictable.
+    LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t tailsBefore(uint64_t K) const {
+      return PairEnd[K / 2] + (EvenLen[K / 2] & (0 - unsigned(K & 1)));
+    }
   };
+  /// Id K (< 64) of block NB from the first nibbles and tail sums in BC,
+  /// once the caller has checked that ids 0 .. K fit the block.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t idFromCounts(const BlockCounts &BC,
+                                                     const NameBlock &NB,
+                                                     uint64_t K) const {
+    unsigned F = (BC.FB[K / 2] >> ((K & 1) * 4)) & 15;
+    uint64_t Pos = NB.EndPos - BC.tailsBefore(K + 1);
+    uint64_t W =
+        read64le(Sec[SecNameData].Data + (Pos >> 1)) >> ((Pos & 1) * 4);
+    return IdAdd[F] + uint32_t(W & IdTailMask[F]);
+  }
+  /// How many of the block's first Need ids idFromCounts may read: Need
+  /// when they and their tails fit the block, else 0.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE static uint64_t
+  idsFromCounts(const BlockCounts &BC, const NameBlock &NB, uint64_t Need) {
+    return Need <= 64 && NB.FirstPos + Need <= NB.EndPos &&
+                   BC.tailsBefore(Need) + NB.FirstPos + Need <= NB.EndPos
+               ? Need
+               : 0;
+  }
   /// openNameBlock and the counts of all records of block B with AVX2;
   /// false when the block takes the general path (an escape spells a
   /// count out).
   Expected<bool> openNameBlockVector(uint32_t B, NameBlock &NB, BlockCounts &BC,
                                      bool WithIds = false) const;
   /// openNameBlock and readHeaders of the first Records records, with
-  /// AVX2 when the reader may.
+  /// AVX2 when the reader may; without WithTypes, H.Type may be left unset
+  /// (and the types unchecked). With Counts, *CountedIds of the block's
+  /// first ids can be read by idFromCounts(*Counts, NB, K) (0 on the
+  /// general path).
   Error readBlockHeaders(uint32_t B, unsigned Records, NameBlock &NB,
-                         RecordHeaders &H) const;
+                         RecordHeaders &H, bool WithTypes = true,
+                         BlockCounts *Counts = nullptr,
+                         uint64_t *CountedIds = nullptr) const;
   /// Compares the first name of name block Block with Name as memcmp
   /// would, decoding and comparing one token at a time (a binary search
   /// probe usually differs in its first token or two).
   Expected<int> compareBlockFirst(uint32_t Block, StringRef Name) const;
+  /// compareBlockFirst for a block whose escapes spell counts out.
+  Expected<int> compareBlockFirstGeneral(uint32_t Block, const NameBlock &NB,
+                                         StringRef Name) const;
   /// Leading '_' bytes of the name made of Toks, without expanding it.
   unsigned leadingUnderscores(ArrayRef<uint32_t> Toks) const;
   /// Replaces Out with the name made of Toks.
@@ -1545,11 +1578,16 @@ Error CompactReader::readHeaders(const NameBlock &NB, unsigned Records,
 }
 
 Error CompactReader::readBlockHeaders(uint32_t B, unsigned Records,
-                                      NameBlock &NB, RecordHeaders &H) const {
+                                      NameBlock &NB, RecordHeaders &H,
+                                      bool WithTypes, BlockCounts *Counts,
+                                      uint64_t *CountedIds) const {
+  if (CountedIds)
+    *CountedIds = 0;
 #if DWARFPACK_KALLSYMS_VECTOR
   if (Vector) {
-    BlockCounts BC;
-    Expected<bool> Ok = openNameBlockVector(B, NB, BC);
+    BlockCounts Local;
+    BlockCounts &BC = Counts ? *Counts : Local;
+    Expected<bool> Ok = openNameBlockVector(B, NB, BC, Counts != nullptr);
     if (!Ok)
       return Ok.takeError();
     uint32_t Upto = uint32_t((uint64_t(1) << Records) - 1);
@@ -1559,9 +1597,14 @@ Error CompactReader::readBlockHeaders(uint32_t B, unsigned Records,
         H.New[J] = BC.Len[J] - BC.Shared[J];
         H.IdStart[J] = BC.First[J];
       }
-      uint32_t BadType = typesInto(NB, Records, H.Type);
-      if (LLVM_LIKELY(!BadType))
+      if (!WithTypes || LLVM_LIKELY(!typesInto(NB, Records, H.Type))) {
+        if (CountedIds)
+          *CountedIds =
+              idsFromCounts(BC, NB,
+                            std::min<uint64_t>(64, H.IdStart[Records - 1] +
+                                                       H.New[Records - 1]));
         return Error::success();
+      }
     }
   }
 #endif
@@ -1837,7 +1880,6 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
     return decodeNameGeneral(B, Rec, NB, Toks, Type);
   }
   const uint8_t *Len = BC.Len, *Shared = BC.Shared, *First = BC.First;
-  const uint8_t *D = Sec[SecNameData].Data;
   Type = char(TypeLetters[T]);
   unsigned RecLen = Len[Rec];
   uint64_t NeedIds = uint64_t(First[Rec]) + (RecLen - Shared[Rec]);
@@ -1854,24 +1896,13 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
     }
     return Error::success();
   }
-  const uint8_t *FB = BC.FB;
-  const uint16_t *PairEnd = BC.PairEnd;
-  const uint8_t *EvenLen = BC.EvenLen;
-  auto TailsBefore = [&](uint64_t K) -> uint64_t {
-    // Without a branch: which ids are odd is unpredictable.
-    return PairEnd[K / 2] + (EvenLen[K / 2] & (0 - unsigned(K & 1)));
-  };
   // The tails must stay clear of the first nibbles.
-  if (TailsBefore(NeedIds) + NB.FirstPos + NeedIds > NB.EndPos)
+  if (BC.tailsBefore(NeedIds) + NB.FirstPos + NeedIds > NB.EndPos)
     return badBlock(B, "token ids run past the block");
   uint32_t NumTokens = Tokens.numTokens();
   for (unsigned Tok = 0; Tok < RecLen; ++Tok) {
     unsigned J = lastSharingAtMost(SB, Tok, Upto);
-    uint64_t K = uint64_t(First[J]) + (Tok - Shared[J]);
-    unsigned F = (FB[K / 2] >> ((K & 1) * 4)) & 15;
-    uint64_t Pos = NB.EndPos - TailsBefore(K + 1);
-    uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
-    uint32_t Id = IdAdd[F] + uint32_t(W & IdTailMask[F]);
+    uint32_t Id = idFromCounts(BC, NB, uint64_t(First[J]) + (Tok - Shared[J]));
     if (Id >= NumTokens)
       return badBlock(B, "token id out of range");
     Toks[Tok] = Id;
@@ -1920,6 +1951,46 @@ Expected<int> CompactReader::compareBlockFirst(uint32_t Block,
   NameBlock NB;
   if (Error E = openNameBlock(Block, NB))
     return std::move(E);
+  if (LLVM_UNLIKELY(!NB.SimpleEscapes))
+    return compareBlockFirstGeneral(Block, NB, Name);
+  // Record 0 shares nothing: its counts are its code's, or its escape's
+  // (the block's first escape byte), and its ids are the block's first.
+  const uint8_t *D = Sec[SecNameData].Data;
+  unsigned Code = NB.Hdr[0] & 15;
+  uint32_t New = CodeNew[Code], Dropped = CodeDropped[Code];
+  if (Code == RecordEscape) {
+    uint8_t X = D[NB.EscPos]; // openNameBlock counted it inside the block
+    New = X & 15;
+    Dropped = X >> 4;
+  }
+  if (Dropped || !New)
+    return corrupt("malformed name record 0 at byte " + Twine(NB.PlanePos));
+  if (NB.FirstPos + New > NB.EndPos)
+    return badBlock(Block, "token ids run past the block");
+  token::NameComparer Cmp(Name, Tokens.separators());
+  uint32_t NumTokens = Tokens.numTokens();
+  uint64_t Tails = 0;
+  for (uint64_t K = 0; K < New; ++K) {
+    uint64_t First = NB.FirstPos + K;
+    unsigned F = (D[First >> 1] >> ((First & 1) * 4)) & 15;
+    Tails += IdTailNibbles[F];
+    // The tails must stay clear of the first nibbles.
+    if (Tails + NB.FirstPos + New > NB.EndPos)
+      return badBlock(Block, "token ids run past the block");
+    uint64_t Pos = NB.EndPos - Tails;
+    uint64_t W = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
+    uint32_t Id = IdAdd[F] + uint32_t(W & IdTailMask[F]);
+    if (Id >= NumTokens)
+      return badBlock(Block, "token id out of range");
+    if (int C = Cmp.feed(tokenText(Id), K == 0))
+      return C;
+  }
+  return Cmp.finish();
+}
+
+Expected<int> CompactReader::compareBlockFirstGeneral(uint32_t Block,
+                                                      const NameBlock &NB,
+                                                      StringRef Name) const {
   RecordHeaders H;
   if (Error E = readHeaders(NB, 1, H))
     return std::move(E);
@@ -2012,10 +2083,23 @@ Error CompactReader::lookupNameInto(StringRef Name,
     unsigned Count = std::min<uint64_t>(Stop - First, NameBlockRecords);
     NameBlock NB;
     RecordHeaders H;
-    if (Error E = readBlockHeaders(Blk, Count, NB, H))
+    BlockCounts BC;
+    uint64_t Counted;
+    // Types only of the matches: most records of the block are skipped.
+    if (Error E = readBlockHeaders(Blk, Count, NB, H, /*WithTypes=*/false, &BC,
+                                   &Counted))
       return E;
     const uint32_t *Shared = H.Shared, *New = H.New, *IdStart = H.IdStart;
+    // The first ids from the vector pass's sums, later ones (blocks of
+    // many tokens) through an IdReader.
     IdReader Ids(*this, NB);
+    auto GetId = [&](uint64_t K, uint32_t &Id) {
+      if (K < Counted) {
+        Id = idFromCounts(BC, NB, K);
+        return Id < Tokens.numTokens();
+      }
+      return Ids.get(K, Id);
+    };
     size_t Matched = 0;
     for (unsigned J = 0; J < Count; ++J) {
       // Names are sorted: when this record shares more tokens than the
@@ -2030,15 +2114,16 @@ Error CompactReader::lookupNameInto(StringRef Name,
       }
       Matched = Shared[J];
       uint64_t Len = uint64_t(Shared[J]) + New[J];
-      if (Len > Matched && Matched < Words.size() &&
-          !Ids.reserve(uint64_t(IdStart[J]) + New[J]))
+      uint64_t IdEnd = uint64_t(IdStart[J]) + New[J];
+      if (Len > Matched && Matched < Words.size() && IdEnd > Counted &&
+          !Ids.reserve(IdEnd))
         return badBlock(Blk, "token ids run past the block");
       // A word's id, once seen, turns the string comparisons of the later
       // records into integer ones (each token string has one id); a token
       // of another length is not the word either.
       while (Matched < Len && Matched < Words.size()) {
         uint32_t Id;
-        if (!Ids.get(IdStart[J] + (Matched - Shared[J]), Id))
+        if (!GetId(IdStart[J] + (Matched - Shared[J]), Id))
           return badBlock(Blk, "token id out of range");
         if (WordIds[Matched] != NoId) {
           if (Id != WordIds[Matched])
@@ -2051,7 +2136,11 @@ Error CompactReader::lookupNameInto(StringRef Name,
         ++Matched;
       }
       if (Matched == Len && Matched == Words.size()) {
-        Slots.push_back({First + J, char(H.Type[J])});
+        unsigned T = typeIndex(NB, J);
+        if (T >= NumTypes)
+          return corrupt("malformed name record " + Twine(J) + " at byte " +
+                         Twine(NB.PlanePos));
+        Slots.push_back({First + J, char(TypeLetters[T])});
       } else if (!Slots.empty()) {
         Over = true;
         break;

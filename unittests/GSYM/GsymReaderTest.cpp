@@ -11,6 +11,7 @@
 #include "dwarfpack/GSYM/GsymReader.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -142,6 +143,30 @@ TEST(GsymReader, LittleEndian) {
 
 TEST(GsymReader, BigEndian) {
   checkValidFile(bytesOf(BigEndianFile, sizeof(BigEndianFile)));
+}
+
+// File entries are joined as LLVM's lookup joins them: sys::path::append,
+// POSIX style, or Windows style for a directory with '\\' and no '/'.
+TEST(GsymReader, JoinPathMatchesLLVM) {
+  const std::pair<const char *, const char *> Cases[] = {
+      {"/d", "b.c"},        {"/d/", "b.c"},   {"/d/", "/b.c"},
+      {"/d/", "//b.c"},     {"/d", "/b.c"},   {"d", "\\b.c"},
+      {"/d/", "/"},         {"/", "/x/y.c"},  {"a/b", "c/d.h"},
+      {"C:\\d\\", "\\b.c"}, {"x\\y", "b.c"},  {"x\\y", "/b.c"},
+      {"x\\y", "c:b.c"},    {"x\\y\\", "b.c"}};
+  for (auto [Dir, Base] : Cases) {
+    StringRef D(Dir);
+    auto Style = D.contains('\\') && !D.contains('/')
+                     ? sys::path::Style::windows_backslash
+                     : sys::path::Style::posix;
+    SmallString<64> Want(D);
+    sys::path::append(Want, Style, Base);
+    EXPECT_EQ(joinPath(Dir, Base), std::string(Want))
+        << "'" << Dir << "' + '" << Base << "'";
+  }
+  // Empty sides: the other one alone (GSYM's LookupResult does the same).
+  EXPECT_EQ(joinPath("", "b.c"), "b.c");
+  EXPECT_EQ(joinPath("/d", ""), "/d");
 }
 
 TEST(GsymReader, Identify) {

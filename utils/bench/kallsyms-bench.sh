@@ -12,7 +12,9 @@
 # the best of N in-memory builds (`--bench-build`, parse + write, no file
 # I/O) and the wall time of the whole `dwarfpack kallsyms` process, and
 # whether `dwarfpack dump` gives back the filtered input exactly, then the
-# address lookup with each address repeated (--bench-repeat 10000). With
+# address lookup with each address repeated (--bench-repeat 10000). The
+# perfetto-style map (dwarfpack-perfetto-style, the size anchor's layout)
+# is measured beside them, addresses only. With
 # --candidates it also runs dwarfpack-token-candidates (token schemes
 # compared on both inputs, docs/TokenEncoder.md).
 set -euo pipefail
@@ -21,6 +23,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 bench=${DWARFPACK_BENCH_DIR:-/var/tmp/dwarfpack-bench}
 build=${DWARFPACK_BUILD_DIR:-$top/build}
 dp=$build/bin/dwarfpack
+ps=$build/bin/dwarfpack-perfetto-style
 lookups=1000000
 builds=10
 candidates=0
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -x "$dp" ] || { echo "build dwarfpack first ($dp)" >&2; exit 1; }
+[ -x "$ps" ] || { echo "build dwarfpack-perfetto-style first ($ps)" >&2; exit 1; }
 
 sysmap=$(ls "$bench"/kdbg/usr/lib/debug/boot/System.map-* 2>/dev/null | head -1 || true)
 if [ -z "$sysmap" ]; then
@@ -78,10 +82,21 @@ for input in "System.map:$sysmap" "proc-kallsyms:$out/proc-kallsyms.txt"; do
       "$(echo "$r" | field address-lookup-cpu-ns)" "$(echo "$r" | field address-lookup-ns)" \
       "$(echo "$r" | field name-lookup-cpu-ns)" "$(echo "$r" | field name-lookup-ns)" "$rt"
   done
+  # The size anchor's layout (perfetto-style, built in memory by
+  # dwarfpack-perfetto-style, which checks every address): addresses only.
+  r=$("$ps" "$path" --lookups "$lookups")
+  bps=$(echo "$r" | field bytes-per-symbol)
+  printf '%-14s %-16s %9s %9s %8s %7.2fx %7sns %9s %8s %8s %s\n' "$name" perfetto-style \
+    "$(echo "$r" | field symbols)" "$(echo "$r" | field bytes | cut -d' ' -f1)" "$bps" \
+    "$(echo "$bps / 9.9" | bc -l)" "$(echo "$r" | field address-lookup-cpu-ns)" - - - checked
   # Each address looked up 10,000 times in a row: its data cached, its
   # branches predicted, what the lookup's work itself costs.
-  for format in compact ksym-blob; do
-    r=$("$dp" kallsyms --bench-lookups "$lookups" --bench-repeat 10000 --bench-address-only "$out/$name.$format")
+  for format in compact ksym-blob perfetto-style; do
+    if [ $format = perfetto-style ]; then
+      r=$("$ps" "$path" --lookups "$lookups" --repeat 10000)
+    else
+      r=$("$dp" kallsyms --bench-lookups "$lookups" --bench-repeat 10000 --bench-address-only "$out/$name.$format")
+    fi
     printf '%-14s %-16s %s\n' "$name" "$format" \
       "each address 10,000 times in a row: $(echo "$r" | field address-lookup-cpu-ns) ns CPU per lookup"
   done

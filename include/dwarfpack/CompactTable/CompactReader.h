@@ -178,11 +178,13 @@ private:
   std::string PathText;
   std::vector<uint32_t> PathEnds;
   std::vector<std::pair<uint32_t, uint32_t>> FileParts;
-  /// Where each name token's bytes lie in the file.
+  /// Where each name token's bytes lie, from NameTokenText (the first
+  /// token's bytes, in the file or in the table's decoded image).
   struct TokenRef {
     uint32_t Offset, Length;
   };
   std::vector<TokenRef> NameTokenRefs;
+  const char *NameTokenText = nullptr;
 };
 
 /// The name of section S as the dump and error messages print it.

@@ -2,7 +2,8 @@
 
 usage: mutate.py IN OUT KIND
 KIND: version, blockshift, records (fill the records section with 0xff),
-      index (unsort the block index), names (bad token ids in the name list)
+      index (unsort the block index), names (bad token ids in the name list),
+      paths (a bad token id in the first path)
 """
 import struct
 import sys
@@ -31,6 +32,12 @@ elif kind == "index":
 elif kind == "names":
     off, size = section(5)
     data[off:off + size] = b"\x01\xfe" * (size // 2) + b"\x01" * (size % 2)
+elif kind == "paths":
+    off, size = section(7)
+    num_paths = struct.unpack_from("<I", data, 36)[0]
+    # Past the list's index (a u32 every 4 entries) and the first entry's
+    # length: its first token id.
+    data[off + 4 * ((num_paths + 3) // 4) + 1] = 0xFE
 else:
     sys.exit("unknown kind " + kind)
 open(sys.argv[2], "wb").write(data)

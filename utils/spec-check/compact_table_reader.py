@@ -1,0 +1,1136 @@
+#!/usr/bin/env python3
+"""An independent reader of dwarfpack's compact address table.
+
+Written from docs/CompactTable.md and docs/TokenEncoder.md only (and the
+GSYM dump and lookup rules those documents refer to), to show that the
+documents are precise enough to write a reader from. It validates what it
+reads and fails loudly on anything the documents do not allow.
+
+Usage:
+  compact_table_reader.py lookup FILE [ADDR...] [--output-style=JSON|LLVM|GNU]
+                                                [--no-inlines]
+      Answer like `dwarfpack lookup --no-demangle FILE` (stdin one address a
+      line when no address is given, as dwarfpack does). Names are printed as
+      stored: this reader does not demangle.
+  compact_table_reader.py dump FILE
+      Print what `dwarfpack dump FILE` prints.
+  compact_table_reader.py addresses FILE [--random N] [--seed S] [--detail K]
+      Print interesting addresses of the table (function starts and ends,
+      gaps, inline range edges, line rows, before and after the table) and N
+      random ones, one per line, for comparing the two readers. With
+      --detail, line rows and inline edges of K random functions only.
+  compact_table_reader.py rewrite IN OUT [--explicit-root K] [--tokens-v2]
+                                         [--block-shift S]
+      Re-encode IN's block index, address blocks and records from what was
+      decoded (OUT equals IN byte for byte), optionally in forms the
+      documents allow but dwarfpack's writer does not use: explicit inline
+      roots (HasInlineRoot) for every K-th record with an implicit one,
+      front-coded (version 2) token tables, blocks of 1 << S functions. dwarfpack must read them alike.
+
+Python 3, standard library only.
+"""
+
+import random
+import struct
+import sys
+
+MAGIC = 0x54415044
+HEADER_SIZE = 40
+NUM_SECTIONS = 9
+TABLE_END = HEADER_SIZE + NUM_SECTIONS * 8  # 112
+SECTION_NAMES = [
+    "UUID",
+    "BlockIndex",
+    "AddressBlocks",
+    "Records",
+    "NameTokens",
+    "Names",
+    "PathTokens",
+    "Paths",
+    "Files",
+]
+(UUID, BLOCK_INDEX, ADDRESS_BLOCKS, RECORDS, NAME_TOKENS, NAMES, PATH_TOKENS,
+ PATHS, FILES) = range(9)
+HISTORY_SIZE = 32
+MAX_EXPANDED = 16 << 20
+MAX_INLINE_DEPTH = 256  # GSYM.md: deeper trees are an error
+U32 = 0xFFFFFFFF
+U64 = 0xFFFFFFFFFFFFFFFF
+
+
+class FormatError(Exception):
+    """The file breaks a rule of the documents."""
+
+
+class LookupError_(Exception):
+    """A lookup that fails (GSYM's "not in the line table")."""
+
+
+def fail(msg):
+    raise FormatError(msg)
+
+
+class Cursor:
+    """Reads LEB128 values and bytes inside [pos, end) of a buffer."""
+
+    def __init__(self, data, pos, end, what):
+        if not (0 <= pos <= end <= len(data)):
+            fail("%s: range 0x%x..0x%x outside the file" % (what, pos, end))
+        self.data, self.pos, self.end, self.what = data, pos, end, what
+
+    def at_end(self):
+        return self.pos >= self.end
+
+    def byte(self):
+        if self.pos >= self.end:
+            fail("%s: byte past the end at 0x%x" % (self.what, self.pos))
+        b = self.data[self.pos]
+        self.pos += 1
+        return b
+
+    def uleb(self, bits=64):
+        result, shift, start = 0, 0, self.pos
+        while True:
+            if self.pos >= self.end:
+                fail("%s: ULEB at 0x%x runs past the end" % (self.what, start))
+            b = self.data[self.pos]
+            self.pos += 1
+            result |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                break
+        if result >> 64:
+            fail("%s: ULEB at 0x%x overflows 64 bits" % (self.what, start))
+        if result >> bits:
+            fail("%s: ULEB at 0x%x does not fit %d bits" % (self.what, start, bits))
+        return result
+
+    def sleb(self):
+        result, shift, start = 0, 0, self.pos
+        while True:
+            if self.pos >= self.end:
+                fail("%s: SLEB at 0x%x runs past the end" % (self.what, start))
+            b = self.data[self.pos]
+            self.pos += 1
+            result |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                break
+        if b & 0x40:
+            result -= 1 << shift
+        if not -(1 << 63) <= result < (1 << 63):
+            fail("%s: SLEB at 0x%x overflows 64 bits" % (self.what, start))
+        return result
+
+
+def u8(d, o):
+    return d[o]
+
+
+def u16(d, o):
+    return struct.unpack_from("<H", d, o)[0]
+
+
+def u32(d, o):
+    return struct.unpack_from("<I", d, o)[0]
+
+
+def u64(d, o):
+    return struct.unpack_from("<Q", d, o)[0]
+
+
+# --------------------------------------------------------------------------
+# Token tables (docs/TokenEncoder.md)
+
+
+class TokenTable:
+    def __init__(self, data, what, want_w, want_s):
+        self.what = what
+        if len(data) < 24:
+            fail("%s: token table of %d bytes is shorter than its header" % (what, len(data)))
+        if u32(data, 0) != 0x4B545044:
+            fail("%s: bad token table magic" % what)
+        version = data[4]
+        self.w, self.s = data[5], data[6]
+        if self.w != want_w or self.s != want_s:
+            fail("%s: separators %r/%r, expected %r/%r" % (what, self.w, self.s, want_w, want_s))
+        if self.s == self.w:
+            fail("%s: sub-separator equals the word separator" % what)
+        self.b = data[8]
+        if not 1 <= self.b <= 254:
+            fail("%s: one-byte id limit %d outside 1..254" % (what, self.b))
+        if data[9:12] != b"\0\0\0":
+            fail("%s: reserved header bytes are not zero" % what)
+        if len(data) % 4:
+            fail("%s: size %d is not a multiple of 4" % (what, len(data)))
+        if version == 1:
+            self.tokens = self._v1(data)
+        elif version == 2:
+            self.tokens = self._v2(data)
+        else:
+            fail("%s: token table version %d" % (what, version))
+        if len(self.tokens) > 1 << 24:
+            fail("%s: more than 2^24 tokens" % what)
+
+    def _v1(self, data):
+        what = self.what
+        if data[7] != 4:
+            fail("%s: index shift %d, expected 4" % (what, data[7]))
+        n, nlong, text_size = u32(data, 12), u32(data, 16), u32(data, 20)
+        pos = 24
+        nidx = (n + 15) // 16
+        need = 24 + 4 * nidx + 8 * nlong + (n + 1) // 2 + text_size
+        if need > len(data):
+            fail("%s: table needs %d bytes, has %d" % (what, need, len(data)))
+        offsets = [u32(data, pos + 4 * k) for k in range(nidx)]
+        pos += 4 * nidx
+        longs = [(u32(data, pos + 8 * k), u32(data, pos + 8 * k + 4)) for k in range(nlong)]
+        pos += 8 * nlong
+        nib_pos = pos
+        pos += (n + 1) // 2
+        text_pos = pos
+        lengths = []
+        li = 0
+        for i in range(n):
+            byte = data[nib_pos + i // 2]
+            ln = (byte >> 4) if i & 1 else (byte & 15)
+            if ln == 15:
+                if li >= nlong or longs[li][0] != i:
+                    fail("%s: long token %d not in the long list" % (what, i))
+                ln = longs[li][1]
+                if ln < 15:
+                    fail("%s: long token %d of length %d" % (what, i, ln))
+                li += 1
+            lengths.append(ln)
+        if li != nlong:
+            fail("%s: long list has entries that are not long tokens" % what)
+        if n & 1 and data[nib_pos + n // 2] >> 4:
+            fail("%s: unused length nibble is not zero" % what)
+        tokens, off = [], 0
+        for i, ln in enumerate(lengths):
+            if i % 16 == 0 and offsets[i // 16] != off:
+                fail("%s: index entry %d is %d, expected %d" % (what, i // 16, offsets[i // 16], off))
+            tokens.append(bytes(data[text_pos + off:text_pos + off + ln]))
+            off += ln
+        if off != text_size:
+            fail("%s: token lengths add up to %d, TextSize is %d" % (what, off, text_size))
+        end = text_pos + text_size
+        if len(data) - end > 3 or any(data[end:]):
+            fail("%s: %d bytes after the text are not 0..3 zero bytes" % (what, len(data) - end))
+        return tokens
+
+    def _v2(self, data):
+        what = self.what
+        if data[7] != 0:
+            fail("%s: version 2 byte 7 is not zero" % what)
+        n, enc_size, text_size = u32(data, 12), u32(data, 16), u32(data, 20)
+        if n > (1 << 24) or n > enc_size:
+            fail("%s: %d tokens for %d encoded bytes" % (what, n, enc_size))
+        if 24 + enc_size > len(data):
+            fail("%s: records run past the table" % what)
+        size = (24 + enc_size + 3) & ~3
+        if size != len(data):
+            fail("%s: table of %d bytes in a section of %d" % (what, size, len(data)))
+        if any(data[24 + enc_size:]):
+            fail("%s: padding is not zero" % what)
+        if text_size > 16 * size:
+            fail("%s: TextSize beyond the decoding bound" % what)
+        c = Cursor(data, 24, 24 + enc_size, what)
+        tokens, prev, total = [], b"", 0
+        for _ in range(n):
+            h = c.byte()
+            shared = h & 15
+            if shared == 15:
+                shared = 15 + c.uleb(32)
+            new = h >> 4
+            if new == 15:
+                new = 15 + c.uleb(32)
+            if shared > len(prev):
+                fail("%s: shared count %d beyond the previous token" % (what, shared))
+            if c.pos + new > c.end:
+                fail("%s: new bytes run past the records" % what)
+            tok = prev[:shared] + bytes(data[c.pos:c.pos + new])
+            c.pos += new
+            tokens.append(tok)
+            prev = tok
+            total += len(tok)
+        if c.pos != c.end:
+            fail("%s: records end at %d, EncodedSize says %d" % (what, c.pos - 24, enc_size))
+        if total != text_size:
+            fail("%s: tokens add up to %d bytes, TextSize is %d" % (what, total, text_size))
+        nlong = sum(1 for t in tokens if len(t) >= 15)
+        image = ((24 + 4 * ((n + 15) // 16) + 8 * nlong + (n + 1) // 2 + text_size + 3) & ~3) + 16
+        if image > 16 * size:
+            fail("%s: decoded image beyond the decoding bound" % what)
+        return tokens
+
+    def read_id(self, c):
+        b = c.byte()
+        if b < self.b:
+            tid = b
+        elif b < 0xFF:
+            tid = self.b + (((b - self.b) << 8) | c.byte())
+        else:
+            lo = c.byte()
+            mid = c.byte()
+            hi = c.byte()
+            tid = self.b + (0xFF - self.b) * 256 + (lo | mid << 8 | hi << 16)
+        if tid >= len(self.tokens):
+            fail("%s: token id %d of %d" % (self.what, tid, len(self.tokens)))
+        return tid
+
+    def join(self, ids):
+        out = bytearray()
+        for k, tid in enumerate(ids):
+            tok = self.tokens[tid]
+            if k and not (self.s and tok[:1] == bytes([self.s])):
+                out.append(self.w)
+            out += tok
+            if len(out) > MAX_EXPANDED:
+                fail("%s: entry expands to more than 16 MiB" % self.what)
+        return bytes(out)
+
+
+def read_entry(data, pos, end, tokens, what):
+    """A name or path entry: ULEB ByteLength, then token id codes."""
+    c = Cursor(data, pos, end, what)
+    n = c.uleb(32)
+    if c.pos + n > end:
+        fail("%s: entry at 0x%x of %d bytes runs past its section" % (what, pos, n))
+    ids_end = c.pos + n
+    ic = Cursor(data, c.pos, ids_end, what)
+    ids = []
+    while not ic.at_end():
+        ids.append(tokens.read_id(ic))
+    return tokens.join(ids), ids_end
+
+
+# --------------------------------------------------------------------------
+# The table
+
+
+class Function:
+    __slots__ = ("index", "start", "size", "rec_off", "rec_end")
+
+
+class Table:
+    def __init__(self, path):
+        self.path = path
+        with open(path, "rb") as f:
+            self.data = f.read()
+        self._parse()
+
+    def _parse(self):
+        d = self.data
+        if len(d) < TABLE_END:
+            fail("file of %d bytes is shorter than header and section table" % len(d))
+        if len(d) > 1 << 32:
+            fail("file larger than 4 GiB")
+        if u32(d, 0) != MAGIC:
+            fail("bad magic 0x%08x" % u32(d, 0))
+        self.version = u16(d, 4)
+        if self.version != 1:
+            fail("version %d" % self.version)
+        self.block_shift = d[6]
+        if self.block_shift > 12:
+            fail("BlockShift %d above 12" % self.block_shift)
+        if d[7] != 0 or d[26] != 0 or d[27] != 0:
+            fail("reserved header bytes are not zero")
+        self.base = u64(d, 8)
+        self.num_functions = u32(d, 16)
+        self.num_blocks = u32(d, 20)
+        self.line_base = struct.unpack_from("<b", d, 24)[0]
+        self.line_range = d[25]
+        if self.line_range == 0:
+            fail("LineRange 0")
+        self.num_files = u32(d, 28)
+        self.num_names = u32(d, 32)
+        self.num_paths = u32(d, 36)
+        per = 1 << self.block_shift
+        if self.num_blocks != (self.num_functions + per - 1) // per:
+            fail("NumBlocks %d for %d functions" % (self.num_blocks, self.num_functions))
+        self.sections = []
+        prev_end = TABLE_END
+        for i in range(NUM_SECTIONS):
+            off, size = u32(d, HEADER_SIZE + 8 * i), u32(d, HEADER_SIZE + 8 * i + 4)
+            name = SECTION_NAMES[i]
+            if off < TABLE_END or off + size > len(d):
+                fail("section %s (0x%x, %d bytes) outside the file" % (name, off, size))
+            # Layout: in order, 4-aligned, zero padding between them.
+            if off % 4:
+                fail("section %s at 0x%x is not 4-aligned" % (name, off))
+            if off < prev_end or off - prev_end > 3 or any(d[prev_end:off]):
+                fail("section %s at 0x%x: not after the previous one with 0..3 zero bytes" % (name, off))
+            prev_end = off + size
+            self.sections.append((off, size))
+        if prev_end != len(d):
+            fail("%d bytes after the last section" % (len(d) - prev_end))
+        self.uuid = self.section(UUID)
+        bi_off, bi_size = self.sections[BLOCK_INDEX]
+        if bi_size != 16 * self.num_blocks:
+            fail("BlockIndex of %d bytes for %d blocks" % (bi_size, self.num_blocks))
+        self.blocks = []
+        ab_size = self.sections[ADDRESS_BLOCKS][1]
+        rec_size = self.sections[RECORDS][1]
+        for b in range(self.num_blocks):
+            o = bi_off + 16 * b
+            first, boff, roff = u64(d, o), u32(d, o + 8), u32(d, o + 12)
+            if self.blocks:
+                pf, pb, pr = self.blocks[-1]
+                if first <= pf or boff < pb or roff < pr:
+                    fail("block %d: index entry does not ascend" % b)
+            if boff > ab_size or roff > rec_size:
+                fail("block %d: offsets outside their sections" % b)
+            if self.base + first > U64:
+                fail("block %d: start beyond 2^64" % b)
+            self.blocks.append((first, boff, roff))
+        self.name_tokens = TokenTable(self.section(NAME_TOKENS), "NameTokens", ord("_"), ord("."))
+        self.path_tokens = TokenTable(self.section(PATH_TOKENS), "PathTokens", ord("/"), 0)
+        self.paths = self._list(PATHS, self.num_paths, self._path_entry)
+        self.files = [b""] + self._list(FILES, self.num_files, self._file_entry)
+        self._name_cache = {}
+
+    def section(self, i):
+        off, size = self.sections[i]
+        return self.data[off:off + size]
+
+    def _list(self, sec, count, entry):
+        off, size = self.sections[sec]
+        end = off + size
+        nidx = (count + 3) // 4
+        if 4 * nidx > size:
+            fail("%s: index of %d entries does not fit" % (SECTION_NAMES[sec], nidx))
+        base = off + 4 * nidx
+        index = [u32(self.data, off + 4 * k) for k in range(nidx)]
+        out, pos = [], base
+        for i in range(count):
+            if i % 4 == 0:
+                if base + index[i // 4] != pos:
+                    fail("%s: index entry %d is %d, entry %d is at %d" %
+                         (SECTION_NAMES[sec], i // 4, index[i // 4], i, pos - base))
+            value, pos = entry(pos, end)
+            out.append(value)
+        if pos != end:
+            fail("%s: %d bytes after the last entry" % (SECTION_NAMES[sec], end - pos))
+        return out
+
+    def _path_entry(self, pos, end):
+        return read_entry(self.data, pos, end, self.path_tokens, "Paths")
+
+    def _file_entry(self, pos, end):
+        c = Cursor(self.data, pos, end, "Files")
+        dir_id, base_id = c.uleb(32), c.uleb(32)
+        if dir_id >= self.num_paths or base_id >= self.num_paths:
+            fail("Files: path id %d/%d of %d paths" % (dir_id, base_id, self.num_paths))
+        return join_path(self.paths[dir_id], self.paths[base_id]), c.pos
+
+    def name(self, off):
+        if off in self._name_cache:
+            return self._name_cache[off]
+        noff, nsize = self.sections[NAMES]
+        if off >= nsize:
+            fail("name offset %d outside Names (%d bytes)" % (off, nsize))
+        name, _ = read_entry(self.data, noff + off, noff + nsize, self.name_tokens, "Names")
+        self._name_cache[off] = name
+        return name
+
+    def file(self, fid):
+        if fid > self.num_files:
+            fail("file id %d of %d" % (fid, self.num_files))
+        return self.files[fid]
+
+    # -- address blocks
+
+    def block_functions(self, b):
+        """The functions of block b: list of Function."""
+        d = self.data
+        first, boff, roff = self.blocks[b]
+        ab_off, ab_size = self.sections[ADDRESS_BLOCKS]
+        r_off, r_size = self.sections[RECORDS]
+        bend = self.blocks[b + 1][1] if b + 1 < self.num_blocks else ab_size
+        rend = self.blocks[b + 1][2] if b + 1 < self.num_blocks else r_size
+        per = 1 << self.block_shift
+        count = min(per, self.num_functions - (b << self.block_shift))
+        c = Cursor(d, ab_off + boff, ab_off + bend, "AddressBlocks block %d" % b)
+        funcs = []
+        rec = roff
+        prev_end = None
+        for j in range(count):
+            f = Function()
+            f.index = (b << self.block_shift) + j
+            if j == 0:
+                f.start = self.base + first
+            else:
+                f.start = prev_end + c.uleb()
+            f.size = c.uleb()
+            if f.size < 1:
+                fail("function %d: size 0" % f.index)
+            if f.start + f.size > U64 + 1:
+                fail("function %d: range beyond 2^64" % f.index)
+            prev_end = f.start + f.size
+            f.rec_off = rec
+            if j + 1 < count:
+                ln = c.uleb(32)
+                rec += ln
+                f.rec_end = rec
+            else:
+                f.rec_end = rend
+            if f.rec_end > rend or f.rec_off > f.rec_end:
+                fail("function %d: record runs past its block's records" % f.index)
+            funcs.append(f)
+        if not c.at_end():
+            fail("block %d: %d bytes after its last function" % (b, c.end - c.pos))
+        if b + 1 < self.num_blocks and prev_end > self.base + self.blocks[b + 1][0]:
+            fail("block %d overlaps the next block" % b)
+        return funcs
+
+    def all_functions(self):
+        for b in range(self.num_blocks):
+            for f in self.block_functions(b):
+                yield f
+
+    # -- records
+
+    def decode_record(self, f, full=True):
+        """Returns (name_offset, rows, tree); tree is None or a root node
+        dict {ranges, name, call_file, call_line, children}."""
+        r_off = self.sections[RECORDS][0]
+        c = Cursor(self.data, r_off + f.rec_off, r_off + f.rec_end, "record of function %d" % f.index)
+        head = c.uleb()
+        flags = head & 7
+        name_off = head >> 3
+        if name_off > U32:
+            fail("function %d: name offset beyond 32 bits" % f.index)
+        has_lines = flags & 1
+        children = flags & 2
+        root = flags & 4
+        if children and root:
+            fail("function %d: both inline flags set" % f.index)
+        rows = None
+        if has_lines:
+            rows = self._line_table(c, f, bool(children or root))
+        tree = None
+        if children:
+            ref = (rows[0][1], rows[0][2]) if rows else (0, 0)
+            n = c.uleb()
+            kids = self._siblings(c, n, f.start, ref, 1, [(f.start, f.start + f.size)])
+            tree = {"ranges": [(f.start, f.start + f.size)], "name": name_off,
+                    "call_file": 0, "call_line": 0, "children": kids}
+        elif root:
+            kids = self._siblings(c, 1, f.start, (0, 0), 0, [(f.start, f.start + f.size)])
+            tree = kids[0]
+        if not c.at_end():
+            fail("function %d: record ends at 0x%x, its length says 0x%x" %
+                 (f.index, c.pos - r_off, c.end - r_off))
+        return name_off, rows, tree
+
+    def _line_table(self, c, f, has_tree):
+        num_rows = c.uleb()
+        if num_rows < 1:
+            fail("function %d: line table of 0 rows" % f.index)
+        if has_tree:
+            row_bytes = c.uleb()
+            lt_end = c.pos + row_bytes
+            if lt_end > c.end:
+                fail("function %d: RowBytes past the record" % f.index)
+        addr = f.start + c.uleb()
+        fid = c.uleb(32)
+        line = c.uleb(32)
+        self.file(fid)
+        rows = [(addr, fid, line)]
+        history = [[fid, line]]
+        for _ in range(num_rows - 1):
+            base_line = line
+            while True:
+                op = c.byte()
+                if op in (1, 2):
+                    k = c.uleb() if op == 1 else 1
+                    n = len(history)
+                    if k < n:
+                        ent = history.pop(k)
+                    else:
+                        new_id = k - n
+                        self.file(new_id)
+                        ent = None
+                        for i, e in enumerate(history):
+                            if e[0] == new_id:
+                                ent = history.pop(i)
+                                break
+                        if ent is None:
+                            ent = [new_id, base_line]
+                            if len(history) == HISTORY_SIZE:
+                                history.pop()
+                    base_line = ent[1]
+                    history.insert(0, ent)
+                    fid = ent[0]
+                    continue
+                if op == 0:
+                    ad = c.uleb()
+                    ld = c.sleb()
+                else:
+                    v = op - 3
+                    ad = v // self.line_range
+                    ld = self.line_base + v % self.line_range
+                break
+            addr += ad
+            line = (base_line + ld) & U32
+            history[0][1] = line
+            rows.append((addr, fid, line))
+        for i in range(1, len(rows)):
+            if rows[i][0] < rows[i - 1][0]:
+                fail("function %d: line rows descend" % f.index)
+        if rows[0][0] < f.start:
+            fail("function %d: line row before the function" % f.index)
+        if has_tree and c.pos != lt_end:
+            fail("function %d: line table ends at 0x%x, RowBytes says 0x%x" % (f.index, c.pos, lt_end))
+        return rows
+
+    def _siblings(self, c, n, parent_base, ref, depth, parent_ranges):
+        if depth > MAX_INLINE_DEPTH:
+            fail("inline tree deeper than %d" % MAX_INLINE_DEPTH)
+        prev_file, prev_line = ref
+        out = []
+        for _ in range(n):
+            h = c.uleb()
+            nkids = h >> 1
+            nranges = c.uleb() if h & 1 else 1
+            if nranges < 1:
+                fail("inline node with 0 ranges")
+            ranges = []
+            pos = parent_base
+            for k in range(nranges):
+                start = pos + c.uleb()
+                size = c.uleb()
+                if size < 1:
+                    fail("inline range of size 0")
+                ranges.append((start, start + size))
+                pos = start + size
+            name = c.uleb(32)
+            code = c.uleb(32)
+            call_file = prev_file if code == 0 else code - 1
+            self.file(call_file)
+            call_line = (prev_line + c.sleb()) & U32
+            for s, e in ranges:
+                if not any(ps <= s and e <= pe for ps, pe in parent_ranges):
+                    fail("inline range [0x%x, 0x%x) not inside its parent" % (s, e))
+            kids = self._siblings(c, nkids, ranges[0][0], (0, 0), depth + 1, ranges)
+            out.append({"ranges": ranges, "name": name, "call_file": call_file,
+                        "call_line": call_line, "children": kids})
+            prev_file, prev_line = call_file, call_line
+        return out
+
+    # -- lookup
+
+    def find_function(self, addr):
+        if addr < self.base or self.num_functions == 0:
+            return None
+        off = addr - self.base
+        lo, hi = 0, self.num_blocks
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.blocks[mid][0] <= off:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == 0:
+            return None
+        best = None
+        for f in self.block_functions(lo - 1):
+            if f.start <= addr:
+                best = f
+            else:
+                break
+        if best is None or addr >= best.start + best.size:
+            return None
+        return best
+
+    def lookup(self, addr):
+        """None (not found) or a list of frames (name, start, file, line),
+        innermost first. Raises LookupError_ for GSYM's line-table error."""
+        f = self.find_function(addr)
+        if f is None:
+            return None
+        name_off, rows, tree = self.decode_record(f)
+        if rows is None:
+            return [(self.name(name_off), f.start, b"", 0)]
+        row = None
+        for r in rows:
+            if r[0] <= addr:
+                row = r
+            else:
+                break
+        if row is None or row[1] == 0:
+            raise LookupError_("address 0x%x is not in the line table of the function at 0x%x"
+                               % (addr, f.start))
+        frames = [[self.name(name_off), f.start, self.file(row[1]), row[2]]]
+        chain = []
+        if tree is not None and any(s <= addr < e for s, e in tree["ranges"]):
+            chain.append(tree)
+            nodes = tree["children"]
+            while True:
+                for nd in nodes:
+                    if any(s <= addr < e for s, e in nd["ranges"]):
+                        chain.append(nd)
+                        nodes = nd["children"]
+                        break
+                else:
+                    break
+        for nd in reversed(chain):
+            if nd["call_file"] == 0:
+                continue
+            last = frames[-1]
+            prev_name, prev_start = last[0], last[1]
+            last[0] = self.name(nd["name"])
+            last[1] = next(s for s, e in nd["ranges"] if s <= addr < e)
+            frames.append([prev_name, prev_start, self.file(nd["call_file"]), nd["call_line"]])
+        return [tuple(fr) for fr in frames]
+
+
+def join_path(d, b):
+    # docs/CompactTable.md, "Paths and files".
+    if not d:
+        return b
+    if not b:
+        return d
+    if b"\\" in d and b"/" not in d:
+        # Windows directory: llvm::sys::path::append, windows_backslash style.
+        seps = b"\\/"
+        if d[-1] in seps:
+            return d + b.lstrip(seps)
+        if b[0] in seps or (len(b) >= 2 and b[1:2] == b":"):
+            return d + b
+        return d + b"\\" + b
+    if d.endswith(b"/"):
+        return d + b.lstrip(b"/")
+    if b.startswith(b"/"):
+        return d + b
+    return d + b"/" + b
+
+
+# --------------------------------------------------------------------------
+# Output
+
+
+def txt(b):
+    # Text output (dump, LLVM and GNU styles) prints names and paths as
+    # stored, whatever their bytes; stdout re-encodes them unchanged.
+    return b.decode("utf-8", "surrogateescape")
+
+
+def json_str(b):
+    # llvm::json replaces invalid UTF-8 with U+FFFD.
+    s = b.decode("utf-8", "replace")
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif o >= 0x20:
+            out.append(ch)
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        else:
+            out.append("\\u%04x" % o)
+    out.append('"')
+    return "".join(out)
+
+
+def json_frame(name, start, fname, line):
+    return ('{"Column":0,"Discriminator":0,"FileName":%s,"FunctionName":%s,"Line":%d,'
+            '"StartAddress":%s,"StartFileName":"","StartLine":0}'
+            % (json_str(fname), json_str(name), line,
+               '"0x%x"' % start if start is not None else '""'))
+
+
+def answer(table, addr, style, module, no_inlines):
+    """(text, warning) for one address; text without a trailing newline."""
+    warning = None
+    try:
+        frames = table.lookup(addr)
+    except LookupError_ as e:
+        frames = None
+        warning = str(e)
+        if style == "JSON":
+            return ('{"Address":"0x%x","Error":{"Message":%s},"ModuleName":%s}'
+                    % (addr, json_str(warning.encode()), json_str(module)), warning)
+    if frames and no_inlines:
+        frames = [(frames[-1][0], frames[-1][1], frames[0][2], frames[0][3])]
+    if style == "JSON":
+        if frames:
+            syms = ",".join(json_frame(*fr) for fr in frames)
+        else:
+            syms = json_frame(b"", None, b"", 0)
+        return '{"Address":"0x%x","ModuleName":%s,"Symbol":[%s]}' % (addr, json_str(module), syms), warning
+    lines = []
+    for name, start, fname, line in frames or [(b"", 0, b"", 0)]:
+        n = name.decode("utf-8", "surrogateescape") or "??"
+        fn = fname.decode("utf-8", "surrogateescape") or "??"
+        if style == "GNU":
+            lines += [n, "%s:%d" % (fn, line)]
+        else:
+            lines += [n, "%s:%d:0" % (fn, line)]
+    if style != "GNU":
+        lines.append("")
+    return "\n".join(lines), warning
+
+
+def warn(path, msg):
+    # As dwarfpack lookup reports a lookup that fails.
+    sys.stdout.flush()
+    sys.stderr.write("dwarfpack: warning: '%s': %s\n" % (path, msg))
+    sys.stderr.flush()
+
+
+def parse_addr(s):
+    s = s.strip()
+    try:
+        if s[:2] in ("0x", "0X"):
+            return int(s[2:], 16)
+        if s[:2] in ("0b", "0B"):
+            return int(s[2:], 2)
+        if s[:2] in ("0o", "0O"):
+            return int(s[2:], 8)
+        if len(s) > 1 and s[0] == "0":
+            return int(s[1:], 8)
+        if s.isdigit():
+            return int(s)
+    except ValueError:
+        pass
+    return None
+
+
+def cmd_lookup(args):
+    style, no_inlines, rest = "LLVM", False, []
+    for a in args:
+        if a.startswith("--output-style="):
+            style = a.split("=", 1)[1]
+        elif a == "--no-inlines":
+            no_inlines = True
+        elif a == "--no-demangle":
+            pass
+        else:
+            rest.append(a)
+    path, addrs = rest[0], rest[1:]
+    table = Table(path)
+    module = path.encode()
+    out = sys.stdout
+    if addrs:
+        texts = []
+        for a in addrs:
+            v = parse_addr(a)
+            if v is None or v > U64:
+                fail("bad address %r" % a)
+            t, w = answer(table, v, style, module, no_inlines)
+            if w:
+                warn(path, w)
+            texts.append(t)
+        if style == "JSON":
+            out.write("[" + ",".join(texts) + "]\n")
+        else:
+            out.write("\n".join(texts) + "\n")
+        return 0
+    for line in sys.stdin:
+        words = line.split()
+        v = parse_addr(words[0]) if words else None
+        if v is None or v > U64:
+            fail("bad address line %r" % line)
+        t, w = answer(table, v, style, module, no_inlines)
+        out.write(t + "\n")
+        if w:
+            warn(path, w)
+    return 0
+
+
+# --------------------------------------------------------------------------
+# Dump
+
+
+def quoted(b):
+    return '"%s"' % b.decode("utf-8", "surrogateescape")
+
+
+def cmd_dump(args):
+    t = Table(args[0])
+    o = []
+    o.append("Compact address table version %d, little-endian, %d bytes" % (t.version, len(t.data)))
+    o.append("Header:")
+    o.append("  Magic        = 0x%08x" % MAGIC)
+    o.append("  Version      = %d" % t.version)
+    o.append("  BlockShift   = %d" % t.block_shift)
+    o.append("  BaseAddress  = 0x%016x" % t.base)
+    o.append("  NumFunctions = %d" % t.num_functions)
+    o.append("  NumBlocks    = %d" % t.num_blocks)
+    o.append("  LineBase     = %d" % t.line_base)
+    o.append("  LineRange    = %d" % t.line_range)
+    o.append("  NumFiles     = %d" % t.num_files)
+    o.append("  NumNames     = %d" % t.num_names)
+    o.append("  NumPaths     = %d" % t.num_paths)
+    o.append("  UUID         = %s" % t.uuid.hex())
+    o.append("Sections:")
+    for i, (off, size) in enumerate(t.sections):
+        o.append("  %-13s @ 0x%08x, %d bytes" % (SECTION_NAMES[i], off, size))
+    o.append("Files: %d" % t.num_files)
+    for i in range(1, t.num_files + 1):
+        o.append("  [%4d] %s" % (i, quoted(t.files[i])))
+    o.append("Functions: %d" % t.num_functions)
+    sys.stdout.write("\n".join(o) + "\n")
+    o = []
+    r_off = t.sections[RECORDS][0]
+    for f in t.all_functions():
+        name_off, rows, tree = t.decode_record(f)
+        o.append('[%4d] @ 0x%08x: [0x%016x - 0x%016x) %s' % (
+            f.index, r_off + f.rec_off, f.start, f.start + f.size, quoted(t.name(name_off))))
+        if rows is not None:
+            o.append("  LineTable: %d rows" % len(rows))
+            for a, fid, line in rows:
+                o.append("    0x%016x %s:%d" % (a, t.file(fid).decode("utf-8", "surrogateescape"), line))
+        if tree is not None:
+            o.append("  InlineInfo:")
+            dump_node(t, tree, 4, o)
+        if len(o) > 4096:
+            sys.stdout.write("\n".join(o) + "\n")
+            o = []
+    if o:
+        sys.stdout.write("\n".join(o) + "\n")
+    return 0
+
+
+def dump_node(t, nd, indent, o):
+    s = " " * indent + " ".join("[0x%016x - 0x%016x)" % r for r in nd["ranges"])
+    s += " " + t.name(nd["name"]).decode("utf-8", "surrogateescape")
+    if nd["call_file"]:
+        s += " called from %s:%d" % (t.file(nd["call_file"]).decode("utf-8", "surrogateescape"), nd["call_line"])
+    o.append(s)
+    for k in nd["children"]:
+        dump_node(t, k, indent + 2, o)
+
+
+# --------------------------------------------------------------------------
+# Interesting addresses
+
+
+def cmd_addresses(args):
+    n, seed, path, detail = 0, 1, None, None
+    it = iter(args)
+    for a in it:
+        if a == "--random":
+            n = int(next(it))
+        elif a == "--detail":
+            detail = int(next(it))
+        elif a == "--seed":
+            seed = int(next(it))
+        else:
+            path = a
+    t = Table(path)
+    rng = random.Random(seed)
+    addrs = set()
+    funcs = list(t.all_functions())
+    if t.base:
+        addrs.update([0, t.base - 1])
+    addrs.add(t.base)
+    detailed = set(range(len(funcs)))
+    if detail is not None and detail < len(funcs):
+        detailed = set(rng.sample(range(len(funcs)), detail))
+    for i, f in enumerate(funcs):
+        e = f.start + f.size
+        addrs.update([f.start, f.start + 1, e - 1, e, e + 1])
+        if f.start:
+            addrs.add(f.start - 1)
+        if i not in detailed:
+            continue
+        _, rows, tree = t.decode_record(f)
+        for r in (rows or [])[:64]:
+            addrs.update([r[0], r[0] - 1])
+        stack = [tree] if tree else []
+        while stack:
+            nd = stack.pop()
+            for s, en in nd["ranges"]:
+                addrs.update([s, s - 1, en - 1, en])
+            stack.extend(nd["children"])
+    if funcs:
+        last = funcs[-1].start + funcs[-1].size
+        addrs.update([last + 0x1000, U64])
+        lo, hi = funcs[0].start, last
+        for _ in range(n):
+            if rng.random() < 0.9:
+                f = funcs[rng.randrange(len(funcs))]
+                addrs.add(f.start + rng.randrange(f.size))
+            else:
+                addrs.add(rng.randrange(max(lo - 16, 0), hi + 16))
+    for a in sorted(x for x in addrs if 0 <= x <= U64):
+        print("0x%x" % a)
+    return 0
+
+# --------------------------------------------------------------------------
+# Rewrite: forms the documents allow but dwarfpack's writer does not use
+
+
+def enc_uleb(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if not v:
+            out.append(b)
+            return bytes(out)
+        out.append(b | 0x80)
+
+
+def enc_sleb(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if (v == 0 and not b & 0x40) or (v == -1 and b & 0x40):
+            out.append(b)
+            return bytes(out)
+        out.append(b | 0x80)
+
+
+def enc_nodes(nodes, parent_base, ref):
+    out = bytearray()
+    prev_file, prev_line = ref
+    for nd in nodes:
+        multi = len(nd["ranges"]) > 1
+        out += enc_uleb(len(nd["children"]) << 1 | int(multi))
+        if multi:
+            out += enc_uleb(len(nd["ranges"]))
+        pos = parent_base
+        for s, e in nd["ranges"]:
+            out += enc_uleb(s - pos) + enc_uleb(e - s)
+            pos = e
+        out += enc_uleb(nd["name"])
+        out += enc_uleb(0 if nd["call_file"] == prev_file else nd["call_file"] + 1)
+        line_delta = (nd["call_line"] - prev_line) & U32
+        out += enc_sleb(line_delta - (1 << 32) if line_delta >> 31 else line_delta)
+        out += enc_nodes(nd["children"], nd["ranges"][0][0], (0, 0))
+        prev_file, prev_line = nd["call_file"], nd["call_line"]
+    return bytes(out)
+
+
+def enc_tokens_v2(tt):
+    recs, prev = bytearray(), b""
+    for tok in tt.tokens:
+        shared = 0
+        while shared < min(len(prev), len(tok)) and prev[shared] == tok[shared]:
+            shared += 1
+        new = len(tok) - shared
+        recs.append(min(shared, 15) | min(new, 15) << 4)
+        if shared >= 15:
+            recs += enc_uleb(shared - 15)
+        if new >= 15:
+            recs += enc_uleb(new - 15)
+        recs += tok[shared:]
+        prev = tok
+    out = b"DPTK" + bytes([2, tt.w, tt.s, 0, tt.b, 0, 0, 0])
+    out += struct.pack("<III", len(tt.tokens), len(recs), sum(map(len, tt.tokens))) + bytes(recs)
+    return out + b"\0" * (-len(out) % 4)
+
+
+def cmd_rewrite(args):
+    """Re-encodes the block index, address blocks and records from what was
+    decoded (byte for byte the input unless asked otherwise): --explicit-root
+    K stores the inline root explicitly (HasInlineRoot) in every K-th record
+    with an implicit one; --tokens-v2 writes both token tables front-coded."""
+    src, dst, every, v2, shift = None, None, 0, False, None
+    it = iter(args)
+    for a in it:
+        if a == "--block-shift":
+            shift = int(next(it))
+            if not 0 <= shift <= 12:
+                fail("BlockShift %d outside 0..12" % shift)
+        elif a == "--explicit-root":
+            every = int(next(it))
+        elif a == "--tokens-v2":
+            v2 = True
+        elif src is None:
+            src = a
+        else:
+            dst = a
+    t = Table(src)
+    d = t.data
+    r_off = t.sections[RECORDS][0]
+    funcs, records, implicit, converted = [], [], 0, 0
+    for f in t.all_functions():
+        c = Cursor(d, r_off + f.rec_off, r_off + f.rec_end, "record")
+        flags = c.uleb() & 7
+        body = c.pos
+        name_off, rows, tree = t.decode_record(f)
+        rec = bytes(d[r_off + f.rec_off:r_off + f.rec_end])
+        if flags & 2:
+            implicit += 1
+            if every and implicit % every == 0:
+                lines = b""
+                if rows is not None:  # verbatim, RowBytes included
+                    c = Cursor(d, body, r_off + f.rec_end, "record")
+                    c.uleb()
+                    row_bytes = c.uleb()
+                    lines = bytes(d[body:c.pos + row_bytes])
+                rec = enc_uleb(name_off << 3 | (flags & 1) | 4) + lines + enc_nodes([tree], f.start, (0, 0))
+                converted += 1
+        funcs.append(f)
+        records.append(rec)
+    if shift is None:
+        shift = t.block_shift
+    per = 1 << shift
+    num_blocks = (len(funcs) + per - 1) // per
+    index, blocks, recs = bytearray(), bytearray(), bytearray()
+    for b in range(num_blocks):
+        first = b * per
+        fs = funcs[first:first + per]
+        index += struct.pack("<QII", fs[0].start - t.base, len(blocks), len(recs))
+        for j, f in enumerate(fs):
+            if j:
+                blocks += enc_uleb(f.start - (fs[j - 1].start + fs[j - 1].size))
+            blocks += enc_uleb(f.size)
+            if j + 1 < len(fs):
+                blocks += enc_uleb(len(records[first + j]))
+            recs += records[first + j]
+    secs = [t.section(i) for i in range(NUM_SECTIONS)]
+    secs[BLOCK_INDEX], secs[ADDRESS_BLOCKS], secs[RECORDS] = bytes(index), bytes(blocks), bytes(recs)
+    if v2:
+        secs[NAME_TOKENS] = enc_tokens_v2(t.name_tokens)
+        secs[PATH_TOKENS] = enc_tokens_v2(t.path_tokens)
+    out = bytearray(d[:HEADER_SIZE])
+    out[6] = shift
+    struct.pack_into("<I", out, 20, num_blocks)
+    off = TABLE_END
+    for sec in secs:
+        off = (off + 3) & ~3
+        out += struct.pack("<II", off, len(sec))
+        off += len(sec)
+    for sec in secs:
+        out += b"\0" * (-len(out) % 4)
+        out += sec
+    with open(dst, "wb") as f:
+        f.write(out)
+    print("%d of %d records given an explicit inline root; token tables version %d; %s"
+          % (converted, len(funcs), 2 if v2 else 1,
+             "identical to the input" if bytes(out) == d else "%d bytes (input: %d)" % (len(out), len(d))))
+    return 0
+
+
+
+def main(argv):
+    if len(argv) < 2 or argv[0] not in ("lookup", "dump", "addresses", "rewrite"):
+        sys.stderr.write(__doc__)
+        return 2
+    cmd = {"lookup": cmd_lookup, "dump": cmd_dump, "addresses": cmd_addresses,
+           "rewrite": cmd_rewrite}[argv[0]]
+    sys.stdout.reconfigure(encoding="utf-8", errors="surrogateescape")
+    try:
+        return cmd(argv[1:])
+    except FormatError as e:
+        sys.stdout.flush()
+        sys.stderr.write("compact_table_reader: %s: corrupt compact table: %s\n" % (argv[-1], e))
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
