@@ -18,6 +18,7 @@
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
+#include "dwarfpack/Support/CpuTime.h"
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
@@ -318,14 +319,9 @@ static int runCompare() {
     // Timing: both readers over the same addresses, alternating, three
     // runs each; the best CPU time of the thread is kept (the machine may
     // be shared, wall time would count other processes).
-    auto CpuNow = [] {
-      timespec T;
-      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
-      return double(T.tv_sec) + double(T.tv_nsec) * 1e-9;
-    };
     uint64_t Sink = 0;
     auto Time = [&](const AddressSymbolizer &S) {
-      double T0 = CpuNow();
+      double T0 = threadCpuSeconds();
       for (uint64_t A : Addrs) {
         Expected<LookupResult> R = S.lookup(A);
         if (R)
@@ -333,7 +329,7 @@ static int runCompare() {
         else
           consumeError(R.takeError());
       }
-      return CpuNow() - T0;
+      return threadCpuSeconds() - T0;
     };
     double TG = 1e30, TO = 1e30;
     for (int Run = 0; Run < 3; ++Run) {

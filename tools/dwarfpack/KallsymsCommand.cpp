@@ -11,6 +11,7 @@
 #include "dwarfpack/Kallsyms/SymbolList.h"
 #include "dwarfpack/Kallsyms/SymbolReader.h"
 #include "dwarfpack/Kallsyms/Writers.h"
+#include "dwarfpack/Support/CpuTime.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Chrono.h"
@@ -146,14 +147,6 @@ int runLookupName() {
   return 0;
 }
 
-/// CPU time of this thread: on a shared machine wall time also counts the
-/// time other processes hold the cores.
-double cpuSeconds() {
-  timespec TS;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS);
-  return TS.tv_sec + TS.tv_nsec * 1e-9;
-}
-
 int runBenchLookups() {
   auto Buf = readInput(Input, false);
   if (!Buf)
@@ -196,7 +189,7 @@ int runBenchLookups() {
   }
   using Clock = std::chrono::steady_clock;
   uint64_t Check = 0;
-  double C0 = cpuSeconds();
+  double C0 = threadCpuSeconds();
   auto T0 = Clock::now();
   // The loop API a profiler uses: one SymbolInfo, its strings reused.
   SymbolInfo Found;
@@ -207,7 +200,7 @@ int runBenchLookups() {
     Check += *S ? Found.Name.size() : 0;
   }
   auto T1 = Clock::now();
-  double C1 = cpuSeconds();
+  double C1 = threadCpuSeconds();
   std::vector<SymbolInfo> Matches;
   for (unsigned I = 0; I < BenchLookups && !BenchAddressOnly; ++I) {
     if (Error E = R.lookupNameInto(Names[I % Names.size()], Matches))
@@ -218,7 +211,7 @@ int runBenchLookups() {
     Check += Matches.size() + Matches[0].Address;
   }
   auto T2 = Clock::now();
-  double C2 = cpuSeconds();
+  double C2 = threadCpuSeconds();
   double AddrNs =
       std::chrono::duration<double, std::nano>(T1 - T0).count() / BenchLookups;
   double NameNs =
@@ -243,13 +236,13 @@ int runBenchBuild(StringRef Text) {
     WarningLog W;
     std::string Out;
     auto T0 = Clock::now();
-    double C0 = cpuSeconds();
+    double C0 = threadCpuSeconds();
     if (Error E = build(Text, Out, W))
       return reportError(std::move(E));
     Best = std::min(
         Best,
         std::chrono::duration<double, std::milli>(Clock::now() - T0).count());
-    BestCpu = std::min(BestCpu, (cpuSeconds() - C0) * 1e3);
+    BestCpu = std::min(BestCpu, (threadCpuSeconds() - C0) * 1e3);
     Size = Out.size();
   }
   outs() << "build-ms: " << format("%.2f", Best)

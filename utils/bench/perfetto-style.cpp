@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/Kallsyms/SymbolList.h"
+#include "dwarfpack/Support/CpuTime.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
@@ -44,12 +45,6 @@ using namespace llvm;
 using namespace dwarfpack;
 
 namespace {
-
-double cpuSeconds() {
-  timespec TS;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS);
-  return TS.tv_sec + TS.tv_nsec * 1e-9;
-}
 
 constexpr size_t MaxNameLen = 128;
 constexpr unsigned SymSampling = 16, TokenSampling = 4;
@@ -285,12 +280,12 @@ int main(int Argc, char **Argv) {
                (Size[S] ? Rng() % std::min<uint64_t>(Size[S], 1 << 20) : 0);
   }
   uint64_t Check = 0;
-  double C0 = cpuSeconds();
+  double C0 = threadCpuSeconds();
   for (uint64_t A : Addrs) {
     Map.lookup(A, Got);
     Check += Got.size();
   }
-  double C1 = cpuSeconds();
+  double C1 = threadCpuSeconds();
   outs() << "address-lookup-cpu-ns: "
          << format("%.1f", (C1 - C0) * 1e9 / Lookups) << '\n'
          << "check: " << Check << '\n';

@@ -23,6 +23,7 @@
 #include "dwarfpack/Kallsyms/SymbolList.h"
 #include "dwarfpack/Kallsyms/SymbolReader.h"
 #include "dwarfpack/Kallsyms/Writers.h"
+#include "dwarfpack/Support/CpuTime.h"
 #include "dwarfpack/Token/TokenTable.h"
 
 // The nibble stream of the compact table, shared with its writer.
@@ -48,12 +49,6 @@ using namespace llvm;
 using namespace dwarfpack;
 
 namespace {
-
-double cpuSeconds() {
-  timespec TS;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &TS);
-  return TS.tv_sec + TS.tv_nsec * 1e-9;
-}
 
 struct Corpus {
   std::vector<std::string> Names; // address order
@@ -159,7 +154,7 @@ Result kernelBytePair(const Corpus &C, ArrayRef<uint32_t> Queries) {
   R.Table = bytePairTableBytes(Table);
   std::string Name;
   uint64_t Check = 0;
-  double T0 = cpuSeconds();
+  double T0 = threadCpuSeconds();
   for (uint32_t Q : Queries) {
     const uint8_t *P =
         reinterpret_cast<const uint8_t *>(Data.data()) + Markers[Q / 256];
@@ -182,7 +177,7 @@ Result kernelBytePair(const Corpus &C, ArrayRef<uint32_t> Queries) {
     if (Q % 64 == 0 && Name != C.Names[Q])
       report_fatal_error("byte-pair decoding differs");
   }
-  R.DecodeNs = (cpuSeconds() - T0) * 1e9 / Queries.size();
+  R.DecodeNs = (threadCpuSeconds() - T0) * 1e9 / Queries.size();
   R.Check = Check;
   return R;
 }
@@ -230,7 +225,7 @@ Result frontCodedBytePair(const Corpus &C, ArrayRef<uint32_t> Queries) {
     SlotOf[C.Sorted[S]] = S;
   std::string Name;
   uint64_t Check = 0;
-  double T0 = cpuSeconds();
+  double T0 = threadCpuSeconds();
   for (uint32_t I : Queries) {
     uint32_t Q = SlotOf[I];
     const uint8_t *P =
@@ -251,7 +246,7 @@ Result frontCodedBytePair(const Corpus &C, ArrayRef<uint32_t> Queries) {
     if (Q % 64 == 0 && Name != C.Names[I])
       report_fatal_error("front-coded byte-pair decoding differs");
   }
-  R.DecodeNs = (cpuSeconds() - T0) * 1e9 / Queries.size();
+  R.DecodeNs = (threadCpuSeconds() - T0) * 1e9 / Queries.size();
   R.Check = Check;
   return R;
 }
@@ -280,13 +275,13 @@ Result realCompact(const kallsyms::SymbolList &List, ArrayRef<uint32_t> Queries,
     report_fatal_error(Reader.takeError());
   kallsyms::SymbolInfo Info;
   uint64_t Check = 0;
-  double T0 = cpuSeconds();
+  double T0 = threadCpuSeconds();
   for (uint32_t Q : Queries) {
     if (Error E = (*Reader)->describe(Q, Info))
       report_fatal_error(std::move(E));
     Check += Info.Name.size();
   }
-  R.DecodeNs = (cpuSeconds() - T0) * 1e9 / Queries.size();
+  R.DecodeNs = (threadCpuSeconds() - T0) * 1e9 / Queries.size();
   R.Check = Check;
   return R;
 }
@@ -485,12 +480,12 @@ Result measureModel(const Tokenized &T, const Corpus &C,
       report_fatal_error(Twine("model decodes '") + Name + "' for '" +
                          C.Names[C.Sorted[S]] + "'");
   }
-  double T0 = cpuSeconds();
+  double T0 = threadCpuSeconds();
   for (uint32_t Q : Queries) {
     decodeModel(M, SlotOf[Q], Ids, Name);
     Check += Name.size();
   }
-  R.DecodeNs = (cpuSeconds() - T0) * 1e9 / Queries.size();
+  R.DecodeNs = (threadCpuSeconds() - T0) * 1e9 / Queries.size();
   R.Check = Check;
   R.Note = std::to_string(M.Tokens.size()) + " tokens";
   return R;
@@ -660,9 +655,9 @@ int main(int argc, char **argv) {
     Ok = false;
   }
   for (unsigned Min : {256u, 32u, 4u}) {
-    double T0 = cpuSeconds();
+    double T0 = threadCpuSeconds();
     Tokenized G = mergePairs(Words, Min, 8, 4096);
-    double Ms = (cpuSeconds() - T0) * 1e3;
+    double Ms = (threadCpuSeconds() - T0) * 1e3;
     Result R = measureModel(G, C, Queries);
     R.Note += ", merging " + std::to_string(int(Ms)) + " ms";
     Show(("merged word pairs, >= " + Twine(Min) + " uses, 8 rounds").str(), R);
