@@ -25,7 +25,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <ctime>
 #include <random>
 
 using namespace llvm;

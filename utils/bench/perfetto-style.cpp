@@ -36,7 +36,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <ctime>
 #include <random>
 #include <string>
 #include <vector>

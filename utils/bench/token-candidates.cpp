@@ -40,7 +40,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
