@@ -21,7 +21,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <ctime>
 #include <random>
 
 using namespace llvm;
