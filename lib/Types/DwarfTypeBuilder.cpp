@@ -244,6 +244,11 @@ private:
   DenseMap<const void *, TypeId> ForeignMemo;
   /// The fast reader's DIEs by index (NoMemo: not converted yet).
   static constexpr TypeId NoMemo = UINT32_MAX;
+  /// Memoized while a DIE's type is being resolved: a reference back to it
+  /// (a cycle) then reads as unknown, without adding an unknown type to
+  /// units where no cycle occurs.
+  static constexpr TypeId Provisional = UINT32_MAX - 1;
+  TypeId memoized(TypeId Id) { return Id == Provisional ? unknown() : Id; }
   std::vector<TypeId> IndexMemo;
   TypeId UnknownId = 0, DefaultIndexId = 0;
   unsigned Depth = 0;
@@ -340,8 +345,19 @@ TypeId UnitConverter<DieT>::refType(const ViewT &D, dwarf::Attribute A) {
       if (std::optional<uint64_t> Rel = V->getAsRelativeReference()) {
         auto It = LocalMemo.find(U.getOffset() + *Rel);
         if (It != LocalMemo.end())
-          return It->second;
+          return memoized(It->second);
       }
+    // A type unit's signature as the reference itself (GCC's DWARF 5 type
+    // units): found in the type units of every context read, where LLVM
+    // looks only in the referring unit's own.
+    if (std::optional<uint64_t> Hash = V->getAsSignatureReference()) {
+      if (Sigs)
+        if (auto It = Sigs->find(*Hash); It != Sigs->end())
+          return typeOf(It->second);
+      warn("bad-type-signature", D.die(),
+           "type signature not found in any unit");
+      return unknown();
+    }
   }
   DieT T = D.die().getAttributeValueAsReferencedDie(*V);
   if (!T) {
@@ -354,7 +370,7 @@ TypeId UnitConverter<DieT>::refType(const ViewT &D, dwarf::Attribute A) {
 
 template <typename DieT> TypeId UnitConverter<DieT>::typeOf(const DieT &D) {
   if (TypeId *Known = memoFind(D))
-    return *Known;
+    return memoized(*Known);
   if (Depth >= MaxDepth) {
     warn("type-too-deep", D, "type reference chain too deep");
     return unknown();
@@ -374,7 +390,7 @@ template <typename DieT> TypeId UnitConverter<DieT>::typeOf(const DieT &D) {
           Def = It->second;
       }
       if (Def && Def.getDwarfUnit()->isTypeUnit()) {
-        memoSet(D, unknown()); // provisional, in case of a self-reference
+        memoSet(D, Provisional);
         Id = typeOf(Def);
         memoSet(D, Id);
         --Depth;
@@ -386,7 +402,7 @@ template <typename DieT> TypeId UnitConverter<DieT>::typeOf(const DieT &D) {
   if (D.getTag() == dwarf::DW_TAG_atomic_type) {
     // CTF has no _Atomic; like GCC, use the underlying type.
     Log.report("atomic-dropped", "_Atomic qualifier dropped");
-    memoSet(D, unknown()); // provisional, in case of a self-reference
+    memoSet(D, Provisional);
     Id = refType(V);
     memoSet(D, Id);
   } else {
@@ -1119,6 +1135,11 @@ TypeSignatureMap collectTypeUnits(DWARFContext &Ctx) {
   for (const auto &U : Ctx.info_section_units())
     Add(*U);
   for (const auto &U : Ctx.types_section_units())
+    Add(*U);
+  // The context of a .dwo file or .dwp package.
+  for (const auto &U : Ctx.dwo_info_section_units())
+    Add(*U);
+  for (const auto &U : Ctx.dwo_types_section_units())
     Add(*U);
   return Map;
 }
