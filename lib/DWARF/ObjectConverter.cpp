@@ -9,6 +9,7 @@
 
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/Support/DwarfSections.h"
+#include "dwarfpack/Support/SplitDwarf.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -177,9 +178,11 @@ Expected<DWARFAddressRangesVector> rangesOf(const DieAttrs &A, DWARFUnit &U) {
 /// Converts one compile unit.
 class UnitConverter {
 public:
-  UnitConverter(DWARFContext &Ctx, DWARFUnit &U, FunctionModel &M,
-                const AddressLayout &Layout, WarningLog &Log)
-      : Ctx(Ctx), U(U), M(M), Layout(Layout), Log(Log) {}
+  /// Skel holds the line table; U, the DIEs: the same unit, or with split
+  /// DWARF the skeleton and the full unit of its .dwo file.
+  UnitConverter(DWARFContext &Ctx, DWARFUnit &Skel, DWARFUnit &U,
+                FunctionModel &M, const AddressLayout &Layout, WarningLog &Log)
+      : Ctx(Ctx), Skel(Skel), U(U), M(M), Layout(Layout), Log(Log) {}
 
   std::vector<FunctionEntry> run() {
     DWARFDie CUDie = U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
@@ -187,9 +190,9 @@ public:
       return {};
     if (auto Lang = CUDie.find(dwarf::DW_AT_language))
       QualifyNames = isCxx(Lang->getAsUnsignedConstant().value_or(0));
-    if (const char *Dir = U.getCompilationDir())
+    if (const char *Dir = Skel.getCompilationDir())
       CompDir = Dir;
-    parseLineTable(CUDie);
+    parseLineTable(Skel.getUnitDIE());
     // Declarations and abstract instances (no low_pc, no ranges) are most
     // subprogram DIEs; their abbreviation tells, without decoding them.
     DenseMap<const DWARFAbbreviationDeclaration *, bool> HasCode;
@@ -216,10 +219,10 @@ public:
 
 private:
   void warn(StringRef Kind, const Twine &Msg) {
-    Log.report(Kind, Msg + " (unit at " + hex(U.getOffset()) + ")");
+    Log.report(Kind, Msg + " (unit at " + hex(Skel.getOffset()) + ")");
   }
   void note(StringRef Kind, const Twine &Msg) {
-    Log.note(Kind, Msg + " (unit at " + hex(U.getOffset()) + ")");
+    Log.note(Kind, Msg + " (unit at " + hex(Skel.getOffset()) + ")");
   }
 
   void parseLineTable(DWARFDie CUDie) {
@@ -228,7 +231,7 @@ private:
       return;
     const DWARFObject &Obj = Ctx.getDWARFObj();
     DWARFDataExtractor Data(Obj, Obj.getLineSection(), Ctx.isLittleEndian(),
-                            U.getAddressByteSize());
+                            Skel.getAddressByteSize());
     if (*Off >= Data.size()) {
       warn("bad-line-table",
            "DW_AT_stmt_list " + hex(*Off) + " is past the end of .debug_line");
@@ -236,7 +239,7 @@ private:
     }
     auto Table = std::make_unique<DWARFDebugLine::LineTable>();
     uint64_t Offset = *Off;
-    Error E = Table->parse(Data, &Offset, Ctx, &U, [&](Error Err) {
+    Error E = Table->parse(Data, &Offset, Ctx, &Skel, [&](Error Err) {
       warn("bad-line-table", toString(std::move(Err)));
     });
     if (E) {
@@ -699,6 +702,7 @@ private:
   }
 
   DWARFContext &Ctx;
+  DWARFUnit &Skel;
   DWARFUnit &U;
   FunctionModel &M;
   const AddressLayout &Layout;
@@ -921,6 +925,8 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
     E = readElf(*O, Path, M, Layout, Log, Stats);
   if (E)
     return createFileError(Path, std::move(E));
+  if (Error E = checkDebugSectionsReadable(*Obj))
+    return createFileError(Path, std::move(E));
 
   auto OnError = [&Log](Error Err) {
     WarningLog &L = CurrentLog ? *CurrentLog : Log;
@@ -962,7 +968,16 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
     CurrentLog = Logs[I].get();
     DWARFUnit *U = Ctx.getUnitAtIndex(UnitIdx[I]);
     if (U) {
-      UnitConverter C(Ctx, *U, M, Layout, *Logs[I]);
+      // A .dwo that cannot be read leaves the skeleton's line table and
+      // the symbol table: functions without inline frames.
+      DWARFUnit *Full = U;
+      if (Expected<DWARFUnit *> F = fullUnit(*U, Path, /*ExtractAll=*/true))
+        Full = *F;
+      else
+        Logs[I]->report("missing-dwo",
+                        toString(F.takeError()) +
+                            ": its functions have no inline frames");
+      UnitConverter C(Ctx, *U, *Full, M, Layout, *Logs[I]);
       Results[I] = C.run();
       LineOnly[I] = std::move(C.LineOnly);
     }
@@ -1011,9 +1026,16 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
       Chunks.push_back({I, J});
       I = J;
     }
+    // Skeleton units need contexts that know the input's path, to find
+    // its .dwp package (their .dwo files are named in full).
+    bool Split = mayHaveSkeletonUnits(*Master);
     auto RunChunk = [&](size_t C) {
       std::unique_ptr<DWARFContext> Ctx =
-          DWARFContext::create(Sections, AddrSize, LE, OnError, OnWarning);
+          Split ? DWARFContext::create(
+                      *Obj, DWARFContext::ProcessDebugRelocations::Ignore,
+                      nullptr, "", OnError, OnWarning)
+                : DWARFContext::create(Sections, AddrSize, LE, OnError,
+                                       OnWarning);
       for (size_t I = Chunks[C].first; I < Chunks[C].second; ++I)
         ConvertUnit(*Ctx, I);
     };

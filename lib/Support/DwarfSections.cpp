@@ -32,4 +32,22 @@ dwarfSectionBuffers(const DWARFObject &O, StringRef Info) {
   return Map;
 }
 
+Error checkDebugSectionsReadable(const object::ObjectFile &Obj) {
+  for (const object::SectionRef &S : Obj.sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (Name->starts_with(".zdebug_"))
+      return createStringError(
+          inconvertibleErrorCode(),
+          "section " + *Name +
+              " uses the legacy GNU compression of debug sections, which "
+              "LLVM 19 no longer reads; decompress them first: objcopy "
+              "--decompress-debug-sections IN OUT");
+  }
+  return Error::success();
+}
+
 } // namespace dwarfpack

@@ -1,12 +1,14 @@
 //===- BuildTypeTable.cpp - Whole-object driver for the type builder ------===//
 
 #include "dwarfpack/Support/DwarfSections.h"
+#include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Types/ElfSymbols.h"
 #include "dwarfpack/Types/ReleaseDIEs.h"
 
 #include "FastDwarf.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugAbbrev.h"
@@ -147,8 +149,12 @@ bool readAt(StringRef Info, int Fd, uint64_t FileOff, uint64_t Off, void *Buf,
 /// The compile units of .debug_info from their headers alone. Returns
 /// nothing when a header is malformed or the section holds type units: the
 /// caller then lets LLVM parse the section its own way.
+/// The units of a .debug_info that stand alone, or nullopt (type units;
+/// skeleton units of split DWARF, whose DIEs are in .dwo files: those of
+/// DWARF 4 are told by the .debug_addr section that comes with them,
+/// HasAddr).
 std::optional<std::vector<UnitSpan>> scanUnits(StringRef Info, int Fd,
-                                               uint64_t FileOff) {
+                                               uint64_t FileOff, bool HasAddr) {
   std::vector<UnitSpan> Spans;
   for (uint64_t Off = 0; Off < Info.size();) {
     uint8_t H[16];
@@ -168,11 +174,13 @@ std::optional<std::vector<UnitSpan>> scanUnits(StringRef Info, int Fd,
     if (Len < 3 || Len > Info.size() - Off - LenSize)
       return std::nullopt;
     uint16_t Version = support::endian::read16le(H + LenSize);
-    if (Version < 2 || Version > 5)
+    if (Version < 2 || Version > 5 || (Version < 5 && HasAddr))
       return std::nullopt;
     if (Version == 5) {
       uint8_t UnitType = H[LenSize + 2];
-      if (UnitType == dwarf::DW_UT_type || UnitType == dwarf::DW_UT_split_type)
+      if (UnitType == dwarf::DW_UT_type ||
+          UnitType == dwarf::DW_UT_split_type ||
+          UnitType == dwarf::DW_UT_skeleton)
         return std::nullopt;
     }
     Spans.push_back({Off, LenSize + Len});
@@ -263,6 +271,8 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
                                      DWARFContext &Ctx,
                                      const BuildOptions &Opts,
                                      WarningLog &Log) {
+  if (Error E = checkDebugSectionsReadable(Obj))
+    return std::move(E);
   const DWARFObject &DObj = Ctx.getDWARFObj();
   PageReleaser Pages(Obj.getData(), Opts.InputIsFileMapping);
   unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
@@ -299,7 +309,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
       Fd = open(Obj.getFileName().str().c_str(), O_RDONLY | O_CLOEXEC);
       FileOff = Info.data() - File.data();
     }
-    Spans = scanUnits(Info, Fd, FileOff);
+    Spans = scanUnits(Info, Fd, FileOff, !DObj.getAddrSection().Data.empty());
     if (Fd >= 0)
       close(Fd);
   }
@@ -376,14 +386,32 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   // Reading the unit headers faulted in pages all over .debug_info.
   Pages.releaseAll(Units.front()->getInfoSection().Data);
   TypeSignatureMap Sigs = collectTypeUnits(Ctx);
+  // With split DWARF the types are in the units of the .dwo files (or of a
+  // .dwp package), with their type units: loaded here, one at a time, as
+  // their contexts are not thread-safe.
+  std::vector<DWARFUnit *> DieUnits(Units);
+  SmallPtrSet<DWARFContext *, 4> SplitContexts;
+  for (DWARFUnit *&U : DieUnits) {
+    Expected<DWARFUnit *> F =
+        fullUnit(*U, Obj.getFileName(), /*ExtractAll=*/true);
+    if (!F) {
+      Log.report("missing-dwo",
+                 toString(F.takeError()) + ": its types are missing");
+      continue;
+    }
+    if (*F != U && SplitContexts.insert(&(*F)->getContext()).second)
+      for (auto &[Sig, Die] : collectTypeUnits((*F)->getContext()))
+        Sigs.try_emplace(Sig, Die);
+    U = *F;
+  }
   R.NumUnits = Units.size();
   convertInOrder(
       Units.size(), Threads,
       [&](size_t I) {
-        UnitTypes UT = convertCompileUnit(*Units[I], Log, &Sigs);
+        UnitTypes UT = convertCompileUnit(*DieUnits[I], Log, &Sigs);
         // Only this unit's own DIEs: type units stay, they are shared.
         if (ReleaseDIEs)
-          releaseUnitDIEs(*Units[I]);
+          releaseUnitDIEs(*DieUnits[I]);
         return UT;
       },
       [&](size_t I, UnitTypes &&UT) {

@@ -11,6 +11,7 @@
 
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
+#include "dwarfpack/Support/SplitDwarf.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -560,6 +561,17 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   std::vector<DWARFUnit *> Units;
   for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units())
     Units.push_back(U.get());
+  // With split DWARF the subprograms are in the .dwo files' units; those
+  // are loaded here, one at a time (their contexts are not thread-safe).
+  std::vector<DWARFUnit *> DieUnits(Units.size());
+  for (size_t I = 0; I < Units.size(); ++I) {
+    DieUnits[I] = Units[I];
+    if (Expected<DWARFUnit *> F =
+            fullUnit(*Units[I], Obj.getFileName(), /*ExtractAll=*/true))
+      DieUnits[I] = *F;
+    else
+      Log.report("missing-dwo", toString(F.takeError()));
+  }
   unsigned Threads = Opts.NumThreads
                          ? Opts.NumThreads
                          : hardware_concurrency().compute_thread_count();
@@ -568,7 +580,11 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   // parallel; the workers below then only read.
   std::vector<const DWARFDebugLine::LineTable *> Tables(Units.size());
   auto LoadUnit = [&](size_t I) {
-    Units[I]->getSubroutineForAddress(0); // extracts DIEs, builds the map
+    // Extracts DIEs and builds the address-to-DIE map (of the skeleton and
+    // of its .dwo unit, which the inlined chain then reads).
+    Units[I]->getSubroutineForAddress(0);
+    if (DieUnits[I] != Units[I])
+      DieUnits[I]->getSubroutineForAddress(0);
     Tables[I] = DICtx.getLineTableForUnit(Units[I]);
   };
   if (Threads > 1) { // DICtx is thread-safe then (see the header)
@@ -582,7 +598,7 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   }
   for (size_t I = 0; I < Units.size(); ++I)
     Shared.LineTables[Units[I]] = Tables[I];
-  Shared.Units = Units;
+  Shared.Units = DieUnits;
   DICtx.getCompileUnitForCodeAddress(0); // builds the aranges
   const std::clock_t Loaded = std::clock();
 
@@ -621,7 +637,7 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
     const size_t Begin = Units.size() * K / UnitChunks;
     const size_t End = Units.size() * (K + 1) / UnitChunks;
     for (size_t I = Begin; I < End; ++I)
-      C.checkDwarfSubprograms(*Units[I]);
+      C.checkDwarfSubprograms(*DieUnits[I]);
   };
   if (Threads <= 1) {
     for (size_t K = 0; K < FuncChunks; ++K)

@@ -17,6 +17,7 @@
 #include "dwarfpack/CtfKernel/ModuleMap.h"
 #include "dwarfpack/CtfKernel/SharedRepository.h"
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Support/DwarfSections.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
@@ -108,6 +109,8 @@ Expected<OpenObject> openObject(StringRef Path, bool ThreadSafe,
   if (!O.Obj)
     return createFileError(Path, createStringError(inconvertibleErrorCode(),
                                                    "not an object file"));
+  if (Error E = checkDebugSectionsReadable(*O.Obj))
+    return createFileError(Path, std::move(E));
   auto Recoverable = [&Log](Error E) {
     Log.report("dwarf-error", toString(std::move(E)));
   };

@@ -13,6 +13,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/DebugInfo/DWARF/DWARFObject.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <memory>
@@ -24,6 +26,11 @@ namespace dwarfpack {
 /// .debug_info (the whole section, or one unit's slice of it).
 llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>>
 dwarfSectionBuffers(const llvm::DWARFObject &O, llvm::StringRef Info);
+
+/// Fails when Obj's DWARF is in sections LLVM 19 does not read: those of
+/// the legacy GNU compression (.zdebug_*, gcc -gz=zlib-gnu), which would
+/// otherwise look like no debug information at all.
+llvm::Error checkDebugSectionsReadable(const llvm::object::ObjectFile &Obj);
 
 } // namespace dwarfpack
 
