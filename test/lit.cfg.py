@@ -35,6 +35,7 @@ for tool, feature in [
     ("gdb", "gdb"),
     ("pahole", "pahole"),
     ("eu-addr2line", "elfutils"),
+    ("dwz", "dwz"),
     ("objdump", "objdump"),
 ]:
     if shutil.which(tool, path=path):

@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/DWARF/ObjectConverter.h"
+#include "dwarfpack/Support/BuildId.h"
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/SplitDwarf.h"
+#include "dwarfpack/Support/SupplementaryDwarf.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -131,10 +133,11 @@ DieAttrs readAttrs(const DWARFDie &D) {
   return A;
 }
 
-StringRef cstr(const std::optional<DWARFFormValue> &V) {
+StringRef cstr(const std::optional<DWARFFormValue> &V,
+               const SupplementaryDwarf *Sup) {
   if (!V)
     return StringRef();
-  Expected<const char *> S = V->getAsCString();
+  Expected<const char *> S = stringOf(*V, Sup);
   if (!S) {
     std::string Msg = toString(S.takeError());
     if (CurrentLog)
@@ -179,10 +182,12 @@ Expected<DWARFAddressRangesVector> rangesOf(const DieAttrs &A, DWARFUnit &U) {
 class UnitConverter {
 public:
   /// Skel holds the line table; U, the DIEs: the same unit, or with split
-  /// DWARF the skeleton and the full unit of its .dwo file.
+  /// DWARF the skeleton and the full unit of its .dwo file. Sup: dwz's
+  /// supplementary file, if the input has one.
   UnitConverter(DWARFContext &Ctx, DWARFUnit &Skel, DWARFUnit &U,
-                FunctionModel &M, const AddressLayout &Layout, WarningLog &Log)
-      : Ctx(Ctx), Skel(Skel), U(U), M(M), Layout(Layout), Log(Log) {}
+                const SupplementaryDwarf *Sup, FunctionModel &M,
+                const AddressLayout &Layout, WarningLog &Log)
+      : Ctx(Ctx), Skel(Skel), U(U), Sup(Sup), M(M), Layout(Layout), Log(Log) {}
 
   std::vector<FunctionEntry> run() {
     DWARFDie CUDie = U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
@@ -277,13 +282,13 @@ private:
   /// A is D's attributes. Names are cached per DIE, so the many inlined
   /// copies of one function resolve their shared origin once.
   StringRef nameOf(DWARFDie D, const DieAttrs &A) {
-    StringRef Linkage = cstr(A.LinkageName);
+    StringRef Linkage = cstr(A.LinkageName, Sup);
     if (!Linkage.empty())
       return M.saveString(Linkage);
     const std::optional<DWARFFormValue> &Ref =
         A.AbstractOrigin ? A.AbstractOrigin : A.Specification;
     if (Ref && !(A.AbstractOrigin && A.Specification) && !A.Name) {
-      DWARFDie Target = D.getAttributeValueAsReferencedDie(*Ref);
+      DWARFDie Target = referencedDie(D, *Ref, Sup);
       if (Target && Target.getOffset() != D.getOffset())
         return nameOf(Target);
     }
@@ -291,18 +296,20 @@ private:
   }
 
   StringRef nameOf(DWARFDie D) {
-    auto It = NameCache.find(D.getOffset());
+    auto It = NameCache.find(D.getDebugInfoEntry());
     if (It != NameCache.end())
       return It->second;
     StringRef Result = computeName(D);
-    NameCache[D.getOffset()] = Result;
+    NameCache[D.getDebugInfoEntry()] = Result;
     return Result;
   }
 
   StringRef computeName(DWARFDie Start) {
     constexpr unsigned MaxChain = 16;
     SmallVector<DWARFDie, 4> Work{Start};
-    SmallVector<uint64_t, 8> Seen{Start.getOffset()};
+    // DIEs by identity: those of the supplementary file have offsets of
+    // their own.
+    SmallVector<const void *, 8> Seen{Start.getDebugInfoEntry()};
     StringRef Short;
     DWARFDie ShortDie;
     unsigned Steps = 0;
@@ -315,31 +322,31 @@ private:
         break;
       }
       DieAttrs A = readAttrs(D);
-      StringRef Linkage = cstr(A.LinkageName);
+      StringRef Linkage = cstr(A.LinkageName, Sup);
       if (!Linkage.empty())
         return M.saveString(Linkage);
       if (Short.empty()) {
-        Short = cstr(A.Name);
+        Short = cstr(A.Name, Sup);
         if (!Short.empty())
           ShortDie = D;
       }
       for (const auto &Ref : {A.AbstractOrigin, A.Specification}) {
         if (!Ref)
           continue;
-        DWARFDie Next = D.getAttributeValueAsReferencedDie(*Ref);
+        DWARFDie Next = referencedDie(D, *Ref, Sup);
         if (!Next) {
           warn("bad-reference", "DIE " + hex(D.getOffset()) +
                                     " refers to a DIE that does not exist");
           continue;
         }
-        if (llvm::is_contained(Seen, Next.getOffset())) {
+        if (llvm::is_contained(Seen, Next.getDebugInfoEntry())) {
           warn("cyclic-reference",
                "DW_AT_abstract_origin/specification of DIE " +
                    hex(D.getOffset()) + " leads back to DIE " +
                    hex(Next.getOffset()));
           continue;
         }
-        Seen.push_back(Next.getOffset());
+        Seen.push_back(Next.getDebugInfoEntry());
         Work.push_back(Next);
       }
     }
@@ -361,7 +368,7 @@ private:
       StringRef N;
       switch (T) {
       case dwarf::DW_TAG_namespace:
-        N = cstr(P.find(dwarf::DW_AT_name));
+        N = cstr(P.find(dwarf::DW_AT_name), Sup);
         Scopes.push_back(N.empty() ? "(anonymous namespace)" : N.str());
         break;
       case dwarf::DW_TAG_class_type:
@@ -369,7 +376,7 @@ private:
       case dwarf::DW_TAG_union_type:
       case dwarf::DW_TAG_enumeration_type:
       case dwarf::DW_TAG_subprogram:
-        N = cstr(P.find(dwarf::DW_AT_name));
+        N = cstr(P.find(dwarf::DW_AT_name), Sup);
         if (!N.empty())
           Scopes.push_back(N.str());
         break;
@@ -704,13 +711,14 @@ private:
   DWARFContext &Ctx;
   DWARFUnit &Skel;
   DWARFUnit &U;
+  const SupplementaryDwarf *Sup;
   FunctionModel &M;
   const AddressLayout &Layout;
   WarningLog &Log;
   std::vector<FunctionEntry> Out;
   std::unique_ptr<DWARFDebugLine::LineTable> LT;
   std::vector<int64_t> FileCache; // -1 unknown, -2 invalid
-  DenseMap<uint64_t, StringRef> NameCache;
+  DenseMap<const void *, StringRef> NameCache;
   std::string CompDir;
   bool QualifyNames = false;
   std::vector<uint32_t> RowIndexes;
@@ -773,24 +781,14 @@ Error readElf(const ELFObjectFile<ELFT> &Obj, StringRef Path, FunctionModel &M,
     }
     if (Name->starts_with(".debug_") || Name->starts_with(".zdebug_"))
       Stats.DebugBytes += S.sh_size;
-    if (S.sh_type != ELF::SHT_NOTE || !M.UUID.empty())
-      continue;
-    Error Err = Error::success();
-    for (const auto &Note : EF.notes(S, Err)) {
-      if (Note.getType() != ELF::NT_GNU_BUILD_ID || Note.getName() != "GNU")
-        continue;
-      ArrayRef<uint8_t> Desc = Note.getDesc(S.sh_addralign);
-      if (Desc.size() > 20)
-        Log.report("build-id-too-long",
-                   "build-id of " + Twine(Desc.size()) +
-                       " bytes does not fit GSYM's 20-byte UUID; omitted");
-      else
-        M.UUID.assign(Desc.begin(), Desc.end());
-      break;
-    }
-    if (Err)
-      Log.report("bad-note", toString(std::move(Err)));
   }
+  ArrayRef<uint8_t> BuildId = gnuBuildId(Obj);
+  if (BuildId.size() > 20)
+    Log.report("build-id-too-long",
+               "build-id of " + Twine(BuildId.size()) +
+                   " bytes does not fit GSYM's 20-byte UUID; omitted");
+  else
+    M.UUID.assign(BuildId.begin(), BuildId.end());
   return Error::success();
 }
 
@@ -947,6 +945,15 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
                          : DWARFContext::ProcessDebugRelocations::Ignore,
       nullptr, "", OnError, OnWarning);
 
+  // dwz's common file: names and DIEs several files share.
+  std::unique_ptr<SupplementaryDwarf> Sup;
+  if (Expected<std::unique_ptr<SupplementaryDwarf>> S =
+          SupplementaryDwarf::open(*Obj, Path))
+    Sup = std::move(*S);
+  else
+    Log.report("missing-supplementary",
+               toString(S.takeError()) + ": names stored there are missing");
+
   std::vector<unsigned> UnitIdx;
   std::vector<uint64_t> UnitBytes;
   unsigned NumAll = 0;
@@ -977,7 +984,7 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
         Logs[I]->report("missing-dwo",
                         toString(F.takeError()) +
                             ": its functions have no inline frames");
-      UnitConverter C(Ctx, *U, *Full, M, Layout, *Logs[I]);
+      UnitConverter C(Ctx, *U, *Full, Sup.get(), M, Layout, *Logs[I]);
       Results[I] = C.run();
       LineOnly[I] = std::move(C.LineOnly);
     }

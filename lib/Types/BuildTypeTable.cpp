@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/SplitDwarf.h"
+#include "dwarfpack/Support/SupplementaryDwarf.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Types/ElfSymbols.h"
 #include "dwarfpack/Types/ReleaseDIEs.h"
@@ -26,6 +27,8 @@
 #include <deque>
 #include <fcntl.h>
 #include <future>
+#include <map>
+#include <set>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -273,6 +276,14 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
                                      WarningLog &Log) {
   if (Error E = checkDebugSectionsReadable(Obj))
     return std::move(E);
+  // dwz's common file: strings and DIEs (types) several files share.
+  std::unique_ptr<SupplementaryDwarf> Sup;
+  if (Expected<std::unique_ptr<SupplementaryDwarf>> S =
+          SupplementaryDwarf::open(Obj, Obj.getFileName()))
+    Sup = std::move(*S);
+  else
+    Log.report("missing-supplementary",
+               toString(S.takeError()) + ": types stored there are unknown");
   const DWARFObject &DObj = Ctx.getDWARFObj();
   PageReleaser Pages(Obj.getData(), Opts.InputIsFileMapping);
   unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
@@ -299,7 +310,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   });
   DObj.forEachTypesSections([&](const DWARFSection &) { ++NumTypes; });
   std::optional<std::vector<UnitSpan>> Spans;
-  if (!Obj.isRelocatableObject() && NumInfo == 1 && NumTypes == 0 &&
+  if (!Sup && !Obj.isRelocatableObject() && NumInfo == 1 && NumTypes == 0 &&
       !abbrevsMayCrossUnits(DObj.getAbbrevSection())) {
     StringRef File = Obj.getData();
     int Fd = -1;
@@ -350,7 +361,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
           std::unique_ptr<DWARFContext> UCtx =
               DWARFContext::create(Sections, AddrSize, LE, OnError, OnWarning);
           for (const auto &U : UCtx->info_section_units())
-            return convertCompileUnit(*U, Log, nullptr, S.Offset);
+            return convertCompileUnit(*U, Log, nullptr, S.Offset, Sup.get());
           return UnitTypes();
         },
         [&](size_t I, UnitTypes &&UT) {
@@ -404,19 +415,52 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
         Sigs.try_emplace(Sig, Die);
     U = *F;
   }
+  // The partial units of dwz's supplementary file that the units import
+  // (DW_TAG_imported_unit), directly or through one another, are converted
+  // too, once each, in the file's order: they hold the types those units
+  // share with other files, used or not (as the same build without dwz
+  // has them). Partial units of the input itself are among its units.
+  size_t NumOwn = DieUnits.size();
+  if (Sup) {
+    std::set<uint64_t> Imported;
+    std::map<uint64_t, DWARFUnit *> SupUnits;
+    SmallVector<DWARFUnit *, 16> Work(DieUnits.begin(), DieUnits.end());
+    while (!Work.empty()) {
+      DWARFUnit *U = Work.pop_back_val();
+      for (DWARFDie C :
+           U->getUnitDIE(/*ExtractUnitDIEOnly=*/false).children()) {
+        if (C.getTag() != dwarf::DW_TAG_imported_unit)
+          continue;
+        std::optional<DWARFFormValue> V = C.find(dwarf::DW_AT_import);
+        if (!V || !SupplementaryDwarf::isReferenceForm(V->getForm()))
+          continue;
+        DWARFDie Target = referencedDie(C, *V, Sup.get());
+        if (!Target || !Imported.insert(Target.getOffset()).second)
+          continue;
+        DWARFUnit *TU = Target.getDwarfUnit();
+        if (SupUnits.try_emplace(TU->getOffset(), TU).second)
+          Work.push_back(TU);
+      }
+    }
+    for (auto &[Off, U] : SupUnits)
+      DieUnits.push_back(U);
+  }
   R.NumUnits = Units.size();
   convertInOrder(
-      Units.size(), Threads,
+      DieUnits.size(), Threads,
       [&](size_t I) {
-        UnitTypes UT = convertCompileUnit(*DieUnits[I], Log, &Sigs);
-        // Only this unit's own DIEs: type units stay, they are shared.
-        if (ReleaseDIEs)
+        UnitTypes UT =
+            convertCompileUnit(*DieUnits[I], Log, &Sigs, 0, Sup.get());
+        // Only this unit's own DIEs: type units stay, they are shared, and
+        // so do the supplementary file's, read by every unit.
+        if (ReleaseDIEs && I < NumOwn)
           releaseUnitDIEs(*DieUnits[I]);
         return UT;
       },
       [&](size_t I, UnitTypes &&UT) {
         Merge(I, std::move(UT));
-        Pages.releaseUpTo(*Units[I]);
+        if (I < NumOwn)
+          Pages.releaseUpTo(*Units[I]);
       });
   R.NumMergedTypes = Merger.numMerged();
   R.Table = Merger.finish(&Syms.Objects, &Syms.Functions, Threads);

@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Support/LEB128.h"
+#include "dwarfpack/Support/SupplementaryDwarf.h"
 #include "dwarfpack/Types/TypeHash.h"
 
 #include "FastDwarf.h"
@@ -100,7 +101,9 @@ template <typename DieT> class DieView;
 /// LLVM's DIEs.
 template <> class DieView<DWARFDie> {
 public:
-  explicit DieView(const DWARFDie &D) : D(D) {
+  /// Sup: dwz's supplementary file, where the references and strings of
+  /// its forms lead (its strings are read as inline ones).
+  DieView(const DWARFDie &D, const SupplementaryDwarf *Sup) : D(D), Sup(Sup) {
     const DWARFAbbreviationDeclaration *Abbrev =
         D.getAbbreviationDeclarationPtr();
     if (!Abbrev)
@@ -131,7 +134,7 @@ public:
       DWARFFormValue V(Spec.Form);
       if (!V.extractValue(Data, &Offset, Params, U))
         return;
-      Attrs.push_back({Spec.Attr, V});
+      Attrs.push_back({Spec.Attr, inlineSupplementaryString(V, Sup)});
     }
   }
   std::optional<DWARFFormValue> find(dwarf::Attribute A) const {
@@ -145,12 +148,13 @@ public:
   auto children() const { return childrenOf(D); }
   DWARFDie getAttributeValueAsReferencedDie(dwarf::Attribute A) const {
     if (auto V = find(A))
-      return D.getAttributeValueAsReferencedDie(*V);
+      return referencedDie(D, *V, Sup);
     return DWARFDie();
   }
 
 private:
   DWARFDie D;
+  const SupplementaryDwarf *Sup;
   SmallVector<std::pair<dwarf::Attribute, DWARFFormValue>, 10> Attrs;
 };
 
@@ -183,10 +187,12 @@ private:
 // What the converter needs of a unit beyond its DIEs, for both readers.
 bool isLittleEndian(DWARFUnit &U) { return U.getContext().isLittleEndian(); }
 bool isLittleEndian(const fast::Unit &U) { return U.isLittleEndian(); }
-const char *linkageName(const DWARFDie &D) {
-  return D.getName(DINameKind::LinkageName);
+const char *linkageName(const DWARFDie &D, const SupplementaryDwarf *Sup) {
+  return subroutineName(D, Sup);
 }
-const char *linkageName(const fast::Die &D) { return D.getLinkageNameOrName(); }
+const char *linkageName(const fast::Die &D, const SupplementaryDwarf *) {
+  return D.getLinkageNameOrName();
+}
 DWARFDie unitDie(DWARFUnit &U) {
   return U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
 }
@@ -219,8 +225,8 @@ template <typename DieT> class UnitConverter {
 
 public:
   UnitConverter(UnitT &U, WarningLog &Log, const TypeSignatureMap *Sigs,
-                uint64_t OffsetBias)
-      : U(U), Log(Log), Sigs(Sigs), OffsetBias(OffsetBias) {
+                uint64_t OffsetBias, const SupplementaryDwarf *Sup)
+      : U(U), Log(Log), Sigs(Sigs), OffsetBias(OffsetBias), Sup(Sup) {
     if constexpr (!IsLLVM) {
       IndexMemo.assign(U.numDies(), NoMemo);
       // About one type for four DIEs in C units.
@@ -236,6 +242,7 @@ private:
   WarningLog &Log;
   const TypeSignatureMap *Sigs;
   uint64_t OffsetBias;
+  const SupplementaryDwarf *Sup;
   UnitTypes Out;
   /// Converted DIEs: those of U by offset (a reference's target is found
   /// there without resolving it to a DIE, a binary search), others (type
@@ -310,7 +317,20 @@ private:
 
   TypeId typeOf(const DieT &D);
   TypeId refType(const ViewT &D, dwarf::Attribute A = dwarf::DW_AT_type);
-  TypeId refType(const DieT &D) { return refType(ViewT(D)); }
+  TypeId refType(const DieT &D) { return refType(view(D)); }
+  ViewT view(const DieT &D) const {
+    if constexpr (IsLLVM)
+      return ViewT(D, Sup);
+    else
+      return ViewT(D);
+  }
+  /// The DIE attribute A of D refers to (also in dwz's supplementary file).
+  DieT refDie(const DieT &D, dwarf::Attribute A) const {
+    if constexpr (IsLLVM)
+      return referencedDie(D, A, Sup);
+    else
+      return D.getAttributeValueAsReferencedDie(A);
+  }
   TypeId convert(const ViewT &D);
   void convertInto(const ViewT &D, Type &T);
   void convertBase(const ViewT &D, Type &T);
@@ -359,7 +379,11 @@ TypeId UnitConverter<DieT>::refType(const ViewT &D, dwarf::Attribute A) {
       return unknown();
     }
   }
-  DieT T = D.die().getAttributeValueAsReferencedDie(*V);
+  DieT T;
+  if constexpr (IsLLVM)
+    T = referencedDie(D.die(), *V, Sup);
+  else
+    T = D.die().getAttributeValueAsReferencedDie(*V);
   if (!T) {
     warn("bad-type-reference", D.die(),
          "type reference points outside the unit");
@@ -377,7 +401,7 @@ template <typename DieT> TypeId UnitConverter<DieT>::typeOf(const DieT &D) {
   }
   ++Depth;
   TypeId Id;
-  ViewT V(D);
+  ViewT V = view(D);
   if (auto Sig = V.find(dwarf::DW_AT_signature)) {
     // A declaration standing for a type unit's definition (DWARF 4
     // -fdebug-types-section, DWARF 5 type units).
@@ -635,7 +659,7 @@ void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
         Tag != dwarf::DW_TAG_template_value_parameter &&
         Tag != dwarf::DW_TAG_subprogram)
       continue;
-    ViewT C(CD);
+    ViewT C = view(CD);
     if (Tag == dwarf::DW_TAG_inheritance) {
       // The closest C form of a base class: an unnamed member at its offset.
       Log.report("cxx-base-class", "C++ base class written as unnamed member");
@@ -720,7 +744,7 @@ void UnitConverter<DieT>::convertEnum(const ViewT &D, Type &T) {
   if (DieT UT = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_type)) {
     for (unsigned I = 0; I < 8 && UT && UT.getTag() != dwarf::DW_TAG_base_type;
          ++I)
-      UT = UT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
+      UT = refDie(UT, dwarf::DW_AT_type);
     if (UT)
       if (auto E = UT.find(dwarf::DW_AT_encoding))
         Unsigned =
@@ -776,7 +800,7 @@ void UnitConverter<DieT>::convertArray(const ViewT &D, Type &T) {
     if (CD.getTag() != dwarf::DW_TAG_subrange_type &&
         CD.getTag() != dwarf::DW_TAG_enumeration_type)
       continue;
-    ViewT C(CD);
+    ViewT C = view(CD);
     Dim X{0, C.find(dwarf::DW_AT_type) ? refType(C) : defaultIndex()};
     if (auto Cnt = C.find(dwarf::DW_AT_count)) {
       // A count that is an expression or reference is a VLA: 0.
@@ -830,10 +854,9 @@ void UnitConverter<DieT>::convertFunction(const DieT &D, Type &T) {
   DieT Decl = D;
   // Out-of-line instances of inline functions keep their prototype in the
   // abstract origin.
-  if (DieT O = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin))
+  if (DieT O = refDie(D, dwarf::DW_AT_abstract_origin))
     Decl = O;
-  if (DieT S =
-          Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
+  if (DieT S = refDie(Decl, dwarf::DW_AT_specification))
     Decl = S;
   T.Ref = refType(Decl);
   for (DieT C : childrenOf(Decl)) {
@@ -857,7 +880,7 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
       // Only definitions: those with a location (or constant) are objects.
       if (!C.find(dwarf::DW_AT_location))
         break;
-      const char *Name = linkageName(C);
+      const char *Name = linkageName(C, Sup);
       if (!Name || !*Name)
         break;
       // The type sits on the declaration (DW_AT_specification) or, for
@@ -865,11 +888,9 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
       DieT Decl = C;
       for (unsigned Hops = 0; Hops < 4 && Decl && !Decl.find(dwarf::DW_AT_type);
            ++Hops) {
-        DieT Next =
-            Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+        DieT Next = refDie(Decl, dwarf::DW_AT_specification);
         if (!Next)
-          Next = Decl.getAttributeValueAsReferencedDie(
-              dwarf::DW_AT_abstract_origin);
+          Next = refDie(Decl, dwarf::DW_AT_abstract_origin);
         Decl = Next;
       }
       if (!Decl || !Decl.find(dwarf::DW_AT_type))
@@ -880,7 +901,7 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
     case dwarf::DW_TAG_subprogram: {
       if (!C.find(dwarf::DW_AT_low_pc) && !C.find(dwarf::DW_AT_ranges))
         break;
-      const char *Name = linkageName(C);
+      const char *Name = linkageName(C, Sup);
       if (!Name || !*Name)
         break;
       Type F;
@@ -1156,16 +1177,17 @@ void finishUnit(UnitTypes &UT, WarningLog &Log) {
 } // namespace
 
 UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
-                             const TypeSignatureMap *Sigs,
-                             uint64_t OffsetBias) {
-  UnitTypes UT = UnitConverter<DWARFDie>(U, Log, Sigs, OffsetBias).run();
+                             const TypeSignatureMap *Sigs, uint64_t OffsetBias,
+                             const SupplementaryDwarf *Sup) {
+  UnitTypes UT = UnitConverter<DWARFDie>(U, Log, Sigs, OffsetBias, Sup).run();
   finishUnit(UT, Log);
   return UT;
 }
 
 UnitTypes convertCompileUnit(const fast::Unit &U, WarningLog &Log,
                              uint64_t OffsetBias) {
-  UnitTypes UT = UnitConverter<fast::Die>(U, Log, nullptr, OffsetBias).run();
+  UnitTypes UT =
+      UnitConverter<fast::Die>(U, Log, nullptr, OffsetBias, nullptr).run();
   finishUnit(UT, Log);
   return UT;
 }

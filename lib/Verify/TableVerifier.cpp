@@ -12,6 +12,7 @@
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/Support/SplitDwarf.h"
+#include "dwarfpack/Support/SupplementaryDwarf.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -101,8 +102,9 @@ public:
   /// not make DWARFContext parse).
   DwarfOracle(DWARFContext &Ctx,
               const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *>
-                  &LineTables)
-      : Ctx(Ctx), LineTables(LineTables) {}
+                  &LineTables,
+              const SupplementaryDwarf *Sup)
+      : Ctx(Ctx), LineTables(LineTables), Sup(Sup) {}
 
   /// False when DWARF knows nothing at Addr. A single frame named
   /// DILineInfo::BadString: a line row but no function.
@@ -163,15 +165,17 @@ private:
     return LineTables.lookup(CU);
   }
   StringRef name(const DWARFDie &D) {
-    auto [It, New] = Names.try_emplace(D.getOffset(), StringRef());
+    // By identity: DIEs of .dwo files and of dwz's supplementary file
+    // have offsets of their own.
+    auto [It, New] = Names.try_emplace(D.getDebugInfoEntry(), StringRef());
     if (New) {
-      const char *N = D.getSubroutineName(DINameKind::LinkageName);
+      const char *N = subroutineName(D, Sup);
       It->second = N ? StringRef(N) : StringRef(DILineInfo::BadString);
     }
     return It->second;
   }
   const CallSite &callSite(const DWARFDie &D) {
-    auto [It, New] = CallSites.try_emplace(D.getOffset());
+    auto [It, New] = CallSites.try_emplace(D.getDebugInfoEntry());
     if (New) {
       uint32_t Column = 0, Discriminator = 0;
       D.getCallerFrame(It->second.File, It->second.Line, Column, Discriminator);
@@ -194,8 +198,9 @@ private:
   DWARFContext &Ctx;
   SmallVector<DWARFDie, 8> Chain;
   const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> &LineTables;
-  DenseMap<uint64_t, StringRef> Names;
-  DenseMap<uint64_t, CallSite> CallSites;
+  const SupplementaryDwarf *Sup;
+  DenseMap<const void *, StringRef> Names;
+  DenseMap<const void *, CallSite> CallSites;
   DenseMap<std::pair<const void *, uint64_t>, std::optional<StringRef>> Files;
   BumpPtrAllocator Alloc;
   StringSaver Saver{Alloc};
@@ -212,6 +217,8 @@ struct SharedDwarf {
   DenseMap<uint64_t, SmallVector<StringRef, 1>> SymbolsAt;
   /// Units, for the map below.
   ArrayRef<DWARFUnit *> Units;
+  /// dwz's supplementary file, if the binary has one.
+  const SupplementaryDwarf *Sup = nullptr;
 
   /// Names of the subprograms with a range starting at Addr (see
   /// Checker::isFoldedCopy). Only needed when a name differs, so it is built
@@ -221,7 +228,7 @@ struct SharedDwarf {
       for (DWARFUnit *U : Units)
         forEachSubprogram(*U, [&](const DWARFDie &Die,
                                   const DWARFAddressRangesVector &Ranges) {
-          const char *Name = Die.getSubroutineName(DINameKind::LinkageName);
+          const char *Name = subroutineName(Die, Sup);
           if (!Name)
             return;
           for (const DWARFAddressRange &R : Ranges)
@@ -244,7 +251,7 @@ public:
           DWARFContext &Ctx, WarningLog &Log, TableVerifyStats &Stats)
       : T(T), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
         SymbolsAt(Shared.SymbolsAt), Shared(Shared),
-        Oracle(Ctx, Shared.LineTables) {}
+        Oracle(Ctx, Shared.LineTables, Shared.Sup) {}
 
   void checkFunction(uint32_t Index);
   void checkDwarfSubprograms(DWARFUnit &U);
@@ -415,8 +422,11 @@ void Checker::crossCheck(uint64_t Addr) {
     const DILineInfo &A = D.getFrame(I);
     StringRef File =
         A.FileName == DILineInfo::BadString ? "" : StringRef(A.FileName);
-    Same = A.FunctionName == DFrames[I].Name && File == DFrames[I].File &&
-           A.Line == DFrames[I].Line;
+    // LLVM does not read dwz's supplementary file: where it knows no
+    // name, ours may come from there.
+    bool NameFromSup = Shared.Sup && A.FunctionName == DILineInfo::BadString;
+    Same = (A.FunctionName == DFrames[I].Name || NameFromSup) &&
+           File == DFrames[I].File && A.Line == DFrames[I].Line;
   }
   if (!Same)
     mismatch("internal-oracle", hex(Addr) + ": cached DWARF answer " +
@@ -511,7 +521,7 @@ void Checker::checkDwarfSubprograms(DWARFUnit &U) {
         mismatch("lookup-error", hex(R.LowPC) + ": " + toString(I.takeError()));
         continue;
       }
-      const char *Name = Die.getSubroutineName(DINameKind::LinkageName);
+      const char *Name = subroutineName(Die, Shared.Sup);
       if (*I && T.functionStart(**I) == R.LowPC) {
         // Found; but a record without line table there drops what DWARF
         // knows (e.g. a .cold part covered only by its symbol).
@@ -558,6 +568,13 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   AddSymbols(Obj.symbols());
   if (const auto *ELF = dyn_cast<object::ELFObjectFileBase>(&Obj))
     AddSymbols(ELF->getDynamicSymbolIterators());
+  std::unique_ptr<SupplementaryDwarf> Sup;
+  if (Expected<std::unique_ptr<SupplementaryDwarf>> S =
+          SupplementaryDwarf::open(Obj, Obj.getFileName()))
+    Sup = std::move(*S);
+  else
+    Log.report("missing-supplementary", toString(S.takeError()));
+  Shared.Sup = Sup.get();
   std::vector<DWARFUnit *> Units;
   for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units())
     Units.push_back(U.get());

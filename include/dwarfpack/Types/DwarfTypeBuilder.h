@@ -35,6 +35,7 @@ class ObjectFile;
 } // namespace llvm
 
 namespace dwarfpack {
+class SupplementaryDwarf;
 namespace types {
 
 /// The types of one compile unit. Local type 0 is void. Hashes[i] is a
@@ -57,10 +58,12 @@ TypeSignatureMap collectTypeUnits(llvm::DWARFContext &Ctx);
 /// Converts one compile unit. Recoverable problems (bad references, cycles,
 /// unrepresentable C++ types) are counted in Log; the affected type becomes
 /// Unknown. OffsetBias is added to the DIE offsets in messages (for a unit
-/// read from a slice of .debug_info starting at that offset).
+/// read from a slice of .debug_info starting at that offset). Sup: dwz's
+/// supplementary file of the unit's object, if it has one.
 UnitTypes convertCompileUnit(llvm::DWARFUnit &U, WarningLog &Log,
                              const TypeSignatureMap *Sigs = nullptr,
-                             uint64_t OffsetBias = 0);
+                             uint64_t OffsetBias = 0,
+                             const SupplementaryDwarf *Sup = nullptr);
 
 /// Fills UT.Hashes (done by convertCompileUnit; for units built otherwise).
 void hashUnitTypes(UnitTypes &UT);

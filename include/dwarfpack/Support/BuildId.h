@@ -1,0 +1,21 @@
+//===- BuildId.h - The GNU build-id of an ELF file --------------*- C++ -*-===//
+
+#ifndef DWARFPACK_SUPPORT_BUILDID_H
+#define DWARFPACK_SUPPORT_BUILDID_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Object/ObjectFile.h"
+
+#include <cstdint>
+
+namespace dwarfpack {
+
+/// The NT_GNU_BUILD_ID note of O, from its note sections (debug files such
+/// as dwz's supplementary files have no program headers, where
+/// llvm::object::getBuildID looks) or else its PT_NOTE segments; empty if
+/// it has none.
+llvm::ArrayRef<uint8_t> gnuBuildId(const llvm::object::ObjectFile &O);
+
+} // namespace dwarfpack
+
+#endif
