@@ -14,6 +14,7 @@
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -100,11 +101,14 @@ class DwarfOracle {
 public:
   /// LineTables: every unit's line table, loaded beforehand (workers must
   /// not make DWARFContext parse).
+  /// NoChain: skeleton units whose .dwo could not be read (LLVM would
+  /// try again, and on a damaged one may crash): line rows only.
   DwarfOracle(DWARFContext &Ctx,
               const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *>
                   &LineTables,
-              const SupplementaryDwarf *Sup)
-      : Ctx(Ctx), LineTables(LineTables), Sup(Sup) {}
+              const SupplementaryDwarf *Sup,
+              const DenseSet<const DWARFUnit *> &NoChain)
+      : Ctx(Ctx), LineTables(LineTables), Sup(Sup), NoChain(NoChain) {}
 
   /// False when DWARF knows nothing at Addr. A single frame named
   /// DILineInfo::BadString: a line row but no function.
@@ -114,7 +118,8 @@ public:
     if (!CU)
       return false;
     Chain.clear();
-    CU->getInlinedChainForAddress(Addr, Chain);
+    if (!NoChain.contains(CU))
+      CU->getInlinedChainForAddress(Addr, Chain);
     const DWARFDebugLine::LineTable *LT = lineTable(CU);
     if (Chain.empty()) {
       // Code without a subprogram (assembly): DWARFContext answers with the
@@ -199,6 +204,7 @@ private:
   SmallVector<DWARFDie, 8> Chain;
   const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> &LineTables;
   const SupplementaryDwarf *Sup;
+  const DenseSet<const DWARFUnit *> &NoChain;
   DenseMap<const void *, StringRef> Names;
   DenseMap<const void *, CallSite> CallSites;
   DenseMap<std::pair<const void *, uint64_t>, std::optional<StringRef>> Files;
@@ -219,6 +225,8 @@ struct SharedDwarf {
   ArrayRef<DWARFUnit *> Units;
   /// dwz's supplementary file, if the binary has one.
   const SupplementaryDwarf *Sup = nullptr;
+  /// Skeleton units whose .dwo file could not be read.
+  DenseSet<const DWARFUnit *> NoDwo;
 
   /// Names of the subprograms with a range starting at Addr (see
   /// Checker::isFoldedCopy). Only needed when a name differs, so it is built
@@ -251,7 +259,7 @@ public:
           DWARFContext &Ctx, WarningLog &Log, TableVerifyStats &Stats)
       : T(T), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
         SymbolsAt(Shared.SymbolsAt), Shared(Shared),
-        Oracle(Ctx, Shared.LineTables, Shared.Sup) {}
+        Oracle(Ctx, Shared.LineTables, Shared.Sup, Shared.NoDwo) {}
 
   void checkFunction(uint32_t Index);
   void checkDwarfSubprograms(DWARFUnit &U);
@@ -415,6 +423,9 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
 /// The cached oracle must agree with DWARFContext itself; checked at every
 /// function start (a small fraction of the addresses).
 void Checker::crossCheck(uint64_t Addr) {
+  if (DWARFCompileUnit *CU = Ctx.getCompileUnitForCodeAddress(Addr))
+    if (Shared.NoDwo.contains(CU))
+      return;
   DIInliningInfo D = Ctx.getInliningInfoForAddress(
       {Addr, SectionedAddress::UndefSection}, Spec);
   bool Same = D.getNumberOfFrames() == DFrames.size();
@@ -586,8 +597,10 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
     if (Expected<DWARFUnit *> F =
             fullUnit(*Units[I], Obj.getFileName(), /*ExtractAll=*/true))
       DieUnits[I] = *F;
-    else
+    else {
       Log.report("missing-dwo", toString(F.takeError()));
+      Shared.NoDwo.insert(Units[I]);
+    }
   }
   unsigned Threads = Opts.NumThreads
                          ? Opts.NumThreads
