@@ -10,6 +10,7 @@
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/Support/BuildId.h"
 #include "dwarfpack/Support/DwarfSections.h"
+#include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
 
@@ -754,20 +755,16 @@ Error readElf(const ELFObjectFile<ELFT> &Obj, StringRef Path, FunctionModel &M,
   }
 
   // Executable sections and the relocatable layout.
-  uint64_t Next = 0;
-  for (size_t I = 0; I < Sections.size(); ++I) {
-    const auto &S = Sections[I];
-    if (!(S.sh_flags & ELF::SHF_EXECINSTR) || !(S.sh_flags & ELF::SHF_ALLOC) ||
-        S.sh_size == 0)
-      continue;
-    if (Layout.Relocatable) {
-      Next = alignTo(Next, std::max<uint64_t>(1, S.sh_addralign));
-      Layout.SectionBase[I] = Next;
-      Layout.Exec.push_back({Next, Next + S.sh_size});
-      Next += S.sh_size;
-    } else {
-      Layout.Exec.push_back({S.sh_addr, S.sh_addr + S.sh_size});
+  if (Layout.Relocatable) {
+    for (const PlacedSection &P : relocatableLayout(Obj)) {
+      Layout.SectionBase[P.Index] = P.Start;
+      Layout.Exec.push_back({P.Start, P.Start + P.Size});
     }
+  } else {
+    for (const auto &S : Sections)
+      if ((S.sh_flags & ELF::SHF_EXECINSTR) && (S.sh_flags & ELF::SHF_ALLOC) &&
+          S.sh_size != 0)
+        Layout.Exec.push_back({S.sh_addr, S.sh_addr + S.sh_size});
   }
   llvm::sort(Layout.Exec);
   M.ExecutableRanges = Layout.Exec;

@@ -11,6 +11,7 @@
 
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
+#include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
 
@@ -107,8 +108,24 @@ public:
               const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *>
                   &LineTables,
               const SupplementaryDwarf *Sup,
-              const DenseSet<const DWARFUnit *> &NoChain)
-      : Ctx(Ctx), LineTables(LineTables), Sup(Sup), NoChain(NoChain) {}
+              const DenseSet<const DWARFUnit *> &NoChain,
+              ArrayRef<PlacedSection> Placed)
+      : Ctx(Ctx), LineTables(LineTables), Sup(Sup), NoChain(NoChain),
+        Placed(Placed) {}
+
+  /// Addr with the index of the section that holds it in a relocatable
+  /// object (whose line sequences carry one: a query without it finds
+  /// none), else without.
+  object::SectionedAddress sectioned(uint64_t Addr) const {
+    auto It =
+        llvm::upper_bound(Placed, Addr, [](uint64_t A, const PlacedSection &P) {
+          return A < P.Start;
+        });
+    if (It != Placed.begin() &&
+        Addr - std::prev(It)->Start < std::prev(It)->Size)
+      return {Addr, std::prev(It)->Index};
+    return {Addr, SectionedAddress::UndefSection};
+  }
 
   /// False when DWARF knows nothing at Addr. A single frame named
   /// DILineInfo::BadString: a line row but no function.
@@ -125,8 +142,7 @@ public:
       // Code without a subprogram (assembly): DWARFContext answers with the
       // line-table row alone and no function name.
       if (LT) {
-        uint32_t Row =
-            LT->lookupAddress({Addr, SectionedAddress::UndefSection});
+        uint32_t Row = LT->lookupAddress(sectioned(Addr));
         if (Row != UINT32_MAX)
           if (std::optional<StringRef> File =
                   fileName(CU, LT, LT->Rows[Row].File))
@@ -139,8 +155,7 @@ public:
       F.Name = name(Chain[I]);
       if (I == 0) {
         if (LT) {
-          uint32_t Row =
-              LT->lookupAddress({Addr, SectionedAddress::UndefSection});
+          uint32_t Row = LT->lookupAddress(sectioned(Addr));
           if (Row != UINT32_MAX) {
             const auto &R = LT->Rows[Row];
             if (std::optional<StringRef> File = fileName(CU, LT, R.File)) {
@@ -205,6 +220,7 @@ private:
   const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *> &LineTables;
   const SupplementaryDwarf *Sup;
   const DenseSet<const DWARFUnit *> &NoChain;
+  ArrayRef<PlacedSection> Placed;
   DenseMap<const void *, StringRef> Names;
   DenseMap<const void *, CallSite> CallSites;
   DenseMap<std::pair<const void *, uint64_t>, std::optional<StringRef>> Files;
@@ -223,6 +239,9 @@ struct SharedDwarf {
   DenseMap<uint64_t, SmallVector<StringRef, 1>> SymbolsAt;
   /// Units, for the map below.
   ArrayRef<DWARFUnit *> Units;
+  /// A relocatable object's executable sections where the converter placed
+  /// them (empty for other files).
+  std::vector<PlacedSection> Placed;
   /// dwz's supplementary file, if the binary has one.
   const SupplementaryDwarf *Sup = nullptr;
   /// Skeleton units whose .dwo file could not be read.
@@ -259,7 +278,8 @@ public:
           DWARFContext &Ctx, WarningLog &Log, TableVerifyStats &Stats)
       : T(T), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
         SymbolsAt(Shared.SymbolsAt), Shared(Shared),
-        Oracle(Ctx, Shared.LineTables, Shared.Sup, Shared.NoDwo) {}
+        Oracle(Ctx, Shared.LineTables, Shared.Sup, Shared.NoDwo,
+               Shared.Placed) {}
 
   void checkFunction(uint32_t Index);
   void checkDwarfSubprograms(DWARFUnit &U);
@@ -426,8 +446,8 @@ void Checker::crossCheck(uint64_t Addr) {
   if (DWARFCompileUnit *CU = Ctx.getCompileUnitForCodeAddress(Addr))
     if (Shared.NoDwo.contains(CU))
       return;
-  DIInliningInfo D = Ctx.getInliningInfoForAddress(
-      {Addr, SectionedAddress::UndefSection}, Spec);
+  DIInliningInfo D =
+      Ctx.getInliningInfoForAddress(Oracle.sectioned(Addr), Spec);
   bool Same = D.getNumberOfFrames() == DFrames.size();
   for (uint32_t I = 0; Same && I < D.getNumberOfFrames(); ++I) {
     const DILineInfo &A = D.getFrame(I);
@@ -453,8 +473,7 @@ void Checker::collectDwarfBoundaries(uint64_t Start, uint64_t End,
     return;
   if (const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(CU)) {
     std::vector<uint32_t> Rows;
-    if (LT->lookupAddressRange({Start, SectionedAddress::UndefSection},
-                               End - Start, Rows))
+    if (LT->lookupAddressRange(Oracle.sectioned(Start), End - Start, Rows))
       for (uint32_t Row : Rows) {
         uint64_t A = LT->Rows[Row].Address.Address;
         if (A >= Start && A < End)
@@ -560,14 +579,32 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   // line tables) is built here, so that the workers only read.
   const std::clock_t Start = std::clock();
   SharedDwarf Shared;
-  for (const SectionRef &S : Obj.sections())
-    if (S.isText() && S.getSize() > 0)
-      Shared.TextRanges.push_back(
-          {S.getAddress(), S.getAddress() + S.getSize()});
+  // A relocatable object's sections all start at 0: the converter's layout
+  // places them (and DICtx was made with it, see verifyTableFile).
+  DenseMap<uint64_t, uint64_t> SectionStart;
+  if (Obj.isRelocatableObject()) {
+    Shared.Placed = relocatableLayout(Obj);
+    for (const PlacedSection &P : Shared.Placed) {
+      SectionStart[P.Index] = P.Start;
+      Shared.TextRanges.push_back({P.Start, P.Start + P.Size});
+    }
+  } else {
+    for (const SectionRef &S : Obj.sections())
+      if (S.isText() && S.getSize() > 0)
+        Shared.TextRanges.push_back(
+            {S.getAddress(), S.getAddress() + S.getSize()});
+  }
   auto AddSymbols = [&](auto Symbols) {
     for (const object::SymbolRef &Sym : Symbols) {
       Expected<uint64_t> Addr = Sym.getAddress();
       Expected<StringRef> Name = Sym.getName();
+      if (Addr && !SectionStart.empty()) {
+        Expected<object::section_iterator> Sec = Sym.getSection();
+        if (Sec && *Sec != Obj.section_end())
+          *Addr += SectionStart.lookup((*Sec)->getIndex());
+        if (!Sec)
+          consumeError(Sec.takeError());
+      }
       if (Addr && Name && !Name->empty())
         Shared.SymbolsAt[*Addr].push_back(*Name);
       if (!Addr)
@@ -745,8 +782,24 @@ Expected<TableVerifyStats> verifyTableFile(StringRef TablePath,
         createStringError(inconvertibleErrorCode(), "not an object file"));
   // DWARF problems are the converter's business; the verifier only compares
   // answers, so it drops DWARFContext's own diagnostics.
+  // A relocatable object's relocations resolve to the converter's layout
+  // (with all sections at 0, LLVM could not tell their code apart).
+  std::unique_ptr<LoadedObjectInfo> Layout;
+  std::unique_ptr<MemoryBuffer> Hidden;
+  std::unique_ptr<ObjectFile> HiddenObj;
+  if (Obj->isRelocatableObject()) {
+    if ((Hidden = withoutAranges(*Obj))) {
+      Expected<std::unique_ptr<ObjectFile>> O =
+          ObjectFile::createObjectFile(Hidden->getMemBufferRef());
+      if (!O)
+        return createFileError(ObjectPath, O.takeError());
+      HiddenObj = std::move(*O);
+      Obj = HiddenObj.get();
+    }
+    Layout = relocatableLoadInfo(*Obj);
+  }
   std::unique_ptr<DWARFContext> Ctx = DWARFContext::create(
-      *Obj, DWARFContext::ProcessDebugRelocations::Process, nullptr, "",
+      *Obj, DWARFContext::ProcessDebugRelocations::Process, Layout.get(), "",
       [](Error E) { consumeError(std::move(E)); },
       [](Error E) { consumeError(std::move(E)); },
       /*ThreadSafe=*/Opts.NumThreads != 1);
