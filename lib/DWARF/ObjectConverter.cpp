@@ -290,7 +290,7 @@ private:
         A.AbstractOrigin ? A.AbstractOrigin : A.Specification;
     if (Ref && !(A.AbstractOrigin && A.Specification) && !A.Name) {
       DWARFDie Target = referencedDie(D, *Ref, Sup);
-      if (Target && Target.getOffset() != D.getOffset())
+      if (Target && Target.getDebugInfoEntry() != D.getDebugInfoEntry())
         return nameOf(Target);
     }
     return nameOf(D);

@@ -28,7 +28,6 @@
 #include <fcntl.h>
 #include <future>
 #include <map>
-#include <set>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -150,12 +149,10 @@ bool readAt(StringRef Info, int Fd, uint64_t FileOff, uint64_t Off, void *Buf,
 }
 
 /// The compile units of .debug_info from their headers alone. Returns
-/// nothing when a header is malformed or the section holds type units: the
-/// caller then lets LLVM parse the section its own way.
-/// The units of a .debug_info that stand alone, or nullopt (type units;
-/// skeleton units of split DWARF, whose DIEs are in .dwo files: those of
+/// nothing when a header is malformed or the section holds type units or
+/// skeleton units of split DWARF (whose DIEs are in .dwo files; those of
 /// DWARF 4 are told by the .debug_addr section that comes with them,
-/// HasAddr).
+/// HasAddr): the caller then lets LLVM parse the section its own way.
 std::optional<std::vector<UnitSpan>> scanUnits(StringRef Info, int Fd,
                                                uint64_t FileOff, bool HasAddr) {
   std::vector<UnitSpan> Spans;
@@ -422,7 +419,6 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   // has them). Partial units of the input itself are among its units.
   size_t NumOwn = DieUnits.size();
   if (Sup) {
-    std::set<uint64_t> Imported;
     std::map<uint64_t, DWARFUnit *> SupUnits;
     SmallVector<DWARFUnit *, 16> Work(DieUnits.begin(), DieUnits.end());
     while (!Work.empty()) {
@@ -435,7 +431,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
         if (!V || !SupplementaryDwarf::isReferenceForm(V->getForm()))
           continue;
         DWARFDie Target = referencedDie(C, *V, Sup.get());
-        if (!Target || !Imported.insert(Target.getOffset()).second)
+        if (!Target)
           continue;
         DWARFUnit *TU = Target.getDwarfUnit();
         if (SupUnits.try_emplace(TU->getOffset(), TU).second)
