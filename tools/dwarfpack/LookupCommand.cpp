@@ -25,13 +25,28 @@ using namespace dwarfpack::tool;
 static cl::SubCommand
     LookupSub("lookup", "Symbolize addresses with a GSYM (or other dwarfpack) "
                         "file, like llvm-symbolizer --inlines");
-static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
-                                      cl::desc("<file>"), cl::sub(LookupSub),
-                                      cl::cat(category()));
+// FILE then addresses; or, as llvm-symbolizer is called, --obj=FILE and
+// addresses only (so that scripts written for it work unchanged).
 static cl::list<std::string>
-    Addresses(cl::Positional, cl::ZeroOrMore,
-              cl::desc("[address...] (read from stdin when none)"),
-              cl::sub(LookupSub), cl::cat(category()));
+    Args(cl::Positional, cl::ZeroOrMore,
+         cl::desc("<file> [address...] (addresses read from stdin when none)"),
+         cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<std::string>
+    Obj("obj",
+        cl::desc("The file to look addresses up in (also --exe, -e); "
+                 "every positional argument is then an address, as with "
+                 "llvm-symbolizer --obj"),
+        cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
+static cl::alias ObjExe("exe", cl::desc("Alias for --obj"),
+                        cl::aliasopt(Obj));
+static cl::alias ObjE("e", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
+static cl::opt<bool>
+    Inlines("inlines",
+            cl::desc("Print the inline frames (the default; accepted as "
+                     "llvm-symbolizer's --inlines)"),
+            cl::init(true), cl::sub(LookupSub), cl::cat(category()));
+static cl::alias InlinesI("i", cl::desc("Alias for --inlines"),
+                          cl::aliasopt(Inlines));
 static cl::opt<OutputStyle> Style(
     "output-style", cl::desc("Output style (as llvm-symbolizer)"),
     cl::init(OutputStyle::LLVM),
@@ -60,7 +75,7 @@ static bool parseAddress(StringRef Text, uint64_t &Value) {
 }
 
 static void symbolize(const AddressSymbolizer &S, ResultPrinter &P,
-                      StringRef Text) {
+                      StringRef InputFile, StringRef Text) {
   uint64_t Addr;
   if (!parseAddress(Text, Addr)) {
     reportWarning("'" + Text + "': expected an address");
@@ -78,6 +93,14 @@ static void symbolize(const AddressSymbolizer &S, ResultPrinter &P,
 }
 
 static int runLookup() {
+  std::string InputFile = Obj;
+  ArrayRef<std::string> Addresses = Args;
+  if (Obj.getNumOccurrences() == 0) {
+    if (Args.empty())
+      return reportError("no input file: give FILE or --obj=FILE");
+    InputFile = Args.front();
+    Addresses = Addresses.drop_front();
+  }
   Expected<KnownFile> File = openKnownFile(InputFile);
   if (!File)
     return reportError(File.takeError());
@@ -92,19 +115,19 @@ static int runLookup() {
   PrinterOptions Opts;
   Opts.Style = Style;
   Opts.Demangle = !NoDemangle;
-  Opts.Inlines = !NoInlines;
+  Opts.Inlines = Inlines && !NoInlines;
   Opts.ModuleName = InputFile;
   ResultPrinter P(outs(), Opts);
   if (!Addresses.empty()) {
     P.beginList();
     for (const std::string &A : Addresses)
-      symbolize(**S, P, A);
+      symbolize(**S, P, InputFile, A);
     P.endList();
     return 0;
   }
   std::string Line;
   while (std::getline(std::cin, Line))
-    symbolize(**S, P, Line); // the printer flushes after each answer
+    symbolize(**S, P, InputFile, Line); // flushed after each answer
   return 0;
 }
 
