@@ -37,8 +37,7 @@ static cl::opt<std::string>
                  "every positional argument is then an address, as with "
                  "llvm-symbolizer --obj"),
         cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
-static cl::alias ObjExe("exe", cl::desc("Alias for --obj"),
-                        cl::aliasopt(Obj));
+static cl::alias ObjExe("exe", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 static cl::alias ObjE("e", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 static cl::opt<bool>
     Inlines("inlines",
