@@ -88,17 +88,22 @@ class Cursor:
         self.pos += 1
         return b
 
-    def uleb(self, bits=64):
+    def _leb(self, kind):
+        """The 7-bit groups of a LEB128 number: (value, bits read, last byte)."""
         result, shift, start = 0, 0, self.pos
         while True:
             if self.pos >= self.end:
-                fail("%s: ULEB at 0x%x runs past the end" % (self.what, start))
+                fail("%s: %s at 0x%x runs past the end" % (self.what, kind, start))
             b = self.data[self.pos]
             self.pos += 1
             result |= (b & 0x7F) << shift
             shift += 7
             if not b & 0x80:
-                break
+                return result, shift, b
+
+    def uleb(self, bits=64):
+        start = self.pos
+        result, _, _ = self._leb("ULEB")
         if result >> 64:
             fail("%s: ULEB at 0x%x overflows 64 bits" % (self.what, start))
         if result >> bits:
@@ -106,16 +111,8 @@ class Cursor:
         return result
 
     def sleb(self):
-        result, shift, start = 0, 0, self.pos
-        while True:
-            if self.pos >= self.end:
-                fail("%s: SLEB at 0x%x runs past the end" % (self.what, start))
-            b = self.data[self.pos]
-            self.pos += 1
-            result |= (b & 0x7F) << shift
-            shift += 7
-            if not b & 0x80:
-                break
+        start = self.pos
+        result, shift, b = self._leb("SLEB")
         if b & 0x40:
             result -= 1 << shift
         if not -(1 << 63) <= result < (1 << 63):
