@@ -113,6 +113,10 @@ int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
   // Debug info first: it wins among equal ranges.
   if (int C = cmp3(!A.hasDebugInfo(), !B.hasDebugInfo()))
     return C;
+  // The kept copy of COMDAT code is described first (FunctionEntry).
+  if (A.hasDebugInfo())
+    if (int C = cmp3(A.InputOrder, B.InputOrder))
+      return C;
   // Named entries first, then by name.
   if (int C = cmp3(A.Name.empty(), B.Name.empty()))
     return C;
@@ -160,6 +164,7 @@ FunctionEntry sliceFunction(const FunctionEntry &F, AddressRange R) {
   FunctionEntry S;
   S.Range = {std::max(F.Range.Start, R.Start), std::min(F.Range.End, R.End)};
   S.Name = F.Name;
+  S.InputOrder = F.InputOrder;
   if (!F.Lines.empty()) {
     // The row in effect at S.Range.Start is the last one at or before it.
     auto It = llvm::upper_bound(
@@ -468,8 +473,9 @@ void FunctionModel::finalize(WarningLog &Log) {
     for (; J < All.size() && All[J].Range == All[I].Range; ++J) {
       // Aliases (same code, other name) are normal, and so are copies of
       // one function (same name) that several units describe: GNU ld points
-      // the DWARF of discarded COMDAT copies at the kept one. Different debug
-      // info under different names for the same code is worth a warning.
+      // the DWARF of discarded COMDAT copies at the kept one, whose unit
+      // comes first and wins. Different debug info under different names
+      // for the same code is worth a warning.
       if (All[J].hasDebugInfo() && All[J].Name != All[I].Name &&
           !sameDebugInfo(All[I], All[J], *this))
         Log.report("duplicate-range", describe(All[J]) +

@@ -983,6 +983,8 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
                             ": its functions have no inline frames");
       UnitConverter C(Ctx, *U, *Full, Sup.get(), M, Layout, *Logs[I]);
       Results[I] = C.run();
+      for (FunctionEntry &F : Results[I])
+        F.InputOrder = uint32_t(I);
       LineOnly[I] = std::move(C.LineOnly);
     }
     CurrentLog = nullptr;

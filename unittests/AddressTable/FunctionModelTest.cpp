@@ -87,6 +87,28 @@ TEST(FunctionModel, EqualDebugRangesKeepSmallerNameAndWarn) {
   EXPECT_EQ(Log.count("duplicate-range"), 1u);
 }
 
+TEST(FunctionModel, EqualDebugRangesKeepTheEarliestUnit) {
+  // Two units describe one COMDAT copy: the earlier unit's description
+  // wins over the one that sorts first by content, whatever the order of
+  // insertion; a symbol for the range does not count.
+  for (bool Reversed : {false, true}) {
+    FunctionModel M;
+    FileId F = M.addFile("/src", "a.h");
+    FunctionEntry Kept = dwarf(0x10, 0x20, "f", F, {{0x10, 9}, {0x18, 0}});
+    Kept.InputOrder = 3;
+    FunctionEntry Discarded = dwarf(0x10, 0x20, "f", F, {{0x10, 9}});
+    Discarded.InputOrder = 7;
+    M.addFunction(sym(0x10, 0x20, "f"));
+    M.addFunction(Reversed ? Discarded : Kept);
+    M.addFunction(Reversed ? Kept : Discarded);
+    WarningLog Log;
+    M.finalize(Log);
+    ASSERT_EQ(M.functions().size(), 1u);
+    EXPECT_EQ(M.functions()[0].Lines.size(), 2u);
+    EXPECT_EQ(Log.total(), 0u);
+  }
+}
+
 TEST(FunctionModel, NestedDebugEntryOwnsItsRangeOuterKeepsTheRest) {
   FunctionModel M;
   FileId F = M.addFile("/src", "a.c");

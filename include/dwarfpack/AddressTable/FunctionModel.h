@@ -81,6 +81,12 @@ struct FunctionEntry {
   std::vector<LineEntry> Lines;
   /// Present only when the function has at least one inlined call.
   std::optional<InlineNode> Inline;
+  /// Where the description comes in the input: the index of its DWARF
+  /// compile unit (0 for other sources). Of several descriptions of one
+  /// range, the earliest wins: GNU ld points the DWARF of discarded COMDAT
+  /// copies at the kept copy, which is the first in link order, like the
+  /// unit that describes it.
+  uint32_t InputOrder = 0;
 
   bool hasDebugInfo() const { return !Lines.empty() || Inline.has_value(); }
 };
@@ -93,9 +99,9 @@ FunctionEntry sliceFunction(const FunctionEntry &F, AddressRange R);
 class FunctionModel;
 
 /// Total order on entries of model M by content: range, then debug info
-/// first, then named first, then name, then line rows (files compared by path),
-/// then inline tree. Returns <0, 0 or >0. Never depends on the order of
-/// insertion.
+/// first, then (among entries with debug info) InputOrder, then named first,
+/// then name, then line rows (files compared by path), then inline tree.
+/// Returns <0, 0 or >0. Never depends on the order of insertion.
 int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
                      const FunctionModel &M);
 
