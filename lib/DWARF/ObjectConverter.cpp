@@ -559,9 +559,47 @@ private:
     }
   }
 
+  /// The code the unit says it has (DW_AT_ranges, or low and high pc),
+  /// none when it does not say. A line sequence runs on over code between
+  /// the unit's functions that is not the unit's (a compiler's generated
+  /// function without DWARF, GNAT's for one): the row in effect there
+  /// belongs to the function before, and llvm-symbolizer and GDB, which
+  /// find the unit by its ranges first, give such code no line.
+  std::optional<std::vector<AddressRange>> unitRanges() {
+    Expected<DWARFAddressRangesVector> RS =
+        Skel.getUnitDIE().getAddressRanges();
+    if (!RS) {
+      consumeError(RS.takeError());
+      return std::nullopt;
+    }
+    if (RS->empty())
+      return std::nullopt;
+    std::vector<AddressRange> Ranges;
+    uint64_t Tomb = dwarf::computeTombstoneAddress(U.getAddressByteSize());
+    for (const DWARFAddressRange &R : *RS) {
+      if (R.HighPC <= R.LowPC || R.LowPC == Tomb || R.LowPC == Tomb - 1 ||
+          (!Layout.Relocatable && R.LowPC == 0))
+        continue;
+      if (std::optional<uint64_t> Lo = Layout.map({R.LowPC, R.SectionIndex}))
+        Ranges.push_back({*Lo, *Lo + (R.HighPC - R.LowPC)});
+    }
+    // Sorted and disjoint (merged), so the ones ending after an address
+    // are a suffix.
+    llvm::sort(Ranges);
+    std::vector<AddressRange> Merged;
+    for (const AddressRange &R : Ranges) {
+      if (!Merged.empty() && R.Start <= Merged.back().End)
+        Merged.back().End = std::max(Merged.back().End, R.End);
+      else
+        Merged.push_back(R);
+    }
+    return Merged;
+  }
+
   /// Line rows of code that no subprogram of this unit describes:
   /// assembly files, functions emitted without a DIE. finalize() hands them
   /// to the symbols that cover that code.
+  /// Only code inside the unit's ranges counts.
   void collectUncoveredLines() {
     if (!LT || LT->Sequences.empty())
       return;
@@ -570,6 +608,7 @@ private:
     for (const FunctionEntry &F : Out)
       Covered.push_back(F.Range);
     llvm::sort(Covered);
+    std::optional<std::vector<AddressRange>> UnitRanges = unitRanges();
     for (const DWARFDebugLine::Sequence &Seq : LT->Sequences) {
       if (Seq.HighPC <= Seq.LowPC)
         continue;
@@ -583,15 +622,25 @@ private:
       auto It = llvm::lower_bound(Covered, AddressRange{S.Start, 0});
       if (It != Covered.begin())
         --It;
-      auto Emit = [&](uint64_t From, uint64_t To) {
-        if (From >= To)
-          return;
+      auto EmitPart = [&](uint64_t From, uint64_t To) {
         FunctionEntry F;
         F.Range = {From, To};
         collectLines(Seq.LowPC + (From - S.Start), Seq.SectionIndex, F.Range,
                      "a line sequence", F.Lines);
         if (!F.Lines.empty())
           LineOnly.push_back(std::move(F));
+      };
+      auto Emit = [&](uint64_t From, uint64_t To) {
+        if (!UnitRanges) {
+          if (From < To)
+            EmitPart(From, To);
+          return;
+        }
+        auto R = llvm::partition_point(
+            *UnitRanges, [&](const AddressRange &X) { return X.End <= From; });
+        for (; R != UnitRanges->end() && R->Start < To; ++R)
+          if (std::max(From, R->Start) < std::min(To, R->End))
+            EmitPart(std::max(From, R->Start), std::min(To, R->End));
       };
       for (; It != Covered.end() && It->Start < S.End; ++It) {
         if (It->End <= Pos)
