@@ -45,8 +45,8 @@ Error kallsyms::parseSymbolList(StringRef Text, StringRef BufferName,
                                 WarningLog *Warnings) {
   List.Symbols.reserve(Text.size() / 40);
   uint64_t LineNo = 0;
-  uint64_t Prev = 0;
-  bool AnyNonZero = false;
+  uint64_t PrevCore = 0;
+  bool HaveCore = false, Sorted = true, AnyNonZero = false;
   const char *P = Text.begin(), *End = Text.end();
   while (P < End) {
     ++LineNo;
@@ -113,12 +113,20 @@ Error kallsyms::parseSymbolList(StringRef Text, StringRef BufferName,
                                                "' dropped");
       continue;
     }
-    if (!List.Symbols.empty() && Addr < Prev)
-      return lineError(BufferName, LineNo,
-                       formatv("address {0:x16} goes backwards (previous "
-                               "symbol is at {1:x16})",
-                               Addr, Prev));
-    Prev = Addr;
+    // The core kernel's symbols come in address order (System.map, nm -n,
+    // the start of /proc/kallsyms). /proc/kallsyms lists each module's in
+    // the order of its symbol table, and the modules in load order: those
+    // are sorted below, as kallsyms readers do.
+    if (Module.empty()) {
+      if (HaveCore && Addr < PrevCore)
+        return lineError(BufferName, LineNo,
+                         formatv("address {0:x16} goes backwards (previous "
+                                 "symbol is at {1:x16})",
+                                 Addr, PrevCore));
+      PrevCore = Addr;
+      HaveCore = true;
+    }
+    Sorted &= List.Symbols.empty() || List.Symbols.back().Address <= Addr;
     AnyNonZero |= Addr != 0;
     if (Options.Demangle) {
       std::string D = demangleSymbol(Name);
@@ -127,6 +135,11 @@ Error kallsyms::parseSymbolList(StringRef Text, StringRef BufferName,
     }
     List.Symbols.push_back({Addr, Type, Name, Module});
   }
+  if (!Sorted)
+    llvm::stable_sort(List.Symbols,
+                      [](const KernelSymbol &A, const KernelSymbol &B) {
+                        return A.Address < B.Address;
+                      });
   if (List.Symbols.empty())
     return createStringError(
         inconvertibleErrorCode(),

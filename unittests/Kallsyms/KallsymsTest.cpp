@@ -96,6 +96,30 @@ TEST(KallsymsParse, Demangle) {
   EXPECT_EQ(L.Symbols[0].Name, "foo::bar()");
 }
 
+// /proc/kallsyms lists module symbols in symbol-table order and modules
+// in load order: they are sorted in (aliases in input order, modules below
+// the core kernel too, as on arm64); core symbols must stay in order.
+TEST(KallsymsParse, ModuleSymbolsAreSortedIn) {
+  SymbolList L;
+  ASSERT_FALSE(bool(parseSymbolList("2000 T core_a\n"
+                                    "2100 T core_b\n"
+                                    "9000 t m2_x\t[m2]\n"
+                                    "8040 t m1_local\t[m1]\n"
+                                    "8000 T m1_fn\t[m1]\n"
+                                    "8000 t m1_alias\t[m1]\n"
+                                    "1000 t low\t[m0]\n",
+                                    "in", {}, L)));
+  std::vector<std::string> Order;
+  for (const KernelSymbol &S : L.Symbols)
+    Order.push_back((S.Name + "/" + S.Module).str());
+  EXPECT_EQ(Order, (std::vector<std::string>{
+                       "low/m0", "core_a/", "core_b/", "m1_fn/m1",
+                       "m1_alias/m1", "m1_local/m1", "m2_x/m2"}));
+  EXPECT_EQ(parseErr("2000 T a\n9000 t m\t[m]\n1fff T b\n"),
+            "in:3: address 0x0000000000001fff goes backwards (previous "
+            "symbol is at 0x0000000000002000)");
+}
+
 TEST(KallsymsParse, Errors) {
   EXPECT_EQ(parseErr("1000 T a\nzz00 T b\n"), "in:2: bad address 'zz00'");
   EXPECT_EQ(parseErr("1000 T a\n1000\n"),

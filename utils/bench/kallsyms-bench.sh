@@ -55,7 +55,9 @@ printf '%-14s %-16s %9s %9s %8s %8s %9s %9s %8s %8s %s\n' input format syms byte
 for input in "System.map:$sysmap" "proc-kallsyms:$out/proc-kallsyms.txt"; do
   name=${input%%:*}
   path=${input#*:}
-  awk '$2 == "t" || $2 == "T"' "$path" > "$out/$name.expected"
+  # In address order, stably: /proc/kallsyms lists module symbols in
+  # symbol-table order (addresses are 16 hex digits, so text order works).
+  awk '$2 == "t" || $2 == "T"' "$path" | LC_ALL=C sort -s -k1,1 > "$out/$name.expected"
   # The ksym-blob layout has no module column.
   sed 's/\t\[.*\]$//' "$out/$name.expected" > "$out/$name.expected-nomod"
   # compact-portable: the same table read by the portable paths only

@@ -32,8 +32,9 @@ struct KernelSymbol {
   llvm::StringRef Module;
 };
 
-/// Symbols sorted by address; aliases keep their input order. Names point
-/// into the parsed text or into the list's own storage.
+/// Symbols sorted by address (stably: symbols at one address keep their
+/// input order). Names point into the parsed text or into the list's own
+/// storage.
 struct SymbolList {
   std::vector<KernelSymbol> Symbols;
   /// End of the last symbol (--etext), when known.
@@ -65,8 +66,10 @@ std::string demangleSymbol(llvm::StringRef Name);
 
 /// Parses Text (which must outlive List). Errors name BufferName and the
 /// 1-based line. Lines with a blank address (undefined symbols in nm output)
-/// and blank lines are skipped; zero addresses (kptr_restrict) are dropped
-/// with a warning.
+/// and blank lines are skipped. Core kernel symbols (no module) must not go
+/// backwards; module symbols may come in any order (/proc/kallsyms lists
+/// them in symbol-table order) and are sorted in. An input whose addresses
+/// are all zero (kptr_restrict) is an error.
 llvm::Error parseSymbolList(llvm::StringRef Text, llvm::StringRef BufferName,
                             const ParseOptions &Options, SymbolList &List,
                             WarningLog *Warnings = nullptr);
