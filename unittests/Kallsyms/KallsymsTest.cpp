@@ -112,9 +112,9 @@ TEST(KallsymsParse, ModuleSymbolsAreSortedIn) {
   std::vector<std::string> Order;
   for (const KernelSymbol &S : L.Symbols)
     Order.push_back((S.Name + "/" + S.Module).str());
-  EXPECT_EQ(Order, (std::vector<std::string>{
-                       "low/m0", "core_a/", "core_b/", "m1_fn/m1",
-                       "m1_alias/m1", "m1_local/m1", "m2_x/m2"}));
+  EXPECT_EQ(Order, (std::vector<std::string>{"low/m0", "core_a/", "core_b/",
+                                             "m1_fn/m1", "m1_alias/m1",
+                                             "m1_local/m1", "m2_x/m2"}));
   EXPECT_EQ(parseErr("2000 T a\n9000 t m\t[m]\n1fff T b\n"),
             "in:3: address 0x0000000000001fff goes backwards (previous "
             "symbol is at 0x0000000000002000)");
