@@ -43,6 +43,19 @@ namespace {
 
 static std::string hex(uint64_t V) { return "0x" + utohexstr(V); }
 
+/// Sorts Ranges and merges overlapping and touching ones.
+static void sortAndMerge(std::vector<AddressRange> &Ranges) {
+  llvm::sort(Ranges);
+  std::vector<AddressRange> Merged;
+  for (const AddressRange &R : Ranges) {
+    if (!Merged.empty() && R.Start <= Merged.back().End)
+      Merged.back().End = std::max(Merged.back().End, R.End);
+    else
+      Merged.push_back(R);
+  }
+  Ranges = std::move(Merged);
+}
+
 /// Where code lives: link-time addresses, or (relocatable objects) our own
 /// layout of the executable sections.
 class AddressLayout {
@@ -583,17 +596,9 @@ private:
       if (std::optional<uint64_t> Lo = Layout.map({R.LowPC, R.SectionIndex}))
         Ranges.push_back({*Lo, *Lo + (R.HighPC - R.LowPC)});
     }
-    // Sorted and disjoint (merged), so the ones ending after an address
-    // are a suffix.
-    llvm::sort(Ranges);
-    std::vector<AddressRange> Merged;
-    for (const AddressRange &R : Ranges) {
-      if (!Merged.empty() && R.Start <= Merged.back().End)
-        Merged.back().End = std::max(Merged.back().End, R.End);
-      else
-        Merged.push_back(R);
-    }
-    return Merged;
+    // Disjoint, so the ones ending after an address are a suffix.
+    sortAndMerge(Ranges);
+    return Ranges;
   }
 
   /// Line rows of code that no subprogram of this unit describes:
@@ -744,17 +749,8 @@ private:
       N.Ranges.insert(N.Ranges.end(), C.Ranges.begin(), C.Ranges.end());
     if (N.Ranges.empty())
       return; // in another range of the function, or empty
-    // Sorted, with overlapping and touching ranges merged, as LLVM's
-    // AddressRanges keeps them.
-    llvm::sort(N.Ranges);
-    std::vector<AddressRange> Merged;
-    for (const AddressRange &R : N.Ranges) {
-      if (!Merged.empty() && R.Start <= Merged.back().End)
-        Merged.back().End = std::max(Merged.back().End, R.End);
-      else
-        Merged.push_back(R);
-    }
-    N.Ranges = std::move(Merged);
+    // As LLVM's AddressRanges keeps them.
+    sortAndMerge(N.Ranges);
     Parent.Children.push_back(std::move(N));
   }
 
