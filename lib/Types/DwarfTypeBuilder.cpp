@@ -7,6 +7,7 @@
 
 #include "FastDwarf.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
@@ -192,6 +193,28 @@ const char *linkageName(const DWARFDie &D, const SupplementaryDwarf *Sup) {
 }
 const char *linkageName(const fast::Die &D, const SupplementaryDwarf *) {
   return D.getLinkageNameOrName();
+}
+/// GCC's clones that may take other arguments than the function they come
+/// from (.isra, .constprop, .part) and its .cold fragments: LTO gives their
+/// DIEs these names, and the prototype they inherit from the abstract
+/// origin is not theirs. (Without LTO they carry the source name and do not
+/// match their symbols.)
+bool isSignatureClone(StringRef Name) {
+  // A suffix is the kind, then digits (none for .cold), then the end of the
+  // name or another suffix.
+  for (StringRef Kind : {".isra.", ".constprop.", ".part.", ".cold"}) {
+    for (size_t At = Name.find(Kind); At != StringRef::npos;
+         At = Name.find(Kind, At + 1)) {
+      StringRef Rest = Name.substr(At + Kind.size());
+      size_t Digits = Rest.find_if_not(isDigit);
+      if (Digits == StringRef::npos)
+        Digits = Rest.size();
+      if ((Digits > 0 || Kind == ".cold") &&
+          (Digits == Rest.size() || Rest[Digits] == '.'))
+        return true;
+    }
+  }
+  return false;
 }
 DWARFDie unitDie(DWARFUnit &U) {
   return U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
@@ -902,7 +925,7 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
       if (!C.find(dwarf::DW_AT_low_pc) && !C.find(dwarf::DW_AT_ranges))
         break;
       const char *Name = linkageName(C, Sup);
-      if (!Name || !*Name)
+      if (!Name || !*Name || isSignatureClone(Name))
         break;
       Type F;
       convertFunction(C, F);
@@ -1546,6 +1569,18 @@ Type TypeMerger::expand(const Node &N) const {
   return T;
 }
 
+StringRef ltoBaseName(StringRef Name) {
+  for (StringRef Suffix : {".lto_priv.", ".llvm."}) {
+    size_t At = Name.rfind(Suffix);
+    if (At == StringRef::npos || At == 0)
+      continue;
+    StringRef Digits = Name.substr(At + Suffix.size());
+    if (!Digits.empty() && llvm::all_of(Digits, isDigit))
+      return Name.take_front(At);
+  }
+  return Name;
+}
+
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
                              const StringSet<> *ElfFunctions,
                              unsigned Threads) {
@@ -1553,20 +1588,51 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   // depend on the type classes, so with a second thread they are picked
   // while the classes are refined.
   using Picked = std::vector<std::pair<StringRef, TypeId>>;
-  auto Pick = [&](const std::vector<SymbolRef> &In, const StringSet<> *Filter) {
+  // ELF symbols that LTO renamed (a.lto_priv.0, a.llvm.123) stand for the
+  // DWARF symbol of the base name, prototype unchanged. Their names are
+  // interned here, before the second thread starts: the table outlives
+  // the ELF names.
+  using RenameMap = StringMap<SmallVector<uint32_t, 1>>;
+  auto RenamedIn = [&](const StringSet<> *Filter) {
+    RenameMap R;
+    if (Filter)
+      for (const auto &E : *Filter) {
+        StringRef Base = ltoBaseName(E.getKey());
+        if (Base.size() != E.getKey().size())
+          R[Base].push_back(internBytes(E.getKey()));
+      }
+    return R;
+  };
+  RenameMap RenamedObjects = RenamedIn(ElfObjects);
+  RenameMap RenamedFunctions = RenamedIn(ElfFunctions);
+  auto Pick = [&](const std::vector<SymbolRef> &In, const StringSet<> *Filter,
+                  const RenameMap &Renamed) {
     Picked Res;
-    for (const SymbolRef &S : In)
-      if (!Filter || Filter->contains(NameById[S.Name]))
-        Res.push_back({NameById[S.Name], S.Type});
-    // Names are unique (SeenVariables, SeenFunctions).
-    llvm::sort(Res,
-               [](const auto &A, const auto &B) { return A.first < B.first; });
+    for (const SymbolRef &S : In) {
+      StringRef Name = NameById[S.Name];
+      if (!Filter || Filter->contains(Name))
+        Res.push_back({Name, S.Type});
+      auto It = Renamed.find(Name);
+      if (It != Renamed.end())
+        for (uint32_t R : It->second)
+          Res.push_back({NameById[R], S.Type});
+    }
+    // Names are unique (SeenVariables, SeenFunctions; a renamed symbol has
+    // one base name), unless DWARF itself has a name with an LTO suffix:
+    // then the first entry wins.
+    llvm::stable_sort(
+        Res, [](const auto &A, const auto &B) { return A.first < B.first; });
+    Res.erase(std::unique(Res.begin(), Res.end(),
+                          [](const auto &A, const auto &B) {
+                            return A.first == B.first;
+                          }),
+              Res.end());
     return Res;
   };
   std::future<std::pair<Picked, Picked>> PickedSyms =
       std::async(Threads > 1 ? std::launch::async : std::launch::deferred, [&] {
-        return std::make_pair(Pick(Variables, ElfObjects),
-                              Pick(Functions, ElfFunctions));
+        return std::make_pair(Pick(Variables, ElfObjects, RenamedObjects),
+                              Pick(Functions, ElfFunctions, RenamedFunctions));
       });
   ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
   ByAddress = DenseMap<const char *, uint32_t>();

@@ -283,6 +283,44 @@ TEST(TypeMerger, SameTypeInTwoUnitsOnce) {
   EXPECT_EQ(T.Types.size(), 4u); // void, int, struct node, pointer
 }
 
+TEST(TypeMerger, LtoBaseName) {
+  EXPECT_EQ(ltoBaseName("helper.lto_priv.0"), "helper");
+  EXPECT_EQ(ltoBaseName("helper.lto_priv.12"), "helper");
+  EXPECT_EQ(ltoBaseName("open.llvm.13569036742520235066"), "open");
+  EXPECT_EQ(ltoBaseName("f.part.0.lto_priv.1"), "f.part.0");
+  // Not renames: clones, fragments, other suffixes, no base.
+  EXPECT_EQ(ltoBaseName("f.isra.0"), "f.isra.0");
+  EXPECT_EQ(ltoBaseName("f.lto_priv.0.cold"), "f.lto_priv.0.cold");
+  EXPECT_EQ(ltoBaseName("f.lto_priv."), "f.lto_priv.");
+  EXPECT_EQ(ltoBaseName("f.llvm.x1"), "f.llvm.x1");
+  EXPECT_EQ(ltoBaseName(".llvm.1"), ".llvm.1");
+  EXPECT_EQ(ltoBaseName("plain"), "plain");
+}
+
+TEST(TypeMerger, LtoRenamedSymbolsTakeTheirBaseType) {
+  TypeMerger M;
+  UnitTypes U = unit({integer("int", 4, IntSigned), integer("char", 1, 0)});
+  U.Functions.push_back({"helper", 1});
+  U.Functions.push_back({"api", 2});
+  U.Variables.push_back({"origin", 2});
+  M.add(std::move(U));
+  llvm::StringSet<> Objects, Functions;
+  for (const char *N : {"helper.lto_priv.0", "helper.llvm.42", "api",
+                        "api.isra.0", "other.lto_priv.0"})
+    Functions.insert(N);
+  Objects.insert("origin.lto_priv.3");
+  TypeTable T = M.finish(&Objects, &Functions);
+  std::vector<std::pair<std::string, std::string>> Got;
+  for (const Symbol &S : T.Functions)
+    Got.push_back({S.Name.str(), T.Types[S.Type].Name.str()});
+  std::vector<std::pair<std::string, std::string>> Want = {
+      {"api", "char"}, {"helper.llvm.42", "int"}, {"helper.lto_priv.0", "int"}};
+  EXPECT_EQ(Got, Want);
+  ASSERT_EQ(T.Variables.size(), 1u);
+  EXPECT_EQ(T.Variables[0].Name, "origin.lto_priv.3");
+  EXPECT_EQ(T.Types[T.Variables[0].Type].Name, "char");
+}
+
 TEST(TypeMerger, ForwardResolvesToTheUniqueDefinition) {
   TypeMerger M;
   // Unit 1: struct a { struct b *p; } with b only declared.
