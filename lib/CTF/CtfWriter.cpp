@@ -166,25 +166,45 @@ void writeSize(Buffer &B, uint64_t Size) {
 /// Order (0 for a pad), trailing pads dropped. False when the section must
 /// stay indexed: no order, a typed symbol without an entry (STT_TLS data),
 /// or too many pads (GNU ld's threshold: indexed once 3/4 would be pads).
-bool unindexedSection(ArrayRef<Symbol> Syms,
+/// A symbol whose address (Addrs, when given) is that of a definition of
+/// its name (or of the name LTO renamed it from) takes that definition's
+/// type: statics of one name in several units each get their own. Other
+/// symbols take their name's type.
+bool unindexedSection(ArrayRef<Symbol> Syms, ArrayRef<Symbol> ByAddress,
                       const std::vector<StringRef> *Order,
+                      const std::vector<uint64_t> *Addrs,
                       std::vector<uint32_t> &Out) {
   Out.clear();
   if (!Order || Syms.empty())
     return false;
+  if (Addrs && Addrs->size() != Order->size())
+    Addrs = nullptr;
   // Each name's type, and whether the order placed it yet.
   StringMap<std::pair<TypeId, bool>> ByName;
   for (const Symbol &S : Syms)
     ByName.try_emplace(S.Name, S.Type, false);
+  auto AtAddress = [&](StringRef Name, uint64_t Addr) -> std::optional<TypeId> {
+    auto It = llvm::partition_point(
+        ByAddress, [&](const Symbol &S) { return S.Address < Addr; });
+    StringRef Base = types::ltoBaseName(Name);
+    for (; It != ByAddress.end() && It->Address == Addr; ++It)
+      if (It->Name == Name || It->Name == Base)
+        return It->Type;
+    return std::nullopt;
+  };
   size_t Last = 0, Typed = 0, Placed = 0;
   Out.reserve(Order->size());
-  for (StringRef Name : *Order) {
+  for (size_t I = 0; I < Order->size(); ++I) {
+    StringRef Name = (*Order)[I];
     auto It = ByName.find(Name);
     if (It == ByName.end()) {
       Out.push_back(0);
       continue;
     }
-    Out.push_back(ctfId(It->second.first));
+    std::optional<TypeId> Own;
+    if (Addrs)
+      Own = AtAddress(Name, (*Addrs)[I]);
+    Out.push_back(ctfId(Own.value_or(It->second.first)));
     if (!It->second.second) {
       It->second.second = true;
       ++Placed;
@@ -213,12 +233,13 @@ Expected<std::string> writeDict(const TypeTable &Table,
   // The symbol sections' layout does not depend on the strings: with more
   // than one thread it is worked out while pass 0 collects them.
   auto Layout = [&] {
+    const SymtabOrder *O = Opts.Symtab;
     ObjtUnindexed = unindexedSection(
-        Table.Variables, Opts.Symtab ? &Opts.Symtab->Objects : nullptr,
-        ObjtSlots);
+        Table.Variables, Table.VariablesByAddress, O ? &O->Objects : nullptr,
+        O ? &O->ObjectAddresses : nullptr, ObjtSlots);
     FuncUnindexed = unindexedSection(
-        Table.Functions, Opts.Symtab ? &Opts.Symtab->Functions : nullptr,
-        FuncSlots);
+        Table.Functions, Table.FunctionsByAddress, O ? &O->Functions : nullptr,
+        O ? &O->FunctionAddresses : nullptr, FuncSlots);
   };
   std::future<void> LayoutDone = std::async(
       Opts.Threads != 1 ? std::launch::async : std::launch::deferred, Layout);

@@ -49,7 +49,16 @@ std::optional<SymtabOrder> fromElf(const ELFObjectFile<ELFT> &Obj) {
           (Type == ELF::STT_OBJECT && S.st_shndx == ELF::SHN_ABS &&
            S.st_value == 0))
         continue;
-      (Type == ELF::STT_OBJECT ? R.Objects : R.Functions).push_back(*Name);
+      uint64_t Value = S.st_value;
+      if (Type == ELF::STT_FUNC && File.getHeader().e_machine == ELF::EM_ARM)
+        Value &= ~uint64_t(1);
+      if (Type == ELF::STT_OBJECT) {
+        R.Objects.push_back(*Name);
+        R.ObjectAddresses.push_back(Value);
+      } else {
+        R.Functions.push_back(*Name);
+        R.FunctionAddresses.push_back(Value);
+      }
     }
     return R;
   }

@@ -339,9 +339,9 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
       Log.report("dwarf-warning", toString(std::move(E)));
     };
     std::atomic<uint64_t> NumFast{0};
-    fast::Unit::Sections FastSecs{DObj.getAbbrevSection(), DObj.getStrSection(),
-                                  DObj.getLineStrSection(),
-                                  DObj.getStrOffsetsSection().Data};
+    fast::Unit::Sections FastSecs{
+        DObj.getAbbrevSection(), DObj.getStrSection(), DObj.getLineStrSection(),
+        DObj.getStrOffsetsSection().Data, DObj.getAddrSection().Data};
     convertInOrder(
         Spans->size(), Threads,
         [&](size_t I) {

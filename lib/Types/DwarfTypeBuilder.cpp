@@ -194,6 +194,50 @@ const char *linkageName(const DWARFDie &D, const SupplementaryDwarf *Sup) {
 const char *linkageName(const fast::Die &D, const SupplementaryDwarf *) {
   return D.getLinkageNameOrName();
 }
+std::optional<uint64_t> addrEntry(const DWARFDie &D, uint64_t Index) {
+  if (Index > UINT32_MAX)
+    return std::nullopt;
+  if (auto A = D.getDwarfUnit()->getAddrOffsetSectionItem(Index))
+    return A->Address;
+  return std::nullopt;
+}
+std::optional<uint64_t> addrEntry(const fast::Die &D, uint64_t Index) {
+  return D.getDwarfUnit()->addrEntry(Index);
+}
+/// Where a function begins (DW_AT_low_pc; functions described by ranges
+/// only have no single answer here) or a variable lives (a location that
+/// is just DW_OP_addr or DW_OP_addrx).
+template <typename DieT> std::optional<uint64_t> symbolAddress(const DieT &D) {
+  if (D.getTag() == dwarf::DW_TAG_subprogram) {
+    if (auto V = D.find(dwarf::DW_AT_low_pc))
+      return V->getAsAddress();
+    return std::nullopt;
+  }
+  auto V = D.find(dwarf::DW_AT_location);
+  std::optional<ArrayRef<uint8_t>> Expr = V ? V->getAsBlock() : std::nullopt;
+  if (!Expr || Expr->empty())
+    return std::nullopt;
+  uint8_t AddrSize = D.getDwarfUnit()->getAddressByteSize();
+  uint8_t Op = (*Expr)[0];
+  if (Op == dwarf::DW_OP_addr && Expr->size() == 1u + AddrSize &&
+      (AddrSize == 4 || AddrSize == 8)) {
+    uint64_t A = 0;
+    bool LE = isLittleEndian(*D.getDwarfUnit());
+    for (unsigned I = 0; I < AddrSize; ++I)
+      A = A << 8 | (*Expr)[LE ? AddrSize - I : 1 + I];
+    return A;
+  }
+  if (Op == dwarf::DW_OP_addrx || Op == dwarf::DW_OP_GNU_addr_index) {
+    uint64_t Index = 0;
+    unsigned Len = 0;
+    const char *Err = nullptr;
+    Index = decodeULEB128(Expr->data() + 1, &Len, Expr->data() + Expr->size(),
+                          &Err);
+    if (!Err && 1 + Len == Expr->size())
+      return addrEntry(D, Index);
+  }
+  return std::nullopt;
+}
 /// GCC's clones that may take other arguments than the function they come
 /// from (.isra, .constprop, .part) and its .cold fragments: LTO gives their
 /// DIEs these names, and the prototype they inherit from the abstract
@@ -918,7 +962,8 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
       }
       if (!Decl || !Decl.find(dwarf::DW_AT_type))
         break;
-      Out.Variables.push_back({Name, refType(Decl)});
+      Out.Variables.push_back(
+          {Name, refType(Decl), symbolAddress(C).value_or(Symbol::NoAddress)});
       break;
     }
     case dwarf::DW_TAG_subprogram: {
@@ -929,7 +974,8 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
         break;
       Type F;
       convertFunction(C, F);
-      Out.Functions.push_back({Name, add(std::move(F))});
+      Out.Functions.push_back({Name, add(std::move(F)),
+                               symbolAddress(C).value_or(Symbol::NoAddress)});
       break;
     }
     default:
@@ -1375,11 +1421,15 @@ void TypeMerger::add(UnitTypes &&UT) {
     uint32_t Name = intern(S.Name);
     if (SeenVariables.insert(Name).second)
       Variables.push_back({Name, Map[S.Type]});
+    if (S.Address != Symbol::NoAddress)
+      AddressedVariables.push_back({S.Address, Name, Map[S.Type]});
   }
   for (const Symbol &S : UT.Functions) {
     uint32_t Name = intern(S.Name);
     if (SeenFunctions.insert(Name).second)
       Functions.push_back({Name, Map[S.Type]});
+    if (S.Address != Symbol::NoAddress)
+      AddressedFunctions.push_back({S.Address, Name, Map[S.Type]});
   }
 }
 
@@ -1737,6 +1787,19 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   std::pair<Picked, Picked> Syms = PickedSyms.get();
   Table.Variables = Finish(Syms.first);
   Table.Functions = Finish(Syms.second);
+  auto ByAddress = [&](std::vector<AddressedRef> &In) {
+    std::stable_sort(In.begin(), In.end(), [](const auto &A, const auto &B) {
+      return A.Address < B.Address;
+    });
+    std::vector<Symbol> Res;
+    Res.reserve(In.size());
+    for (const AddressedRef &S : In)
+      Res.push_back({NameById[S.Name], MapId(S.Type), S.Address});
+    In = std::vector<AddressedRef>();
+    return Res;
+  };
+  Table.VariablesByAddress = ByAddress(AddressedVariables);
+  Table.FunctionsByAddress = ByAddress(AddressedFunctions);
   Table.Storage = NameIds;
   return Table;
 }
@@ -1825,10 +1888,10 @@ void groupTypesByKind(TypeTable &Table) {
   }
   Table.Types = std::move(Types);
   Table.Hidden = std::move(Hidden);
-  for (Symbol &S : Table.Variables)
-    S.Type = NewId[S.Type];
-  for (Symbol &S : Table.Functions)
-    S.Type = NewId[S.Type];
+  for (auto *Syms : {&Table.Variables, &Table.Functions,
+                     &Table.VariablesByAddress, &Table.FunctionsByAddress})
+    for (Symbol &S : *Syms)
+      S.Type = NewId[S.Type];
 }
 
 const char *kindName(TypeKind K) {

@@ -157,6 +157,7 @@ bool isWanted(uint64_t Attr) {
   case dwarf::DW_AT_ranges:
   case dwarf::DW_AT_linkage_name:
   case dwarf::DW_AT_MIPS_linkage_name:
+  case dwarf::DW_AT_addr_base:
     return true;
   default:
     return false;
@@ -240,6 +241,30 @@ std::optional<ArrayRef<uint8_t>> FormValue::getAsBlock() const {
   default:
     return std::nullopt;
   }
+}
+
+std::optional<uint64_t> FormValue::getAsAddress() const {
+  switch (Form) {
+  case dwarf::DW_FORM_addr:
+    return V;
+  case dwarf::DW_FORM_addrx:
+  case dwarf::DW_FORM_addrx1:
+  case dwarf::DW_FORM_addrx2:
+  case dwarf::DW_FORM_addrx3:
+  case dwarf::DW_FORM_addrx4:
+    return U->addrEntry(V);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<uint64_t> Unit::addrEntry(uint64_t Index) const {
+  if (!AddrBase || Index > (Secs.Addr.size() - *AddrBase) / AddrSize)
+    return std::nullopt;
+  uint64_t Off = *AddrBase + Index * AddrSize;
+  if (Secs.Addr.size() - Off < AddrSize)
+    return std::nullopt;
+  return readLE(Secs.Addr.data() + Off, AddrSize);
 }
 
 // ---------------------------------------------------------------------------
@@ -542,6 +567,7 @@ bool Unit::parse(StringRef Unit, const Sections &S, bool LittleEndian) {
   Version = 0;
   AddrSize = 0;
   StrOffsetsBase = 0;
+  AddrBase.reset();
   HasStrOffsets = UsesStrx = false;
   Abbrevs.clear();
   Specs.clear();
@@ -630,6 +656,12 @@ bool Unit::parse(StringRef Unit, const Sections &S, bool LittleEndian) {
       ++I;
     FirstDieInBlock[B] = I;
   }
+  // The base of the unit's .debug_addr entries; without it, addresses in
+  // addrx form are unknown (the converter then matches by name only).
+  if (std::optional<FormValue> B = getUnitDIE().find(dwarf::DW_AT_addr_base))
+    if (B->getForm() == dwarf::DW_FORM_sec_offset &&
+        B->raw() <= Secs.Addr.size())
+      AddrBase = B->raw();
   return setUpStrOffsets();
 }
 

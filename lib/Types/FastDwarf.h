@@ -63,6 +63,10 @@ public:
   std::optional<int64_t> getAsSignedConstant() const;
   std::optional<const char *> getAsCString() const;
   std::optional<llvm::ArrayRef<uint8_t>> getAsBlock() const;
+  /// DW_FORM_addr, or an addrx form resolved through the unit's
+  /// DW_AT_addr_base (nothing when it has none or the entry is outside
+  /// .debug_addr).
+  std::optional<uint64_t> getAsAddress() const;
   std::optional<uint64_t> getAsRelativeReference() const {
     switch (Form) {
     case llvm::dwarf::DW_FORM_ref1:
@@ -135,7 +139,7 @@ private:
 class Unit {
 public:
   struct Sections {
-    llvm::StringRef Abbrev, Str, LineStr, StrOffsets;
+    llvm::StringRef Abbrev, Str, LineStr, StrOffsets, Addr;
   };
   /// Parses the unit whose bytes (header included) are Bytes, replacing
   /// whatever unit this object held. Returns false when the unit is
@@ -144,6 +148,9 @@ public:
   bool parse(llvm::StringRef Bytes, const Sections &S, bool LittleEndian);
 
   uint8_t getAddressByteSize() const { return AddrSize; }
+  /// Entry Index of the unit's .debug_addr table (DW_OP_addrx, the addrx
+  /// forms), as DWARFUnit::getAddrOffsetSectionItem.
+  std::optional<uint64_t> addrEntry(uint64_t Index) const;
   bool isLittleEndian() const { return true; }
   size_t numDies() const { return DieOffset.size(); }
   Die getUnitDIE() const { return numDies() ? Die(this, 0) : Die(); }
@@ -194,6 +201,7 @@ private:
   uint16_t Version = 0;
   uint8_t AddrSize = 0;
   uint64_t StrOffsetsBase = 0;
+  std::optional<uint64_t> AddrBase;
   bool HasStrOffsets = false;
   bool UsesStrx = false;
   std::vector<Abbrev> Abbrevs; ///< by code; [0] is the null entry's

@@ -20,6 +20,10 @@ namespace ctf {
 /// of value 0). Names point into the object file.
 struct SymtabOrder {
   std::vector<llvm::StringRef> Objects, Functions;
+  /// Each symbol's address (st_value; an ARM function's without its Thumb
+  /// bit), parallel to Objects and Functions. Empty when unknown: the
+  /// symbols are then matched by name only.
+  std::vector<uint64_t> ObjectAddresses, FunctionAddresses;
 };
 
 /// The order for a linked ELF object (executable or shared library) with a

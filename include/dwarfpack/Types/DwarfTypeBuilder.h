@@ -73,13 +73,6 @@ void hashUnitTypes(UnitTypes &UT);
 /// becomes Unknown. Returns the number of types changed.
 unsigned breakTypedefCycles(std::vector<Type> &Types);
 
-/// The name an LTO link gave a symbol without changing its prototype, with
-/// that suffix removed: GCC's `.lto_priv.N` for statics it made global,
-/// ThinLTO's `.llvm.N` for promoted locals. Other names are returned
-/// unchanged, as are clones whose signature may differ (`.isra.N`,
-/// `.constprop.N`, `.part.N`) and fragments (`.cold`).
-llvm::StringRef ltoBaseName(llvm::StringRef Name);
-
 /// Merges unit graphs in unit order into one deduplicated table. The result
 /// depends only on the order of add() calls, never on timing.
 class TypeMerger {
@@ -182,6 +175,12 @@ private:
     TypeId Type;
   };
   std::vector<SymbolRef> Variables, Functions;
+  struct AddressedRef {
+    uint64_t Address;
+    uint32_t Name;
+    TypeId Type;
+  };
+  std::vector<AddressedRef> AddressedVariables, AddressedFunctions;
   llvm::DenseSet<uint32_t> SeenVariables, SeenFunctions;
 };
 

@@ -127,8 +127,12 @@ private:
 /// A named object tied to an ELF symbol: a global variable (Type is its
 /// type) or a function (Type is a Function type).
 struct Symbol {
+  static constexpr uint64_t NoAddress = ~uint64_t(0);
   llvm::StringRef Name;
   TypeId Type = 0;
+  /// Where the definition is (a function's DW_AT_low_pc, a variable's
+  /// DW_OP_addr), when DWARF says so plainly.
+  uint64_t Address = NoAddress;
 };
 
 /// The deduplicated result for one object. Names point into Storage (or,
@@ -137,12 +141,23 @@ struct TypeTable {
   std::vector<Type> Types;       ///< Types[0] is void.
   std::vector<Symbol> Variables; ///< Sorted by name, unique names.
   std::vector<Symbol> Functions; ///< Sorted by name, unique names.
+  /// Every definition with an address (several units may define a static
+  /// of one name), sorted by address, then in unit order: the unindexed
+  /// symbol sections give each ELF symbol the type defined at its address.
+  std::vector<Symbol> VariablesByAddress, FunctionsByAddress;
   /// Set on types that must be hidden from name lookup because an earlier
   /// type of the same name and namespace exists (CTF "non-root").
   std::vector<bool> Hidden;
   /// Owns the bytes the names point to when they are not the input's.
   std::shared_ptr<const void> Storage;
 };
+
+/// The name an LTO link gave a symbol without changing its prototype, with
+/// that suffix removed: GCC's `.lto_priv.N` for statics it made global,
+/// ThinLTO's `.llvm.N` for promoted locals. Other names are returned
+/// unchanged, as are clones whose signature may differ (`.isra.N`,
+/// `.constprop.N`, `.part.N`) and fragments (`.cold`).
+llvm::StringRef ltoBaseName(llvm::StringRef Name);
 
 /// Counts of types by kind, for summaries and benchmarks.
 std::vector<std::pair<TypeKind, uint64_t>> countByKind(const TypeTable &T);
