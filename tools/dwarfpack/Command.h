@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 
 namespace dwarfpack {
+class WarningLog;
 namespace tool {
 
 using CommandFn = int (*)();
@@ -42,6 +43,10 @@ int runVerification(llvm::StringRef TableFile, llvm::StringRef InputFile,
 
 /// Prints "dwarfpack: warning: <message>" to stderr.
 void reportWarning(const llvm::Twine &Message);
+
+/// One warning line per kind of skipped input problem in Log: "N x kind
+/// (e.g. first example)".
+void reportWarningSummary(const WarningLog &Log);
 
 /// Whether kernel symbol table readers must keep to their portable code
 /// paths: set by the environment variable DWARFPACK_PORTABLE_READER=1, so

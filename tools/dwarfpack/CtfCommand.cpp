@@ -75,20 +75,21 @@ cl::opt<bool> IndexedSymbols(
 cl::opt<bool> Stats("stats",
                     cl::desc("Print type counts by kind and sizes to stdout"),
                     cl::sub(CtfCmd), cl::cat(tool::category()));
+cl::opt<bool> Quiet("quiet",
+                    cl::desc("Do not print warnings about skipped input "
+                             "problems (errors are still printed)"),
+                    cl::sub(CtfCmd), cl::cat(tool::category()));
 
 void printWarnings(const WarningLog &Log) {
-  for (const WarningLog::KindSummary &K : Log.summary()) {
-    tool::reportWarning(
-        Twine(K.Count) + " x " + K.Kind +
-        (K.Examples.empty() ? "" : " (e.g. " + K.Examples.front() + ")"));
-  }
+  if (!Quiet)
+    tool::reportWarningSummary(Log);
 }
 
 int run() {
   if (Inputs.size() > 1 || tool::kernelCtfRequested())
     return tool::runKernelCtf(
         {std::vector<std::string>(Inputs.begin(), Inputs.end()), Output, Embed,
-         NumThreads, NoCompress, Stats});
+         NumThreads, NoCompress, Stats, Quiet});
   const std::string &Input = Inputs.front();
   Expected<object::OwningBinary<object::Binary>> BinOrErr =
       object::createBinary(Input);

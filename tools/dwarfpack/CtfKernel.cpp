@@ -77,13 +77,6 @@ double secondsSince(Clock::time_point T) {
   return std::chrono::duration<double>(Clock::now() - T).count();
 }
 
-void printWarnings(const WarningLog &Log) {
-  for (const WarningLog::KindSummary &K : Log.summary())
-    tool::reportWarning(
-        Twine(K.Count) + " x " + K.Kind +
-        (K.Examples.empty() ? "" : " (e.g. " + K.Examples.front() + ")"));
-}
-
 Expected<std::unique_ptr<MemoryBuffer>> readList(StringRef Path) {
   auto B = MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!B)
@@ -277,7 +270,8 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
   OutputSet Outs;
   uint64_t UncompressedTotal = 0, SizeTotal = 0;
   auto Fail = [&](Error E) {
-    printWarnings(Log);
+    if (!A.Quiet)
+      reportWarningSummary(Log);
     return tool::reportError(std::move(E));
   };
 
@@ -510,7 +504,8 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
                               ArchiveOut.empty() ? nullptr : &ArchiveBytes))
     return Fail(std::move(E));
   WriteTime += secondsSince(T3);
-  printWarnings(Log);
+  if (!A.Quiet)
+    reportWarningSummary(Log);
   if (A.Stats) {
     outs() << "modules: " << Outs.size() << " files ("
            << (Standalone ? "standalone" : "shared") << ")\n";

@@ -26,6 +26,7 @@ struct CtfDriverArgs {
   unsigned NumThreads = 1;
   bool NoCompress = false;
   bool Stats = false;
+  bool Quiet = false;
 };
 
 /// True when the kernel-archive options were given.

@@ -50,6 +50,9 @@ cl::opt<OutFormat>
 cl::opt<bool> AllTypes("all-types",
                        cl::desc("Keep every symbol type, not only t/T"),
                        cl::sub(Sub), cl::cat(category()));
+cl::opt<bool> Quiet("quiet",
+                    cl::desc("Do not print warnings about skipped lines"),
+                    cl::sub(Sub), cl::cat(category()));
 cl::opt<bool> Demangle("demangle",
                        cl::desc("Demangle C++ and Rust (legacy, v0) names"),
                        cl::sub(Sub), cl::cat(category()));
@@ -267,10 +270,8 @@ int run() {
   std::string Out;
   if (Error E = build(Text, Out, Warnings))
     return reportError(std::move(E));
-  for (const auto &K : Warnings.summary()) {
-    reportWarning(Twine(K.Count) + " x " + K.Kind +
-                  (K.Examples.empty() ? "" : " (e.g. " + K.Examples[0] + ")"));
-  }
+  if (!Quiet)
+    reportWarningSummary(Warnings);
   if (Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
         OS << Out;
         return Error::success();

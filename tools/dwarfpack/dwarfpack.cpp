@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
+#include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/InitLLVM.h"
@@ -56,6 +57,13 @@ int reportError(const Twine &Message) {
 
 void reportWarning(const Twine &Message) {
   WithColor::warning(errs(), "dwarfpack") << Message << '\n';
+}
+
+void reportWarningSummary(const WarningLog &Log) {
+  for (const WarningLog::KindSummary &K : Log.summary())
+    reportWarning(
+        Twine(K.Count) + " x " + K.Kind +
+        (K.Examples.empty() ? "" : " (e.g. " + K.Examples.front() + ")"));
 }
 
 } // namespace tool
