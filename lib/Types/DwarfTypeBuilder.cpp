@@ -1787,7 +1787,7 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   std::pair<Picked, Picked> Syms = PickedSyms.get();
   Table.Variables = Finish(Syms.first);
   Table.Functions = Finish(Syms.second);
-  auto ByAddress = [&](std::vector<AddressedRef> &In) {
+  auto SortByAddress = [&](std::vector<AddressedRef> &In) {
     std::stable_sort(In.begin(), In.end(), [](const auto &A, const auto &B) {
       return A.Address < B.Address;
     });
@@ -1798,8 +1798,8 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
     In = std::vector<AddressedRef>();
     return Res;
   };
-  Table.VariablesByAddress = ByAddress(AddressedVariables);
-  Table.FunctionsByAddress = ByAddress(AddressedFunctions);
+  Table.VariablesByAddress = SortByAddress(AddressedVariables);
+  Table.FunctionsByAddress = SortByAddress(AddressedFunctions);
   Table.Storage = NameIds;
   return Table;
 }
