@@ -55,30 +55,6 @@ void releaseUnitDIEs(DWARFUnit &U) {
   llvm::dwarf_linker::parallel::CompileUnit::releaseDIEs(U);
 }
 
-ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
-                                 bool GlobalDataOnly) {
-  ElfSymbolNames R;
-  for (const object::SymbolRef &S : Obj.symbols()) {
-    Expected<uint32_t> Flags = S.getFlags();
-    Expected<object::SymbolRef::Type> Ty = S.getType();
-    Expected<StringRef> Name = S.getName();
-    if (!Flags || !Ty || !Name) {
-      consumeError(Flags.takeError());
-      consumeError(Ty.takeError());
-      consumeError(Name.takeError());
-      continue;
-    }
-    if ((*Flags & object::SymbolRef::SF_Undefined) || Name->empty())
-      continue;
-    if (*Ty == object::SymbolRef::ST_Data) {
-      if (!GlobalDataOnly || (*Flags & object::SymbolRef::SF_Global))
-        R.Objects.insert(*Name);
-    } else if (*Ty == object::SymbolRef::ST_Function)
-      R.Functions.insert(*Name);
-  }
-  return R;
-}
-
 namespace {
 /// Hands back the resident pages of .debug_info bytes already converted,
 /// when they lie in the file mapping of the object (never a decompressed or
@@ -370,6 +346,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     R.NumMergedTypes = Merger.numMerged();
     ElfSymbolNames Names = Syms.get();
     R.Table = Merger.finish(&Names.Objects, &Names.Functions, Threads);
+    boundArraysBySymbolSize(R.Table, Names.ObjectExtents);
     groupTypesByKind(R.Table);
     return std::move(R);
   }
@@ -460,6 +437,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
       });
   R.NumMergedTypes = Merger.numMerged();
   R.Table = Merger.finish(&Syms.Objects, &Syms.Functions, Threads);
+  boundArraysBySymbolSize(R.Table, Syms.ObjectExtents);
   groupTypesByKind(R.Table);
   return std::move(R);
 }

@@ -679,8 +679,9 @@ UnitConverter<DieT>::memberBitOffset(const ViewT &M, uint64_t TypeSize) {
   return Bits;
 }
 
-/// Size in bytes of a model type, following typedefs and qualifiers.
-static uint64_t sizeOf(const std::vector<Type> &Types, TypeId Id) {
+} // namespace
+
+uint64_t byteSizeOf(const std::vector<Type> &Types, TypeId Id) {
   for (unsigned Hops = 0; Hops < 64 && Id < Types.size(); ++Hops) {
     const Type &T = Types[Id];
     switch (T.Kind) {
@@ -691,13 +692,15 @@ static uint64_t sizeOf(const std::vector<Type> &Types, TypeId Id) {
       Id = T.Ref;
       continue;
     case TypeKind::Array:
-      return T.NumElems * sizeOf(Types, T.Ref);
+      return T.NumElems * byteSizeOf(Types, T.Ref);
     default:
       return T.Size;
     }
   }
   return 0;
 }
+
+namespace {
 
 template <typename DieT>
 void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
@@ -761,7 +764,7 @@ void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
     } else {
       M.Type = refType(C);
     }
-    uint64_t TypeSize = sizeOf(Out.Types, M.Type);
+    uint64_t TypeSize = byteSizeOf(Out.Types, M.Type);
     auto Off = memberBitOffset(C, TypeSize);
     if (!Off) {
       warn("bad-member-offset", C,
@@ -908,7 +911,7 @@ void UnitConverter<DieT>::convertArray(const ViewT &D, Type &T) {
   T.Ref = Inner;
   T.IndexType = Dims[0].Index;
   T.NumElems = Dims[0].N;
-  if (sizeOf(Out.Types, Inner) * T.NumElems > MaxSaneSize && T.NumElems) {
+  if (byteSizeOf(Out.Types, Inner) * T.NumElems > MaxSaneSize && T.NumElems) {
     warn("absurd-size", D, "array larger than 2^48 bytes");
     T = Type();
     T.Kind = TypeKind::Unknown;

@@ -312,6 +312,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
           }
           ElfSymbolNames Syms = collectElfSymbols(*R.Obj.Obj, true);
           R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
+          types::boundArraysBySymbolSize(R.Table, Syms.ObjectExtents);
           R.Hashes = hashTypeTable(R.Table);
         }));
       }
@@ -410,6 +411,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
             B.Symbols.Objects.insert(S.getKey());
           for (const auto &S : Syms.Functions)
             B.Symbols.Functions.insert(S.getKey());
+          llvm::append_range(B.Symbols.ObjectExtents, Syms.ObjectExtents);
         }
         KeepOpen.push_back(std::move(*O));
       }
@@ -425,6 +427,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
       ModuleBuild &B = Builds[Name];
       types::TypeTable T =
           B.Merger.finish(&B.Symbols.Objects, &B.Symbols.Functions);
+      types::boundArraysBySymbolSize(T, B.Symbols.ObjectExtents);
       Repo.addModule(Name, T, hashTypeTable(T), MM.isBlocklisted(Name));
       Builds.erase(Name);
     }

@@ -3,6 +3,7 @@
 #include "dwarfpack/CTF/CtfReader.h"
 #include "dwarfpack/CTF/CtfWriter.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
+#include "dwarfpack/Types/ElfSymbols.h"
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/raw_ostream.h"
@@ -319,6 +320,89 @@ TEST(TypeMerger, LtoRenamedSymbolsTakeTheirBaseType) {
   ASSERT_EQ(T.Variables.size(), 1u);
   EXPECT_EQ(T.Variables[0].Name, "origin.lto_priv.3");
   EXPECT_EQ(T.Types[T.Variables[0].Type].Name, "char");
+}
+
+/// void, int, int[], const int[], const (const int)[], struct (8 bytes)[],
+/// int[3]: arrays of unknown bound as DWARF leaves them, and one complete.
+TypeTable unboundedTable() {
+  TypeTable T;
+  T.Types.emplace_back();                          // 0 void
+  T.Types.push_back(integer("int", 4, IntSigned)); // 1
+  Type A;
+  A.Kind = TypeKind::Array; // 2 int[]
+  A.Ref = 1;
+  A.IndexType = 1;
+  T.Types.push_back(A);
+  T.Types.push_back(ref(TypeKind::Const, 2)); // 3 const int[]
+  T.Types.push_back(ref(TypeKind::Const, 1)); // 4 const int
+  Type CA = A;                                // 5 (const int)[]
+  CA.Ref = 4;
+  T.Types.push_back(CA);
+  T.Types.push_back(ref(TypeKind::Const, 5)); // 6 const (const int)[]
+  T.Types.push_back(aggregate(TypeKind::Struct, "s", 8, {{"x", 1, 0}})); // 7
+  Type SA = A; // 8 struct s[]
+  SA.Ref = 7;
+  T.Types.push_back(SA);
+  Type Three = A; // 9 int[3]
+  Three.NumElems = 3;
+  T.Types.push_back(Three);
+  T.Hidden.assign(T.Types.size(), false);
+  return T;
+}
+
+TEST(ElfSymbols, UnboundedArraysTakeTheSymbolSize) {
+  TypeTable T = unboundedTable();
+  size_t Before = T.Types.size();
+  T.Variables = {{"a", 2},     {"b", 6},     {"c", 8},      {"odd", 2},
+                 {"empty", 2}, {"plain", 1}, {"missing", 2}};
+  std::vector<ElfObject> Syms = {{"a", 0x100, 12},    {"b", 0x110, 20},
+                                 {"c", 0x200, 24},    {"odd", 0x300, 10},
+                                 {"empty", 0x400, 0}, {"plain", 0x500, 4}};
+  EXPECT_EQ(boundArraysBySymbolSize(T, Syms), 3u);
+  // a: int[3] already exists and is reused.
+  EXPECT_EQ(T.Variables[0].Type, 9u);
+  // b: const (const int)[5], qualifiers kept in order.
+  const Type &B = T.Types[T.Variables[1].Type];
+  EXPECT_EQ(B.Kind, TypeKind::Const);
+  EXPECT_EQ(T.Types[B.Ref].Kind, TypeKind::Array);
+  EXPECT_EQ(T.Types[B.Ref].NumElems, 5u);
+  EXPECT_EQ(T.Types[B.Ref].Ref, 4u);
+  // c: struct s[3].
+  EXPECT_EQ(T.Types[T.Variables[2].Type].NumElems, 3u);
+  EXPECT_EQ(T.Types[T.Variables[2].Type].Ref, 7u);
+  // Not a multiple of the element, no size, not an array, no symbol.
+  EXPECT_EQ(T.Variables[3].Type, 2u);
+  EXPECT_EQ(T.Variables[4].Type, 2u);
+  EXPECT_EQ(T.Variables[5].Type, 1u);
+  EXPECT_EQ(T.Variables[6].Type, 2u);
+  // Three new types (const int[5], its const, struct s[3]); visible.
+  EXPECT_EQ(T.Types.size(), Before + 3);
+  EXPECT_EQ(T.Hidden.size(), T.Types.size());
+}
+
+TEST(ElfSymbols, StaticsOfOneNameEachTakeTheirOwnSize) {
+  TypeTable T = unboundedTable();
+  T.Variables = {{"tab", 2}};
+  T.VariablesByAddress = {
+      {"tab", 2, 0x100}, {"tab", 2, 0x200}, {"renamed", 2, 0x300}};
+  std::vector<ElfObject> Syms = {
+      {"tab", 0x100, 8}, {"tab", 0x200, 16}, {"renamed.lto_priv.0", 0x300, 12}};
+  EXPECT_EQ(boundArraysBySymbolSize(T, Syms), 3u);
+  // By name the sizes disagree: left unbounded.
+  EXPECT_EQ(T.Variables[0].Type, 2u);
+  EXPECT_EQ(T.Types[T.VariablesByAddress[0].Type].NumElems, 2u);
+  EXPECT_EQ(T.Types[T.VariablesByAddress[1].Type].NumElems, 4u);
+  EXPECT_EQ(T.VariablesByAddress[2].Type, 9u);
+}
+
+TEST(ElfSymbols, NothingToDoLeavesTheTableAlone) {
+  TypeTable T = unboundedTable();
+  T.Variables = {{"x", 9}, {"y", 1}};
+  std::vector<ElfObject> Syms = {{"x", 0x100, 24}, {"y", 0x200, 4}};
+  size_t Before = T.Types.size();
+  EXPECT_EQ(boundArraysBySymbolSize(T, Syms), 0u);
+  EXPECT_EQ(T.Types.size(), Before);
+  EXPECT_EQ(T.Variables[0].Type, 9u); // a bound is never changed
 }
 
 TEST(TypeMerger, ForwardResolvesToTheUniqueDefinition) {

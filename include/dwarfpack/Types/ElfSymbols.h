@@ -3,11 +3,25 @@
 #ifndef DWARFPACK_TYPES_ELFSYMBOLS_H
 #define DWARFPACK_TYPES_ELFSYMBOLS_H
 
+#include "dwarfpack/Types/TypeModel.h"
+
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Object/ObjectFile.h"
 
+#include <vector>
+
 namespace dwarfpack {
 namespace types {
+
+/// A defined data symbol's place and size (st_value, st_size). Address is
+/// Symbol::NoAddress in a relocatable object, whose values are offsets
+/// into sections.
+struct ElfObject {
+  llvm::StringRef Name;
+  uint64_t Address = Symbol::NoAddress;
+  uint64_t Size = 0;
+};
 
 /// The defined data and function symbol names of an object. With
 /// GlobalDataOnly, data objects are only those of external linkage (the
@@ -15,9 +29,24 @@ namespace types {
 /// consumers and would double the symbol tables).
 struct ElfSymbolNames {
   llvm::StringSet<> Objects, Functions;
+  /// The data symbols of Objects with their extents, in symbol-table order.
+  std::vector<ElfObject> ObjectExtents;
 };
 ElfSymbolNames collectElfSymbols(const llvm::object::ObjectFile &Obj,
                                  bool GlobalDataOnly = false);
+
+/// Gives each variable whose type is an array of unknown bound (under any
+/// qualifiers) the bound its ELF symbol's size implies. DWARF leaves the
+/// bound out where the definition completes an earlier declaration: GCC
+/// keeps the type of a tentative `static struct s a[];` and of an `extern`
+/// declaration that a definition without its own type completes. A
+/// variable of Table.VariablesByAddress takes the size of the symbol of its
+/// name (or LTO-renamed name) at its address, one of Table.Variables the
+/// size all symbols of its name agree on; the size must be a non-zero
+/// multiple of the element size. The completed types are added to Table
+/// (or found there). Returns the number of variables changed.
+unsigned boundArraysBySymbolSize(TypeTable &Table,
+                                 llvm::ArrayRef<ElfObject> Objects);
 
 } // namespace types
 } // namespace dwarfpack

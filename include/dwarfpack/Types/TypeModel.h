@@ -159,6 +159,10 @@ struct TypeTable {
 /// `.constprop.N`, `.part.N`) and fragments (`.cold`).
 llvm::StringRef ltoBaseName(llvm::StringRef Name);
 
+/// Size in bytes of type Id of Types, through typedefs and qualifiers (an
+/// array's is its count times its element's); 0 when unknown.
+uint64_t byteSizeOf(const std::vector<Type> &Types, TypeId Id);
+
 /// Counts of types by kind, for summaries and benchmarks.
 std::vector<std::pair<TypeKind, uint64_t>> countByKind(const TypeTable &T);
 

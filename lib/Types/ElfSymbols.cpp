@@ -1,0 +1,171 @@
+//===- ElfSymbols.cpp - ELF symbols the type table is tied to -------------===//
+
+#include "dwarfpack/Types/ElfSymbols.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Object/ELFObjectFile.h"
+
+#include <tuple>
+
+using namespace llvm;
+
+namespace dwarfpack {
+namespace types {
+
+ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
+                                 bool GlobalDataOnly) {
+  ElfSymbolNames R;
+  bool Linked = !Obj.isRelocatableObject();
+  for (const object::SymbolRef &S : Obj.symbols()) {
+    Expected<uint32_t> Flags = S.getFlags();
+    Expected<object::SymbolRef::Type> Ty = S.getType();
+    Expected<StringRef> Name = S.getName();
+    if (!Flags || !Ty || !Name) {
+      consumeError(Flags.takeError());
+      consumeError(Ty.takeError());
+      consumeError(Name.takeError());
+      continue;
+    }
+    if ((*Flags & object::SymbolRef::SF_Undefined) || Name->empty())
+      continue;
+    if (*Ty == object::SymbolRef::ST_Data) {
+      if (GlobalDataOnly && !(*Flags & object::SymbolRef::SF_Global))
+        continue;
+      R.Objects.insert(*Name);
+      if (isa<object::ELFObjectFileBase>(&Obj)) {
+        ElfObject O;
+        O.Name = *Name;
+        O.Size = object::ELFSymbolRef(S).getSize();
+        if (Linked) {
+          if (Expected<uint64_t> V = S.getValue())
+            O.Address = *V;
+          else
+            consumeError(V.takeError());
+        }
+        R.ObjectExtents.push_back(O);
+      }
+    } else if (*Ty == object::SymbolRef::ST_Function)
+      R.Functions.insert(*Name);
+  }
+  return R;
+}
+
+namespace {
+bool isQualifier(TypeKind K) {
+  return K == TypeKind::Const || K == TypeKind::Volatile ||
+         K == TypeKind::Restrict;
+}
+} // namespace
+
+unsigned boundArraysBySymbolSize(TypeTable &Table,
+                                 ArrayRef<ElfObject> Objects) {
+  std::vector<Type> &Types = Table.Types;
+  // The array of unknown bound under Id's qualifiers, if there is one.
+  auto UnboundedArray = [&](TypeId Id) -> std::optional<TypeId> {
+    for (unsigned Hops = 0; Hops < 8 && Id < Types.size(); ++Hops) {
+      const Type &T = Types[Id];
+      if (isQualifier(T.Kind)) {
+        Id = T.Ref;
+        continue;
+      }
+      if (T.Kind == TypeKind::Array && T.NumElems == 0)
+        return Id;
+      break;
+    }
+    return std::nullopt;
+  };
+  bool Any = false;
+  for (const auto *Syms : {&Table.Variables, &Table.VariablesByAddress})
+    for (const Symbol &S : *Syms)
+      Any = Any || UnboundedArray(S.Type);
+  if (!Any || Objects.empty())
+    return 0;
+
+  // Sizes by name (0 where symbols of one name disagree) and by address.
+  StringMap<uint64_t> SizeByName;
+  for (const ElfObject &O : Objects) {
+    auto [It, New] = SizeByName.try_emplace(O.Name, O.Size);
+    if (!New && It->second != O.Size)
+      It->second = 0;
+  }
+  std::vector<const ElfObject *> ByAddress;
+  for (const ElfObject &O : Objects)
+    if (O.Address != Symbol::NoAddress)
+      ByAddress.push_back(&O);
+  llvm::stable_sort(ByAddress, [](const ElfObject *A, const ElfObject *B) {
+    return A->Address < B->Address;
+  });
+  auto SizeAt = [&](const Symbol &S) -> uint64_t {
+    auto It = llvm::partition_point(
+        ByAddress, [&](const ElfObject *O) { return O->Address < S.Address; });
+    for (; It != ByAddress.end() && (*It)->Address == S.Address; ++It)
+      if ((*It)->Size &&
+          ((*It)->Name == S.Name || ltoBaseName((*It)->Name) == S.Name))
+        return (*It)->Size;
+    return 0;
+  };
+
+  // Arrays and qualified types by what they are made of, so that a
+  // completed type that already exists (another unit's bounded definition)
+  // is reused and each new one is made once.
+  using Key = std::tuple<unsigned, TypeId, TypeId, uint64_t>;
+  auto KeyOf = [](const Type &T) {
+    return Key(unsigned(T.Kind), T.Ref, T.IndexType, T.NumElems);
+  };
+  DenseMap<Key, TypeId> Derived;
+  for (TypeId I = 0; I < Types.size(); ++I)
+    if (Types[I].Kind == TypeKind::Array || isQualifier(Types[I].Kind))
+      Derived.try_emplace(KeyOf(Types[I]), I);
+  auto Intern = [&](Type T) {
+    auto [It, New] = Derived.try_emplace(KeyOf(T), TypeId(Types.size()));
+    if (New)
+      Types.push_back(std::move(T));
+    return It->second;
+  };
+  auto Complete = [&](TypeId Id, TypeId Array, uint64_t Size) -> TypeId {
+    uint64_t Elem = byteSizeOf(Types, Types[Array].Ref);
+    if (!Size || !Elem || Size % Elem || Size / Elem > UINT32_MAX)
+      return Id;
+    SmallVector<TypeKind, 4> Quals;
+    for (TypeId Q = Id; Q != Array; Q = Types[Q].Ref)
+      Quals.push_back(Types[Q].Kind);
+    Type Bounded = Types[Array];
+    Bounded.NumElems = Size / Elem;
+    TypeId R = Intern(std::move(Bounded));
+    for (TypeKind K : llvm::reverse(Quals)) {
+      Type Q;
+      Q.Kind = K;
+      Q.Ref = R;
+      R = Intern(std::move(Q));
+    }
+    return R;
+  };
+
+  unsigned Changed = 0;
+  auto Update = [&](Symbol &S, uint64_t Size) {
+    if (std::optional<TypeId> A = UnboundedArray(S.Type)) {
+      TypeId New = Complete(S.Type, *A, Size);
+      Changed += New != S.Type;
+      S.Type = New;
+    }
+  };
+  for (Symbol &S : Table.Variables) {
+    auto It = SizeByName.find(S.Name);
+    Update(S, It == SizeByName.end() ? 0 : It->second);
+  }
+  for (Symbol &S : Table.VariablesByAddress) {
+    uint64_t Size = SizeAt(S);
+    if (!Size)
+      if (auto It = SizeByName.find(S.Name); It != SizeByName.end())
+        Size = It->second;
+    Update(S, Size);
+  }
+  Table.Hidden.resize(Types.size(), false);
+  return Changed;
+}
+
+} // namespace types
+} // namespace dwarfpack
