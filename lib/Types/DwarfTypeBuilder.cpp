@@ -492,7 +492,7 @@ template <typename DieT> TypeId UnitConverter<DieT>::typeOf(const DieT &D) {
   }
   if (D.getTag() == dwarf::DW_TAG_atomic_type) {
     // CTF has no _Atomic; like GCC, use the underlying type.
-    Log.report("atomic-dropped", "_Atomic qualifier dropped");
+    warn("atomic-dropped", D, "_Atomic qualifier dropped");
     memoSet(D, Provisional);
     Id = refType(V);
     memoSet(D, Id);
@@ -526,8 +526,7 @@ void UnitConverter<DieT>::convertInto(const ViewT &D, Type &T) {
     return;
   case dwarf::DW_TAG_reference_type:
   case dwarf::DW_TAG_rvalue_reference_type:
-    Log.report("cxx-reference-as-pointer",
-               "C++ references are written as pointers");
+    warn("cxx-reference-as-pointer", D, "C++ reference written as a pointer");
     T.Kind = TypeKind::Pointer;
     T.Ref = refType(D);
     T.Size = U.getAddressByteSize();
@@ -572,8 +571,8 @@ void UnitConverter<DieT>::convertInto(const ViewT &D, Type &T) {
     }
     [[fallthrough]];
   default:
-    Log.report("unrepresentable-type", Twine("unrepresentable DWARF type ") +
-                                           dwarf::TagString(D.getTag()));
+    warn("unrepresentable-type", D,
+         Twine("unrepresentable DWARF type ") + dwarf::TagString(D.getTag()));
     T.Kind = TypeKind::Unknown;
     T.Size = byteSize(D).value_or(0);
     if (T.Size > MaxSaneSize)
@@ -628,8 +627,8 @@ void UnitConverter<DieT>::convertBase(const ViewT &D, Type &T) {
     break;
   default:
     // Decimal and fixed-point floats have no CTF encoding.
-    Log.report("unrepresentable-type",
-               "base type '" + T.Name + "' with unsupported encoding");
+    warn("unrepresentable-type", D,
+         "base type '" + T.Name + "' with unsupported encoding");
     T.Kind = TypeKind::Unknown;
     break;
   }
@@ -732,7 +731,8 @@ void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
     ViewT C = view(CD);
     if (Tag == dwarf::DW_TAG_inheritance) {
       // The closest C form of a base class: an unnamed member at its offset.
-      Log.report("cxx-base-class", "C++ base class written as unnamed member");
+      warn("cxx-base-class", C,
+           "base class of '" + T.Name + "' written as an unnamed member");
       Member M;
       M.Type = refType(C);
       M.BitOffset = memberBitOffset(C, 0).value_or(0);
@@ -741,18 +741,23 @@ void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
     }
     if (Tag == dwarf::DW_TAG_template_type_parameter ||
         Tag == dwarf::DW_TAG_template_value_parameter) {
-      Log.report("cxx-template", "C++ template parameters dropped");
+      warn("template-parameter", C,
+           "template parameter '" + nameOf(C) + "' of '" + T.Name +
+               "' dropped");
       continue;
     }
     if (Tag == dwarf::DW_TAG_subprogram) {
-      Log.report("cxx-method", "C++ member function dropped");
+      warn("member-function", C,
+           "member function '" + nameOf(C) + "' of '" + T.Name + "' dropped");
       continue;
     }
     if (Tag != dwarf::DW_TAG_member)
       continue;
     // C++ static data members are declarations, not storage.
     if (C.find(dwarf::DW_AT_external) || C.find(dwarf::DW_AT_declaration)) {
-      Log.report("cxx-static-member", "C++ static data member dropped");
+      warn("static-member", C,
+           "static data member '" + nameOf(C) + "' of '" + T.Name +
+               "' dropped (not storage of the type)");
       continue;
     }
     Member M;
