@@ -3,6 +3,7 @@
 #include "dwarfpack/CTF/CtfWriter.h"
 #include "dwarfpack/CTF/CtfFormat.h"
 #include "dwarfpack/Support/Compression.h"
+#include "dwarfpack/Types/ElfSymbols.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -195,7 +196,7 @@ bool unindexedSection(ArrayRef<Symbol> Syms, ArrayRef<Symbol> ByAddress,
   size_t Last = 0, Typed = 0, Placed = 0;
   Out.reserve(Order->size());
   for (size_t I = 0; I < Order->size(); ++I) {
-    StringRef Name = (*Order)[I];
+    StringRef Name = types::unversionedName((*Order)[I]);
     auto It = ByName.find(Name);
     if (It == ByName.end()) {
       Out.push_back(0);

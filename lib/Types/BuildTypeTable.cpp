@@ -302,9 +302,9 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     if (Spans->empty())
       return createStringError(inconvertibleErrorCode(),
                                "no DWARF compile units (no debug information)");
-    // Only finish() needs the ELF symbols: read them beside the units.
-    std::future<ElfSymbolNames> Syms = std::async(
-        std::launch::async, [&Obj] { return collectElfSymbols(Obj); });
+    // The units keep declarations of the ELF's data symbols (those no unit
+    // defines, such as copy-relocated library variables, take their type).
+    ElfSymbolNames Names = collectElfSymbols(Obj);
     R.NumUnits = Spans->size();
     uint8_t AddrSize = Obj.getBytesInAddress();
     bool LE = Obj.isLittleEndian();
@@ -326,7 +326,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
             static thread_local fast::Unit FU;
             if (FU.parse(Info.substr(S.Offset, S.Length), FastSecs, LE)) {
               ++NumFast;
-              return convertCompileUnit(FU, Log, S.Offset);
+              return convertCompileUnit(FU, Log, S.Offset, &Names.Objects);
             }
           }
           StringMap<std::unique_ptr<MemoryBuffer>> Sections =
@@ -334,7 +334,8 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
           std::unique_ptr<DWARFContext> UCtx =
               DWARFContext::create(Sections, AddrSize, LE, OnError, OnWarning);
           for (const auto &U : UCtx->info_section_units())
-            return convertCompileUnit(*U, Log, nullptr, S.Offset, Sup.get());
+            return convertCompileUnit(*U, Log, nullptr, S.Offset, Sup.get(),
+                                      &Names.Objects);
           return UnitTypes();
         },
         [&](size_t I, UnitTypes &&UT) {
@@ -344,7 +345,6 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
         });
     R.NumFastUnits = NumFast;
     R.NumMergedTypes = Merger.numMerged();
-    ElfSymbolNames Names = Syms.get();
     R.Table = Merger.finish(&Names.Objects, &Names.Functions, Threads);
     boundArraysBySymbolSize(R.Table, Names.ObjectExtents);
     groupTypesByKind(R.Table);
@@ -422,8 +422,8 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   convertInOrder(
       DieUnits.size(), Threads,
       [&](size_t I) {
-        UnitTypes UT =
-            convertCompileUnit(*DieUnits[I], Log, &Sigs, 0, Sup.get());
+        UnitTypes UT = convertCompileUnit(*DieUnits[I], Log, &Sigs, 0,
+                                          Sup.get(), &Syms.Objects);
         // Only this unit's own DIEs: type units stay, they are shared, and
         // so do the supplementary file's, read by every unit.
         if (ReleaseDIEs && I < NumOwn)

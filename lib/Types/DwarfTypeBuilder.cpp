@@ -292,8 +292,10 @@ template <typename DieT> class UnitConverter {
 
 public:
   UnitConverter(UnitT &U, WarningLog &Log, const TypeSignatureMap *Sigs,
-                uint64_t OffsetBias, const SupplementaryDwarf *Sup)
-      : U(U), Log(Log), Sigs(Sigs), OffsetBias(OffsetBias), Sup(Sup) {
+                uint64_t OffsetBias, const SupplementaryDwarf *Sup,
+                const StringSet<> *Declared)
+      : U(U), Log(Log), Sigs(Sigs), OffsetBias(OffsetBias), Sup(Sup),
+        Declared(Declared) {
     if constexpr (!IsLLVM) {
       IndexMemo.assign(U.numDies(), NoMemo);
       // About one type for four DIEs in C units.
@@ -310,6 +312,7 @@ private:
   const TypeSignatureMap *Sigs;
   uint64_t OffsetBias;
   const SupplementaryDwarf *Sup;
+  const StringSet<> *Declared;
   UnitTypes Out;
   /// Converted DIEs: those of U by offset (a reference's target is found
   /// there without resolving it to a DIE, a binary search), others (type
@@ -952,9 +955,17 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
       collectSymbols(C);
       break;
     case dwarf::DW_TAG_variable: {
-      // Only definitions: those with a location (or constant) are objects.
-      if (!C.find(dwarf::DW_AT_location))
+      // Definitions (with a location) are objects; declarations count
+      // only for the names asked for, and only where no unit defines them.
+      if (!C.find(dwarf::DW_AT_location)) {
+        if (!Declared || !C.find(dwarf::DW_AT_declaration) ||
+            !C.find(dwarf::DW_AT_type))
+          break;
+        const char *Name = linkageName(C, Sup);
+        if (Name && *Name && Declared->contains(Name))
+          Out.DeclaredVariables.push_back({Name, refType(C)});
         break;
+      }
       const char *Name = linkageName(C, Sup);
       if (!Name || !*Name)
         break;
@@ -1255,16 +1266,19 @@ void finishUnit(UnitTypes &UT, WarningLog &Log) {
 
 UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
                              const TypeSignatureMap *Sigs, uint64_t OffsetBias,
-                             const SupplementaryDwarf *Sup) {
-  UnitTypes UT = UnitConverter<DWARFDie>(U, Log, Sigs, OffsetBias, Sup).run();
+                             const SupplementaryDwarf *Sup,
+                             const StringSet<> *Declared) {
+  UnitTypes UT =
+      UnitConverter<DWARFDie>(U, Log, Sigs, OffsetBias, Sup, Declared).run();
   finishUnit(UT, Log);
   return UT;
 }
 
 UnitTypes convertCompileUnit(const fast::Unit &U, WarningLog &Log,
-                             uint64_t OffsetBias) {
+                             uint64_t OffsetBias, const StringSet<> *Declared) {
   UnitTypes UT =
-      UnitConverter<fast::Die>(U, Log, nullptr, OffsetBias, nullptr).run();
+      UnitConverter<fast::Die>(U, Log, nullptr, OffsetBias, nullptr, Declared)
+          .run();
   finishUnit(UT, Log);
   return UT;
 }
@@ -1431,6 +1445,11 @@ void TypeMerger::add(UnitTypes &&UT) {
       Variables.push_back({Name, Map[S.Type]});
     if (S.Address != Symbol::NoAddress)
       AddressedVariables.push_back({S.Address, Name, Map[S.Type]});
+  }
+  for (const Symbol &S : UT.DeclaredVariables) {
+    uint32_t Name = intern(S.Name);
+    if (SeenDeclared.insert(Name).second)
+      DeclaredVariables.push_back({Name, Map[S.Type]});
   }
   for (const Symbol &S : UT.Functions) {
     uint32_t Name = intern(S.Name);
@@ -1676,8 +1695,8 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
           Res.push_back({NameById[R], S.Type});
     }
     // Names are unique (SeenVariables, SeenFunctions; a renamed symbol has
-    // one base name), unless DWARF itself has a name with an LTO suffix:
-    // then the first entry wins.
+    // one base name), except for declarations of defined variables and
+    // names that DWARF itself gives an LTO suffix: the first entry wins.
     llvm::stable_sort(
         Res, [](const auto &A, const auto &B) { return A.first < B.first; });
     Res.erase(std::unique(Res.begin(), Res.end(),
@@ -1689,7 +1708,11 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   };
   std::future<std::pair<Picked, Picked>> PickedSyms =
       std::async(Threads > 1 ? std::launch::async : std::launch::deferred, [&] {
-        return std::make_pair(Pick(Variables, ElfObjects, RenamedObjects),
+        // A declaration comes after every definition: the sort below is
+        // stable, so it names a variable only where no unit defines it.
+        std::vector<SymbolRef> Vars = Variables;
+        llvm::append_range(Vars, DeclaredVariables);
+        return std::make_pair(Pick(Vars, ElfObjects, RenamedObjects),
                               Pick(Functions, ElfFunctions, RenamedFunctions));
       });
   ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it

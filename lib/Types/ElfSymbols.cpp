@@ -15,6 +15,15 @@ using namespace llvm;
 namespace dwarfpack {
 namespace types {
 
+StringRef unversionedName(StringRef Name) {
+  size_t At = Name.find('@');
+  if (At == 0 || At == StringRef::npos)
+    return Name;
+  StringRef Version = Name.substr(At + 1);
+  Version.consume_front("@");
+  return Version.empty() ? Name : Name.take_front(At);
+}
+
 ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
                                  bool GlobalDataOnly) {
   ElfSymbolNames R;
@@ -23,6 +32,8 @@ ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
     Expected<uint32_t> Flags = S.getFlags();
     Expected<object::SymbolRef::Type> Ty = S.getType();
     Expected<StringRef> Name = S.getName();
+    if (Name)
+      *Name = unversionedName(*Name);
     if (!Flags || !Ty || !Name) {
       consumeError(Flags.takeError());
       consumeError(Ty.takeError());

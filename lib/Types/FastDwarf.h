@@ -231,7 +231,8 @@ inline Die::ChildIterator &Die::ChildIterator::operator++() {
 /// convertCompileUnit() for a unit the fast reader accepted: the same
 /// types, warnings and hashes as with LLVM's reader.
 UnitTypes convertCompileUnit(const fast::Unit &U, WarningLog &Log,
-                             uint64_t OffsetBias);
+                             uint64_t OffsetBias,
+                             const llvm::StringSet<> *Declared = nullptr);
 
 } // namespace types
 } // namespace dwarfpack

@@ -395,6 +395,36 @@ TEST(ElfSymbols, StaticsOfOneNameEachTakeTheirOwnSize) {
   EXPECT_EQ(T.VariablesByAddress[2].Type, 9u);
 }
 
+TEST(ElfSymbols, UnversionedName) {
+  EXPECT_EQ(unversionedName("stderr@GLIBC_2.2.5"), "stderr");
+  EXPECT_EQ(unversionedName("f@@VERS_1"), "f");
+  EXPECT_EQ(unversionedName("plain"), "plain");
+  // Not versions: nothing before or after the '@'.
+  EXPECT_EQ(unversionedName("@x"), "@x");
+  EXPECT_EQ(unversionedName("f@"), "f@");
+  EXPECT_EQ(unversionedName("f@@"), "f@@");
+}
+
+TEST(TypeMerger, DeclarationsStandInOnlyForUndefinedNames) {
+  TypeMerger M;
+  UnitTypes A = unit({integer("int", 4, IntSigned), integer("long", 8, 1)});
+  A.DeclaredVariables = {{"both", 2}, {"declared", 2}};
+  M.add(std::move(A));
+  UnitTypes B = unit({integer("int", 4, IntSigned)});
+  B.Variables = {{"both", 1}};
+  B.DeclaredVariables = {{"declared", 1}}; // a later declaration: ignored
+  M.add(std::move(B));
+  llvm::StringSet<> Objects;
+  Objects.insert("both");
+  Objects.insert("declared");
+  TypeTable T = M.finish(&Objects, nullptr);
+  ASSERT_EQ(T.Variables.size(), 2u);
+  EXPECT_EQ(T.Variables[0].Name, "both");
+  EXPECT_EQ(T.Types[T.Variables[0].Type].Name, "int");
+  EXPECT_EQ(T.Variables[1].Name, "declared");
+  EXPECT_EQ(T.Types[T.Variables[1].Type].Name, "long");
+}
+
 TEST(ElfSymbols, NothingToDoLeavesTheTableAlone) {
   TypeTable T = unboundedTable();
   T.Variables = {{"x", 9}, {"y", 1}};

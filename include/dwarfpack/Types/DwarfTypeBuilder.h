@@ -49,6 +49,10 @@ struct UnitTypes {
   std::vector<uint64_t> ShallowHashes;
   std::vector<Symbol> Variables; ///< Local type ids.
   std::vector<Symbol> Functions; ///< Local ids of Function types.
+  /// Variables the unit only declares (extern, no location), among the
+  /// names convertCompileUnit was asked for: their type stands in where no
+  /// unit defines the name (a copy-relocated `stderr`).
+  std::vector<Symbol> DeclaredVariables;
 };
 
 /// Type units by signature, for DW_AT_signature references.
@@ -59,11 +63,13 @@ TypeSignatureMap collectTypeUnits(llvm::DWARFContext &Ctx);
 /// unrepresentable C++ types) are counted in Log; the affected type becomes
 /// Unknown. OffsetBias is added to the DIE offsets in messages (for a unit
 /// read from a slice of .debug_info starting at that offset). Sup: dwz's
-/// supplementary file of the unit's object, if it has one.
+/// supplementary file of the unit's object, if it has one. Declared: the
+/// names whose extern declarations are kept (UnitTypes::DeclaredVariables).
 UnitTypes convertCompileUnit(llvm::DWARFUnit &U, WarningLog &Log,
                              const TypeSignatureMap *Sigs = nullptr,
                              uint64_t OffsetBias = 0,
-                             const SupplementaryDwarf *Sup = nullptr);
+                             const SupplementaryDwarf *Sup = nullptr,
+                             const llvm::StringSet<> *Declared = nullptr);
 
 /// Fills UT.Hashes (done by convertCompileUnit; for units built otherwise).
 void hashUnitTypes(UnitTypes &UT);
@@ -181,6 +187,9 @@ private:
     TypeId Type;
   };
   std::vector<AddressedRef> AddressedVariables, AddressedFunctions;
+  /// Declared-only variables, first declaration of each name.
+  std::vector<SymbolRef> DeclaredVariables;
+  llvm::DenseSet<uint32_t> SeenDeclared;
   llvm::DenseSet<uint32_t> SeenVariables, SeenFunctions;
 };
 

@@ -23,7 +23,7 @@ struct ElfObject {
   uint64_t Size = 0;
 };
 
-/// The defined data and function symbol names of an object. With
+/// The defined data and function symbol names of an object (unversioned). With
 /// GlobalDataOnly, data objects are only those of external linkage (the
 /// kernel's global variables; static variables are not interesting to
 /// consumers and would double the symbol tables).
@@ -34,6 +34,11 @@ struct ElfSymbolNames {
 };
 ElfSymbolNames collectElfSymbols(const llvm::object::ObjectFile &Obj,
                                  bool GlobalDataOnly = false);
+
+/// An ELF symbol name without the version GNU ld (2.35 and later) appends
+/// in .symtab to a dynamic symbol's name: `stderr@GLIBC_2.2.5` (a copy
+/// relocation), `f@@VERS_1` (a versioned definition) give `stderr`, `f`.
+llvm::StringRef unversionedName(llvm::StringRef Name);
 
 /// Gives each variable whose type is an array of unknown bound (under any
 /// qualifiers) the bound its ELF symbol's size implies. DWARF leaves the
