@@ -33,14 +33,14 @@ Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
   // Classify in unit order from the unit DIEs alone.
   GroupedStats R;
   std::vector<DWARFUnit *> Work;
-  std::vector<TypeMerger *> Into;
+  std::vector<UnitTarget> Into;
   for (DWARFUnit *U : Units) {
     DWARFDie CU = U->getUnitDIE(/*ExtractUnitDIEOnly=*/true);
     StringRef Name = dwarf::toStringRef(CU.find(dwarf::DW_AT_name));
     StringRef Dir = dwarf::toStringRef(CU.find(dwarf::DW_AT_comp_dir));
-    if (TypeMerger *M = Classify(Dir, Name)) {
+    if (UnitTarget T = Classify(Dir, Name); T.Merger) {
       Work.push_back(U);
-      Into.push_back(M);
+      Into.push_back(T);
     } else {
       ++R.NumSkipped;
     }
@@ -50,12 +50,13 @@ Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
   TypeSignatureMap Sigs = collectTypeUnits(Ctx);
   auto Merge = [&](size_t I, UnitTypes &&UT) {
     R.NumInputTypes += UT.Types.size();
-    Into[I]->add(std::move(UT));
+    Into[I].Merger->add(std::move(UT));
   };
   unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
   if (Threads == 1) {
     for (size_t I = 0; I < Work.size(); ++I) {
-      Merge(I, convertCompileUnit(*Work[I], Log, &Sigs));
+      Merge(I, convertCompileUnit(*Work[I], Log, &Sigs, 0, nullptr,
+                                  Into[I].Declared));
       releaseUnitDIEs(*Work[I]);
     }
     return R;
@@ -69,7 +70,8 @@ Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
     while (Next < Work.size() && Next < I + Window) {
       size_t J = Next++;
       Pending.push_back(Pool.async([&, J] {
-        Results[J] = convertCompileUnit(*Work[J], Log, &Sigs);
+        Results[J] = convertCompileUnit(*Work[J], Log, &Sigs, 0, nullptr,
+                                        Into[J].Declared);
         releaseUnitDIEs(*Work[J]);
       }));
     }

@@ -1646,6 +1646,17 @@ Type TypeMerger::expand(const Node &N) const {
   return T;
 }
 
+void TypeMerger::collectDefinedVariables(StringSet<> &Out) const {
+  for (const SymbolRef &S : Variables)
+    Out.insert(NameById[S.Name]);
+}
+
+void TypeMerger::dropDeclarations(const StringSet<> &Defined) {
+  llvm::erase_if(DeclaredVariables, [&](const SymbolRef &S) {
+    return Defined.contains(NameById[S.Name]);
+  });
+}
+
 StringRef ltoBaseName(StringRef Name) {
   for (StringRef Suffix : {".lto_priv.", ".llvm."}) {
     size_t At = Name.rfind(Suffix);

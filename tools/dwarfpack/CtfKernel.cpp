@@ -303,14 +303,17 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
           // One thread per module: modules are the unit of parallelism.
           types::BuildOptions One;
           types::TypeMerger Merger;
+          ElfSymbolNames Syms = collectElfSymbols(*R.Obj.Obj, true);
           Expected<GroupedStats> GS = convertUnitsInto(
-              *R.Obj.Ctx, One, [&](StringRef, StringRef) { return &Merger; },
+              *R.Obj.Ctx, One,
+              [&](StringRef, StringRef) {
+                return UnitTarget{&Merger, &Syms.Objects};
+              },
               Log);
           if (!GS) {
             R.Err = createFileError(Loadable[J].Path, GS.takeError());
             return;
           }
-          ElfSymbolNames Syms = collectElfSymbols(*R.Obj.Obj, true);
           R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
           types::boundArraysBySymbolSize(R.Table, Syms.ObjectExtents);
           R.Hashes = hashTypeTable(R.Table);
@@ -386,8 +389,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
         ElfSymbolNames Syms = collectElfSymbols(*O->Obj, true);
         StringSet<> Touched;
         bool FixedModule = List == &BuiltinObjs;
-        auto Classify = [&](StringRef Dir,
-                            StringRef Name) -> types::TypeMerger * {
+        auto Classify = [&](StringRef Dir, StringRef Name) -> UnitTarget {
           StringRef M =
               FixedModule ? StringRef(In.Module) : MM.moduleForUnit(Dir, Name);
           if (M.empty())
@@ -395,11 +397,11 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
           // A unit belongs to one module: the first input that has it
           // processes it (built-in module objects come first).
           if (!SeenUnits.insert((Dir + Twine('\0') + Name).str()).second)
-            return nullptr;
+            return {};
           Touched.insert(M);
           ModuleBuild &B = Builds[M.str()];
           ++B.Units;
-          return &B.Merger;
+          return {&B.Merger, &Syms.Objects};
         };
         Expected<GroupedStats> GS =
             convertUnitsInto(*O->Ctx, BOpts, Classify, Log);
@@ -415,6 +417,15 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
         }
         KeepOpen.push_back(std::move(*O));
       }
+
+    // A declaration stands in for a variable only where no unit of any
+    // module defines it (vmlinux's units declare what built-in modules
+    // define): the ELF defines it and no DWARF does (jiffies, in assembly).
+    StringSet<> Defined;
+    for (auto &[Name, B] : Builds)
+      B.Merger.collectDefinedVariables(Defined);
+    for (auto &[Name, B] : Builds)
+      B.Merger.dropDeclarations(Defined);
 
     SharedRepository Repo(/*Share=*/true);
     std::vector<std::string> BuiltinOrder; // vmlinux first, then by name

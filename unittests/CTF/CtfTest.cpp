@@ -425,6 +425,28 @@ TEST(TypeMerger, DeclarationsStandInOnlyForUndefinedNames) {
   EXPECT_EQ(T.Types[T.Variables[1].Type].Name, "long");
 }
 
+TEST(TypeMerger, DeclarationsDefinedByAnotherMergerAreDropped) {
+  // Two modules of one object: core declares what builtin defines.
+  TypeMerger Core, Builtin;
+  UnitTypes C = unit({integer("int", 4, IntSigned)});
+  C.DeclaredVariables = {{"param", 1}, {"in_asm", 1}};
+  Core.add(std::move(C));
+  UnitTypes B = unit({integer("int", 4, IntSigned)});
+  B.Variables = {{"param", 1}};
+  Builtin.add(std::move(B));
+  llvm::StringSet<> Defined;
+  Core.collectDefinedVariables(Defined);
+  Builtin.collectDefinedVariables(Defined);
+  EXPECT_EQ(Defined.size(), 1u);
+  Core.dropDeclarations(Defined);
+  llvm::StringSet<> Objects;
+  Objects.insert("param");
+  Objects.insert("in_asm");
+  TypeTable T = Core.finish(&Objects, nullptr);
+  ASSERT_EQ(T.Variables.size(), 1u);
+  EXPECT_EQ(T.Variables[0].Name, "in_asm");
+}
+
 TEST(ElfSymbols, NothingToDoLeavesTheTableAlone) {
   TypeTable T = unboundedTable();
   T.Variables = {{"x", 9}, {"y", 1}};

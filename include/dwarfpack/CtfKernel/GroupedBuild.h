@@ -23,11 +23,18 @@ namespace ctfkernel {
 using types::collectElfSymbols;
 using types::ElfSymbolNames;
 
+/// Where a unit goes: the merger of its module (null: skip the unit, e.g.
+/// already seen elsewhere), and the names whose extern declarations it
+/// keeps (types::convertCompileUnit; null: none).
+struct UnitTarget {
+  types::TypeMerger *Merger = nullptr;
+  const llvm::StringSet<> *Declared = nullptr;
+};
+
 /// Called once per compile unit, in unit order, on the calling thread, with
-/// the unit's DW_AT_comp_dir and DW_AT_name. Returns the merger of the
-/// unit's module, or null to skip the unit (e.g. already seen elsewhere).
-using UnitClassifier = std::function<types::TypeMerger *(
-    llvm::StringRef CompDir, llvm::StringRef Name)>;
+/// the unit's DW_AT_comp_dir and DW_AT_name.
+using UnitClassifier =
+    std::function<UnitTarget(llvm::StringRef CompDir, llvm::StringRef Name)>;
 
 struct GroupedStats {
   uint64_t NumUnits = 0, NumSkipped = 0, NumInputTypes = 0;

@@ -95,6 +95,12 @@ public:
   TypeTable finish(const llvm::StringSet<> *ElfObjects,
                    const llvm::StringSet<> *ElfFunctions, unsigned Threads = 1);
   size_t numMerged() const { return Nodes.size(); }
+  /// Adds the names of the variables the units define to Out.
+  void collectDefinedVariables(llvm::StringSet<> &Out) const;
+  /// Drops the declarations of Defined's names (defined by the units of
+  /// another merger of the same object: a built-in module's variable that
+  /// core kernel units declare).
+  void dropDeclarations(const llvm::StringSet<> &Defined);
 
 private:
   /// Merged types in a compact form (a vmlinux has ~800k of them before the
