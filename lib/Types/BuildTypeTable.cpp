@@ -345,8 +345,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
         });
     R.NumFastUnits = NumFast;
     R.NumMergedTypes = Merger.numMerged();
-    R.Table = Merger.finish(&Names.Objects, &Names.Functions, Threads);
-    boundArraysBySymbolSize(R.Table, Names.ObjectExtents);
+    R.Table = Merger.finish(Names, Threads);
     groupTypesByKind(R.Table);
     return std::move(R);
   }
@@ -436,8 +435,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
           Pages.releaseUpTo(*Units[I]);
       });
   R.NumMergedTypes = Merger.numMerged();
-  R.Table = Merger.finish(&Syms.Objects, &Syms.Functions, Threads);
-  boundArraysBySymbolSize(R.Table, Syms.ObjectExtents);
+  R.Table = Merger.finish(Syms, Threads);
   groupTypesByKind(R.Table);
   return std::move(R);
 }

@@ -1646,6 +1646,12 @@ Type TypeMerger::expand(const Node &N) const {
   return T;
 }
 
+TypeTable TypeMerger::finish(const ElfSymbolNames &Syms, unsigned Threads) {
+  TypeTable T = finish(&Syms.Objects, &Syms.Functions, Threads);
+  boundArraysBySymbolSize(T, Syms.ObjectExtents);
+  return T;
+}
+
 void TypeMerger::collectDefinedVariables(StringSet<> &Out) const {
   for (const SymbolRef &S : Variables)
     Out.insert(NameById[S.Name]);

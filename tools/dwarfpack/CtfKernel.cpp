@@ -314,8 +314,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
             R.Err = createFileError(Loadable[J].Path, GS.takeError());
             return;
           }
-          R.Table = Merger.finish(&Syms.Objects, &Syms.Functions);
-          types::boundArraysBySymbolSize(R.Table, Syms.ObjectExtents);
+          R.Table = Merger.finish(Syms);
           R.Hashes = hashTypeTable(R.Table);
         }));
       }
@@ -436,9 +435,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
         BuiltinOrder.push_back(Name);
     for (const std::string &Name : BuiltinOrder) {
       ModuleBuild &B = Builds[Name];
-      types::TypeTable T =
-          B.Merger.finish(&B.Symbols.Objects, &B.Symbols.Functions);
-      types::boundArraysBySymbolSize(T, B.Symbols.ObjectExtents);
+      types::TypeTable T = B.Merger.finish(B.Symbols);
       Repo.addModule(Name, T, hashTypeTable(T), MM.isBlocklisted(Name));
       Builds.erase(Name);
     }

@@ -15,6 +15,7 @@
 #define DWARFPACK_TYPES_DWARFTYPEBUILDER_H
 
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Types/ElfSymbols.h"
 #include "dwarfpack/Types/TypeModel.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -94,6 +95,9 @@ public:
   /// Threads > 1 lets a second thread work beside the main one.
   TypeTable finish(const llvm::StringSet<> *ElfObjects,
                    const llvm::StringSet<> *ElfFunctions, unsigned Threads = 1);
+  /// The same for an object's ELF symbols, then arrays of unknown bound
+  /// bounded by their symbols' sizes (boundArraysBySymbolSize).
+  TypeTable finish(const ElfSymbolNames &Syms, unsigned Threads = 1);
   size_t numMerged() const { return Nodes.size(); }
   /// Adds the names of the variables the units define to Out.
   void collectDefinedVariables(llvm::StringSet<> &Out) const;
