@@ -81,6 +81,11 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
     OS << "  " << left_justify(sectionName(Section(S)), 13) << " @ "
        << format_hex(Off, 10) << ", " << Size << " bytes\n";
   }
+  OS << "Segments: " << R.loadSegments().size() << '\n';
+  for (const LoadSegment &S : R.loadSegments())
+    OS << "  file [" << format_hex(S.FileOffset, 18) << ", "
+       << format_hex(S.FileOffset + S.FileSize, 18) << ") at "
+       << format_hex(S.Address, 18) << '\n';
   DumpFailures F;
   OS << "Files: " << H.NumFiles << '\n';
   for (uint32_t I = 1; I <= H.NumFiles; ++I)

@@ -477,7 +477,7 @@ CompactReader::create(MemoryBufferRef Buffer) {
 const char *sectionName(Section S) {
   static const char *const Names[NumSections] = {
       "UUID",  "BlockIndex", "AddressBlocks", "Records", "NameTokens",
-      "Names", "PathTokens", "Paths",         "Files"};
+      "Names", "PathTokens", "Paths",         "Files",   "Segments"};
   return S < NumSections ? Names[S] : "?";
 }
 
@@ -531,7 +531,8 @@ Error CompactReader::parse() {
   Hdr.NumPaths = read32le(P + 36);
   if (Hdr.Version != Version)
     return makeError("unsupported compact table version " + Twine(Hdr.Version) +
-                     " (only version " + Twine(Version) + " is supported)");
+                     " (only version " + Twine(Version) +
+                     " is supported; convert the input again)");
   if (Hdr.BlockShift > MaxBlockShift)
     return makeError("invalid block shift " + Twine(unsigned(Hdr.BlockShift)) +
                      " (at most " + Twine(MaxBlockShift) + ")");
@@ -594,9 +595,27 @@ Error CompactReader::parse() {
     return E;
   if (Error E = checkList(Sec(SecFiles), Hdr.NumFiles, "file", Files))
     return E;
+  if (SecSize[SecSegments] % SegmentEntrySize)
+    return makeError("segments section of " + Twine(SecSize[SecSegments]) +
+                     " bytes is not a whole number of " +
+                     Twine(SegmentEntrySize) + "-byte entries");
+  for (uint32_t Off = 0; Off < SecSize[SecSegments]; Off += SegmentEntrySize) {
+    const uint8_t *E = bytes(Data) + SecOff[SecSegments] + Off;
+    Segments.push_back({read64le(E), read64le(E + 8), read64le(E + 16)});
+  }
+  if (Error E = checkLoadSegments(Segments))
+    return E;
   expandPathsAndFiles();
   locateNameTokens();
   return Error::success();
+}
+
+Expected<std::optional<uint64_t>>
+CompactReader::fileOffsetToAddress(uint64_t Offset) const {
+  if (Segments.empty())
+    return makeError("the table records no load segments (it was made from "
+                     "a relocatable object or a Breakpad file)");
+  return addressOfFileOffset(Segments, Offset);
 }
 
 /// Finds entry Id of a list section; Kind 0 entries are token-encoded names,

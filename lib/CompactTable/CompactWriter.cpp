@@ -561,9 +561,17 @@ struct Writer {
     std::string Files = makeList(FileEntries);
 
     std::string UUID(M.UUID.begin(), M.UUID.end());
+    if (Error E = checkLoadSegments(M.LoadSegments))
+      return std::move(E);
+    std::string Segments;
+    for (const LoadSegment &Seg : M.LoadSegments) {
+      appendU64(Segments, Seg.FileOffset);
+      appendU64(Segments, Seg.Address);
+      appendU64(Segments, Seg.FileSize);
+    }
     const std::string *Sections[NumSections] = {
         &UUID,   &Index,      &Blocks, &Records, &NameTokens,
-        &*Names, &PathTokens, &*Paths, &Files};
+        &*Names, &PathTokens, &*Paths, &Files,   &Segments};
 
     std::string Out;
     appendU32(Out, Magic);

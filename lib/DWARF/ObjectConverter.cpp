@@ -824,6 +824,15 @@ Error readElf(const ELFObjectFile<ELFT> &Obj, StringRef Path, FunctionModel &M,
     if (Name->starts_with(".debug_") || Name->starts_with(".zdebug_"))
       Stats.DebugBytes += S.sh_size;
   }
+  unsigned Dropped = 0;
+  Expected<std::vector<LoadSegment>> Segments = readLoadSegments(Obj, &Dropped);
+  if (!Segments)
+    return Segments.takeError();
+  M.LoadSegments = std::move(*Segments);
+  if (Dropped)
+    Log.report("overlapping-segments",
+               Twine(Dropped) + " PT_LOAD segment(s) whose file bytes overlap "
+                                "another's left out of the load map");
   ArrayRef<uint8_t> BuildId = gnuBuildId(Obj);
   if (BuildId.size() > 20)
     Log.report("build-id-too-long",

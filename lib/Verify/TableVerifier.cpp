@@ -730,6 +730,30 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
                            " is not the build-id " + toHex(BuildID, true) +
                            " of the binary");
   }
+  if (std::optional<ArrayRef<LoadSegment>> Segs = Table.loadSegments()) {
+    Expected<std::vector<LoadSegment>> Want = readLoadSegments(Obj);
+    if (!Want)
+      return Want.takeError();
+    auto Text = [](const LoadSegment &S) {
+      return "file [0x" + utohexstr(S.FileOffset, true) + ", 0x" +
+             utohexstr(S.FileOffset + S.FileSize, true) + ") at 0x" +
+             utohexstr(S.Address, true);
+    };
+    if (Segs->size() != Want->size()) {
+      ++Stats.Mismatches;
+      Log.report("segments",
+                 Table.kind() + " table has " + Twine(Segs->size()) +
+                     " load segments, the binary " + Twine(Want->size()));
+    } else {
+      for (size_t I = 0; I < Segs->size(); ++I)
+        if ((*Segs)[I] != (*Want)[I]) {
+          ++Stats.Mismatches;
+          Log.report("segments", "load segment " + Twine(I) + ": " +
+                                     Table.kind() + " " + Text((*Segs)[I]) +
+                                     "; binary " + Text((*Want)[I]));
+        }
+    }
+  }
   for (Result &R : Results) {
     Log.merge(R.Log);
     Stats.FunctionsChecked += R.Stats.FunctionsChecked;

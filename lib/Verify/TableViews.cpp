@@ -135,6 +135,9 @@ public:
 
   StringRef kind() const override { return "compact"; }
   ArrayRef<uint8_t> uuid() const override { return R.uuid(); }
+  std::optional<ArrayRef<LoadSegment>> loadSegments() const override {
+    return R.loadSegments();
+  }
   uint32_t numFunctions() const override { return Functions.size(); }
   uint64_t functionStart(uint32_t Index) const override {
     return Functions[Index].Start;

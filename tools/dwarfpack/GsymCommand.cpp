@@ -8,9 +8,12 @@
 #include "dwarfpack/CompactTable/CompactWriter.h"
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
+#include "dwarfpack/Symbolize/TableStore.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,7 +46,13 @@ const char *GsymSubDetails =
     "  --breakpad-store, INPUT is a symbol store directory\n"
     "  (<debug_file>/<ID>/<name>.sym) and OUTPUT the directory that receives\n"
     "  the same tree of <name>.dpat files (compact) or <name>.gsym files\n"
-    "  (--format=gsym).\n";
+    "  (--format=gsym).\n"
+    "\n"
+    "  With --store DIR instead of -o, the table is named by the input's\n"
+    "  build-id: DIR/<first 2 hex digits>/<rest>.dpat (or .gsym), where\n"
+    "  `dwarfpack lookup --store DIR` finds it for 'BUILDID:<hex> <address>'\n"
+    "  queries (add --file-offsets for file offsets, as profilers record\n"
+    "  them).\n";
 
 cl::SubCommand GsymSub(
     "gsym",
@@ -51,9 +60,15 @@ cl::SubCommand GsymSub(
 
 cl::opt<std::string> Input(cl::Positional, cl::desc("<input ELF file>"),
                            cl::Required, cl::sub(GsymSub), cl::cat(category()));
-cl::opt<std::string> Output("o", cl::desc("Output file (required)"),
-                            cl::value_desc("file"), cl::Required,
-                            cl::sub(GsymSub), cl::cat(category()));
+cl::opt<std::string> Output("o", cl::desc("Output file (or --store)"),
+                            cl::value_desc("file"), cl::sub(GsymSub),
+                            cl::cat(category()));
+cl::opt<std::string> StoreDir(
+    "store",
+    cl::desc("Write the table into this store directory, named by the "
+             "input's build-id (<dir>/<first 2 hex digits>/<rest>.dpat or "
+             ".gsym), instead of -o"),
+    cl::value_desc("dir"), cl::sub(GsymSub), cl::cat(category()));
 cl::alias OutputLong("output", cl::desc("Alias for -o"), cl::aliasopt(Output),
                      cl::cat(category()));
 cl::opt<unsigned>
@@ -116,6 +131,11 @@ Expected<std::string> encodeCompactTable(const FunctionModel &Model,
 
 int runGsym() {
   auto Start = std::chrono::steady_clock::now();
+  if (Output.getNumOccurrences() + StoreDir.getNumOccurrences() != 1)
+    return reportError("give either -o OUTPUT or --store DIR");
+  if (BreakpadStore && StoreDir.getNumOccurrences())
+    return reportError("--breakpad-store writes to the directory of -o, not "
+                       "to --store");
   WarningLog Log;
   FunctionModel Model;
   ConvertOptions Options;
@@ -173,6 +193,19 @@ int runGsym() {
     return reportError("'" + Input +
                        "': no functions found (no DWARF with code and no "
                        "function symbols)");
+  }
+
+  if (StoreDir.getNumOccurrences()) {
+    if (Model.UUID.size() < 2)
+      return reportError("'" + Input +
+                         "': --store needs a build-id to name the table, "
+                         "and the input has none");
+    Output = TableStore::tablePath(
+        StoreDir, Model.UUID, Format == OutFormat::Compact ? "dpat" : "gsym");
+    if (std::error_code EC =
+            sys::fs::create_directories(sys::path::parent_path(Output)))
+      return reportError("cannot create '" + sys::path::parent_path(Output) +
+                         "': " + EC.message());
   }
 
   gsym::WriteStats WS;

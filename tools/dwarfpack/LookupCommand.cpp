@@ -5,14 +5,21 @@
 // one per line from stdin and answers each line at once (flushing), so a
 // profiler can keep the process open as a symbolization server.
 //
+// With --store, queries name their module by build-id (`BUILDID:<hex>
+// <address>`, llvm-symbolizer's syntax) and tables come from a store
+// (TableStore.h); with --file-offsets, the numbers are offsets in the
+// module's file, as BPF build-id stacks and perf record user samples.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
 #include "FormatRegistry.h"
 
 #include "dwarfpack/Symbolize/Printer.h"
+#include "dwarfpack/Symbolize/TableStore.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>
@@ -29,7 +36,8 @@ static cl::SubCommand
 // addresses only (so that scripts written for it work unchanged).
 static cl::list<std::string>
     Args(cl::Positional, cl::ZeroOrMore,
-         cl::desc("<file> [address...] (addresses read from stdin when none)"),
+         cl::desc("<file> [address...] (addresses read from stdin when "
+                  "none; with --store, queries only)"),
          cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<std::string>
     Obj("obj",
@@ -62,6 +70,26 @@ static cl::opt<bool>
                        "innermost location), like llvm-symbolizer"),
               cl::sub(LookupSub), cl::cat(category()));
 
+static cl::opt<std::string> Store(
+    "store",
+    cl::desc("Look each address up in the table of its module's build-id, "
+             "in a store directory as 'dwarfpack gsym --store' writes it "
+             "(<dir>/<first 2 hex digits>/<rest>.dpat or .gsym); queries "
+             "are 'BUILDID:<hex> <address>', as llvm-symbolizer reads them"),
+    cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<std::string>
+    BuildIdArg("build-id",
+               cl::desc("With --store: the build-id of the module of every "
+                        "query, which is then a bare address (as "
+                        "llvm-symbolizer --build-id)"),
+               cl::value_desc("hex"), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<bool> FileOffsets(
+    "file-offsets",
+    cl::desc("Addresses are offsets in the module's ELF file (as BPF "
+             "build-id stack traces and perf record them), converted "
+             "through the load segments the table records (compact tables)"),
+    cl::sub(LookupSub), cl::cat(category()));
+
 /// Parses an address as llvm-symbolizer does: decimal, or with 0x / 0b /
 /// 0o / leading-0 prefixes; surrounding blanks are ignored and only the
 /// first word counts.
@@ -73,6 +101,38 @@ static bool parseAddress(StringRef Text, uint64_t &Value) {
   return !Text.getAsInteger(0, Value);
 }
 
+/// Looks Value (an address, or with --file-offsets a file offset) up in S
+/// and prints the answer; Label names the module in warnings.
+static void resolve(const AddressSymbolizer &S, ResultPrinter &P,
+                    StringRef Label, uint64_t Value) {
+  uint64_t Addr = Value;
+  if (FileOffsets) {
+    Expected<std::optional<uint64_t>> A = S.fileOffsetToAddress(Value);
+    if (!A) {
+      std::string Msg = toString(A.takeError());
+      reportWarning("'" + Label + "': " + Msg);
+      P.printError(Value, Msg);
+      return;
+    }
+    if (!*A) { // in no loaded segment: not found
+      LookupResult None;
+      None.Address = Value;
+      P.print(None);
+      return;
+    }
+    Addr = **A;
+  }
+  Expected<LookupResult> R = S.lookup(Addr);
+  if (!R) {
+    std::string Msg = toString(R.takeError());
+    reportWarning("'" + Label + "': " + Msg);
+    P.printError(Value, Msg);
+    return;
+  }
+  R->Address = Value; // printed as queried, as llvm-symbolizer does
+  P.print(*R);
+}
+
 static void symbolize(const AddressSymbolizer &S, ResultPrinter &P,
                       StringRef InputFile, StringRef Text) {
   uint64_t Addr;
@@ -81,17 +141,107 @@ static void symbolize(const AddressSymbolizer &S, ResultPrinter &P,
     P.printInvalidInput();
     return;
   }
-  Expected<LookupResult> R = S.lookup(Addr);
-  if (!R) {
-    std::string Msg = toString(R.takeError());
-    reportWarning("'" + InputFile + "': " + Msg);
+  resolve(S, P, InputFile, Addr);
+}
+
+/// One --store query: `BUILDID:<hex> <address>`, or a bare address when
+/// --build-id gave the module (Fixed).
+static void symbolizeInStore(TableStore &Tables, ResultPrinter &P,
+                             const SmallVectorImpl<uint8_t> *Fixed,
+                             StringRef Text) {
+  StringRef Rest = Text.trim();
+  SmallVector<uint8_t, 20> Parsed;
+  ArrayRef<uint8_t> Id;
+  if (Fixed) {
+    Id = *Fixed;
+  } else {
+    if (!Rest.consume_front("BUILDID:")) {
+      reportWarning("'" + Text + "': expected 'BUILDID:<hex> <address>'");
+      P.printInvalidInput();
+      return;
+    }
+    StringRef Hex = Rest.take_until([](char C) { return isSpace(C); });
+    Rest = Rest.drop_front(Hex.size());
+    Expected<SmallVector<uint8_t, 20>> B = parseBuildId(Hex);
+    if (!B) {
+      reportWarning("'" + Text + "': " + toString(B.takeError()));
+      P.printInvalidInput();
+      return;
+    }
+    Parsed = std::move(*B);
+    Id = Parsed;
+  }
+  uint64_t Addr;
+  if (!parseAddress(Rest, Addr)) {
+    reportWarning("'" + Text + "': expected an address");
+    P.printInvalidInput();
+    return;
+  }
+  // llvm-symbolizer names such a module by its build-id in upper case.
+  std::string Module = toHex(Id);
+  P.setModuleName(Module);
+  Expected<const AddressSymbolizer &> S = Tables.open(Id);
+  if (!S) {
+    std::string Msg = toString(S.takeError());
+    reportWarning(Msg);
     P.printError(Addr, Msg);
     return;
   }
-  P.print(*R);
+  resolve(*S, P, Module, Addr);
+}
+
+/// Runs each query of the command line, or each line of stdin, through Fn.
+template <typename Fn>
+static void forEachQuery(ResultPrinter &P, ArrayRef<std::string> Queries,
+                         Fn F) {
+  if (!Queries.empty()) {
+    P.beginList();
+    for (const std::string &Q : Queries)
+      F(Q);
+    P.endList();
+    return;
+  }
+  std::string Line;
+  while (std::getline(std::cin, Line))
+    F(Line); // flushed after each answer
+}
+
+static PrinterOptions printerOptions(StringRef ModuleName) {
+  PrinterOptions Opts;
+  Opts.Style = Style;
+  Opts.Demangle = !NoDemangle;
+  Opts.Inlines = Inlines && !NoInlines;
+  Opts.ModuleName = ModuleName.str();
+  return Opts;
+}
+
+static int runStoreLookup() {
+  if (Obj.getNumOccurrences())
+    return reportError("--store and --obj exclude each other: the build-id "
+                       "of each query chooses the table");
+  if (!sys::fs::is_directory(Store))
+    return reportError("'" + Store + "': not a directory");
+  std::optional<SmallVector<uint8_t, 20>> Fixed;
+  if (BuildIdArg.getNumOccurrences()) {
+    Expected<SmallVector<uint8_t, 20>> B = parseBuildId(BuildIdArg);
+    if (!B)
+      return reportError("--build-id: " + toString(B.takeError()));
+    Fixed = std::move(*B);
+  }
+  TableStore Tables(Store);
+  ResultPrinter P(outs(), printerOptions(""));
+  forEachQuery(P, Args, [&](StringRef Q) {
+    symbolizeInStore(Tables, P, Fixed ? &*Fixed : nullptr, Q);
+  });
+  return 0;
 }
 
 static int runLookup() {
+  if (Store.getNumOccurrences())
+    return runStoreLookup();
+  if (BuildIdArg.getNumOccurrences())
+    return reportError("--build-id needs --store (the directory to find the "
+                       "module's table in)");
   std::string InputFile = Obj;
   ArrayRef<std::string> Addresses = Args;
   if (Obj.getNumOccurrences() == 0) {
@@ -110,23 +260,15 @@ static int runLookup() {
   auto S = H->Open(std::move(File->Buffer));
   if (!S)
     return reportError(createFileError(InputFile, S.takeError()));
+  // Every query would fail the same way: say it once.
+  if (FileOffsets)
+    if (Expected<std::optional<uint64_t>> A = (*S)->fileOffsetToAddress(0); !A)
+      return reportError("'" + InputFile + "' (" + H->Name +
+                         "): --file-offsets: " + toString(A.takeError()));
 
-  PrinterOptions Opts;
-  Opts.Style = Style;
-  Opts.Demangle = !NoDemangle;
-  Opts.Inlines = Inlines && !NoInlines;
-  Opts.ModuleName = InputFile;
-  ResultPrinter P(outs(), Opts);
-  if (!Addresses.empty()) {
-    P.beginList();
-    for (const std::string &A : Addresses)
-      symbolize(**S, P, InputFile, A);
-    P.endList();
-    return 0;
-  }
-  std::string Line;
-  while (std::getline(std::cin, Line))
-    symbolize(**S, P, InputFile, Line); // flushed after each answer
+  ResultPrinter P(outs(), printerOptions(InputFile));
+  forEachQuery(P, Addresses,
+               [&](StringRef Q) { symbolize(**S, P, InputFile, Q); });
   return 0;
 }
 

@@ -68,6 +68,7 @@ void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
 void buildModel(FunctionModel &M, bool Reverse = false) {
   M.BaseAddress = 0x1000;
   M.UUID = {1, 2, 3, 4};
+  M.LoadSegments = {{0, 0, 0x800}, {0x800, 0x1000, 0x4000}};
   std::vector<FileId> Files;
   for (int I = 0; I < 40; ++I)
     Files.push_back(M.addFile("/src/dir" + std::to_string(I % 3),
@@ -294,6 +295,47 @@ TEST(CompactTable, HugeNameExpansionIsRefused) {
   ASSERT_FALSE(bool(L));
   EXPECT_NE(toString(L.takeError()).find("expands to more than 16 MiB"),
             std::string::npos);
+}
+
+// File offsets resolve through the recorded segments, at their edges too;
+// a table without segments says so rather than guessing.
+TEST(CompactTable, LoadSegments) {
+  FunctionModel M;
+  buildModel(M);
+  M.LoadSegments = {{0x10, 0x400010, 0x100}, {0x200, 0x601000, 0x8}};
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  auto R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  EXPECT_EQ((*R)->loadSegments(), ArrayRef<LoadSegment>(M.LoadSegments));
+  auto At = [&](uint64_t Off) -> std::string {
+    Expected<std::optional<uint64_t>> A = (*R)->fileOffsetToAddress(Off);
+    if (!A)
+      return toString(A.takeError());
+    return *A ? utohexstr(**A) : "none";
+  };
+  EXPECT_EQ(At(0xf), "none");
+  EXPECT_EQ(At(0x10), "400010");
+  EXPECT_EQ(At(0x10f), "40010F");
+  EXPECT_EQ(At(0x110), "none");
+  EXPECT_EQ(At(0x1ff), "none");
+  EXPECT_EQ(At(0x200), "601000");
+  EXPECT_EQ(At(0x207), "601007");
+  EXPECT_EQ(At(0x208), "none");
+  EXPECT_EQ(At(UINT64_MAX), "none");
+
+  M.LoadSegments.clear();
+  C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C));
+  R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(R));
+  EXPECT_NE(At(0x10).find("records no load segments"), std::string::npos);
+
+  // The writer refuses segments a reader would refuse.
+  M.LoadSegments = {{0x100, 0, 0x10}, {0x108, 0x1000, 0x10}};
+  Expected<std::string> Bad = compact::encodeCompact(M);
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(toString(Bad.takeError()).find("overlaps"), std::string::npos);
 }
 
 TEST(CompactTable, HeaderErrors) {

@@ -274,11 +274,39 @@ def run_gsymutil(gsym, addrs, args):
     return demangle_all(parse_gsymutil(out), args)
 
 
+def load_segments(elf, args):
+    """(offset, address, size) of the PT_LOAD segments with file bytes, as
+    llvm-readelf prints them: the oracle for --file-offsets."""
+    out = subprocess.run([tool("llvm-readelf", args), "-lW", elf], check=True,
+                         capture_output=True, text=True).stdout
+    segs = []
+    for line in out.splitlines():
+        f = line.split()
+        if f and f[0] == "LOAD" and int(f[4], 16):
+            segs.append((int(f[1], 16), int(f[2], 16), int(f[4], 16)))
+    return segs
+
+
 def run_dwarfpack(gsym, addrs, args):
-    text = "".join("0x%x\n" % a for a in addrs)
-    out = run([args.dwarfpack, "lookup", gsym, "--output-style=JSON"], text,
-              "dwarfpack lookup")
-    return demangle_all(parse_symbolizer_json(out), args)
+    if not args.file_offsets:
+        text = "".join("0x%x\n" % a for a in addrs)
+        out = run([args.dwarfpack, "lookup", gsym, "--output-style=JSON"],
+                  text, "dwarfpack lookup")
+        return demangle_all(parse_symbolizer_json(out), args)
+    # Ask by file offset, as a profiler's (build-id, offset) sample would,
+    # and file the answers under the addresses the offsets stand for.
+    segs = load_segments(args.elf, args)
+    by_offset = {}
+    for a in addrs:
+        for off, va, size in segs:
+            if va <= a < va + size:
+                by_offset[a - va + off] = a
+                break
+    text = "".join("0x%x\n" % o for o in sorted(by_offset))
+    out = run([args.dwarfpack, "lookup", gsym, "--file-offsets",
+               "--output-style=JSON"], text, "dwarfpack lookup --file-offsets")
+    answers = parse_symbolizer_json(out)
+    return demangle_all({by_offset[o]: fr for o, fr in answers.items()}, args)
 
 
 def dwarfpack_lookup_available(args):
@@ -654,6 +682,11 @@ def main():
     ap.add_argument("--llvm-bin", default=LLVM_BIN)
     ap.add_argument("--summary-json", help="write the figures here")
     ap.add_argument("--save-addresses", help="write the sampled addresses")
+    ap.add_argument("--file-offsets", action="store_true",
+                    help="query dwarfpack by file offset (GSYM must then be "
+                    "a compact table): offsets from the ELF's program "
+                    "headers, answers compared at the addresses they load "
+                    "at; addresses outside every segment count as missing")
     args = ap.parse_args()
 
     cands = args.candidate

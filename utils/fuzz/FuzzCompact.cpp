@@ -1,8 +1,8 @@
 //===- FuzzCompact.cpp - The compact address table reader -----------------===//
 //
 // CompactReader::create, the dump, the blocks and records it lists, the
-// name, path and file lists, and lookups at addresses taken from the input
-// and the dump.
+// name, path and file lists, lookups at addresses taken from the input
+// and the dump, and those numbers as file offsets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +30,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
   consumeError(compact::dumpCompact(C, OS));
   Picker.addFromText(OS.Kept, 40);
   keep(lookupAll(C, Picker));
+  // File offsets go through the segments, checked at open.
+  for (uint64_t A : Picker.addresses()) {
+    Expected<std::optional<uint64_t>> At = C.fileOffsetToAddress(A);
+    if (!At)
+      consumeError(At.takeError());
+    else
+      keep(At->value_or(0));
+  }
   std::string S;
   for (uint32_t Id = 0; Id < 8; ++Id) {
     consumeError(C.getPath(Id, S));

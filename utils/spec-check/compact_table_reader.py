@@ -8,17 +8,22 @@ reads and fails loudly on anything the documents do not allow.
 
 Usage:
   compact_table_reader.py lookup FILE [ADDR...] [--output-style=JSON|LLVM|GNU]
-                                                [--no-inlines]
+                                                [--no-inlines] [--file-offsets]
       Answer like `dwarfpack lookup --no-demangle FILE` (stdin one address a
       line when no address is given, as dwarfpack does). Names are printed as
-      stored: this reader does not demangle.
+      stored: this reader does not demangle. With --file-offsets, each
+      number is an offset in the module's file, turned into an address
+      through the Segments section.
   compact_table_reader.py dump FILE
       Print what `dwarfpack dump FILE` prints.
   compact_table_reader.py addresses FILE [--random N] [--seed S] [--detail K]
+                                         [--file-offsets]
       Print interesting addresses of the table (function starts and ends,
       gaps, inline range edges, line rows, before and after the table) and N
       random ones, one per line, for comparing the two readers. With
-      --detail, line rows and inline edges of K random functions only.
+      --detail, line rows and inline edges of K random functions only. With
+      --file-offsets, the file offsets of those addresses that a segment
+      loads, and the edges of every segment, instead.
   compact_table_reader.py rewrite IN OUT [--explicit-root K] [--tokens-v2]
                                          [--block-shift S]
       Re-encode IN's block index, address blocks and records from what was
@@ -36,8 +41,8 @@ import sys
 
 MAGIC = 0x54415044
 HEADER_SIZE = 40
-NUM_SECTIONS = 9
-TABLE_END = HEADER_SIZE + NUM_SECTIONS * 8  # 112
+NUM_SECTIONS = 10
+TABLE_END = HEADER_SIZE + NUM_SECTIONS * 8  # 120
 SECTION_NAMES = [
     "UUID",
     "BlockIndex",
@@ -48,9 +53,10 @@ SECTION_NAMES = [
     "PathTokens",
     "Paths",
     "Files",
+    "Segments",
 ]
 (UUID, BLOCK_INDEX, ADDRESS_BLOCKS, RECORDS, NAME_TOKENS, NAMES, PATH_TOKENS,
- PATHS, FILES) = range(9)
+ PATHS, FILES, SEGMENTS) = range(10)
 HISTORY_SIZE = 32
 MAX_EXPANDED = 16 << 20
 MAX_INLINE_DEPTH = 256  # GSYM.md: deeper trees are an error
@@ -326,7 +332,7 @@ class Table:
         if u32(d, 0) != MAGIC:
             fail("bad magic 0x%08x" % u32(d, 0))
         self.version = u16(d, 4)
-        if self.version != 1:
+        if self.version != 2:
             fail("version %d" % self.version)
         self.block_shift = d[6]
         if self.block_shift > 12:
@@ -363,6 +369,19 @@ class Table:
         if prev_end != len(d):
             fail("%d bytes after the last section" % (len(d) - prev_end))
         self.uuid = self.section(UUID)
+        seg = self.section(SEGMENTS)
+        if len(seg) % 24:
+            fail("Segments of %d bytes, not a multiple of 24" % len(seg))
+        self.segments = []
+        for k in range(0, len(seg), 24):
+            fo, addr, size = struct.unpack_from("<QQQ", seg, k)
+            if size == 0:
+                fail("segment %d of size 0" % (k // 24))
+            if fo + size > U64 + 1 or addr + size > U64 + 1:
+                fail("segment %d wraps around" % (k // 24))
+            if self.segments and fo < self.segments[-1][0] + self.segments[-1][2]:
+                fail("segment %d unsorted or overlapping" % (k // 24))
+            self.segments.append((fo, addr, size))
         bi_off, bi_size = self.sections[BLOCK_INDEX]
         if bi_size != 16 * self.num_blocks:
             fail("BlockIndex of %d bytes for %d blocks" % (bi_size, self.num_blocks))
@@ -641,6 +660,13 @@ class Table:
             return None
         return best
 
+    def address_of_offset(self, off):
+        """The address file offset off is loaded at, or None."""
+        for fo, addr, size in self.segments:
+            if fo <= off < fo + size:
+                return addr + off - fo
+        return None
+
     def lookup(self, addr):
         """None (not found) or a list of frames (name, start, file, line),
         innermost first. Raises LookupError_ for GSYM's line-table error."""
@@ -743,11 +769,16 @@ def json_frame(name, start, fname, line):
                '"0x%x"' % start if start is not None else '""'))
 
 
-def answer(table, addr, style, module, no_inlines):
-    """(text, warning) for one address; text without a trailing newline."""
+def answer(table, addr, style, module, no_inlines, offsets=False):
+    """(text, warning) for one address (a file offset when offsets is set);
+    text without a trailing newline."""
     warning = None
     try:
-        frames = table.lookup(addr)
+        if offsets:
+            where = table.address_of_offset(addr)
+            frames = None if where is None else table.lookup(where)
+        else:
+            frames = table.lookup(addr)
     except LookupError_ as e:
         frames = None
         warning = str(e)
@@ -801,18 +832,22 @@ def parse_addr(s):
 
 
 def cmd_lookup(args):
-    style, no_inlines, rest = "LLVM", False, []
+    style, no_inlines, offsets, rest = "LLVM", False, False, []
     for a in args:
         if a.startswith("--output-style="):
             style = a.split("=", 1)[1]
         elif a == "--no-inlines":
             no_inlines = True
+        elif a == "--file-offsets":
+            offsets = True
         elif a == "--no-demangle":
             pass
         else:
             rest.append(a)
     path, addrs = rest[0], rest[1:]
     table = Table(path)
+    if offsets and not table.segments:
+        fail("no segments to convert file offsets with")
     module = path.encode()
     out = sys.stdout
     if addrs:
@@ -821,7 +856,7 @@ def cmd_lookup(args):
             v = parse_addr(a)
             if v is None or v > U64:
                 fail("bad address %r" % a)
-            t, w = answer(table, v, style, module, no_inlines)
+            t, w = answer(table, v, style, module, no_inlines, offsets)
             if w:
                 warn(path, w)
             texts.append(t)
@@ -835,7 +870,7 @@ def cmd_lookup(args):
         v = parse_addr(words[0]) if words else None
         if v is None or v > U64:
             fail("bad address line %r" % line)
-        t, w = answer(table, v, style, module, no_inlines)
+        t, w = answer(table, v, style, module, no_inlines, offsets)
         out.write(t + "\n")
         if w:
             warn(path, w)
@@ -870,6 +905,9 @@ def cmd_dump(args):
     o.append("Sections:")
     for i, (off, size) in enumerate(t.sections):
         o.append("  %-13s @ 0x%08x, %d bytes" % (SECTION_NAMES[i], off, size))
+    o.append("Segments: %d" % len(t.segments))
+    for fo, addr, size in t.segments:
+        o.append("  file [0x%016x, 0x%016x) at 0x%016x" % (fo, fo + size, addr))
     o.append("Files: %d" % t.num_files)
     for i in range(1, t.num_files + 1):
         o.append("  [%4d] %s" % (i, quoted(t.files[i])))
@@ -911,10 +949,12 @@ def dump_node(t, nd, indent, o):
 
 
 def cmd_addresses(args):
-    n, seed, path, detail = 0, 1, None, None
+    n, seed, path, detail, offsets = 0, 1, None, None, False
     it = iter(args)
     for a in it:
-        if a == "--random":
+        if a == "--file-offsets":
+            offsets = True
+        elif a == "--random":
             n = int(next(it))
         elif a == "--detail":
             detail = int(next(it))
@@ -958,6 +998,12 @@ def cmd_addresses(args):
                 addrs.add(f.start + rng.randrange(f.size))
             else:
                 addrs.add(rng.randrange(max(lo - 16, 0), hi + 16))
+    if offsets:
+        offs = set()
+        for fo, addr, size in t.segments:
+            offs.update([fo - 1, fo, fo + size - 1, fo + size])
+            offs.update(fo + a - addr for a in addrs if addr <= a < addr + size)
+        addrs = offs
     for a in sorted(x for x in addrs if 0 <= x <= U64):
         print("0x%x" % a)
     return 0

@@ -11,6 +11,7 @@
 #define DWARFPACK_ADDRESSTABLE_FUNCTIONMODEL_H
 
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Support/LoadSegments.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -180,6 +181,10 @@ public:
   uint64_t BaseAddress = 0;
   llvm::SmallVector<uint8_t, 20> UUID;
   bool IsLittleEndian = true;
+  /// Where the file's bytes are loaded (its PT_LOAD segments), so that a
+  /// (build-id, file offset) sample resolves from the table alone; empty
+  /// for relocatable objects and Breakpad input.
+  std::vector<LoadSegment> LoadSegments;
   /// Address ranges of the executable sections, sorted. finalize() sizes the
   /// last zero-size symbol of a section up to the section's end.
   std::vector<AddressRange> ExecutableRanges;

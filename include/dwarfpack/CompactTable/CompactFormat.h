@@ -17,7 +17,8 @@ namespace compact {
 /// The bytes "DPAT" read as a little-endian u32. Distinct from GSYM's
 /// "MYSG"/"GSYM", so LLVM's reader rejects the file by its magic.
 constexpr uint32_t Magic = 0x54415044;
-constexpr uint16_t Version = 1;
+/// Version 2 added the Segments section; version 1 files are refused.
+constexpr uint16_t Version = 2;
 constexpr uint32_t HeaderSize = 40;
 
 /// The sections, in file order; the section table follows the header.
@@ -31,6 +32,7 @@ enum Section : unsigned {
   SecPathTokens,
   SecPaths,
   SecFiles,
+  SecSegments,
   NumSections
 };
 constexpr uint32_t SectionTableSize = NumSections * 8;
@@ -38,6 +40,8 @@ constexpr uint32_t SectionTableSize = NumSections * 8;
 /// Size of one block index entry: u64 first start, u32 block offset, u32
 /// record offset.
 constexpr uint32_t BlockIndexEntrySize = 16;
+/// Size of one Segments entry: u64 file offset, u64 address, u64 size.
+constexpr uint32_t SegmentEntrySize = 24;
 /// Largest accepted BlockShift (functions per block = 1 << BlockShift).
 constexpr unsigned MaxBlockShift = 12;
 /// One sparse offset every 2^ListIndexShift entries of a list section.

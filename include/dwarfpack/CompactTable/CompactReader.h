@@ -97,7 +97,7 @@ public:
 
   const Header &header() const { return Hdr; }
   llvm::StringRef data() const { return Data; }
-  llvm::ArrayRef<uint8_t> uuid() const;
+  llvm::ArrayRef<uint8_t> uuid() const override;
   /// File offset and size of section S.
   std::pair<uint32_t, uint32_t> section(Section S) const {
     return {SecOff[S], SecSize[S]};
@@ -124,6 +124,10 @@ public:
                                     FunctionLocation &Loc) const;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+  llvm::Expected<std::optional<uint64_t>>
+  fileOffsetToAddress(uint64_t Offset) const override;
+  /// The load segments (empty when the table records none).
+  llvm::ArrayRef<LoadSegment> loadSegments() const { return Segments; }
 
 private:
   CompactReader() = default;
@@ -185,6 +189,7 @@ private:
   };
   std::vector<TokenRef> NameTokenRefs;
   const char *NameTokenText = nullptr;
+  std::vector<LoadSegment> Segments;
 };
 
 /// The name of section S as the dump and error messages print it.

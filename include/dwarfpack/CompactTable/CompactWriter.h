@@ -31,7 +31,7 @@ struct WriteStats {
   uint64_t Files = 0;
   uint64_t Bytes = 0;
 
-  uint64_t HeaderBytes = 0;  ///< Header, section table, UUID.
+  uint64_t HeaderBytes = 0;  ///< Header, section table, UUID, segments.
   uint64_t AddressBytes = 0; ///< Block index and address blocks.
   uint64_t FramingBytes = 0; ///< Record heads.
   uint64_t LineBytes = 0;    ///< Line tables (row count and rows).

@@ -87,6 +87,9 @@ public:
   static bool isGsym(llvm::StringRef Contents);
 
   const Header &header() const { return Hdr; }
+  llvm::ArrayRef<uint8_t> uuid() const override {
+    return llvm::ArrayRef<uint8_t>(Hdr.UUID, Hdr.UUIDSize);
+  }
   bool isLittleEndian() const { return LittleEndian; }
   llvm::StringRef data() const { return Data; }
 

@@ -9,6 +9,7 @@
 #ifndef DWARFPACK_SYMBOLIZE_FRAME_H
 #define DWARFPACK_SYMBOLIZE_FRAME_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -51,6 +52,18 @@ public:
   /// Looks one address up. Not finding it is not an error; a corrupt record
   /// found on the way is.
   virtual llvm::Expected<LookupResult> lookup(uint64_t Address) const = 0;
+  /// The build-id the table records; empty when none.
+  virtual llvm::ArrayRef<uint8_t> uuid() const { return {}; }
+  /// The address at which byte Offset of the module's file is loaded
+  /// (std::nullopt: no loaded segment holds it), for samples recorded as
+  /// (build-id, file offset). An error when the table records no load
+  /// segments.
+  virtual llvm::Expected<std::optional<uint64_t>>
+  fileOffsetToAddress(uint64_t Offset) const {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the format records no load segments to convert file offsets with");
+  }
 };
 
 } // namespace dwarfpack

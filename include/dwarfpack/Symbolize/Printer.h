@@ -61,6 +61,10 @@ public:
   /// An input that is not an address: the "??" record without an address.
   void printInvalidInput();
 
+  /// The "ModuleName" of the following JSON records (queries that name
+  /// their module, as BUILDID: lines do).
+  void setModuleName(std::string Name) { Opts.ModuleName = std::move(Name); }
+
   /// The displayed form of a name under these options.
   std::string displayName(llvm::StringRef Name) const;
 

@@ -17,6 +17,7 @@
 // Mismatches are counted by kind in a WarningLog (with a few examples); the
 // library never prints. Kinds (docs/UserGuide.md, "dwarfpack verify"):
 //   uuid             the table's UUID is not the binary's build-id
+//   segments         the table's load segments are not the binary's PT_LOADs
 //   lookup-error     the table's lookup failed (corrupt record)
 //   not-in-gsym      a DWARF subprogram range starts no function of the table
 //   symbol-only      ... starts only a symbol-table entry (no line table)
@@ -86,6 +87,11 @@ public:
   virtual llvm::StringRef kind() const = 0;
   /// The build-id the table records; empty when none.
   virtual llvm::ArrayRef<uint8_t> uuid() const = 0;
+  /// The load segments the table records; std::nullopt when its format
+  /// has no place for them (GSYM).
+  virtual std::optional<llvm::ArrayRef<LoadSegment>> loadSegments() const {
+    return std::nullopt;
+  }
   virtual uint32_t numFunctions() const = 0;
   virtual uint64_t functionStart(uint32_t Index) const = 0;
   /// Decodes function Index.

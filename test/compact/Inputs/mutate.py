@@ -3,7 +3,10 @@
 usage: mutate.py IN OUT KIND
 KIND: version, blockshift, records (fill the records section with 0xff),
       index (unsort the block index), names (bad token ids in the name list),
-      paths (a bad token id in the first path)
+      paths (a bad token id in the first path), segment-address (the first
+      load segment moved by 0x1000), segments-overlap (the second segment
+      starts inside the first), segments-size (the Segments section one
+      byte short)
 """
 import struct
 import sys
@@ -38,6 +41,17 @@ elif kind == "paths":
     # Past the list's index (a u32 every 4 entries) and the first entry's
     # length: its first token id.
     data[off + 4 * ((num_paths + 3) // 4) + 1] = 0xFE
+elif kind == "segment-address":
+    off, size = section(9)
+    assert size >= 24, "needs a load segment"
+    struct.pack_into("<Q", data, off + 8, struct.unpack_from("<Q", data, off + 8)[0] + 0x1000)
+elif kind == "segments-overlap":
+    off, size = section(9)
+    assert size >= 48, "needs two load segments"
+    struct.pack_into("<Q", data, off + 24, struct.unpack_from("<Q", data, off)[0])
+elif kind == "segments-size":
+    off, size = section(9)
+    struct.pack_into("<I", data, HEADER + 8 * 9 + 4, size - 1)
 else:
     sys.exit("unknown kind " + kind)
 open(sys.argv[2], "wb").write(data)

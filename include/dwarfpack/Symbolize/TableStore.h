@@ -1,0 +1,61 @@
+//===- TableStore.h - Address tables of many modules, by build-id ---------===//
+//
+// A profiler records user-space samples as (build-id, offset) pairs and
+// symbolizes them later, on another machine, from tables kept by build-id:
+// <Dir>/<first two hex digits>/<remaining hex digits>.dpat (compact) or
+// .gsym, the layout of /usr/lib/debug/.build-id without the ".build-id"
+// level. `dwarfpack gsym --store` writes it; `dwarfpack lookup --store`
+// reads it through this class.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_SYMBOLIZE_TABLESTORE_H
+#define DWARFPACK_SYMBOLIZE_TABLESTORE_H
+
+#include "dwarfpack/Symbolize/Frame.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace dwarfpack {
+
+/// Build-id bytes from hex digits (either case); an error unless Hex is a
+/// non-empty, even number of hex digits.
+llvm::Expected<llvm::SmallVector<uint8_t, 20>>
+parseBuildId(llvm::StringRef Hex);
+
+class TableStore {
+public:
+  explicit TableStore(std::string Dir) : Dir(std::move(Dir)) {}
+
+  /// Where the table of BuildId goes in a store at Dir, with extension Ext
+  /// ("dpat" or "gsym"). BuildId has at least two bytes.
+  static std::string tablePath(llvm::StringRef Dir,
+                               llvm::ArrayRef<uint8_t> BuildId,
+                               llvm::StringRef Ext);
+
+  /// The table of BuildId (.dpat first, then .gsym), mapped and opened on
+  /// first use and kept open. An error names the file when none exists,
+  /// when it does not open, or when it records another build-id; the same
+  /// error is returned for later calls with that build-id.
+  llvm::Expected<const AddressSymbolizer &>
+  open(llvm::ArrayRef<uint8_t> BuildId);
+
+private:
+  struct Entry {
+    std::unique_ptr<AddressSymbolizer> Table;
+    std::string Error;
+  };
+  std::string Dir;
+  llvm::StringMap<Entry> Opened;
+};
+
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,101 @@
+//===- TableStore.cpp - Address tables of many modules, by build-id -------===//
+
+#include "dwarfpack/Symbolize/TableStore.h"
+
+#include "dwarfpack/CompactTable/CompactReader.h"
+#include "dwarfpack/GSYM/GsymReader.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace dwarfpack {
+
+Expected<SmallVector<uint8_t, 20>> parseBuildId(StringRef Hex) {
+  if (Hex.empty() || Hex.size() % 2 != 0 || !all_of(Hex, isHexDigit))
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + Hex +
+                                 "' is not a build-id (an even number of hex "
+                                 "digits)");
+  SmallVector<uint8_t, 20> Out;
+  for (size_t I = 0; I < Hex.size(); I += 2)
+    Out.push_back(hexFromNibbles(Hex[I], Hex[I + 1]));
+  return Out;
+}
+
+std::string TableStore::tablePath(StringRef Dir, ArrayRef<uint8_t> BuildId,
+                                  StringRef Ext) {
+  std::string Hex = toHex(BuildId, /*LowerCase=*/true);
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, StringRef(Hex).take_front(2),
+                    StringRef(Hex).drop_front(2) + "." + Ext);
+  return std::string(Path);
+}
+
+static Expected<std::unique_ptr<AddressSymbolizer>>
+openTable(const std::string &Path, ArrayRef<uint8_t> BuildId) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return createFileError(Path, errorCodeToError(Buf.getError()));
+  std::unique_ptr<AddressSymbolizer> Table;
+  StringRef Contents = (*Buf)->getBuffer();
+  if (compact::CompactReader::isCompact(Contents)) {
+    auto R = compact::CompactReader::create(std::move(*Buf));
+    if (!R)
+      return createFileError(Path, R.takeError());
+    Table = std::move(*R);
+  } else if (gsym::GsymReader::isGsym(Contents)) {
+    auto R = gsym::GsymReader::create(std::move(*Buf));
+    if (!R)
+      return createFileError(Path, R.takeError());
+    Table = std::move(*R);
+  } else {
+    return createFileError(Path,
+                           createStringError(inconvertibleErrorCode(),
+                                             "not a compact or GSYM table"));
+  }
+  // A table copied under the wrong name would answer for another build.
+  if (Table->uuid() != BuildId)
+    return createFileError(
+        Path, createStringError(inconvertibleErrorCode(),
+                                "the table's build-id is " +
+                                    (Table->uuid().empty()
+                                         ? std::string("empty")
+                                         : toHex(Table->uuid(), true)) +
+                                    ", not the one of its name"));
+  return std::move(Table);
+}
+
+Expected<const AddressSymbolizer &>
+TableStore::open(ArrayRef<uint8_t> BuildId) {
+  std::string Key = toHex(BuildId, /*LowerCase=*/true);
+  auto [It, Inserted] = Opened.try_emplace(Key);
+  Entry &E = It->second;
+  if (Inserted) {
+    std::string Found;
+    if (BuildId.size() >= 2)
+      for (StringRef Ext : {"dpat", "gsym"}) {
+        std::string Path = tablePath(Dir, BuildId, Ext);
+        if (sys::fs::exists(Path)) {
+          Found = Path;
+          break;
+        }
+      }
+    if (Found.empty()) {
+      E.Error = "no table for build-id " + Key + " in '" + Dir + "'";
+    } else if (auto T = openTable(Found, BuildId)) {
+      E.Table = std::move(*T);
+    } else {
+      E.Error = toString(T.takeError());
+    }
+  }
+  if (!E.Table)
+    return createStringError(inconvertibleErrorCode(), E.Error);
+  return *E.Table;
+}
+
+} // namespace dwarfpack
