@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace dwarfpack {
 class WarningLog;
@@ -40,6 +42,14 @@ int reportError(const llvm::Twine &Message);
 /// they agree.
 int runVerification(llvm::StringRef TableFile, llvm::StringRef InputFile,
                     unsigned NumThreads, bool ShowStats);
+
+/// Like llvm::writeToOutput (a temporary file beside Path, renamed when
+/// Write succeeds, removed otherwise), but the file gets permissions Mode:
+/// a copy of an executable must stay executable, also when it replaces the
+/// input in place (a post-link step). Every error names Path.
+llvm::Error
+writeOutputWithMode(llvm::StringRef Path, llvm::sys::fs::perms Mode,
+                    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
 
 /// Prints "dwarfpack: warning: <message>" to stderr.
 void reportWarning(const llvm::Twine &Message);

@@ -149,14 +149,24 @@ int run() {
   if (!Dict)
     return tool::reportError(createFileError(Input, Dict.takeError()));
 
-  Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
-    if (Embed)
+  Error E = Error::success();
+  if (Embed) {
+    // The copy keeps the input's permissions, as objcopy's output does.
+    ErrorOr<sys::fs::perms> Mode = sys::fs::getPermissions(Input);
+    if (!Mode)
+      return tool::reportError(
+          createFileError(Input, errorCodeToError(Mode.getError())));
+    E = tool::writeOutputWithMode(Output, *Mode, [&](raw_ostream &OS) {
       return ctf::embedCtfSection(*Obj, *Dict, OS);
-    OS << *Dict;
-    return Error::success();
-  });
-  if (E)
-    return tool::reportError(createFileError(Output, std::move(E)));
+    });
+  } else {
+    E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
+      OS << *Dict;
+      return Error::success();
+    });
+  }
+  if (E) // names Output already
+    return tool::reportError(std::move(E));
 
   printWarnings(Log);
   if (Stats) {

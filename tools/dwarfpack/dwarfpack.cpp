@@ -9,6 +9,7 @@
 #include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -53,6 +54,34 @@ int reportError(const Twine &Message) {
   errs().flush();
   WithColor::error(errs(), "dwarfpack") << Message << '\n';
   return 1;
+}
+
+Error writeOutputWithMode(StringRef Path, sys::fs::perms Mode,
+                          function_ref<Error(raw_ostream &)> Write) {
+  Expected<sys::fs::TempFile> Temp =
+      sys::fs::TempFile::create(Path + ".temp-dwarfpack-%%%%%%", Mode);
+  if (!Temp)
+    return createFileError(Path, Temp.takeError());
+  // TempFile::create's mode is filtered by the umask, as open(2) does;
+  // the input's mode is what the copy must have.
+  std::error_code EC = sys::fs::setPermissions(Temp->FD, Mode);
+  Error E = Error::success();
+  if (EC) {
+    E = createFileError(Path, errorCodeToError(EC));
+  } else {
+    raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
+    if (Error W = Write(OS))
+      E = createFileError(Path, std::move(W));
+    OS.flush();
+    if (!E && OS.has_error())
+      E = createFileError(Path, errorCodeToError(OS.error()));
+    OS.clear_error();
+  }
+  if (E)
+    return joinErrors(std::move(E), Temp->discard());
+  if (Error K = Temp->keep(Path))
+    return createFileError(Path, std::move(K));
+  return Error::success();
 }
 
 void reportWarning(const Twine &Message) {
