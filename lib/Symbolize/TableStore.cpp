@@ -73,29 +73,24 @@ openTable(const std::string &Path, ArrayRef<uint8_t> BuildId) {
 Expected<const AddressSymbolizer &>
 TableStore::open(ArrayRef<uint8_t> BuildId) {
   std::string Key = toHex(BuildId, /*LowerCase=*/true);
-  auto [It, Inserted] = Opened.try_emplace(Key);
-  Entry &E = It->second;
-  if (Inserted) {
-    std::string Found;
-    if (BuildId.size() >= 2)
-      for (StringRef Ext : {"dpat", "gsym"}) {
-        std::string Path = tablePath(Dir, BuildId, Ext);
-        if (sys::fs::exists(Path)) {
-          Found = Path;
-          break;
-        }
-      }
-    if (Found.empty()) {
-      E.Error = "no table for build-id " + Key + " in '" + Dir + "'";
-    } else if (auto T = openTable(Found, BuildId)) {
-      E.Table = std::move(*T);
-    } else {
-      E.Error = toString(T.takeError());
+  auto It = Opened.find(Key);
+  if (It != Opened.end())
+    return *It->second;
+  // Failures are not remembered: a symbolization server keeps running
+  // while tables are added to the store.
+  if (BuildId.size() >= 2)
+    for (StringRef Ext : {"dpat", "gsym"}) {
+      std::string Path = tablePath(Dir, BuildId, Ext);
+      if (!sys::fs::exists(Path))
+        continue;
+      Expected<std::unique_ptr<AddressSymbolizer>> T = openTable(Path, BuildId);
+      if (!T)
+        return T.takeError();
+      return *(Opened[Key] = std::move(*T));
     }
-  }
-  if (!E.Table)
-    return createStringError(inconvertibleErrorCode(), E.Error);
-  return *E.Table;
+  return createStringError(inconvertibleErrorCode(), "no table for build-id " +
+                                                         Key + " in '" + Dir +
+                                                         "'");
 }
 
 } // namespace dwarfpack

@@ -41,19 +41,15 @@ public:
                                llvm::StringRef Ext);
 
   /// The table of BuildId (.dpat first, then .gsym), mapped and opened on
-  /// first use and kept open. An error names the file when none exists,
-  /// when it does not open, or when it records another build-id; the same
-  /// error is returned for later calls with that build-id.
+  /// first use and kept open. An error when none exists, or (naming the
+  /// file) when it does not open or records another build-id; a later call
+  /// looks again.
   llvm::Expected<const AddressSymbolizer &>
   open(llvm::ArrayRef<uint8_t> BuildId);
 
 private:
-  struct Entry {
-    std::unique_ptr<AddressSymbolizer> Table;
-    std::string Error;
-  };
   std::string Dir;
-  llvm::StringMap<Entry> Opened;
+  llvm::StringMap<std::unique_ptr<AddressSymbolizer>> Opened;
 };
 
 } // namespace dwarfpack

@@ -3,7 +3,9 @@
 Starts COMMAND, then for each line of ADDRFILE writes one line to its stdin and waits
 (at most 20 s) for the complete answer (LLVM style: up to the blank line)
 before sending the next one, keeping stdin open. Fails if an answer does not
-arrive while the process is kept open, i.e. if the tool does not flush."""
+arrive while the process is kept open, i.e. if the tool does not flush.
+A line "!COMMAND" of ADDRFILE is run by the shell (between two queries)
+instead of being sent."""
 import os
 import select
 import subprocess
@@ -17,6 +19,9 @@ p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 fd = p.stdout.fileno()
 buf = b""
 for a in addrs:
+    if a.startswith("!"):
+        subprocess.run(a[1:], shell=True, check=True)
+        continue
     p.stdin.write((a + "\n").encode())
     p.stdin.flush()
     while b"\n\n" not in buf:
