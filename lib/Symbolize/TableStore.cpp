@@ -2,12 +2,8 @@
 
 #include "dwarfpack/Symbolize/TableStore.h"
 
-#include "dwarfpack/CompactTable/CompactReader.h"
-#include "dwarfpack/GSYM/GsymReader.h"
-
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -35,39 +31,23 @@ std::string TableStore::tablePath(StringRef Dir, ArrayRef<uint8_t> BuildId,
   return std::string(Path);
 }
 
+/// Opens Path with Opener and checks that the table is BuildId's.
 static Expected<std::unique_ptr<AddressSymbolizer>>
-openTable(const std::string &Path, ArrayRef<uint8_t> BuildId) {
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
-  if (!Buf)
-    return createFileError(Path, errorCodeToError(Buf.getError()));
-  std::unique_ptr<AddressSymbolizer> Table;
-  StringRef Contents = (*Buf)->getBuffer();
-  if (compact::CompactReader::isCompact(Contents)) {
-    auto R = compact::CompactReader::create(std::move(*Buf));
-    if (!R)
-      return createFileError(Path, R.takeError());
-    Table = std::move(*R);
-  } else if (gsym::GsymReader::isGsym(Contents)) {
-    auto R = gsym::GsymReader::create(std::move(*Buf));
-    if (!R)
-      return createFileError(Path, R.takeError());
-    Table = std::move(*R);
-  } else {
-    return createFileError(Path,
-                           createStringError(inconvertibleErrorCode(),
-                                             "not a compact or GSYM table"));
-  }
+openTable(const TableStore::OpenFn &Opener, const std::string &Path,
+          ArrayRef<uint8_t> BuildId) {
+  Expected<std::unique_ptr<AddressSymbolizer>> Table = Opener(Path);
+  if (!Table)
+    return Table.takeError();
   // A table copied under the wrong name would answer for another build.
-  if (Table->uuid() != BuildId)
+  ArrayRef<uint8_t> Recorded = (*Table)->uuid();
+  if (Recorded != BuildId)
     return createFileError(
         Path, createStringError(inconvertibleErrorCode(),
                                 "the table's build-id is " +
-                                    (Table->uuid().empty()
-                                         ? std::string("empty")
-                                         : toHex(Table->uuid(), true)) +
+                                    (Recorded.empty() ? std::string("empty")
+                                                      : toHex(Recorded, true)) +
                                     ", not the one of its name"));
-  return std::move(Table);
+  return Table;
 }
 
 Expected<const AddressSymbolizer &>
@@ -83,7 +63,8 @@ TableStore::open(ArrayRef<uint8_t> BuildId) {
       std::string Path = tablePath(Dir, BuildId, Ext);
       if (!sys::fs::exists(Path))
         continue;
-      Expected<std::unique_ptr<AddressSymbolizer>> T = openTable(Path, BuildId);
+      Expected<std::unique_ptr<AddressSymbolizer>> T =
+          openTable(Opener, Path, BuildId);
       if (!T)
         return T.takeError();
       return *(Opened[Key] = std::move(*T));

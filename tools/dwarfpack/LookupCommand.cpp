@@ -101,6 +101,29 @@ static bool parseAddress(StringRef Text, uint64_t &Value) {
   return !Text.getAsInteger(0, Value);
 }
 
+struct OpenedTable {
+  std::unique_ptr<AddressSymbolizer> Table;
+  const FormatHandler *Handler;
+};
+
+/// Maps Path and opens it for lookups, whatever our format it is; errors
+/// name the file.
+static Expected<OpenedTable> openTableFile(StringRef Path) {
+  Expected<KnownFile> File = openKnownFile(Path);
+  if (!File)
+    return File.takeError();
+  const FormatHandler *H = File->Handler;
+  if (!H->Open)
+    return createFileError(
+        Path, createStringError(inconvertibleErrorCode(),
+                                Twine(H->Name) +
+                                    " files have no addresses to look up"));
+  auto S = H->Open(std::move(File->Buffer));
+  if (!S)
+    return createFileError(Path, S.takeError());
+  return OpenedTable{std::move(*S), H};
+}
+
 /// Looks Value (an address, or with --file-offsets a file offset) up in S
 /// and prints the answer; Label names the module in warnings.
 static void resolve(const AddressSymbolizer &S, ResultPrinter &P,
@@ -228,7 +251,15 @@ static int runStoreLookup() {
       return reportError("--build-id: " + toString(B.takeError()));
     Fixed = std::move(*B);
   }
-  TableStore Tables(Store);
+  // Tables are recognised by content, as for FILE.
+  TableStore Tables(
+      Store,
+      [](StringRef Path) -> Expected<std::unique_ptr<AddressSymbolizer>> {
+        Expected<OpenedTable> T = openTableFile(Path);
+        if (!T)
+          return T.takeError();
+        return std::move(T->Table);
+      });
   ResultPrinter P(outs(), printerOptions(""));
   forEachQuery(P, Args, [&](StringRef Q) {
     symbolizeInStore(Tables, P, Fixed ? &*Fixed : nullptr, Q);
@@ -250,25 +281,20 @@ static int runLookup() {
     InputFile = Args.front();
     Addresses = Addresses.drop_front();
   }
-  Expected<KnownFile> File = openKnownFile(InputFile);
-  if (!File)
-    return reportError(File.takeError());
-  const FormatHandler *H = File->Handler;
-  if (!H->Open)
-    return reportError("'" + InputFile + "': " + H->Name +
-                       " files have no addresses to look up");
-  auto S = H->Open(std::move(File->Buffer));
-  if (!S)
-    return reportError(createFileError(InputFile, S.takeError()));
+  Expected<OpenedTable> T = openTableFile(InputFile);
+  if (!T)
+    return reportError(T.takeError());
+  const FormatHandler *H = T->Handler;
+  std::unique_ptr<AddressSymbolizer> &S = T->Table;
   // Every query would fail the same way: say it once.
   if (FileOffsets)
-    if (Expected<std::optional<uint64_t>> A = (*S)->fileOffsetToAddress(0); !A)
+    if (Expected<std::optional<uint64_t>> A = S->fileOffsetToAddress(0); !A)
       return reportError("'" + InputFile + "' (" + H->Name +
                          "): --file-offsets: " + toString(A.takeError()));
 
   ResultPrinter P(outs(), printerOptions(InputFile));
   forEachQuery(P, Addresses,
-               [&](StringRef Q) { symbolize(**S, P, InputFile, Q); });
+               [&](StringRef Q) { symbolize(*S, P, InputFile, Q); });
   return 0;
 }
 

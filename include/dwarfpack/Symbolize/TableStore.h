@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -32,7 +33,14 @@ parseBuildId(llvm::StringRef Hex);
 
 class TableStore {
 public:
-  explicit TableStore(std::string Dir) : Dir(std::move(Dir)) {}
+  /// Maps and opens the table file at a path (any address table format);
+  /// errors name the file.
+  using OpenFn =
+      std::function<llvm::Expected<std::unique_ptr<AddressSymbolizer>>(
+          llvm::StringRef Path)>;
+
+  TableStore(std::string Dir, OpenFn Opener)
+      : Dir(std::move(Dir)), Opener(std::move(Opener)) {}
 
   /// Where the table of BuildId goes in a store at Dir, with extension Ext
   /// ("dpat" or "gsym"). BuildId has at least two bytes.
@@ -49,6 +57,7 @@ public:
 
 private:
   std::string Dir;
+  OpenFn Opener;
   llvm::StringMap<std::unique_ptr<AddressSymbolizer>> Opened;
 };
 
