@@ -618,6 +618,16 @@ CompactReader::fileOffsetToAddress(uint64_t Offset) const {
   return addressOfFileOffset(Segments, Offset);
 }
 
+Expected<uint64_t> CompactReader::kernelTextAddress() const {
+  if (Segments.empty())
+    return makeError("the table records no load segments (it was made from "
+                     "a relocatable object or a Breakpad file)");
+  // The linker scripts of Linux put _text at the start of the first
+  // loadable segment (x86-64, arm64, ...); whether the table is a kernel's
+  // at all is for the caller to check against the running kernel.
+  return Segments.front().Address;
+}
+
 /// Finds entry Id of a list section; Kind 0 entries are token-encoded names,
 /// kind 1 entries are pairs of ULEB128 values.
 Error CompactReader::findListEntry(StringRef List, uint32_t Count, uint32_t Id,

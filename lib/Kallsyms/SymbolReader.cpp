@@ -134,6 +134,18 @@ Expected<LookupResult> SymbolReader::lookup(uint64_t Address) const {
   return R;
 }
 
+Expected<uint64_t> SymbolReader::kernelTextAddress() const {
+  Expected<std::vector<SymbolInfo>> Found = lookupName("_text");
+  if (!Found)
+    return Found.takeError();
+  for (const SymbolInfo &S : *Found)
+    if (S.Module.empty())
+      return S.Address;
+  return createStringError(inconvertibleErrorCode(),
+                           "the table has no '_text' symbol of the core "
+                           "kernel (was it made from a kernel's symbols?)");
+}
+
 Error SymbolReader::dump(raw_ostream &OS) const {
   for (uint32_t I = 0; I < NumSyms; ++I) {
     Expected<uint64_t> A = address(I);

@@ -13,6 +13,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace dwarfpack {
@@ -50,6 +51,11 @@ int runVerification(llvm::StringRef TableFile, llvm::StringRef InputFile,
 llvm::Error
 writeOutputWithMode(llvm::StringRef Path, llvm::sys::fs::perms Mode,
                     llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
+
+/// Reads Path ("-": stdin), also a /proc file, which reports size 0 and is
+/// read as a stream. Errors name Path.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readFileOrStdin(llvm::StringRef Path, bool IsText);
 
 /// Prints "dwarfpack: warning: <message>" to stderr.
 void reportWarning(const llvm::Twine &Message);

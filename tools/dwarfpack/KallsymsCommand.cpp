@@ -83,21 +83,6 @@ cl::opt<unsigned>
                cl::desc("Time N in-memory builds (parse + write) of INPUT"),
                cl::sub(Sub), cl::cat(category()));
 
-Expected<std::unique_ptr<MemoryBuffer>> readInput(StringRef Path, bool IsText) {
-  auto Buf = MemoryBuffer::getFileOrSTDIN(Path, IsText,
-                                          /*RequiresNullTerminator=*/false);
-  if (!Buf)
-    return createFileError(Path, errorCodeToError(Buf.getError()));
-  // /proc files report size 0 and must be read as a stream.
-  if ((*Buf)->getBufferSize() == 0 && Path != "-") {
-    auto Stream = MemoryBuffer::getFileAsStream(Path);
-    if (!Stream)
-      return createFileError(Path, errorCodeToError(Stream.getError()));
-    return std::move(*Stream);
-  }
-  return std::move(*Buf);
-}
-
 StringRef displayName(StringRef Path) {
   return Path == "-" ? StringRef("<stdin>") : Path;
 }
@@ -124,7 +109,7 @@ Error build(StringRef Text, std::string &Out, WarningLog &Warnings) {
 }
 
 int runLookupName() {
-  auto Buf = readInput(Input, false);
+  auto Buf = readFileOrStdin(Input, false);
   if (!Buf)
     return reportError(Buf.takeError());
   ReaderOptions RO;
@@ -150,7 +135,7 @@ int runLookupName() {
 }
 
 int runBenchLookups() {
-  auto Buf = readInput(Input, false);
+  auto Buf = readFileOrStdin(Input, false);
   if (!Buf)
     return reportError(Buf.takeError());
   uint64_t FileSize = (*Buf)->getBufferSize();
@@ -258,7 +243,7 @@ int run() {
     return runLookupName();
   if (BenchLookups)
     return runBenchLookups();
-  auto Buf = readInput(Input, true);
+  auto Buf = readFileOrStdin(Input, true);
   if (!Buf)
     return reportError(Buf.takeError());
   StringRef Text = (*Buf)->getBuffer();

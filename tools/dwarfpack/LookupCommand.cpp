@@ -15,6 +15,7 @@
 #include "Command.h"
 #include "FormatRegistry.h"
 
+#include "dwarfpack/Kallsyms/KernelSlide.h"
 #include "dwarfpack/Symbolize/Printer.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
@@ -90,6 +91,24 @@ static cl::opt<bool> FileOffsets(
              "through the load segments the table records (compact tables)"),
     cl::sub(LookupSub), cl::cat(category()));
 
+static cl::opt<std::string> AdjustVma(
+    "adjust-vma",
+    cl::desc("Add this offset to the table's addresses: each address is "
+             "looked up minus it and printed as given (as llvm-symbolizer "
+             "--adjust-vma)"),
+    cl::value_desc("offset"), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<std::string> KaslrFrom(
+    "kaslr-from",
+    cl::desc("Addresses are a running kernel's, moved by KASLR from those "
+             "of the table (made from its vmlinux or System.map): the offset "
+             "is found from '_text' in <file>, that kernel's /proc/kallsyms "
+             "or a copy of it, and checked on its symbols"),
+    cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
+
+/// What every address is moved by before it is looked up (--adjust-vma,
+/// --kaslr-from): the table's addresses plus it are the queried ones.
+static uint64_t AddressOffset = 0;
+
 /// Parses an address as llvm-symbolizer does: decimal, or with 0x / 0b /
 /// 0o / leading-0 prefixes; surrounding blanks are ignored and only the
 /// first word counts.
@@ -144,6 +163,8 @@ static void resolve(const AddressSymbolizer &S, ResultPrinter &P,
       return;
     }
     Addr = **A;
+  } else {
+    Addr -= AddressOffset; // one that wraps is not found
   }
   Expected<LookupResult> R = S.lookup(Addr);
   if (!R) {
@@ -238,6 +259,51 @@ static PrinterOptions printerOptions(StringRef ModuleName) {
   return Opts;
 }
 
+/// Sets AddressOffset from --adjust-vma, or from --kaslr-from against
+/// Table (null with --store); 0 when it is fine, else the exit status.
+static int setAddressOffset(const AddressSymbolizer *Table,
+                            StringRef TableFile) {
+  bool Adjust = AdjustVma.getNumOccurrences(),
+       Kaslr = KaslrFrom.getNumOccurrences();
+  if (!Adjust && !Kaslr)
+    return 0;
+  if (Adjust && Kaslr)
+    return reportError("--adjust-vma and --kaslr-from exclude each other");
+  if (FileOffsets)
+    return reportError(Twine(Adjust ? "--adjust-vma" : "--kaslr-from") +
+                       " and --file-offsets exclude each other: file offsets "
+                       "do not move with the load address");
+  if (Adjust) {
+    if (StringRef(AdjustVma).trim().getAsInteger(0, AddressOffset))
+      return reportError("--adjust-vma: '" + AdjustVma +
+                         "' is not a number (decimal, or 0x hex)");
+    return 0;
+  }
+  if (!Table)
+    return reportError("--kaslr-from needs FILE, the table of one kernel "
+                       "(not --store)");
+  if (Expected<uint64_t> T = Table->kernelTextAddress(); !T)
+    return reportError("--kaslr-from: '" + TableFile +
+                       "': no link-time '_text' to measure the offset from: " +
+                       toString(T.takeError()) +
+                       "; give the offset with --adjust-vma");
+  Expected<std::unique_ptr<MemoryBuffer>> Text =
+      readFileOrStdin(KaslrFrom, /*IsText=*/true);
+  if (!Text)
+    return reportError(Text.takeError());
+  kallsyms::SymbolList Running;
+  if (Error E = kallsyms::parseSymbolList((*Text)->getBuffer(), KaslrFrom,
+                                          kallsyms::ParseOptions(), Running))
+    return reportError(std::move(E));
+  Expected<kallsyms::KernelSlide> Slide =
+      kallsyms::findKernelSlide(*Table, Running);
+  if (!Slide)
+    return reportError("--kaslr-from: '" + TableFile + "' and '" + KaslrFrom +
+                       "': " + toString(Slide.takeError()));
+  AddressOffset = Slide->Offset;
+  return 0;
+}
+
 static int runStoreLookup() {
   if (Obj.getNumOccurrences())
     return reportError("--store and --obj exclude each other: the build-id "
@@ -251,6 +317,8 @@ static int runStoreLookup() {
       return reportError("--build-id: " + toString(B.takeError()));
     Fixed = std::move(*B);
   }
+  if (int Status = setAddressOffset(nullptr, ""))
+    return Status;
   // Tables are recognised by content, as for FILE.
   TableStore Tables(
       Store,
@@ -291,6 +359,8 @@ static int runLookup() {
     if (Expected<std::optional<uint64_t>> A = S->fileOffsetToAddress(0); !A)
       return reportError("'" + InputFile + "' (" + H->Name +
                          "): --file-offsets: " + toString(A.takeError()));
+  if (int Status = setAddressOffset(S.get(), InputFile))
+    return Status;
 
   ResultPrinter P(outs(), printerOptions(InputFile));
   forEachQuery(P, Addresses,

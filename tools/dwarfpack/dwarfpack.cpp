@@ -84,6 +84,21 @@ Error writeOutputWithMode(StringRef Path, sys::fs::perms Mode,
   return Error::success();
 }
 
+Expected<std::unique_ptr<MemoryBuffer>> readFileOrStdin(StringRef Path,
+                                                        bool IsText) {
+  auto Buf = MemoryBuffer::getFileOrSTDIN(Path, IsText,
+                                          /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return createFileError(Path, errorCodeToError(Buf.getError()));
+  if ((*Buf)->getBufferSize() == 0 && Path != "-") {
+    auto Stream = MemoryBuffer::getFileAsStream(Path);
+    if (!Stream)
+      return createFileError(Path, errorCodeToError(Stream.getError()));
+    return std::move(*Stream);
+  }
+  return std::move(*Buf);
+}
+
 void reportWarning(const Twine &Message) {
   WithColor::warning(errs(), "dwarfpack") << Message << '\n';
 }

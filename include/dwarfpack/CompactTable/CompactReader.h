@@ -126,6 +126,9 @@ public:
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
   llvm::Expected<std::optional<uint64_t>>
   fileOffsetToAddress(uint64_t Offset) const override;
+  /// The address of the first load segment (the lowest file offset): where
+  /// a kernel image (vmlinux) starts, at its `_text`.
+  llvm::Expected<uint64_t> kernelTextAddress() const override;
   /// The load segments (empty when the table records none).
   llvm::ArrayRef<LoadSegment> loadSegments() const { return Segments; }
 

@@ -70,6 +70,8 @@ public:
 
   /// AddressSymbolizer: one frame with Size, Module and SymbolType.
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+  /// The address of the core kernel's `_text` symbol.
+  llvm::Expected<uint64_t> kernelTextAddress() const override;
 
   /// Prints "<addr_hex> <type> <name>[\t[module]]" for every symbol in
   /// address order (the /proc/kallsyms line format).

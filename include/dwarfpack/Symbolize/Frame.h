@@ -64,6 +64,14 @@ public:
         llvm::inconvertibleErrorCode(),
         "the format records no load segments to convert file offsets with");
   }
+  /// For a table of a kernel image: the link-time address of the kernel's
+  /// start, its `_text` symbol, against which a running kernel's KASLR
+  /// offset is measured. An error says why the table cannot tell.
+  virtual llvm::Expected<uint64_t> kernelTextAddress() const {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the format records neither a '_text' symbol nor load segments");
+  }
 };
 
 } // namespace dwarfpack

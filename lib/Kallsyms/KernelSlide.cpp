@@ -1,0 +1,74 @@
+//===- KernelSlide.cpp - A running kernel's KASLR offset ------------------===//
+
+#include "dwarfpack/Kallsyms/KernelSlide.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace llvm;
+
+namespace dwarfpack {
+namespace kallsyms {
+
+static Error slideError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+static std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
+
+Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
+                                      const SymbolList &Running,
+                                      unsigned MaxChecks) {
+  KernelSlide Slide;
+  std::vector<uint64_t> Text; // core-kernel text symbols, in address order
+  bool HasText = false;
+  for (const KernelSymbol &S : Running.Symbols) {
+    if (!S.Module.empty())
+      continue;
+    if (!HasText && S.Name == "_text") {
+      Slide.RunningText = S.Address;
+      HasText = true;
+    }
+    if (S.Type == 't' || S.Type == 'T')
+      Text.push_back(S.Address);
+  }
+  if (!HasText)
+    return slideError("the running kernel's symbols have no '_text'");
+  Expected<uint64_t> TableText = Table.kernelTextAddress();
+  if (!TableText)
+    return TableText.takeError();
+  Slide.TableText = *TableText;
+  Slide.Offset = Slide.RunningText - Slide.TableText;
+  // KASLR moves the whole image by pages (2 MiB on x86-64).
+  if (Slide.Offset & 0xfff)
+    return slideError("'_text' is at " + hex(Slide.RunningText) +
+                      " in the running kernel and at " + hex(Slide.TableText) +
+                      " in the table: " + hex(Slide.Offset) +
+                      " is not a whole number of pages, so the table is not "
+                      "of this kernel");
+  // Symbols spread evenly over the kernel, deterministically.
+  size_t N = std::min<size_t>(MaxChecks, Text.size());
+  for (size_t I = 0; I < N; ++I) {
+    uint64_t At = Text[I * Text.size() / N] - Slide.Offset;
+    Expected<LookupResult> R = Table.lookup(At);
+    if (!R)
+      return R.takeError();
+    ++Slide.Checked;
+    // The outermost frame is the function (frames are innermost first).
+    if (!R->Frames.empty() && R->Frames.back().StartAddress == At)
+      ++Slide.Agreed;
+  }
+  if (Slide.Agreed * 2 < Slide.Checked)
+    return slideError(
+        "with the offset " + hex(Slide.Offset) + " (from '_text'), only " +
+        Twine(Slide.Agreed) + " of " + Twine(Slide.Checked) +
+        " symbols of the running kernel start a symbol of the table: the "
+        "table is of another kernel build");
+  return Slide;
+}
+
+} // namespace kallsyms
+} // namespace dwarfpack

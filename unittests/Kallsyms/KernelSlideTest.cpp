@@ -1,0 +1,126 @@
+//===- KernelSlideTest.cpp - The KASLR offset and its check ---------------===//
+
+#include "dwarfpack/Kallsyms/KernelSlide.h"
+
+#include "llvm/Support/Error.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::kallsyms;
+
+namespace {
+
+/// A table whose functions start exactly at the given addresses.
+class FakeTable : public AddressSymbolizer {
+public:
+  std::set<uint64_t> Starts;
+  uint64_t Text = 0x1000000;
+
+  Expected<LookupResult> lookup(uint64_t Address) const override {
+    LookupResult R;
+    R.Address = Address;
+    auto It = Starts.upper_bound(Address);
+    if (It == Starts.begin())
+      return R;
+    SourceFrame F;
+    F.StartAddress = *std::prev(It);
+    R.Frames.push_back(F);
+    return R;
+  }
+  Expected<uint64_t> kernelTextAddress() const override { return Text; }
+};
+
+SymbolList running(uint64_t Slide, unsigned N) {
+  SymbolList L;
+  L.Symbols.push_back({0x1000000 + Slide, 'T', "_text", ""});
+  for (unsigned I = 1; I < N; ++I)
+    L.Symbols.push_back({0x1000000 + Slide + I * 0x100, 't', "f", ""});
+  L.Symbols.push_back({0xffffffffc0000000, 't', "m", "mod"});
+  return L;
+}
+
+TEST(KernelSlide, OffsetFromText) {
+  FakeTable T;
+  for (unsigned I = 0; I < 10; ++I)
+    T.Starts.insert(0x1000000 + I * 0x100);
+  SymbolList R = running(0x3e200000, 10);
+  Expected<KernelSlide> S = findKernelSlide(T, R);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_EQ(S->Offset, 0x3e200000u);
+  EXPECT_EQ(S->RunningText, 0x3f200000u);
+  EXPECT_EQ(S->TableText, 0x1000000u);
+  // Module symbols are not checked: they move with their module.
+  EXPECT_EQ(S->Checked, 10u);
+  EXPECT_EQ(S->Agreed, 10u);
+}
+
+TEST(KernelSlide, RunningBelowTheTable) {
+  // The offset is modulo 2^64: a kernel may run below its link address.
+  FakeTable T;
+  T.Text = 0x5000000;
+  for (unsigned I = 0; I < 4; ++I)
+    T.Starts.insert(0x5000000 + I * 0x100);
+  Expected<KernelSlide> S = findKernelSlide(T, running(0, 4));
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_EQ(S->Offset, uint64_t(0) - 0x4000000);
+}
+
+TEST(KernelSlide, HalfMustAgree) {
+  FakeTable T;
+  // 8 running symbols; the table has the first K of them.
+  for (unsigned K : {4u, 3u}) {
+    T.Starts.clear();
+    for (unsigned I = 0; I < K; ++I)
+      T.Starts.insert(0x1000000 + I * 0x100);
+    T.Starts.insert(0x1000000 + 0x10000); // far past the rest
+    Expected<KernelSlide> S = findKernelSlide(T, running(0x200000, 8));
+    if (K == 4) {
+      ASSERT_TRUE(bool(S)) << toString(S.takeError());
+      EXPECT_EQ(S->Agreed, 4u);
+    } else {
+      ASSERT_FALSE(bool(S));
+      EXPECT_EQ(toString(S.takeError()),
+                "with the offset 0x200000 (from '_text'), only 3 of 8 "
+                "symbols of the running kernel start a symbol of the table: "
+                "the table is of another kernel build");
+    }
+  }
+}
+
+TEST(KernelSlide, SpreadSample) {
+  // At most MaxChecks symbols, spread over the whole kernel: a table that
+  // only knows the first half of it fails.
+  FakeTable T;
+  for (unsigned I = 0; I < 500; ++I)
+    T.Starts.insert(0x1000000 + I * 0x100);
+  Expected<KernelSlide> S = findKernelSlide(T, running(0, 1000), 64);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_EQ(S->Checked, 64u);
+  EXPECT_EQ(S->Agreed, 32u);
+  // Symbol 31 * 1000 / 64 = 484 is checked; 483 is not.
+  T.Starts.erase(0x1000000 + 483 * 0x100);
+  EXPECT_TRUE(bool(findKernelSlide(T, running(0, 1000), 64)));
+  T.Starts.erase(0x1000000 + 484 * 0x100);
+  EXPECT_FALSE(bool(findKernelSlide(T, running(0, 1000), 64)));
+}
+
+TEST(KernelSlide, Errors) {
+  FakeTable T;
+  SymbolList NoText;
+  NoText.Symbols.push_back({0x1000000, 'T', "startup_64", ""});
+  EXPECT_EQ(toString(findKernelSlide(T, NoText).takeError()),
+            "the running kernel's symbols have no '_text'");
+  // A module's _text is not the kernel's.
+  NoText.Symbols.push_back({0xffffffffc0000000, 't', "_text", "mod"});
+  EXPECT_FALSE(bool(findKernelSlide(T, NoText)));
+  EXPECT_EQ(toString(findKernelSlide(T, running(0x1800, 4)).takeError()),
+            "'_text' is at 0x1001800 in the running kernel and at 0x1000000 "
+            "in the table: 0x1800 is not a whole number of pages, so the "
+            "table is not of this kernel");
+}
+
+} // namespace
