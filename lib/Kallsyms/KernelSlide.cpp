@@ -1,6 +1,8 @@
 //===- KernelSlide.cpp - A running kernel's KASLR offset ------------------===//
 
 #include "dwarfpack/Kallsyms/KernelSlide.h"
+#include "dwarfpack/Kallsyms/SymbolReader.h"
+#include "dwarfpack/Kallsyms/Writers.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -68,6 +70,47 @@ Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
         " symbols of the running kernel start a symbol of the table: the "
         "table is of another kernel build");
   return Slide;
+}
+
+RunningKernelSymbolizer::~RunningKernelSymbolizer() = default;
+
+Expected<std::unique_ptr<RunningKernelSymbolizer>>
+RunningKernelSymbolizer::create(const AddressSymbolizer &Table,
+                                const SymbolList &Running, uint64_t Offset) {
+  std::unique_ptr<RunningKernelSymbolizer> R(
+      new RunningKernelSymbolizer(Table, Offset));
+  SymbolList InModules;
+  bool HasCore = false;
+  for (const KernelSymbol &S : Running.Symbols) {
+    if (!S.Module.empty()) {
+      InModules.Symbols.push_back(S);
+      continue;
+    }
+    R->CoreLow = HasCore ? std::min(R->CoreLow, S.Address) : S.Address;
+    R->CoreHigh = HasCore ? std::max(R->CoreHigh, S.Address) : S.Address;
+    HasCore = true;
+  }
+  if (InModules.Symbols.empty())
+    return std::move(R);
+  if (Error E = writeCompact(InModules, R->ModuleTable))
+    return std::move(E);
+  Expected<std::unique_ptr<SymbolReader>> M = openSymbolTable(
+      MemoryBuffer::getMemBuffer(R->ModuleTable, "modules", false));
+  if (!M)
+    return M.takeError();
+  R->Modules = std::move(*M);
+  return std::move(R);
+}
+
+Expected<LookupResult> RunningKernelSymbolizer::lookup(uint64_t Address) const {
+  // Outside the running core kernel's symbols, a module's first: a table
+  // without an end address gives its last symbol everything above it.
+  if (Modules && (Address < CoreLow || Address > CoreHigh)) {
+    Expected<LookupResult> M = Modules->lookup(Address);
+    if (!M || !M->Frames.empty())
+      return M;
+  }
+  return Table.lookup(Address - Offset);
 }
 
 } // namespace kallsyms

@@ -259,10 +259,13 @@ static PrinterOptions printerOptions(StringRef ModuleName) {
   return Opts;
 }
 
-/// Sets AddressOffset from --adjust-vma, or from --kaslr-from against
-/// Table (null with --store); 0 when it is fine, else the exit status.
-static int setAddressOffset(const AddressSymbolizer *Table,
-                            StringRef TableFile) {
+/// Sets AddressOffset from --adjust-vma; or, with --kaslr-from, makes
+/// Running, which answers the running kernel's addresses from Table (null
+/// with --store) and the running kernel's module symbols. 0 when it is
+/// fine, else the exit status.
+static int
+setAddressOffset(const AddressSymbolizer *Table, StringRef TableFile,
+                 std::unique_ptr<AddressSymbolizer> *Running = nullptr) {
   bool Adjust = AdjustVma.getNumOccurrences(),
        Kaslr = KaslrFrom.getNumOccurrences();
   if (!Adjust && !Kaslr)
@@ -291,16 +294,20 @@ static int setAddressOffset(const AddressSymbolizer *Table,
       readFileOrStdin(KaslrFrom, /*IsText=*/true);
   if (!Text)
     return reportError(Text.takeError());
-  kallsyms::SymbolList Running;
+  kallsyms::SymbolList Symbols;
   if (Error E = kallsyms::parseSymbolList((*Text)->getBuffer(), KaslrFrom,
-                                          kallsyms::ParseOptions(), Running))
+                                          kallsyms::ParseOptions(), Symbols))
     return reportError(std::move(E));
   Expected<kallsyms::KernelSlide> Slide =
-      kallsyms::findKernelSlide(*Table, Running);
+      kallsyms::findKernelSlide(*Table, Symbols);
   if (!Slide)
     return reportError("--kaslr-from: '" + TableFile + "' and '" + KaslrFrom +
                        "': " + toString(Slide.takeError()));
-  AddressOffset = Slide->Offset;
+  auto R =
+      kallsyms::RunningKernelSymbolizer::create(*Table, Symbols, Slide->Offset);
+  if (!R)
+    return reportError(createFileError(KaslrFrom, R.takeError()));
+  *Running = std::move(*R);
   return 0;
 }
 
@@ -359,12 +366,14 @@ static int runLookup() {
     if (Expected<std::optional<uint64_t>> A = S->fileOffsetToAddress(0); !A)
       return reportError("'" + InputFile + "' (" + H->Name +
                          "): --file-offsets: " + toString(A.takeError()));
-  if (int Status = setAddressOffset(S.get(), InputFile))
+  std::unique_ptr<AddressSymbolizer> Running;
+  if (int Status = setAddressOffset(S.get(), InputFile, &Running))
     return Status;
+  const AddressSymbolizer &Table = Running ? *Running : *S;
 
   ResultPrinter P(outs(), printerOptions(InputFile));
   forEachQuery(P, Addresses,
-               [&](StringRef Q) { symbolize(*S, P, InputFile, Q); });
+               [&](StringRef Q) { symbolize(Table, P, InputFile, Q); });
   return 0;
 }
 

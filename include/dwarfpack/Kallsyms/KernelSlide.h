@@ -13,11 +13,14 @@
 #define DWARFPACK_KALLSYMS_KERNELSLIDE_H
 
 #include "dwarfpack/Kallsyms/SymbolList.h"
+#include "dwarfpack/Kallsyms/SymbolReader.h"
 #include "dwarfpack/Symbolize/Frame.h"
 
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
+#include <string>
 
 namespace dwarfpack {
 namespace kallsyms {
@@ -45,6 +48,38 @@ struct KernelSlide {
 llvm::Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
                                             const SymbolList &Running,
                                             unsigned MaxChecks = 64);
+
+/// Answers a running kernel's addresses: its core kernel from a table of
+/// its build (vmlinux, System.map) at the address minus the KASLR offset,
+/// and what the running kernel lists in modules (loadable modules, BPF
+/// programs "[bpf]", ftrace trampolines) from that list itself, as perf and
+/// bcc answer them from /proc/kallsyms: modules are placed apart from the
+/// kernel, and BPF programs exist only at run time.
+class RunningKernelSymbolizer : public AddressSymbolizer {
+public:
+  /// Table must outlive the result; Running need not.
+  static llvm::Expected<std::unique_ptr<RunningKernelSymbolizer>>
+  create(const AddressSymbolizer &Table, const SymbolList &Running,
+         uint64_t Offset);
+  ~RunningKernelSymbolizer() override;
+
+  llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+  uint64_t offset() const { return Offset; }
+
+private:
+  RunningKernelSymbolizer(const AddressSymbolizer &Table, uint64_t Offset)
+      : Table(Table), Offset(Offset) {}
+
+  const AddressSymbolizer &Table;
+  uint64_t Offset;
+  /// The running core kernel's first and last symbol addresses: module
+  /// symbols answer only outside them (on arm64, modules lie below the
+  /// kernel, and kallsyms gives the last one no end).
+  uint64_t CoreLow = 0, CoreHigh = 0;
+  /// The running kernel's module symbols as a compact table (none: null).
+  std::string ModuleTable;
+  std::unique_ptr<SymbolReader> Modules;
+};
 
 } // namespace kallsyms
 } // namespace dwarfpack
