@@ -105,8 +105,8 @@ static cl::opt<std::string> KaslrFrom(
              "or a copy of it, and checked on its symbols"),
     cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
 
-/// What every address is moved by before it is looked up (--adjust-vma,
-/// --kaslr-from): the table's addresses plus it are the queried ones.
+/// What every address is moved by before it is looked up (--adjust-vma):
+/// the table's addresses plus it are the queried ones.
 static uint64_t AddressOffset = 0;
 
 /// Parses an address as llvm-symbolizer does: decimal, or with 0x / 0b /
@@ -264,8 +264,8 @@ static PrinterOptions printerOptions(StringRef ModuleName) {
 /// with --store) and the running kernel's module symbols. 0 when it is
 /// fine, else the exit status.
 static int
-setAddressOffset(const AddressSymbolizer *Table, StringRef TableFile,
-                 std::unique_ptr<AddressSymbolizer> *Running = nullptr) {
+applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
+                    std::unique_ptr<AddressSymbolizer> *Running = nullptr) {
   bool Adjust = AdjustVma.getNumOccurrences(),
        Kaslr = KaslrFrom.getNumOccurrences();
   if (!Adjust && !Kaslr)
@@ -285,6 +285,9 @@ setAddressOffset(const AddressSymbolizer *Table, StringRef TableFile,
   if (!Table)
     return reportError("--kaslr-from needs FILE, the table of one kernel "
                        "(not --store)");
+  if (KaslrFrom == "-")
+    return reportError("--kaslr-from needs a file: standard input carries "
+                       "the addresses");
   if (Expected<uint64_t> T = Table->kernelTextAddress(); !T)
     return reportError("--kaslr-from: '" + TableFile +
                        "': no link-time '_text' to measure the offset from: " +
@@ -324,7 +327,7 @@ static int runStoreLookup() {
       return reportError("--build-id: " + toString(B.takeError()));
     Fixed = std::move(*B);
   }
-  if (int Status = setAddressOffset(nullptr, ""))
+  if (int Status = applyAddressOptions(nullptr, ""))
     return Status;
   // Tables are recognised by content, as for FILE.
   TableStore Tables(
@@ -367,7 +370,7 @@ static int runLookup() {
       return reportError("'" + InputFile + "' (" + H->Name +
                          "): --file-offsets: " + toString(A.takeError()));
   std::unique_ptr<AddressSymbolizer> Running;
-  if (int Status = setAddressOffset(S.get(), InputFile, &Running))
+  if (int Status = applyAddressOptions(S.get(), InputFile, &Running))
     return Status;
   const AddressSymbolizer &Table = Running ? *Running : *S;
 
