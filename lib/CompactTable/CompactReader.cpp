@@ -8,6 +8,7 @@
 
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
+#include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -23,8 +24,6 @@ namespace compact {
 static Error makeError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
-
-static std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
 namespace {
 
@@ -184,7 +183,7 @@ Error parseLines(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
   uint64_t Size = HasSize ? C.uleb() : 0;
   const uint8_t *TableStart = C.pos();
   if (HasSize && (!C.ok() || Size > uint64_t(C.end() - TableStart)))
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": line table size runs past the record");
   Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
   if (Error E = parseRows(Rows, H, FuncStart, RecordOffset, NumRows, Callback))
@@ -204,10 +203,10 @@ Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
   Row.File = C.u32leb();
   Row.Line = C.u32leb();
   if (!C.ok() || NumRows == 0)
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or empty line table");
   if (Row.Address < FuncStart)
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": first line row overflows the address space");
   FileHistory Files;
   Files.start(Row.File, Row.Line);
@@ -232,10 +231,10 @@ Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
       AddrDelta = H.AddrDelta[Op];
     }
     if (!C.ok() || !OK)
-      return makeError("record at " + hex(RecordOffset) +
+      return makeError("record at " + hexString(RecordOffset) +
                        ": truncated or malformed line row " + Twine(R));
     if (Row.Address + AddrDelta < Row.Address)
-      return makeError("record at " + hex(RecordOffset) +
+      return makeError("record at " + hexString(RecordOffset) +
                        ": line row address overflows");
     Row.Address += AddrDelta;
     // Wrapping arithmetic: hostile deltas must not overflow signed math.
@@ -267,7 +266,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Error readCallSite(Cursor &C, uint32_t &PrevFile,
   uint64_t FileCode = C.uleb();
   int64_t LineDelta = C.sleb();
   if (LLVM_UNLIKELY(!C.ok() || FileCode > uint64_t(UINT32_MAX) + 1))
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or malformed inline node");
   File = FileCode == 0 ? PrevFile : uint32_t(FileCode - 1);
   Line = uint32_t(uint64_t(PrevLine) + uint64_t(LineDelta));
@@ -285,14 +284,14 @@ Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
   uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
   // Each range takes at least two bytes: a cheap bound on hostile counts.
   if (!C.ok() || NumRanges == 0 || NumRanges > (1u << 24))
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or malformed inline node");
   uint64_t Prev = ParentBase;
   for (uint64_t I = 0; I < NumRanges; ++I) {
     uint64_t Start = Prev + C.uleb();
     uint64_t Size = C.uleb();
     if (!C.ok() || Start < Prev || Size == 0 || Start + Size < Start)
-      return makeError("record at " + hex(RecordOffset) +
+      return makeError("record at " + hexString(RecordOffset) +
                        ": truncated or malformed inline range");
     N.Ranges.push_back({Start, Start + Size});
     Prev = Start + Size;
@@ -323,7 +322,7 @@ Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
   uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
   // Each range takes at least two bytes: a cheap bound on hostile counts.
   if (LLVM_UNLIKELY(!C.ok() || NumRanges == 0 || NumRanges > (1u << 24)))
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or malformed inline node");
   uint64_t Prev = ParentBase;
   for (uint64_t I = 0; I < NumRanges; ++I) {
@@ -331,7 +330,7 @@ Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
     uint64_t Size = C.uleb();
     if (LLVM_UNLIKELY(!C.ok() || Start < Prev || Size == 0 ||
                       Start + Size < Start))
-      return makeError("record at " + hex(RecordOffset) +
+      return makeError("record at " + hexString(RecordOffset) +
                        ": truncated or malformed inline range");
     if (I == 0)
       N.FirstStart = Start;
@@ -356,19 +355,19 @@ Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
 /// sibling, so only whole subtrees below a node can be skipped this way.
 Error skipSubtree(Cursor &C, unsigned Depth, uint64_t RecordOffset) {
   if (Depth > MaxInlineDepth)
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
   uint64_t H = C.uleb();
   uint64_t NumChildren = H >> 1;
   uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
   if (LLVM_UNLIKELY(!C.ok() || NumRanges == 0 || NumRanges > (1u << 24)))
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or malformed inline node");
   // Two per range, then the name, the call file and the line delta.
   for (uint64_t I = 0; I < 2 * NumRanges + 3; ++I)
     C.skipLeb();
   if (LLVM_UNLIKELY(!C.ok()))
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or malformed inline node");
   // Each child takes bytes: hostile counts end with the record.
   for (uint64_t I = 0; I < NumChildren; ++I)
@@ -391,7 +390,7 @@ Error matchNode(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
                 uint32_t &PrevLine, unsigned Depth, uint64_t RecordOffset,
                 uint64_t Addr, SmallVectorImpl<Match> &Chain, bool &Hit) {
   if (Depth > MaxInlineDepth)
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
   NodeKey N;
   if (Error E =
@@ -422,7 +421,7 @@ Error decodeNode(const CompactReader &R, Cursor &C, uint64_t ParentBase,
                  uint32_t &PrevFile, uint32_t &PrevLine, unsigned Depth,
                  uint64_t RecordOffset, DecodedInline &Out) {
   if (Depth > MaxInlineDepth)
-    return makeError("record at " + hex(RecordOffset) +
+    return makeError("record at " + hexString(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
   NodeHead N;
   if (Error E = readHead(C, ParentBase, PrevFile, PrevLine, RecordOffset, N))
@@ -431,7 +430,7 @@ Error decodeNode(const CompactReader &R, Cursor &C, uint64_t ParentBase,
   Out.CallFile = N.CallFile;
   Out.CallLine = N.CallLine;
   if (N.CallFile > R.header().NumFiles)
-    return makeError("record at " + hex(RecordOffset) + ": call file " +
+    return makeError("record at " + hexString(RecordOffset) + ": call file " +
                      Twine(N.CallFile) + " is out of range");
   if (Error E = R.getName(N.Name, Out.Name))
     return E;
@@ -439,7 +438,7 @@ Error decodeNode(const CompactReader &R, Cursor &C, uint64_t ParentBase,
   for (uint64_t I = 0; I < N.NumChildren; ++I) {
     // Each node takes bytes: a bound on hostile child counts.
     if (C.atEnd())
-      return makeError("record at " + hex(RecordOffset) +
+      return makeError("record at " + hexString(RecordOffset) +
                        ": truncated inline tree");
     Out.Children.emplace_back();
     if (Error E = decodeNode(R, C, N.Ranges.front().Start, ChildFile, ChildLine,
@@ -516,7 +515,7 @@ Error CompactReader::parse() {
   Hdr.Magic = read32le(P);
   if (Hdr.Magic != Magic)
     return makeError("not a compact address table: bad magic " +
-                     hex(Hdr.Magic));
+                     hexString(Hdr.Magic));
   Hdr.Version = support::endian::read16le(P + 4);
   Hdr.BlockShift = P[6];
   Hdr.Reserved = P[7];
@@ -553,8 +552,8 @@ Error CompactReader::parse() {
     if (uint64_t(SecOff[S]) + SecSize[S] > Data.size() ||
         SecOff[S] < HeaderSize + SectionTableSize)
       return makeError("section " + Twine(S) + " (" + sectionName(Section(S)) +
-                       ") [" + hex(SecOff[S]) + ", " +
-                       hex(uint64_t(SecOff[S]) + SecSize[S]) +
+                       ") [" + hexString(SecOff[S]) + ", " +
+                       hexString(uint64_t(SecOff[S]) + SecSize[S]) +
                        ") is outside the file");
   }
   auto Sec = [&](Section S) { return Data.substr(SecOff[S], SecSize[S]); };
@@ -733,8 +732,8 @@ Error CompactReader::appendEntry(const token::TokenTable &Tokens,
 
 Error CompactReader::getName(uint32_t Offset, std::string &Out) const {
   if (Offset >= Names.size())
-    return makeError("name offset " + hex(Offset) +
-                     " is outside the name list (" + hex(Names.size()) +
+    return makeError("name offset " + hexString(Offset) +
+                     " is outside the name list (" + hexString(Names.size()) +
                      " bytes)");
   return decodeEntry(NameTokens, bytes(Names) + Offset,
                      bytes(Names) + Names.size(), "name", Out);
@@ -990,7 +989,8 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
   uint64_t Head = C.uleb();
   if (!C.ok() || Head >> RecordFlagBits > UINT32_MAX)
-    return makeError("record at " + hex(RecordFileOffset) + " is truncated");
+    return makeError("record at " + hexString(RecordFileOffset) +
+                     " is truncated");
   const uint32_t NameId = uint32_t(Head >> RecordFlagBits);
   // Names and files are decoded last; prefetching their list entries while
   // the rows and the inline tree are decoded hides most of the cache misses.
@@ -1024,9 +1024,9 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   // As GSYM: no row at or before the address, or a row without a file, is
   // an error for the whole lookup.
   if (!Row || Row->File == 0)
-    return makeError("address " + hex(Address) +
+    return makeError("address " + hexString(Address) +
                      " is not in the line table of the function at " +
-                     hex(Loc.Start));
+                     hexString(Loc.Start));
   if (Row->File > Hdr.NumFiles)
     return makeError("line table file index " + Twine(Row->File) +
                      " is out of range (" + Twine(Hdr.NumFiles) + " files)");
@@ -1039,7 +1039,7 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
     uint32_t PrevFile = FirstRow.File, PrevLine = FirstRow.Line;
     uint64_t NumChildren = C.uleb();
     if (!C.ok())
-      return makeError("record at " + hex(RecordFileOffset) +
+      return makeError("record at " + hexString(RecordFileOffset) +
                        ": truncated inline tree");
     for (uint64_t I = 0; I < NumChildren; ++I) {
       bool Hit = false;
@@ -1123,7 +1123,8 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
   const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
   uint64_t Head = C.uleb();
   if (!C.ok() || Head >> RecordFlagBits > UINT32_MAX)
-    return makeError("record at " + hex(RecordFileOffset) + " is truncated");
+    return makeError("record at " + hexString(RecordFileOffset) +
+                     " is truncated");
   if (Error E = getName(uint32_t(Head >> RecordFlagBits), D.Name))
     return std::move(E);
   D.HasLines = Head & HasLines;
@@ -1139,7 +1140,7 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
       return std::move(E);
     for (const LineEntry &R : D.Lines)
       if (R.File > Hdr.NumFiles)
-        return makeError("record at " + hex(RecordFileOffset) +
+        return makeError("record at " + hexString(RecordFileOffset) +
                          ": line row file " + Twine(R.File) +
                          " is out of range");
   }
@@ -1153,11 +1154,11 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
     uint32_t PrevLine = D.Lines.empty() ? 0 : D.Lines.front().Line;
     uint64_t NumChildren = C.uleb();
     if (!C.ok())
-      return makeError("record at " + hex(RecordFileOffset) +
+      return makeError("record at " + hexString(RecordFileOffset) +
                        ": truncated inline tree");
     for (uint64_t I = 0; I < NumChildren; ++I) {
       if (C.atEnd())
-        return makeError("record at " + hex(RecordFileOffset) +
+        return makeError("record at " + hexString(RecordFileOffset) +
                          ": truncated inline tree");
       Root.Children.emplace_back();
       if (Error E = decodeNode(*this, C, Loc.Start, PrevFile, PrevLine, 1,
@@ -1175,7 +1176,7 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
   }
   D.InlineBytes = C.pos() - InlineAt;
   if (!C.atEnd())
-    return makeError("record at " + hex(RecordFileOffset) + " has " +
+    return makeError("record at " + hexString(RecordFileOffset) + " has " +
                      Twine(uint64_t(Loc.RecordEnd - (C.pos() - Rec))) +
                      " trailing bytes");
   return D;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/GSYM/GsymReader.h"
+#include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -24,8 +25,6 @@ namespace gsym {
 static Error makeError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
-
-static std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
 std::string joinPath(StringRef Dir, StringRef Base) {
   if (Dir.empty())
@@ -106,7 +105,7 @@ Error GsymReader::parse() {
   else if (M == SwappedMagic)
     LittleEndian = false;
   else
-    return makeError("not a GSYM file: bad magic " + hex(M));
+    return makeError("not a GSYM file: bad magic " + hexString(M));
 
   Hdr.Magic = Magic;
   Hdr.Version = readUInt(4, 2);
@@ -136,24 +135,27 @@ Error GsymReader::parse() {
   uint64_t End = AddrOffsetsOff + N * Hdr.AddrOffSize;
   if (End > Size)
     return makeError("address table of " + Twine(N) + " entries at " +
-                     hex(AddrOffsetsOff) + " extends past the end of the file");
+                     hexString(AddrOffsetsOff) +
+                     " extends past the end of the file");
   AddrInfoOffsetsOff = alignTo(End, 4);
   End = AddrInfoOffsetsOff + N * 4;
   if (End > Size)
-    return makeError("address info offset table at " + hex(AddrInfoOffsetsOff) +
+    return makeError("address info offset table at " +
+                     hexString(AddrInfoOffsetsOff) +
                      " extends past the end of the file");
   FileTableOff = End;
   if (FileTableOff + 4 > Size)
-    return makeError("file table at " + hex(FileTableOff) +
+    return makeError("file table at " + hexString(FileTableOff) +
                      " extends past the end of the file");
   NumFiles = readUInt(FileTableOff, 4);
   if (FileTableOff + 4 + uint64_t(NumFiles) * 8 > Size)
     return makeError("file table of " + Twine(NumFiles) + " entries at " +
-                     hex(FileTableOff) + " extends past the end of the file");
+                     hexString(FileTableOff) +
+                     " extends past the end of the file");
 
   if (uint64_t(Hdr.StrtabOffset) + Hdr.StrtabSize > Size)
-    return makeError("string table [" + hex(Hdr.StrtabOffset) + ", " +
-                     hex(uint64_t(Hdr.StrtabOffset) + Hdr.StrtabSize) +
+    return makeError("string table [" + hexString(Hdr.StrtabOffset) + ", " +
+                     hexString(uint64_t(Hdr.StrtabOffset) + Hdr.StrtabSize) +
                      ") extends past the end of the file");
   Strtab = Data.substr(Hdr.StrtabOffset, Hdr.StrtabSize);
   // With a NUL as last byte, every in-range offset names a terminated string;
@@ -172,11 +174,11 @@ Error GsymReader::parse() {
     Prev = Off;
     uint64_t InfoOff = getFunctionInfoOffset(I);
     if (InfoOff % 4 != 0)
-      return makeError("FunctionInfo offset " + hex(InfoOff) + " of entry " +
-                       Twine(I) + " is not 4-byte aligned");
+      return makeError("FunctionInfo offset " + hexString(InfoOff) +
+                       " of entry " + Twine(I) + " is not 4-byte aligned");
     if (InfoOff < HeaderSize || InfoOff + 8 > Size)
-      return makeError("FunctionInfo offset " + hex(InfoOff) + " of entry " +
-                       Twine(I) + " is outside the file");
+      return makeError("FunctionInfo offset " + hexString(InfoOff) +
+                       " of entry " + Twine(I) + " is outside the file");
   }
   for (uint32_t I = 0; I < NumFiles; ++I) {
     auto [DirOff, BaseOff] = getFileStringOffsets(I);
@@ -208,9 +210,9 @@ GsymReader::getFileStringOffsets(uint32_t Index) const {
 
 Expected<StringRef> GsymReader::getString(uint64_t Offset) const {
   if (Offset >= Strtab.size())
-    return makeError("string offset " + hex(Offset) +
+    return makeError("string offset " + hexString(Offset) +
                      " is outside the string table (size " +
-                     hex(Strtab.size()) + ")");
+                     hexString(Strtab.size()) + ")");
   const char *P = Strtab.data() + Offset;
   return StringRef(P, std::strlen(P)); // terminated: checked at open
 }
@@ -345,7 +347,7 @@ public:
 
   /// The first decoding error, with the file offset where it happened.
   Error takeError(StringRef What) {
-    return makeError(What + " at " + hex(FileOffset + (Pos - Begin)) +
+    return makeError(What + " at " + hexString(FileOffset + (Pos - Begin)) +
                      " (data ends or an integer is malformed)");
   }
 
@@ -374,8 +376,9 @@ static Error parseLineTable(Payload &P, uint64_t FuncStart, Fn &&Callback) {
   if (!P.ok())
     return P.takeError("truncated line table prologue");
   if (MaxDelta < MinDelta)
-    return makeError("line table at " + hex(P.offset()) + " has MaxDelta " +
-                     Twine(MaxDelta) + " < MinDelta " + Twine(MinDelta));
+    return makeError("line table at " + hexString(P.offset()) +
+                     " has MaxDelta " + Twine(MaxDelta) + " < MinDelta " +
+                     Twine(MinDelta));
   // Opcodes are bytes, so a range beyond 256 decodes like 256; clamping
   // avoids overflow on hostile values.
   int64_t Range;
@@ -389,7 +392,7 @@ static Error parseLineTable(Payload &P, uint64_t FuncStart, Fn &&Callback) {
   Row.Line = uint32_t(FirstLine);
   while (true) {
     if (P.atEnd())
-      return makeError("line table at " + hex(P.offset()) +
+      return makeError("line table at " + hexString(P.offset()) +
                        " ends before EndSequence");
     uint8_t Op = P.u8();
     switch (Op) {
@@ -452,8 +455,8 @@ static Error skipNodeBody(Payload &P, unsigned Depth);
 /// nodes; we use one rule everywhere. LLVM's writer never emits them.)
 static Error skipInline(Payload &P, unsigned Depth, bool &WasNode) {
   if (Depth > MaxInlineDepth)
-    return makeError("inline tree at " + hex(P.offset()) + " is deeper than " +
-                     Twine(MaxInlineDepth));
+    return makeError("inline tree at " + hexString(P.offset()) +
+                     " is deeper than " + Twine(MaxInlineDepth));
   uint64_t NumRanges = P.uleb();
   bool NonEmpty = false;
   for (uint64_t I = 0; I < NumRanges && P.ok(); ++I) {
@@ -498,8 +501,8 @@ struct InlineLookup {
 static Error lookupInline(InlineLookup &L, Payload &P, uint64_t Base,
                           unsigned Depth, bool &Done) {
   if (Depth > MaxInlineDepth)
-    return makeError("inline tree at " + hex(P.offset()) + " is deeper than " +
-                     Twine(MaxInlineDepth));
+    return makeError("inline tree at " + hexString(P.offset()) +
+                     " is deeper than " + Twine(MaxInlineDepth));
   SmallVector<AddressRange, 2> Ranges;
   readRanges(P, Base, Ranges);
   if (!P.ok())
@@ -567,14 +570,14 @@ static Error forEachInfo(StringRef Data, bool LE, uint64_t Off,
         Data.data() + O, LE ? endianness::little : endianness::big);
   };
   if (Off + 8 > Data.size())
-    return makeError("FunctionInfo at " + hex(Off) + " is truncated");
+    return makeError("FunctionInfo at " + hexString(Off) + " is truncated");
   FuncSize = Read32(Off);
   NameOff = Read32(Off + 4);
   Off += 8;
   // Each record consumes at least 8 bytes, so the loop ends with the file.
   while (true) {
     if (Off + 8 > Data.size())
-      return makeError("FunctionInfo record at " + hex(Off) +
+      return makeError("FunctionInfo record at " + hexString(Off) +
                        " is truncated (missing EndOfList)");
     uint32_t Type = Read32(Off);
     uint32_t Length = Read32(Off + 4);
@@ -583,7 +586,7 @@ static Error forEachInfo(StringRef Data, bool LE, uint64_t Off,
       return Error::success();
     if (Length > Data.size() - Off)
       return makeError("FunctionInfo record of type " + Twine(Type) + " at " +
-                       hex(Off - 8) + " has length " + Twine(Length) +
+                       hexString(Off - 8) + " has length " + Twine(Length) +
                        " past the end of the file");
     if (Error E = F(Type, Data.substr(Off, Length), Off))
       return E;
@@ -620,9 +623,9 @@ Expected<LookupResult> GsymReader::lookup(uint64_t Address) const {
             return E;
           // LLVM treats a row with file 0 like no row at all.
           if (!Found || Found->File == 0)
-            return makeError("address " + hex(Address) +
+            return makeError("address " + hexString(Address) +
                              " is not in the line table of the function at " +
-                             hex(FuncStart));
+                             hexString(FuncStart));
           Row = Found;
         } else if (Type == InlineInfo) {
           InlineBytes = {Bytes, BytesOff};
@@ -634,7 +637,8 @@ Expected<LookupResult> GsymReader::lookup(uint64_t Address) const {
   if (E)
     return E;
   if (NameOff == 0)
-    return makeError("FunctionInfo at " + hex(InfoOff) + " has name offset 0");
+    return makeError("FunctionInfo at " + hexString(InfoOff) +
+                     " has name offset 0");
   Expected<StringRef> Name = getString(NameOff);
   if (!Name)
     return Name.takeError();
@@ -668,8 +672,8 @@ Expected<LookupResult> GsymReader::lookup(uint64_t Address) const {
 static Error decodeInline(const GsymReader &R, Payload &P, uint64_t Base,
                           unsigned Depth, InlineNode &Node) {
   if (Depth > MaxInlineDepth)
-    return makeError("inline tree at " + hex(P.offset()) + " is deeper than " +
-                     Twine(MaxInlineDepth));
+    return makeError("inline tree at " + hexString(P.offset()) +
+                     " is deeper than " + Twine(MaxInlineDepth));
   readRanges(P, Base, Node.Ranges);
   if (!P.ok())
     return P.takeError("truncated inline info");
@@ -715,7 +719,7 @@ Expected<DecodedFunction> GsymReader::decodeFunction(uint32_t Index) const {
         Payload P(Bytes, LittleEndian, BytesOff);
         if (Type == LineTableInfo) {
           if (D.HasLineTable)
-            return makeError("FunctionInfo at " + hex(D.Offset) +
+            return makeError("FunctionInfo at " + hexString(D.Offset) +
                              " has two line tables");
           D.HasLineTable = true;
           return parseLineTable(P, Start, [&](const LineEntry &Row) {
@@ -725,7 +729,7 @@ Expected<DecodedFunction> GsymReader::decodeFunction(uint32_t Index) const {
         }
         if (Type == InlineInfo) {
           if (D.Entry.Inline)
-            return makeError("FunctionInfo at " + hex(D.Offset) +
+            return makeError("FunctionInfo at " + hexString(D.Offset) +
                              " has two inline infos");
           InlineNode Root;
           if (Error E = decodeInline(*this, P, Start, 0, Root))
@@ -739,7 +743,8 @@ Expected<DecodedFunction> GsymReader::decodeFunction(uint32_t Index) const {
   if (E)
     return E;
   if (NameOff == 0)
-    return makeError("FunctionInfo at " + hex(D.Offset) + " has name offset 0");
+    return makeError("FunctionInfo at " + hexString(D.Offset) +
+                     " has name offset 0");
   Expected<StringRef> Name = getString(NameOff);
   if (!Name)
     return Name.takeError();
@@ -750,7 +755,7 @@ Expected<DecodedFunction> GsymReader::decodeFunction(uint32_t Index) const {
       D.LinesSorted = false;
   for (const LineEntry &Row : D.Entry.Lines)
     if (Row.File >= NumFiles)
-      return makeError("line table of FunctionInfo at " + hex(D.Offset) +
+      return makeError("line table of FunctionInfo at " + hexString(D.Offset) +
                        " uses file index " + Twine(Row.File) + " of " +
                        Twine(NumFiles));
   return D;
@@ -821,9 +826,9 @@ Error GsymReader::lookupFrames(const DecodedFunction &F, uint64_t Address,
       ++End;
   }
   if (End == 0 || Rows[End - 1].File == 0)
-    return makeError("address " + hex(Address) +
+    return makeError("address " + hexString(Address) +
                      " is not in the line table of the function at " +
-                     hex(E.Range.Start));
+                     hexString(E.Range.Start));
   const LineEntry &Row = Rows[End - 1];
   if (Row.File >= NumFiles)
     return makeError("line table file index " + Twine(Row.File) +

@@ -3,6 +3,7 @@
 #include "dwarfpack/Kallsyms/KernelSlide.h"
 #include "dwarfpack/Kallsyms/SymbolReader.h"
 #include "dwarfpack/Kallsyms/Writers.h"
+#include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -18,8 +19,6 @@ namespace kallsyms {
 static Error slideError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
 }
-
-static std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
 Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
                                       const SymbolList &Running,
@@ -46,9 +45,10 @@ Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
   Slide.Offset = Slide.RunningText - Slide.TableText;
   // KASLR moves the whole image by pages (2 MiB on x86-64).
   if (Slide.Offset & 0xfff)
-    return slideError("'_text' is at " + hex(Slide.RunningText) +
-                      " in the running kernel and at " + hex(Slide.TableText) +
-                      " in the table: " + hex(Slide.Offset) +
+    return slideError("'_text' is at " + hexString(Slide.RunningText) +
+                      " in the running kernel and at " +
+                      hexString(Slide.TableText) +
+                      " in the table: " + hexString(Slide.Offset) +
                       " is not a whole number of pages, so the table is not "
                       "of this kernel");
   // Symbols spread evenly over the kernel, deterministically.
@@ -65,8 +65,9 @@ Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
   }
   if (Slide.Agreed * 2 < Slide.Checked)
     return slideError(
-        "with the offset " + hex(Slide.Offset) + " (from '_text'), only " +
-        Twine(Slide.Agreed) + " of " + Twine(Slide.Checked) +
+        "with the offset " + hexString(Slide.Offset) +
+        " (from '_text'), only " + Twine(Slide.Agreed) + " of " +
+        Twine(Slide.Checked) +
         " symbols of the running kernel start a symbol of the table: the "
         "table is of another kernel build");
   return Slide;

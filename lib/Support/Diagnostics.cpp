@@ -3,6 +3,7 @@
 #include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 
@@ -84,5 +85,7 @@ uint64_t WarningLog::count(StringRef Kind) const {
   auto It = Kinds.find(Kind);
   return It == Kinds.end() ? 0 : It->second.Count;
 }
+
+std::string hexString(uint64_t V) { return "0x" + llvm::utohexstr(V, true); }
 
 } // namespace dwarfpack

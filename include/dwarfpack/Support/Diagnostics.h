@@ -63,6 +63,10 @@ private:
 /// thread that finished the unit; the callee serialises its own output.
 using ProgressFn = std::function<void(uint64_t Done, uint64_t Total)>;
 
+/// "0x" and V in lower-case hex, as error messages print offsets and
+/// addresses.
+std::string hexString(uint64_t V);
+
 } // namespace dwarfpack
 
 #endif
