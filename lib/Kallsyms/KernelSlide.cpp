@@ -93,7 +93,9 @@ RunningKernelSymbolizer::create(const AddressSymbolizer &Table,
   }
   if (InModules.Symbols.empty())
     return std::move(R);
-  if (Error E = writeCompact(InModules, R->ModuleTable))
+  // A ksym-blob: unlike the compact table, it holds addresses of any span
+  // (modules and BPF programs may lie far apart).
+  if (Error E = writeKsymBlob(InModules, R->ModuleTable))
     return std::move(E);
   Expected<std::unique_ptr<SymbolReader>> M = openSymbolTable(
       MemoryBuffer::getMemBuffer(R->ModuleTable, "modules", false));

@@ -76,7 +76,7 @@ private:
   /// symbols answer only outside them (on arm64, modules lie below the
   /// kernel, and kallsyms gives the last one no end).
   uint64_t CoreLow = 0, CoreHigh = 0;
-  /// The running kernel's module symbols as a compact table (none: null).
+  /// The running kernel's module symbols as a table in memory (none: null).
   std::string ModuleTable;
   std::unique_ptr<SymbolReader> Modules;
 };
