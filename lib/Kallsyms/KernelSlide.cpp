@@ -5,7 +5,6 @@
 #include "dwarfpack/Kallsyms/Writers.h"
 #include "dwarfpack/Support/Diagnostics.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
