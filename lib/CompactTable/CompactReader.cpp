@@ -349,6 +349,15 @@ Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
                       N.CallLine);
 }
 
+/// A record's head: its name id (above RecordFlagBits) and flags.
+Expected<uint64_t> readRecordHead(Cursor &C, uint64_t RecordFileOffset) {
+  uint64_t Head = C.uleb();
+  if (!C.ok() || Head >> RecordFlagBits > UINT32_MAX)
+    return makeError("record at " + hexString(RecordFileOffset) +
+                     " is truncated");
+  return Head;
+}
+
 /// Skips a node and its subtree, none of which the lookup needs: only the
 /// structure is read (every byte bounds-checked, as GSYM's reader skips),
 /// no value is decoded. Siblings' delta codes refer to the previous
@@ -625,6 +634,31 @@ Expected<uint64_t> CompactReader::kernelTextAddress() const {
   // loadable segment (x86-64, arm64, ...); whether the table is a kernel's
   // at all is for the caller to check against the running kernel.
   return Segments.front().Address;
+}
+
+Error CompactReader::forEachFunction(
+    function_ref<void(uint64_t, StringRef)> Fn) const {
+  std::vector<FunctionLocation> Locs;
+  std::string Name;
+  const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
+  for (uint32_t B = 0; B < Hdr.NumBlocks; ++B) {
+    if (Error E = decodeBlock(B, Locs))
+      return E;
+    for (const FunctionLocation &L : Locs) {
+      // The record starts with its head: the name's offset and flags.
+      if (L.RecordEnd > SecSize[SecRecords] || L.RecordOffset > L.RecordEnd)
+        return makeError("record is outside the records section");
+      Cursor C(Rec + L.RecordOffset, Rec + L.RecordEnd);
+      Expected<uint64_t> Head =
+          readRecordHead(C, SecOff[SecRecords] + L.RecordOffset);
+      if (!Head)
+        return Head.takeError();
+      if (Error E = getName(uint32_t(*Head >> RecordFlagBits), Name))
+        return E;
+      Fn(L.Start, Name);
+    }
+  }
+  return Error::success();
 }
 
 /// Finds entry Id of a list section; Kind 0 entries are token-encoded names,
@@ -987,10 +1021,10 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
   Cursor C(Rec + Loc.RecordOffset, Rec + Loc.RecordEnd);
   const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
-  uint64_t Head = C.uleb();
-  if (!C.ok() || Head >> RecordFlagBits > UINT32_MAX)
-    return makeError("record at " + hexString(RecordFileOffset) +
-                     " is truncated");
+  Expected<uint64_t> HeadOr = readRecordHead(C, RecordFileOffset);
+  if (!HeadOr)
+    return HeadOr.takeError();
+  uint64_t Head = *HeadOr;
   const uint32_t NameId = uint32_t(Head >> RecordFlagBits);
   // Names and files are decoded last; prefetching their list entries while
   // the rows and the inline tree are decoded hides most of the cache misses.
@@ -1121,10 +1155,10 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
   const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
   Cursor C(Rec + Loc.RecordOffset, Rec + Loc.RecordEnd);
   const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
-  uint64_t Head = C.uleb();
-  if (!C.ok() || Head >> RecordFlagBits > UINT32_MAX)
-    return makeError("record at " + hexString(RecordFileOffset) +
-                     " is truncated");
+  Expected<uint64_t> HeadOr = readRecordHead(C, RecordFileOffset);
+  if (!HeadOr)
+    return HeadOr.takeError();
+  uint64_t Head = *HeadOr;
   if (Error E = getName(uint32_t(Head >> RecordFlagBits), D.Name))
     return std::move(E);
   D.HasLines = Head & HasLines;

@@ -594,6 +594,26 @@ static Error forEachInfo(StringRef Data, bool LE, uint64_t Off,
   }
 }
 
+Error GsymReader::forEachFunction(
+    function_ref<void(uint64_t, StringRef)> Fn) const {
+  for (uint32_t I = 0, N = Hdr.NumAddresses; I < N; ++I) {
+    // Of entries sharing a start, the first answers at that address.
+    if (I && getAddressOffset(I - 1) == getAddressOffset(I))
+      continue;
+    // Offsets were checked at open: the name offset is inside the file.
+    uint64_t InfoOff = getFunctionInfoOffset(I);
+    uint32_t NameOff = readUInt(InfoOff + 4, 4);
+    if (NameOff == 0)
+      return makeError("FunctionInfo at " + hexString(InfoOff) +
+                       " has name offset 0");
+    Expected<StringRef> Name = getString(NameOff);
+    if (!Name)
+      return Name.takeError();
+    Fn(getAddress(I), *Name);
+  }
+  return Error::success();
+}
+
 Expected<LookupResult> GsymReader::lookup(uint64_t Address) const {
   LookupResult Result;
   Result.Address = Address;

@@ -129,6 +129,8 @@ public:
   /// The address of the first load segment (the lowest file offset): where
   /// a kernel image (vmlinux) starts, at its `_text`.
   llvm::Expected<uint64_t> kernelTextAddress() const override;
+  llvm::Error forEachFunction(
+      llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const override;
   /// The load segments (empty when the table records none).
   llvm::ArrayRef<LoadSegment> loadSegments() const { return Segments; }
 

@@ -155,6 +155,8 @@ public:
   findFunctionIndex(uint64_t Address) const;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+  llvm::Error forEachFunction(
+      llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const override;
 
   /// One frame as the file stores it: names point into the string table,
   /// File is a file-table index, or NoFile without a line row.

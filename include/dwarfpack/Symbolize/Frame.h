@@ -10,6 +10,7 @@
 #define DWARFPACK_SYMBOLIZE_FRAME_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -71,6 +72,15 @@ public:
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "the format records neither a '_text' symbol nor load segments");
+  }
+  /// Calls Fn(Start, Name) for every function of the table, in address
+  /// order, with the name a lookup gives its outermost frame (to place a
+  /// kernel module's table where a running kernel loaded the module). An
+  /// error for a corrupt record, or when the format lists no functions.
+  virtual llvm::Error forEachFunction(
+      llvm::function_ref<void(uint64_t Start, llvm::StringRef Name)> Fn) const {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the format lists no functions");
   }
 };
 
