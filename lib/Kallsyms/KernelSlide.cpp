@@ -5,9 +5,13 @@
 #include "dwarfpack/Kallsyms/Writers.h"
 #include "dwarfpack/Support/Diagnostics.h"
 
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 using namespace llvm;
@@ -76,7 +80,8 @@ RunningKernelSymbolizer::~RunningKernelSymbolizer() = default;
 
 Expected<std::unique_ptr<RunningKernelSymbolizer>>
 RunningKernelSymbolizer::create(const AddressSymbolizer &Table,
-                                const SymbolList &Running, uint64_t Offset) {
+                                const SymbolList &Running, uint64_t Offset,
+                                const ModuleTableOpener &OpenModule) {
   std::unique_ptr<RunningKernelSymbolizer> R(
       new RunningKernelSymbolizer(Table, Offset));
   SymbolList InModules;
@@ -94,20 +99,146 @@ RunningKernelSymbolizer::create(const AddressSymbolizer &Table,
     return std::move(R);
   // A ksym-blob: unlike the compact table, it holds addresses of any span
   // (modules and BPF programs may lie far apart).
-  if (Error E = writeKsymBlob(InModules, R->ModuleTable))
-    return std::move(E);
+  if (Error E = writeKsymBlob(InModules, R->ModuleBlob))
+    return createStringError(inconvertibleErrorCode(),
+                             "the running kernel's module symbols: " +
+                                 toString(std::move(E)));
   Expected<std::unique_ptr<SymbolReader>> M = openSymbolTable(
-      MemoryBuffer::getMemBuffer(R->ModuleTable, "modules", false));
+      MemoryBuffer::getMemBuffer(R->ModuleBlob, "modules", false));
   if (!M)
     return M.takeError();
   R->Modules = std::move(*M);
+  if (!OpenModule)
+    return std::move(R);
+
+  // Modules in the order of their first symbol's address.
+  MapVector<StringRef, std::vector<const KernelSymbol *>> ByModule;
+  for (const KernelSymbol &S : InModules.Symbols)
+    ByModule[S.Module].push_back(&S);
+  StringMap<uint32_t> PlacedIndex;
+  for (auto &[Name, Syms] : ByModule) {
+    Expected<ModuleTable> T = OpenModule(Name);
+    if (!T)
+      return T.takeError();
+    if (!T->Table)
+      continue;
+    if (Error E = R->placeModule(Name, Syms, std::move(*T)))
+      return std::move(E);
+    if (R->Placements.back().Placed)
+      PlacedIndex[Name] = R->Placed.size() - 1;
+  }
+  if (R->Placed.empty())
+    return std::move(R);
+  R->Symbols.reserve(InModules.Symbols.size());
+  for (const KernelSymbol &S : InModules.Symbols) {
+    auto It = PlacedIndex.find(S.Module);
+    R->Symbols.push_back(
+        {S.Address, It == PlacedIndex.end() ? UINT32_MAX : It->second});
+  }
   return std::move(R);
+}
+
+Error RunningKernelSymbolizer::placeModule(
+    StringRef Name, ArrayRef<const KernelSymbol *> Running,
+    ModuleTable ModTable) {
+  // Function names of the table that start one place only.
+  StringMap<uint64_t> Starts;
+  StringSet<> Repeated;
+  if (Error E =
+          ModTable.Table->forEachFunction([&](uint64_t Start, StringRef Fn) {
+            auto [It, New] = Starts.try_emplace(Fn, Start);
+            if (!New && It->second != Start)
+              Repeated.insert(Fn);
+          }))
+    return createFileError(ModTable.Name, std::move(E));
+  PlacedModule PM;
+  ModulePlacement Info;
+  Info.Module = Name.str();
+  Info.Table = ModTable.Name;
+  for (const KernelSymbol *S : Running) {
+    if (S->Type != 't' && S->Type != 'T')
+      continue;
+    ++Info.TextSymbols;
+    auto It = Starts.find(S->Name);
+    if (It == Starts.end() || Repeated.contains(S->Name))
+      continue;
+    PM.Anchors.push_back({S->Address, S->Address - It->second});
+  }
+  Info.Anchors = PM.Anchors.size();
+  for (size_t I = 1; I < PM.Anchors.size(); ++I)
+    Info.OffsetChanges += PM.Anchors[I].second != PM.Anchors[I - 1].second;
+  // Of one build, the offset changes only where the running module starts
+  // another section (a module has a few executable sections; Debian 6.1's
+  // have at most 8, and change offsets at most twice). Of another build,
+  // it changes wherever a function's size does.
+  Info.Placed = Info.Anchors > 0 && !(Info.OffsetChanges > MaxOffsetChanges &&
+                                      Info.OffsetChanges * 4 > Info.Anchors);
+  if (Info.Placed) {
+    PM.Table = std::move(ModTable.Table);
+    Placed.push_back(std::move(PM));
+  }
+  Placements.push_back(std::move(Info));
+  return Error::success();
+}
+
+Expected<std::optional<LookupResult>>
+RunningKernelSymbolizer::lookupInModule(const PlacedModule &M, uint64_t Address,
+                                        uint64_t SymbolAddress) const {
+  // The anchors before and after the address: each section of a module is
+  // loaded on its own, so either may be in the address's section.
+  auto After =
+      llvm::upper_bound(M.Anchors, Address,
+                        [](uint64_t A, const std::pair<uint64_t, uint64_t> &P) {
+                          return A < P.first;
+                        });
+  uint64_t Deltas[2];
+  unsigned N = 0;
+  // The nearest symbol is an anchor: its section's placement is known.
+  bool Known = false;
+  if (After != M.Anchors.begin()) {
+    Deltas[N++] = std::prev(After)->second;
+    Known = std::prev(After)->first == SymbolAddress;
+  }
+  if (!Known && After != M.Anchors.end() &&
+      (N == 0 || After->second != Deltas[0]))
+    Deltas[N++] = After->second;
+  for (unsigned I = 0; I < N; ++I) {
+    Expected<LookupResult> R = M.Table->lookup(Address - Deltas[I]);
+    if (!R)
+      return R.takeError();
+    // Past the end of the nearest symbol's function (padding): nothing.
+    if (Known && R->Frames.empty()) {
+      R->Address = Address;
+      return std::move(*R);
+    }
+    // The function found must start where the running kernel's nearest
+    // symbol does: otherwise this is not the address's section.
+    if (R->Frames.empty() ||
+        R->Frames.back().StartAddress + Deltas[I] != SymbolAddress)
+      continue;
+    for (SourceFrame &F : R->Frames)
+      F.StartAddress += Deltas[I];
+    R->Address = Address;
+    return std::move(*R);
+  }
+  return std::nullopt;
 }
 
 Expected<LookupResult> RunningKernelSymbolizer::lookup(uint64_t Address) const {
   // Outside the running core kernel's symbols, a module's first: a table
   // without an end address gives its last symbol everything above it.
   if (Modules && (Address < CoreLow || Address > CoreHigh)) {
+    auto Sym = llvm::upper_bound(
+        Symbols, Address,
+        [](uint64_t A, const ModuleSymbol &S) { return A < S.Address; });
+    if (Sym != Symbols.begin() && std::prev(Sym)->Placed != UINT32_MAX) {
+      Expected<std::optional<LookupResult>> InTable = lookupInModule(
+          Placed[std::prev(Sym)->Placed], Address, std::prev(Sym)->Address);
+      if (!InTable)
+        return InTable.takeError();
+      if (*InTable)
+        return std::move(**InTable);
+    }
     Expected<LookupResult> M = Modules->lookup(Address);
     if (!M || !M->Frames.empty())
       return M;

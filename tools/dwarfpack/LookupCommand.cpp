@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>
@@ -104,6 +105,14 @@ static cl::opt<std::string> KaslrFrom(
              "is found from '_text' in <file>, that kernel's /proc/kallsyms "
              "or a copy of it, and checked on its symbols"),
     cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
+
+static cl::opt<std::string> ModuleTables(
+    "module-tables",
+    cl::desc("With --kaslr-from: a directory of address tables of kernel "
+             "modules, <module>.dpat or .gsym, each made from the module's "
+             ".ko ('dwarfpack gsym'); addresses in those modules get its "
+             "frames and lines instead of the kallsyms name"),
+    cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 
 /// What every address is moved by before it is looked up (--adjust-vma):
 /// the table's addresses plus it are the queried ones.
@@ -259,6 +268,41 @@ static PrinterOptions printerOptions(StringRef ModuleName) {
   return Opts;
 }
 
+/// The tables in Dir by module name: a file's name without .dpat or .gsym,
+/// with '-' read as '_' as the kernel names modules (aegis128-aesni.ko is
+/// module aegis128_aesni); .dpat first when both exist.
+static Error findModuleTables(StringRef Dir, StringMap<std::string> &Paths) {
+  if (!sys::fs::is_directory(Dir))
+    return createStringError(inconvertibleErrorCode(),
+                             "--module-tables: '" + Dir + "': not a directory");
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    Files.push_back(It->path());
+  if (EC)
+    return createFileError(Dir, errorCodeToError(EC));
+  llvm::sort(Files);
+  for (StringRef Ext : {".dpat", ".gsym"}) {
+    StringMap<std::string> Seen;
+    for (const std::string &F : Files) {
+      StringRef Stem = sys::path::filename(F);
+      if (!Stem.consume_back(Ext) || Stem.empty())
+        continue;
+      std::string Module = Stem.str();
+      std::replace(Module.begin(), Module.end(), '-', '_');
+      auto [It, New] = Seen.try_emplace(Module, F);
+      if (!New)
+        return createStringError(inconvertibleErrorCode(),
+                                 "--module-tables: '" + It->second + "' and '" +
+                                     F + "' are both tables of module '" +
+                                     Module + "'");
+      Paths.try_emplace(Module, F);
+    }
+  }
+  return Error::success();
+}
+
 /// Sets AddressOffset from --adjust-vma; or, with --kaslr-from, makes
 /// Running, which answers the running kernel's addresses from Table (null
 /// with --store) and the running kernel's module symbols. 0 when it is
@@ -268,6 +312,9 @@ applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
                     std::unique_ptr<AddressSymbolizer> *Running = nullptr) {
   bool Adjust = AdjustVma.getNumOccurrences(),
        Kaslr = KaslrFrom.getNumOccurrences();
+  if (ModuleTables.getNumOccurrences() && !Kaslr)
+    return reportError("--module-tables needs --kaslr-from (the running "
+                       "kernel's symbols place the modules)");
   if (!Adjust && !Kaslr)
     return 0;
   if (Adjust && Kaslr)
@@ -306,10 +353,41 @@ applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
   if (!Slide)
     return reportError("--kaslr-from: '" + TableFile + "' and '" + KaslrFrom +
                        "': " + toString(Slide.takeError()));
-  auto R =
-      kallsyms::RunningKernelSymbolizer::create(*Table, Symbols, Slide->Offset);
+  kallsyms::ModuleTableOpener OpenModule;
+  StringMap<std::string> ModulePaths;
+  if (ModuleTables.getNumOccurrences()) {
+    if (Error E = findModuleTables(ModuleTables, ModulePaths))
+      return reportError(std::move(E));
+    OpenModule = [&](StringRef Module) -> Expected<kallsyms::ModuleTable> {
+      auto It = ModulePaths.find(Module);
+      if (It == ModulePaths.end())
+        return kallsyms::ModuleTable();
+      Expected<OpenedTable> T = openTableFile(It->second);
+      if (!T)
+        return createStringError(inconvertibleErrorCode(),
+                                 "--module-tables: " + toString(T.takeError()));
+      return kallsyms::ModuleTable{std::move(T->Table), It->second};
+    };
+  }
+  auto R = kallsyms::RunningKernelSymbolizer::create(*Table, Symbols,
+                                                     Slide->Offset, OpenModule);
   if (!R)
-    return reportError(createFileError(KaslrFrom, R.takeError()));
+    return reportError(R.takeError());
+  for (const kallsyms::ModulePlacement &P : (*R)->placements()) {
+    if (P.Placed)
+      continue;
+    if (P.Anchors == 0)
+      reportWarning("'" + P.Table + "': none of the " + Twine(P.TextSymbols) +
+                    " functions that module '" + P.Module +
+                    "' runs names one function of the table (is it of "
+                    "another build?); its addresses get kallsyms names only");
+    else
+      reportWarning("'" + P.Table + "': the table is not of the build of " +
+                    "module '" + P.Module + "' that runs: its functions lie " +
+                    "apart differently (" + Twine(P.OffsetChanges) +
+                    " changes of offset over " + Twine(P.Anchors) +
+                    " functions); its addresses get kallsyms names only");
+  }
   *Running = std::move(*R);
   return 0;
 }

@@ -6,7 +6,10 @@
 
 #include "gtest/gtest.h"
 
+#include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 using namespace llvm;
 using namespace dwarfpack;
@@ -121,6 +124,114 @@ TEST(KernelSlide, Errors) {
             "'_text' is at 0x1001800 in the running kernel and at 0x1000000 "
             "in the table: 0x1800 is not a whole number of pages, so the "
             "table is not of this kernel");
+}
+
+/// A module's table: functions f0, f1, ... each 0x40 bytes, laid out one
+/// after another from 0, except that the gap before function I grows by
+/// 0x100 for every I in Moved (as if the running module's layout differed
+/// there).
+class FakeModuleTable : public AddressSymbolizer {
+public:
+  std::vector<std::pair<uint64_t, std::string>> Functions;
+
+  FakeModuleTable(unsigned N, const std::set<unsigned> &Moved) {
+    uint64_t At = 0;
+    for (unsigned I = 0; I < N; ++I) {
+      At += Moved.count(I) ? 0x140 : 0x40;
+      Functions.push_back({At, "f" + std::to_string(I)});
+    }
+  }
+  Expected<LookupResult> lookup(uint64_t Address) const override {
+    LookupResult R;
+    R.Address = Address;
+    for (const auto &[Start, Name] : Functions)
+      if (Address >= Start && Address < Start + 0x40) {
+        SourceFrame F;
+        F.FunctionName = Name + " (table)";
+        F.StartAddress = Start;
+        R.Frames.push_back(F);
+      }
+    return R;
+  }
+  Error
+  forEachFunction(function_ref<void(uint64_t, StringRef)> Fn) const override {
+    for (const auto &[Start, Name] : Functions)
+      Fn(Start, Name);
+    return Error::success();
+  }
+};
+
+/// The running kernel: its core, and module "m" with N functions, 0x40
+/// bytes apart from 0xffffffffc0000000.
+SymbolList runningModule(unsigned N) {
+  SymbolList L = running(0, 2);
+  L.Symbols.pop_back();
+  for (unsigned I = 0; I < N; ++I)
+    L.Symbols.push_back({0xffffffffc0000000 + I * 0x40, 't',
+                         L.save("f" + std::to_string(I)), "m"});
+  return L;
+}
+
+Expected<std::unique_ptr<RunningKernelSymbolizer>>
+placeOne(const FakeTable &Core, const SymbolList &Running, unsigned N,
+         const std::set<unsigned> &Moved) {
+  return RunningKernelSymbolizer::create(
+      Core, Running, 0, [&](StringRef Module) -> Expected<ModuleTable> {
+        ModuleTable T;
+        if (Module == "m") {
+          T.Table = std::make_unique<FakeModuleTable>(N, Moved);
+          T.Name = "m.dpat";
+        }
+        return T;
+      });
+}
+
+TEST(KernelSlide, ModuleTablePlacedByItsSymbols) {
+  FakeTable Core;
+  SymbolList R = runningModule(20);
+  // Two runs of offsets (as two sections): every function is answered by
+  // the table, at its own start in the running kernel.
+  auto S = placeOne(Core, R, 20, {10});
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  ASSERT_EQ((*S)->placements().size(), 1u);
+  EXPECT_TRUE((*S)->placements()[0].Placed);
+  EXPECT_EQ((*S)->placements()[0].Anchors, 20u);
+  EXPECT_EQ((*S)->placements()[0].OffsetChanges, 1u);
+  for (unsigned I : {0u, 9u, 10u, 19u}) {
+    Expected<LookupResult> L = (*S)->lookup(0xffffffffc0000000 + I * 0x40 + 4);
+    ASSERT_TRUE(bool(L)) << toString(L.takeError());
+    ASSERT_EQ(L->Frames.size(), 1u);
+    EXPECT_EQ(L->Frames[0].FunctionName, "f" + std::to_string(I) + " (table)");
+    EXPECT_EQ(L->Frames[0].StartAddress, 0xffffffffc0000000 + I * 0x40);
+  }
+}
+
+TEST(KernelSlide, ModuleTableOfAnotherBuild) {
+  FakeTable Core;
+  // Offsets that change at MaxOffsetChanges functions are of one build;
+  // at one more, of another build when that is over a quarter of them.
+  std::set<unsigned> Moved;
+  for (unsigned I = 1; I <= MaxOffsetChanges; ++I)
+    Moved.insert(I * 2);
+  SymbolList R20 = runningModule(20);
+  auto S = placeOne(Core, R20, 20, Moved);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_EQ((*S)->placements()[0].OffsetChanges, MaxOffsetChanges);
+  EXPECT_TRUE((*S)->placements()[0].Placed);
+  Moved.insert(19);
+  S = placeOne(Core, R20, 20, Moved);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_FALSE((*S)->placements()[0].Placed);
+  // The kallsyms name answers instead.
+  Expected<LookupResult> L = (*S)->lookup(0xffffffffc0000000 + 4);
+  ASSERT_TRUE(bool(L));
+  ASSERT_EQ(L->Frames.size(), 1u);
+  EXPECT_EQ(L->Frames[0].FunctionName, "f0");
+  // The same changes over 40 functions are under a quarter of them.
+  SymbolList R40 = runningModule(40);
+  S = placeOne(Core, R40, 40, Moved);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_TRUE((*S)->placements()[0].Placed);
 }
 
 } // namespace

@@ -16,11 +16,15 @@
 #include "dwarfpack/Kallsyms/SymbolReader.h"
 #include "dwarfpack/Symbolize/Frame.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace dwarfpack {
 namespace kallsyms {
@@ -49,26 +53,89 @@ llvm::Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
                                             const SymbolList &Running,
                                             unsigned MaxChecks = 64);
 
+/// An address table of a kernel module, opened, and what names it in
+/// messages (its file).
+struct ModuleTable {
+  std::unique_ptr<AddressSymbolizer> Table;
+  std::string Name;
+};
+/// The address table of a running kernel module, by the module's name as
+/// kallsyms gives it ("nf_tables"); a null Table when there is none.
+using ModuleTableOpener =
+    std::function<llvm::Expected<ModuleTable>(llvm::StringRef Module)>;
+
+/// How a module's table was placed at the running module's symbols.
+struct ModulePlacement {
+  std::string Module;
+  /// ModuleTable::Name of its table.
+  std::string Table;
+  /// The module's text symbols in the running kernel's list, and how many
+  /// of them name exactly one function of the table (the anchors).
+  unsigned TextSymbols = 0;
+  unsigned Anchors = 0;
+  /// Anchors whose offset (running minus table address) differs from the
+  /// previous anchor's: where the running module starts another section,
+  /// and, for a table of another build, wherever the code differs.
+  unsigned OffsetChanges = 0;
+  /// Whether the table answers for the module: it has anchors, and their
+  /// offset changes at most MaxOffsetChanges times or for at most a quarter
+  /// of them (more: a table of another build of the module).
+  bool Placed = false;
+};
+constexpr unsigned MaxOffsetChanges = 8;
+
 /// Answers a running kernel's addresses: its core kernel from a table of
 /// its build (vmlinux, System.map) at the address minus the KASLR offset,
 /// and what the running kernel lists in modules (loadable modules, BPF
 /// programs "[bpf]", ftrace trampolines) from that list itself, as perf and
 /// bcc answer them from /proc/kallsyms: modules are placed apart from the
 /// kernel, and BPF programs exist only at run time.
+///
+/// A module with an address table of its own (made from its .ko) answers
+/// with that table's frames and lines instead. The kernel loads each of a
+/// module's sections on its own, so the table's addresses are placed by
+/// the running module's symbols: an address is looked up at its distance
+/// from the nearest anchor before or after it (a running symbol naming one
+/// function of the table), and the answer is kept only when the table's
+/// function there starts exactly at the running kernel's nearest symbol,
+/// moved the same way; otherwise the module's symbol name answers. A table
+/// whose offsets change too often (ModulePlacement::Placed) is not used.
 class RunningKernelSymbolizer : public AddressSymbolizer {
 public:
-  /// Table must outlive the result; Running need not.
+  /// Table must outlive the result; Running need not. OpenModule, when
+  /// given, is asked once for each module Running lists.
   static llvm::Expected<std::unique_ptr<RunningKernelSymbolizer>>
   create(const AddressSymbolizer &Table, const SymbolList &Running,
-         uint64_t Offset);
+         uint64_t Offset, const ModuleTableOpener &OpenModule = nullptr);
   ~RunningKernelSymbolizer() override;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
   uint64_t offset() const { return Offset; }
+  /// The modules that have a table, in the order Running lists them.
+  llvm::ArrayRef<ModulePlacement> placements() const { return Placements; }
 
 private:
   RunningKernelSymbolizer(const AddressSymbolizer &Table, uint64_t Offset)
       : Table(Table), Offset(Offset) {}
+  struct PlacedModule {
+    std::unique_ptr<AddressSymbolizer> Table;
+    /// (running address, running minus table address), by running address.
+    std::vector<std::pair<uint64_t, uint64_t>> Anchors;
+  };
+  struct ModuleSymbol {
+    uint64_t Address;
+    /// Index in Placed; none: UINT32_MAX.
+    uint32_t Placed;
+  };
+  llvm::Error placeModule(llvm::StringRef Name,
+                          llvm::ArrayRef<const KernelSymbol *> Running,
+                          ModuleTable ModTable);
+  /// Address in module M, whose nearest symbol is at SymbolAddress: the
+  /// table's answer (no frames: nothing there), or std::nullopt when the
+  /// table cannot be placed there.
+  llvm::Expected<std::optional<LookupResult>>
+  lookupInModule(const PlacedModule &M, uint64_t Address,
+                 uint64_t SymbolAddress) const;
 
   const AddressSymbolizer &Table;
   uint64_t Offset;
@@ -77,8 +144,14 @@ private:
   /// kernel, and kallsyms gives the last one no end).
   uint64_t CoreLow = 0, CoreHigh = 0;
   /// The running kernel's module symbols as a table in memory (none: null).
-  std::string ModuleTable;
+  std::string ModuleBlob;
   std::unique_ptr<SymbolReader> Modules;
+  /// Modules with a table of their own.
+  std::vector<PlacedModule> Placed;
+  std::vector<ModulePlacement> Placements;
+  /// Every module symbol's address and placed module, by address (only
+  /// when some module is placed).
+  std::vector<ModuleSymbol> Symbols;
 };
 
 } // namespace kallsyms

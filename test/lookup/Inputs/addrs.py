@@ -27,6 +27,6 @@ if args:
     cmd.append("--disassemble-symbols=" + ",".join(args))
 out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 for line in out.splitlines():
-    m = re.match(r"^\s+([0-9a-f]+):\s+(\S+)", line)
+    m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)", line)
     if m and not m.group(2).startswith("nop") and m.group(2) != "int3":
         print("0x%x%s" % (int(m.group(1), 16) + add, suffix))
