@@ -4,6 +4,7 @@
     gsym-agreement.py ELF GSYM [--candidate dwarfpack|llvm-gsymutil|both]
                       [-n 20000] [--seed 1] [--symtab-n 2000] [--show 5]
                       [--sampling functions|text] [--summary-json FILE]
+                      [--file-offsets | --lookup-arg OPTION ...]
     gsym-agreement.py --self-test
 
 Samples N addresses that DWARF covers (a DW_TAG_subprogram range contains
@@ -290,8 +291,8 @@ def load_segments(elf, args):
 def run_dwarfpack(gsym, addrs, args):
     if not args.file_offsets:
         text = "".join("0x%x\n" % a for a in addrs)
-        out = run([args.dwarfpack, "lookup", gsym, "--output-style=JSON"],
-                  text, "dwarfpack lookup")
+        out = run([args.dwarfpack, "lookup", gsym, "--output-style=JSON"] +
+                  args.lookup_arg, text, "dwarfpack lookup")
         return demangle_all(parse_symbolizer_json(out), args)
     # Ask by file offset, as a profiler's (build-id, offset) sample would,
     # and file the answers under the addresses the offsets stand for.
@@ -687,7 +688,13 @@ def main():
                     "a compact table): offsets from the ELF's program "
                     "headers, answers compared at the addresses they load "
                     "at; addresses outside every segment count as missing")
+    ap.add_argument("--lookup-arg", action="append", default=[],
+                    help="pass this option to `dwarfpack lookup` too "
+                    "(repeatable; e.g. --kaslr-from=FILE: ELF is then the "
+                    "running image and GSYM the table of its build)")
     args = ap.parse_args()
+    if args.lookup_arg and args.file_offsets:
+        sys.exit("error: --lookup-arg and --file-offsets exclude each other")
 
     cands = args.candidate
     have_dp = dwarfpack_lookup_available(args)
