@@ -594,6 +594,14 @@ static Error forEachInfo(StringRef Data, bool LE, uint64_t Off,
   }
 }
 
+Expected<StringRef> GsymReader::functionName(uint64_t InfoOff,
+                                             uint32_t NameOff) const {
+  if (NameOff == 0)
+    return makeError("FunctionInfo at " + hexString(InfoOff) +
+                     " has name offset 0");
+  return getString(NameOff);
+}
+
 Error GsymReader::forEachFunction(
     function_ref<void(uint64_t, StringRef)> Fn) const {
   for (uint32_t I = 0, N = Hdr.NumAddresses; I < N; ++I) {
@@ -602,11 +610,8 @@ Error GsymReader::forEachFunction(
       continue;
     // Offsets were checked at open: the name offset is inside the file.
     uint64_t InfoOff = getFunctionInfoOffset(I);
-    uint32_t NameOff = readUInt(InfoOff + 4, 4);
-    if (NameOff == 0)
-      return makeError("FunctionInfo at " + hexString(InfoOff) +
-                       " has name offset 0");
-    Expected<StringRef> Name = getString(NameOff);
+    Expected<StringRef> Name =
+        functionName(InfoOff, uint32_t(readUInt(InfoOff + 4, 4)));
     if (!Name)
       return Name.takeError();
     Fn(getAddress(I), *Name);
@@ -656,10 +661,7 @@ Expected<LookupResult> GsymReader::lookup(uint64_t Address) const {
       });
   if (E)
     return E;
-  if (NameOff == 0)
-    return makeError("FunctionInfo at " + hexString(InfoOff) +
-                     " has name offset 0");
-  Expected<StringRef> Name = getString(NameOff);
+  Expected<StringRef> Name = functionName(InfoOff, NameOff);
   if (!Name)
     return Name.takeError();
 

@@ -183,6 +183,9 @@ private:
   GsymReader() = default;
   llvm::Error parse();
   uint64_t readUInt(uint64_t Offset, unsigned Size) const;
+  /// The name of the FunctionInfo at InfoOff, whose name offset is NameOff.
+  llvm::Expected<llvm::StringRef> functionName(uint64_t InfoOff,
+                                               uint32_t NameOff) const;
 
   std::unique_ptr<llvm::MemoryBuffer> Owned;
   llvm::StringRef Data;
