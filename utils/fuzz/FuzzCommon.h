@@ -124,8 +124,8 @@ private:
   llvm::SmallVector<uint64_t, MaxAddrs> Addrs;
 };
 
-/// Looks every picked address up, touching every string of the answers so
-/// the sanitizers check the bytes they point to.
+/// Looks every picked address up and lists every function, touching every
+/// string of the answers so the sanitizers check the bytes they point to.
 inline uint64_t lookupAll(const AddressSymbolizer &S,
                           const AddressPicker &Picker) {
   uint64_t Sum = 0;
@@ -146,6 +146,13 @@ inline uint64_t lookupAll(const AddressSymbolizer &S,
              F.SymbolType;
     }
   }
+  // Every function's start and name (what places a kernel module's table).
+  llvm::consumeError(
+      S.forEachFunction([&](uint64_t Start, llvm::StringRef Name) {
+        Sum += Start;
+        for (char C : Name)
+          Sum += uint8_t(C);
+      }));
   return Sum;
 }
 
