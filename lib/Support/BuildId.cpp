@@ -4,6 +4,8 @@
 
 #include "llvm/Object/BuildID.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
@@ -46,6 +48,35 @@ ArrayRef<uint8_t> gnuBuildId(const object::ObjectFile &O) {
   if (Id.empty())
     Id = object::getBuildID(&O);
   return Id;
+}
+
+Expected<ArrayRef<uint8_t>> gnuBuildIdFromNotes(ArrayRef<uint8_t> Notes) {
+  constexpr size_t HeaderSize = 12; // namesz, descsz, type
+  for (size_t At = 0; At < Notes.size();) {
+    if (Notes.size() - At < HeaderSize)
+      return createStringError(inconvertibleErrorCode(),
+                               "truncated note header at offset %zu", At);
+    const uint8_t *P = Notes.data() + At;
+    uint64_t NameSize = support::endian::read32le(P);
+    uint64_t DescSize = support::endian::read32le(P + 4);
+    uint32_t Type = support::endian::read32le(P + 8);
+    uint64_t NameAt = At + HeaderSize;
+    uint64_t DescAt = NameAt + alignTo(NameSize, 4);
+    // The last note's padding may be cut off; its contents may not.
+    if (DescAt + DescSize > Notes.size() || NameAt + NameSize > Notes.size())
+      return createStringError(
+          inconvertibleErrorCode(),
+          "note at offset %zu (name %llu bytes, description %llu bytes) runs "
+          "past the end (%zu bytes)",
+          At, (unsigned long long)NameSize, (unsigned long long)DescSize,
+          Notes.size());
+    StringRef Name(reinterpret_cast<const char *>(Notes.data() + NameAt),
+                   NameSize);
+    if (Type == ELF::NT_GNU_BUILD_ID && Name.rtrim('\0') == "GNU")
+      return Notes.slice(DescAt, DescSize);
+    At = DescAt + alignTo(DescSize, 4);
+  }
+  return ArrayRef<uint8_t>();
 }
 
 } // namespace dwarfpack

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 
@@ -15,6 +16,14 @@ namespace dwarfpack {
 /// llvm::object::getBuildID looks) or else its PT_NOTE segments; empty if
 /// it has none.
 llvm::ArrayRef<uint8_t> gnuBuildId(const llvm::object::ObjectFile &O);
+
+/// The NT_GNU_BUILD_ID note among the ELF notes in Notes (the contents of
+/// a note section, as Linux shows them in /sys/kernel/notes and
+/// /sys/module/<name>/notes/.note.gnu.build-id: 4-byte aligned,
+/// little-endian); empty if there is none. An error, naming the offset,
+/// when a note runs past the end.
+llvm::Expected<llvm::ArrayRef<uint8_t>>
+gnuBuildIdFromNotes(llvm::ArrayRef<uint8_t> Notes);
 
 } // namespace dwarfpack
 
