@@ -6,6 +6,7 @@
 #include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
@@ -23,10 +24,24 @@ static Error slideError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
 }
 
+static std::string hexBytes(ArrayRef<uint8_t> Bytes) {
+  return toHex(Bytes, /*LowerCase=*/true);
+}
+
 Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
                                       const SymbolList &Running,
-                                      unsigned MaxChecks) {
+                                      unsigned MaxChecks,
+                                      ArrayRef<uint8_t> RunningBuildId) {
   KernelSlide Slide;
+  ArrayRef<uint8_t> TableBuildId = Table.uuid();
+  if (!RunningBuildId.empty() && !TableBuildId.empty()) {
+    if (RunningBuildId != TableBuildId)
+      return slideError("the running kernel's build-id is " +
+                        hexBytes(RunningBuildId) + " and the table's is " +
+                        hexBytes(TableBuildId) +
+                        ": the table is of another kernel build");
+    Slide.BuildIdMatched = true;
+  }
   std::vector<uint64_t> Text; // core-kernel text symbols, in address order
   bool HasText = false;
   for (const KernelSymbol &S : Running.Symbols) {
@@ -171,8 +186,27 @@ Error RunningKernelSymbolizer::placeModule(
   // another section (a module has a few executable sections; Debian 6.1's
   // have at most 8, and change offsets at most twice). Of another build,
   // it changes wherever a function's size does.
-  Info.Placed = Info.Anchors > 0 && !(Info.OffsetChanges > MaxOffsetChanges &&
-                                      Info.OffsetChanges * 4 > Info.Anchors);
+  // A build-id settles it; the layout is the evidence without one.
+  ArrayRef<uint8_t> TableBuildId = ModTable.Table->uuid();
+  if (!ModTable.RunningBuildId.empty() && !TableBuildId.empty()) {
+    bool Same = ArrayRef<uint8_t>(ModTable.RunningBuildId) == TableBuildId;
+    Info.BuildIdCheck = Same ? ModulePlacement::BuildId::Same
+                             : ModulePlacement::BuildId::Different;
+    Info.RunningBuildId = hexBytes(ModTable.RunningBuildId);
+    Info.TableBuildId = hexBytes(TableBuildId);
+  }
+  switch (Info.BuildIdCheck) {
+  case ModulePlacement::BuildId::Same:
+    Info.Placed = Info.Anchors > 0;
+    break;
+  case ModulePlacement::BuildId::Different:
+    Info.Placed = false;
+    break;
+  case ModulePlacement::BuildId::Unknown:
+    Info.Placed = Info.Anchors > 0 && !(Info.OffsetChanges > MaxOffsetChanges &&
+                                        Info.OffsetChanges * 4 > Info.Anchors);
+    break;
+  }
   if (Info.Placed) {
     PM.Table = std::move(ModTable.Table);
     Placed.push_back(std::move(PM));

@@ -16,6 +16,7 @@
 #include "FormatRegistry.h"
 
 #include "dwarfpack/Kallsyms/KernelSlide.h"
+#include "dwarfpack/Support/BuildId.h"
 #include "dwarfpack/Symbolize/Printer.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
@@ -112,6 +113,16 @@ static cl::opt<std::string> ModuleTables(
              "modules, <module>.dpat or .gsym, each made from the module's "
              ".ko ('dwarfpack gsym'); addresses in those modules get its "
              "frames and lines instead of the kallsyms name"),
+    cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
+
+static cl::opt<std::string> BuildIdsFrom(
+    "build-ids-from",
+    cl::desc("With --kaslr-from: the running kernel's build-ids, read from "
+             "<dir>/kernel/notes and <dir>/module/<module>/notes/"
+             ".note.gnu.build-id (<dir> is /sys, or a copy of those files): "
+             "a kernel table of another build is refused and a module table "
+             "of another build is not used; module tables are also found by "
+             "build-id in --module-tables laid out as a --store"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 
 /// What every address is moved by before it is looked up (--adjust-vma):
@@ -303,6 +314,46 @@ static Error findModuleTables(StringRef Dir, StringMap<std::string> &Paths) {
   return Error::success();
 }
 
+/// The GNU build-id in the notes file at Path (as sysfs shows a note
+/// section); empty when there is no such file or no such note.
+static Expected<SmallVector<uint8_t, 20>> readBuildIdNotes(const Twine &Path) {
+  SmallString<128> P;
+  Path.toVector(P);
+  if (!sys::fs::exists(P))
+    return SmallVector<uint8_t, 20>();
+  // Read, not mapped: sysfs files have no size until read.
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFileAsStream(P);
+  if (!Buf)
+    return createFileError(P, errorCodeToError(Buf.getError()));
+  Expected<ArrayRef<uint8_t>> Id =
+      gnuBuildIdFromNotes(arrayRefFromStringRef((*Buf)->getBuffer()));
+  if (!Id)
+    return createFileError(P, Id.takeError());
+  return SmallVector<uint8_t, 20>(Id->begin(), Id->end());
+}
+
+/// The table of Module in --module-tables: by its name, else, when its
+/// build-id is known, in the store layout; empty when there is none.
+static std::string moduleTablePath(const StringMap<std::string> &ByName,
+                                   StringRef Module,
+                                   ArrayRef<uint8_t> BuildId) {
+  if (auto It = ByName.find(Module); It != ByName.end())
+    return It->second;
+  if (BuildId.size() >= 2)
+    for (StringRef Ext : {"dpat", "gsym"}) {
+      std::string P = TableStore::tablePath(ModuleTables, BuildId, Ext);
+      if (sys::fs::exists(P))
+        return P;
+    }
+  return "";
+}
+
+static std::string sysfsPath(StringRef Dir, const Twine &Rest) {
+  SmallString<128> P(Dir);
+  sys::path::append(P, Rest);
+  return std::string(P);
+}
+
 /// Sets AddressOffset from --adjust-vma; or, with --kaslr-from, makes
 /// Running, which answers the running kernel's addresses from Table (null
 /// with --store) and the running kernel's module symbols. 0 when it is
@@ -315,6 +366,9 @@ applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
   if (ModuleTables.getNumOccurrences() && !Kaslr)
     return reportError("--module-tables needs --kaslr-from (the running "
                        "kernel's symbols place the modules)");
+  if (BuildIdsFrom.getNumOccurrences() && !Kaslr)
+    return reportError("--build-ids-from needs --kaslr-from (the build-ids "
+                       "are the running kernel's)");
   if (!Adjust && !Kaslr)
     return 0;
   if (Adjust && Kaslr)
@@ -348,8 +402,24 @@ applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
   if (Error E = kallsyms::parseSymbolList((*Text)->getBuffer(), KaslrFrom,
                                           kallsyms::ParseOptions(), Symbols))
     return reportError(std::move(E));
-  Expected<kallsyms::KernelSlide> Slide =
-      kallsyms::findKernelSlide(*Table, Symbols);
+  SmallVector<uint8_t, 20> KernelBuildId;
+  if (BuildIdsFrom.getNumOccurrences()) {
+    std::string KernelNotes = sysfsPath(BuildIdsFrom, "kernel/notes");
+    if (!sys::fs::is_directory(BuildIdsFrom))
+      return reportError("--build-ids-from: '" + BuildIdsFrom +
+                         "': not a directory");
+    if (!sys::fs::exists(KernelNotes) &&
+        !sys::fs::is_directory(sysfsPath(BuildIdsFrom, "module")))
+      return reportError("--build-ids-from: '" + BuildIdsFrom +
+                         "' has neither kernel/notes nor module/ (give /sys "
+                         "or a copy of those files)");
+    Expected<SmallVector<uint8_t, 20>> Id = readBuildIdNotes(KernelNotes);
+    if (!Id)
+      return reportError("--build-ids-from: " + toString(Id.takeError()));
+    KernelBuildId = std::move(*Id);
+  }
+  Expected<kallsyms::KernelSlide> Slide = kallsyms::findKernelSlide(
+      *Table, Symbols, kallsyms::DefaultSlideChecks, KernelBuildId);
   if (!Slide)
     return reportError("--kaslr-from: '" + TableFile + "' and '" + KaslrFrom +
                        "': " + toString(Slide.takeError()));
@@ -359,14 +429,25 @@ applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
     if (Error E = findModuleTables(ModuleTables, ModulePaths))
       return reportError(std::move(E));
     OpenModule = [&](StringRef Module) -> Expected<kallsyms::ModuleTable> {
-      auto It = ModulePaths.find(Module);
-      if (It == ModulePaths.end())
+      SmallVector<uint8_t, 20> BuildId;
+      if (BuildIdsFrom.getNumOccurrences()) {
+        Expected<SmallVector<uint8_t, 20>> Id = readBuildIdNotes(sysfsPath(
+            BuildIdsFrom, "module/" + Module + "/notes/.note.gnu.build-id"));
+        if (!Id)
+          return createStringError(inconvertibleErrorCode(),
+                                   "--build-ids-from: " +
+                                       toString(Id.takeError()));
+        BuildId = std::move(*Id);
+      }
+      std::string Path = moduleTablePath(ModulePaths, Module, BuildId);
+      if (Path.empty())
         return kallsyms::ModuleTable();
-      Expected<OpenedTable> T = openTableFile(It->second);
+      Expected<OpenedTable> T = openTableFile(Path);
       if (!T)
         return createStringError(inconvertibleErrorCode(),
                                  "--module-tables: " + toString(T.takeError()));
-      return kallsyms::ModuleTable{std::move(T->Table), It->second};
+      return kallsyms::ModuleTable{std::move(T->Table), Path,
+                                   std::move(BuildId)};
     };
   }
   auto R = kallsyms::RunningKernelSymbolizer::create(*Table, Symbols,
@@ -376,7 +457,12 @@ applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
   for (const kallsyms::ModulePlacement &P : (*R)->placements()) {
     if (P.Placed)
       continue;
-    if (P.Anchors == 0)
+    if (P.BuildIdCheck == kallsyms::ModulePlacement::BuildId::Different)
+      reportWarning("'" + P.Table + "': the table is of build-id " +
+                    P.TableBuildId + ", module '" + P.Module +
+                    "' that runs is of build-id " + P.RunningBuildId +
+                    "; its addresses get kallsyms names only");
+    else if (P.Anchors == 0)
       reportWarning("'" + P.Table + "': none of the " + Twine(P.TextSymbols) +
                     " functions that module '" + P.Module +
                     "' runs names one function of the table (is it of "

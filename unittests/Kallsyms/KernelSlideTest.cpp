@@ -35,6 +35,8 @@ public:
     return R;
   }
   Expected<uint64_t> kernelTextAddress() const override { return Text; }
+  ArrayRef<uint8_t> uuid() const override { return Uuid; }
+  std::vector<uint8_t> Uuid;
 };
 
 SymbolList running(uint64_t Slide, unsigned N) {
@@ -111,6 +113,30 @@ TEST(KernelSlide, SpreadSample) {
   EXPECT_FALSE(bool(findKernelSlide(T, running(0, 1000), 64)));
 }
 
+TEST(KernelSlide, BuildIds) {
+  FakeTable T;
+  for (unsigned I = 0; I < 10; ++I)
+    T.Starts.insert(0x1000000 + I * 0x100);
+  SymbolList R = running(0x200000, 10);
+  const std::vector<uint8_t> Id = {0xab, 0x01, 0xff};
+  // Only compared when both are known.
+  Expected<KernelSlide> S = findKernelSlide(T, R, 64, Id);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_FALSE(S->BuildIdMatched);
+  T.Uuid = Id;
+  S = findKernelSlide(T, R);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_FALSE(S->BuildIdMatched);
+  S = findKernelSlide(T, R, 64, Id);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_TRUE(S->BuildIdMatched);
+  EXPECT_EQ(S->Offset, 0x200000u);
+  // Another build-id is refused even where the symbols agree.
+  EXPECT_EQ(toString(findKernelSlide(T, R, 64, {0xab, 0x01}).takeError()),
+            "the running kernel's build-id is ab01 and the table's is ab01ff: "
+            "the table is of another kernel build");
+}
+
 TEST(KernelSlide, Errors) {
   FakeTable T;
   SymbolList NoText;
@@ -159,6 +185,8 @@ public:
       Fn(Start, Name);
     return Error::success();
   }
+  ArrayRef<uint8_t> uuid() const override { return Uuid; }
+  std::vector<uint8_t> Uuid;
 };
 
 /// The running kernel: its core, and module "m" with N functions, 0x40
@@ -172,15 +200,22 @@ SymbolList runningModule(unsigned N) {
   return L;
 }
 
+/// Places a FakeModuleTable for module "m"; with its build-id TableId and
+/// the running module's RunningId (empty: unknown).
 Expected<std::unique_ptr<RunningKernelSymbolizer>>
 placeOne(const FakeTable &Core, const SymbolList &Running, unsigned N,
-         const std::set<unsigned> &Moved) {
+         const std::set<unsigned> &Moved,
+         const std::vector<uint8_t> &TableId = {},
+         const std::vector<uint8_t> &RunningId = {}) {
   return RunningKernelSymbolizer::create(
       Core, Running, 0, [&](StringRef Module) -> Expected<ModuleTable> {
         ModuleTable T;
         if (Module == "m") {
-          T.Table = std::make_unique<FakeModuleTable>(N, Moved);
+          auto Table = std::make_unique<FakeModuleTable>(N, Moved);
+          Table->Uuid = TableId;
+          T.Table = std::move(Table);
           T.Name = "m.dpat";
+          T.RunningBuildId.assign(RunningId.begin(), RunningId.end());
         }
         return T;
       });
@@ -232,6 +267,42 @@ TEST(KernelSlide, ModuleTableOfAnotherBuild) {
   S = placeOne(Core, R40, 40, Moved);
   ASSERT_TRUE(bool(S)) << toString(S.takeError());
   EXPECT_TRUE((*S)->placements()[0].Placed);
+}
+
+TEST(KernelSlide, ModuleTableBuildIds) {
+  FakeTable Core;
+  SymbolList R = runningModule(20);
+  using BuildId = ModulePlacement::BuildId;
+  // A layout that reads as another build is used when the build-ids say it
+  // is the running one.
+  std::set<unsigned> Moved;
+  for (unsigned I = 1; I < 20; I += 2)
+    Moved.insert(I);
+  auto S = placeOne(Core, R, 20, Moved);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_FALSE((*S)->placements()[0].Placed);
+  EXPECT_EQ((*S)->placements()[0].BuildIdCheck, BuildId::Unknown);
+  S = placeOne(Core, R, 20, Moved, {1, 2, 3}, {1, 2, 3});
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_TRUE((*S)->placements()[0].Placed);
+  EXPECT_EQ((*S)->placements()[0].BuildIdCheck, BuildId::Same);
+  // A perfect layout is not used when the build-ids differ.
+  S = placeOne(Core, R, 20, {}, {1, 2, 3}, {1, 2, 4});
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  const ModulePlacement &P = (*S)->placements()[0];
+  EXPECT_FALSE(P.Placed);
+  EXPECT_EQ(P.BuildIdCheck, BuildId::Different);
+  EXPECT_EQ(P.TableBuildId, "010203");
+  EXPECT_EQ(P.RunningBuildId, "010204");
+  Expected<LookupResult> L = (*S)->lookup(0xffffffffc0000000 + 4);
+  ASSERT_TRUE(bool(L));
+  ASSERT_EQ(L->Frames.size(), 1u);
+  EXPECT_EQ(L->Frames[0].FunctionName, "f0");
+  // Either unknown: the layout decides.
+  S = placeOne(Core, R, 20, {}, {}, {1, 2, 4});
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_TRUE((*S)->placements()[0].Placed);
+  EXPECT_EQ((*S)->placements()[0].BuildIdCheck, BuildId::Unknown);
 }
 
 } // namespace

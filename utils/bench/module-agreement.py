@@ -21,11 +21,17 @@ Then, as on a profiling host:
     --kaslr-from=kallsyms --module-tables=tables` with llvm-symbolizer on
     the linked module (the oracle), frame by frame.
 Prints each module's agreement and the totals.
+
+With --by-build-id, the tables go into a build-id store (`dwarfpack gsym
+mod.ko --store tables`) and each module's build-id note into
+WORK/sys/module/<module>/notes/.note.gnu.build-id, as /sys shows them;
+lookups then find and check the tables by build-id (`--build-ids-from`).
 """
 import argparse
 import glob
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -105,8 +111,8 @@ def timing(args, mods, core, kallsyms, tables):
             if best is None or float(sec) < best[0]:
                 best = (float(sec), int(kb) // 1024)
         return best
-    d = measure([args.dwarfpack, "lookup", core, "--kaslr-from=" + kallsyms,
-                 "--module-tables=" + tables], "".join(ours))
+    d = measure([args.dwarfpack, "lookup", core] + args.lookup_args,
+                "".join(ours))
     l = measure(["llvm-symbolizer-19", "--inlines"], "".join(theirs))
     print("%d addresses in %d modules, best of 3: dwarfpack lookup %.2f s, "
           "%d MB; llvm-symbolizer (on the linked modules) %.2f s, %d MB" %
@@ -125,15 +131,24 @@ def main():
                     default=os.path.join(TOP, "build", "bin", "dwarfpack"))
     ap.add_argument("--lld", default="ld.lld-19")
     ap.add_argument("--llvm-nm", default="llvm-nm-19")
+    ap.add_argument("--llvm-objcopy", default="llvm-objcopy-19")
+    ap.add_argument("--by-build-id", action="store_true",
+                    help="tables in a build-id store, found and checked "
+                    "through a /sys-like tree of build-id notes")
     args = ap.parse_args()
 
     maps = glob.glob(os.path.join(args.kdbg, "usr/lib/debug/boot/System.map-*"))
     if not maps:
         sys.exit("error: no System.map under %s" % args.kdbg)
     work, tables = args.work, os.path.join(args.work, "tables")
-    os.makedirs(tables, exist_ok=True)
-    for old in glob.glob(os.path.join(tables, "*")):
-        os.remove(old)
+    sysfs = os.path.join(work, "sys")
+    for old in (tables, sysfs):
+        shutil.rmtree(old, ignore_errors=True)
+    os.makedirs(tables)
+    args.lookup_args = ["--kaslr-from=" + os.path.join(work, "kallsyms"),
+                        "--module-tables=" + tables]
+    if args.by_build_id:
+        args.lookup_args.append("--build-ids-from=" + sysfs)
 
     def run(cmd, **kw):
         return subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
@@ -174,8 +189,17 @@ def main():
             if len(f) == 3 and f[1] in "tTwW":
                 t = {"w": "t", "W": "T"}.get(f[1], f[1])
                 running.append("%s %s %s\t[%s]\n" % (f[0], t, f[2], module))
-        run([args.dwarfpack, "gsym", ko, "-o",
-             os.path.join(tables, stem + ".dpat")])
+        if args.by_build_id:
+            notes = os.path.join(sysfs, "module", module, "notes")
+            os.makedirs(notes)
+            scratch = elf + ".objcopy"
+            run([args.llvm_objcopy, "--dump-section=.note.gnu.build-id=" +
+                 os.path.join(notes, ".note.gnu.build-id"), ko, scratch])
+            os.remove(scratch)
+            run([args.dwarfpack, "gsym", ko, "--store", tables])
+        else:
+            run([args.dwarfpack, "gsym", ko, "-o",
+                 os.path.join(tables, stem + ".dpat")])
         mods.append((module, elf))
     kallsyms = os.path.join(work, "kallsyms")
     with open(kallsyms, "w") as f:
@@ -190,8 +214,7 @@ def main():
             [sys.executable, agreement, elf, core, "--candidate", "dwarfpack",
              "-n", str(args.n), "--symtab-n", "50", "--show", "2",
              "--dwarfpack", args.dwarfpack,
-             "--lookup-arg=--kaslr-from=" + kallsyms,
-             "--lookup-arg=--module-tables=" + tables,
+] + ["--lookup-arg=" + a for a in args.lookup_args] + [
              "--summary-json", summary, "--save-addresses", elf + ".addrs"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if out.returncode:

@@ -17,6 +17,7 @@
 #include "dwarfpack/Symbolize/Frame.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -40,24 +41,32 @@ struct KernelSlide {
   /// (function) there.
   unsigned Checked = 0;
   unsigned Agreed = 0;
+  /// The running kernel's build-id was given and is the table's.
+  bool BuildIdMatched = false;
 };
 
 /// Finds the offset from Table to the running kernel whose symbols are
 /// Running (parsed /proc/kallsyms) and checks it on up to MaxChecks text
-/// symbols spread evenly over Running's core kernel. Errors: Running has no
-/// core `_text`; Table cannot tell its `_text`; the offset is not a whole
-/// number of 4 KiB pages; fewer than half of the checked symbols start a
-/// symbol of Table at their address minus the offset (the table is of
-/// another kernel build); a lookup fails on a corrupt table.
-llvm::Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
-                                            const SymbolList &Running,
-                                            unsigned MaxChecks = 64);
+/// symbols spread evenly over Running's core kernel. RunningBuildId, when
+/// given (from /sys/kernel/notes), must be the build-id Table records, if it
+/// records one. Errors: the build-ids differ; Running has no core `_text`;
+/// Table cannot tell its `_text`; the offset is not a whole number of 4 KiB
+/// pages; fewer than half of the checked symbols start a symbol of Table at
+/// their address minus the offset (the table is of another kernel build); a
+/// lookup fails on a corrupt table.
+constexpr unsigned DefaultSlideChecks = 64;
+llvm::Expected<KernelSlide>
+findKernelSlide(const AddressSymbolizer &Table, const SymbolList &Running,
+                unsigned MaxChecks = DefaultSlideChecks,
+                llvm::ArrayRef<uint8_t> RunningBuildId = {});
 
 /// An address table of a kernel module, opened, and what names it in
-/// messages (its file).
+/// messages (its file); and the running module's build-id when it is known
+/// (from /sys/module/<name>/notes).
 struct ModuleTable {
   std::unique_ptr<AddressSymbolizer> Table;
   std::string Name;
+  llvm::SmallVector<uint8_t, 20> RunningBuildId;
 };
 /// The address table of a running kernel module, by the module's name as
 /// kallsyms gives it ("nf_tables"); a null Table when there is none.
@@ -77,9 +86,16 @@ struct ModulePlacement {
   /// previous anchor's: where the running module starts another section,
   /// and, for a table of another build, wherever the code differs.
   unsigned OffsetChanges = 0;
-  /// Whether the table answers for the module: it has anchors, and their
-  /// offset changes at most MaxOffsetChanges times or for at most a quarter
-  /// of them (more: a table of another build of the module).
+  /// The build-ids compared, when both the running module's and the
+  /// table's are known: Same or Different. Unknown otherwise.
+  enum class BuildId { Unknown, Same, Different };
+  BuildId BuildIdCheck = BuildId::Unknown;
+  /// Both build-ids, in hex, when they were compared.
+  std::string RunningBuildId, TableBuildId;
+  /// Whether the table answers for the module: it has anchors, and its
+  /// build-id is the running module's; or, when either build-id is
+  /// unknown, the anchors' offset changes at most MaxOffsetChanges times
+  /// or for at most a quarter of them (more: a table of another build).
   bool Placed = false;
 };
 constexpr unsigned MaxOffsetChanges = 8;
