@@ -4,13 +4,17 @@
 // handler by content, then its Dump (into a capped stream) and its Open
 // followed by lookups of addresses taken from the input and from the dump.
 // Kernel symbol tables are opened twice, on the vector and the portable
-// reader paths (DWARFPACK_PORTABLE_READER, as the tool reads it).
+// reader paths (DWARFPACK_PORTABLE_READER, as the tool reads it). Every
+// input is also read as a /sys notes file (lookup --build-ids-from), whose
+// build-id must lie inside it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuzzCommon.h"
 
 #include "FormatRegistry.h"
+
+#include "dwarfpack/Support/BuildId.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -34,6 +38,12 @@ static void openAndLookup(const tool::FormatHandler &H, StringRef Data,
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
   StringRef Data(reinterpret_cast<const char *>(Bytes), Size);
+  Expected<ArrayRef<uint8_t>> Id = gnuBuildIdFromNotes(ArrayRef(Bytes, Size));
+  if (!Id)
+    consumeError(Id.takeError());
+  else if (!Id->empty() &&
+           (Id->data() < Bytes || Id->data() + Id->size() > Bytes + Size))
+    fail("a build-id outside its notes");
   const tool::FormatHandler *H = tool::identifyFormat(Data);
   if (!H)
     return 0;

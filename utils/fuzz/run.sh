@@ -147,6 +147,9 @@ for obj in prog prog.o; do
   "$DWARFPACK" ctf "$W/$obj" --no-compress --indexed-symbols -o "$W/$obj.plain.ctf"
 done
 "$DWARFPACK" ctf "$W/prog.o" --embed -o "$W/prog.emb"
+# A build-id note, as /sys/module/*/notes/.note.gnu.build-id shows it.
+objcopy --dump-section .note.gnu.build-id="$SEEDS/readers/build-id.note" \
+  "$W/prog" "$W/prog.scratch"
 # Archives: ours (kernel module mode) and, when gcc has -gctf, GCC's dicts
 # and the archive ld makes of two units that disagree on a struct.
 printf 'struct conflict { int a; };\nstruct conflict ga;\nint fa(struct conflict *p) { return p->a; }\n' > "$W/a.c"
