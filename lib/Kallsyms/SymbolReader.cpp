@@ -134,6 +134,17 @@ Expected<LookupResult> SymbolReader::lookup(uint64_t Address) const {
   return R;
 }
 
+Expected<std::optional<std::vector<uint64_t>>>
+SymbolReader::functionsNamed(StringRef Name) const {
+  Expected<std::vector<SymbolInfo>> Found = lookupName(Name);
+  if (!Found)
+    return Found.takeError();
+  std::vector<uint64_t> Starts;
+  for (const SymbolInfo &S : *Found)
+    Starts.push_back(S.Address);
+  return Starts;
+}
+
 Expected<uint64_t> SymbolReader::kernelTextAddress() const {
   Expected<std::vector<SymbolInfo>> Found = lookupName("_text");
   if (!Found)

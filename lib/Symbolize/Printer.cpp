@@ -134,6 +134,26 @@ void ResultPrinter::printError(uint64_t Address, StringRef Message) {
   emit(std::move(O));
 }
 
+void ResultPrinter::printSymbol(StringRef SymName,
+                                ArrayRef<LookupResult> Matches) {
+  std::vector<SourceFrame> Frames;
+  for (const LookupResult &M : Matches)
+    for (SourceFrame &F : selectFrames(M.Frames, /*Inlines=*/false))
+      Frames.push_back(std::move(F));
+  if (Opts.Style != OutputStyle::JSON) {
+    printPlain(Frames);
+    return;
+  }
+  json::Array Loc;
+  for (const SourceFrame &F : Frames)
+    Loc.push_back(frameToJSON(&F, displayName(F.FunctionName)));
+  json::Object O;
+  O["Loc"] = std::move(Loc);
+  O["ModuleName"] = Opts.ModuleName;
+  O["SymName"] = SymName.str();
+  emit(std::move(O));
+}
+
 void ResultPrinter::printInvalidInput() {
   if (Opts.Style == OutputStyle::JSON)
     printJSON(std::nullopt, {});

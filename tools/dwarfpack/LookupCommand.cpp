@@ -17,7 +17,9 @@
 
 #include "dwarfpack/Kallsyms/KernelSlide.h"
 #include "dwarfpack/Support/BuildId.h"
+#include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Symbolize/Printer.h"
+#include "dwarfpack/Symbolize/SymbolQuery.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -37,11 +39,11 @@ static cl::SubCommand
                         "file, like llvm-symbolizer --inlines");
 // FILE then addresses; or, as llvm-symbolizer is called, --obj=FILE and
 // addresses only (so that scripts written for it work unchanged).
-static cl::list<std::string>
-    Args(cl::Positional, cl::ZeroOrMore,
-         cl::desc("<file> [address...] (addresses read from stdin when "
-                  "none; with --store, queries only)"),
-         cl::sub(LookupSub), cl::cat(category()));
+static cl::list<std::string> Args(
+    cl::Positional, cl::ZeroOrMore,
+    cl::desc("<file> [address or symbol[+offset]...] (read from stdin when "
+             "none; with --store, queries only)"),
+    cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<std::string>
     Obj("obj",
         cl::desc("The file to look addresses up in (also --exe, -e); "
@@ -197,15 +199,44 @@ static void resolve(const AddressSymbolizer &S, ResultPrinter &P,
   P.print(*R);
 }
 
-static void symbolize(const AddressSymbolizer &S, ResultPrinter &P,
-                      StringRef InputFile, StringRef Text) {
-  uint64_t Addr;
-  if (!parseAddress(Text, Addr)) {
-    reportWarning("'" + Text + "': expected an address");
-    P.printInvalidInput();
+/// Answers a query by symbol name from Names, the table itself (with
+/// --kaslr-from, the core kernel's table: names are not moved).
+static void resolveSymbol(SymbolResolver &Names, ResultPrinter &P,
+                          StringRef Label, SymbolQuery Q, StringRef Rest) {
+  parseModuleWord(Rest, Q);
+  Expected<std::vector<LookupResult>> R = Names.resolve(Q);
+  if (!R) {
+    std::string Msg = toString(R.takeError());
+    reportWarning("'" + Label + "': " + Msg);
+    P.printSymbol(Q.Name, {});
     return;
   }
-  resolve(S, P, InputFile, Addr);
+  // A trace's symbol size that the table contradicts: another build.
+  if (Q.Size)
+    for (const LookupResult &M : *R)
+      if (!M.Frames.empty() && M.Frames.back().Size &&
+          *M.Frames.back().Size != *Q.Size)
+        reportWarning("'" + Label + "': '" + Q.Name + "' is " +
+                      hexString(*M.Frames.back().Size) +
+                      " bytes long in the table, " + hexString(*Q.Size) +
+                      " in the query (is the table of another build?)");
+  P.printSymbol(Q.Name, *R);
+}
+
+/// One query: an address, or a symbol name with an optional offset, as
+/// llvm-symbolizer reads them (only the first word counts, but a kernel
+/// trace's module word after a symbol).
+static void symbolize(const AddressSymbolizer &S, SymbolResolver &Names,
+                      ResultPrinter &P, StringRef InputFile, StringRef Text) {
+  StringRef Token = Text.trim().take_until([](char C) { return isSpace(C); });
+  ParsedQuery Q = parseQuery(Token);
+  if (Q.Address)
+    return resolve(S, P, InputFile, *Q.Address);
+  if (Q.Symbol)
+    return resolveSymbol(Names, P, InputFile, std::move(*Q.Symbol),
+                         Text.trim().drop_front(Token.size()));
+  reportWarning("'" + Text + "': expected an address or a symbol name");
+  P.printInvalidInput();
 }
 
 /// One --store query: `BUILDID:<hex> <address>`, or a bare address when
@@ -539,8 +570,9 @@ static int runLookup() {
   const AddressSymbolizer &Table = Running ? *Running : *S;
 
   ResultPrinter P(outs(), printerOptions(InputFile));
+  SymbolResolver Names(*S);
   forEachQuery(P, Addresses,
-               [&](StringRef Q) { symbolize(Table, P, InputFile, Q); });
+               [&](StringRef Q) { symbolize(Table, Names, P, InputFile, Q); });
   return 0;
 }
 

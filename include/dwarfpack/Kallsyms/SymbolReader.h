@@ -72,6 +72,9 @@ public:
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
   /// The address of the core kernel's `_text` symbol.
   llvm::Expected<uint64_t> kernelTextAddress() const override;
+  /// lookupName's addresses.
+  llvm::Expected<std::optional<std::vector<uint64_t>>>
+  functionsNamed(llvm::StringRef Name) const override;
 
   /// Prints "<addr_hex> <type> <name>[\t[module]]" for every symbol in
   /// address order (the /proc/kallsyms line format).

@@ -82,6 +82,13 @@ public:
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "the format lists no functions");
   }
+  /// The start addresses of the functions named Name, in address order,
+  /// for formats with an index by name; std::nullopt for the others, whose
+  /// names SymbolResolver gathers from forEachFunction.
+  virtual llvm::Expected<std::optional<std::vector<uint64_t>>>
+  functionsNamed(llvm::StringRef Name) const {
+    return std::nullopt;
+  }
 };
 
 } // namespace dwarfpack

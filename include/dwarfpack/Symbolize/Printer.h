@@ -60,6 +60,12 @@ public:
   void printError(uint64_t Address, llvm::StringRef Message);
   /// An input that is not an address: the "??" record without an address.
   void printInvalidInput();
+  /// The answer to a query by symbol name (SymbolQuery.h): one frame per
+  /// match, as llvm-symbolizer prints them (the outermost function at the
+  /// innermost location, whatever Inlines says); "??" when none. JSON:
+  /// {"Loc":[frames],"ModuleName":..,"SymName":SymName}.
+  void printSymbol(llvm::StringRef SymName,
+                   llvm::ArrayRef<LookupResult> Matches);
 
   /// The "ModuleName" of the following JSON records (queries that name
   /// their module, as BUILDID: lines do).

@@ -1,0 +1,77 @@
+//===- SymbolQuery.h - Lookups by symbol name and offset --------*- C++ -*-===//
+//
+// llvm-symbolizer answers `NAME` and `NAME+OFFSET` as well as addresses:
+// the address OFFSET bytes into every symbol called NAME. Kernel traces
+// print code addresses as `NAME+OFFSET/SIZE [module]` (printk's %pS), so
+// that form is read too. Answers come from the table itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_SYMBOLIZE_SYMBOLQUERY_H
+#define DWARFPACK_SYMBOLIZE_SYMBOLQUERY_H
+
+#include "dwarfpack/Symbolize/Frame.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+
+struct SymbolQuery {
+  std::string Name;
+  uint64_t Offset = 0;
+  /// The symbol's size as a kernel trace gives it (`/SIZE`), if given.
+  std::optional<uint64_t> Size;
+  /// The kernel module a trace names after it (`[module]`), if any.
+  std::optional<std::string> Module;
+};
+
+/// What Token, the first word of a query, asks, as llvm-symbolizer reads
+/// it: a number is an address (Address set); a word that starts with a
+/// digit but is not a number is neither (both unset); any other word is a
+/// symbol, `NAME+OFFSET` when what follows the last '+' is a number
+/// (decimal, or 0x/0b/0o/0 prefixed), `NAME+OFFSET/SIZE` when both parts
+/// are, and otherwise the whole word.
+struct ParsedQuery {
+  std::optional<uint64_t> Address;
+  std::optional<SymbolQuery> Symbol;
+};
+ParsedQuery parseQuery(llvm::StringRef Token);
+/// Reads a kernel trace's module word (`[name]`) into Q when Rest, what
+/// follows the query's first word, starts with one.
+void parseModuleWord(llvm::StringRef Rest, SymbolQuery &Q);
+
+/// Answers symbol queries from one table. Formats without an index by name
+/// are read once through forEachFunction on the first query.
+class SymbolResolver {
+public:
+  explicit SymbolResolver(const AddressSymbolizer &Table) : Table(Table) {}
+
+  /// One lookup per function named Q.Name, in address order: at its start
+  /// plus Q.Offset, or at its start when that address is past the function
+  /// (the lookup there finds another function, or none), as llvm-symbolizer
+  /// treats an offset beyond the symbol's size. When the address is inside
+  /// some of the functions, only those answer: a table made from DWARF
+  /// lists a split function's parts under one name. Each result's Address
+  /// is the address looked up. With Q.Module, when some of these functions
+  /// are of that kernel module (kernel symbol tables tell), only those.
+  llvm::Expected<std::vector<LookupResult>> resolve(const SymbolQuery &Q);
+
+private:
+  llvm::Expected<std::vector<uint64_t>> starts(llvm::StringRef Name);
+
+  const AddressSymbolizer &Table;
+  bool Indexed = false;
+  llvm::StringMap<llvm::SmallVector<uint64_t, 1>> ByName;
+};
+
+} // namespace dwarfpack
+
+#endif

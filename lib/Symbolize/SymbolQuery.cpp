@@ -1,0 +1,112 @@
+//===- SymbolQuery.cpp - Lookups by symbol name and offset ----------------===//
+
+#include "dwarfpack/Symbolize/SymbolQuery.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace dwarfpack {
+
+ParsedQuery parseQuery(StringRef Token) {
+  ParsedQuery Q;
+  uint64_t Value;
+  if (Token.empty())
+    return Q;
+  if (!Token.getAsInteger(0, Value)) {
+    Q.Address = Value;
+    return Q;
+  }
+  if (isDigit(Token.front()))
+    return Q;
+  SymbolQuery S;
+  S.Name = Token.str();
+  size_t Plus = Token.rfind('+');
+  if (Plus != StringRef::npos && Plus > 0) {
+    StringRef Rest = Token.substr(Plus + 1);
+    auto [OffsetText, SizeText] = Rest.split('/');
+    uint64_t Offset, Size;
+    if (!OffsetText.empty() && !OffsetText.getAsInteger(0, Offset)) {
+      bool HasSize = Rest.contains('/');
+      if (!HasSize || (!SizeText.empty() && !SizeText.getAsInteger(0, Size))) {
+        S.Name = Token.take_front(Plus).str();
+        S.Offset = Offset;
+        if (HasSize)
+          S.Size = Size;
+      }
+    }
+  }
+  Q.Symbol = std::move(S);
+  return Q;
+}
+
+void parseModuleWord(StringRef Rest, SymbolQuery &Q) {
+  StringRef Word = Rest.ltrim().take_until([](char C) { return isSpace(C); });
+  if (Word.size() > 2 && Word.consume_front("[") && Word.consume_back("]"))
+    Q.Module = Word.str();
+}
+
+Expected<std::vector<uint64_t>> SymbolResolver::starts(StringRef Name) {
+  if (!Indexed) {
+    Expected<std::optional<std::vector<uint64_t>>> Own =
+        Table.functionsNamed(Name);
+    if (!Own)
+      return Own.takeError();
+    if (*Own)
+      return std::move(**Own);
+    if (Error E = Table.forEachFunction([&](uint64_t Start, StringRef Fn) {
+          SmallVector<uint64_t, 1> &V = ByName[Fn];
+          // Several entries of one function at one start count once.
+          if (V.empty() || V.back() != Start)
+            V.push_back(Start);
+        }))
+      return std::move(E);
+    Indexed = true;
+  }
+  auto It = ByName.find(Name);
+  if (It == ByName.end())
+    return std::vector<uint64_t>();
+  return std::vector<uint64_t>(It->second.begin(), It->second.end());
+}
+
+Expected<std::vector<LookupResult>>
+SymbolResolver::resolve(const SymbolQuery &Q) {
+  Expected<std::vector<uint64_t>> Starts = starts(Q.Name);
+  if (!Starts)
+    return Starts.takeError();
+  std::vector<LookupResult> Results, Inside;
+  for (uint64_t Start : *Starts) {
+    uint64_t At = Start + Q.Offset;
+    Expected<LookupResult> R = Table.lookup(At);
+    if (!R)
+      return R.takeError();
+    // The outermost frame is the function: past it, the offset is ignored.
+    if (!R->Frames.empty() && R->Frames.back().StartAddress == Start) {
+      R->Address = At;
+      Inside.push_back(*R);
+    } else {
+      R = Table.lookup(Start);
+      if (!R)
+        return R.takeError();
+      R->Address = Start;
+    }
+    Results.push_back(std::move(*R));
+  }
+  // Tables made from DWARF list each part of a split function (GCC's
+  // .cold parts) under the function's name: the parts the offset falls in
+  // answer, not the others at their starts.
+  if (!Inside.empty())
+    Results = std::move(Inside);
+  if (Q.Module) {
+    auto OfModule = [&](const LookupResult &R) {
+      return !R.Frames.empty() && R.Frames.back().Module == *Q.Module;
+    };
+    if (llvm::any_of(Results, OfModule))
+      llvm::erase_if(Results,
+                     [&](const LookupResult &R) { return !OfModule(R); });
+  }
+  return Results;
+}
+
+} // namespace dwarfpack

@@ -1,0 +1,119 @@
+//===- SymbolQueryTest.cpp - Reading queries by symbol name ---------------===//
+
+#include "dwarfpack/Symbolize/SymbolQuery.h"
+
+#include "gtest/gtest.h"
+
+#include <tuple>
+
+using namespace dwarfpack;
+
+namespace {
+
+void expectSymbol(llvm::StringRef Token, llvm::StringRef Name, uint64_t Offset,
+                  std::optional<uint64_t> Size = std::nullopt) {
+  ParsedQuery Q = parseQuery(Token);
+  ASSERT_FALSE(Q.Address) << Token.str();
+  ASSERT_TRUE(Q.Symbol) << Token.str();
+  EXPECT_EQ(Q.Symbol->Name, Name.str()) << Token.str();
+  EXPECT_EQ(Q.Symbol->Offset, Offset) << Token.str();
+  EXPECT_EQ(Q.Symbol->Size, Size) << Token.str();
+}
+
+TEST(SymbolQuery, AddressesAsLlvmSymbolizerReadsThem) {
+  EXPECT_EQ(parseQuery("4096").Address, 4096u);
+  EXPECT_EQ(parseQuery("0x10").Address, 16u);
+  EXPECT_EQ(parseQuery("010").Address, 8u);
+  // A digit first but no number, or nothing: neither.
+  for (const char *Bad : {"1abc", "0x", "12+4", ""}) {
+    ParsedQuery Q = parseQuery(Bad);
+    EXPECT_FALSE(Q.Address) << Bad;
+    EXPECT_FALSE(Q.Symbol) << Bad;
+  }
+}
+
+TEST(SymbolQuery, NamesAndOffsets) {
+  expectSymbol("main", "main", 0);
+  expectSymbol("main+4", "main", 4);
+  expectSymbol("main+0x1f", "main", 0x1f);
+  expectSymbol("_ZN2ns3Acc3addEi+010", "_ZN2ns3Acc3addEi", 8);
+  // Only the last '+' can start an offset, and only a number is one.
+  expectSymbol("a+b+3", "a+b", 3);
+  expectSymbol("operator+", "operator+", 0);
+  expectSymbol("f+08", "f+08", 0);
+  expectSymbol("f+", "f+", 0);
+  expectSymbol("+5", "+5", 0);
+  expectSymbol("f+-1", "f+-1", 0);
+}
+
+TEST(SymbolQuery, KernelTraceForm) {
+  expectSymbol("schedule+0x24/0x80", "schedule", 0x24, 0x80);
+  expectSymbol("f+1/", "f+1/", 0);
+  expectSymbol("f+/4", "f+/4", 0);
+  expectSymbol("f+1/x", "f+1/x", 0);
+  SymbolQuery Q;
+  parseModuleWord("  [xfs] more", Q);
+  EXPECT_EQ(Q.Module, std::optional<std::string>("xfs"));
+  for (const char *NoModule : {"", "xfs", "[]", "[xfs", " junk [xfs]"}) {
+    SymbolQuery R;
+    parseModuleWord(NoModule, R);
+    EXPECT_FALSE(R.Module) << NoModule;
+  }
+}
+
+/// Functions as (start, size, name); a lookup gives the one it falls in.
+class FakeTable : public AddressSymbolizer {
+public:
+  std::vector<std::tuple<uint64_t, uint64_t, std::string>> Functions;
+  mutable unsigned Listings = 0;
+
+  llvm::Expected<LookupResult> lookup(uint64_t Address) const override {
+    LookupResult R;
+    R.Address = Address;
+    for (const auto &[Start, Size, Name] : Functions)
+      if (Address >= Start && Address < Start + Size) {
+        SourceFrame F;
+        F.FunctionName = Name;
+        F.StartAddress = Start;
+        R.Frames.push_back(F);
+      }
+    return R;
+  }
+  llvm::Error forEachFunction(
+      llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const override {
+    ++Listings;
+    for (const auto &[Start, Size, Name] : Functions)
+      Fn(Start, Name);
+    return llvm::Error::success();
+  }
+};
+
+std::vector<uint64_t> answered(SymbolResolver &R, llvm::StringRef Token) {
+  ParsedQuery Q = parseQuery(Token);
+  llvm::Expected<std::vector<LookupResult>> L = R.resolve(*Q.Symbol);
+  EXPECT_TRUE(bool(L));
+  std::vector<uint64_t> Addresses;
+  for (const LookupResult &X : *L)
+    Addresses.push_back(X.Address);
+  return Addresses;
+}
+
+TEST(SymbolQuery, ResolvedInTheFunctionsItFallsIn) {
+  // "f" twice: a function and its cold part (or two static functions).
+  FakeTable T;
+  T.Functions = {{0x100, 0x40, "f"}, {0x140, 0x20, "g"}, {0x1000, 0x10, "f"}};
+  SymbolResolver R(T);
+  using V = std::vector<uint64_t>;
+  EXPECT_EQ(answered(R, "f"), (V{0x100, 0x1000}));
+  EXPECT_EQ(answered(R, "f+8"), (V{0x108, 0x1008}));
+  // Inside the first only: the other does not answer at its start.
+  EXPECT_EQ(answered(R, "f+0x20"), (V{0x120}));
+  // Inside none: every one at its start, as llvm-symbolizer does.
+  EXPECT_EQ(answered(R, "f+0x80"), (V{0x100, 0x1000}));
+  EXPECT_EQ(answered(R, "g+0x1f"), (V{0x15f}));
+  EXPECT_EQ(answered(R, "h"), V{});
+  // The names are gathered once.
+  EXPECT_EQ(T.Listings, 1u);
+}
+
+} // namespace
