@@ -28,20 +28,27 @@ static std::string hexBytes(ArrayRef<uint8_t> Bytes) {
   return toHex(Bytes, /*LowerCase=*/true);
 }
 
+/// Whether a running build-id and a table's are the same; std::nullopt
+/// when either is unknown.
+static std::optional<bool> sameBuild(ArrayRef<uint8_t> Running,
+                                     ArrayRef<uint8_t> Table) {
+  if (Running.empty() || Table.empty())
+    return std::nullopt;
+  return Running == Table;
+}
+
 Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
                                       const SymbolList &Running,
                                       unsigned MaxChecks,
                                       ArrayRef<uint8_t> RunningBuildId) {
   KernelSlide Slide;
-  ArrayRef<uint8_t> TableBuildId = Table.uuid();
-  if (!RunningBuildId.empty() && !TableBuildId.empty()) {
-    if (RunningBuildId != TableBuildId)
-      return slideError("the running kernel's build-id is " +
-                        hexBytes(RunningBuildId) + " and the table's is " +
-                        hexBytes(TableBuildId) +
-                        ": the table is of another kernel build");
-    Slide.BuildIdMatched = true;
-  }
+  std::optional<bool> Same = sameBuild(RunningBuildId, Table.uuid());
+  if (Same && !*Same)
+    return slideError("the running kernel's build-id is " +
+                      hexBytes(RunningBuildId) + " and the table's is " +
+                      hexBytes(Table.uuid()) +
+                      ": the table is of another kernel build");
+  Slide.BuildIdMatched = Same.value_or(false);
   std::vector<uint64_t> Text; // core-kernel text symbols, in address order
   bool HasText = false;
   for (const KernelSymbol &S : Running.Symbols) {
@@ -188,10 +195,10 @@ Error RunningKernelSymbolizer::placeModule(
   // it changes wherever a function's size does.
   // A build-id settles it; the layout is the evidence without one.
   ArrayRef<uint8_t> TableBuildId = ModTable.Table->uuid();
-  if (!ModTable.RunningBuildId.empty() && !TableBuildId.empty()) {
-    bool Same = ArrayRef<uint8_t>(ModTable.RunningBuildId) == TableBuildId;
-    Info.BuildIdCheck = Same ? ModulePlacement::BuildId::Same
-                             : ModulePlacement::BuildId::Different;
+  if (std::optional<bool> Same =
+          sameBuild(ModTable.RunningBuildId, TableBuildId)) {
+    Info.BuildIdCheck = *Same ? ModulePlacement::BuildId::Same
+                              : ModulePlacement::BuildId::Different;
     Info.RunningBuildId = hexBytes(ModTable.RunningBuildId);
     Info.TableBuildId = hexBytes(TableBuildId);
   }

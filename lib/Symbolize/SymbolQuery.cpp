@@ -75,29 +75,27 @@ SymbolResolver::resolve(const SymbolQuery &Q) {
   Expected<std::vector<uint64_t>> Starts = starts(Q.Name);
   if (!Starts)
     return Starts.takeError();
-  std::vector<LookupResult> Results, Inside;
-  for (uint64_t Start : *Starts) {
-    uint64_t At = Start + Q.Offset;
-    Expected<LookupResult> R = Table.lookup(At);
-    if (!R)
-      return R.takeError();
-    // The outermost frame is the function: past it, the offset is ignored.
-    if (!R->Frames.empty() && R->Frames.back().StartAddress == Start) {
-      R->Address = At;
-      Inside.push_back(*R);
-    } else {
-      R = Table.lookup(Start);
+  // The functions the offset falls in answer (the outermost frame is the
+  // function). Tables made from DWARF list each part of a split function
+  // (GCC's .cold parts) under the function's name, so the other parts do
+  // not answer at their starts; only when it falls in none do all, at
+  // their starts, as llvm-symbolizer ignores an offset past a symbol.
+  std::vector<LookupResult> Results;
+  for (bool AtStarts : {false, true}) {
+    for (uint64_t Start : *Starts) {
+      uint64_t At = AtStarts ? Start : Start + Q.Offset;
+      Expected<LookupResult> R = Table.lookup(At);
       if (!R)
         return R.takeError();
-      R->Address = Start;
+      if (!AtStarts &&
+          (R->Frames.empty() || R->Frames.back().StartAddress != Start))
+        continue;
+      R->Address = At;
+      Results.push_back(std::move(*R));
     }
-    Results.push_back(std::move(*R));
+    if (!Results.empty())
+      break;
   }
-  // Tables made from DWARF list each part of a split function (GCC's
-  // .cold parts) under the function's name: the parts the offset falls in
-  // answer, not the others at their starts.
-  if (!Inside.empty())
-    Results = std::move(Inside);
   if (Q.Module) {
     auto OfModule = [&](const LookupResult &R) {
       return !R.Frames.empty() && R.Frames.back().Module == *Q.Module;
