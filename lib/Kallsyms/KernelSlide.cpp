@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/StringSaver.h"
 
 #include <algorithm>
 #include <optional>
@@ -108,7 +109,11 @@ RunningKernelSymbolizer::create(const AddressSymbolizer &Table,
       new RunningKernelSymbolizer(Table, Offset));
   SymbolList InModules;
   bool HasCore = false;
+  StringSaver Names(R->NameStorage);
+  R->Named.reserve(Running.Symbols.size());
   for (const KernelSymbol &S : Running.Symbols) {
+    if (S.Type == 't' || S.Type == 'T')
+      R->Named.push_back({Names.save(S.Name), S.Address});
     if (!S.Module.empty()) {
       InModules.Symbols.push_back(S);
       continue;
@@ -130,15 +135,19 @@ RunningKernelSymbolizer::create(const AddressSymbolizer &Table,
   if (!M)
     return M.takeError();
   R->Modules = std::move(*M);
-  if (!OpenModule)
-    return std::move(R);
 
   // Modules in the order of their first symbol's address.
   MapVector<StringRef, std::vector<const KernelSymbol *>> ByModule;
   for (const KernelSymbol &S : InModules.Symbols)
     ByModule[S.Module].push_back(&S);
-  StringMap<uint32_t> PlacedIndex;
+  StringMap<std::pair<uint32_t, uint32_t>> Index; // name, placed
   for (auto &[Name, Syms] : ByModule) {
+    auto &[NameIndex, PlacedIndex] = Index[Name];
+    NameIndex = R->ModuleNames.size();
+    PlacedIndex = UINT32_MAX;
+    R->ModuleNames.push_back(Name.str());
+    if (!OpenModule)
+      continue;
     Expected<ModuleTable> T = OpenModule(Name);
     if (!T)
       return T.takeError();
@@ -147,15 +156,12 @@ RunningKernelSymbolizer::create(const AddressSymbolizer &Table,
     if (Error E = R->placeModule(Name, Syms, std::move(*T)))
       return std::move(E);
     if (R->Placements.back().Placed)
-      PlacedIndex[Name] = R->Placed.size() - 1;
+      PlacedIndex = R->Placed.size() - 1;
   }
-  if (R->Placed.empty())
-    return std::move(R);
   R->Symbols.reserve(InModules.Symbols.size());
   for (const KernelSymbol &S : InModules.Symbols) {
-    auto It = PlacedIndex.find(S.Module);
-    R->Symbols.push_back(
-        {S.Address, It == PlacedIndex.end() ? UINT32_MAX : It->second});
+    auto [NameIndex, PlacedIndex] = Index.find(S.Module)->second;
+    R->Symbols.push_back({S.Address, PlacedIndex, NameIndex});
   }
   return std::move(R);
 }
@@ -272,19 +278,51 @@ Expected<LookupResult> RunningKernelSymbolizer::lookup(uint64_t Address) const {
     auto Sym = llvm::upper_bound(
         Symbols, Address,
         [](uint64_t A, const ModuleSymbol &S) { return A < S.Address; });
-    if (Sym != Symbols.begin() && std::prev(Sym)->Placed != UINT32_MAX) {
-      Expected<std::optional<LookupResult>> InTable = lookupInModule(
-          Placed[std::prev(Sym)->Placed], Address, std::prev(Sym)->Address);
-      if (!InTable)
-        return InTable.takeError();
-      if (*InTable)
-        return std::move(**InTable);
+    if (Sym != Symbols.begin()) {
+      const ModuleSymbol &Nearest = *std::prev(Sym);
+      std::optional<LookupResult> Found;
+      if (Nearest.Placed != UINT32_MAX) {
+        Expected<std::optional<LookupResult>> InTable =
+            lookupInModule(Placed[Nearest.Placed], Address, Nearest.Address);
+        if (!InTable)
+          return InTable.takeError();
+        Found = std::move(*InTable);
+      }
+      if (!Found) {
+        Expected<LookupResult> M = Modules->lookup(Address);
+        if (!M)
+          return M.takeError();
+        // Kallsyms gives no sizes: the distance to the next symbol listed
+        // is not the size a trace prints.
+        for (SourceFrame &F : M->Frames)
+          F.Size.reset();
+        if (!M->Frames.empty())
+          Found = std::move(*M);
+      }
+      if (Found) {
+        if (!Found->Frames.empty())
+          Found->Frames.back().Module = ModuleNames[Nearest.Module];
+        return std::move(*Found);
+      }
     }
-    Expected<LookupResult> M = Modules->lookup(Address);
-    if (!M || !M->Frames.empty())
-      return M;
   }
-  return Table.lookup(Address - Offset);
+  Expected<LookupResult> R = Table.lookup(Address - Offset);
+  if (R)
+    R->StartSlide = Offset;
+  return R;
+}
+
+Expected<std::optional<std::vector<uint64_t>>>
+RunningKernelSymbolizer::functionsNamed(StringRef Name) const {
+  std::call_once(NamedSorted, [this] { llvm::sort(Named); });
+  auto It = llvm::partition_point(
+      Named,
+      [&](const std::pair<StringRef, uint64_t> &E) { return E.first < Name; });
+  std::vector<uint64_t> Starts;
+  for (; It != Named.end() && It->first == Name; ++It)
+    if (Starts.empty() || Starts.back() != It->second)
+      Starts.push_back(It->second);
+  return Starts;
 }
 
 } // namespace kallsyms

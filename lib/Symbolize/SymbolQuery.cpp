@@ -87,8 +87,8 @@ SymbolResolver::resolve(const SymbolQuery &Q) {
       Expected<LookupResult> R = Table.lookup(At);
       if (!R)
         return R.takeError();
-      if (!AtStarts &&
-          (R->Frames.empty() || R->Frames.back().StartAddress != Start))
+      if (!AtStarts && (R->Frames.empty() ||
+                        R->Frames.back().StartAddress + R->StartSlide != Start))
         continue;
       R->Address = At;
       Results.push_back(std::move(*R));

@@ -199,8 +199,8 @@ static void resolve(const AddressSymbolizer &S, ResultPrinter &P,
   P.print(*R);
 }
 
-/// Answers a query by symbol name from Names, the table itself (with
-/// --kaslr-from, the core kernel's table: names are not moved).
+/// Answers a query by symbol name from Names: the table's functions, or
+/// with --kaslr-from the running kernel's text symbols (core and modules).
 static void resolveSymbol(SymbolResolver &Names, ResultPrinter &P,
                           StringRef Label, SymbolQuery Q, StringRef Rest) {
   parseModuleWord(Rest, Q);
@@ -570,7 +570,7 @@ static int runLookup() {
   const AddressSymbolizer &Table = Running ? *Running : *S;
 
   ResultPrinter P(outs(), printerOptions(InputFile));
-  SymbolResolver Names(*S);
+  SymbolResolver Names(Table);
   forEachQuery(P, Addresses,
                [&](StringRef Q) { symbolize(Table, Names, P, InputFile, Q); });
   return 0;

@@ -305,4 +305,68 @@ TEST(KernelSlide, ModuleTableBuildIds) {
   EXPECT_EQ((*S)->placements()[0].BuildIdCheck, BuildId::Unknown);
 }
 
+TEST(KernelSlide, RunningNames) {
+  FakeTable Core;
+  for (unsigned I = 0; I < 4; ++I)
+    Core.Starts.insert(0x1000000 + I * 0x100);
+  auto R = std::make_unique<SymbolList>(running(0x2000000, 4));
+  // "f" in the core kernel (three of them) and in two modules, one placed
+  // by its table; names are copied, the list need not live on.
+  R->Symbols.pop_back();
+  R->Symbols.push_back({0xffffffffc0000000, 't', R->save("f"), "m"});
+  R->Symbols.push_back({0xffffffffc0000040, 't', "f1", "m"});
+  R->Symbols.push_back({0xffffffffc0001000, 't', "f", "other"});
+  R->Symbols.push_back({0xffffffffc0001000, 'd', "data_f", "other"});
+  auto S = RunningKernelSymbolizer::create(
+      Core, *R, 0x2000000, [&](StringRef Module) -> Expected<ModuleTable> {
+        ModuleTable T;
+        if (Module == "m") {
+          auto Table =
+              std::make_unique<FakeModuleTable>(0, std::set<unsigned>());
+          Table->Functions = {{0x40, "f"}, {0x80, "f1"}};
+          T.Table = std::move(Table);
+          T.Name = "m.dpat";
+        }
+        return T;
+      });
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  R.reset();
+  Expected<std::optional<std::vector<uint64_t>>> F = (*S)->functionsNamed("f");
+  ASSERT_TRUE(bool(F)) << toString(F.takeError());
+  ASSERT_TRUE(F->has_value());
+  EXPECT_EQ(**F,
+            (std::vector<uint64_t>{0x3000100, 0x3000200, 0x3000300,
+                                   0xffffffffc0000000, 0xffffffffc0001000}));
+  F = (*S)->functionsNamed("data_f");
+  ASSERT_TRUE(bool(F));
+  EXPECT_TRUE((*F)->empty());
+  F = (*S)->functionsNamed("g");
+  ASSERT_TRUE(bool(F));
+  EXPECT_TRUE((*F)->empty());
+
+  // The core kernel: the table's starts, and the offset to the running ones.
+  Expected<LookupResult> L = (*S)->lookup(0x3000204);
+  ASSERT_TRUE(bool(L));
+  ASSERT_EQ(L->Frames.size(), 1u);
+  EXPECT_EQ(L->Frames[0].StartAddress, 0x1000200u);
+  EXPECT_EQ(L->StartSlide, 0x2000000u);
+  EXPECT_EQ(L->Frames[0].Module, "");
+  // Modules, by table or by kallsyms: running starts, the module named,
+  // and no size from kallsyms (it gives none).
+  L = (*S)->lookup(0xffffffffc0000004);
+  ASSERT_TRUE(bool(L));
+  ASSERT_EQ(L->Frames.size(), 1u);
+  EXPECT_EQ(L->Frames[0].FunctionName, "f (table)");
+  EXPECT_EQ(L->Frames[0].Module, "m");
+  EXPECT_EQ(L->StartSlide, 0u);
+  L = (*S)->lookup(0xffffffffc0001004);
+  ASSERT_TRUE(bool(L));
+  ASSERT_EQ(L->Frames.size(), 1u);
+  EXPECT_EQ(L->Frames[0].FunctionName, "f");
+  EXPECT_EQ(L->Frames[0].StartAddress, 0xffffffffc0001000u);
+  EXPECT_EQ(L->Frames[0].Module, "other");
+  EXPECT_FALSE(L->Frames[0].Size.has_value());
+  EXPECT_EQ(L->StartSlide, 0u);
+}
+
 } // namespace

@@ -18,11 +18,13 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,6 +118,11 @@ constexpr unsigned MaxOffsetChanges = 8;
 /// function there starts exactly at the running kernel's nearest symbol,
 /// moved the same way; otherwise the module's symbol name answers. A table
 /// whose offsets change too often (ModulePlacement::Placed) is not used.
+///
+/// Names are the running kernel's: functionsNamed gives the running
+/// addresses of its text symbols of a name (GCC's `.isra.0`, `.cold` parts
+/// included, which a table made from DWARF calls by the function's name),
+/// and a module's answers carry the module's name in their outermost frame.
 class RunningKernelSymbolizer : public AddressSymbolizer {
 public:
   /// Table must outlive the result; Running need not. OpenModule, when
@@ -126,6 +133,10 @@ public:
   ~RunningKernelSymbolizer() override;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+  /// The running addresses of the running kernel's text symbols named
+  /// Name, core kernel and modules, in address order.
+  llvm::Expected<std::optional<std::vector<uint64_t>>>
+  functionsNamed(llvm::StringRef Name) const override;
   uint64_t offset() const { return Offset; }
   /// The modules that have a table, in the order Running lists them.
   llvm::ArrayRef<ModulePlacement> placements() const { return Placements; }
@@ -142,6 +153,8 @@ private:
     uint64_t Address;
     /// Index in Placed; none: UINT32_MAX.
     uint32_t Placed;
+    /// Index in ModuleNames.
+    uint32_t Module;
   };
   llvm::Error placeModule(llvm::StringRef Name,
                           llvm::ArrayRef<const KernelSymbol *> Running,
@@ -165,9 +178,14 @@ private:
   /// Modules with a table of their own.
   std::vector<PlacedModule> Placed;
   std::vector<ModulePlacement> Placements;
-  /// Every module symbol's address and placed module, by address (only
-  /// when some module is placed).
+  /// Every module symbol's address, module and placed module, by address.
   std::vector<ModuleSymbol> Symbols;
+  std::vector<std::string> ModuleNames;
+  /// Every running text symbol's name and address, sorted by both on the
+  /// first functionsNamed (a lookup by address needs none of it).
+  mutable std::vector<std::pair<llvm::StringRef, uint64_t>> Named;
+  mutable std::once_flag NamedSorted;
+  llvm::BumpPtrAllocator NameStorage;
 };
 
 } // namespace kallsyms

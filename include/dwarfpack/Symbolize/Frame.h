@@ -44,6 +44,11 @@ struct SourceFrame {
 struct LookupResult {
   uint64_t Address = 0;
   std::vector<SourceFrame> Frames;
+  /// Added to the frames' StartAddress, gives them in the address space of
+  /// the lookup: a running kernel's KASLR offset for its core, whose frames
+  /// keep the table's (link-time) starts as llvm-symbolizer --adjust-vma
+  /// prints them; 0 otherwise.
+  uint64_t StartSlide = 0;
 };
 
 /// A file of one of our formats, opened for address lookups.

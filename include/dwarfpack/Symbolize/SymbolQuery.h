@@ -3,7 +3,8 @@
 // llvm-symbolizer answers `NAME` and `NAME+OFFSET` as well as addresses:
 // the address OFFSET bytes into every symbol called NAME. Kernel traces
 // print code addresses as `NAME+OFFSET/SIZE [module]` (printk's %pS), so
-// that form is read too. Answers come from the table itself.
+// that form is read too. Answers come from the table that resolves the
+// addresses, with the names it gives (a running kernel's: its kallsyms).
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,7 +62,8 @@ public:
   /// some of the functions, only those answer: a table made from DWARF
   /// lists a split function's parts under one name. Each result's Address
   /// is the address looked up. With Q.Module, when some of these functions
-  /// are of that kernel module (kernel symbol tables tell), only those.
+  /// are of that kernel module (kernel symbol tables and a running kernel's
+  /// symbols tell), only those.
   llvm::Expected<std::vector<LookupResult>> resolve(const SymbolQuery &Q);
 
 private:
