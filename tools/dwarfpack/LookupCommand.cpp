@@ -6,7 +6,7 @@
 // profiler can keep the process open as a symbolization server.
 //
 // With --store, queries name their module by build-id (`BUILDID:<hex>
-// <address>`, llvm-symbolizer's syntax) and tables come from a store
+// <address or symbol>`, llvm-symbolizer's syntax) and tables come from a store
 // (TableStore.h); with --file-offsets, the numbers are offsets in the
 // module's file, as BPF build-id stacks and perf record user samples.
 //
@@ -22,6 +22,7 @@
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -80,12 +81,13 @@ static cl::opt<std::string> Store(
     cl::desc("Look each address up in the table of its module's build-id, "
              "in a store directory as 'dwarfpack gsym --store' writes it "
              "(<dir>/<first 2 hex digits>/<rest>.dpat or .gsym); queries "
-             "are 'BUILDID:<hex> <address>', as llvm-symbolizer reads them"),
+             "are 'BUILDID:<hex> <address or symbol[+offset]>', as "
+             "llvm-symbolizer reads them"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<std::string>
     BuildIdArg("build-id",
                cl::desc("With --store: the build-id of the module of every "
-                        "query, which is then a bare address (as "
+                        "query, which is then a bare address or symbol (as "
                         "llvm-symbolizer --build-id)"),
                cl::value_desc("hex"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<bool> FileOffsets(
@@ -130,17 +132,6 @@ static cl::opt<std::string> BuildIdsFrom(
 /// What every address is moved by before it is looked up (--adjust-vma):
 /// the table's addresses plus it are the queried ones.
 static uint64_t AddressOffset = 0;
-
-/// Parses an address as llvm-symbolizer does: decimal, or with 0x / 0b /
-/// 0o / leading-0 prefixes; surrounding blanks are ignored and only the
-/// first word counts.
-static bool parseAddress(StringRef Text, uint64_t &Value) {
-  Text = Text.trim();
-  Text = Text.take_until([](char C) { return isSpace(C); });
-  if (Text.empty())
-    return false;
-  return !Text.getAsInteger(0, Value);
-}
 
 struct OpenedTable {
   std::unique_ptr<AddressSymbolizer> Table;
@@ -239,11 +230,13 @@ static void symbolize(const AddressSymbolizer &S, SymbolResolver &Names,
   P.printInvalidInput();
 }
 
-/// One --store query: `BUILDID:<hex> <address>`, or a bare address when
-/// --build-id gave the module (Fixed).
-static void symbolizeInStore(TableStore &Tables, ResultPrinter &P,
-                             const SmallVectorImpl<uint8_t> *Fixed,
-                             StringRef Text) {
+/// One --store query: `BUILDID:<hex> <address or symbol>`, or the address
+/// or symbol alone when --build-id gave the module (Fixed). Names has one
+/// resolver per table opened.
+static void symbolizeInStore(
+    TableStore &Tables,
+    DenseMap<const AddressSymbolizer *, std::unique_ptr<SymbolResolver>> &Names,
+    ResultPrinter &P, const SmallVectorImpl<uint8_t> *Fixed, StringRef Text) {
   StringRef Rest = Text.trim();
   SmallVector<uint8_t, 20> Parsed;
   ArrayRef<uint8_t> Id;
@@ -251,7 +244,8 @@ static void symbolizeInStore(TableStore &Tables, ResultPrinter &P,
     Id = *Fixed;
   } else {
     if (!Rest.consume_front("BUILDID:")) {
-      reportWarning("'" + Text + "': expected 'BUILDID:<hex> <address>'");
+      reportWarning("'" + Text +
+                    "': expected 'BUILDID:<hex> <address or symbol>'");
       P.printInvalidInput();
       return;
     }
@@ -266,9 +260,11 @@ static void symbolizeInStore(TableStore &Tables, ResultPrinter &P,
     Parsed = std::move(*B);
     Id = Parsed;
   }
-  uint64_t Addr;
-  if (!parseAddress(Rest, Addr)) {
-    reportWarning("'" + Text + "': expected an address");
+  Rest = Rest.trim();
+  StringRef Token = Rest.take_until([](char C) { return isSpace(C); });
+  ParsedQuery Q = parseQuery(Token);
+  if (!Q.Address && !Q.Symbol) {
+    reportWarning("'" + Text + "': expected an address or a symbol name");
     P.printInvalidInput();
     return;
   }
@@ -279,10 +275,19 @@ static void symbolizeInStore(TableStore &Tables, ResultPrinter &P,
   if (!S) {
     std::string Msg = toString(S.takeError());
     reportWarning(Msg);
-    P.printError(Addr, Msg);
+    if (Q.Address)
+      P.printError(*Q.Address, Msg);
+    else
+      P.printSymbol(Q.Symbol->Name, {});
     return;
   }
-  resolve(*S, P, Module, Addr);
+  if (Q.Address)
+    return resolve(*S, P, Module, *Q.Address);
+  std::unique_ptr<SymbolResolver> &R = Names[&*S];
+  if (!R)
+    R = std::make_unique<SymbolResolver>(*S);
+  resolveSymbol(*R, P, Module, std::move(*Q.Symbol),
+                Rest.drop_front(Token.size()));
 }
 
 /// Runs each query of the command line, or each line of stdin, through Fn.
@@ -534,8 +539,9 @@ static int runStoreLookup() {
         return std::move(T->Table);
       });
   ResultPrinter P(outs(), printerOptions(""));
+  DenseMap<const AddressSymbolizer *, std::unique_ptr<SymbolResolver>> Names;
   forEachQuery(P, Args, [&](StringRef Q) {
-    symbolizeInStore(Tables, P, Fixed ? &*Fixed : nullptr, Q);
+    symbolizeInStore(Tables, Names, P, Fixed ? &*Fixed : nullptr, Q);
   });
   return 0;
 }
