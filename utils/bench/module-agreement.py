@@ -26,11 +26,17 @@ With --by-build-id, the tables go into a build-id store (`dwarfpack gsym
 mod.ko --store tables`) and each module's build-id note into
 WORK/sys/module/<module>/notes/.note.gnu.build-id, as /sys shows them;
 lookups then find and check the tables by build-id (`--build-ids-from`).
+
+With --symbol-queries N, it also asks kernel trace queries
+(`NAME+OFFSET [module]`) for N symbols of each module, against
+llvm-symbolizer's `NAME+OFFSET` on the linked module.
 """
 import argparse
+import collections
 import glob
 import json
 import os
+import random
 import shutil
 import struct
 import subprocess
@@ -119,6 +125,61 @@ def timing(args, mods, core, kallsyms, tables):
           (len(ours), len(mods), d[0], d[1], l[0], l[1]))
 
 
+def symbol_queries(args, mods, core):
+    """Kernel trace queries (`NAME+OFFSET [module]`) for up to
+    --symbol-queries text symbols of unique name in each module, at a
+    random offset inside each: one `dwarfpack lookup` over the running
+    kernel against llvm-symbolizer on each linked module (`NAME+OFFSET`).
+    Compares each query's first answer: function, file and line."""
+    rng = random.Random(1)
+    ours, theirs = [], []
+    for module, elf in mods:
+        sized = collections.defaultdict(list)
+        out = subprocess.run([args.llvm_nm, "--print-size", "--defined-only",
+                              elf], check=True, capture_output=True,
+                             text=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 4 and f[2] in "tTwW":
+                sized[f[3]].append(int(f[1], 16))
+        names = sorted(n for n, v in sized.items() if len(v) == 1 and v[0])
+        picked = rng.sample(names, min(args.symbol_queries, len(names)))
+        queries = ["%s+0x%x" % (n, rng.randrange(sized[n][0]))
+                   for n in picked]
+        ours += ["%s [%s]\n" % (q, module) for q in queries]
+        ref = subprocess.run(["llvm-symbolizer-19", "--output-style=JSON",
+                              "--obj=" + elf],
+                             input="".join(q + "\n" for q in queries),
+                             check=True, capture_output=True, text=True)
+        theirs += [json.loads(l)["Loc"] for l in ref.stdout.splitlines()]
+    got = subprocess.run([args.dwarfpack, "lookup", "--output-style=JSON",
+                          core] + args.lookup_args, input="".join(ours),
+                         check=True, capture_output=True, text=True)
+    first = lambda loc: (loc[0]["FunctionName"], loc[0]["FileName"],
+                         loc[0]["Line"]) if loc else None
+    kinds = collections.Counter()
+    shown = collections.Counter()
+    for q, r, g in zip(ours, theirs,
+                       (json.loads(l)["Loc"] for l in
+                        got.stdout.splitlines())):
+        if first(g) == first(r):
+            kind = "agree"
+        elif not r and g and not g[0]["FileName"]:
+            kind = "named, no line (llvm-symbolizer: nothing)"
+        elif not r and g:
+            # llvm-symbolizer keeps one name of an address (aliases such as
+            # init_module are left out).
+            kind = "answered (llvm-symbolizer: nothing)"
+        else:
+            kind = "differ"
+        kinds[kind] += 1
+        if kind != "agree" and shown[kind] < 3:
+            shown[kind] += 1
+            print("    %s: %s / %s" % (q.strip(), first(r), first(g)))
+    print("symbol queries (NAME+OFFSET [module]): %d; %s" %
+          (len(ours), ", ".join("%s %d" % kv for kv in kinds.most_common())))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kdbg", default="/var/tmp/dwarfpack-bench/kdbg")
@@ -135,6 +196,9 @@ def main():
     ap.add_argument("--by-build-id", action="store_true",
                     help="tables in a build-id store, found and checked "
                     "through a /sys-like tree of build-id notes")
+    ap.add_argument("--symbol-queries", type=int, default=0, metavar="N",
+                    help="also ask NAME+OFFSET [module] queries for up to N "
+                    "symbols of each module")
     args = ap.parse_args()
 
     maps = glob.glob(os.path.join(args.kdbg, "usr/lib/debug/boot/System.map-*"))
@@ -239,6 +303,8 @@ def main():
                             if l.strip()))
     t = total
     timing(args, mods, core, kallsyms, tables)
+    if args.symbol_queries:
+        symbol_queries(args, mods, core)
     print("modules %d; DWARF-covered %d: %.2f %% agree (%d), %.2f %% exact; "
           "symtab-only %d: %.2f %% named after their symbol" %
           (len(mods), t["dwarf_n"], 100.0 * t["dwarf_agree"] / t["dwarf_n"],
