@@ -13,6 +13,7 @@
 #include "llvm/Support/StringSaver.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -36,6 +37,62 @@ static std::optional<bool> sameBuild(ArrayRef<uint8_t> Running,
   if (Running.empty() || Table.empty())
     return std::nullopt;
   return Running == Table;
+}
+
+/// The start of each function of Table whose name starts one place only.
+static Error uniqueFunctionStarts(const AddressSymbolizer &Table,
+                                  StringMap<uint64_t> &Starts) {
+  StringSet<> Repeated;
+  if (Error E = Table.forEachFunction([&](uint64_t Start, StringRef Fn) {
+        auto [It, New] = Starts.try_emplace(Fn, Start);
+        if (!New && It->second != Start)
+          Repeated.insert(Fn);
+      }))
+    return E;
+  for (const auto &R : Repeated)
+    Starts.erase(R.getKey());
+  return Error::success();
+}
+
+/// For a table that records no `_text` (GSYM): the offset on which most
+/// of the running kernel's core functions of unique name agree with the
+/// table's function of that name (the smallest of equal counts).
+static Error offsetFromNames(const AddressSymbolizer &Table,
+                             const SymbolList &Running, Error NoText,
+                             KernelSlide &Slide) {
+  StringMap<uint64_t> Starts;
+  if (Error E = uniqueFunctionStarts(Table, Starts)) {
+    consumeError(std::move(E));
+    return slideError("no link-time '_text' to measure the offset from: " +
+                      toString(std::move(NoText)) +
+                      "; give the offset with --adjust-vma");
+  }
+  StringMap<unsigned> Seen;
+  for (const KernelSymbol &S : Running.Symbols)
+    if (S.Module.empty() && (S.Type == 't' || S.Type == 'T'))
+      ++Seen[S.Name];
+  std::map<uint64_t, unsigned> Votes;
+  for (const KernelSymbol &S : Running.Symbols) {
+    if (!S.Module.empty() || (S.Type != 't' && S.Type != 'T') ||
+        Seen[S.Name] != 1)
+      continue;
+    auto It = Starts.find(S.Name);
+    if (It != Starts.end())
+      ++Votes[S.Address - It->second];
+  }
+  if (Votes.empty())
+    return slideError("the table records no '_text' (" +
+                      toString(std::move(NoText)) +
+                      ") and none of the running kernel's text symbols names "
+                      "one of its functions: the table is not of this kernel");
+  consumeError(std::move(NoText));
+  for (const auto &[Offset, Count] : Votes)
+    if (Count > Slide.NameVotes) {
+      Slide.Offset = Offset;
+      Slide.NameVotes = Count;
+    }
+  Slide.FromNames = true;
+  return Error::success();
 }
 
 Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
@@ -62,21 +119,33 @@ Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
     if (S.Type == 't' || S.Type == 'T')
       Text.push_back(S.Address);
   }
-  if (!HasText)
-    return slideError("the running kernel's symbols have no '_text'");
   Expected<uint64_t> TableText = Table.kernelTextAddress();
-  if (!TableText)
-    return TableText.takeError();
-  Slide.TableText = *TableText;
-  Slide.Offset = Slide.RunningText - Slide.TableText;
+  if (TableText) {
+    if (!HasText)
+      return slideError("the running kernel's symbols have no '_text'");
+    Slide.TableText = *TableText;
+    Slide.Offset = Slide.RunningText - Slide.TableText;
+  } else {
+    if (Error E = offsetFromNames(Table, Running, TableText.takeError(), Slide))
+      return std::move(E);
+    if (HasText)
+      Slide.TableText = Slide.RunningText - Slide.Offset;
+  }
   // KASLR moves the whole image by pages (2 MiB on x86-64).
-  if (Slide.Offset & 0xfff)
+  if (Slide.Offset & 0xfff) {
+    if (Slide.FromNames)
+      return slideError("the offset that most (" + Twine(Slide.NameVotes) +
+                        ") of the running kernel's functions agree on, " +
+                        hexString(Slide.Offset) +
+                        ", is not a whole number of pages, so the table is "
+                        "not of this kernel");
     return slideError("'_text' is at " + hexString(Slide.RunningText) +
                       " in the running kernel and at " +
                       hexString(Slide.TableText) +
                       " in the table: " + hexString(Slide.Offset) +
                       " is not a whole number of pages, so the table is not "
                       "of this kernel");
+  }
   // Symbols spread evenly over the kernel, deterministically.
   size_t N = std::min<size_t>(MaxChecks, Text.size());
   for (size_t I = 0; I < N; ++I) {
@@ -92,8 +161,8 @@ Expected<KernelSlide> findKernelSlide(const AddressSymbolizer &Table,
   if (Slide.Agreed * 2 < Slide.Checked)
     return slideError(
         "with the offset " + hexString(Slide.Offset) +
-        " (from '_text'), only " + Twine(Slide.Agreed) + " of " +
-        Twine(Slide.Checked) +
+        (Slide.FromNames ? " (from the functions' names)" : " (from '_text')") +
+        ", only " + Twine(Slide.Agreed) + " of " + Twine(Slide.Checked) +
         " symbols of the running kernel start a symbol of the table: the "
         "table is of another kernel build");
   return Slide;
@@ -169,15 +238,8 @@ RunningKernelSymbolizer::create(const AddressSymbolizer &Table,
 Error RunningKernelSymbolizer::placeModule(
     StringRef Name, ArrayRef<const KernelSymbol *> Running,
     ModuleTable ModTable) {
-  // Function names of the table that start one place only.
   StringMap<uint64_t> Starts;
-  StringSet<> Repeated;
-  if (Error E =
-          ModTable.Table->forEachFunction([&](uint64_t Start, StringRef Fn) {
-            auto [It, New] = Starts.try_emplace(Fn, Start);
-            if (!New && It->second != Start)
-              Repeated.insert(Fn);
-          }))
+  if (Error E = uniqueFunctionStarts(*ModTable.Table, Starts))
     return createFileError(ModTable.Name, std::move(E));
   PlacedModule PM;
   ModulePlacement Info;
@@ -188,7 +250,7 @@ Error RunningKernelSymbolizer::placeModule(
       continue;
     ++Info.TextSymbols;
     auto It = Starts.find(S->Name);
-    if (It == Starts.end() || Repeated.contains(S->Name))
+    if (It == Starts.end())
       continue;
     PM.Anchors.push_back({S->Address, S->Address - It->second});
   }

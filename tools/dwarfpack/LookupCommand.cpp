@@ -108,7 +108,8 @@ static cl::opt<std::string> KaslrFrom(
     cl::desc("Addresses are a running kernel's, moved by KASLR from those "
              "of the table (made from its vmlinux or System.map): the offset "
              "is found from '_text' in <file>, that kernel's /proc/kallsyms "
-             "or a copy of it, and checked on its symbols"),
+             "or a copy of it (for a GSYM, from its functions' names), and "
+             "checked on its symbols; symbol queries name <file>'s symbols"),
     cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
 
 static cl::opt<std::string> ModuleTables(
@@ -425,11 +426,6 @@ applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
   if (KaslrFrom == "-")
     return reportError("--kaslr-from needs a file: standard input carries "
                        "the addresses");
-  if (Expected<uint64_t> T = Table->kernelTextAddress(); !T)
-    return reportError("--kaslr-from: '" + TableFile +
-                       "': no link-time '_text' to measure the offset from: " +
-                       toString(T.takeError()) +
-                       "; give the offset with --adjust-vma");
   Expected<std::unique_ptr<MemoryBuffer>> Text =
       readFileOrStdin(KaslrFrom, /*IsText=*/true);
   if (!Text)

@@ -63,6 +63,77 @@ TEST(KernelSlide, OffsetFromText) {
   EXPECT_EQ(S->Agreed, 10u);
 }
 
+/// A table that cannot tell its `_text` but lists its functions (GSYM).
+class NamedTable : public FakeTable {
+public:
+  std::vector<std::pair<uint64_t, std::string>> Functions;
+  Expected<uint64_t> kernelTextAddress() const override {
+    return createStringError(inconvertibleErrorCode(), "no _text here");
+  }
+  Error
+  forEachFunction(function_ref<void(uint64_t, StringRef)> Fn) const override {
+    for (const auto &[Start, Name] : Functions)
+      Fn(Start, Name);
+    return Error::success();
+  }
+};
+
+TEST(KernelSlide, OffsetFromNames) {
+  NamedTable T;
+  SymbolList R;
+  R.Symbols.push_back({0x3000000, 'T', "_text", ""});
+  // Six functions; g0 and g1 are each named twice in the table, g2 twice
+  // in the running kernel, and g3 moved 0x1000 further (another section):
+  // those do not outvote the offset of the other three.
+  for (unsigned I = 0; I < 6; ++I) {
+    std::string Name = "g" + std::to_string(I);
+    T.Starts.insert(0x1000000 + I * 0x100);
+    T.Functions.push_back({0x1000000 + I * 0x100, Name});
+    R.Symbols.push_back(
+        {0x3000000 + I * 0x100 + (I == 3 ? 0x1000 : 0), 't', R.save(Name), ""});
+  }
+  T.Functions.push_back({0x1800000, "g0"});
+  T.Functions.push_back({0x1900000, "g1"});
+  R.Symbols.push_back({0x3700000, 't', "g2", ""});
+  R.Symbols.push_back({0xffffffffc0000000, 't', "g4", "mod"});
+  Expected<KernelSlide> S = findKernelSlide(T, R);
+  ASSERT_TRUE(bool(S)) << toString(S.takeError());
+  EXPECT_TRUE(S->FromNames);
+  EXPECT_EQ(S->Offset, 0x2000000u);
+  EXPECT_EQ(S->NameVotes, 2u); // g4 and g5
+  EXPECT_EQ(S->TableText, 0x1000000u);
+
+  // Equal counts: the smaller offset.
+  T.Functions = {{0x1000000, "a"}, {0x1000100, "b"}};
+  T.Starts = {0x1000000, 0x1000100};
+  SymbolList Tie;
+  Tie.Symbols.push_back({0x3000000, 't', "a", ""});
+  Tie.Symbols.push_back({0x4000100, 't', "b", ""});
+  Tie.Symbols.push_back({0x5000000, 't', "c", ""});
+  S = findKernelSlide(T, Tie);
+  ASSERT_FALSE(bool(S));
+  EXPECT_EQ(toString(S.takeError()),
+            "with the offset 0x2000000 (from the functions' names), only 1 of "
+            "3 symbols of the running kernel start a symbol of the table: the "
+            "table is of another kernel build");
+
+  SymbolList None;
+  None.Symbols.push_back({0x3000000, 't', "c", ""});
+  EXPECT_EQ(toString(findKernelSlide(T, None).takeError()),
+            "the table records no '_text' (no _text here) and none of the "
+            "running kernel's text symbols names one of its functions: the "
+            "table is not of this kernel");
+  // Neither _text nor functions.
+  struct Bare : FakeTable {
+    Expected<uint64_t> kernelTextAddress() const override {
+      return createStringError(inconvertibleErrorCode(), "no _text here");
+    }
+  } B;
+  EXPECT_EQ(toString(findKernelSlide(B, None).takeError()),
+            "no link-time '_text' to measure the offset from: no _text here; "
+            "give the offset with --adjust-vma");
+}
+
 TEST(KernelSlide, RunningBelowTheTable) {
   // The offset is modulo 2^64: a kernel may run below its link address.
   FakeTable T;

@@ -45,17 +45,26 @@ struct KernelSlide {
   unsigned Agreed = 0;
   /// The running kernel's build-id was given and is the table's.
   bool BuildIdMatched = false;
+  /// The table records no `_text` (GSYM): Offset is the one on which most
+  /// (NameVotes) of the running kernel's core functions of unique name
+  /// agree with the table's function of that name.
+  bool FromNames = false;
+  unsigned NameVotes = 0;
 };
 
 /// Finds the offset from Table to the running kernel whose symbols are
 /// Running (parsed /proc/kallsyms) and checks it on up to MaxChecks text
-/// symbols spread evenly over Running's core kernel. RunningBuildId, when
-/// given (from /sys/kernel/notes), must be the build-id Table records, if it
-/// records one. Errors: the build-ids differ; Running has no core `_text`;
-/// Table cannot tell its `_text`; the offset is not a whole number of 4 KiB
-/// pages; fewer than half of the checked symbols start a symbol of Table at
-/// their address minus the offset (the table is of another kernel build); a
-/// lookup fails on a corrupt table.
+/// symbols spread evenly over Running's core kernel. The offset is the
+/// distance between the `_text` of both, or, for a table that cannot tell
+/// its `_text` but lists its functions (GSYM), the distance most functions
+/// of one name agree on. RunningBuildId, when given (from
+/// /sys/kernel/notes), must be the build-id Table records, if it records
+/// one. Errors: the build-ids differ; Running has no core `_text` (when
+/// Table has one); Table can tell neither its `_text` nor its functions,
+/// or no running symbol names one; the offset is not a whole number of
+/// 4 KiB pages; fewer than half of the checked symbols start a symbol of
+/// Table at their address minus the offset (the table is of another kernel
+/// build); a lookup fails on a corrupt table.
 constexpr unsigned DefaultSlideChecks = 64;
 llvm::Expected<KernelSlide>
 findKernelSlide(const AddressSymbolizer &Table, const SymbolList &Running,
