@@ -79,22 +79,35 @@ SymbolResolver::resolve(const SymbolQuery &Q) {
   // function). Tables made from DWARF list each part of a split function
   // (GCC's .cold parts) under the function's name, so the other parts do
   // not answer at their starts; only when it falls in none do all, at
-  // their starts, as llvm-symbolizer ignores an offset past a symbol.
-  std::vector<LookupResult> Results;
-  for (bool AtStarts : {false, true}) {
-    for (uint64_t Start : *Starts) {
-      uint64_t At = AtStarts ? Start : Start + Q.Offset;
-      Expected<LookupResult> R = Table.lookup(At);
+  // their starts, as llvm-symbolizer ignores an offset past a symbol. A
+  // trace's size that covers the offset says the address is inside the
+  // symbol, though the table ends it sooner (it ends a function where the
+  // next symbol starts, as at a thunk inside an assembly symbol): then the
+  // function there answers, if there is one.
+  bool SizeCovers = Q.Size && Q.Offset < *Q.Size;
+  std::vector<LookupResult> Results, Outside;
+  for (uint64_t Start : *Starts) {
+    Expected<LookupResult> R = Table.lookup(Start + Q.Offset);
+    if (!R)
+      return R.takeError();
+    R->Address = Start + Q.Offset;
+    bool Inside = !R->Frames.empty() &&
+                  R->Frames.back().StartAddress + R->StartSlide == Start;
+    (Inside ? Results : Outside).push_back(std::move(*R));
+  }
+  if (Results.empty()) {
+    for (size_t I = 0; I < Outside.size(); ++I) {
+      if (SizeCovers && !Outside[I].Frames.empty()) {
+        Results.push_back(std::move(Outside[I]));
+        continue;
+      }
+      uint64_t Start = (*Starts)[I];
+      Expected<LookupResult> R = Table.lookup(Start);
       if (!R)
         return R.takeError();
-      if (!AtStarts && (R->Frames.empty() ||
-                        R->Frames.back().StartAddress + R->StartSlide != Start))
-        continue;
-      R->Address = At;
+      R->Address = Start;
       Results.push_back(std::move(*R));
     }
-    if (!Results.empty())
-      break;
   }
   if (Q.Module) {
     auto OfModule = [&](const LookupResult &R) {

@@ -205,13 +205,22 @@ static void resolveSymbol(SymbolResolver &Names, ResultPrinter &P,
   }
   // A trace's symbol size that the table contradicts: another build.
   if (Q.Size)
-    for (const LookupResult &M : *R)
-      if (!M.Frames.empty() && M.Frames.back().Size &&
-          *M.Frames.back().Size != *Q.Size)
+    for (const LookupResult &M : *R) {
+      if (M.Frames.empty() || !M.Frames.back().Size)
+        continue;
+      uint64_t Into = M.Address - (M.Frames.back().StartAddress + M.StartSlide);
+      if (Into && Into != Q.Offset) // the function after it answered
+        reportWarning("'" + Label + "': '" + Q.Name + "' ends before offset " +
+                      hexString(Q.Offset) + " in the table, is " +
+                      hexString(*Q.Size) +
+                      " bytes long in the query (is the table of another "
+                      "build?)");
+      else if (*M.Frames.back().Size != *Q.Size)
         reportWarning("'" + Label + "': '" + Q.Name + "' is " +
                       hexString(*M.Frames.back().Size) +
                       " bytes long in the table, " + hexString(*Q.Size) +
                       " in the query (is the table of another build?)");
+    }
   P.printSymbol(Q.Name, *R);
 }
 

@@ -58,7 +58,8 @@ public:
   /// One lookup per function named Q.Name, in address order: at its start
   /// plus Q.Offset, or at its start when that address is past the function
   /// (the lookup there finds another function, or none), as llvm-symbolizer
-  /// treats an offset beyond the symbol's size. When the address is inside
+  /// treats an offset beyond the symbol's size; but at the start plus
+  /// Q.Offset still when Q.Size covers the offset. When the address is inside
   /// some of the functions, only those answer: a table made from DWARF
   /// lists a split function's parts under one name. Each result's Address
   /// is the address looked up. With Q.Module, when some of these functions
