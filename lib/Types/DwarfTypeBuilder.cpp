@@ -588,16 +588,32 @@ template <typename DieT>
 void UnitConverter<DieT>::convertBase(const ViewT &D, Type &T) {
   T.Name = nameOf(D);
   uint64_t Size = byteSize(D).value_or(0);
-  if (Size > 64) {
+  uint64_t Enc = 0;
+  if (auto V = D.find(dwarf::DW_AT_encoding))
+    Enc = V->getAsUnsignedConstant().value_or(0);
+  bool IsFloat =
+      Enc == dwarf::DW_ATE_float || Enc == dwarf::DW_ATE_complex_float;
+  // CTF integers are at most 0xffff bits wide: C23's _BitInt reaches 65535
+  // bits (clang's DW_ATE_unsigned_1024 and such are integers too).
+  if (Size >= MaxSaneSize || (IsFloat && Size > 64)) {
     warn("absurd-size", D, "base type of " + Twine(Size) + " bytes");
     T.Kind = TypeKind::Unknown;
     return;
   }
+  if (Size * 8 > 0xffff) {
+    warn("unrepresentable-type", D,
+         "base type '" + T.Name + "' of " + Twine(Size) +
+             " bytes (CTF integers hold at most 65535 bits)");
+    T.Kind = TypeKind::Unknown;
+    T.Size = Size;
+    return;
+  }
   T.Size = Size;
   T.Bits = Size * 8;
-  uint64_t Enc = 0;
-  if (auto V = D.find(dwarf::DW_AT_encoding))
-    Enc = V->getAsUnsignedConstant().value_or(0);
+  // A narrower value than its storage (_BitInt(31) in 4 bytes).
+  if (auto V = D.find(dwarf::DW_AT_bit_size))
+    if (uint64_t B = V->getAsUnsignedConstant().value_or(0); B && B < T.Bits)
+      T.Bits = B;
   T.Kind = TypeKind::Integer;
   switch (Enc) {
   case dwarf::DW_ATE_signed:
