@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetch and build the real benchmark inputs on demand (never committed).
 #
-#   utils/bench/fetch-inputs.sh [--print]
+#   utils/bench/fetch-inputs.sh [--print] [--variants]
 #
 # Into $DWARFPACK_BENCH_DIR (default /var/tmp/dwarfpack-bench) it puts:
 #   kdbg/                 the Debian 6.1 cloud kernel debug package, extracted
@@ -9,6 +9,15 @@
 #   sqlite/sqlite-gcc     SQLite shell-less demo, gcc -O2 -g
 #   sqlite/sqlite-clang   the same, clang-19 -O2 -g
 #   dwarfpack             a copy of build/bin/dwarfpack (C++, -O2 -g)
+# With --variants, also SQLite built the ways that change what the DWARF
+# looks like (see utils/bench/README.md):
+#   sqlite/sqlite-gcc-lto        gcc -O2 -g -flto (early debug: abstract
+#                                origins in other units)
+#   sqlite/sqlite-clang-thinlto  clang-19 -O2 -g -flto=thin, lld
+#   sqlite/split/sqlite-gcc-split  gcc -O2 -g -gsplit-dwarf, .dwo beside it
+#   sqlite/sqlite-clang-d4-types-zstd  clang-19 -O1 -gdwarf-4
+#                                -fdebug-types-section -gz=zstd
+#   sqlite/sqlite-gcc-os-g3      gcc -Os -g3 -gdwarf-5 (macro sections)
 # Everything already present is reused, so running it again is cheap. With
 # --print it only prints the input paths (one "name path" per line) of the
 # inputs that exist.
@@ -31,13 +40,21 @@ print_inputs() {
   [ -x "$bench/sqlite/sqlite-gcc" ] && echo "sqlite-gcc $bench/sqlite/sqlite-gcc"
   [ -x "$bench/sqlite/sqlite-clang" ] && echo "sqlite-clang $bench/sqlite/sqlite-clang"
   [ -x "$bench/dwarfpack" ] && echo "dwarfpack $bench/dwarfpack"
+  for v in sqlite-gcc-lto sqlite-clang-thinlto split/sqlite-gcc-split \
+    sqlite-clang-d4-types-zstd sqlite-gcc-os-g3; do
+    [ -x "$bench/sqlite/$v" ] && echo "${v#split/} $bench/sqlite/$v"
+  done
   return 0
 }
 
-if [ "${1:-}" = "--print" ]; then
-  print_inputs
-  exit 0
-fi
+variants=0
+for arg in "$@"; do
+  case $arg in
+  --print) print_inputs; exit 0 ;;
+  --variants) variants=1 ;;
+  *) echo "usage: $0 [--print] [--variants]" >&2; exit 2 ;;
+  esac
+done
 
 log() { echo "== $*" >&2; }
 
@@ -50,6 +67,9 @@ command -v clang-19 >/dev/null || need_pkgs+=(clang-19)
 command -v dpkg-deb >/dev/null || need_pkgs+=(dpkg)
 command -v python3 >/dev/null || need_pkgs+=(python3)
 [ -x /usr/lib/llvm-19/bin/llvm-gsymutil ] || need_pkgs+=(llvm-19)
+if [ $variants = 1 ] && ! [ -x /usr/lib/llvm-19/bin/ld.lld ]; then
+  need_pkgs+=(lld-19)
+fi
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   log "installing: ${need_pkgs[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -114,6 +134,33 @@ build_sqlite sqlite-clang clang-19
 id=$(/usr/lib/llvm-19/bin/llvm-readelf -n "$sq/sqlite-gcc" | sed -n 's/.*Build ID: *//p')
 [ "$id" = "$sqlite_gcc_buildid" ] ||
   log "note: sqlite-gcc build id $id differs from the recorded $sqlite_gcc_buildid (other gcc?)"
+
+if [ $variants = 1 ]; then
+  build_variant() { # name compiler flags...
+    local name=$1 cc=$2
+    shift 2
+    [ -x "$sq/$name" ] && return 0
+    log "building $name with $cc $*"
+    (cd "$sq" && "$cc" "$@" -fdebug-prefix-map="$PWD"=/src shell_main.c sqlite3.c \
+      -o "$name.tmp" -lm && mv "$name.tmp" "$name")
+  }
+  build_variant sqlite-gcc-lto gcc -O2 -g -flto=2
+  build_variant sqlite-clang-thinlto clang-19 -O2 -g -flto=thin -fuse-ld=lld
+  build_variant sqlite-clang-d4-types-zstd clang-19 -O1 -gdwarf-4 \
+    -fdebug-types-section -gz=zstd
+  build_variant sqlite-gcc-os-g3 gcc -Os -g3 -gdwarf-5
+  # Objects compiled one by one, so each .dwo is named after its source
+  # and lies beside the program (no prefix map: readers find the .dwo
+  # through the compilation directory).
+  if [ ! -x "$sq/split/sqlite-gcc-split" ]; then
+    log "building sqlite-gcc-split with gcc -O2 -g -gsplit-dwarf"
+    mkdir -p "$sq/split"
+    (cd "$sq/split" && cp ../sqlite3.c ../sqlite3.h ../shell_main.c . &&
+      gcc -O2 -g -gsplit-dwarf -c sqlite3.c && gcc -O2 -g -gsplit-dwarf -c shell_main.c &&
+      gcc sqlite3.o shell_main.o -o sqlite-gcc-split.tmp -lm &&
+      mv sqlite-gcc-split.tmp sqlite-gcc-split)
+  fi
+fi
 
 # --- dwarfpack itself ------------------------------------------------------
 if [ -x "$build/bin/dwarfpack" ]; then
