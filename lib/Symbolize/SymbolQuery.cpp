@@ -71,7 +71,8 @@ Expected<std::vector<uint64_t>> SymbolResolver::starts(StringRef Name) {
 }
 
 Expected<std::vector<LookupResult>>
-SymbolResolver::resolve(const SymbolQuery &Q) {
+SymbolResolver::resolve(const SymbolQuery &Q,
+                        std::vector<uint64_t> *SymbolStarts) {
   Expected<std::vector<uint64_t>> Starts = starts(Q.Name);
   if (!Starts)
     return Starts.takeError();
@@ -86,6 +87,7 @@ SymbolResolver::resolve(const SymbolQuery &Q) {
   // function there answers, if there is one.
   bool SizeCovers = Q.Size && Q.Offset < *Q.Size;
   std::vector<LookupResult> Results, Outside;
+  std::vector<uint64_t> Named;
   for (uint64_t Start : *Starts) {
     Expected<LookupResult> R = Table.lookup(Start + Q.Offset);
     if (!R)
@@ -93,15 +95,18 @@ SymbolResolver::resolve(const SymbolQuery &Q) {
     R->Address = Start + Q.Offset;
     bool Inside = !R->Frames.empty() &&
                   R->Frames.back().StartAddress + R->StartSlide == Start;
+    if (Inside)
+      Named.push_back(Start);
     (Inside ? Results : Outside).push_back(std::move(*R));
   }
   if (Results.empty()) {
     for (size_t I = 0; I < Outside.size(); ++I) {
+      uint64_t Start = (*Starts)[I];
+      Named.push_back(Start);
       if (SizeCovers && !Outside[I].Frames.empty()) {
         Results.push_back(std::move(Outside[I]));
         continue;
       }
-      uint64_t Start = (*Starts)[I];
       Expected<LookupResult> R = Table.lookup(Start);
       if (!R)
         return R.takeError();
@@ -113,10 +118,22 @@ SymbolResolver::resolve(const SymbolQuery &Q) {
     auto OfModule = [&](const LookupResult &R) {
       return !R.Frames.empty() && R.Frames.back().Module == *Q.Module;
     };
-    if (llvm::any_of(Results, OfModule))
-      llvm::erase_if(Results,
-                     [&](const LookupResult &R) { return !OfModule(R); });
+    if (llvm::any_of(Results, OfModule)) {
+      size_t Kept = 0;
+      for (size_t I = 0; I < Results.size(); ++I)
+        if (OfModule(Results[I])) {
+          if (Kept != I) {
+            Named[Kept] = Named[I];
+            Results[Kept] = std::move(Results[I]);
+          }
+          ++Kept;
+        }
+      Results.resize(Kept);
+      Named.resize(Kept);
+    }
   }
+  if (SymbolStarts)
+    *SymbolStarts = std::move(Named);
   return Results;
 }
 

@@ -196,7 +196,8 @@ static void resolve(const AddressSymbolizer &S, ResultPrinter &P,
 static void resolveSymbol(SymbolResolver &Names, ResultPrinter &P,
                           StringRef Label, SymbolQuery Q, StringRef Rest) {
   parseModuleWord(Rest, Q);
-  Expected<std::vector<LookupResult>> R = Names.resolve(Q);
+  std::vector<uint64_t> Named;
+  Expected<std::vector<LookupResult>> R = Names.resolve(Q, &Named);
   if (!R) {
     std::string Msg = toString(R.takeError());
     reportWarning("'" + Label + "': " + Msg);
@@ -205,11 +206,13 @@ static void resolveSymbol(SymbolResolver &Names, ResultPrinter &P,
   }
   // A trace's symbol size that the table contradicts: another build.
   if (Q.Size)
-    for (const LookupResult &M : *R) {
+    for (size_t I = 0; I < R->size(); ++I) {
+      const LookupResult &M = (*R)[I];
       if (M.Frames.empty() || !M.Frames.back().Size)
         continue;
-      uint64_t Into = M.Address - (M.Frames.back().StartAddress + M.StartSlide);
-      if (Into && Into != Q.Offset) // the function after it answered
+      if (M.Frames.back().StartAddress + M.StartSlide != Named[I])
+        // The trace's size covers the offset; the table's next function
+        // answered.
         reportWarning("'" + Label + "': '" + Q.Name + "' ends before offset " +
                       hexString(Q.Offset) + " in the table, is " +
                       hexString(*Q.Size) +

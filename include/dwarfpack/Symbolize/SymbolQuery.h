@@ -64,8 +64,11 @@ public:
   /// lists a split function's parts under one name. Each result's Address
   /// is the address looked up. With Q.Module, when some of these functions
   /// are of that kernel module (kernel symbol tables and a running kernel's
-  /// symbols tell), only those.
-  llvm::Expected<std::vector<LookupResult>> resolve(const SymbolQuery &Q);
+  /// symbols tell), only those. With SymbolStarts, also the start of the
+  /// function named Q.Name that each result answers for (in the address
+  /// space of the lookup).
+  llvm::Expected<std::vector<LookupResult>>
+  resolve(const SymbolQuery &Q, std::vector<uint64_t> *SymbolStarts = nullptr);
 
 private:
   llvm::Expected<std::vector<uint64_t>> starts(llvm::StringRef Name);
