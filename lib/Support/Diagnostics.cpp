@@ -15,8 +15,13 @@ void WarningLog::add(StringMap<KindSummary> &Map, StringRef Kind,
   if (S.Kind.empty())
     S.Kind = Kind.str();
   ++S.Count;
-  if (S.Examples.size() < MaxExamplesPerKind)
-    S.Examples.push_back(Message.str());
+  // Repeats of one message (LLVM reports some problems once per use) make
+  // poor examples.
+  if (S.Examples.size() < MaxExamplesPerKind) {
+    std::string M = Message.str();
+    if (!is_contained(S.Examples, M))
+      S.Examples.push_back(std::move(M));
+  }
 }
 
 void WarningLog::report(StringRef Kind, const Twine &Message) {
@@ -43,7 +48,8 @@ void WarningLog::merge(const WarningLog &Other) {
         S.Kind = T.Kind;
       S.Count += T.Count;
       for (std::string &E : T.Examples)
-        if (S.Examples.size() < MaxExamplesPerKind)
+        if (S.Examples.size() < MaxExamplesPerKind &&
+            !is_contained(S.Examples, E))
           S.Examples.push_back(std::move(E));
     }
   };

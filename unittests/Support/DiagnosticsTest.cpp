@@ -24,6 +24,22 @@ TEST(WarningLogTest, CountsByKindAndKeepsFewExamples) {
   EXPECT_EQ(Log.count("missing"), 0u);
 }
 
+TEST(WarningLogTest, RepeatedMessagesAreOneExample) {
+  WarningLog Log;
+  Log.report("k", "same");
+  Log.report("k", "same");
+  Log.report("k", "other");
+  WarningLog Other;
+  Other.report("k", "same");
+  Other.report("k", "third");
+  Log.merge(Other);
+  auto S = Log.summary();
+  ASSERT_EQ(S.size(), 1u);
+  EXPECT_EQ(S[0].Count, 5u);
+  EXPECT_EQ(S[0].Examples,
+            (std::vector<std::string>{"same", "other", "third"}));
+}
+
 TEST(WarningLogTest, ThreadSafeAndMergeable) {
   WarningLog Log;
   std::vector<std::thread> Threads;
