@@ -1021,7 +1021,7 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
   std::vector<std::vector<FunctionEntry>> LineOnly(UnitIdx.size());
   std::vector<std::unique_ptr<WarningLog>> Logs(UnitIdx.size());
   std::atomic<uint64_t> Done{0};
-  auto ConvertUnit = [&](DWARFContext &Ctx, size_t I) {
+  auto ConvertUnit = [&](DWARFContext &Ctx, SplitDwarfLoader &Dwo, size_t I) {
     Logs[I] = std::make_unique<WarningLog>();
     CurrentLog = Logs[I].get();
     DWARFUnit *U = Ctx.getUnitAtIndex(UnitIdx[I]);
@@ -1029,7 +1029,7 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
       // A .dwo that cannot be read leaves the skeleton's line table and
       // the symbol table: functions without inline frames.
       DWARFUnit *Full = U;
-      if (Expected<DWARFUnit *> F = fullUnit(*U, Path, /*ExtractAll=*/true))
+      if (Expected<DWARFUnit *> F = Dwo.fullUnit(*U, /*ExtractAll=*/true))
         Full = *F;
       else
         Logs[I]->report("missing-dwo",
@@ -1053,8 +1053,9 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
   if (Layout.Relocatable) {
     // Relocations live in the master context; modules are small, so one
     // thread converts them all.
+    SplitDwarfLoader Dwo(Path);
     for (size_t I = 0; I < UnitIdx.size(); ++I)
-      ConvertUnit(*Master, I);
+      ConvertUnit(*Master, Dwo, I);
   } else {
     // Units are converted in chunks of about ChunkBytes of .debug_info, each
     // with a context of its own over the shared sections: no shared lazy
@@ -1086,18 +1087,13 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
       Chunks.push_back({I, J});
       I = J;
     }
-    // Skeleton units need contexts that know the input's path, to find
-    // its .dwp package (their .dwo files are named in full).
-    bool Split = mayHaveSkeletonUnits(*Master);
     auto RunChunk = [&](size_t C) {
       std::unique_ptr<DWARFContext> Ctx =
-          Split ? DWARFContext::create(
-                      *Obj, DWARFContext::ProcessDebugRelocations::Ignore,
-                      nullptr, "", OnError, OnWarning)
-                : DWARFContext::create(Sections, AddrSize, LE, OnError,
-                                       OnWarning);
+          DWARFContext::create(Sections, AddrSize, LE, OnError, OnWarning);
+      // The chunk's .dwo files are closed with its context.
+      SplitDwarfLoader Dwo(Path);
       for (size_t I = Chunks[C].first; I < Chunks[C].second; ++I)
-        ConvertUnit(*Ctx, I);
+        ConvertUnit(*Ctx, Dwo, I);
     };
     if (Threads <= 1 || Chunks.size() <= 1) {
       for (size_t C = 0; C < Chunks.size(); ++C)

@@ -3,9 +3,13 @@
 #include "dwarfpack/Support/SplitDwarf.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
 #include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -36,8 +40,61 @@ bool mayHaveSkeletonUnits(DWARFContext &Ctx) {
   return false;
 }
 
-Expected<DWARFUnit *> fullUnit(DWARFUnit &U, StringRef InputPath,
-                               bool ExtractAll) {
+struct SplitDwarfLoader::File {
+  object::OwningBinary<object::ObjectFile> Binary;
+  std::unique_ptr<DWARFContext> Ctx;
+  unsigned Problems = 0;
+  /// Why an existing file could not be opened (empty when it was, or when
+  /// there is no such file).
+  std::string OpenError;
+};
+
+SplitDwarfLoader::SplitDwarfLoader(StringRef InputPath)
+    : InputPath(InputPath.str()) {}
+
+SplitDwarfLoader::~SplitDwarfLoader() = default;
+
+SplitDwarfLoader::File *SplitDwarfLoader::open(StringRef Path,
+                                               DWARFContext &Parent,
+                                               bool ReportOpenError) {
+  auto [It, New] = Files.try_emplace(Path);
+  if (!New)
+    return It->second && It->second->Ctx ? It->second.get() : nullptr;
+  auto F = std::make_unique<File>();
+  File *Raw = F.get();
+  It->second = std::move(F);
+  if (!sys::fs::exists(Path))
+    return nullptr;
+  Expected<object::OwningBinary<object::ObjectFile>> Bin =
+      object::ObjectFile::createObjectFile(Path);
+  if (!Bin) {
+    Raw->OpenError = toString(Bin.takeError());
+    if (ReportOpenError)
+      Parent.getWarningHandler()(createFileError(
+          Path, createStringError(inconvertibleErrorCode(), Raw->OpenError)));
+    return nullptr;
+  }
+  Raw->Binary = std::move(*Bin);
+  // The parent's handlers live in its context, which outlives this loader.
+  function_ref<void(Error)> OnError = Parent.getRecoverableErrorHandler();
+  function_ref<void(Error)> OnWarning = Parent.getWarningHandler();
+  std::string Name = Path.str();
+  Raw->Ctx = DWARFContext::create(
+      *Raw->Binary.getBinary(), DWARFContext::ProcessDebugRelocations::Ignore,
+      nullptr, "",
+      [OnError, Name, Raw](Error E) {
+        ++Raw->Problems;
+        OnError(createFileError(Name, std::move(E)));
+      },
+      [OnWarning, Name, Raw](Error E) {
+        ++Raw->Problems;
+        OnWarning(createFileError(Name, std::move(E)));
+      });
+  return Raw;
+}
+
+Expected<DWARFUnit *> SplitDwarfLoader::fullUnit(DWARFUnit &U,
+                                                 bool ExtractAll) {
   if (!isSkeletonUnit(U))
     return &U;
   DWARFDie CU = U.getUnitDIE();
@@ -45,28 +102,75 @@ Expected<DWARFUnit *> fullUnit(DWARFUnit &U, StringRef InputPath,
       CU.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}));
   if (!Name || !**Name)
     return &U; // nothing to load: the skeleton is all there is
-  // Where the build put it, unless the build tree moved: then beside the
-  // input (the same relative path, or the file name of an absolute one).
-  SmallString<256> Beside = sys::path::parent_path(InputPath);
-  if (sys::path::is_relative(*Name))
-    sys::path::append(Beside, *Name);
-  else
-    sys::path::append(Beside, sys::path::filename(*Name));
-  DWARFDie Full = U.getNonSkeletonUnitDIE(!ExtractAll, Beside);
-  if (Full && Full.getDwarfUnit() != &U)
-    return Full.getDwarfUnit();
+  std::optional<uint64_t> Id = U.getDWOId();
   SmallString<256> Where;
   if (sys::path::is_relative(*Name))
     if (const char *Dir = U.getCompilationDir())
       Where = Dir;
   sys::path::append(Where, *Name);
-  return createStringError(
-      inconvertibleErrorCode(),
-      "split DWARF unit at 0x" + utohexstr(U.getOffset()) +
-          ": its DIEs are in '" + Where +
-          "', which is missing, unreadable or from another build (also "
-          "looked for '" +
-          Beside + "' and '" + InputPath + ".dwp')");
+  SmallString<256> Beside = sys::path::parent_path(InputPath);
+  if (sys::path::is_relative(*Name))
+    sys::path::append(Beside, *Name);
+  else
+    sys::path::append(Beside, sys::path::filename(*Name));
+  sys::fs::make_absolute(Beside); // one spelling per file, for the cache
+  std::string Dwp = InputPath + ".dwp";
+
+  DWARFContext &Parent = U.getContext();
+  DWARFCompileUnit *Full = nullptr;
+  // Why the files that exist did not do, for the message.
+  std::string Why;
+  if (Id) {
+    for (StringRef Path :
+         {StringRef(Dwp), StringRef(Where), StringRef(Beside)}) {
+      File *F = open(Path, Parent, /*ReportOpenError=*/Path == Dwp);
+      if (F && (Full = F->Ctx->getDWOCompileUnitForHash(*Id)))
+        break;
+      std::string Reason;
+      if (F)
+        Reason = "no unit with DWO id 0x" + utohexstr(*Id);
+      else if (const std::unique_ptr<File> &G = Files[Path])
+        Reason = G->OpenError;
+      if (!Reason.empty() && Path != Dwp &&
+          !StringRef(Why).contains("'" + Path.str() + "'"))
+        Why += "; '" + Path.str() + "': " + Reason;
+    }
+  } else {
+    Why = "; the skeleton has no DWO id";
+  }
+  if (!Full)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "split DWARF unit at 0x" + utohexstr(U.getOffset()) +
+            ": its DIEs are in '" + Where +
+            "', which is missing, unreadable or from another build (also "
+            "looked for " +
+            (Beside == Where ? "" : "'" + Beside.str() + "' and ") + "'" + Dwp +
+            "'" + Why + ")");
+  // What LLVM does when it loads a .dwo itself: the full unit reads its
+  // addresses (DW_FORM_addrx) and, in DWARF 4, its ranges from the
+  // skeleton's file, and knows its skeleton (for DW_AT_decl_file).
+  Full->setSkeletonUnit(&U);
+  if (std::optional<uint64_t> Base = U.getAddrOffsetSectionBase())
+    Full->setAddrOffsetSection(&Parent.getDWARFObj().getAddrSection(), *Base);
+  if (U.getVersion() == 4)
+    Full->setRangesSection(&Parent.getDWARFObj().getRangesSection(),
+                           CU.getRangesBaseAttribute().value_or(0));
+  if (!Full->getUnitDIE(/*ExtractUnitDIEOnly=*/!ExtractAll))
+    return createStringError(inconvertibleErrorCode(),
+                             "split DWARF unit at 0x" +
+                                 utohexstr(U.getOffset()) + ": its unit in '" +
+                                 sourceOf(*Full)->Path +
+                                 "' has no readable DIE");
+  return Full;
+}
+
+std::optional<SplitDwarfLoader::Source>
+SplitDwarfLoader::sourceOf(const DWARFUnit &Full) const {
+  for (const auto &E : Files)
+    if (E.second && E.second->Ctx.get() == &Full.getContext())
+      return Source{E.first(), E.second->Problems};
+  return std::nullopt;
 }
 
 } // namespace dwarfpack

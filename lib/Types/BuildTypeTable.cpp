@@ -375,9 +375,9 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   // their contexts are not thread-safe.
   std::vector<DWARFUnit *> DieUnits(Units);
   SmallPtrSet<DWARFContext *, 4> SplitContexts;
+  SplitDwarfLoader Dwo(Obj.getFileName());
   for (DWARFUnit *&U : DieUnits) {
-    Expected<DWARFUnit *> F =
-        fullUnit(*U, Obj.getFileName(), /*ExtractAll=*/true);
+    Expected<DWARFUnit *> F = Dwo.fullUnit(*U, /*ExtractAll=*/true);
     if (!F) {
       Log.report("missing-dwo",
                  toString(F.takeError()) + ": its types are missing");

@@ -628,15 +628,40 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
     Units.push_back(U.get());
   // With split DWARF the subprograms are in the .dwo files' units; those
   // are loaded here, one at a time (their contexts are not thread-safe).
-  std::vector<DWARFUnit *> DieUnits(Units.size());
-  for (size_t I = 0; I < Units.size(); ++I) {
-    DieUnits[I] = Units[I];
-    if (Expected<DWARFUnit *> F =
-            fullUnit(*Units[I], Obj.getFileName(), /*ExtractAll=*/true))
-      DieUnits[I] = *F;
-    else {
-      Log.report("missing-dwo", toString(F.takeError()));
-      Shared.NoDwo.insert(Units[I]);
+  // The oracle reads them as DWARFContext does (its inlined chains and the
+  // cross-check use the .dwo LLVM loads for the skeleton), but LLVM reports
+  // a damaged .dwo on stderr without naming it: each is read here first,
+  // and one with problems is left out like a missing one.
+  std::vector<DWARFUnit *> DieUnits(Units);
+  {
+    SplitDwarfLoader Dwo(Obj.getFileName());
+    for (size_t I = 0; I < Units.size(); ++I) {
+      Expected<DWARFUnit *> F = Dwo.fullUnit(*Units[I], /*ExtractAll=*/true);
+      if (!F) {
+        Log.report("missing-dwo", toString(F.takeError()));
+        Shared.NoDwo.insert(Units[I]);
+        continue;
+      }
+      std::optional<SplitDwarfLoader::Source> Src = Dwo.sourceOf(**F);
+      if (!Src)
+        continue; // not a skeleton
+      if (Src->Problems) {
+        Log.report("missing-dwo", "'" + Src->Path +
+                                      "': " + Twine(Src->Problems) +
+                                      " problem(s) reading it: skipped");
+        Shared.NoDwo.insert(Units[I]);
+        continue;
+      }
+      DWARFDie Full = Units[I]->getNonSkeletonUnitDIE(
+          /*ExtractUnitDIEOnly=*/false, Src->Path);
+      if (Full && Full.getDwarfUnit() != Units[I]) {
+        DieUnits[I] = Full.getDwarfUnit();
+      } else {
+        Log.report("missing-dwo", "'" + Src->Path +
+                                      "': LLVM's DWARF reader does not "
+                                      "find the unit there");
+        Shared.NoDwo.insert(Units[I]);
+      }
     }
   }
   unsigned Threads = Opts.NumThreads

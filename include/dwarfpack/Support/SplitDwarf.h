@@ -10,10 +10,15 @@
 #ifndef DWARFPACK_SUPPORT_SPLITDWARF_H
 #define DWARFPACK_SUPPORT_SPLITDWARF_H
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 #include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
 
 namespace dwarfpack {
 
@@ -22,19 +27,53 @@ namespace dwarfpack {
 bool isSkeletonUnit(llvm::DWARFUnit &U);
 
 /// True when Ctx may hold skeleton units (decided from the unit headers and
-/// sections, without reading any DIE): the caller then needs contexts that
-/// can find the package InputPath.dwp, i.e. created from the object file.
+/// sections, without reading any DIE).
 bool mayHaveSkeletonUnits(llvm::DWARFContext &Ctx);
 
-/// The unit whose DIEs describe U's code and types: U itself, or for a
-/// skeleton, the full unit of its .dwo file, looked for where the skeleton
-/// says (DW_AT_comp_dir / DW_AT_dwo_name), in the package InputPath.dwp,
-/// then beside InputPath. With ExtractAll, all its DIEs are read (which
-/// must then not race with other users of the .dwo's context). Fails with
-/// a message naming the .dwo file when it cannot be read or does not match
-/// the skeleton's DWO id.
-llvm::Expected<llvm::DWARFUnit *>
-fullUnit(llvm::DWARFUnit &U, llvm::StringRef InputPath, bool ExtractAll);
+/// Finds and opens the .dwo files, or the package InputPath.dwp, that hold
+/// the DIEs of skeleton units. LLVM can load them itself, but reports their
+/// problems through its default handlers: on stderr, without the file's
+/// name. Each file opened here gets a context whose handlers name it and
+/// pass the problem on to the handlers of the skeleton's context.
+///
+/// The loader owns what it opens: the units it returns live as long as it
+/// does, and it must not outlive the skeletons' contexts. Not thread-safe:
+/// one loader per thread (or per context used by one thread).
+class SplitDwarfLoader {
+public:
+  explicit SplitDwarfLoader(llvm::StringRef InputPath);
+  ~SplitDwarfLoader();
+  SplitDwarfLoader(const SplitDwarfLoader &) = delete;
+  SplitDwarfLoader &operator=(const SplitDwarfLoader &) = delete;
+
+  /// The unit whose DIEs describe U's code and types: U itself, or for a
+  /// skeleton, the full unit with U's DWO id, looked for in InputPath.dwp,
+  /// then where the skeleton says (DW_AT_comp_dir / DW_AT_dwo_name), then
+  /// beside InputPath (the same relative path, or the file name of an
+  /// absolute one: a build tree moved with its binary). With ExtractAll,
+  /// all its DIEs are read. Fails with a message naming the .dwo file when
+  /// none can be read or matches the skeleton's DWO id.
+  llvm::Expected<llvm::DWARFUnit *> fullUnit(llvm::DWARFUnit &U,
+                                             bool ExtractAll);
+
+  /// The file a unit returned by fullUnit was read from, and how many
+  /// problems its context has reported so far.
+  struct Source {
+    llvm::StringRef Path;
+    unsigned Problems = 0;
+  };
+  /// Full's file; nullopt for a unit not loaded here.
+  std::optional<Source> sourceOf(const llvm::DWARFUnit &Full) const;
+
+private:
+  struct File;
+  /// The file at Path, opened once (null when it cannot be).
+  File *open(llvm::StringRef Path, llvm::DWARFContext &Parent,
+             bool ReportOpenError);
+
+  std::string InputPath;
+  llvm::StringMap<std::unique_ptr<File>> Files;
+};
 
 } // namespace dwarfpack
 
