@@ -12,6 +12,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <atomic>
+
 using namespace llvm;
 
 namespace dwarfpack {
@@ -43,14 +45,14 @@ bool mayHaveSkeletonUnits(DWARFContext &Ctx) {
 struct SplitDwarfLoader::File {
   object::OwningBinary<object::ObjectFile> Binary;
   std::unique_ptr<DWARFContext> Ctx;
-  unsigned Problems = 0;
+  std::atomic<unsigned> Problems{0};
   /// Why an existing file could not be opened (empty when it was, or when
   /// there is no such file).
   std::string OpenError;
 };
 
-SplitDwarfLoader::SplitDwarfLoader(StringRef InputPath)
-    : InputPath(InputPath.str()) {}
+SplitDwarfLoader::SplitDwarfLoader(StringRef InputPath, bool ThreadSafe)
+    : InputPath(InputPath.str()), ThreadSafe(ThreadSafe) {}
 
 SplitDwarfLoader::~SplitDwarfLoader() = default;
 
@@ -89,7 +91,8 @@ SplitDwarfLoader::File *SplitDwarfLoader::open(StringRef Path,
       [OnWarning, Name, Raw](Error E) {
         ++Raw->Problems;
         OnWarning(createFileError(Name, std::move(E)));
-      });
+      },
+      ThreadSafe);
   return Raw;
 }
 

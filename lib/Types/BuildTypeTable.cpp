@@ -375,7 +375,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   // their contexts are not thread-safe.
   std::vector<DWARFUnit *> DieUnits(Units);
   SmallPtrSet<DWARFContext *, 4> SplitContexts;
-  SplitDwarfLoader Dwo(Obj.getFileName());
+  SplitDwarfLoader Dwo(Obj.getFileName(), /*ThreadSafe=*/Threads > 1);
   for (DWARFUnit *&U : DieUnits) {
     Expected<DWARFUnit *> F = Dwo.fullUnit(*U, /*ExtractAll=*/true);
     if (!F) {

@@ -37,11 +37,13 @@ bool mayHaveSkeletonUnits(llvm::DWARFContext &Ctx);
 /// pass the problem on to the handlers of the skeleton's context.
 ///
 /// The loader owns what it opens: the units it returns live as long as it
-/// does, and it must not outlive the skeletons' contexts. Not thread-safe:
-/// one loader per thread (or per context used by one thread).
+/// does, and it must not outlive the skeletons' contexts. fullUnit must be
+/// called from one thread at a time; the units it returns may be read by
+/// several threads when ThreadSafe is set (their contexts then guard their
+/// lazily built state, as LLVM's thread-safe contexts do).
 class SplitDwarfLoader {
 public:
-  explicit SplitDwarfLoader(llvm::StringRef InputPath);
+  explicit SplitDwarfLoader(llvm::StringRef InputPath, bool ThreadSafe = false);
   ~SplitDwarfLoader();
   SplitDwarfLoader(const SplitDwarfLoader &) = delete;
   SplitDwarfLoader &operator=(const SplitDwarfLoader &) = delete;
@@ -72,6 +74,7 @@ private:
              bool ReportOpenError);
 
   std::string InputPath;
+  bool ThreadSafe;
   llvm::StringMap<std::unique_ptr<File>> Files;
 };
 
