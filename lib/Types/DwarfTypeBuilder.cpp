@@ -1028,6 +1028,12 @@ template <typename DieT> UnitTypes UnitConverter<DieT>::run() {
   forEachDie(U, [&](const DieT &D) {
     switch (D.getTag()) {
     case dwarf::DW_TAG_base_type:
+      // Except the base types clang makes for DWARF expressions
+      // (DW_OP_convert), named after their encoding and size: no C type
+      // has such a name. One that a type refers to is still converted.
+      if (!nameOf(D).starts_with("DW_ATE_"))
+        typeOf(D);
+      break;
     case dwarf::DW_TAG_pointer_type:
     case dwarf::DW_TAG_typedef:
     case dwarf::DW_TAG_const_type:
