@@ -29,19 +29,6 @@ bool isSkeletonUnit(DWARFUnit &U) {
   return D && D.find(dwarf::DW_AT_GNU_dwo_name);
 }
 
-bool mayHaveSkeletonUnits(DWARFContext &Ctx) {
-  // Skeletons of DWARF 4 (the GNU extension) are known only from their
-  // unit DIE, but they always come with a .debug_addr section.
-  bool HasAddr = !Ctx.getDWARFObj().getAddrSection().Data.empty();
-  for (const auto &U : Ctx.info_section_units()) {
-    if (U->getUnitType() == dwarf::DW_UT_skeleton)
-      return true;
-    if (HasAddr && U->getVersion() < 5)
-      return true;
-  }
-  return false;
-}
-
 struct SplitDwarfLoader::File {
   object::OwningBinary<object::ObjectFile> Binary;
   std::unique_ptr<DWARFContext> Ctx;

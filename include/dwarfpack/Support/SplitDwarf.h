@@ -26,10 +26,6 @@ namespace dwarfpack {
 /// the GNU extension's DW_AT_GNU_dwo_name.
 bool isSkeletonUnit(llvm::DWARFUnit &U);
 
-/// True when Ctx may hold skeleton units (decided from the unit headers and
-/// sections, without reading any DIE).
-bool mayHaveSkeletonUnits(llvm::DWARFContext &Ctx);
-
 /// Finds and opens the .dwo files, or the package InputPath.dwp, that hold
 /// the DIEs of skeleton units. LLVM can load them itself, but reports their
 /// problems through its default handlers: on stderr, without the file's
