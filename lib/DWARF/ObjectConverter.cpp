@@ -997,13 +997,8 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
       nullptr, "", OnError, OnWarning);
 
   // dwz's common file: names and DIEs several files share.
-  std::unique_ptr<SupplementaryDwarf> Sup;
-  if (Expected<std::unique_ptr<SupplementaryDwarf>> S =
-          SupplementaryDwarf::open(*Obj, Path))
-    Sup = std::move(*S);
-  else
-    Log.report("missing-supplementary",
-               toString(S.takeError()) + ": names stored there are missing");
+  std::unique_ptr<SupplementaryDwarf> Sup = SupplementaryDwarf::openReporting(
+      *Obj, Path, Log, "names stored there are missing");
 
   std::vector<unsigned> UnitIdx;
   std::vector<uint64_t> UnitBytes;

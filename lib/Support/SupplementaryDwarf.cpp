@@ -162,13 +162,21 @@ SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
     S->Path = C;
     S->Bin = object::OwningBinary<object::ObjectFile>(std::move(O),
                                                       std::move(Buffer));
-    S->Ctx = DWARFContext::create(
-        *S->Bin.getBinary(), DWARFContext::ProcessDebugRelocations::Ignore,
-        nullptr, "", [](Error E) { consumeError(std::move(E)); },
-        [](Error E) { consumeError(std::move(E)); });
+    SupplementaryDwarf *Raw = S.get();
+    auto Keep = [Raw](Error E) {
+      if (Raw->Opened)
+        consumeError(std::move(E));
+      else
+        Raw->Problems.push_back(
+            toString(createFileError(Raw->Path, std::move(E))));
+    };
+    S->Ctx = DWARFContext::create(*S->Bin.getBinary(),
+                                  DWARFContext::ProcessDebugRelocations::Ignore,
+                                  nullptr, "", Keep, Keep);
     for (const auto &U : S->Ctx->info_section_units())
       U->getUnitDIE(/*ExtractUnitDIEOnly=*/false);
     S->Str = S->Ctx->getDWARFObj().getStrSection();
+    S->Opened = true;
     return std::move(S);
   }
   std::string Looked;
@@ -177,6 +185,24 @@ SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
   return createStringError(inconvertibleErrorCode(),
                            Mismatch + "supplementary DWARF file '" + Name +
                                "' (dwz) not found (looked for " + Looked + ")");
+}
+
+std::unique_ptr<SupplementaryDwarf>
+SupplementaryDwarf::openReporting(const object::ObjectFile &Obj,
+                                  StringRef InputPath, WarningLog &Log,
+                                  StringRef Consequence) {
+  Expected<std::unique_ptr<SupplementaryDwarf>> S = open(Obj, InputPath);
+  if (!S) {
+    std::string Msg = toString(S.takeError());
+    if (!Consequence.empty())
+      Msg += ": " + Consequence.str();
+    Log.report("missing-supplementary", Msg);
+    return nullptr;
+  }
+  if (*S)
+    for (const std::string &P : (*S)->problems())
+      Log.report("dwarf-warning", P);
+  return std::move(*S);
 }
 
 const char *SupplementaryDwarf::string(uint64_t Offset) const {

@@ -250,13 +250,8 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   if (Error E = checkDebugSectionsReadable(Obj))
     return std::move(E);
   // dwz's common file: strings and DIEs (types) several files share.
-  std::unique_ptr<SupplementaryDwarf> Sup;
-  if (Expected<std::unique_ptr<SupplementaryDwarf>> S =
-          SupplementaryDwarf::open(Obj, Obj.getFileName()))
-    Sup = std::move(*S);
-  else
-    Log.report("missing-supplementary",
-               toString(S.takeError()) + ": types stored there are unknown");
+  std::unique_ptr<SupplementaryDwarf> Sup = SupplementaryDwarf::openReporting(
+      Obj, Obj.getFileName(), Log, "types stored there are unknown");
   const DWARFObject &DObj = Ctx.getDWARFObj();
   PageReleaser Pages(Obj.getData(), Opts.InputIsFileMapping);
   unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;

@@ -616,12 +616,8 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   AddSymbols(Obj.symbols());
   if (const auto *ELF = dyn_cast<object::ELFObjectFileBase>(&Obj))
     AddSymbols(ELF->getDynamicSymbolIterators());
-  std::unique_ptr<SupplementaryDwarf> Sup;
-  if (Expected<std::unique_ptr<SupplementaryDwarf>> S =
-          SupplementaryDwarf::open(Obj, Obj.getFileName()))
-    Sup = std::move(*S);
-  else
-    Log.report("missing-supplementary", toString(S.takeError()));
+  std::unique_ptr<SupplementaryDwarf> Sup =
+      SupplementaryDwarf::openReporting(Obj, Obj.getFileName(), Log, "");
   Shared.Sup = Sup.get();
   std::vector<DWARFUnit *> Units;
   for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units())

@@ -12,6 +12,9 @@
 #ifndef DWARFPACK_SUPPORT_SUPPLEMENTARYDWARF_H
 #define DWARFPACK_SUPPORT_SUPPLEMENTARYDWARF_H
 
+#include "dwarfpack/Support/Diagnostics.h"
+
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
@@ -22,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dwarfpack {
 
@@ -36,9 +40,19 @@ public:
   static llvm::Expected<std::unique_ptr<SupplementaryDwarf>>
   open(const llvm::object::ObjectFile &Obj, llvm::StringRef InputPath);
 
+  /// open(), reporting to Log a failure (kind missing-supplementary, the
+  /// message followed by Consequence when not empty) and the problems of
+  /// reading the file (dwarf-warning): nullptr when there is no file.
+  static std::unique_ptr<SupplementaryDwarf>
+  openReporting(const llvm::object::ObjectFile &Obj, llvm::StringRef InputPath,
+                WarningLog &Log, llvm::StringRef Consequence);
+
   ~SupplementaryDwarf();
 
   llvm::StringRef path() const { return Path; }
+  /// What reading its DIEs reported, each message naming the file: the
+  /// caller counts them with its own (LLVM would only print them).
+  llvm::ArrayRef<std::string> problems() const { return Problems; }
   /// The string at Offset of its .debug_str, or nullptr past its end.
   const char *string(uint64_t Offset) const;
   /// The DIE at Offset of its .debug_info (invalid if there is none).
@@ -60,6 +74,10 @@ private:
   llvm::object::OwningBinary<llvm::object::ObjectFile> Bin;
   std::unique_ptr<llvm::DWARFContext> Ctx;
   llvm::StringRef Str;
+  std::vector<std::string> Problems;
+  /// Set once open() is done: later reports (it is only read then, from
+  /// any thread) are dropped.
+  bool Opened = false;
 };
 
 /// The DIE that V, an attribute value of D, refers to: in D's file, or with
