@@ -366,8 +366,9 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
   Pages.releaseAll(Units.front()->getInfoSection().Data);
   TypeSignatureMap Sigs = collectTypeUnits(Ctx);
   // With split DWARF the types are in the units of the .dwo files (or of a
-  // .dwp package), with their type units: loaded here, one at a time, as
-  // their contexts are not thread-safe.
+  // .dwp package), with their type units: loaded here, one at a time (the
+  // loader is not thread-safe; the units it returns are read by the
+  // workers, hence thread-safe contexts when there are several).
   std::vector<DWARFUnit *> DieUnits(Units);
   SmallPtrSet<DWARFContext *, 4> SplitContexts;
   SplitDwarfLoader Dwo(Obj.getFileName(), /*ThreadSafe=*/Threads > 1);

@@ -623,7 +623,8 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units())
     Units.push_back(U.get());
   // With split DWARF the subprograms are in the .dwo files' units; those
-  // are loaded here, one at a time (their contexts are not thread-safe).
+  // are loaded here, one at a time (neither the loader nor the contexts
+  // LLVM makes for them are thread-safe).
   // The oracle reads them as DWARFContext does (its inlined chains and the
   // cross-check use the .dwo LLVM loads for the skeleton), but LLVM reports
   // a damaged .dwo on stderr without naming it: each is read here first,
