@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
+#include "FormatRegistry.h"
 
 #include "dwarfpack/Verify/TableVerifier.h"
 
@@ -78,6 +79,17 @@ int dwarfpack::tool::runVerification(StringRef TableFile, StringRef InputFile,
 }
 
 static int runVerify() {
+  // The binary given first is an easy slip: say so, rather than that it is
+  // not a GSYM file.
+  if (Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(TableFile)) {
+    if ((*Buf)->getBuffer().starts_with("\177ELF"))
+      return reportError("'" + TableFile +
+                         "' is an ELF file, not an address table: give the "
+                         "table first, then the binary "
+                         "(dwarfpack verify TABLE BINARY)");
+  } else {
+    consumeError(Buf.takeError()); // reported by the verifier
+  }
   return runVerification(TableFile, InputFile, NumThreads, ShowStats);
 }
 
