@@ -12,6 +12,23 @@ using namespace llvm;
 
 namespace dwarfpack {
 
+/// sh_addralign as written. SectionRef::getAlignment() would make a
+/// MaybeAlign of it, which requires a power of two (an assertion, and an
+/// undefined result without one).
+static uint64_t rawAlignment(const object::SectionRef &S) {
+  const object::ObjectFile *O = S.getObject();
+  object::DataRefImpl D = S.getRawDataRefImpl();
+  if (auto *E = dyn_cast<object::ELF64LEObjectFile>(O))
+    return E->getSection(D)->sh_addralign;
+  if (auto *E = dyn_cast<object::ELF64BEObjectFile>(O))
+    return E->getSection(D)->sh_addralign;
+  if (auto *E = dyn_cast<object::ELF32LEObjectFile>(O))
+    return E->getSection(D)->sh_addralign;
+  if (auto *E = dyn_cast<object::ELF32BEObjectFile>(O))
+    return E->getSection(D)->sh_addralign;
+  return 1;
+}
+
 std::vector<PlacedSection> relocatableLayout(const object::ObjectFile &Obj) {
   std::vector<PlacedSection> Out;
   uint64_t Next = 0;
@@ -20,7 +37,11 @@ std::vector<PlacedSection> relocatableLayout(const object::ObjectFile &Obj) {
     if (!(Flags & ELF::SHF_EXECINSTR) || !(Flags & ELF::SHF_ALLOC) ||
         S.getSize() == 0)
       continue;
-    Next = alignTo(Next, std::max<uint64_t>(1, S.getAlignment().value()));
+    // ELF allows only 0 and powers of two; another value counts as 1.
+    uint64_t Align = rawAlignment(S);
+    if (!isPowerOf2_64(Align))
+      Align = 1;
+    Next = alignTo(Next, Align);
     Out.push_back({S.getIndex(), Next, S.getSize()});
     Next += S.getSize();
   }
