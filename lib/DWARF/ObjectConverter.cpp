@@ -940,8 +940,15 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
                                         /*RequiresNullTerminator=*/false);
   if (!BufOrErr)
     return createFileError(Path, errorCodeToError(BufOrErr.getError()));
-  std::unique_ptr<MemoryBuffer> Buf = std::move(*BufOrErr);
-  switch (identify_magic(Buf->getBuffer())) {
+  return convertObject((*BufOrErr)->getMemBufferRef(), M, Options, Log,
+                       StatsOut);
+}
+
+Error convertObject(MemoryBufferRef Buffer, FunctionModel &M,
+                    const ConvertOptions &Options, WarningLog &Log,
+                    ConvertStats *StatsOut) {
+  StringRef Path = Buffer.getBufferIdentifier();
+  switch (identify_magic(Buffer.getBuffer())) {
   case file_magic::elf:
   case file_magic::elf_relocatable:
   case file_magic::elf_executable:
@@ -952,8 +959,7 @@ Error convertObjectFile(StringRef Path, FunctionModel &M,
     return createFileError(
         Path, createStringError(inconvertibleErrorCode(), "not an ELF file"));
   }
-  Expected<std::unique_ptr<Binary>> BinOrErr =
-      createBinary(Buf->getMemBufferRef());
+  Expected<std::unique_ptr<Binary>> BinOrErr = createBinary(Buffer);
   if (!BinOrErr)
     return createFileError(Path, BinOrErr.takeError());
   auto *Obj = dyn_cast<ELFObjectFileBase>(BinOrErr->get());

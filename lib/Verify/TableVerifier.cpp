@@ -580,7 +580,7 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   const std::clock_t Start = std::clock();
   SharedDwarf Shared;
   // A relocatable object's sections all start at 0: the converter's layout
-  // places them (and DICtx was made with it, see verifyTableFile).
+  // places them (and DICtx was made with it, see verifyTableAgainst).
   DenseMap<uint64_t, uint64_t> SectionStart;
   if (Obj.isRelocatableObject()) {
     Shared.Placed = relocatableLayout(Obj);
@@ -826,6 +826,17 @@ Expected<TableVerifyStats> verifyTableFile(StringRef TablePath,
     return createFileError(
         ObjectPath,
         createStringError(inconvertibleErrorCode(), "not an object file"));
+  Expected<TableVerifyStats> S = verifyTableAgainst(*Table, *Obj, Log, Opts);
+  if (!S)
+    return createFileError(ObjectPath, S.takeError());
+  return S;
+}
+
+Expected<TableVerifyStats> verifyTableAgainst(const VerifiableTable &Table,
+                                              const ObjectFile &Object,
+                                              WarningLog &Log,
+                                              const TableVerifyOptions &Opts) {
+  const ObjectFile *Obj = &Object;
   // DWARF problems are the converter's business; the verifier only compares
   // answers, so it drops DWARFContext's own diagnostics.
   // A relocatable object's relocations resolve to the converter's layout
@@ -838,7 +849,7 @@ Expected<TableVerifyStats> verifyTableFile(StringRef TablePath,
       Expected<std::unique_ptr<ObjectFile>> O =
           ObjectFile::createObjectFile(Hidden->getMemBufferRef());
       if (!O)
-        return createFileError(ObjectPath, O.takeError());
+        return O.takeError();
       HiddenObj = std::move(*O);
       Obj = HiddenObj.get();
     }
@@ -849,7 +860,7 @@ Expected<TableVerifyStats> verifyTableFile(StringRef TablePath,
       [](Error E) { consumeError(std::move(E)); },
       [](Error E) { consumeError(std::move(E)); },
       /*ThreadSafe=*/Opts.NumThreads != 1);
-  return verifyTable(*Table, *Obj, *Ctx, Log, Opts);
+  return verifyTable(Table, *Obj, *Ctx, Log, Opts);
 }
 
 } // namespace verify

@@ -7,7 +7,7 @@
 # BUILD_DIR defaults to build-fuzz/ beside this checkout; SECONDS (per target
 # and round, default 60); ROUNDS (default 1); TARGETs default to all of them
 # (names without the fuzz- prefix: readers gsym compact ctf ksyms token
-# kallsyms-text breakpad). Seeds are written at run time under
+# kallsyms-text breakpad convert). Seeds are written at run time under
 # BUILD_DIR/fuzz-seeds, the growing corpora live in BUILD_DIR/fuzz-corpus,
 # crash reproducers in BUILD_DIR/fuzz-artifacts, each run's output in
 # BUILD_DIR/fuzz-TARGET.rROUND.log: nothing here is committed.
@@ -31,7 +31,7 @@ while getopts "b:t:r:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad)
+ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 
@@ -44,6 +44,7 @@ max_len() {
     token) echo 8192 ;;
     kallsyms-text) echo 4096 ;;
     breakpad) echo 8192 ;;
+    convert) echo 65536 ;;
   esac
 }
 
@@ -66,7 +67,7 @@ BREAKPAD_SYM=${BREAKPAD_SYM:-$SRC/../shared/data/breakpad/sqlite-gcc.sym}
 
 SEEDS=$BUILD/fuzz-seeds
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad}
+mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert}
 W=$SEEDS/work
 mkdir -p "$W"
 
@@ -147,6 +148,27 @@ for obj in prog prog.o; do
   "$DWARFPACK" ctf "$W/$obj" --no-compress --indexed-symbols -o "$W/$obj.plain.ctf"
 done
 "$DWARFPACK" ctf "$W/prog.o" --embed -o "$W/prog.emb"
+# ELF files with DWARF for fuzz-convert: both compilers, DWARF 4 and 5,
+# linked and relocatable, type units, C and C++.
+cat > "$W/prog.cc" <<'CC'
+namespace ns {
+template <typename T> struct box { T v; T get() const { return v; } };
+struct base { virtual int f() const { return 1; } virtual ~base() {} };
+struct derived : base { int f() const override { return 2; } };
+inline int twice(int x) { return 2 * x; }
+}
+ns::box<long> gb = {3};
+int use(const ns::base &b) { return b.f() + ns::twice(int(gb.get())); }
+int main() { ns::derived d; return use(d); }
+CC
+cp "$W/prog" "$SEEDS/convert/clang-O2"
+cp "$W/prog.o" "$SEEDS/convert/clang-O0-dwarf4.o"
+"$CC_FOR_SEEDS" -O2 -g -gdwarf-5 -fdebug-types-section -o "$SEEDS/convert/clang-types" "$W/prog.c"
+"$CC_FOR_SEEDS" -x c++ -O1 -g -fno-exceptions -c -o "$SEEDS/convert/clang-cxx.o" "$W/prog.cc"
+if command -v gcc > /dev/null; then
+  gcc -O2 -g -o "$SEEDS/convert/gcc-O2" "$W/prog.c"
+  gcc -O1 -g -gdwarf-4 -fdebug-types-section -c -o "$SEEDS/convert/gcc-dwarf4-types.o" "$W/prog.c"
+fi
 # A build-id note, as /sys/module/*/notes/.note.gnu.build-id shows it.
 objcopy --dump-section .note.gnu.build-id="$SEEDS/readers/build-id.note" \
   "$W/prog" "$W/prog.scratch"

@@ -20,6 +20,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdint>
 
@@ -48,6 +49,12 @@ struct ConvertStats {
 llvm::Error convertObjectFile(llvm::StringRef Path, FunctionModel &Model,
                               const ConvertOptions &Options, WarningLog &Log,
                               ConvertStats *Stats = nullptr);
+
+/// Same, for an ELF file already in memory; its buffer identifier is the
+/// path that messages name and that split-DWARF files are looked up beside.
+llvm::Error convertObject(llvm::MemoryBufferRef Buffer, FunctionModel &Model,
+                          const ConvertOptions &Options, WarningLog &Log,
+                          ConvertStats *Stats = nullptr);
 
 } // namespace dwarfpack
 

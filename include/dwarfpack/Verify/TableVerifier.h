@@ -156,6 +156,13 @@ verifyTable(const VerifiableTable &Table, const llvm::object::ObjectFile &Obj,
             llvm::DWARFContext &DICtx, WarningLog &Log,
             const TableVerifyOptions &Opts = {});
 
+/// Same, making the DWARF context from Obj as the converter read it (a
+/// relocatable object's sections placed where the converter lays them out).
+llvm::Expected<TableVerifyStats>
+verifyTableAgainst(const VerifiableTable &Table,
+                   const llvm::object::ObjectFile &Obj, WarningLog &Log,
+                   const TableVerifyOptions &Opts = {});
+
 /// Same, opening both files (what `dwarfpack verify` and `gsym --verify`
 /// use); TablePath is GSYM or a compact table, told apart by its magic.
 llvm::Expected<TableVerifyStats>

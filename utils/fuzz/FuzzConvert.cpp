@@ -1,0 +1,208 @@
+//===- FuzzConvert.cpp - ELF files with DWARF through both converters -----===//
+//
+// The input is an ELF file, as a compiler and linker write it. It goes
+// through the address converter (convertObject, finalize, both table
+// writers, both tables read back and checked by the verifier against the
+// same DWARF) and through the type converter (buildTypeTable with the
+// library's own DWARF reader and with LLVM's, the CTF writer, the dict read
+// back). Invariants: what we write opens with our readers, and the two
+// DWARF readers give the same dict (docs/CTF.md: "the types are the same
+// either way").
+//
+// Mutations are ELF-aware: most of them change the bytes of one .debug_*
+// section (or the symbol table) in place, so the file stays an ELF file and
+// the DWARF parsers, not the section headers, meet the damage; the rest
+// mutate the whole file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzCommon.h"
+
+#include "dwarfpack/CTF/CtfReader.h"
+#include "dwarfpack/CTF/CtfWriter.h"
+#include "dwarfpack/CTF/SymtabOrder.h"
+#include "dwarfpack/CompactTable/CompactReader.h"
+#include "dwarfpack/CompactTable/CompactWriter.h"
+#include "dwarfpack/DWARF/ObjectConverter.h"
+#include "dwarfpack/GSYM/GsymReader.h"
+#include "dwarfpack/GSYM/GsymWriter.h"
+#include "dwarfpack/Types/DwarfTypeBuilder.h"
+#include "dwarfpack/Verify/TableVerifier.h"
+
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::fuzz;
+
+namespace {
+
+// A directory that does not exist: the split-DWARF loader looks for .dwo
+// and .dwp files beside the input, and must find none.
+constexpr const char *InputName = "/nonexistent-fuzz-dir/input.elf";
+
+void verifyAgainst(const verify::VerifiableTable &Table,
+                   const object::ObjectFile &Obj) {
+  WarningLog Log;
+  // Mismatches are expected where the DWARF is damaged: only crashes and
+  // hangs count.
+  auto S = verify::verifyTableAgainst(Table, Obj, Log);
+  if (!S)
+    consumeError(S.takeError());
+}
+
+void addressTables(MemoryBufferRef Input, const object::ObjectFile *Obj) {
+  FunctionModel Model;
+  WarningLog Log;
+  ConvertOptions Opts;
+  Opts.NumThreads = 1;
+  if (Error E = convertObject(Input, Model, Opts, Log)) {
+    consumeError(std::move(E));
+    return;
+  }
+  Model.finalize(Log);
+  if (Model.functions().empty())
+    return;
+  // A writer may refuse a model with an error (sizes or spans its format
+  // cannot encode): a clear error, not a finding.
+  Expected<std::string> G = gsym::encodeGsym(Model);
+  if (G) {
+    auto R = gsym::GsymReader::create(MemoryBufferRef(*G, "table.gsym"));
+    if (!R)
+      fail("GSYM just written does not open: " + toString(R.takeError()));
+    AddressPicker Picker;
+    for (const FunctionEntry &F : Model.functions()) {
+      Picker.add(F.Range.Start);
+      Picker.add(F.Range.End - 1);
+    }
+    keep(lookupAll(**R, Picker));
+    if (Obj)
+      verifyAgainst(*verify::makeGsymTable(**R), *Obj);
+  } else {
+    consumeError(G.takeError());
+  }
+  Expected<std::string> C = compact::encodeCompact(Model);
+  if (C) {
+    auto R = compact::CompactReader::create(MemoryBufferRef(*C, "table.dpat"));
+    if (!R)
+      fail("compact table just written does not open: " +
+           toString(R.takeError()));
+    auto T = verify::makeCompactTable(**R);
+    if (!T)
+      consumeError(T.takeError());
+    else if (Obj)
+      verifyAgainst(**T, *Obj);
+  } else {
+    consumeError(C.takeError());
+  }
+}
+
+/// The dict of Obj's types, read with the fast DWARF reader or LLVM's;
+/// empty when the build refuses the object.
+std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
+  auto Ignore = [](Error E) { consumeError(std::move(E)); };
+  std::unique_ptr<DWARFContext> Ctx = DWARFContext::create(
+      Obj,
+      Obj.isRelocatableObject() ? DWARFContext::ProcessDebugRelocations::Process
+                                : DWARFContext::ProcessDebugRelocations::Ignore,
+      nullptr, "", Ignore, Ignore);
+  types::BuildOptions Opts;
+  Opts.FastReader = FastReader;
+  WarningLog Log;
+  Expected<types::BuildResult> R = types::buildTypeTable(Obj, *Ctx, Opts, Log);
+  if (!R) {
+    consumeError(R.takeError());
+    return {};
+  }
+  std::optional<ctf::SymtabOrder> Order = ctf::symtabOrder(Obj);
+  ctf::WriteOptions W;
+  W.Threads = 1;
+  W.Symtab = Order ? &*Order : nullptr;
+  Expected<std::string> Dict = ctf::writeDict(R->Table, W);
+  if (!Dict) {
+    consumeError(Dict.takeError());
+    return {};
+  }
+  auto D = ctf::DictReader::open(*Dict);
+  if (!D)
+    fail("CTF dict just written does not open: " + toString(D.takeError()));
+  return std::move(*Dict);
+}
+
+/// Where the bytes of the sections worth mutating lie in an ELF file:
+/// .debug_* (and their relocations), .symtab and .strtab.
+std::vector<std::pair<size_t, size_t>> sectionsToMutate(const uint8_t *Data,
+                                                        size_t Size) {
+  std::vector<std::pair<size_t, size_t>> Out;
+  StringRef Bytes(reinterpret_cast<const char *>(Data), Size);
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createELFObjectFile(MemoryBufferRef(Bytes, "m"));
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return Out;
+  }
+  for (const object::SectionRef &S : (*Obj)->sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (!Name->contains(".debug_") && *Name != ".symtab" && *Name != ".strtab")
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      continue;
+    }
+    if (Contents->empty() || Contents->data() < Bytes.data() ||
+        Contents->data() + Contents->size() > Bytes.data() + Size)
+      continue;
+    Out.push_back({size_t(Contents->data() - Bytes.data()), Contents->size()});
+  }
+  return Out;
+}
+
+} // namespace
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t *Data, size_t Size, size_t MaxSize);
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
+                                          size_t MaxSize, unsigned Seed) {
+  std::minstd_rand Rand(Seed);
+  if (Rand() % 8 != 0) {
+    std::vector<std::pair<size_t, size_t>> Secs = sectionsToMutate(Data, Size);
+    if (!Secs.empty()) {
+      auto [Off, Len] = Secs[Rand() % Secs.size()];
+      // In place: a mutation that shrinks the section leaves its old tail.
+      std::vector<uint8_t> Copy(Data + Off, Data + Off + Len);
+      size_t N = LLVMFuzzerMutate(Copy.data(), Len, Len);
+      std::memcpy(Data + Off, Copy.data(), std::min(N, Len));
+      return Size;
+    }
+  }
+  return LLVMFuzzerMutate(Data, Size, MaxSize);
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
+  StringRef Data(reinterpret_cast<const char *>(Bytes), Size);
+  MemoryBufferRef Input(Data, InputName);
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createELFObjectFile(Input);
+  if (!Obj)
+    consumeError(Obj.takeError());
+  addressTables(Input, Obj ? Obj->get() : nullptr);
+  if (!Obj)
+    return 0;
+  std::string Fast = typeDict(**Obj, /*FastReader=*/true);
+  std::string Slow = typeDict(**Obj, /*FastReader=*/false);
+  if (Fast != Slow)
+    fail("the fast DWARF reader and LLVM's give different dicts (" +
+         Twine(Fast.size()) + " and " + Twine(Slow.size()) + " bytes)");
+  return 0;
+}
