@@ -1,6 +1,7 @@
 //===- FunctionModel.cpp - In-memory model of an address table ------------===//
 
 #include "dwarfpack/AddressTable/FunctionModel.h"
+#include "dwarfpack/Support/DenseKeys.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -361,7 +362,7 @@ attachLineOnlyCode(std::vector<FunctionEntry> Syms,
 static void adoptSymbolNames(std::vector<FunctionEntry> &All) {
   DenseMap<uint64_t, StringRef> SymbolAt;
   for (const FunctionEntry &F : All) {
-    if (F.hasDebugInfo() || F.Name.empty())
+    if (F.hasDebugInfo() || F.Name.empty() || !isDenseKey(F.Range.Start))
       continue;
     auto [It, Inserted] = SymbolAt.try_emplace(F.Range.Start, F.Name);
     if (!Inserted && F.Name < It->second)
@@ -370,7 +371,7 @@ static void adoptSymbolNames(std::vector<FunctionEntry> &All) {
   if (SymbolAt.empty())
     return;
   for (FunctionEntry &F : All) {
-    if (!F.hasDebugInfo())
+    if (!F.hasDebugInfo() || !isDenseKey(F.Range.Start))
       continue;
     auto It = SymbolAt.find(F.Range.Start);
     if (It == SymbolAt.end() || It->second == F.Name)
@@ -402,8 +403,8 @@ nameInnerSymbols(std::vector<FunctionEntry> Debug,
     for (size_t K = P;
          K < Symbols.size() && Symbols[K].Range.Start < D.Range.End; ++K) {
       const FunctionEntry &S = Symbols[K];
-      if (S.Range.Start <= D.Range.Start || !Starts.count(S.Range.Start) ||
-          S.Name.empty() || S.Name == D.Name)
+      if (S.Range.Start <= D.Range.Start || !isDenseKey(S.Range.Start) ||
+          !Starts.count(S.Range.Start) || S.Name.empty() || S.Name == D.Name)
         continue;
       if (S.Range.Start > Pos)
         Out.push_back(sliceFunction(D, {Pos, S.Range.Start}));
@@ -494,7 +495,8 @@ void FunctionModel::finalize(WarningLog &Log) {
   // Rules 4 and 5.
   DenseSet<uint64_t> SymbolStarts;
   for (const FunctionEntry &F : Plain)
-    SymbolStarts.insert(F.Range.Start);
+    if (isDenseKey(F.Range.Start))
+      SymbolStarts.insert(F.Range.Start);
   Debug = OverlapResolver(Debug, Log, "overlapping-functions").run();
   Plain = OverlapResolver(Plain, Log, StringRef()).run();
   Debug = nameInnerSymbols(std::move(Debug), Plain, SymbolStarts);

@@ -9,6 +9,7 @@
 
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/Support/BuildId.h"
+#include "dwarfpack/Support/DenseKeys.h"
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
@@ -71,6 +72,9 @@ public:
   std::optional<uint64_t> map(object::SectionedAddress A) const {
     if (!Relocatable)
       return A.Address;
+    // UndefSection (~0): an address no relocation placed.
+    if (!isDenseKey(A.SectionIndex))
+      return std::nullopt;
     auto It = SectionBase.find(A.SectionIndex);
     if (It == SectionBase.end())
       return std::nullopt;
@@ -431,9 +435,14 @@ private:
       if (Layout.inExec(Mapped))
         return Mapped;
     }
-    warn("range-outside-text", What + " of DIE " + hex(D.getOffset()) + " [" +
-                                   hex(R.LowPC) + ", " + hex(R.HighPC) +
-                                   ") is not inside an executable section");
+    // In a relocatable object, an address that no relocation placed.
+    bool Unplaced = Layout.Relocatable &&
+                    R.SectionIndex == object::SectionedAddress::UndefSection;
+    warn("range-outside-text",
+         What + " of DIE " + hex(D.getOffset()) + " [" + hex(R.LowPC) + ", " +
+             hex(R.HighPC) +
+             (Unplaced ? ") has no relocation that places it in a section"
+                       : ") is not inside an executable section"));
     return std::nullopt;
   }
 
@@ -903,7 +912,7 @@ void readSymbols(const ELFObjectFileBase &Obj, const AddressLayout &Layout,
       return; // section end markers such as _etext
     uint64_t Size = std::min<uint64_t>(Sym.getSize(), SecEnd - Addr);
     Cands.push_back({Addr, Size, Name, Typed});
-    if (Typed)
+    if (Typed && isDenseKey(Addr))
       TypedAddrs.insert(Addr);
   };
   for (const ELFSymbolRef &Sym : Obj.symbols())
@@ -913,7 +922,7 @@ void readSymbols(const ELFObjectFileBase &Obj, const AddressLayout &Layout,
 
   // An untyped label at a function's address is an alias of it.
   llvm::erase_if(Cands, [&](const Candidate &C) {
-    return !C.Typed && TypedAddrs.count(C.Addr);
+    return !C.Typed && isDenseKey(C.Addr) && TypedAddrs.count(C.Addr);
   });
   // One name per address, chosen as llvm-symbolizer chooses among aliases:
   // the largest size, then the last in table order (.symtab, then .dynsym).

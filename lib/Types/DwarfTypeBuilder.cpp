@@ -1,6 +1,7 @@
 //===- DwarfTypeBuilder.cpp - DWARF to type model -------------------------===//
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
+#include "dwarfpack/Support/DenseKeys.h"
 #include "dwarfpack/Support/LEB128.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
 #include "dwarfpack/Types/TypeHash.h"
@@ -432,7 +433,8 @@ TypeId UnitConverter<DieT>::refType(const ViewT &D, dwarf::Attribute A) {
     return 0; // no type: void
   if constexpr (IsLLVM) {
     if (D.die().getDwarfUnit() == &U)
-      if (std::optional<uint64_t> Rel = V->getAsRelativeReference()) {
+      if (std::optional<uint64_t> Rel = V->getAsRelativeReference();
+          Rel && isDenseKey(U.getOffset() + *Rel)) {
         auto It = LocalMemo.find(U.getOffset() + *Rel);
         if (It != LocalMemo.end())
           return memoized(It->second);

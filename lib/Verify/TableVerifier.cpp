@@ -11,6 +11,7 @@
 
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
+#include "dwarfpack/Support/DenseKeys.h"
 #include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
@@ -259,9 +260,12 @@ struct SharedDwarf {
           if (!Name)
             return;
           for (const DWARFAddressRange &R : Ranges)
-            SubprogramStarts[R.LowPC].push_back(Name);
+            if (isDenseKey(R.LowPC))
+              SubprogramStarts[R.LowPC].push_back(Name);
         });
     });
+    if (!isDenseKey(Addr))
+      return {};
     auto It = SubprogramStarts.find(Addr);
     return It == SubprogramStarts.end() ? ArrayRef<StringRef>()
                                         : ArrayRef<StringRef>(It->second);
@@ -296,6 +300,8 @@ private:
     });
   }
   bool isSymbolAt(uint64_t Addr, StringRef Name) const {
+    if (!isDenseKey(Addr))
+      return false;
     auto It = SymbolsAt.find(Addr);
     return It != SymbolsAt.end() && is_contained(It->second, Name);
   }
@@ -605,7 +611,7 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
         if (!Sec)
           consumeError(Sec.takeError());
       }
-      if (Addr && Name && !Name->empty())
+      if (Addr && Name && !Name->empty() && isDenseKey(*Addr))
         Shared.SymbolsAt[*Addr].push_back(*Name);
       if (!Addr)
         consumeError(Addr.takeError());

@@ -26,6 +26,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <unordered_map>
 
 namespace llvm {
 class DWARFContext;
@@ -56,8 +57,9 @@ struct UnitTypes {
   std::vector<Symbol> DeclaredVariables;
 };
 
-/// Type units by signature, for DW_AT_signature references.
-using TypeSignatureMap = llvm::DenseMap<uint64_t, llvm::DWARFDie>;
+/// Type units by signature, for DW_AT_signature references. Not a DenseMap:
+/// a signature may take any 64-bit value, its reserved keys included.
+using TypeSignatureMap = std::unordered_map<uint64_t, llvm::DWARFDie>;
 TypeSignatureMap collectTypeUnits(llvm::DWARFContext &Ctx);
 
 /// Converts one compile unit. Recoverable problems (bad references, cycles,
