@@ -11,6 +11,7 @@
 #include "dwarfpack/Support/BuildId.h"
 #include "dwarfpack/Support/DenseKeys.h"
 #include "dwarfpack/Support/DwarfSections.h"
+#include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
@@ -975,6 +976,8 @@ Error convertObject(MemoryBufferRef Buffer, FunctionModel &M,
   if (!Obj)
     return createFileError(
         Path, createStringError(inconvertibleErrorCode(), "not an ELF file"));
+  if (Error E = checkElfTables(*Obj))
+    return createFileError(Path, std::move(E));
 
   ConvertStats Stats;
   AddressLayout Layout;

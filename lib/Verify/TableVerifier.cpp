@@ -12,6 +12,7 @@
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/Support/DenseKeys.h"
+#include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
@@ -843,6 +844,8 @@ Expected<TableVerifyStats> verifyTableAgainst(const VerifiableTable &Table,
                                               WarningLog &Log,
                                               const TableVerifyOptions &Opts) {
   const ObjectFile *Obj = &Object;
+  if (Error E = checkElfTables(*Obj))
+    return std::move(E);
   // DWARF problems are the converter's business; the verifier only compares
   // answers, so it drops DWARFContext's own diagnostics.
   // A relocatable object's relocations resolve to the converter's layout

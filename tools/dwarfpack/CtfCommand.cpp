@@ -6,6 +6,7 @@
 #include "dwarfpack/CTF/CtfWriter.h"
 #include "dwarfpack/CTF/ElfEmbed.h"
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
@@ -99,6 +100,8 @@ int run() {
   auto *Obj = dyn_cast<object::ObjectFile>(Bin.get());
   if (!Obj)
     return tool::reportError(Input + ": not an object file");
+  if (Error E = checkElfTables(*Obj))
+    return tool::reportError(createFileError(Input, std::move(E)));
 
   WarningLog Log;
   auto Recoverable = [&](Error E) {

@@ -18,6 +18,7 @@
 #include "dwarfpack/CtfKernel/SharedRepository.h"
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Support/DwarfSections.h"
+#include "dwarfpack/Support/ElfTables.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
@@ -103,6 +104,8 @@ Expected<OpenObject> openObject(StringRef Path, bool ThreadSafe,
     return createFileError(Path, createStringError(inconvertibleErrorCode(),
                                                    "not an object file"));
   if (Error E = checkDebugSectionsReadable(*O.Obj))
+    return createFileError(Path, std::move(E));
+  if (Error E = checkElfTables(*O.Obj))
     return createFileError(Path, std::move(E));
   auto Recoverable = [&Log](Error E) {
     Log.report("dwarf-error", toString(std::move(E)));

@@ -26,6 +26,7 @@
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
+#include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Verify/TableVerifier.h"
 
@@ -199,6 +200,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
   addressTables(Input, Obj ? Obj->get() : nullptr);
   if (!Obj)
     return 0;
+  // What the ctf command checks before it reads types.
+  if (Error E = checkElfTables(**Obj)) {
+    consumeError(std::move(E));
+    return 0;
+  }
   std::string Fast = typeDict(**Obj, /*FastReader=*/true);
   std::string Slow = typeDict(**Obj, /*FastReader=*/false);
   if (Fast != Slow)
