@@ -627,8 +627,17 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
       SupplementaryDwarf::openReporting(Obj, Obj.getFileName(), Log, "");
   Shared.Sup = Sup.get();
   std::vector<DWARFUnit *> Units;
-  for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units())
+  for (const std::unique_ptr<DWARFUnit> &U : DICtx.compile_units()) {
+    // A unit whose own DIE cannot be read (a bad abbreviation offset) has
+    // nothing to compare, and LLVM's address-to-DIE map dereferences it.
+    if (!U->getUnitDIE(/*ExtractUnitDIEOnly=*/true)) {
+      Log.report("unreadable-unit", "DWARF unit at 0x" +
+                                        Twine::utohexstr(U->getOffset()) +
+                                        " has no readable unit DIE: skipped");
+      continue;
+    }
     Units.push_back(U.get());
+  }
   // With split DWARF the subprograms are in the .dwo files' units; those
   // are loaded here, one at a time (neither the loader nor the contexts
   // LLVM makes for them are thread-safe).
