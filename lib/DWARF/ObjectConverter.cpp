@@ -12,6 +12,7 @@
 #include "dwarfpack/Support/DenseKeys.h"
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/ElfTables.h"
+#include "dwarfpack/Support/LineTableHeader.h"
 #include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
@@ -259,6 +260,10 @@ private:
     if (*Off >= Data.size()) {
       warn("bad-line-table",
            "DW_AT_stmt_list " + hex(*Off) + " is past the end of .debug_line");
+      return;
+    }
+    if (Error E = checkLineTableHeader(Data, *Off)) {
+      warn("bad-line-table", toString(std::move(E)) + "; line table ignored");
       return;
     }
     auto Table = std::make_unique<DWARFDebugLine::LineTable>();

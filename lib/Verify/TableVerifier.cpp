@@ -13,6 +13,7 @@
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/Support/DenseKeys.h"
 #include "dwarfpack/Support/ElfTables.h"
+#include "dwarfpack/Support/LineTableHeader.h"
 #include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
@@ -248,6 +249,9 @@ struct SharedDwarf {
   const SupplementaryDwarf *Sup = nullptr;
   /// Skeleton units whose .dwo file could not be read.
   DenseSet<const DWARFUnit *> NoDwo;
+  /// Units whose line-table header LLVM cannot take (LineTableHeader.h):
+  /// compared without lines, as the converter ignores those tables too.
+  DenseSet<const DWARFUnit *> NoLines;
 
   /// Names of the subprograms with a range starting at Addr (see
   /// Checker::isFoldedCopy). Only needed when a name differs, so it is built
@@ -451,7 +455,7 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
 /// function start (a small fraction of the addresses).
 void Checker::crossCheck(uint64_t Addr) {
   if (DWARFCompileUnit *CU = Ctx.getCompileUnitForCodeAddress(Addr))
-    if (Shared.NoDwo.contains(CU))
+    if (Shared.NoDwo.contains(CU) || Shared.NoLines.contains(CU))
       return;
   DIInliningInfo D =
       Ctx.getInliningInfoForAddress(Oracle.sectioned(Addr), Spec);
@@ -478,7 +482,7 @@ void Checker::collectDwarfBoundaries(uint64_t Start, uint64_t End,
   DWARFCompileUnit *CU = Ctx.getCompileUnitForCodeAddress(Start);
   if (!CU)
     return;
-  if (const DWARFDebugLine::LineTable *LT = Ctx.getLineTableForUnit(CU)) {
+  if (const DWARFDebugLine::LineTable *LT = Shared.LineTables.lookup(CU)) {
     std::vector<uint32_t> Rows;
     if (LT->lookupAddressRange(Oracle.sectioned(Start), End - Start, Rows))
       for (uint32_t Row : Rows) {
@@ -683,6 +687,12 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   // Each unit's DIE array and address-to-DIE map belong to that unit alone
   // (a thread-safe context locks its line-table cache), so units load in
   // parallel; the workers below then only read.
+  for (DWARFUnit *U : Units)
+    if (Error E = checkLineTableHeader(*U)) {
+      Log.report("bad-line-table",
+                 toString(std::move(E)) + "; compared without lines");
+      Shared.NoLines.insert(U);
+    }
   std::vector<const DWARFDebugLine::LineTable *> Tables(Units.size());
   auto LoadUnit = [&](size_t I) {
     // Extracts DIEs and builds the address-to-DIE map (of the skeleton and
@@ -690,7 +700,8 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
     Units[I]->getSubroutineForAddress(0);
     if (DieUnits[I] != Units[I])
       DieUnits[I]->getSubroutineForAddress(0);
-    Tables[I] = DICtx.getLineTableForUnit(Units[I]);
+    if (!Shared.NoLines.contains(Units[I]))
+      Tables[I] = DICtx.getLineTableForUnit(Units[I]);
   };
   if (Threads > 1) { // DICtx is thread-safe then (see the header)
     DefaultThreadPool Pool(hardware_concurrency(Threads));
