@@ -29,6 +29,23 @@ if os.path.exists(os.path.join(shared_dir, "data", "breakpad", "sqlite-gcc.sym")
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%S_inputs", os.path.join(config.test_source_root, "Inputs")))
 
+# This machine's running kernel, for live runs of the /sys readers (a
+# container may hide /sys).
+try:
+    with open("/sys/kernel/notes", "rb") as f:
+        if f.read(12):
+            config.available_features.add("sys-kernel-notes")
+except OSError:
+    pass
+
+# ... and its /proc/kallsyms, when the addresses are shown (as to root).
+try:
+    with open("/proc/kallsyms") as f:
+        if int(f.readline().split(" ", 1)[0], 16):
+            config.available_features.add("proc-kallsyms")
+except (OSError, ValueError, IndexError):
+    pass
+
 # Optional oracles: tests that need them say REQUIRES: <name>.
 for tool, feature in [
     ("gcc", "gcc"),
