@@ -219,9 +219,14 @@ DWARFDie SupplementaryDwarf::die(uint64_t Offset) const {
 
 DWARFDie referencedDie(const DWARFDie &D, const DWARFFormValue &V,
                        const SupplementaryDwarf *Sup) {
+  DWARFDie Target;
   if (SupplementaryDwarf::isReferenceForm(V.getForm()))
-    return Sup ? Sup->die(V.getRawUValue()) : DWARFDie();
-  return D.getAttributeValueAsReferencedDie(V);
+    Target = Sup ? Sup->die(V.getRawUValue()) : DWARFDie();
+  else
+    Target = D.getAttributeValueAsReferencedDie(V);
+  // A reference may land on a null entry (the end of a list of children),
+  // which has no abbreviation: DWARFDie::attributes() dereferences it.
+  return Target && !Target.isNULL() ? Target : DWARFDie();
 }
 
 Expected<const char *> stringOf(const DWARFFormValue &V,

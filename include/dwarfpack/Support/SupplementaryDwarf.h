@@ -81,7 +81,8 @@ private:
 };
 
 /// The DIE that V, an attribute value of D, refers to: in D's file, or with
-/// a supplementary form, in Sup (invalid without Sup).
+/// a supplementary form, in Sup (invalid without Sup, and for a reference
+/// to a null entry).
 llvm::DWARFDie referencedDie(const llvm::DWARFDie &D,
                              const llvm::DWARFFormValue &V,
                              const SupplementaryDwarf *Sup);

@@ -1,5 +1,7 @@
 ## f1's subprogram DIE has DW_AT_abstract_origin -> A, A -> B, B -> A: a
-## cycle with no name anywhere. f2's origin points past the end of the unit.
+## cycle with no name anywhere. f2's origin points past the end of the unit,
+## f3's at the null entry that ends the unit's children (a DIE without an
+## abbreviation).
 	.text
 	.globl	sym_only
 	.type	sym_only,@function
@@ -11,6 +13,9 @@ sym_only:
 	ret
 .Lf2:
 	nop
+	nop
+	ret
+.Lf3:
 	nop
 	ret
 .Ltext_end:
@@ -56,5 +61,10 @@ sym_only:
 	.long	0x7fff
 	.quad	.Lf2
 	.long	3
+	.byte	2                   # f3: origin at the null entry below
+	.long	.Lnull - .Lcu
+	.quad	.Lf3
+	.long	2
+.Lnull:
 	.byte	0
 .Lcu_end:
