@@ -291,7 +291,8 @@ public:
                Shared.Placed) {}
 
   void checkFunction(uint32_t Index);
-  void checkDwarfSubprograms(DWARFUnit &U);
+  /// HasLines: the unit has a line table (LLVM could read).
+  void checkDwarfSubprograms(DWARFUnit &U, bool HasLines);
 
 private:
   void checkAddress(uint64_t Addr, uint32_t Index, const TableFunction &Func,
@@ -548,7 +549,7 @@ void Checker::checkFunction(uint32_t Index) {
     checkAddress(A, Index, F, /*CrossCheck=*/A == Start);
 }
 
-void Checker::checkDwarfSubprograms(DWARFUnit &U) {
+void Checker::checkDwarfSubprograms(DWARFUnit &U, bool HasLines) {
   forEachSubprogram(U, [&](const DWARFDie &Die,
                            const DWARFAddressRangesVector &Ranges) {
     for (const DWARFAddressRange &R : Ranges) {
@@ -565,8 +566,9 @@ void Checker::checkDwarfSubprograms(DWARFUnit &U) {
       const char *Name = subroutineName(Die, Shared.Sup);
       if (*I && T.functionStart(**I) == R.LowPC) {
         // Found; but a record without line table there drops what DWARF
-        // knows (e.g. a .cold part covered only by its symbol).
-        if (!hasLineTable(**I))
+        // knows (e.g. a .cold part covered only by its symbol), unless
+        // DWARF has no lines for the unit either.
+        if (HasLines && !hasLineTable(**I))
           mismatch("symbol-only",
                    "DWARF subprogram " + Twine(Name ? Name : "<unnamed>") +
                        " range [" + hex(R.LowPC) + ", " + hex(R.HighPC) +
@@ -753,7 +755,8 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
     const size_t Begin = Units.size() * K / UnitChunks;
     const size_t End = Units.size() * (K + 1) / UnitChunks;
     for (size_t I = Begin; I < End; ++I)
-      C.checkDwarfSubprograms(*DieUnits[I]);
+      C.checkDwarfSubprograms(*DieUnits[I],
+                              Shared.LineTables.lookup(Units[I]) != nullptr);
   };
   if (Threads <= 1) {
     for (size_t K = 0; K < FuncChunks; ++K)
