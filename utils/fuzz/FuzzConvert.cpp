@@ -5,9 +5,11 @@
 // writers, both tables read back and checked by the verifier against the
 // same DWARF) and through the type converter (buildTypeTable with the
 // library's own DWARF reader and with LLVM's, the CTF writer, the dict read
-// back). Invariants: what we write opens with our readers, and the two
-// DWARF readers give the same dict (docs/CTF.md: "the types are the same
-// either way").
+// back), and through the kernel mode's pipeline (units split among
+// modules, the shared repository, parent and child dicts, the archive).
+// Invariants: what we write opens with our readers, the two DWARF readers
+// give the same dict (docs/CTF.md: "the types are the same either way"),
+// and the shared repository never refuses (it fails only on its own bugs).
 //
 // Mutations are ELF-aware: most of them change the bytes of one .debug_*
 // section (or the symbol table) in place, so the file stays an ELF file and
@@ -23,6 +25,9 @@
 #include "dwarfpack/CTF/SymtabOrder.h"
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/CompactTable/CompactWriter.h"
+#include "dwarfpack/CtfKernel/CtfArchive.h"
+#include "dwarfpack/CtfKernel/GroupedBuild.h"
+#include "dwarfpack/CtfKernel/SharedRepository.h"
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
@@ -104,15 +109,19 @@ void addressTables(MemoryBufferRef Input, const object::ObjectFile *Obj) {
   }
 }
 
-/// The dict of Obj's types, read with the fast DWARF reader or LLVM's;
-/// empty when the build refuses the object.
-std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
+std::unique_ptr<DWARFContext> quietContext(const object::ObjectFile &Obj) {
   auto Ignore = [](Error E) { consumeError(std::move(E)); };
-  std::unique_ptr<DWARFContext> Ctx = DWARFContext::create(
+  return DWARFContext::create(
       Obj,
       Obj.isRelocatableObject() ? DWARFContext::ProcessDebugRelocations::Process
                                 : DWARFContext::ProcessDebugRelocations::Ignore,
       nullptr, "", Ignore, Ignore);
+}
+
+/// The dict of Obj's types, read with the fast DWARF reader or LLVM's;
+/// empty when the build refuses the object.
+std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
+  std::unique_ptr<DWARFContext> Ctx = quietContext(Obj);
   types::BuildOptions Opts;
   Opts.FastReader = FastReader;
   WarningLog Log;
@@ -134,6 +143,76 @@ std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
   if (!D)
     fail("CTF dict just written does not open: " + toString(D.takeError()));
   return std::move(*Dict);
+}
+
+/// The kernel mode's pipeline (tools/dwarfpack/CtfKernel.cpp) on Obj's
+/// units: odd and even units make two modules, all units again a third
+/// (blocklisted), so that types are shared, private and stored twice.
+void kernelDicts(const object::ObjectFile &Obj) {
+  using namespace ctfkernel;
+  std::unique_ptr<DWARFContext> Ctx = quietContext(Obj);
+  types::BuildOptions Opts;
+  WarningLog Log;
+  ElfSymbolNames Syms = collectElfSymbols(Obj, /*GlobalDataOnly=*/true);
+  types::TypeMerger Even, Odd, All;
+  unsigned Unit = 0;
+  auto Alternate = [&](StringRef, StringRef) -> UnitTarget {
+    return {Unit++ % 2 ? &Odd : &Even, &Syms.Objects};
+  };
+  auto Everything = [&](StringRef, StringRef) -> UnitTarget {
+    return {&All, &Syms.Objects};
+  };
+  for (const UnitClassifier &Classify :
+       {UnitClassifier(Alternate), UnitClassifier(Everything)}) {
+    Expected<GroupedStats> S = convertUnitsInto(*Ctx, Opts, Classify, Log);
+    if (!S) {
+      consumeError(S.takeError());
+      return;
+    }
+  }
+  StringSet<> Defined;
+  for (types::TypeMerger *M : {&Even, &Odd, &All})
+    M->collectDefinedVariables(Defined);
+  SharedRepository Repo;
+  for (auto [Name, M] :
+       {std::pair<StringRef, types::TypeMerger *>{"vmlinux", &Even},
+        {"odd", &Odd},
+        {"all", &All}}) {
+    M->dropDeclarations(Defined);
+    types::TypeTable T = M->finish(Syms);
+    Repo.addModule(Name, T, hashTypeTable(T), /*Blocklisted=*/Name == "all");
+  }
+  Expected<SharedRepository::Result> R = Repo.finish();
+  if (!R)
+    fail("the shared repository refused the modules: " +
+         toString(R.takeError()));
+  ctf::WriteOptions W;
+  W.Threads = 1;
+  std::vector<std::string> Dicts;
+  std::vector<ArchiveMember> Members;
+  for (size_t I = 0; I <= R->Children.size(); ++I) {
+    if (I == 1)
+      W.ParentName = ParentMemberName;
+    Expected<std::string> D =
+        ctf::writeDict(I ? R->Children[I - 1].Table : R->Parent, W);
+    if (!D) {
+      consumeError(D.takeError());
+      return;
+    }
+    if (auto Read = ctf::DictReader::open(*D); !Read)
+      fail("kernel-mode dict just written does not open: " +
+           toString(Read.takeError()));
+    Dicts.push_back(std::move(*D));
+  }
+  for (size_t I = 0; I < Dicts.size(); ++I)
+    Members.push_back(
+        {I ? R->Children[I - 1].Name : std::string(ParentMemberName),
+         Dicts[I]});
+  std::string Archive = writeCtfArchive(std::move(Members));
+  raw_null_ostream Null;
+  if (Error E = ctf::dump(Archive, Null))
+    fail("kernel-mode archive just written does not read: " +
+         toString(std::move(E)));
 }
 
 /// Where the bytes of the sections worth mutating lie in an ELF file:
@@ -210,5 +289,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
   if (Fast != Slow)
     fail("the fast DWARF reader and LLVM's give different dicts (" +
          Twine(Fast.size()) + " and " + Twine(Slow.size()) + " bytes)");
+  kernelDicts(**Obj);
   return 0;
 }
