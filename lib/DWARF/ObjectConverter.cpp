@@ -10,6 +10,7 @@
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/Support/BuildId.h"
 #include "dwarfpack/Support/DenseKeys.h"
+#include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Support/LineTableHeader.h"
@@ -1018,6 +1019,8 @@ Error convertObject(MemoryBufferRef Buffer, FunctionModel &M,
       Layout.Relocatable ? DWARFContext::ProcessDebugRelocations::Process
                          : DWARFContext::ProcessDebugRelocations::Ignore,
       nullptr, "", OnError, OnWarning);
+  if (Error E = checkDieExtents(*Master, Options.NumThreads))
+    return createFileError(Path, std::move(E));
 
   // dwz's common file: names and DIEs several files share.
   std::unique_ptr<SupplementaryDwarf> Sup = SupplementaryDwarf::openReporting(

@@ -1,6 +1,7 @@
 //===- SplitDwarf.cpp - Units whose DIEs live in .dwo or .dwp files -------===//
 
 #include "dwarfpack/Support/SplitDwarf.h"
+#include "dwarfpack/Support/DieExtents.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -80,6 +81,15 @@ SplitDwarfLoader::File *SplitDwarfLoader::open(StringRef Path,
         OnWarning(createFileError(Name, std::move(E)));
       },
       ThreadSafe);
+  if (Error E = checkDieExtents(*Raw->Ctx)) {
+    // Unusable, as a file that does not open.
+    Raw->OpenError = toString(std::move(E));
+    if (ReportOpenError)
+      Parent.getWarningHandler()(createFileError(
+          Path, createStringError(inconvertibleErrorCode(), Raw->OpenError)));
+    Raw->Ctx.reset();
+    return nullptr;
+  }
   return Raw;
 }
 

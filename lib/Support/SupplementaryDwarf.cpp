@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Support/SupplementaryDwarf.h"
 #include "dwarfpack/Support/BuildId.h"
+#include "dwarfpack/Support/DieExtents.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
@@ -173,6 +174,8 @@ SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
     S->Ctx = DWARFContext::create(*S->Bin.getBinary(),
                                   DWARFContext::ProcessDebugRelocations::Ignore,
                                   nullptr, "", Keep, Keep);
+    if (Error E = checkDieExtents(*S->Ctx))
+      return createFileError(C, std::move(E));
     for (const auto &U : S->Ctx->info_section_units())
       U->getUnitDIE(/*ExtractUnitDIEOnly=*/false);
     S->Str = S->Ctx->getDWARFObj().getStrSection();

@@ -12,6 +12,7 @@
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/Support/DenseKeys.h"
+#include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Support/LineTableHeader.h"
 #include "dwarfpack/Support/RelocatableLayout.h"
@@ -892,6 +893,8 @@ Expected<TableVerifyStats> verifyTableAgainst(const VerifiableTable &Table,
       [](Error E) { consumeError(std::move(E)); },
       [](Error E) { consumeError(std::move(E)); },
       /*ThreadSafe=*/Opts.NumThreads != 1);
+  if (Error E = checkDieExtents(*Ctx, Opts.NumThreads))
+    return std::move(E);
   return verifyTable(Table, *Obj, *Ctx, Log, Opts);
 }
 

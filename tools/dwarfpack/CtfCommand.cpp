@@ -6,6 +6,7 @@
 #include "dwarfpack/CTF/CtfWriter.h"
 #include "dwarfpack/CTF/ElfEmbed.h"
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
@@ -119,6 +120,8 @@ int run() {
   std::unique_ptr<DWARFContext> Ctx =
       DWARFContext::create(*Obj, Relocs, nullptr, "", Recoverable, Warning,
                            /*ThreadSafe=*/NumThreads > 1);
+  if (Error E = checkDieExtents(*Ctx, NumThreads))
+    return tool::reportError(createFileError(Input, std::move(E)));
 
   types::BuildOptions Opts;
   Opts.NumThreads = NumThreads;

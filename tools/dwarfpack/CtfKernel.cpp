@@ -17,6 +17,7 @@
 #include "dwarfpack/CtfKernel/ModuleMap.h"
 #include "dwarfpack/CtfKernel/SharedRepository.h"
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/ElfTables.h"
 
@@ -119,6 +120,8 @@ Expected<OpenObject> openObject(StringRef Path, bool ThreadSafe,
                     : DWARFContext::ProcessDebugRelocations::Ignore;
   O.Ctx = DWARFContext::create(*O.Obj, Relocs, nullptr, "", Recoverable,
                                Warning, ThreadSafe);
+  if (Error E = checkDieExtents(*O.Ctx))
+    return createFileError(Path, std::move(E));
   return std::move(O);
 }
 

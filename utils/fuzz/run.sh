@@ -7,8 +7,12 @@
 # BUILD_DIR defaults to build-fuzz/ beside this checkout; SECONDS (per target
 # and round, default 60); ROUNDS (default 1); TARGETs default to all of them
 # (names without the fuzz- prefix: readers gsym compact ctf ksyms token
-# kallsyms-text breakpad convert). Seeds are written at run time under
-# BUILD_DIR/fuzz-seeds, the growing corpora live in BUILD_DIR/fuzz-corpus,
+# kallsyms-text breakpad convert; dwo and dwz run fuzz-sidefile on a .dwo
+# or dwz supplementary file, skipped when gcc or dwz is missing). Seeds are
+# written at run time under
+# BUILD_DIR/fuzz-seeds (the binaries of dwo and dwz, which must stay where
+# they were built, under BUILD_DIR/fuzz-sidefiles), the growing corpora live
+# in BUILD_DIR/fuzz-corpus,
 # crash reproducers in BUILD_DIR/fuzz-artifacts, each run's output in
 # BUILD_DIR/fuzz-TARGET.rROUND.log: nothing here is committed.
 # Environment: DWARFPACK (a normal dwarfpack binary to write seed tables
@@ -31,7 +35,7 @@ while getopts "b:t:r:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert)
+ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert dwo dwz)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 
@@ -44,7 +48,7 @@ max_len() {
     token) echo 8192 ;;
     kallsyms-text) echo 4096 ;;
     breakpad) echo 8192 ;;
-    convert) echo 65536 ;;
+    convert | dwo | dwz) echo 65536 ;;
   esac
 }
 
@@ -67,7 +71,7 @@ BREAKPAD_SYM=${BREAKPAD_SYM:-$SRC/../shared/data/breakpad/sqlite-gcc.sym}
 
 SEEDS=$BUILD/fuzz-seeds
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert}
+mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwz}
 W=$SEEDS/work
 mkdir -p "$W"
 
@@ -169,6 +173,35 @@ if command -v gcc > /dev/null; then
   gcc -O2 -g -o "$SEEDS/convert/gcc-O2" "$W/prog.c"
   gcc -O1 -g -gdwarf-4 -fdebug-types-section -c -o "$SEEDS/convert/gcc-dwarf4-types.o" "$W/prog.c"
 fi
+# Side files for fuzz-sidefile: a binary and its .dwo (split DWARF, clang,
+# DWARF 5), and two gcc binaries and their dwz supplementary file. Each
+# binary names its side file by path, so they stay under fuzz-sidefiles.
+SIDE=$BUILD/fuzz-sidefiles
+rm -rf "$SIDE" && mkdir -p "$SIDE/dwo" "$SIDE/dwz"
+cp "$W/prog.c" "$SIDE/dwo/"
+(cd "$SIDE/dwo" && "$CC_FOR_SEEDS" -O2 -g -gdwarf-5 -gsplit-dwarf -c prog.c -o prog.o &&
+  "$CC_FOR_SEEDS" prog.o -o prog)
+cp "$SIDE/dwo/prog.dwo" "$SEEDS/dwo/"
+if command -v gcc > /dev/null && command -v dwz > /dev/null; then
+  cat > "$SIDE/dwz/one.c" <<'C'
+struct config { int level; const char *name; struct config *parent; };
+static inline int depth(struct config *c) {
+  int d = 0;
+  while (c) { d++; c = c->parent; }
+  return d;
+}
+struct config root_config = {1, "root", 0};
+__attribute__((noinline)) int use_config(struct config *c) { return depth(c) + c->level; }
+int main(int argc, char **argv) {
+  struct config c = {argc, argv[0], &root_config};
+  return use_config(&c);
+}
+C
+  sed 's/root/other/g; s/depth(c) + c->level/depth(c) * c->level/' "$SIDE/dwz/one.c" > "$SIDE/dwz/two.c"
+  (cd "$SIDE/dwz" && gcc -O2 -g one.c -o one && gcc -O2 -g two.c -o two &&
+    dwz -m common.debug -M common.debug one two)
+  cp "$SIDE/dwz/common.debug" "$SEEDS/dwz/"
+fi
 # A build-id note, as /sys/module/*/notes/.note.gnu.build-id shows it.
 objcopy --dump-section .note.gnu.build-id="$SEEDS/readers/build-id.note" \
   "$W/prog" "$W/prog.scratch"
@@ -244,20 +277,37 @@ for path in sys.argv[2:]:
 print("token seeds:", n)
 PY
 rm -rf "$W"
+RUN_TARGETS=()
 for t in "${TARGETS[@]}"; do
+  if [ -z "$(ls "$SEEDS/$t")" ]; then
+    echo "no seeds for $t (gcc or dwz missing): skipped"
+    continue
+  fi
+  RUN_TARGETS+=("$t")
   echo "seeds for $t: $(ls "$SEEDS/$t" | wc -l) files, largest $(wc -c "$SEEDS/$t"/* | sort -n | tail -2 | head -1 | awk '{print $1}') bytes"
 done
 
 # --- Campaigns ------------------------------------------------------------
 for ((round = 1; round <= ROUNDS; round++)); do
-  for t in "${TARGETS[@]}"; do
+  for t in "${RUN_TARGETS[@]}"; do
     corpus=$BUILD/fuzz-corpus/$t
+    binary=$BUILD/bin/fuzz-$t
+    case $t in
+      dwo)
+        binary=$BUILD/bin/fuzz-sidefile
+        export DWARFPACK_FUZZ_MAIN=$SIDE/dwo/prog DWARFPACK_FUZZ_SIDE=$SIDE/dwo/prog.dwo
+        ;;
+      dwz)
+        binary=$BUILD/bin/fuzz-sidefile
+        export DWARFPACK_FUZZ_MAIN=$SIDE/dwz/one DWARFPACK_FUZZ_SIDE=$SIDE/dwz/common.debug
+        ;;
+    esac
     art=$BUILD/fuzz-artifacts/$t
     mkdir -p "$corpus" "$art"
     echo "=== round $round: fuzz-$t for ${SECONDS_PER}s"
     # Not -fork or -jobs>1: the machine is shared, one process at a time.
     set +e
-    "$BUILD/bin/fuzz-$t" "$corpus" "$SEEDS/$t" -max_len="$(max_len "$t")" \
+    "$binary" "$corpus" "$SEEDS/$t" -max_len="$(max_len "$t")" \
       -timeout=10 -rss_limit_mb=2048 -max_total_time="$SECONDS_PER" \
       -artifact_prefix="$art/" -print_final_stats=1 ${FUZZ_ARGS:-} \
       2>&1 | tee "$BUILD/fuzz-$t.r$round.log" |

@@ -1,0 +1,296 @@
+//===- ConvertPipeline.h - ELF files through both converters ----*- C++ -*-===//
+//
+// What fuzz-convert and fuzz-sidefile run on an ELF file with DWARF: the
+// address converter (convertObject, finalize, both table writers, both
+// tables read back and checked by the verifier against the same DWARF), the
+// type converter (buildTypeTable with the library's own DWARF reader and
+// with LLVM's, the CTF writer, the dict read back), and the kernel mode's
+// pipeline (units split among modules, the shared repository, parent and
+// child dicts, the archive). Invariants: what we write opens with our
+// readers, the two DWARF readers give the same dict (docs/CTF.md: "the
+// types are the same either way"), and the shared repository never refuses
+// (it fails only on its own bugs).
+//
+// Mutations are ELF-aware (mutateElf): most of them change the bytes of one
+// .debug_* section (or the symbol table) in place, so the file stays an ELF
+// file and the DWARF parsers, not the section headers, meet the damage; the
+// rest mutate the whole file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_UTILS_FUZZ_CONVERTPIPELINE_H
+#define DWARFPACK_UTILS_FUZZ_CONVERTPIPELINE_H
+
+#include "FuzzCommon.h"
+
+#include "dwarfpack/CTF/CtfReader.h"
+#include "dwarfpack/CTF/CtfWriter.h"
+#include "dwarfpack/CTF/SymtabOrder.h"
+#include "dwarfpack/CompactTable/CompactReader.h"
+#include "dwarfpack/CompactTable/CompactWriter.h"
+#include "dwarfpack/CtfKernel/CtfArchive.h"
+#include "dwarfpack/CtfKernel/GroupedBuild.h"
+#include "dwarfpack/CtfKernel/SharedRepository.h"
+#include "dwarfpack/DWARF/ObjectConverter.h"
+#include "dwarfpack/GSYM/GsymReader.h"
+#include "dwarfpack/GSYM/GsymWriter.h"
+#include "dwarfpack/Support/ElfTables.h"
+#include "dwarfpack/Types/DwarfTypeBuilder.h"
+#include "dwarfpack/Verify/TableVerifier.h"
+
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t *Data, size_t Size, size_t MaxSize);
+
+namespace dwarfpack {
+namespace fuzz {
+
+using namespace llvm;
+
+inline void verifyAgainst(const verify::VerifiableTable &Table,
+                          const object::ObjectFile &Obj) {
+  WarningLog Log;
+  // Mismatches are expected where the DWARF is damaged: only crashes and
+  // hangs count.
+  auto S = verify::verifyTableAgainst(Table, Obj, Log);
+  if (!S)
+    consumeError(S.takeError());
+}
+
+inline void addressTables(MemoryBufferRef Input,
+                          const object::ObjectFile *Obj) {
+  FunctionModel Model;
+  WarningLog Log;
+  ConvertOptions Opts;
+  Opts.NumThreads = 1;
+  if (Error E = convertObject(Input, Model, Opts, Log)) {
+    consumeError(std::move(E));
+    return;
+  }
+  Model.finalize(Log);
+  if (Model.functions().empty())
+    return;
+  // A writer may refuse a model with an error (sizes or spans its format
+  // cannot encode): a clear error, not a finding.
+  Expected<std::string> G = gsym::encodeGsym(Model);
+  if (G) {
+    auto R = gsym::GsymReader::create(MemoryBufferRef(*G, "table.gsym"));
+    if (!R)
+      fail("GSYM just written does not open: " + toString(R.takeError()));
+    AddressPicker Picker;
+    for (const FunctionEntry &F : Model.functions()) {
+      Picker.add(F.Range.Start);
+      Picker.add(F.Range.End - 1);
+    }
+    keep(lookupAll(**R, Picker));
+    if (Obj)
+      verifyAgainst(*verify::makeGsymTable(**R), *Obj);
+  } else {
+    consumeError(G.takeError());
+  }
+  Expected<std::string> C = compact::encodeCompact(Model);
+  if (C) {
+    auto R = compact::CompactReader::create(MemoryBufferRef(*C, "table.dpat"));
+    if (!R)
+      fail("compact table just written does not open: " +
+           toString(R.takeError()));
+    auto T = verify::makeCompactTable(**R);
+    if (!T)
+      consumeError(T.takeError());
+    else if (Obj)
+      verifyAgainst(**T, *Obj);
+  } else {
+    consumeError(C.takeError());
+  }
+}
+
+inline std::unique_ptr<DWARFContext>
+quietContext(const object::ObjectFile &Obj) {
+  auto Ignore = [](Error E) { consumeError(std::move(E)); };
+  return DWARFContext::create(
+      Obj,
+      Obj.isRelocatableObject() ? DWARFContext::ProcessDebugRelocations::Process
+                                : DWARFContext::ProcessDebugRelocations::Ignore,
+      nullptr, "", Ignore, Ignore);
+}
+
+/// The dict of Obj's types, read with the fast DWARF reader or LLVM's;
+/// empty when the build refuses the object.
+inline std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
+  std::unique_ptr<DWARFContext> Ctx = quietContext(Obj);
+  types::BuildOptions Opts;
+  Opts.FastReader = FastReader;
+  WarningLog Log;
+  Expected<types::BuildResult> R = types::buildTypeTable(Obj, *Ctx, Opts, Log);
+  if (!R) {
+    consumeError(R.takeError());
+    return {};
+  }
+  std::optional<ctf::SymtabOrder> Order = ctf::symtabOrder(Obj);
+  ctf::WriteOptions W;
+  W.Threads = 1;
+  W.Symtab = Order ? &*Order : nullptr;
+  Expected<std::string> Dict = ctf::writeDict(R->Table, W);
+  if (!Dict) {
+    consumeError(Dict.takeError());
+    return {};
+  }
+  auto D = ctf::DictReader::open(*Dict);
+  if (!D)
+    fail("CTF dict just written does not open: " + toString(D.takeError()));
+  return std::move(*Dict);
+}
+
+/// The kernel mode's pipeline (tools/dwarfpack/CtfKernel.cpp) on Obj's
+/// units: odd and even units make two modules, all units again a third
+/// (blocklisted), so that types are shared, private and stored twice.
+inline void kernelDicts(const object::ObjectFile &Obj) {
+  using namespace ctfkernel;
+  std::unique_ptr<DWARFContext> Ctx = quietContext(Obj);
+  types::BuildOptions Opts;
+  WarningLog Log;
+  ElfSymbolNames Syms = collectElfSymbols(Obj, /*GlobalDataOnly=*/true);
+  types::TypeMerger Even, Odd, All;
+  unsigned Unit = 0;
+  auto Alternate = [&](StringRef, StringRef) -> UnitTarget {
+    return {Unit++ % 2 ? &Odd : &Even, &Syms.Objects};
+  };
+  auto Everything = [&](StringRef, StringRef) -> UnitTarget {
+    return {&All, &Syms.Objects};
+  };
+  for (const UnitClassifier &Classify :
+       {UnitClassifier(Alternate), UnitClassifier(Everything)}) {
+    Expected<GroupedStats> S = convertUnitsInto(*Ctx, Opts, Classify, Log);
+    if (!S) {
+      consumeError(S.takeError());
+      return;
+    }
+  }
+  StringSet<> Defined;
+  for (types::TypeMerger *M : {&Even, &Odd, &All})
+    M->collectDefinedVariables(Defined);
+  SharedRepository Repo;
+  for (auto [Name, M] :
+       {std::pair<StringRef, types::TypeMerger *>{"vmlinux", &Even},
+        {"odd", &Odd},
+        {"all", &All}}) {
+    M->dropDeclarations(Defined);
+    types::TypeTable T = M->finish(Syms);
+    Repo.addModule(Name, T, hashTypeTable(T), /*Blocklisted=*/Name == "all");
+  }
+  Expected<SharedRepository::Result> R = Repo.finish();
+  if (!R)
+    fail("the shared repository refused the modules: " +
+         toString(R.takeError()));
+  ctf::WriteOptions W;
+  W.Threads = 1;
+  std::vector<std::string> Dicts;
+  std::vector<ArchiveMember> Members;
+  for (size_t I = 0; I <= R->Children.size(); ++I) {
+    if (I == 1)
+      W.ParentName = ParentMemberName;
+    Expected<std::string> D =
+        ctf::writeDict(I ? R->Children[I - 1].Table : R->Parent, W);
+    if (!D) {
+      consumeError(D.takeError());
+      return;
+    }
+    if (auto Read = ctf::DictReader::open(*D); !Read)
+      fail("kernel-mode dict just written does not open: " +
+           toString(Read.takeError()));
+    Dicts.push_back(std::move(*D));
+  }
+  for (size_t I = 0; I < Dicts.size(); ++I)
+    Members.push_back(
+        {I ? R->Children[I - 1].Name : std::string(ParentMemberName),
+         Dicts[I]});
+  std::string Archive = writeCtfArchive(std::move(Members));
+  raw_null_ostream Null;
+  if (Error E = ctf::dump(Archive, Null))
+    fail("kernel-mode archive just written does not read: " +
+         toString(std::move(E)));
+}
+
+/// Runs everything above on Input (an ELF file, or anything else).
+inline void convertAll(MemoryBufferRef Input) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createELFObjectFile(Input);
+  if (!Obj)
+    consumeError(Obj.takeError());
+  addressTables(Input, Obj ? Obj->get() : nullptr);
+  if (!Obj)
+    return;
+  // What the ctf command checks before it reads types.
+  if (Error E = checkElfTables(**Obj)) {
+    consumeError(std::move(E));
+    return;
+  }
+  std::string Fast = typeDict(**Obj, /*FastReader=*/true);
+  std::string Slow = typeDict(**Obj, /*FastReader=*/false);
+  if (Fast != Slow)
+    fail("the fast DWARF reader and LLVM's give different dicts (" +
+         Twine(Fast.size()) + " and " + Twine(Slow.size()) + " bytes)");
+  kernelDicts(**Obj);
+}
+
+/// Where the bytes of the sections worth mutating lie in an ELF file:
+/// .debug_* (and their relocations), .symtab and .strtab.
+inline std::vector<std::pair<size_t, size_t>>
+sectionsToMutate(const uint8_t *Data, size_t Size) {
+  std::vector<std::pair<size_t, size_t>> Out;
+  StringRef Bytes(reinterpret_cast<const char *>(Data), Size);
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createELFObjectFile(MemoryBufferRef(Bytes, "m"));
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return Out;
+  }
+  for (const object::SectionRef &S : (*Obj)->sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (!Name->contains(".debug_") && *Name != ".symtab" && *Name != ".strtab")
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      continue;
+    }
+    if (Contents->empty() || Contents->data() < Bytes.data() ||
+        Contents->data() + Contents->size() > Bytes.data() + Size)
+      continue;
+    Out.push_back({size_t(Contents->data() - Bytes.data()), Contents->size()});
+  }
+  return Out;
+}
+
+/// libFuzzer's custom mutator for ELF inputs.
+inline size_t mutateElf(uint8_t *Data, size_t Size, size_t MaxSize,
+                        unsigned Seed) {
+  std::minstd_rand Rand(Seed);
+  if (Rand() % 8 != 0) {
+    std::vector<std::pair<size_t, size_t>> Secs = sectionsToMutate(Data, Size);
+    if (!Secs.empty()) {
+      auto [Off, Len] = Secs[Rand() % Secs.size()];
+      // In place: a mutation that shrinks the section leaves its old tail.
+      std::vector<uint8_t> Copy(Data + Off, Data + Off + Len);
+      size_t N = LLVMFuzzerMutate(Copy.data(), Len, Len);
+      std::memcpy(Data + Off, Copy.data(), std::min(N, Len));
+      return Size;
+    }
+  }
+  return LLVMFuzzerMutate(Data, Size, MaxSize);
+}
+
+} // namespace fuzz
+} // namespace dwarfpack
+
+#endif

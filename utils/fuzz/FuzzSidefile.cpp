@@ -1,0 +1,61 @@
+//===- FuzzSidefile.cpp - Damaged .dwo and dwz files beside a good binary -===//
+//
+// The input is the side file of a fixed binary: a split-DWARF .dwo or a dwz
+// supplementary file. Each run puts it where the binary names it
+// (DWARFPACK_FUZZ_SIDE) and takes the binary (DWARFPACK_FUZZ_MAIN) through
+// ConvertPipeline.h, so the loaders of side files, which open them by path,
+// meet the damage. utils/fuzz/run.sh builds both pairs (targets dwo, dwz).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvertPipeline.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+using namespace dwarfpack::fuzz;
+
+static std::unique_ptr<MemoryBuffer> MainFile;
+static std::string SidePath;
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  const char *Main = std::getenv("DWARFPACK_FUZZ_MAIN");
+  const char *Side = std::getenv("DWARFPACK_FUZZ_SIDE");
+  if (!Main || !Side) {
+    std::fprintf(stderr, "fuzz-sidefile: set DWARFPACK_FUZZ_MAIN (the "
+                         "binary) and DWARFPACK_FUZZ_SIDE (its side file)\n");
+    std::exit(2);
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Main);
+  if (!B) {
+    std::fprintf(stderr, "fuzz-sidefile: %s: %s\n", Main,
+                 B.getError().message().c_str());
+    std::exit(2);
+  }
+  MainFile = std::move(*B);
+  SidePath = Side;
+  return 0;
+}
+
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
+                                          size_t MaxSize, unsigned Seed) {
+  return mutateElf(Data, Size, MaxSize, Seed);
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
+  // A new file each time (written beside, then renamed over the old one):
+  // the previous run's mapping of the old one, if any, stays valid.
+  std::string Temp = SidePath + ".new";
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Temp, EC);
+    if (EC)
+      fail("cannot write " + Temp + ": " + EC.message());
+    OS.write(reinterpret_cast<const char *>(Bytes), Size);
+  }
+  if (std::error_code EC = sys::fs::rename(Temp, SidePath))
+    fail("cannot rename " + Temp + ": " + EC.message());
+  convertAll(MainFile->getMemBufferRef());
+  return 0;
+}
