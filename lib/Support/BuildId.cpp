@@ -7,6 +7,8 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace dwarfpack {
@@ -25,7 +27,10 @@ ArrayRef<uint8_t> fromSections(const object::ELFFile<ELFT> &EF) {
     Error Err = Error::success();
     for (const typename ELFT::Note &Note : EF.notes(S, Err))
       if (Note.getType() == ELF::NT_GNU_BUILD_ID && Note.getName() == "GNU") {
-        ArrayRef<uint8_t> Desc = Note.getDesc(S.sh_addralign);
+        // As the note iterator aligns (it accepts 0, 1, 4 and 8): a raw 0
+        // or 1 would misplace the description (and 0 asserts).
+        ArrayRef<uint8_t> Desc =
+            Note.getDesc(std::max<uint64_t>(S.sh_addralign, 4));
         consumeError(std::move(Err));
         return Desc;
       }
