@@ -80,6 +80,20 @@ Bytes oneDir() {
   return concat({{1, DW_LNCT_path, DW_FORM_string, 1}, cstr("/d")});
 }
 
+/// A table with oneDir() and one file "a.c" in directory 0 (one byte),
+/// described by FileFormat (its pair count, pairs and the file count 1).
+Table oneFile(const Bytes &FileFormat) {
+  Table T;
+  T.Tables = concat({oneDir(), FileFormat, cstr("a.c"), {0}});
+  return T;
+}
+
+/// Whether checking T fails with a message containing What.
+void expectProblem(const Table &T, StringRef What) {
+  std::string Msg = problem(T.bytes());
+  EXPECT_NE(Msg.find(What.str()), std::string::npos) << Msg;
+}
+
 TEST(LineTableHeaderTest, FormsCompilersWritePass) {
   Table T;
   T.Tables = concat({oneDir(),
@@ -92,57 +106,32 @@ TEST(LineTableHeaderTest, FormsCompilersWritePass) {
 }
 
 TEST(LineTableHeaderTest, UnknownFileFormIsRejected) {
-  Table T;
-  T.Tables = concat(
-      {oneDir(),
-       {2, DW_LNCT_path, DW_FORM_string, DW_LNCT_directory_index, 0x4f, 1},
-       cstr("a.c"),
-       {0}});
-  std::string Msg = problem(T.bytes());
-  EXPECT_NE(Msg.find("the file name entry format gives content type "
-                     "DW_LNCT_directory_index form 0x4f"),
-            std::string::npos)
-      << Msg;
+  expectProblem(oneFile({2, DW_LNCT_path, DW_FORM_string,
+                         DW_LNCT_directory_index, 0x4f, 1}),
+                "the file name entry format gives content type "
+                "DW_LNCT_directory_index form 0x4f");
 }
 
 TEST(LineTableHeaderTest, ContentTypeBeyondVendorRangeIsRejected) {
-  Table T;
   // 0x4001: ULEB 0x81 0x80 0x01.
-  T.Tables = concat(
-      {oneDir(),
-       {2, DW_LNCT_path, DW_FORM_string, 0x81, 0x80, 0x01, DW_FORM_data1, 1},
-       cstr("a.c"),
-       {0}});
-  std::string Msg = problem(T.bytes());
-  EXPECT_NE(Msg.find("content type 0x4001 form DW_FORM_data1"),
-            std::string::npos)
-      << Msg;
+  expectProblem(oneFile({2, DW_LNCT_path, DW_FORM_string, 0x81, 0x80, 0x01,
+                         DW_FORM_data1, 1}),
+                "content type 0x4001 form DW_FORM_data1");
 }
 
 TEST(LineTableHeaderTest, OverlongULEBIsRejected) {
   // A form written in 11 bytes: LLVM's decoder would shift past 64 bits.
-  Table T;
-  T.Tables =
-      concat({oneDir(),
-              {2, DW_LNCT_path, DW_FORM_string, DW_LNCT_directory_index, 0x8b,
-               0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 1},
-              cstr("a.c"),
-              {0}});
-  std::string Msg = problem(T.bytes());
-  EXPECT_NE(Msg.find("malformed ULEB128 in the file name entry format"),
-            std::string::npos)
-      << Msg;
+  expectProblem(
+      oneFile({2, DW_LNCT_path, DW_FORM_string, DW_LNCT_directory_index, 0x8b,
+               0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 1}),
+      "malformed ULEB128 in the file name entry format");
 }
 
 // LLVM stops with an error of its own where the header ends, so what lies
 // beyond is never parsed and needs no check.
 TEST(LineTableHeaderTest, FormsPastTheHeaderEndPass) {
-  Table T;
-  T.Tables = concat(
-      {oneDir(),
-       {2, DW_LNCT_path, DW_FORM_string, DW_LNCT_directory_index, 0x4f, 1},
-       cstr("a.c"),
-       {0}});
+  Table T = oneFile(
+      {2, DW_LNCT_path, DW_FORM_string, DW_LNCT_directory_index, 0x4f, 1});
   T.HeaderCut = 18 + 5; // opcode lengths, directory format, part of "/d"
   EXPECT_EQ(problem(T.bytes()), "");
   // The same bytes, with the header whole but the unit cut short.
