@@ -78,24 +78,12 @@ FormInfo formInfo(uint64_t Form) {
   }
 }
 
+/// A string form formInfo knows (LLVM's form class, as DWARFFormValue's
+/// getAsCString reads it).
 bool isStringForm(uint64_t Form) {
-  using namespace dwarf;
-  switch (Form) {
-  case DW_FORM_string:
-  case DW_FORM_strp:
-  case DW_FORM_line_strp:
-  case DW_FORM_strp_sup:
-  case DW_FORM_GNU_strp_alt:
-  case DW_FORM_strx:
-  case DW_FORM_strx1:
-  case DW_FORM_strx2:
-  case DW_FORM_strx3:
-  case DW_FORM_strx4:
-  case DW_FORM_GNU_str_index:
-    return true;
-  default:
-    return false;
-  }
+  return formInfo(Form).Kind != Layout::Unknown &&
+         DWARFFormValue(dwarf::Form(Form))
+             .isFormClass(DWARFFormValue::FC_String);
 }
 
 /// Whether LLVM can take Form for content type Type. InFileTable: file
