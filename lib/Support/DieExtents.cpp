@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/LEB128.h"
+#include "dwarfpack/Support/UnitIndex.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
@@ -187,6 +188,8 @@ Error checkUnit(DWARFUnit &U) {
 } // namespace
 
 Error checkDieExtents(DWARFContext &Ctx, unsigned Threads) {
+  if (Error E = checkUnitIndexes(Ctx))
+    return E;
   std::vector<DWARFUnit *> Units;
   for (const auto &Range : {Ctx.normal_units(), Ctx.dwo_units()})
     for (const std::unique_ptr<DWARFUnit> &U : Range) {

@@ -131,7 +131,7 @@ Expected<DWARFUnit *> SplitDwarfLoader::fullUnit(DWARFUnit &U,
         Reason = "no unit with DWO id 0x" + utohexstr(*Id);
       else if (const std::unique_ptr<File> &G = Files[Path])
         Reason = G->OpenError;
-      if (!Reason.empty() && Path != Dwp &&
+      if (!Reason.empty() &&
           !StringRef(Why).contains("'" + Path.str() + "'"))
         Why += "; '" + Path.str() + "': " + Reason;
     }

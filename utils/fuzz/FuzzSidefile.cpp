@@ -1,10 +1,11 @@
 //===- FuzzSidefile.cpp - Damaged .dwo and dwz files beside a good binary -===//
 //
-// The input is the side file of a fixed binary: a split-DWARF .dwo or a dwz
-// supplementary file. Each run puts it where the binary names it
-// (DWARFPACK_FUZZ_SIDE) and takes the binary (DWARFPACK_FUZZ_MAIN) through
-// ConvertPipeline.h, so the loaders of side files, which open them by path,
-// meet the damage. utils/fuzz/run.sh builds both pairs (targets dwo, dwz).
+// The input is the side file of a fixed binary: a split-DWARF .dwo or .dwp
+// package, or a dwz supplementary file. Each run puts it where the binary's
+// loaders look (DWARFPACK_FUZZ_SIDE) and takes the binary
+// (DWARFPACK_FUZZ_MAIN) through ConvertPipeline.h, so the loaders of side
+// files, which open them by path, meet the damage. utils/fuzz/run.sh builds
+// the pairs (targets dwo, dwp, dwp4, dwz).
 //
 //===----------------------------------------------------------------------===//
 

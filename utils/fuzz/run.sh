@@ -7,10 +7,10 @@
 # BUILD_DIR defaults to build-fuzz/ beside this checkout; SECONDS (per target
 # and round, default 60); ROUNDS (default 1); TARGETs default to all of them
 # (names without the fuzz- prefix: readers gsym compact ctf ksyms token
-# kallsyms-text breakpad convert; dwo and dwz run fuzz-sidefile on a .dwo
-# or dwz supplementary file, skipped when gcc or dwz is missing). Seeds are
-# written at run time under
-# BUILD_DIR/fuzz-seeds (the binaries of dwo and dwz, which must stay where
+# kallsyms-text breakpad convert; dwo, dwp, dwp4 and dwz run fuzz-sidefile
+# on a .dwo, a DWARF 5 or DWARF 4 .dwp package or a dwz supplementary file,
+# dwz skipped when gcc or dwz is missing). Seeds are written at run time under
+# BUILD_DIR/fuzz-seeds (the binaries of the side files, which must stay where
 # they were built, under BUILD_DIR/fuzz-sidefiles), the growing corpora live
 # in BUILD_DIR/fuzz-corpus,
 # crash reproducers in BUILD_DIR/fuzz-artifacts, each run's output in
@@ -35,7 +35,7 @@ while getopts "b:t:r:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert dwo dwz)
+ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert dwo dwp dwp4 dwz)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 
@@ -48,7 +48,7 @@ max_len() {
     token) echo 8192 ;;
     kallsyms-text) echo 4096 ;;
     breakpad) echo 8192 ;;
-    convert | dwo | dwz) echo 65536 ;;
+    convert | dwo | dwp | dwp4 | dwz) echo 65536 ;;
   esac
 }
 
@@ -71,7 +71,7 @@ BREAKPAD_SYM=${BREAKPAD_SYM:-$SRC/../shared/data/breakpad/sqlite-gcc.sym}
 
 SEEDS=$BUILD/fuzz-seeds
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwz}
+mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwp,dwp4,dwz}
 W=$SEEDS/work
 mkdir -p "$W"
 
@@ -177,11 +177,29 @@ fi
 # DWARF 5), and two gcc binaries and their dwz supplementary file. Each
 # binary names its side file by path, so they stay under fuzz-sidefiles.
 SIDE=$BUILD/fuzz-sidefiles
-rm -rf "$SIDE" && mkdir -p "$SIDE/dwo" "$SIDE/dwz"
+rm -rf "$SIDE" && mkdir -p "$SIDE/dwo" "$SIDE/dwp" "$SIDE/dwp4" "$SIDE/dwz"
 cp "$W/prog.c" "$SIDE/dwo/"
 (cd "$SIDE/dwo" && "$CC_FOR_SEEDS" -O2 -g -gdwarf-5 -gsplit-dwarf -c prog.c -o prog.o &&
   "$CC_FOR_SEEDS" prog.o -o prog)
 cp "$SIDE/dwo/prog.dwo" "$SEEDS/dwo/"
+# Packages: two units, with type units, in a DWARF 5 .dwp (cu and tu index
+# version 5) and a DWARF 4 one (GNU index version 2); no .dwo stays beside
+# them, so the package is what the loader finds.
+cat > "$W/lib.c" <<'C'
+struct pair { long key; struct pair *next; };
+struct pair *find(struct pair *p, long key) {
+  while (p && p->key != key) p = p->next;
+  return p;
+}
+C
+for v in 5 4; do
+  d=$SIDE/dwp$([ $v = 5 ] || echo 4)
+  cp "$W/prog.c" "$W/lib.c" "$d/"
+  (cd "$d" && "$CC_FOR_SEEDS" -O2 -g -gdwarf-$v -gsplit-dwarf -fdebug-types-section \
+      -c prog.c lib.c && "$CC_FOR_SEEDS" prog.o lib.o -o prog &&
+    llvm-dwp-19 -e prog -o prog.dwp && rm prog.dwo lib.dwo)
+  cp "$d/prog.dwp" "$SEEDS/$(basename "$d")/"
+done
 if command -v gcc > /dev/null && command -v dwz > /dev/null; then
   cat > "$SIDE/dwz/one.c" <<'C'
 struct config { int level; const char *name; struct config *parent; };
@@ -296,6 +314,10 @@ for ((round = 1; round <= ROUNDS; round++)); do
       dwo)
         binary=$BUILD/bin/fuzz-sidefile
         export DWARFPACK_FUZZ_MAIN=$SIDE/dwo/prog DWARFPACK_FUZZ_SIDE=$SIDE/dwo/prog.dwo
+        ;;
+      dwp | dwp4)
+        binary=$BUILD/bin/fuzz-sidefile
+        export DWARFPACK_FUZZ_MAIN=$SIDE/$t/prog DWARFPACK_FUZZ_SIDE=$SIDE/$t/prog.dwp
         ;;
       dwz)
         binary=$BUILD/bin/fuzz-sidefile

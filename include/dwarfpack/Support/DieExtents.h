@@ -1,5 +1,4 @@
-//===- DieExtents.h - DIEs whose values LLVM can step over -------*- C++
-//-*-===//
+//===- DieExtents.h - DIEs whose values LLVM can step over -----*- C++ -*-===//
 //
 // LLVM 19 steps over a DIE's attribute values (DWARFDebugInfoEntry::
 // extractFast when it reads a unit's DIEs, and every attribute lookup
@@ -28,7 +27,8 @@ namespace dwarfpack {
 /// whose values would make LLVM read past the end of its section. Damage
 /// LLVM stops at safely (an unknown abbreviation or form, a unit that does
 /// not fit) passes. Threads (0: all cores) walk units in parallel; the
-/// answer does not depend on it.
+/// answer does not depend on it. A package's unit indexes, which LLVM reads
+/// with its first unit, are checked before (checkUnitIndexes).
 llvm::Error checkDieExtents(llvm::DWARFContext &Ctx, unsigned Threads = 1);
 
 } // namespace dwarfpack
