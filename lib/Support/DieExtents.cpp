@@ -125,9 +125,24 @@ private:
 /// The DIEs of U as DWARFUnit::extractDIEsToVector reads them: from the
 /// unit DIE until its children's list ends, or a DIE LLVM cannot read.
 Error checkUnit(DWARFUnit &U) {
-  const DWARFAbbreviationDeclarationSet *Abbrevs = U.getAbbreviations();
-  if (!Abbrevs)
+  // The unit's set, parsed by LLVM's own code as U.getAbbreviations()
+  // would, but into a set freed after the walk: the context's cache would
+  // keep every unit's set (70 MB for vmlinux), and the converter reads
+  // units in contexts of its own.
+  const DWARFObject &Obj = U.getContext().getDWARFObj();
+  StringRef AbbrevBytes =
+      U.isDWOUnit() ? Obj.getAbbrevDWOSection() : Obj.getAbbrevSection();
+  uint64_t AbbrevOffset = U.getAbbreviationsOffset();
+  if (AbbrevOffset >= AbbrevBytes.size())
     return Error::success(); // LLVM reads no DIE
+  DWARFAbbreviationDeclarationSet Set;
+  if (Error E = Set.extract(
+          DataExtractor(AbbrevBytes, U.getContext().isLittleEndian(), 0),
+          &AbbrevOffset)) {
+    consumeError(std::move(E));
+    return Error::success(); // likewise
+  }
+  const DWARFAbbreviationDeclarationSet *Abbrevs = &Set;
   DWARFDataExtractor Data = U.getDebugInfoExtractor();
   DieWalker W(Data.getData(), Data.isLittleEndian());
   W.Offset = U.getOffset() + U.getHeaderSize();
@@ -192,12 +207,8 @@ Error checkDieExtents(DWARFContext &Ctx, unsigned Threads) {
     return E;
   std::vector<DWARFUnit *> Units;
   for (const auto &Range : {Ctx.normal_units(), Ctx.dwo_units()})
-    for (const std::unique_ptr<DWARFUnit> &U : Range) {
-      // Parsed here, one unit at a time: the unit caches its set, but the
-      // context's table of sets is not thread-safe.
-      U->getAbbreviations();
+    for (const std::unique_ptr<DWARFUnit> &U : Range)
       Units.push_back(U.get());
-    }
   std::vector<Error> Errors;
   for (size_t I = 0; I < Units.size(); ++I)
     Errors.push_back(Error::success());
