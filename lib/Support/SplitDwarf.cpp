@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/DieExtents.h"
+#include "dwarfpack/Support/DwarfSections.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -65,6 +66,14 @@ SplitDwarfLoader::File *SplitDwarfLoader::open(StringRef Path,
     return nullptr;
   }
   Raw->Binary = std::move(*Bin);
+  if (Error E = checkDebugSectionsReadable(*Raw->Binary.getBinary())) {
+    // Unusable, as a file that does not open.
+    Raw->OpenError = toString(std::move(E));
+    if (ReportOpenError)
+      Parent.getWarningHandler()(createFileError(
+          Path, createStringError(inconvertibleErrorCode(), Raw->OpenError)));
+    return nullptr;
+  }
   // The parent's handlers live in its context, which outlives this loader.
   function_ref<void(Error)> OnError = Parent.getRecoverableErrorHandler();
   function_ref<void(Error)> OnWarning = Parent.getWarningHandler();
@@ -131,8 +140,7 @@ Expected<DWARFUnit *> SplitDwarfLoader::fullUnit(DWARFUnit &U,
         Reason = "no unit with DWO id 0x" + utohexstr(*Id);
       else if (const std::unique_ptr<File> &G = Files[Path])
         Reason = G->OpenError;
-      if (!Reason.empty() &&
-          !StringRef(Why).contains("'" + Path.str() + "'"))
+      if (!Reason.empty() && !StringRef(Why).contains("'" + Path.str() + "'"))
         Why += "; '" + Path.str() + "': " + Reason;
     }
   } else {

@@ -3,6 +3,7 @@
 #include "dwarfpack/Support/SupplementaryDwarf.h"
 #include "dwarfpack/Support/BuildId.h"
 #include "dwarfpack/Support/DieExtents.h"
+#include "dwarfpack/Support/DwarfSections.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
@@ -171,6 +172,8 @@ SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
         Raw->Problems.push_back(
             toString(createFileError(Raw->Path, std::move(E))));
     };
+    if (Error E = checkDebugSectionsReadable(*S->Bin.getBinary()))
+      return createFileError(C, std::move(E));
     S->Ctx = DWARFContext::create(*S->Bin.getBinary(),
                                   DWARFContext::ProcessDebugRelocations::Ignore,
                                   nullptr, "", Keep, Keep);

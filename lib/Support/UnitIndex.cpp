@@ -15,6 +15,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFObject.h"
 #include "llvm/Support/Endian.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace llvm;
@@ -67,8 +68,8 @@ Error checkUnitIndex(StringRef Bytes, bool IsLittleEndian, bool IsTypeIndex) {
     if (!Row)
       continue;
     if (Row > Units)
-      return Bad("bucket " + Twine(I) + " names unit " + Twine(Row) +
-                 " of " + Twine(Units));
+      return Bad("bucket " + Twine(I) + " names unit " + Twine(Row) + " of " +
+                 Twine(Units));
     if (Named[Row - 1]++)
       return Bad("unit " + Twine(Row) + " is named by two buckets");
     ++Used;
@@ -76,10 +77,10 @@ Error checkUnitIndex(StringRef Bytes, bool IsLittleEndian, bool IsTypeIndex) {
   if (Used == Buckets)
     return Bad("no free bucket among " + Twine(Buckets));
   if (Used != Units)
-    return Bad("unit " +
-               Twine(std::find(Named.begin(), Named.end(), 0) - Named.begin() +
-                     1) +
-               " of " + Twine(Units) + " is named by no bucket");
+    return Bad(
+        "unit " +
+        Twine(std::find(Named.begin(), Named.end(), 0) - Named.begin() + 1) +
+        " of " + Twine(Units) + " is named by no bucket");
   // The column of the units themselves: DW_SECT_INFO, or in a version 2
   // type index DW_SECT_TYPES (2).
   uint32_t InfoId = Version == 2 && IsTypeIndex ? 2 : 1;
@@ -87,8 +88,8 @@ Error checkUnitIndex(StringRef Bytes, bool IsLittleEndian, bool IsTypeIndex) {
   for (uint64_t C = 0; C < Columns; ++C)
     InfoColumns += U32(Rows + Buckets * 4 + C * 4) == InfoId;
   if (InfoColumns != 1)
-    return Bad(Twine(InfoColumns) + " columns of section id " +
-               Twine(InfoId) + ", not one");
+    return Bad(Twine(InfoColumns) + " columns of section id " + Twine(InfoId) +
+               ", not one");
   return Error::success();
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/Verify/TableVerifier.h"
+#include "dwarfpack/Support/DwarfSections.h"
 
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
@@ -869,6 +870,8 @@ Expected<TableVerifyStats> verifyTableAgainst(const VerifiableTable &Table,
                                               const TableVerifyOptions &Opts) {
   const ObjectFile *Obj = &Object;
   if (Error E = checkElfTables(*Obj))
+    return std::move(E);
+  if (Error E = checkDebugSectionsReadable(*Obj))
     return std::move(E);
   // DWARF problems are the converter's business; the verifier only compares
   // answers, so it drops DWARFContext's own diagnostics.

@@ -7,6 +7,7 @@
 #include "dwarfpack/CTF/ElfEmbed.h"
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Support/DieExtents.h"
+#include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
@@ -102,6 +103,8 @@ int run() {
   if (!Obj)
     return tool::reportError(Input + ": not an object file");
   if (Error E = checkElfTables(*Obj))
+    return tool::reportError(createFileError(Input, std::move(E)));
+  if (Error E = checkDebugSectionsReadable(*Obj))
     return tool::reportError(createFileError(Input, std::move(E)));
 
   WarningLog Log;

@@ -34,6 +34,7 @@
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
+#include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Verify/TableVerifier.h"
@@ -227,7 +228,8 @@ inline void convertAll(MemoryBufferRef Input) {
   if (!Obj)
     return;
   // What the ctf command checks before it reads types.
-  if (Error E = checkElfTables(**Obj)) {
+  if (Error E = joinErrors(checkElfTables(**Obj),
+                           checkDebugSectionsReadable(**Obj))) {
     consumeError(std::move(E));
     return;
   }

@@ -29,7 +29,13 @@ dwarfSectionBuffers(const llvm::DWARFObject &O, llvm::StringRef Info);
 
 /// Fails when Obj's DWARF is in sections LLVM 19 does not read: those of
 /// the legacy GNU compression (.zdebug_*, gcc -gz=zlib-gnu), which would
-/// otherwise look like no debug information at all.
+/// otherwise look like no debug information at all. Also fails when the
+/// compression headers of SHF_COMPRESSED sections declare more bytes than
+/// their data can expand to (zlib at most 1,032 times, zstd 32,768 times)
+/// or, together, more than this machine's memory: DWARFContext::create
+/// decompresses every compressed section into a buffer of the declared
+/// size, and aborts ("out of memory") when it cannot have one. Call it
+/// before creating a context over Obj.
 llvm::Error checkDebugSectionsReadable(const llvm::object::ObjectFile &Obj);
 
 } // namespace dwarfpack
