@@ -54,15 +54,18 @@ Error checkDebugSectionsReadable(const object::ObjectFile &Obj) {
   const uint64_t HeaderSize = Is64 ? 24 : 12;
   uint64_t Declared = 0;
   for (const object::SectionRef &S : Obj.sections()) {
-    Expected<StringRef> Name = S.getName();
-    if (!Name) {
-      consumeError(Name.takeError());
-      continue;
+    // LLVM decompresses a section whose name it cannot read too.
+    std::string Name;
+    if (Expected<StringRef> N = S.getName()) {
+      Name = N->str();
+    } else {
+      consumeError(N.takeError());
+      Name = "[index " + std::to_string(S.getIndex()) + "]";
     }
-    if (Name->starts_with(".zdebug_"))
+    if (StringRef(Name).starts_with(".zdebug_"))
       return createStringError(
           inconvertibleErrorCode(),
-          "section " + *Name +
+          "section " + Name +
               " uses the legacy GNU compression of debug sections, which "
               "LLVM 19 no longer reads; decompress them first: objcopy "
               "--decompress-debug-sections IN OUT");
@@ -96,14 +99,14 @@ Error checkDebugSectionsReadable(const object::ObjectFile &Obj) {
     if (Size / Ratio > Compressed + 64)
       return createStringError(
           inconvertibleErrorCode(),
-          "section " + *Name + ": its compression header declares " +
+          Twine("section ") + Name + ": its compression header declares " +
               Twine(Size) + " bytes, more than its " + Twine(Compressed) +
               " bytes of " + (Ratio == 1032 ? "zlib" : "zstd") +
               " data can hold");
     Declared += Size;
     if (uint64_t Memory = physicalMemory(); Memory && Declared > Memory)
       return createStringError(inconvertibleErrorCode(),
-                               "section " + *Name +
+                               Twine("section ") + Name +
                                    ": its compression header declares " +
                                    Twine(Size) +
                                    " bytes, which with the compressed sections "
