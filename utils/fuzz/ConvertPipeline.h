@@ -45,6 +45,7 @@
 
 #include <cstring>
 #include <random>
+#include <tuple>
 #include <vector>
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t *Data, size_t Size, size_t MaxSize);
@@ -150,14 +151,18 @@ inline std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
 
 /// The kernel mode's pipeline (tools/dwarfpack/CtfKernel.cpp) on Obj's
 /// units: odd and even units make two modules, all units again a third
-/// (blocklisted), so that types are shared, private and stored twice.
-inline void kernelDicts(const object::ObjectFile &Obj) {
+/// (blocklisted), so that types are shared, private and stored twice. A
+/// Partner (another, undamaged object, whose types partly agree with Obj's
+/// and partly conflict) is a fourth module, and its units go into the third
+/// too: modules built from different objects, as the kernel's are.
+inline void kernelDicts(const object::ObjectFile &Obj,
+                        const object::ObjectFile *Partner = nullptr) {
   using namespace ctfkernel;
   std::unique_ptr<DWARFContext> Ctx = quietContext(Obj);
   types::BuildOptions Opts;
   WarningLog Log;
   ElfSymbolNames Syms = collectElfSymbols(Obj, /*GlobalDataOnly=*/true);
-  types::TypeMerger Even, Odd, All;
+  types::TypeMerger Even, Odd, All, Other;
   unsigned Unit = 0;
   auto Alternate = [&](StringRef, StringRef) -> UnitTarget {
     return {Unit++ % 2 ? &Odd : &Even, &Syms.Objects};
@@ -173,16 +178,37 @@ inline void kernelDicts(const object::ObjectFile &Obj) {
       return;
     }
   }
+  ElfSymbolNames PartnerSyms;
+  if (Partner) {
+    std::unique_ptr<DWARFContext> PCtx = quietContext(*Partner);
+    PartnerSyms = collectElfSymbols(*Partner, /*GlobalDataOnly=*/true);
+    auto Own = [&](StringRef, StringRef) -> UnitTarget {
+      return {&Other, &PartnerSyms.Objects};
+    };
+    auto Shared = [&](StringRef, StringRef) -> UnitTarget {
+      return {&All, &PartnerSyms.Objects};
+    };
+    for (const UnitClassifier &Classify :
+         {UnitClassifier(Own), UnitClassifier(Shared)})
+      if (Expected<GroupedStats> S =
+              convertUnitsInto(*PCtx, Opts, Classify, Log);
+          !S)
+        fail("the partner object does not convert: " + toString(S.takeError()));
+  }
   StringSet<> Defined;
-  for (types::TypeMerger *M : {&Even, &Odd, &All})
+  for (types::TypeMerger *M : {&Even, &Odd, &All, &Other})
     M->collectDefinedVariables(Defined);
   SharedRepository Repo;
-  for (auto [Name, M] :
-       {std::pair<StringRef, types::TypeMerger *>{"vmlinux", &Even},
-        {"odd", &Odd},
-        {"all", &All}}) {
+  for (auto [Name, M, ModSyms] :
+       {std::tuple<StringRef, types::TypeMerger *, const ElfSymbolNames *>{
+            "vmlinux", &Even, &Syms},
+        {"odd", &Odd, &Syms},
+        {"all", &All, &Syms},
+        {"partner", &Other, &PartnerSyms}}) {
+    if (M == &Other && !Partner)
+      continue;
     M->dropDeclarations(Defined);
-    types::TypeTable T = M->finish(Syms);
+    types::TypeTable T = M->finish(*ModSyms);
     Repo.addModule(Name, T, hashTypeTable(T), /*Blocklisted=*/Name == "all");
   }
   Expected<SharedRepository::Result> R = Repo.finish();
@@ -218,8 +244,10 @@ inline void kernelDicts(const object::ObjectFile &Obj) {
          toString(std::move(E)));
 }
 
-/// Runs everything above on Input (an ELF file, or anything else).
-inline void convertAll(MemoryBufferRef Input) {
+/// Runs everything above on Input (an ELF file, or anything else), with
+/// Partner, when given, in the kernel pipeline.
+inline void convertAll(MemoryBufferRef Input,
+                       const object::ObjectFile *Partner = nullptr) {
   Expected<std::unique_ptr<object::ObjectFile>> Obj =
       object::ObjectFile::createELFObjectFile(Input);
   if (!Obj)
@@ -238,7 +266,7 @@ inline void convertAll(MemoryBufferRef Input) {
   if (Fast != Slow)
     fail("the fast DWARF reader and LLVM's give different dicts (" +
          Twine(Fast.size()) + " and " + Twine(Slow.size()) + " bytes)");
-  kernelDicts(**Obj);
+  kernelDicts(**Obj, Partner);
 }
 
 /// Where the bytes of the sections worth mutating lie in an ELF file:

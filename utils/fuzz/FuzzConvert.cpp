@@ -1,11 +1,15 @@
 //===- FuzzConvert.cpp - ELF files with DWARF through both converters -----===//
 //
 // The input is an ELF file, as a compiler and linker write it, taken
-// through ConvertPipeline.h.
+// through ConvertPipeline.h. With DWARFPACK_FUZZ_PARTNER (an undamaged
+// object whose types partly agree with the seeds'), the kernel pipeline
+// builds a module from it too, beside the input's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ConvertPipeline.h"
+
+#include "llvm/Object/ObjectFile.h"
 
 using namespace llvm;
 using namespace dwarfpack::fuzz;
@@ -14,6 +18,26 @@ using namespace dwarfpack::fuzz;
 // and .dwp files beside the input, and must find none.
 static constexpr const char *InputName = "/nonexistent-fuzz-dir/input.elf";
 
+static std::unique_ptr<MemoryBuffer> PartnerFile;
+static std::unique_ptr<object::ObjectFile> Partner;
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  const char *Path = std::getenv("DWARFPACK_FUZZ_PARTNER");
+  if (!Path)
+    return 0;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Path);
+  if (!B)
+    fail(Twine("cannot read the partner ") + Path + ": " +
+         B.getError().message());
+  PartnerFile = std::move(*B);
+  Expected<std::unique_ptr<object::ObjectFile>> O =
+      object::ObjectFile::createELFObjectFile(PartnerFile->getMemBufferRef());
+  if (!O)
+    fail(Twine("the partner is not an ELF file: ") + toString(O.takeError()));
+  Partner = std::move(*O);
+  return 0;
+}
+
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
                                           size_t MaxSize, unsigned Seed) {
   return mutateElf(Data, Size, MaxSize, Seed);
@@ -21,6 +45,6 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
   StringRef Data(reinterpret_cast<const char *>(Bytes), Size);
-  convertAll(MemoryBufferRef(Data, InputName));
+  convertAll(MemoryBufferRef(Data, InputName), Partner.get());
   return 0;
 }

@@ -166,8 +166,24 @@ int use(const ns::base &b) { return b.f() + ns::twice(int(gb.get())); }
 int main() { ns::derived d; return use(d); }
 CC
 cp "$W/prog" "$SEEDS/convert/clang-O2"
+# fuzz-convert's partner (DWARFPACK_FUZZ_PARTNER): a module-like object
+# whose types partly agree with prog.c's (point, color) and partly
+# conflict (node), for the kernel pipeline over different objects.
+mkdir -p "$BUILD/fuzz-partner"
+cat > "$W/partner.c" <<'C'
+struct point { int x, y; };
+enum color { RED, GREEN = 5 };
+struct node { struct node *next; long weight; enum color c; };
+struct point partner_origin;
+int partner_use(struct node *n, struct point *p) { return n->weight + p->x + n->c; }
+C
+"$CC_FOR_SEEDS" -O1 -g -c -o "$BUILD/fuzz-partner/partner.o" "$W/partner.c"
 cp "$W/prog.o" "$SEEDS/convert/clang-O0-dwarf4.o"
 "$CC_FOR_SEEDS" -O2 -g -gdwarf-5 -fdebug-types-section -o "$SEEDS/convert/clang-types" "$W/prog.c"
+# Compressed debug sections (SHF_COMPRESSED): every context decompresses
+# them first.
+"$CC_FOR_SEEDS" -O2 -g -gz=zlib -o "$SEEDS/convert/clang-gz-zlib" "$W/prog.c"
+"$CC_FOR_SEEDS" -O2 -g -gz=zstd -o "$SEEDS/convert/clang-gz-zstd" "$W/prog.c"
 "$CC_FOR_SEEDS" -x c++ -O1 -g -fno-exceptions -c -o "$SEEDS/convert/clang-cxx.o" "$W/prog.cc"
 if command -v gcc > /dev/null; then
   gcc -O2 -g -o "$SEEDS/convert/gcc-O2" "$W/prog.c"
@@ -314,6 +330,9 @@ for ((round = 1; round <= ROUNDS; round++)); do
       dwo)
         binary=$BUILD/bin/fuzz-sidefile
         export DWARFPACK_FUZZ_MAIN=$SIDE/dwo/prog DWARFPACK_FUZZ_SIDE=$SIDE/dwo/prog.dwo
+        ;;
+      convert)
+        export DWARFPACK_FUZZ_PARTNER=$BUILD/fuzz-partner/partner.o
         ;;
       dwp | dwp4)
         binary=$BUILD/bin/fuzz-sidefile
