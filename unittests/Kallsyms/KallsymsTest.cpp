@@ -120,6 +120,23 @@ TEST(KallsymsParse, ModuleSymbolsAreSortedIn) {
             "symbol is at 0x0000000000002000)");
 }
 
+// A list keeps its saved names, and takes new ones, after being moved: the
+// names live in its own storage, never in that of the list moved from.
+// (Fails under AddressSanitizer when save() writes into a dead allocator.)
+TEST(KallsymsParse, ListMovesWithItsNames) {
+  auto A = std::make_unique<SymbolList>();
+  ParseOptions Opts;
+  Opts.Demangle = true;
+  ASSERT_FALSE(bool(parseSymbolList("1000 T _ZN2ns1fEv\n", "in", Opts, *A)));
+  StringRef Before = A->save("saved before the move");
+  SymbolList B(std::move(*A));
+  A.reset();
+  StringRef After = B.save("saved after the move");
+  ASSERT_EQ(B.Symbols.size(), 1u);
+  EXPECT_EQ(B.Symbols[0].Name, "ns::f()");
+  EXPECT_EQ(Before, "saved before the move");
+  EXPECT_EQ(After, "saved after the move");
+}
 TEST(KallsymsParse, Errors) {
   EXPECT_EQ(parseErr("1000 T a\nzz00 T b\n"), "in:2: bad address 'zz00'");
   EXPECT_EQ(parseErr("1000 T a\n1000\n"),

@@ -65,6 +65,9 @@ class SharedRepository {
 public:
   /// Share=false puts nothing in the parent (every module standalone).
   explicit SharedRepository(bool Share = true) : Share(Share) {}
+  // Neither copied nor moved: Strings refers to this object's Alloc.
+  SharedRepository(const SharedRepository &) = delete;
+  SharedRepository &operator=(const SharedRepository &) = delete;
 
   /// Adds one module's deduplicated table (Hashes from hashTypeTable).
   /// Names are copied; T may be freed afterwards. A blocklisted module's

@@ -40,11 +40,15 @@ struct SymbolList {
   /// End of the last symbol (--etext), when known.
   std::optional<uint64_t> EndAddress;
 
-  llvm::StringRef save(llvm::StringRef S) { return Saver.save(S); }
+  /// A copy of S that lives as long as the list (moves included).
+  llvm::StringRef save(llvm::StringRef S) {
+    return llvm::StringSaver(Alloc).save(S);
+  }
 
 private:
+  // No StringSaver member: it would keep referring to the allocator of a
+  // list moved from.
   llvm::BumpPtrAllocator Alloc;
-  llvm::StringSaver Saver{Alloc};
 };
 
 struct ParseOptions {
