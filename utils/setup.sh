@@ -5,7 +5,8 @@
 #   utils/setup.sh run    build, convert dwarfpack's own binary, look up a few
 #                         addresses, print a summary
 #   utils/setup.sh test   build and run the lit suite and the unit tests, on
-#                         the release build and on one with assertions
+#                         the release build and on one with assertions,
+#                         AddressSanitizer and UBSan
 set -euo pipefail
 
 mode=${1:-run}
@@ -45,14 +46,18 @@ test)
     (cd "$1" && ctest --output-on-failure -j"$(nproc)") || status=1
   }
   suites "$build"
-  # The same suites with assertions on: a release build compiles out the
-  # checks of LLVM's containers, so misuse there (a reserved DenseMap key
-  # taken from the input) only shows as undefined behaviour.
-  echo "== configuring and building with assertions in $assert_build"
+  # The same suites with assertions and the sanitizers on: a release build
+  # compiles out the checks of LLVM's containers, so misuse there (a
+  # reserved DenseMap key taken from the input) only shows as undefined
+  # behaviour, and a read past a buffer or a leak shows nowhere. A
+  # sanitizer's report aborts the process, so `not dwarfpack ...` in a test
+  # fails too (by default it would exit with 1, an expected failure).
+  echo "== configuring and building with assertions and sanitizers in $assert_build"
   cmake -S "$top" -B "$assert_build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DDWARFPACK_ASSERTIONS=ON >/dev/null
+    -DDWARFPACK_ASSERTIONS=ON -DDWARFPACK_SANITIZE=ON >/dev/null
   cmake --build "$assert_build" -- -j"$(nproc)"
-  suites "$assert_build"
+  ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+    UBSAN_OPTIONS=abort_on_error=1:print_stacktrace=1 suites "$assert_build"
   exit $status
   ;;
 *)
