@@ -107,8 +107,8 @@ class DwarfOracle {
 public:
   /// LineTables: every unit's line table, loaded beforehand (workers must
   /// not make DWARFContext parse).
-  /// NoChain: skeleton units whose .dwo could not be read (LLVM would
-  /// try again, and on a damaged one may crash): line rows only.
+  /// NoChain: units whose DIEs must not be read (SharedDwarf::NoDies):
+  /// line rows only.
   DwarfOracle(DWARFContext &Ctx,
               const DenseMap<DWARFUnit *, const DWARFDebugLine::LineTable *>
                   &LineTables,
@@ -117,6 +117,9 @@ public:
               ArrayRef<PlacedSection> Placed)
       : Ctx(Ctx), LineTables(LineTables), Sup(Sup), NoChain(NoChain),
         Placed(Placed) {}
+  // Neither copied nor moved: Saver refers to this object's Alloc.
+  DwarfOracle(const DwarfOracle &) = delete;
+  DwarfOracle &operator=(const DwarfOracle &) = delete;
 
   /// Addr with the index of the section that holds it in a relocatable
   /// object (whose line sequences carry one: a query without it finds
@@ -249,8 +252,10 @@ struct SharedDwarf {
   std::vector<PlacedSection> Placed;
   /// dwz's supplementary file, if the binary has one.
   const SupplementaryDwarf *Sup = nullptr;
-  /// Skeleton units whose .dwo file could not be read.
-  DenseSet<const DWARFUnit *> NoDwo;
+  /// Units whose DIEs LLVM is not asked about: skeleton units whose .dwo
+  /// file could not be read, units without a readable unit DIE (LLVM 19
+  /// crashes on their address lookups; the converter skips them too).
+  DenseSet<const DWARFUnit *> NoDies;
   /// Units whose line-table header LLVM cannot take (LineTableHeader.h):
   /// compared without lines, as the converter ignores those tables too.
   DenseSet<const DWARFUnit *> NoLines;
@@ -289,7 +294,7 @@ public:
           DWARFContext &Ctx, WarningLog &Log, TableVerifyStats &Stats)
       : T(T), Ctx(Ctx), Log(Log), Stats(Stats), TextRanges(Shared.TextRanges),
         SymbolsAt(Shared.SymbolsAt), Shared(Shared),
-        Oracle(Ctx, Shared.LineTables, Shared.Sup, Shared.NoDwo,
+        Oracle(Ctx, Shared.LineTables, Shared.Sup, Shared.NoDies,
                Shared.Placed) {}
 
   void checkFunction(uint32_t Index);
@@ -458,7 +463,7 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
 /// function start (a small fraction of the addresses).
 void Checker::crossCheck(uint64_t Addr) {
   if (DWARFCompileUnit *CU = Ctx.getCompileUnitForCodeAddress(Addr))
-    if (Shared.NoDwo.contains(CU) || Shared.NoLines.contains(CU))
+    if (Shared.NoDies.contains(CU) || Shared.NoLines.contains(CU))
       return;
   DIInliningInfo D =
       Ctx.getInliningInfoForAddress(Oracle.sectioned(Addr), Spec);
@@ -494,6 +499,8 @@ void Checker::collectDwarfBoundaries(uint64_t Start, uint64_t End,
           Addrs.push_back(A);
       }
   }
+  if (Shared.NoDies.contains(CU))
+    return;
   DWARFDie Sub = CU->getSubroutineForAddress(Start);
   if (!Sub)
     return;
@@ -642,6 +649,7 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
       Log.report("unreadable-unit", "DWARF unit at 0x" +
                                         Twine::utohexstr(U->getOffset()) +
                                         " has no readable unit DIE: skipped");
+      Shared.NoDies.insert(U.get());
       continue;
     }
     Units.push_back(U.get());
@@ -660,7 +668,7 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
       Expected<DWARFUnit *> F = Dwo.fullUnit(*Units[I], /*ExtractAll=*/true);
       if (!F) {
         Log.report("missing-dwo", toString(F.takeError()));
-        Shared.NoDwo.insert(Units[I]);
+        Shared.NoDies.insert(Units[I]);
         continue;
       }
       std::optional<SplitDwarfLoader::Source> Src = Dwo.sourceOf(**F);
@@ -670,7 +678,7 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
         Log.report("missing-dwo", "'" + Src->Path +
                                       "': " + Twine(Src->Problems) +
                                       " problem(s) reading it: skipped");
-        Shared.NoDwo.insert(Units[I]);
+        Shared.NoDies.insert(Units[I]);
         continue;
       }
       DWARFDie Full = Units[I]->getNonSkeletonUnitDIE(
@@ -681,7 +689,7 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
         Log.report("missing-dwo", "'" + Src->Path +
                                       "': LLVM's DWARF reader does not "
                                       "find the unit there");
-        Shared.NoDwo.insert(Units[I]);
+        Shared.NoDies.insert(Units[I]);
       }
     }
   }
