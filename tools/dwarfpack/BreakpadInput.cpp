@@ -74,12 +74,7 @@ static Error writeTable(FunctionModel &Model, StringRef Out, WarningLog &Log,
   Expected<std::string> Bytes = encodeTable(Model, Format);
   if (!Bytes)
     return createFileError(Out, Bytes.takeError());
-  if (Error E = writeToOutput(Out, [&](raw_ostream &OS) -> Error {
-        OS << *Bytes;
-        return Error::success();
-      }))
-    return createFileError(Out, std::move(E));
-  return Error::success();
+  return writeOutputFile(Out, *Bytes);
 }
 
 int convertBreakpadStore(StringRef InDir, StringRef OutDir, unsigned NumThreads,
@@ -107,9 +102,8 @@ int convertBreakpadStore(StringRef InDir, StringRef OutDir, unsigned NumThreads,
         if (Error E =
                 loadBreakpadInput((*Buf)->getBuffer(), In, Model, Logs[I]))
           return Fail(std::move(E));
-        if (std::error_code EC =
-                sys::fs::create_directories(sys::path::parent_path(Out)))
-          return Fail(createFileError(Out, EC));
+        if (Error E = createOutputDirectories(sys::path::parent_path(Out)))
+          return Fail(std::move(E));
         if (Error E = writeTable(Model, Out, Logs[I], Format))
           return Fail(std::move(E));
       });

@@ -9,6 +9,8 @@
 #ifndef DWARFPACK_TOOLS_COMMAND_H
 #define DWARFPACK_TOOLS_COMMAND_H
 
+#include "dwarfpack/Support/OutputFile.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
@@ -44,13 +46,14 @@ int reportError(const llvm::Twine &Message);
 int runVerification(llvm::StringRef TableFile, llvm::StringRef InputFile,
                     unsigned NumThreads, bool ShowStats);
 
-/// Like llvm::writeToOutput (a temporary file beside Path, renamed when
-/// Write succeeds, removed otherwise), but the file gets permissions Mode:
-/// a copy of an executable must stay executable, also when it replaces the
-/// input in place (a post-link step). Every error names Path.
-llvm::Error
-writeOutputWithMode(llvm::StringRef Path, llvm::sys::fs::perms Mode,
-                    llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
+/// Flushes standard output; a write error (disk full) becomes an Error.
+llvm::Error flushStandardOutput();
+
+/// The largest --num-threads accepted.
+constexpr unsigned MaxThreads = 1024;
+
+/// An error naming --num-threads when N is more than MaxThreads.
+llvm::Error checkNumThreads(unsigned N);
 
 /// Reads Path ("-": stdin), also a /proc file, which reports size 0 and is
 /// read as a stream. Errors name Path.

@@ -219,10 +219,7 @@ static int runCompare() {
       for (auto [Ext, Bytes] :
            {std::pair<const char *, std::string *>(".gsym", &*G),
             {".dpat", &*C}})
-        if (Error E = writeToOutput(SavePrefix + Ext, [&](raw_ostream &OS) {
-              OS << *Bytes;
-              return Error::success();
-            }))
+        if (Error E = writeOutputFile(SavePrefix + Ext, *Bytes))
           return reportError(std::move(E));
     RefBuf = MemoryBuffer::getMemBufferCopy(*G, RefName);
     OtherBuf = MemoryBuffer::getMemBufferCopy(*C, OtherName);

@@ -89,11 +89,17 @@ void printWarnings(const WarningLog &Log) {
 }
 
 int run() {
+  if (Error E = tool::checkNumThreads(NumThreads))
+    return tool::reportError(std::move(E));
   if (Inputs.size() > 1 || tool::kernelCtfRequested())
     return tool::runKernelCtf(
         {std::vector<std::string>(Inputs.begin(), Inputs.end()), Output, Embed,
          NumThreads, NoCompress, Stats, Quiet});
   const std::string &Input = Inputs.front();
+  // --embed may replace its input (a post-link step); a dict may not.
+  if (!Embed)
+    if (Error E = checkOutputIsNotInput(Output, {Input}))
+      return tool::reportError(std::move(E));
   Expected<object::OwningBinary<object::Binary>> BinOrErr =
       object::createBinary(Input);
   if (!BinOrErr)
@@ -165,14 +171,12 @@ int run() {
     if (!Mode)
       return tool::reportError(
           createFileError(Input, errorCodeToError(Mode.getError())));
-    E = tool::writeOutputWithMode(Output, *Mode, [&](raw_ostream &OS) {
-      return ctf::embedCtfSection(*Obj, *Dict, OS);
-    });
+    E = writeOutputFile(
+        Output,
+        [&](raw_ostream &OS) { return ctf::embedCtfSection(*Obj, *Dict, OS); },
+        *Mode);
   } else {
-    E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
-      OS << *Dict;
-      return Error::success();
-    });
+    E = writeOutputFile(Output, *Dict);
   }
   if (E) // names Output already
     return tool::reportError(std::move(E));

@@ -170,8 +170,11 @@ Error commitOutputs(StringRef Dir, const OutputSet &Outs, uint64_t &Written,
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << Data;
     OS.close();
-    if (OS.has_error())
-      return createFileError(Tmp, OS.error());
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error(); // a stream destroyed with an error aborts
+      return createFileError(Final, EC);
+    }
     ++Written;
     return Error::success();
   };
@@ -224,8 +227,8 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
   }
   if (A.Output.empty())
     return tool::reportError("-o OUTDIR is required");
-  if (std::error_code EC = sys::fs::create_directories(A.Output))
-    return tool::reportError(createFileError(A.Output, EC));
+  if (Error E = createOutputDirectories(A.Output))
+    return tool::reportError(std::move(E));
   if (!sys::fs::is_directory(A.Output))
     return tool::reportError(A.Output + ": not a directory");
 

@@ -131,6 +131,10 @@ Expected<std::string> encodeCompactTable(const FunctionModel &Model,
 
 int runGsym() {
   auto Start = std::chrono::steady_clock::now();
+  if (Error E = checkNumThreads(NumThreads))
+    return reportError(std::move(E));
+  if (Output.getNumOccurrences() > 1 || StoreDir.getNumOccurrences() > 1)
+    return reportError("give -o OUTPUT (or --store DIR) once");
   if (Output.getNumOccurrences() + StoreDir.getNumOccurrences() != 1)
     return reportError("give either -o OUTPUT or --store DIR");
   if (BreakpadStore && StoreDir.getNumOccurrences())
@@ -160,27 +164,30 @@ int runGsym() {
   if (BreakpadStore)
     return convertBreakpadStore(Input, Output, NumThreads, Quiet, Format,
                                 outs());
-  bool IsBreakpad = false;
+  if (Output.getNumOccurrences())
+    if (Error E = checkOutputIsNotInput(Output, {Input}))
+      return reportError(std::move(E));
+  // Read once: the input may be a pipe.
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(Input);
+  if (!Buf)
+    return reportError(Buf.takeError());
   BreakpadStats BS;
-  if (Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(Input)) {
-    IsBreakpad = isBreakpadInput((*Buf)->getBuffer());
-    if (IsBreakpad)
-      if (Error E =
-              loadBreakpadInput((*Buf)->getBuffer(), Input, Model, Log, &BS)) {
-        if (!Quiet)
-          printWarnings(Log);
-        return reportError(std::move(E));
-      }
-  } else {
-    consumeError(Buf.takeError()); // convertObjectFile reports it
-  }
+  bool IsBreakpad = isBreakpadInput((*Buf)->getBuffer());
+  if (IsBreakpad)
+    if (Error E =
+            loadBreakpadInput((*Buf)->getBuffer(), Input, Model, Log, &BS)) {
+      if (!Quiet)
+        printWarnings(Log);
+      return reportError(std::move(E));
+    }
   // The verifier compares with DWARF, which a .sym does not have.
   if (IsBreakpad && Verify)
     return reportError("'" + Input +
                        "': --verify needs an ELF input with DWARF, not a "
                        "Breakpad .sym");
   if (!IsBreakpad)
-    if (Error E = convertObjectFile(Input, Model, Options, Log, &CS))
+    if (Error E = convertObject(MemoryBufferRef((*Buf)->getBuffer(), Input),
+                                Model, Options, Log, &CS))
       return reportError(std::move(E));
   if (Printed)
     errs().flush();
@@ -202,10 +209,8 @@ int runGsym() {
                          "and the input has none");
     Output = TableStore::tablePath(
         StoreDir, Model.UUID, Format == OutFormat::Compact ? "dpat" : "gsym");
-    if (std::error_code EC =
-            sys::fs::create_directories(sys::path::parent_path(Output)))
-      return reportError("cannot create '" + sys::path::parent_path(Output) +
-                         "': " + EC.message());
+    if (Error E = createOutputDirectories(sys::path::parent_path(Output)))
+      return reportError(std::move(E));
   }
 
   gsym::WriteStats WS;
@@ -215,17 +220,8 @@ int runGsym() {
                                     : gsym::encodeGsym(Model, &WS, NumThreads);
   if (!Bytes)
     return reportError(createFileError(Output, Bytes.takeError()));
-  if (Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
-        OS << *Bytes;
-        return Error::success();
-      })) {
-    // Some errors name the file already, some do not: name it once.
-    std::string Msg = toString(std::move(E));
-    StringRef Rest(Msg);
-    std::string Prefix = "'" + Output + "': ";
-    Rest.consume_front(Prefix);
-    return reportError("cannot write '" + Output + "': " + Rest);
-  }
+  if (Error E = writeOutputFile(Output, *Bytes))
+    return reportError(std::move(E));
 
   auto Written = std::chrono::steady_clock::now();
 

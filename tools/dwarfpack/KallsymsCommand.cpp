@@ -251,16 +251,15 @@ int run() {
     return runBenchBuild(Text);
   if (Output.empty())
     return reportError("no output file given (-o)");
+  if (Error E = checkOutputIsNotInput(Output, {Input}))
+    return reportError(std::move(E));
   WarningLog Warnings;
   std::string Out;
   if (Error E = build(Text, Out, Warnings))
     return reportError(std::move(E));
   if (!Quiet)
     reportWarningSummary(Warnings);
-  if (Error E = writeToOutput(Output, [&](raw_ostream &OS) -> Error {
-        OS << Out;
-        return Error::success();
-      }))
+  if (Error E = writeOutputFile(Output, Out))
     return reportError(std::move(E));
   return 0;
 }

@@ -79,6 +79,8 @@ int dwarfpack::tool::runVerification(StringRef TableFile, StringRef InputFile,
 }
 
 static int runVerify() {
+  if (Error E = checkNumThreads(NumThreads))
+    return reportError(std::move(E));
   // The binary given first is an easy slip: say so, rather than that it is
   // not a GSYM file.
   if (Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(TableFile)) {

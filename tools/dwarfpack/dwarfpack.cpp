@@ -56,31 +56,14 @@ int reportError(const Twine &Message) {
   return 1;
 }
 
-Error writeOutputWithMode(StringRef Path, sys::fs::perms Mode,
-                          function_ref<Error(raw_ostream &)> Write) {
-  Expected<sys::fs::TempFile> Temp =
-      sys::fs::TempFile::create(Path + ".temp-dwarfpack-%%%%%%", Mode);
-  if (!Temp)
-    return createFileError(Path, Temp.takeError());
-  // TempFile::create's mode is filtered by the umask, as open(2) does;
-  // the input's mode is what the copy must have.
-  std::error_code EC = sys::fs::setPermissions(Temp->FD, Mode);
-  Error E = Error::success();
-  if (EC) {
-    E = createFileError(Path, errorCodeToError(EC));
-  } else {
-    raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
-    if (Error W = Write(OS))
-      E = createFileError(Path, std::move(W));
-    OS.flush();
-    if (!E && OS.has_error())
-      E = createFileError(Path, errorCodeToError(OS.error()));
-    OS.clear_error();
-  }
-  if (E)
-    return joinErrors(std::move(E), Temp->discard());
-  if (Error K = Temp->keep(Path))
-    return createFileError(Path, std::move(K));
+Error flushStandardOutput() { return finishOutputStream(outs(), "-"); }
+
+Error checkNumThreads(unsigned N) {
+  // LLVM's thread pools take the count as an int: larger ones would wrap.
+  if (N > MaxThreads)
+    return createStringError(inconvertibleErrorCode(),
+                             "--num-threads=" + Twine(N) + ": at most " +
+                                 Twine(MaxThreads));
   return Error::success();
 }
 
@@ -132,8 +115,13 @@ int main(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(argc, argv, Overview, &errs()))
     return 1;
   for (const auto &C : dwarfpack::tool::registry())
-    if (*C.Sub)
-      return C.Run();
+    if (*C.Sub) {
+      int Status = C.Run();
+      // Reported here, not by the stream's destructor (which aborts).
+      if (Error E = dwarfpack::tool::flushStandardOutput())
+        Status = dwarfpack::tool::reportError(std::move(E));
+      return Status;
+    }
   return dwarfpack::tool::reportError(
       "no subcommand given (run 'dwarfpack --help' for the list)");
 }

@@ -1,0 +1,46 @@
+//===- OutputFile.h - Writing output files whole or not at all --*- C++ -*-===//
+
+#ifndef DWARFPACK_SUPPORT_OUTPUTFILE_H
+#define DWARFPACK_SUPPORT_OUTPUTFILE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace dwarfpack {
+
+/// Writes an output file. "-" is standard output. An existing file that is
+/// not a regular one (a device such as /dev/null, a FIFO) is written in
+/// place. Otherwise Write writes a temporary file beside the file the path
+/// leads to (through symbolic links), which is renamed over it once Write
+/// succeeded and every byte was written, and removed otherwise. The file
+/// gets Mode when given (a copy of an executable stays executable), else
+/// the mode of the file it replaces, else 0666 less the umask. Errors say
+/// "cannot write 'PATH': ...".
+llvm::Error
+writeOutputFile(llvm::StringRef Path,
+                llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write,
+                std::optional<llvm::sys::fs::perms> Mode = std::nullopt);
+llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Bytes);
+
+/// Flushes OS and turns a write error (disk full) into an Error naming Path
+/// ("-": standard output). Clears the error: a stream destroyed with one
+/// aborts the process.
+llvm::Error finishOutputStream(llvm::raw_fd_ostream &OS, llvm::StringRef Path);
+
+/// An error when Output is one of Inputs (the same file, by any name).
+llvm::Error checkOutputIsNotInput(llvm::StringRef Output,
+                                  llvm::ArrayRef<std::string> Inputs);
+
+/// `mkdir -p Dir`; new directories get 0777 less the umask.
+llvm::Error createOutputDirectories(llvm::StringRef Dir);
+
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,39 @@
+"""Runs a command under conditions lit's shell cannot set up.
+
+  run-with.py [--umask OCTAL] [--read-fifo PATH COPY] -- COMMAND...
+
+--read-fifo: makes the FIFO PATH, reads it while the command runs and saves
+what came through in COPY. Exits with the command's status.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import threading
+
+p = argparse.ArgumentParser()
+p.add_argument("--umask")
+p.add_argument("--read-fifo", nargs=2)
+p.add_argument("command", nargs=argparse.REMAINDER)
+a = p.parse_args()
+cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
+
+if a.umask is not None:
+    os.umask(int(a.umask, 8))
+
+reader = None
+if a.read_fifo:
+    fifo, copy = a.read_fifo
+    os.mkfifo(fifo)
+
+    def read():
+        with open(fifo, "rb") as f, open(copy, "wb") as out:
+            out.write(f.read())
+
+    reader = threading.Thread(target=read)
+    reader.start()
+
+status = subprocess.call(cmd)
+if reader:
+    reader.join(timeout=60)
+sys.exit(status)
