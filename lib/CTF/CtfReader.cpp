@@ -455,9 +455,12 @@ Error dump(StringRef Bytes, raw_ostream &OS, const SymtabOrder *Symtab) {
     uint64_t CtfOff = rd64(Bytes, 48 + 16 * I);
     if (NameOff >= Bytes.size() - Names)
       return corrupt("archive member name past the end");
-    StringRef Name = Bytes.substr(Names + NameOff).take_until([](char C) {
-      return C == '\0';
-    });
+    StringRef Tail = Bytes.substr(Names + NameOff);
+    size_t NameLen = Tail.find('\0');
+    if (NameLen == StringRef::npos)
+      return corrupt("archive member name at offset " + Twine(Names + NameOff) +
+                     " is not NUL-terminated");
+    StringRef Name = Tail.take_front(NameLen);
     if (CtfOff > Bytes.size() - Ctfs || Bytes.size() - Ctfs - CtfOff < 8)
       return corrupt("archive member past the end");
     uint64_t Size = rd64(Bytes, Ctfs + CtfOff);
