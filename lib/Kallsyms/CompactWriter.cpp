@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/LEB128.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -298,13 +299,23 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
     return createStringError(inconvertibleErrorCode(), "too many symbols");
   uint32_t N = Syms.size();
   uint64_t Base = Syms.front().Address;
-  if (Syms.back().Address - Base > UINT32_MAX)
+  if (Syms.back().Address - Base > UINT32_MAX) {
+    const KernelSymbol &Far = *llvm::find_if(Syms, [&](const KernelSymbol &S) {
+      return S.Address - Base > UINT32_MAX;
+    });
     return createStringError(
         inconvertibleErrorCode(),
-        "the compact format needs all addresses within 4 GiB of the first");
+        formatv("the compact format needs all addresses within 4 GiB of the "
+                "first: '{0}' at {1:x16} is further from '{2}' at {3:x16} "
+                "(the ksym-blob format has no such limit)",
+                Far.Name, Far.Address, Syms.front().Name, Base));
+  }
   if (List.EndAddress && *List.EndAddress < Syms.back().Address)
-    return createStringError(inconvertibleErrorCode(),
-                             "end address is below the last symbol");
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv(
+            "end address {0:x16} is below the last symbol, '{1}' at {2:x16}",
+            *List.EndAddress, Syms.back().Name, Syms.back().Address));
 
   // Name order: by bytes, then address order. The first 24 bytes as three
   // big-endian keys settle most comparisons without touching the strings.

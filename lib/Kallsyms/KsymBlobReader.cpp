@@ -289,9 +289,17 @@ kallsyms::openSymbolTable(std::unique_ptr<MemoryBuffer> Buffer,
   StringRef B = Buffer->getBuffer();
   if (isCompact(B))
     return openCompact(std::move(Buffer), Options);
-  if (B.size() >= 8)
-    return openKsymBlob(std::move(Buffer));
-  return createStringError(inconvertibleErrorCode(),
-                           "not a kernel symbol table (" + Twine(B.size()) +
-                               " bytes)");
+  if (B.size() < 8)
+    return createStringError(inconvertibleErrorCode(),
+                             "not a kernel symbol table (" + Twine(B.size()) +
+                                 " bytes)");
+  // A ksym-blob has no magic number: one that does not open may be a
+  // damaged blob or another file altogether.
+  Expected<std::unique_ptr<SymbolReader>> R = openKsymBlob(std::move(Buffer));
+  if (!R)
+    return createStringError(inconvertibleErrorCode(),
+                             "not a kernel symbol table: no compact table "
+                             "magic, and as a ksym-blob: " +
+                                 toString(R.takeError()));
+  return R;
 }

@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 
@@ -96,10 +97,11 @@ Error kallsyms::writeKsymBlob(const SymbolList &List, std::string &Out) {
   for (uint64_t I = 0; I < N; ++I) {
     StringRef Name = Syms[I].Name;
     if (!Name.empty() && uint8_t(Name[0]) == TokenMarker)
-      return createStringError(inconvertibleErrorCode(),
-                               "symbol '" + Name.drop_front() +
-                                   "' starts with byte 0xff, which the "
-                                   "ksym-blob layout reserves");
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("symbol at {0:x16} starts with byte 0xff, which the "
+                  "ksym-blob layout reserves ('\\xff{1}')",
+                  Syms[I].Address, Name.drop_front()));
     // Longest chosen prefix that saves bytes.
     std::optional<uint32_t> Id;
     size_t TokLen = 0;
@@ -127,9 +129,11 @@ Error kallsyms::writeKsymBlob(const SymbolList &List, std::string &Out) {
       Payload = Name.str();
     }
     if (Payload.size() > UINT16_MAX)
-      return createStringError(inconvertibleErrorCode(),
-                               "symbol '" + Name.take_front(64) +
-                                   "...' is too long for a ksym-blob record");
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("symbol '{0}...' at {1:x16} is too long for a ksym-blob "
+                  "record ({2} bytes; at most 65535)",
+                  Name.take_front(64), Syms[I].Address, Payload.size()));
     if (Names.size() > UINT32_MAX)
       return createStringError(inconvertibleErrorCode(), "names exceed 4 GiB");
     Offsets[I] = Names.size();

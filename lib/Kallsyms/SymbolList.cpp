@@ -43,6 +43,12 @@ static Error lineError(StringRef Buffer, uint64_t Line, const Twine &What) {
 Error kallsyms::parseSymbolList(StringRef Text, StringRef BufferName,
                                 const ParseOptions &Options, SymbolList &List,
                                 WarningLog *Warnings) {
+  // No text form of a symbol list has NUL bytes: a name with one could be
+  // neither printed back nor looked up.
+  if (size_t Nul = Text.find('\0'); Nul != StringRef::npos)
+    return lineError(BufferName, 1 + Text.take_front(Nul).count('\n'),
+                     "NUL byte at column " +
+                         Twine(Nul - Text.take_front(Nul).rfind('\n')));
   List.Symbols.reserve(Text.size() / 40);
   uint64_t LineNo = 0;
   uint64_t PrevCore = 0;

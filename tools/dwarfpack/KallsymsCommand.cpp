@@ -95,7 +95,7 @@ Error build(StringRef Text, std::string &Out, WarningLog &Warnings) {
   if (Error E =
           parseSymbolList(Text, displayName(Input), Opts, List, &Warnings))
     return E;
-  if (!Etext.empty()) {
+  if (Etext.getNumOccurrences()) {
     uint64_t End;
     StringRef S(Etext);
     S.consume_front("0x");
@@ -104,11 +104,20 @@ Error build(StringRef Text, std::string &Out, WarningLog &Warnings) {
                                "--etext: bad address '" + Etext + "'");
     List.EndAddress = End;
   }
-  return Format == OutFormat::Compact ? writeCompact(List, Out)
-                                      : writeKsymBlob(List, Out);
+  Error E = Format == OutFormat::Compact ? writeCompact(List, Out)
+                                         : writeKsymBlob(List, Out);
+  if (E)
+    return createStringError(inconvertibleErrorCode(),
+                             displayName(Input) + ": " +
+                                 toString(std::move(E)));
+  return Error::success();
 }
 
 int runLookupName() {
+  if (Output.getNumOccurrences() || Format.getNumOccurrences() ||
+      Etext.getNumOccurrences() || AllTypes || Demangle)
+    return reportError("--lookup-name reads a table: -o, --format, --etext, "
+                       "--all-types and --demangle do not apply");
   auto Buf = readFileOrStdin(Input, false);
   if (!Buf)
     return reportError(Buf.takeError());

@@ -33,17 +33,27 @@ ReaderOptions readerOptions() {
   return O;
 }
 
+/// Opens a table of the format it was recognised as (a ksym-blob has no
+/// magic number: by its structure).
+template <bool Blob>
+Expected<std::unique_ptr<SymbolReader>>
+openAs(std::unique_ptr<MemoryBuffer> Buffer) {
+  if (Blob)
+    return openKsymBlob(std::move(Buffer));
+  return openCompact(std::move(Buffer), readerOptions());
+}
+
+template <bool Blob>
 Expected<std::unique_ptr<AddressSymbolizer>>
 openTable(std::unique_ptr<MemoryBuffer> Buffer) {
-  auto R = openSymbolTable(std::move(Buffer), readerOptions());
+  auto R = openAs<Blob>(std::move(Buffer));
   if (!R)
     return R.takeError();
   return std::unique_ptr<AddressSymbolizer>(std::move(*R));
 }
 
-Error dumpTable(MemoryBufferRef Buffer, raw_ostream &OS) {
-  auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Buffer, false),
-                           readerOptions());
+template <bool Blob> Error dumpTable(MemoryBufferRef Buffer, raw_ostream &OS) {
+  auto R = openAs<Blob>(MemoryBuffer::getMemBuffer(Buffer, false));
   if (!R)
     return R.takeError();
   return (*R)->dump(OS);
@@ -53,9 +63,9 @@ bool identifyCompact(StringRef Contents) { return isCompact(Contents); }
 bool identifyKsymBlob(StringRef Contents) { return isKsymBlob(Contents); }
 
 const FormatHandler CompactHandler = {"kernel symbol table", identifyCompact,
-                                      openTable, dumpTable};
-const FormatHandler KsymBlobHandler = {"ksym-blob", identifyKsymBlob, openTable,
-                                       dumpTable};
+                                      openTable<false>, dumpTable<false>};
+const FormatHandler KsymBlobHandler = {"ksym-blob", identifyKsymBlob,
+                                       openTable<true>, dumpTable<true>};
 FormatRegistration RegisterCompact(CompactHandler);
 FormatRegistration RegisterKsymBlob(KsymBlobHandler);
 

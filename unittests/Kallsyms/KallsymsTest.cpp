@@ -155,6 +155,9 @@ TEST(KallsymsParse, Errors) {
   O.MaxLineLength = 10;
   EXPECT_EQ(parseErr("1000 T a\n1000 T abcdefghijk\n", O),
             "in:2: line is longer than 10 bytes");
+  EXPECT_EQ(parseErr(StringRef("1000 T a\n1100 T fo\0o\n", 21)),
+            "in:2: NUL byte at column 10");
+  EXPECT_EQ(parseErr(StringRef("\0", 1)), "in:1: NUL byte at column 1");
   EXPECT_NE(parseErr("0 T a\n0 T b\n").find("every address is zero"),
             std::string::npos);
 }
