@@ -1,5 +1,6 @@
 //===- BuildTypeTable.cpp - Whole-object driver for the type builder ------===//
 
+#include "dwarfpack/Support/DieChildren.h"
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
@@ -396,7 +397,7 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     while (!Work.empty()) {
       DWARFUnit *U = Work.pop_back_val();
       for (DWARFDie C :
-           U->getUnitDIE(/*ExtractUnitDIEOnly=*/false).children()) {
+           DieChildren(U->getUnitDIE(/*ExtractUnitDIEOnly=*/false))) {
         if (C.getTag() != dwarf::DW_TAG_imported_unit)
           continue;
         std::optional<DWARFFormValue> V = C.find(dwarf::DW_AT_import);

@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Support/DenseKeys.h"
+#include "dwarfpack/Support/DieChildren.h"
 #include "dwarfpack/Support/LEB128.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
 #include "dwarfpack/Types/TypeHash.h"
@@ -36,68 +37,12 @@ constexpr unsigned MaxDepth = 4000;
 /// Largest type size believed (bytes); larger sizes are corrupt.
 constexpr uint64_t MaxSaneSize = uint64_t(1) << 48;
 
+DieChildren childrenOf(const DWARFDie &D) { return DieChildren(D); }
+fast::Die::ChildRange childrenOf(const fast::Die &D) { return D.children(); }
+
 /// A DIE's attributes read in one pass. The converter asks a type or
 /// member DIE for up to eight attributes, and each DWARFDie::find walks the
 /// abbreviation again and skips the values before the one it wants.
-/// The children of an LLVM DIE, found by the parent index of each DIE
-/// after it. DWARFDie::children() follows sibling indexes, which in a unit
-/// whose DIEs stop inside a nested DIE's children (corrupt DWARF) led past
-/// the unit's DIE array; this walk never leaves it. Same children, in the
-/// same order, for well-formed units.
-class LLVMChildren {
-public:
-  class Iterator {
-  public:
-    Iterator(DWARFUnit *U, uint32_t Parent, uint32_t I)
-        : U(U), N(U ? U->getNumDIEs() : 0), Parent(Parent), I(I) {
-      settle();
-    }
-    DWARFDie operator*() const { return U->getDIEAtIndex(I); }
-    Iterator &operator++() {
-      ++I;
-      settle();
-      return *this;
-    }
-    bool operator!=(const Iterator &O) const { return I != O.I; }
-
-  private:
-    /// Moves to the next child of Parent at or after I, or to End.
-    void settle() {
-      for (; I < N; ++I) {
-        DWARFDie C = U->getDIEAtIndex(I);
-        std::optional<uint32_t> P = C.getDebugInfoEntry()->getParentIdx();
-        if (!P || *P < Parent)
-          break; // past Parent's subtree
-        if (*P != Parent)
-          continue; // a grandchild
-        if (C.getTag() == dwarf::DW_TAG_null)
-          break; // Parent's end of children
-        return;
-      }
-      I = End;
-    }
-    DWARFUnit *U;
-    uint32_t N, Parent, I;
-  };
-  static constexpr uint32_t End = UINT32_MAX;
-
-  explicit LLVMChildren(const DWARFDie &D) : D(D) {}
-  Iterator begin() const {
-    if (!D.isValid() || !D.hasChildren())
-      return end();
-    DWARFUnit *U = D.getDwarfUnit();
-    uint32_t Idx = U->getDIEIndex(D);
-    return Iterator(U, Idx, Idx + 1);
-  }
-  Iterator end() const { return Iterator(nullptr, 0, End); }
-
-private:
-  DWARFDie D;
-};
-
-LLVMChildren childrenOf(const DWARFDie &D) { return LLVMChildren(D); }
-fast::Die::ChildRange childrenOf(const fast::Die &D) { return D.children(); }
-
 template <typename DieT> class DieView;
 
 /// LLVM's DIEs.

@@ -13,6 +13,7 @@
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/Support/DenseKeys.h"
+#include "dwarfpack/Support/DieChildren.h"
 #include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Support/LineTableHeader.h"
@@ -509,7 +510,7 @@ void Checker::collectDwarfBoundaries(uint64_t Start, uint64_t End,
   SmallVector<DWARFDie, 16> Work{Sub};
   while (!Work.empty()) {
     DWARFDie D = Work.pop_back_val();
-    for (DWARFDie Child : D.children()) {
+    for (DWARFDie Child : DieChildren(D)) {
       dwarf::Tag T = Child.getTag();
       if (T == dwarf::DW_TAG_inlined_subroutine) {
         if (Expected<DWARFAddressRangesVector> Ranges =
