@@ -154,6 +154,11 @@ Error commitOutputs(StringRef Dir, const OutputSet &Outs, uint64_t &Written,
       sys::fs::remove(Tmp);
   };
   auto Stage = [&](const std::string &Final, StringRef Data) -> Error {
+    // Refused before anything is renamed: a rename onto it would fail
+    // after others succeeded.
+    if (sys::fs::is_directory(Final))
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot write '" + Final + "': is a directory");
     if (auto Old = MemoryBuffer::getFile(Final, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
         Old && (*Old)->getBuffer() == Data) {
