@@ -36,9 +36,11 @@ static const char *CompareSubDetails =
     "  dwarfpack compare-tables --convert INPUT [options]\n"
     "\n"
     "  Looks addresses up in both files and reports every difference\n"
-    "  (exit status 1 when there is one). With --convert, INPUT (ELF or\n"
-    "  Breakpad .sym) is converted in memory to GSYM and to the compact\n"
-    "  table, which are then compared.\n";
+    "  (exit status 1 when there is one): every function's first and last\n"
+    "  byte and the address after it, or every address (--all-addresses),\n"
+    "  or N random ones (--random N, which also times both readers). With\n"
+    "  --convert, INPUT (ELF or Breakpad .sym) is converted in memory to\n"
+    "  GSYM and to the compact table, which are then compared.\n";
 
 cl::SubCommand CompareSub(
     "compare-tables",
@@ -59,8 +61,9 @@ static cl::opt<uint64_t>
            cl::desc("Compare and time N random addresses inside "
                     "functions (uniform function, then offset)"),
            cl::init(0), cl::sub(CompareSub), cl::cat(category()));
-static cl::opt<uint64_t> Seed("seed", cl::desc("Seed of --random"), cl::init(1),
-                              cl::sub(CompareSub), cl::cat(category()));
+static cl::opt<uint64_t> Seed("seed", cl::desc("Seed of --random (default 1)"),
+                              cl::init(1), cl::sub(CompareSub),
+                              cl::cat(category()));
 static cl::opt<bool> Sizes("sizes",
                            cl::desc("Print the size of each part of both"),
                            cl::sub(CompareSub), cl::cat(category()));
@@ -72,11 +75,12 @@ static cl::opt<std::string>
 static cl::opt<unsigned>
     BlockShift("block-shift",
                cl::desc("With --convert: functions per address block of the "
-                        "compact table, as a power of two"),
+                        "compact table, as a power of two (default 4)"),
                cl::init(compact::WriteOptions().BlockShift),
                cl::sub(CompareSub), cl::cat(category()));
 static cl::opt<unsigned> MaxReports("max-reports",
-                                    cl::desc("Differences to print"),
+                                    cl::desc("Differences to print (default "
+                                             "10; all are counted)"),
                                     cl::init(10), cl::sub(CompareSub),
                                     cl::cat(category()));
 
@@ -183,6 +187,9 @@ static Expected<Parts> compactParts(const compact::CompactReader &R) {
 }
 
 static int runCompare() {
+  if (!Convert &&
+      (SavePrefix.getNumOccurrences() || BlockShift.getNumOccurrences()))
+    return reportError("--save-prefix and --block-shift apply to --convert");
   std::unique_ptr<MemoryBuffer> RefBuf, OtherBuf;
   std::string RefName, OtherName;
   uint64_t SourceSize = 0;
@@ -281,6 +288,18 @@ static int runCompare() {
   }
 
   const uint32_t N = G.getNumAddresses();
+  if (!AllAddresses && !Random) {
+    for (uint32_t I = 0; I < N; ++I) {
+      Expected<gsym::DecodedFunction> D = G.decodeFunction(I);
+      if (!D)
+        return reportError(createFileError(RefName, D.takeError()));
+      const AddressRange &R = D->Entry.Range;
+      Check(R.Start);
+      if (R.End - R.Start > 1)
+        Check(R.End - 1);
+      Check(R.End);
+    }
+  }
   if (AllAddresses) {
     for (uint32_t I = 0; I < N; ++I) {
       Expected<gsym::DecodedFunction> D = G.decodeFunction(I);
@@ -341,9 +360,8 @@ static int runCompare() {
                      TO / TG);
   }
 
-  if (AllAddresses || Random)
-    outs() << Compared << " addresses compared, " << Differences
-           << " differences\n";
+  outs() << Compared << " addresses compared, " << Differences
+         << " differences\n";
   return Differences ? 1 : 0;
 }
 
