@@ -853,6 +853,12 @@ Expected<TableVerifyStats> verifyTableFile(StringRef TablePath,
       return createFileError(TablePath, T.takeError());
     Table = std::move(*T);
   } else {
+    if (!gsym::GsymReader::isGsym((*Buf)->getBuffer()))
+      return createFileError(
+          TablePath,
+          createStringError(inconvertibleErrorCode(),
+                            "not an address table (neither a compact table "
+                            "nor GSYM)"));
     auto R = gsym::GsymReader::create(std::move(*Buf));
     if (!R)
       return createFileError(TablePath, R.takeError());

@@ -51,8 +51,9 @@ cl::opt<bool> Embed("embed",
                              "its .ctf section instead of a standalone dict"),
                     cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<unsigned> NumThreads("num-threads",
-                             cl::desc("Threads converting compile units (the "
-                                      "output is identical for any count)"),
+                             cl::desc("Threads converting compile units "
+                                      "(default 1; the output is identical "
+                                      "for any count)"),
                              cl::init(1), cl::sub(CtfCmd),
                              cl::cat(tool::category()));
 cl::opt<bool> NoCompress("no-compress",
@@ -209,6 +210,17 @@ int run() {
   return 0;
 }
 
-tool::CommandRegistration Reg(CtfCmd, run);
+const char *CtfDetails =
+    "dwarfpack ctf INPUT -o OUTPUT [options]\n"
+    "  dwarfpack ctf [--builtin-modules FILE ...] OBJECTS... -o OUTDIR\n"
+    "\n"
+    "  One object (ELF executable, library, object file): its C types and\n"
+    "  global variables and functions as one CTF v3 dict (docs/CTF.md), or\n"
+    "  with --embed a copy of INPUT with the dict in its .ctf section.\n"
+    "  Several objects (a kernel and its modules): a shared parent dict\n"
+    "  and one child dict per module in OUTDIR (docs/CTF-kernel.md).\n"
+    "  The output is the same for any --num-threads (default 1).\n";
+
+tool::CommandRegistration Reg(CtfCmd, run, CtfDetails);
 
 } // namespace

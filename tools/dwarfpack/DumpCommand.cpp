@@ -34,4 +34,13 @@ static int runDump() {
   return 0;
 }
 
-static CommandRegistration RegisterDump(DumpSub, runDump);
+static const char *DumpDetails =
+    "dwarfpack dump FILE\n"
+    "\n"
+    "  Prints any file dwarfpack writes, recognised by its content (GSYM,\n"
+    "  compact address table, CTF dict or archive, ELF file with a .ctf\n"
+    "  section, kernel symbol table, ksym-blob), as stable text: headers,\n"
+    "  then every record. A kernel symbol table prints as\n"
+    "  /proc/kallsyms does, in address order.\n";
+
+static CommandRegistration RegisterDump(DumpSub, runDump, DumpDetails);

@@ -58,8 +58,10 @@ cl::SubCommand GsymSub(
     "gsym",
     "Convert an ELF file's DWARF and symbol tables to an address table");
 
-cl::opt<std::string> Input(cl::Positional, cl::desc("<input ELF file>"),
-                           cl::Required, cl::sub(GsymSub), cl::cat(category()));
+cl::opt<std::string>
+    Input(cl::Positional,
+          cl::desc("<input: ELF file, Breakpad .sym, or directory>"),
+          cl::Required, cl::sub(GsymSub), cl::cat(category()));
 cl::opt<std::string> Output("o", cl::desc("Output file (or --store)"),
                             cl::value_desc("file"), cl::sub(GsymSub),
                             cl::cat(category()));
@@ -137,6 +139,8 @@ int runGsym() {
     return reportError("give -o OUTPUT (or --store DIR) once");
   if (Output.getNumOccurrences() + StoreDir.getNumOccurrences() != 1)
     return reportError("give either -o OUTPUT or --store DIR");
+  if (StoreDir.getNumOccurrences() && StoreDir.empty())
+    return reportError("--store: the directory name is empty");
   if (BreakpadStore && StoreDir.getNumOccurrences())
     return reportError("--breakpad-store writes to the directory of -o, not "
                        "to --store");

@@ -273,6 +273,15 @@ int run() {
   return 0;
 }
 
-CommandRegistration Registration(Sub, run);
+const char *KallsymsDetails =
+    "dwarfpack kallsyms INPUT -o OUTPUT [options]\n"
+    "\n"
+    "  INPUT ('-': stdin) is /proc/kallsyms, a System.map or 'nm -n'\n"
+    "  output; its text symbols (t/T, or every type with --all-types) become\n"
+    "  a kernel symbol table: dwarfpack's compact table (docs/Kallsyms.md)\n"
+    "  or, with --format=ksym-blob, the ksym-blob layout. 'dwarfpack lookup'\n"
+    "  and 'dump' read both; --lookup-name=NAME looks names up in one.\n";
+
+CommandRegistration Registration(Sub, run, KallsymsDetails);
 
 } // namespace

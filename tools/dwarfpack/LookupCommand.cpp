@@ -590,4 +590,15 @@ static int runLookup() {
   return 0;
 }
 
-static CommandRegistration RegisterLookup(LookupSub, runLookup);
+static const char *LookupDetails =
+    "dwarfpack lookup FILE [ADDRESS | NAME[+OFFSET] ...] [options]\n"
+    "\n"
+    "  Answers addresses (or symbol names) as llvm-symbolizer --inlines\n"
+    "  does, from any table dwarfpack writes (recognised by its content):\n"
+    "  function, file, line and inlined frames. Without addresses on the\n"
+    "  command line, reads them from stdin one line at a time and answers\n"
+    "  each at once. --kaslr-from and --module-tables answer a running\n"
+    "  kernel's addresses; --store and --file-offsets answer profilers'\n"
+    "  (build-id, file offset) samples (docs/UserGuide.md).\n";
+
+static CommandRegistration RegisterLookup(LookupSub, runLookup, LookupDetails);

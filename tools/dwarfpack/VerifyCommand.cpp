@@ -95,4 +95,12 @@ static int runVerify() {
   return runVerification(TableFile, InputFile, NumThreads, ShowStats);
 }
 
-static CommandRegistration RegisterVerify(VerifySub, runVerify);
+static const char *VerifyDetails =
+    "dwarfpack verify TABLE BINARY [options]\n"
+    "\n"
+    "  Checks an address table (compact or GSYM, from dwarfpack or\n"
+    "  llvm-gsymutil) against the DWARF of the binary it was made from:\n"
+    "  every line row and inline boundary of every function. Prints the\n"
+    "  mismatches counted by kind; exit status 1 when there is one.\n";
+
+static CommandRegistration RegisterVerify(VerifySub, runVerify, VerifyDetails);
