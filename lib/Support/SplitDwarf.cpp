@@ -109,9 +109,16 @@ Expected<DWARFUnit *> SplitDwarfLoader::fullUnit(DWARFUnit &U,
   DWARFDie CU = U.getUnitDIE();
   std::optional<const char *> Name = dwarf::toString(
       CU.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}));
-  if (!Name || !**Name)
+  if (!Name)
     return &U; // nothing to load: the skeleton is all there is
   std::optional<uint64_t> Id = U.getDWOId();
+  std::string Dwp = InputPath + ".dwp";
+  // An empty name: LLVM still takes the unit of this DWO id from a package
+  // beside the binary, so it is found (and vetted) there, as a named one
+  // is; without a package there is nothing to load.
+  bool NoName = !**Name;
+  if (NoName && (!Id || !sys::fs::exists(Dwp)))
+    return &U;
   SmallString<256> Where;
   if (sys::path::is_relative(*Name))
     if (const char *Dir = U.getCompilationDir())
@@ -123,7 +130,6 @@ Expected<DWARFUnit *> SplitDwarfLoader::fullUnit(DWARFUnit &U,
   else
     sys::path::append(Beside, sys::path::filename(*Name));
   sys::fs::make_absolute(Beside); // one spelling per file, for the cache
-  std::string Dwp = InputPath + ".dwp";
 
   DWARFContext &Parent = U.getContext();
   DWARFCompileUnit *Full = nullptr;
@@ -132,6 +138,8 @@ Expected<DWARFUnit *> SplitDwarfLoader::fullUnit(DWARFUnit &U,
   if (Id) {
     for (StringRef Path :
          {StringRef(Dwp), StringRef(Where), StringRef(Beside)}) {
+      if (NoName && Path != Dwp)
+        continue;
       File *F = open(Path, Parent, /*ReportOpenError=*/Path == Dwp);
       if (F && (Full = F->Ctx->getDWOCompileUnitForHash(*Id)))
         break;
@@ -146,6 +154,13 @@ Expected<DWARFUnit *> SplitDwarfLoader::fullUnit(DWARFUnit &U,
   } else {
     Why = "; the skeleton has no DWO id";
   }
+  if (!Full && NoName)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "split DWARF unit at 0x" + utohexstr(U.getOffset()) +
+            ": its skeleton names no .dwo file, and '" + Dwp +
+            "' has no usable unit for it" +
+            (Why.empty() ? std::string() : " (" + Why.substr(2) + ")"));
   if (!Full)
     return createStringError(
         inconvertibleErrorCode(),
