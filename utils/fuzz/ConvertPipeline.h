@@ -9,7 +9,8 @@
 // child dicts, the archive). Invariants: what we write opens with our
 // readers, the two DWARF readers give the same dict (docs/CTF.md: "the
 // types are the same either way"), and the shared repository never refuses
-// (it fails only on its own bugs).
+// (it fails only on its own bugs). The type converters see only objects
+// the ctf command would read (typesContext).
 //
 // Mutations are ELF-aware (mutateElf): most of them change the bytes of one
 // .debug_* section (or the symbol table) in place, so the file stays an ELF
@@ -34,6 +35,7 @@
 #include "dwarfpack/DWARF/ObjectConverter.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
+#include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
@@ -122,6 +124,26 @@ quietContext(const object::ObjectFile &Obj) {
       nullptr, "", Ignore, Ignore);
 }
 
+/// Obj's DWARF context, or null where the ctf command would refuse the
+/// object before reading its types (tools/dwarfpack/CtfCommand.cpp, and
+/// openObject in CtfKernel.cpp for each object of the kernel mode): bad
+/// ELF tables, compressed sections that cannot be had, DIEs whose values
+/// run past their section.
+inline std::unique_ptr<DWARFContext>
+typesContext(const object::ObjectFile &Obj) {
+  if (Error E =
+          joinErrors(checkElfTables(Obj), checkDebugSectionsReadable(Obj))) {
+    consumeError(std::move(E));
+    return nullptr;
+  }
+  std::unique_ptr<DWARFContext> Ctx = quietContext(Obj);
+  if (Error E = checkDieExtents(*Ctx)) {
+    consumeError(std::move(E));
+    return nullptr;
+  }
+  return Ctx;
+}
+
 /// The dict of Obj's types, read with the fast DWARF reader or LLVM's;
 /// empty when the build refuses the object.
 inline std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
@@ -150,15 +172,15 @@ inline std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
 }
 
 /// The kernel mode's pipeline (tools/dwarfpack/CtfKernel.cpp) on Obj's
-/// units: odd and even units make two modules, all units again a third
-/// (blocklisted), so that types are shared, private and stored twice. A
-/// Partner (another, undamaged object, whose types partly agree with Obj's
-/// and partly conflict) is a fourth module, and its units go into the third
-/// too: modules built from different objects, as the kernel's are.
-inline void kernelDicts(const object::ObjectFile &Obj,
+/// units (Ctx: its typesContext): odd and even units make two modules, all
+/// units again a third (blocklisted), so that types are shared, private and
+/// stored twice. A Partner (another, undamaged object, whose types partly
+/// agree with Obj's and partly conflict) is a fourth module, and its units
+/// go into the third too: modules built from different objects, as the
+/// kernel's are.
+inline void kernelDicts(const object::ObjectFile &Obj, DWARFContext &Ctx,
                         const object::ObjectFile *Partner = nullptr) {
   using namespace ctfkernel;
-  std::unique_ptr<DWARFContext> Ctx = quietContext(Obj);
   types::BuildOptions Opts;
   WarningLog Log;
   ElfSymbolNames Syms = collectElfSymbols(Obj, /*GlobalDataOnly=*/true);
@@ -172,7 +194,7 @@ inline void kernelDicts(const object::ObjectFile &Obj,
   };
   for (const UnitClassifier &Classify :
        {UnitClassifier(Alternate), UnitClassifier(Everything)}) {
-    Expected<GroupedStats> S = convertUnitsInto(*Ctx, Opts, Classify, Log);
+    Expected<GroupedStats> S = convertUnitsInto(Ctx, Opts, Classify, Log);
     if (!S) {
       consumeError(S.takeError());
       return;
@@ -255,18 +277,15 @@ inline void convertAll(MemoryBufferRef Input,
   addressTables(Input, Obj ? Obj->get() : nullptr);
   if (!Obj)
     return;
-  // What the ctf command checks before it reads types.
-  if (Error E = joinErrors(checkElfTables(**Obj),
-                           checkDebugSectionsReadable(**Obj))) {
-    consumeError(std::move(E));
+  std::unique_ptr<DWARFContext> Ctx = typesContext(**Obj);
+  if (!Ctx)
     return;
-  }
   std::string Fast = typeDict(**Obj, /*FastReader=*/true);
   std::string Slow = typeDict(**Obj, /*FastReader=*/false);
   if (Fast != Slow)
     fail("the fast DWARF reader and LLVM's give different dicts (" +
          Twine(Fast.size()) + " and " + Twine(Slow.size()) + " bytes)");
-  kernelDicts(**Obj, Partner);
+  kernelDicts(**Obj, *Ctx, Partner);
 }
 
 /// Where the bytes of the sections worth mutating lie in an ELF file:
