@@ -174,12 +174,17 @@ inline std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
 /// The kernel mode's pipeline (tools/dwarfpack/CtfKernel.cpp) on Obj's
 /// units (Ctx: its typesContext): odd and even units make two modules, all
 /// units again a third (blocklisted), so that types are shared, private and
-/// stored twice. A Partner (another, undamaged object, whose types partly
-/// agree with Obj's and partly conflict) is a fourth module, and its units
-/// go into the third too: modules built from different objects, as the
-/// kernel's are.
+/// stored twice. A Partner (another object, whose types partly agree with
+/// Obj's and partly conflict) is a fourth module, and its units go into the
+/// third too: modules built from different objects, as the kernel's are.
+/// An intact partner (PartnerIntact: fuzz-convert's DWARFPACK_FUZZ_PARTNER)
+/// must open and convert. A damaged one (the pair mode) is opened as the
+/// kernel mode opens each object: one the command would refuse is left
+/// out, one whose units do not convert ends the run, as it ends the
+/// command.
 inline void kernelDicts(const object::ObjectFile &Obj, DWARFContext &Ctx,
-                        const object::ObjectFile *Partner = nullptr) {
+                        const object::ObjectFile *Partner = nullptr,
+                        bool PartnerIntact = true) {
   using namespace ctfkernel;
   types::BuildOptions Opts;
   WarningLog Log;
@@ -201,8 +206,11 @@ inline void kernelDicts(const object::ObjectFile &Obj, DWARFContext &Ctx,
     }
   }
   ElfSymbolNames PartnerSyms;
-  if (Partner) {
-    std::unique_ptr<DWARFContext> PCtx = quietContext(*Partner);
+  std::unique_ptr<DWARFContext> PCtx =
+      Partner ? typesContext(*Partner) : nullptr;
+  if (Partner && !PCtx && PartnerIntact)
+    fail("the partner object is refused");
+  if (PCtx) {
     PartnerSyms = collectElfSymbols(*Partner, /*GlobalDataOnly=*/true);
     auto Own = [&](StringRef, StringRef) -> UnitTarget {
       return {&Other, &PartnerSyms.Objects};
@@ -214,8 +222,13 @@ inline void kernelDicts(const object::ObjectFile &Obj, DWARFContext &Ctx,
          {UnitClassifier(Own), UnitClassifier(Shared)})
       if (Expected<GroupedStats> S =
               convertUnitsInto(*PCtx, Opts, Classify, Log);
-          !S)
-        fail("the partner object does not convert: " + toString(S.takeError()));
+          !S) {
+        if (PartnerIntact)
+          fail("the partner object does not convert: " +
+               toString(S.takeError()));
+        consumeError(S.takeError());
+        return;
+      }
   }
   StringSet<> Defined;
   for (types::TypeMerger *M : {&Even, &Odd, &All, &Other})
@@ -227,7 +240,7 @@ inline void kernelDicts(const object::ObjectFile &Obj, DWARFContext &Ctx,
         {"odd", &Odd, &Syms},
         {"all", &All, &Syms},
         {"partner", &Other, &PartnerSyms}}) {
-    if (M == &Other && !Partner)
+    if (M == &Other && !PCtx)
       continue;
     M->dropDeclarations(Defined);
     types::TypeTable T = M->finish(*ModSyms);
@@ -288,6 +301,28 @@ inline void convertAll(MemoryBufferRef Input,
   kernelDicts(**Obj, *Ctx, Partner);
 }
 
+/// Two objects of a pair (FuzzCommon.h), both possibly damaged, through
+/// the kernel pipeline only (fuzz-convert's pair mode; the rest of
+/// convertAll is what fuzz-convert runs on one object): First makes the
+/// first three modules, Second is the partner.
+inline void kernelPair(MemoryBufferRef First, MemoryBufferRef Second) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createELFObjectFile(First);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return;
+  }
+  std::unique_ptr<DWARFContext> Ctx = typesContext(**Obj);
+  if (!Ctx)
+    return;
+  Expected<std::unique_ptr<object::ObjectFile>> Partner =
+      object::ObjectFile::createELFObjectFile(Second);
+  if (!Partner)
+    consumeError(Partner.takeError());
+  kernelDicts(**Obj, *Ctx, Partner ? Partner->get() : nullptr,
+              /*PartnerIntact=*/false);
+}
+
 /// Where the bytes of the sections worth mutating lie in an ELF file:
 /// .debug_* (and their relocations), .symtab and .strtab.
 inline std::vector<std::pair<size_t, size_t>>
@@ -337,6 +372,32 @@ inline size_t mutateElf(uint8_t *Data, size_t Size, size_t MaxSize,
     }
   }
   return LLVMFuzzerMutate(Data, Size, MaxSize);
+}
+
+/// libFuzzer's custom mutator for pairs of ELF files (FuzzCommon.h): one
+/// of the two, picked at random, goes through mutateElf; the pair's header
+/// follows its new size. An input that is not a pair is mutated whole.
+inline size_t mutateElfPair(uint8_t *Data, size_t Size, size_t MaxSize,
+                            unsigned Seed) {
+  std::optional<std::pair<StringRef, StringRef>> P =
+      splitPair(StringRef(reinterpret_cast<const char *>(Data), Size));
+  if (!P)
+    return LLVMFuzzerMutate(Data, Size, MaxSize);
+  std::minstd_rand Rand(Seed);
+  bool Second = Rand() % 2;
+  StringRef Part = Second ? P->second : P->first;
+  // Size <= MaxSize, so the part has at least its own size.
+  size_t Room = MaxSize - (Size - Part.size());
+  if (Room == 0)
+    return LLVMFuzzerMutate(Data, Size, MaxSize);
+  std::vector<uint8_t> Buf(Room);
+  std::memcpy(Buf.data(), Part.data(), Part.size());
+  size_t N = mutateElf(Buf.data(), Part.size(), Room, Rand());
+  StringRef Mutated(reinterpret_cast<const char *>(Buf.data()), N);
+  std::string Out =
+      Second ? joinPair(P->first, Mutated) : joinPair(Mutated, P->second);
+  std::memcpy(Data, Out.data(), Out.size());
+  return Out.size();
 }
 
 } // namespace fuzz

@@ -22,7 +22,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace dwarfpack {
 namespace fuzz {
@@ -155,6 +159,45 @@ inline uint64_t lookupAll(const AddressSymbolizer &S,
       }));
   return Sum;
 }
+
+/// Two files in one input (the targets' pair modes): the first file's size
+/// as 4 bytes little-endian, its bytes, then the second file's bytes. An
+/// input too short for the size it declares is not a pair.
+inline std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+splitPair(llvm::StringRef Data) {
+  if (Data.size() < 4)
+    return std::nullopt;
+  uint32_t N = llvm::support::endian::read32le(Data.data());
+  if (N > Data.size() - 4)
+    return std::nullopt;
+  return std::make_pair(Data.substr(4, N), Data.substr(4 + N));
+}
+
+inline std::string joinPair(llvm::StringRef First, llvm::StringRef Second) {
+  std::string Out(4, '\0');
+  llvm::support::endian::write32le(Out.data(), uint32_t(First.size()));
+  Out += First;
+  Out += Second;
+  return Out;
+}
+
+/// A copy of some bytes in an allocation of their own, exactly as long (so
+/// that AddressSanitizer sees a read past the end, which inside a pair
+/// would land in the other file) and aligned as malloc aligns (LLVM's ELF
+/// reader needs it; a file inside a pair starts at any offset).
+class OwnedBytes {
+public:
+  explicit OwnedBytes(llvm::StringRef Bytes)
+      : Size(Bytes.size()), Data(new char[Bytes.size() ? Bytes.size() : 1]) {
+    if (Size)
+      std::memcpy(Data.get(), Bytes.data(), Size);
+  }
+  llvm::StringRef str() const { return llvm::StringRef(Data.get(), Size); }
+
+private:
+  size_t Size;
+  std::unique_ptr<char[]> Data;
+};
 
 /// Sinks a value so the optimizer keeps the reads that made it.
 inline void keep(uint64_t V) {
