@@ -7,6 +7,13 @@
 // files, which open them by path, meet the damage. utils/fuzz/run.sh builds
 // the pairs (targets dwo, dwp, dwp4, dwz).
 //
+// With DWARFPACK_FUZZ_PAIR=1 the input carries the binary too, as a pair
+// (FuzzCommon.h: the binary, then its side file), and both are damaged
+// (mutateElfPair). The binary is read from the input under the name
+// DWARFPACK_FUZZ_MAIN (the loaders look beside it and where its DWARF
+// says), the side file written as above (targets dwo-pair, dwp-pair,
+// dwp4-pair, dwz-pair).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ConvertPipeline.h"
@@ -18,7 +25,8 @@ using namespace llvm;
 using namespace dwarfpack::fuzz;
 
 static std::unique_ptr<MemoryBuffer> MainFile;
-static std::string SidePath;
+static std::string MainPath, SidePath;
+static bool PairMode = false;
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   const char *Main = std::getenv("DWARFPACK_FUZZ_MAIN");
@@ -28,6 +36,12 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
                          "binary) and DWARFPACK_FUZZ_SIDE (its side file)\n");
     std::exit(2);
   }
+  MainPath = Main;
+  SidePath = Side;
+  if (const char *Pair = std::getenv("DWARFPACK_FUZZ_PAIR"))
+    PairMode = StringRef(Pair) == "1";
+  if (PairMode)
+    return 0;
   ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Main);
   if (!B) {
     std::fprintf(stderr, "fuzz-sidefile: %s: %s\n", Main,
@@ -35,16 +49,17 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     std::exit(2);
   }
   MainFile = std::move(*B);
-  SidePath = Side;
   return 0;
 }
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *Data, size_t Size,
                                           size_t MaxSize, unsigned Seed) {
-  return mutateElf(Data, Size, MaxSize, Seed);
+  return PairMode ? mutateElfPair(Data, Size, MaxSize, Seed)
+                  : mutateElf(Data, Size, MaxSize, Seed);
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
+/// Puts Bytes where the loaders look for the side file.
+static void writeSideFile(StringRef Bytes) {
   // A new file each time (written beside, then renamed over the old one):
   // the previous run's mapping of the old one, if any, stays valid.
   std::string Temp = SidePath + ".new";
@@ -53,10 +68,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
     raw_fd_ostream OS(Temp, EC);
     if (EC)
       fail("cannot write " + Temp + ": " + EC.message());
-    OS.write(reinterpret_cast<const char *>(Bytes), Size);
+    OS << Bytes;
   }
   if (std::error_code EC = sys::fs::rename(Temp, SidePath))
     fail("cannot rename " + Temp + ": " + EC.message());
-  convertAll(MainFile->getMemBufferRef());
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
+  StringRef Data(reinterpret_cast<const char *>(Bytes), Size);
+  if (!PairMode) {
+    writeSideFile(Data);
+    convertAll(MainFile->getMemBufferRef());
+    return 0;
+  }
+  std::optional<std::pair<StringRef, StringRef>> P = splitPair(Data);
+  if (!P)
+    return 0;
+  writeSideFile(P->second);
+  OwnedBytes Main(P->first);
+  convertAll(MemoryBufferRef(Main.str(), MainPath));
   return 0;
 }
