@@ -9,10 +9,12 @@
 # (names without the fuzz- prefix: readers gsym compact ctf ksyms token
 # kallsyms-text breakpad convert; dwo, dwp, dwp4 and dwz run fuzz-sidefile
 # on a .dwo, a DWARF 5 or DWARF 4 .dwp package or a dwz supplementary file,
-# dwz skipped when gcc or dwz is missing). Seeds are written at run time under
-# BUILD_DIR/fuzz-seeds (the binaries of the side files, which must stay where
-# they were built, under BUILD_DIR/fuzz-sidefiles), the growing corpora live
-# in BUILD_DIR/fuzz-corpus,
+# dwz skipped when gcc or dwz is missing; dwo-pair, dwp-pair, dwp4-pair and
+# dwz-pair damage the binary too, convert-pair an object and the kernel
+# pipeline's partner, both: their inputs are pairs of files, see README.md).
+# Seeds are written at run time under BUILD_DIR/fuzz-seeds (the binaries of
+# the side files, which must stay where they were built, under
+# BUILD_DIR/fuzz-sidefiles), the growing corpora live in BUILD_DIR/fuzz-corpus,
 # crash reproducers in BUILD_DIR/fuzz-artifacts, each run's output in
 # BUILD_DIR/fuzz-TARGET.rROUND.log: nothing here is committed.
 # Environment: DWARFPACK (a normal dwarfpack binary to write seed tables
@@ -31,11 +33,12 @@ while getopts "b:t:r:" opt; do
     b) BUILD=$(realpath -m "$OPTARG") ;;
     t) SECONDS_PER=$OPTARG ;;
     r) ROUNDS=$OPTARG ;;
-    *) sed -n '2,18p' "$0"; exit 2 ;;
+    *) sed -n '2,24p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert dwo dwp dwp4 dwz)
+ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert dwo dwp dwp4 dwz
+  convert-pair dwo-pair dwp-pair dwp4-pair dwz-pair)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 
@@ -49,6 +52,7 @@ max_len() {
     kallsyms-text) echo 4096 ;;
     breakpad) echo 8192 ;;
     convert | dwo | dwp | dwp4 | dwz) echo 65536 ;;
+    *-pair) echo 65536 ;;
   esac
 }
 
@@ -72,8 +76,17 @@ BREAKPAD_SYM=${BREAKPAD_SYM:-$SRC/../shared/data/breakpad/sqlite-gcc.sym}
 SEEDS=$BUILD/fuzz-seeds
 rm -rf "$SEEDS"
 mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwp,dwp4,dwz}
+mkdir -p "$SEEDS"/{convert,dwo,dwp,dwp4,dwz}-pair
 W=$SEEDS/work
 mkdir -p "$W"
+
+# An input of the pair modes (FuzzCommon.h): the first file's size as 4
+# bytes little-endian, the first file, the second file.
+join_pair() {
+  python3 -c 'import struct, sys
+a, b = (open(f, "rb").read() for f in sys.argv[1:3])
+sys.stdout.buffer.write(struct.pack("<I", len(a)) + a + b)' "$1" "$2" > "$3"
+}
 
 # --- Kernel symbol text and tables ---------------------------------------
 cat > "$W/kallsyms.txt" <<'TXT'
@@ -189,6 +202,15 @@ if command -v gcc > /dev/null; then
   gcc -O2 -g -o "$SEEDS/convert/gcc-O2" "$W/prog.c"
   gcc -O1 -g -gdwarf-4 -fdebug-types-section -c -o "$SEEDS/convert/gcc-dwarf4-types.o" "$W/prog.c"
 fi
+# convert-pair: each object with the partner, and a partner with type
+# units (DWARF 4 .debug_types).
+for f in "$SEEDS"/convert/*; do
+  join_pair "$f" "$BUILD/fuzz-partner/partner.o" "$SEEDS/convert-pair/$(basename "$f")+partner"
+done
+if [ -f "$SEEDS/convert/gcc-dwarf4-types.o" ]; then
+  join_pair "$SEEDS/convert/clang-O0-dwarf4.o" "$SEEDS/convert/gcc-dwarf4-types.o" \
+    "$SEEDS/convert-pair/clang-O0-dwarf4.o+gcc-dwarf4-types.o"
+fi
 # Side files for fuzz-sidefile: a binary and its .dwo (split DWARF, clang,
 # DWARF 5), and two gcc binaries and their dwz supplementary file. Each
 # binary names its side file by path, so they stay under fuzz-sidefiles.
@@ -198,6 +220,7 @@ cp "$W/prog.c" "$SIDE/dwo/"
 (cd "$SIDE/dwo" && "$CC_FOR_SEEDS" -O2 -g -gdwarf-5 -gsplit-dwarf -c prog.c -o prog.o &&
   "$CC_FOR_SEEDS" prog.o -o prog)
 cp "$SIDE/dwo/prog.dwo" "$SEEDS/dwo/"
+join_pair "$SIDE/dwo/prog" "$SIDE/dwo/prog.dwo" "$SEEDS/dwo-pair/prog+prog.dwo"
 # Packages: two units, with type units, in a DWARF 5 .dwp (cu and tu index
 # version 5) and a DWARF 4 one (GNU index version 2); no .dwo stays beside
 # them, so the package is what the loader finds.
@@ -215,6 +238,7 @@ for v in 5 4; do
       -c prog.c lib.c && "$CC_FOR_SEEDS" prog.o lib.o -o prog &&
     llvm-dwp-19 -e prog -o prog.dwp && rm prog.dwo lib.dwo)
   cp "$d/prog.dwp" "$SEEDS/$(basename "$d")/"
+  join_pair "$d/prog" "$d/prog.dwp" "$SEEDS/$(basename "$d")-pair/prog+prog.dwp"
 done
 if command -v gcc > /dev/null && command -v dwz > /dev/null; then
   cat > "$SIDE/dwz/one.c" <<'C'
@@ -235,6 +259,10 @@ C
   (cd "$SIDE/dwz" && gcc -O2 -g one.c -o one && gcc -O2 -g two.c -o two &&
     dwz -m common.debug -M common.debug one two)
   cp "$SIDE/dwz/common.debug" "$SEEDS/dwz/"
+  # Both binaries use the file; fuzz-sidefile names either DWARFPACK_FUZZ_MAIN.
+  for b in one two; do
+    join_pair "$SIDE/dwz/$b" "$SIDE/dwz/common.debug" "$SEEDS/dwz-pair/$b+common.debug"
+  done
 fi
 # A build-id note, as /sys/module/*/notes/.note.gnu.build-id shows it.
 objcopy --dump-section .note.gnu.build-id="$SEEDS/readers/build-id.note" \
@@ -326,17 +354,25 @@ for ((round = 1; round <= ROUNDS; round++)); do
   for t in "${RUN_TARGETS[@]}"; do
     corpus=$BUILD/fuzz-corpus/$t
     binary=$BUILD/bin/fuzz-$t
+    # The pair modes take the same setting as the target they extend.
+    export DWARFPACK_FUZZ_PAIR=0
     case $t in
+      *-pair)
+        export DWARFPACK_FUZZ_PAIR=1
+        ;;
+    esac
+    case ${t%-pair} in
       dwo)
         binary=$BUILD/bin/fuzz-sidefile
         export DWARFPACK_FUZZ_MAIN=$SIDE/dwo/prog DWARFPACK_FUZZ_SIDE=$SIDE/dwo/prog.dwo
         ;;
       convert)
+        binary=$BUILD/bin/fuzz-convert
         export DWARFPACK_FUZZ_PARTNER=$BUILD/fuzz-partner/partner.o
         ;;
       dwp | dwp4)
         binary=$BUILD/bin/fuzz-sidefile
-        export DWARFPACK_FUZZ_MAIN=$SIDE/$t/prog DWARFPACK_FUZZ_SIDE=$SIDE/$t/prog.dwp
+        export DWARFPACK_FUZZ_MAIN=$SIDE/${t%-pair}/prog DWARFPACK_FUZZ_SIDE=$SIDE/${t%-pair}/prog.dwp
         ;;
       dwz)
         binary=$BUILD/bin/fuzz-sidefile
