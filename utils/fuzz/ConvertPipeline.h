@@ -360,7 +360,8 @@ sectionsToMutate(const uint8_t *Data, size_t Size) {
 inline size_t mutateElf(uint8_t *Data, size_t Size, size_t MaxSize,
                         unsigned Seed) {
   std::minstd_rand Rand(Seed);
-  if (Rand() % 8 != 0) {
+  // Not in place when a smaller input is asked for (-minimize_crash).
+  if (Size <= MaxSize && Rand() % 8 != 0) {
     std::vector<std::pair<size_t, size_t>> Secs = sectionsToMutate(Data, Size);
     if (!Secs.empty()) {
       auto [Off, Len] = Secs[Rand() % Secs.size()];
@@ -386,11 +387,12 @@ inline size_t mutateElfPair(uint8_t *Data, size_t Size, size_t MaxSize,
   std::minstd_rand Rand(Seed);
   bool Second = Rand() % 2;
   StringRef Part = Second ? P->second : P->first;
-  // Size <= MaxSize, so the part has at least its own size.
-  size_t Room = MaxSize - (Size - Part.size());
-  if (Room == 0)
+  // What the part may grow (or, minimising a crash, must shrink) to.
+  size_t Rest = Size - Part.size();
+  if (MaxSize <= Rest)
     return LLVMFuzzerMutate(Data, Size, MaxSize);
-  std::vector<uint8_t> Buf(Room);
+  size_t Room = MaxSize - Rest;
+  std::vector<uint8_t> Buf(std::max(Room, Part.size()));
   std::memcpy(Buf.data(), Part.data(), Part.size());
   size_t N = mutateElf(Buf.data(), Part.size(), Room, Rand());
   StringRef Mutated(reinterpret_cast<const char *>(Buf.data()), N);
