@@ -835,16 +835,34 @@ Expected<TableVerifyStats> verifyTableFile(StringRef TablePath,
                                            StringRef ObjectPath,
                                            WarningLog &Log,
                                            const TableVerifyOptions &Opts) {
-  auto Buf = MemoryBuffer::getFile(TablePath, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
-  if (!Buf)
-    return createFileError(TablePath, errorCodeToError(Buf.getError()));
+  auto TableBuf = MemoryBuffer::getFile(TablePath, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false);
+  if (!TableBuf)
+    return createFileError(TablePath, errorCodeToError(TableBuf.getError()));
+  auto ObjectBuf = MemoryBuffer::getFile(ObjectPath, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!ObjectBuf)
+    return createFileError(ObjectPath, errorCodeToError(ObjectBuf.getError()));
+  return verifyTableBuffer(
+      MemoryBufferRef((*TableBuf)->getBuffer(), TablePath),
+      MemoryBufferRef((*ObjectBuf)->getBuffer(), ObjectPath), Log, Opts);
+}
+
+Expected<TableVerifyStats> verifyTableBuffer(MemoryBufferRef TableBytes,
+                                             MemoryBufferRef ObjectBytes,
+                                             WarningLog &Log,
+                                             const TableVerifyOptions &Opts) {
+  StringRef TablePath = TableBytes.getBufferIdentifier();
+  StringRef ObjectPath = ObjectBytes.getBufferIdentifier();
+  // The readers take ownership of a buffer: lend them a view.
+  std::unique_ptr<MemoryBuffer> Buf =
+      MemoryBuffer::getMemBuffer(TableBytes, /*RequiresNullTerminator=*/false);
   // Either reader; the view of the one that opened the file.
   std::unique_ptr<gsym::GsymReader> Gsym;
   std::unique_ptr<compact::CompactReader> Compact;
   std::unique_ptr<VerifiableTable> Table;
-  if (compact::CompactReader::isCompact((*Buf)->getBuffer())) {
-    auto R = compact::CompactReader::create(std::move(*Buf));
+  if (compact::CompactReader::isCompact(Buf->getBuffer())) {
+    auto R = compact::CompactReader::create(std::move(Buf));
     if (!R)
       return createFileError(TablePath, R.takeError());
     Compact = std::move(*R);
@@ -853,22 +871,22 @@ Expected<TableVerifyStats> verifyTableFile(StringRef TablePath,
       return createFileError(TablePath, T.takeError());
     Table = std::move(*T);
   } else {
-    if (!gsym::GsymReader::isGsym((*Buf)->getBuffer()))
+    if (!gsym::GsymReader::isGsym(Buf->getBuffer()))
       return createFileError(
           TablePath,
           createStringError(inconvertibleErrorCode(),
                             "not an address table (neither a compact table "
                             "nor GSYM)"));
-    auto R = gsym::GsymReader::create(std::move(*Buf));
+    auto R = gsym::GsymReader::create(std::move(Buf));
     if (!R)
       return createFileError(TablePath, R.takeError());
     Gsym = std::move(*R);
     Table = makeGsymTable(*Gsym);
   }
-  auto Bin = object::createBinary(ObjectPath);
+  auto Bin = object::createBinary(ObjectBytes);
   if (!Bin)
     return createFileError(ObjectPath, Bin.takeError());
-  auto *Obj = dyn_cast<ObjectFile>(Bin->getBinary());
+  auto *Obj = dyn_cast<ObjectFile>(Bin->get());
   if (!Obj)
     return createFileError(
         ObjectPath,

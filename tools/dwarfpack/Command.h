@@ -45,6 +45,9 @@ int reportError(const llvm::Twine &Message);
 /// they agree.
 int runVerification(llvm::StringRef TableFile, llvm::StringRef InputFile,
                     unsigned NumThreads, bool ShowStats);
+/// Same, over bytes in memory (named by their identifiers), the report to OS.
+int runVerification(llvm::MemoryBufferRef Table, llvm::MemoryBufferRef Input,
+                    unsigned NumThreads, bool ShowStats, llvm::raw_ostream &OS);
 
 /// Flushes standard output; a write error (disk full) becomes an Error.
 llvm::Error flushStandardOutput();

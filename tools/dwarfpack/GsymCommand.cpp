@@ -229,8 +229,16 @@ int runGsym() {
 
   auto Written = std::chrono::steady_clock::now();
 
+  // With -o - the table goes to standard output: reports go to stderr.
+  raw_ostream &Report = Output == "-" ? errs() : outs();
+  // The bytes just written, not the file: standard output cannot be read
+  // back, and a piped input was read once.
   if (Verify)
-    if (int Status = runVerification(Output, Input, NumThreads, Stats))
+    if (int Status = runVerification(
+            MemoryBufferRef(*Bytes, Output == "-" ? StringRef("<stdout>")
+                                                  : StringRef(Output)),
+            MemoryBufferRef((*Buf)->getBuffer(), Input), NumThreads, Stats,
+            Report))
       return Status;
 
   if (!Quiet)
@@ -245,33 +253,33 @@ int runGsym() {
     // A .sym has records and no DWARF: say what was kept and skipped of
     // them, and which functions have line tables.
     if (IsBreakpad) {
-      outs() << "input:        " << Input << " (Breakpad, " << BS.TextLines
+      Report << "input:        " << Input << " (Breakpad, " << BS.TextLines
              << " lines)\n";
-      printBreakpadStats(BS, outs());
+      printBreakpadStats(BS, Report);
     } else {
-      outs() << "input:        " << Input << "\n"
+      Report << "input:        " << Input << "\n"
              << "dwarf bytes:  " << CS.DebugBytes << " (" << CS.CompileUnits
              << " compile units)\n";
     }
-    outs() << "output:       " << Output
+    Report << "output:       " << Output
            << (Format == OutFormat::Compact ? " (compact)\n" : " (gsym)\n")
            << "output bytes: " << WS.Bytes << "\n";
     if (IsBreakpad)
-      outs() << "functions:    " << WS.Functions << " (" << FromDwarf
+      Report << "functions:    " << WS.Functions << " (" << FromDwarf
              << " with line or inline info, " << (WS.Functions - FromDwarf)
              << " names only)\n";
     else
-      outs() << "functions:    " << WS.Functions << " (" << FromDwarf
+      Report << "functions:    " << WS.Functions << " (" << FromDwarf
              << " from DWARF, " << (WS.Functions - FromDwarf)
              << " from symbols)\n";
-    outs() << "line rows:    " << WS.LineRows << "\n"
+    Report << "line rows:    " << WS.LineRows << "\n"
            << "inline nodes: " << WS.InlineNodes << "\n"
            << "files:        " << WS.Files << "\n"
            << "strings:      " << WS.Strings << "\n"
            << "warnings:     " << Log.total() << "\n";
     for (const WarningLog::KindSummary &K : Log.notes())
-      outs() << "noted:        " << K.Count << " " << K.Kind << "\n";
-    outs() << "wall time:    "
+      Report << "noted:        " << K.Count << " " << K.Kind << "\n";
+    Report << "wall time:    "
            << format("%.3f", Secs(Start, std::chrono::steady_clock::now()))
            << " s (" << (IsBreakpad ? "parse " : "read ")
            << format("%.3f", Secs(Start, Read)) << ", finalize "

@@ -41,16 +41,12 @@ static cl::opt<bool>
               cl::desc("Print the CPU time of loading DWARF and comparing"),
               cl::sub(VerifySub), cl::cat(category()));
 
-int dwarfpack::tool::runVerification(StringRef TableFile, StringRef InputFile,
-                                     unsigned NumThreads, bool ShowStats) {
-  WarningLog Log;
-  verify::TableVerifyOptions Opts;
-  Opts.NumThreads = NumThreads;
-  Expected<verify::TableVerifyStats> Stats =
-      verify::verifyTableFile(TableFile, InputFile, Log, Opts);
+static int reportVerification(Expected<verify::TableVerifyStats> Stats,
+                              const WarningLog &Log, StringRef TableFile,
+                              StringRef InputFile, bool ShowStats,
+                              raw_ostream &OS) {
   if (!Stats)
     return reportError(Stats.takeError());
-  raw_ostream &OS = outs();
   OS << "checked '" << TableFile << "' against '" << InputFile
      << "': " << Stats->FunctionsChecked << " functions ("
      << Stats->SymbolOnlyFunctions << " from the symbol table only, not "
@@ -76,6 +72,27 @@ int dwarfpack::tool::runVerification(StringRef TableFile, StringRef InputFile,
                        InputFile + "' (" + Twine(Stats->Mismatches) +
                        " mismatches)");
   return 0;
+}
+
+int dwarfpack::tool::runVerification(StringRef TableFile, StringRef InputFile,
+                                     unsigned NumThreads, bool ShowStats) {
+  WarningLog Log;
+  verify::TableVerifyOptions Opts;
+  Opts.NumThreads = NumThreads;
+  return reportVerification(
+      verify::verifyTableFile(TableFile, InputFile, Log, Opts), Log, TableFile,
+      InputFile, ShowStats, outs());
+}
+
+int dwarfpack::tool::runVerification(MemoryBufferRef Table,
+                                     MemoryBufferRef Input, unsigned NumThreads,
+                                     bool ShowStats, raw_ostream &OS) {
+  WarningLog Log;
+  verify::TableVerifyOptions Opts;
+  Opts.NumThreads = NumThreads;
+  return reportVerification(verify::verifyTableBuffer(Table, Input, Log, Opts),
+                            Log, Table.getBufferIdentifier(),
+                            Input.getBufferIdentifier(), ShowStats, OS);
 }
 
 static int runVerify() {

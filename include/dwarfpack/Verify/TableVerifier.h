@@ -169,6 +169,14 @@ llvm::Expected<TableVerifyStats>
 verifyTableFile(llvm::StringRef TablePath, llvm::StringRef ObjectPath,
                 WarningLog &Log, const TableVerifyOptions &Opts = {});
 
+/// Same, over bytes already in memory (gsym --verify checks the table it
+/// has just encoded, and reads its input once: either may be a pipe). The
+/// buffers' identifiers name them in errors.
+llvm::Expected<TableVerifyStats>
+verifyTableBuffer(llvm::MemoryBufferRef TableBytes,
+                  llvm::MemoryBufferRef ObjectBytes, WarningLog &Log,
+                  const TableVerifyOptions &Opts = {});
+
 } // namespace verify
 } // namespace dwarfpack
 
