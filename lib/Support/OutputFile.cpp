@@ -13,6 +13,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace dwarfpack {
@@ -51,13 +53,19 @@ static Error runWriter(raw_fd_ostream &OS, StringRef Path,
   return F;
 }
 
-Error writeOutputFile(StringRef Path, function_ref<Error(raw_ostream &)> Write,
-                      std::optional<sys::fs::perms> Mode) {
+Expected<StagedOutput>
+StagedOutput::create(StringRef Path, function_ref<Error(raw_ostream &)> Write,
+                     std::optional<sys::fs::perms> Mode) {
+  auto InPlace = [&](Error E) -> Expected<StagedOutput> {
+    if (E)
+      return std::move(E);
+    return StagedOutput(Path.str(), "", std::nullopt);
+  };
   if (Path.empty())
     return createStringError(inconvertibleErrorCode(),
                              "the output file name is empty");
   if (Path == "-")
-    return runWriter(outs(), Path, Write);
+    return InPlace(runWriter(outs(), Path, Write));
 
   // What the name leads to, through symbolic links.
   sys::fs::file_status St;
@@ -76,7 +84,7 @@ Error writeOutputFile(StringRef Path, function_ref<Error(raw_ostream &)> Write,
     raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
     if (EC)
       return fileError(Path, EC);
-    return runWriter(OS, Path, Write);
+    return InPlace(runWriter(OS, Path, Write));
   }
 
   // A regular file or a new one: a temporary file beside the real file,
@@ -99,21 +107,58 @@ Error writeOutputFile(StringRef Path, function_ref<Error(raw_ostream &)> Write,
                                  Why + ")");
     return fileError(Path, Why);
   }
-  Error E = Error::success();
+  StagedOutput Out(Path.str(), std::string(Final), std::move(*Temp));
   // TempFile::create's mode is filtered by the umask, as open(2) does; an
   // explicit mode (the input's, for a copy of it) is set as it is.
   if (Mode)
-    if (std::error_code P = sys::fs::setPermissions(Temp->FD, *Mode))
-      E = fileError(Path, P);
-  if (!E) {
-    raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
-    E = runWriter(OS, Path, Write);
-  }
-  if (E)
-    return joinErrors(std::move(E), Temp->discard());
-  if (Error K = Temp->keep(Final))
+    if (std::error_code P = sys::fs::setPermissions(Out.Temp->FD, *Mode))
+      return fileError(Path, P); // Out's destructor removes the temporary
+  raw_fd_ostream OS(Out.Temp->FD, /*shouldClose=*/false);
+  if (Error E = runWriter(OS, Path, Write))
+    return std::move(E);
+  return std::move(Out);
+}
+
+Expected<StagedOutput> StagedOutput::create(StringRef Path, StringRef Bytes) {
+  return create(Path, [&](raw_ostream &OS) {
+    OS << Bytes;
+    return Error::success();
+  });
+}
+
+StagedOutput &StagedOutput::operator=(StagedOutput &&Other) {
+  discard();
+  Path = std::move(Other.Path);
+  Final = std::move(Other.Final);
+  Temp = std::move(Other.Temp);
+  Other.Temp.reset();
+  return *this;
+}
+
+StagedOutput::~StagedOutput() { discard(); }
+
+void StagedOutput::discard() {
+  if (Temp)
+    consumeError(Temp->discard());
+  Temp.reset();
+}
+
+Error StagedOutput::commit() {
+  if (!Temp)
+    return Error::success();
+  Error K = Temp->keep(Final);
+  Temp.reset();
+  if (K)
     return fileError(Path, toString(std::move(K)));
   return Error::success();
+}
+
+Error writeOutputFile(StringRef Path, function_ref<Error(raw_ostream &)> Write,
+                      std::optional<sys::fs::perms> Mode) {
+  Expected<StagedOutput> Out = StagedOutput::create(Path, Write, Mode);
+  if (!Out)
+    return Out.takeError();
+  return Out->commit();
 }
 
 Error writeOutputFile(StringRef Path, StringRef Bytes) {
@@ -146,6 +191,25 @@ Error createOutputDirectories(StringRef Dir) {
           Dir, /*IgnoreExisting=*/true, sys::fs::all_all))
     return createFileError(Dir, EC);
   return Error::success();
+}
+
+Expected<OutputDirectories> OutputDirectories::create(StringRef Dir) {
+  OutputDirectories D;
+  // The missing ancestors, deepest first, then in creation order.
+  for (StringRef P = Dir; !P.empty() && !sys::fs::exists(P);
+       P = sys::path::parent_path(P))
+    D.Created.push_back(std::string(P));
+  std::reverse(D.Created.begin(), D.Created.end());
+  if (Error E = createOutputDirectories(Dir))
+    return std::move(E);
+  return std::move(D);
+}
+
+OutputDirectories::~OutputDirectories() {
+  // remove() refuses a directory that is not empty, which then stays.
+  for (auto I = Created.rbegin(), E = Created.rend(); I != E; ++I)
+    if (sys::fs::remove(*I))
+      break;
 }
 
 } // namespace dwarfpack

@@ -49,6 +49,10 @@ int runVerification(llvm::StringRef TableFile, llvm::StringRef InputFile,
 int runVerification(llvm::MemoryBufferRef Table, llvm::MemoryBufferRef Input,
                     unsigned NumThreads, bool ShowStats, llvm::raw_ostream &OS);
 
+/// Where a command prints its reports (--stats, --verify): standard output,
+/// or standard error when Output is "-" and standard output holds the file.
+llvm::raw_ostream &reportStream(llvm::StringRef Output);
+
 /// Flushes standard output; a write error (disk full) becomes an Error.
 llvm::Error flushStandardOutput();
 

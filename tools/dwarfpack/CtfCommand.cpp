@@ -184,23 +184,25 @@ int run() {
 
   printWarnings(Log);
   if (Stats) {
-    outs() << "units: " << R->NumUnits << " (" << R->NumFastUnits
-           << " read by the fast reader)\n";
-    outs() << "input types: " << R->NumInputTypes << "\n";
-    outs() << "merged types: " << R->NumMergedTypes << "\n";
-    outs() << "types: " << R->Table.Types.size() << "\n";
+    // With -o - standard output holds the dictionary.
+    raw_ostream &OS = tool::reportStream(Output);
+    OS << "units: " << R->NumUnits << " (" << R->NumFastUnits
+       << " read by the fast reader)\n";
+    OS << "input types: " << R->NumInputTypes << "\n";
+    OS << "merged types: " << R->NumMergedTypes << "\n";
+    OS << "types: " << R->Table.Types.size() << "\n";
     for (auto &[K, N] : types::countByKind(R->Table))
-      outs() << "  " << types::kindName(K) << ": " << N << "\n";
+      OS << "  " << types::kindName(K) << ": " << N << "\n";
     auto Form = [](bool Indexed) {
       return Indexed ? " (indexed)" : " (.symtab order)";
     };
-    outs() << "variables: " << R->Table.Variables.size()
-           << Form(WStats.ObjectsIndexed) << "\n";
-    outs() << "functions: " << R->Table.Functions.size()
-           << Form(WStats.FunctionsIndexed) << "\n";
-    outs() << "uncompressed size: " << WStats.UncompressedSize << "\n";
-    outs() << "size: " << WStats.Size << (WStats.Compressed ? " (zlib)" : "")
-           << "\n";
+    OS << "variables: " << R->Table.Variables.size()
+       << Form(WStats.ObjectsIndexed) << "\n";
+    OS << "functions: " << R->Table.Functions.size()
+       << Form(WStats.FunctionsIndexed) << "\n";
+    OS << "uncompressed size: " << WStats.UncompressedSize << "\n";
+    OS << "size: " << WStats.Size << (WStats.Compressed ? " (zlib)" : "")
+       << "\n";
   }
   // Like clang's -disable-free: the process is about to exit, and freeing
   // the kernel's type model and DWARF context piece by piece takes longer

@@ -148,59 +148,41 @@ using OutputSet = std::map<std::string, std::string>;
 Error commitOutputs(StringRef Dir, const OutputSet &Outs, uint64_t &Written,
                     uint64_t &Unchanged, StringRef ArchivePath,
                     const std::string *Archive) {
-  std::vector<std::pair<std::string, std::string>> Renames; // tmp -> final
-  auto Cleanup = [&] {
-    for (auto &[Tmp, Final] : Renames)
-      sys::fs::remove(Tmp);
-  };
+  std::vector<StagedOutput> Staged; // removed unless committed
   auto Stage = [&](const std::string &Final, StringRef Data) -> Error {
     // Refused before anything is renamed: a rename onto it would fail
     // after others succeeded.
     if (sys::fs::is_directory(Final))
       return createStringError(inconvertibleErrorCode(),
                                "cannot write '" + Final + "': is a directory");
-    if (auto Old = MemoryBuffer::getFile(Final, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-        Old && (*Old)->getBuffer() == Data) {
-      ++Unchanged;
-      return Error::success();
-    }
-    SmallString<256> Model(Final);
-    Model += ".tmp-%%%%%%";
-    int FD;
-    SmallString<256> Tmp;
-    if (std::error_code EC = sys::fs::createUniqueFile(Model, FD, Tmp))
-      return createFileError(Final, EC);
-    Renames.push_back({std::string(Tmp), Final});
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Data;
-    OS.close();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error(); // a stream destroyed with an error aborts
-      return createFileError(Final, EC);
-    }
+    // Only a regular file is compared: reading a FIFO would wait for a
+    // writer ("-" is standard output, whatever the directory holds).
+    if (Final != "-" && sys::fs::is_regular_file(Final))
+      if (auto Old = MemoryBuffer::getFile(Final, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+          Old && (*Old)->getBuffer() == Data) {
+        ++Unchanged;
+        return Error::success();
+      }
+    Expected<StagedOutput> Out = StagedOutput::create(Final, Data);
+    if (!Out)
+      return Out.takeError();
+    Staged.push_back(std::move(*Out));
     ++Written;
     return Error::success();
   };
   for (auto &[Name, Data] : Outs) {
     SmallString<256> P(Dir);
     sys::path::append(P, Name);
-    if (Error E = Stage(std::string(P), Data)) {
-      Cleanup();
+    if (Error E = Stage(std::string(P), Data))
       return E;
-    }
   }
   if (Archive)
-    if (Error E = Stage(ArchivePath.str(), *Archive)) {
-      Cleanup();
+    if (Error E = Stage(ArchivePath.str(), *Archive))
       return E;
-    }
-  for (auto &[Tmp, Final] : Renames)
-    if (std::error_code EC = sys::fs::rename(Tmp, Final)) {
-      Cleanup();
-      return createFileError(Final, EC);
-    }
+  for (StagedOutput &Out : Staged)
+    if (Error E = Out.commit())
+      return E;
   return Error::success();
 }
 
@@ -232,8 +214,10 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
   }
   if (A.Output.empty())
     return tool::reportError("-o OUTDIR is required");
-  if (Error E = createOutputDirectories(A.Output))
-    return tool::reportError(std::move(E));
+  // Removed again, if new, when the run fails.
+  Expected<OutputDirectories> OutDir = OutputDirectories::create(A.Output);
+  if (!OutDir)
+    return tool::reportError(OutDir.takeError());
   if (!sys::fs::is_directory(A.Output))
     return tool::reportError(A.Output + ": not a directory");
 
@@ -528,33 +512,35 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
   if (Error E = commitOutputs(A.Output, Outs, Written, Unchanged, ArchiveOut,
                               ArchiveOut.empty() ? nullptr : &ArchiveBytes))
     return Fail(std::move(E));
+  OutDir->keep();
   WriteTime += secondsSince(T3);
   if (!A.Quiet)
     reportWarningSummary(Log);
   if (A.Stats) {
-    outs() << "modules: " << Outs.size() << " files ("
-           << (Standalone ? "standalone" : "shared") << ")\n";
-    outs() << "written: " << Written << ", unchanged: " << Unchanged << "\n";
+    raw_ostream &OS = reportStream(ArchiveOut);
+    OS << "modules: " << Outs.size() << " files ("
+       << (Standalone ? "standalone" : "shared") << ")\n";
+    OS << "written: " << Written << ", unchanged: " << Unchanged << "\n";
     if (!Standalone) {
-      outs() << "input types: " << RS.InputTypes << "\n";
-      outs() << "global nodes: " << RS.GlobalNodes << "\n";
-      outs() << "resolved forwards: " << RS.ResolvedForwards << "\n";
-      outs() << "classes: " << RS.Classes << "\n";
-      outs() << "shared by use: " << RS.SharedByUse << "\n";
-      outs() << "parent types: " << RS.SharedTotal << "\n";
-      outs() << "child types: " << RS.ChildTypes << "\n";
-      outs() << "sharing rounds: " << RS.FixpointRounds << "\n";
-      outs() << "stored more than once: " << RS.StoredMoreThanOnce << "\n";
+      OS << "input types: " << RS.InputTypes << "\n";
+      OS << "global nodes: " << RS.GlobalNodes << "\n";
+      OS << "resolved forwards: " << RS.ResolvedForwards << "\n";
+      OS << "classes: " << RS.Classes << "\n";
+      OS << "shared by use: " << RS.SharedByUse << "\n";
+      OS << "parent types: " << RS.SharedTotal << "\n";
+      OS << "child types: " << RS.ChildTypes << "\n";
+      OS << "sharing rounds: " << RS.FixpointRounds << "\n";
+      OS << "stored more than once: " << RS.StoredMoreThanOnce << "\n";
     }
-    outs() << "uncompressed size: " << UncompressedTotal << "\n";
-    outs() << "size: " << SizeTotal << "\n";
+    OS << "uncompressed size: " << UncompressedTotal << "\n";
+    OS << "size: " << SizeTotal << "\n";
     if (!ArchiveOut.empty())
-      outs() << "archive size: " << ArchiveBytes.size() << "\n";
-    outs() << format("time: read %.2f s, dedup+sharing %.2f s (identity "
-                     "%.2f s, sharing %.2f s, split %.2f s), write %.2f s, "
-                     "total %.2f s\n",
-                     ReadTime, DedupTime, RS.IdentitySeconds, RS.SharingSeconds,
-                     RS.SplitSeconds, WriteTime, secondsSince(Start));
+      OS << "archive size: " << ArchiveBytes.size() << "\n";
+    OS << format("time: read %.2f s, dedup+sharing %.2f s (identity "
+                 "%.2f s, sharing %.2f s, split %.2f s), write %.2f s, "
+                 "total %.2f s\n",
+                 ReadTime, DedupTime, RS.IdentitySeconds, RS.SharingSeconds,
+                 RS.SplitSeconds, WriteTime, secondsSince(Start));
   }
   return 0;
 }

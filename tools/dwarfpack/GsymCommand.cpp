@@ -213,8 +213,6 @@ int runGsym() {
                          "and the input has none");
     Output = TableStore::tablePath(
         StoreDir, Model.UUID, Format == OutFormat::Compact ? "dpat" : "gsym");
-    if (Error E = createOutputDirectories(sys::path::parent_path(Output)))
-      return reportError(std::move(E));
   }
 
   gsym::WriteStats WS;
@@ -224,13 +222,24 @@ int runGsym() {
                                     : gsym::encodeGsym(Model, &WS, NumThreads);
   if (!Bytes)
     return reportError(createFileError(Output, Bytes.takeError()));
+  // A store's new directories stay only when the table was written.
+  std::optional<OutputDirectories> StoreDirs;
+  if (StoreDir.getNumOccurrences()) {
+    Expected<OutputDirectories> D =
+        OutputDirectories::create(sys::path::parent_path(Output));
+    if (!D)
+      return reportError(D.takeError());
+    StoreDirs.emplace(std::move(*D));
+  }
   if (Error E = writeOutputFile(Output, *Bytes))
     return reportError(std::move(E));
+  if (StoreDirs)
+    StoreDirs->keep();
 
   auto Written = std::chrono::steady_clock::now();
 
   // With -o - the table goes to standard output: reports go to stderr.
-  raw_ostream &Report = Output == "-" ? errs() : outs();
+  raw_ostream &Report = reportStream(Output);
   // The bytes just written, not the file: standard output cannot be read
   // back, and a piped input was read once.
   if (Verify)

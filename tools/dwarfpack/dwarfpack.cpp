@@ -14,6 +14,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <utility>
 
 using namespace llvm;
@@ -54,6 +55,10 @@ int reportError(const Twine &Message) {
   errs().flush();
   WithColor::error(errs(), "dwarfpack") << Message << '\n';
   return 1;
+}
+
+raw_ostream &reportStream(StringRef Output) {
+  return Output == "-" ? errs() : outs();
 }
 
 Error flushStandardOutput() { return finishOutputStream(outs(), "-"); }
@@ -102,6 +107,10 @@ static void printVersion(raw_ostream &OS) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // A file size limit (ulimit -f) makes a write fail with EFBIG, reported
+  // like a full disk, rather than raise SIGXFSZ, which LLVM's handlers
+  // (installed by InitLLVM, once) take for a crash.
+  std::signal(SIGXFSZ, SIG_IGN);
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(dwarfpack::tool::category());
   const char *Overview =

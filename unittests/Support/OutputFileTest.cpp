@@ -97,6 +97,34 @@ TEST_F(OutputFile, WriteErrorLeavesNothing) {
   EXPECT_EQ(entries(), std::vector<std::string>{"a"});
 }
 
+// Staged outputs are written before any replaces its file; one that is
+// dropped uncommitted leaves its file as it was and no temporary.
+TEST_F(OutputFile, StagedOutputsReplaceTogether) {
+  ASSERT_FALSE(bool(writeOutputFile(path("a"), "old a")));
+  ASSERT_FALSE(bool(writeOutputFile(path("b"), "old b")));
+  {
+    Expected<StagedOutput> A = StagedOutput::create(path("a"), "new a");
+    ASSERT_TRUE(bool(A));
+    EXPECT_EQ(contents("a"), "old a");
+    EXPECT_EQ(entries().size(), 3u); // a, b and a's temporary
+  }
+  EXPECT_EQ(contents("a"), "old a");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"a", "b"}));
+
+  Expected<StagedOutput> A = StagedOutput::create(path("a"), "new a");
+  Expected<StagedOutput> B = StagedOutput::create(path("b"), "new b");
+  ASSERT_TRUE(A && B);
+  std::vector<StagedOutput> All;
+  All.push_back(std::move(*A));
+  All.push_back(std::move(*B)); // moved, still staged
+  EXPECT_EQ(contents("a"), "old a");
+  for (StagedOutput &O : All)
+    ASSERT_FALSE(bool(O.commit()));
+  EXPECT_EQ(contents("a"), "new a");
+  EXPECT_EQ(contents("b"), "new b");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"a", "b"}));
+}
+
 // A symbolic link keeps pointing at its file, which gets the bytes.
 TEST_F(OutputFile, FollowsSymbolicLinks) {
   ASSERT_FALSE(bool(writeOutputFile(path("target"), "old")));

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dwarfpack {
 
@@ -29,6 +30,39 @@ writeOutputFile(llvm::StringRef Path,
                 std::optional<llvm::sys::fs::perms> Mode = std::nullopt);
 llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Bytes);
 
+/// writeOutputFile in two steps, for outputs that replace several files
+/// together (all are written before any is renamed into place): create()
+/// writes the bytes, to the temporary file or straight into a device, FIFO
+/// or standard output; commit() renames the temporary over the file.
+/// Destroying a staged output that was not committed removes its
+/// temporary file.
+class StagedOutput {
+public:
+  static llvm::Expected<StagedOutput>
+  create(llvm::StringRef Path,
+         llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write,
+         std::optional<llvm::sys::fs::perms> Mode = std::nullopt);
+  static llvm::Expected<StagedOutput> create(llvm::StringRef Path,
+                                             llvm::StringRef Bytes);
+
+  StagedOutput(StagedOutput &&Other) { *this = std::move(Other); }
+  StagedOutput &operator=(StagedOutput &&Other);
+  ~StagedOutput();
+
+  /// Puts the file in place (nothing to do for one written in place).
+  llvm::Error commit();
+
+private:
+  StagedOutput(std::string Path, std::string Final,
+               std::optional<llvm::sys::fs::TempFile> Temp)
+      : Path(std::move(Path)), Final(std::move(Final)), Temp(std::move(Temp)) {}
+  void discard();
+
+  std::string Path;  // as the user gave it, for messages
+  std::string Final; // the file the temporary replaces
+  std::optional<llvm::sys::fs::TempFile> Temp;
+};
+
 /// Flushes OS and turns a write error (disk full) into an Error naming Path
 /// ("-": standard output). Clears the error: a stream destroyed with one
 /// aborts the process.
@@ -40,6 +74,26 @@ llvm::Error checkOutputIsNotInput(llvm::StringRef Output,
 
 /// `mkdir -p Dir`; new directories get 0777 less the umask.
 llvm::Error createOutputDirectories(llvm::StringRef Dir);
+
+/// createOutputDirectories for a run that may still fail: unless keep() is
+/// called, the destructor removes the directories it created, deepest
+/// first, as far as they are still empty (a failed run leaves no empty
+/// output directory behind).
+class OutputDirectories {
+public:
+  static llvm::Expected<OutputDirectories> create(llvm::StringRef Dir);
+  OutputDirectories(OutputDirectories &&Other)
+      : Created(std::move(Other.Created)) {
+    Other.Created.clear();
+  }
+  OutputDirectories &operator=(OutputDirectories &&) = delete;
+  ~OutputDirectories();
+  void keep() { Created.clear(); }
+
+private:
+  OutputDirectories() = default;
+  std::vector<std::string> Created; // deepest last
+};
 
 } // namespace dwarfpack
 
