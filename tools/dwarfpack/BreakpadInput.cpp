@@ -16,6 +16,7 @@
 #include "llvm/Support/Threading.h"
 
 #include <atomic>
+#include <chrono>
 #include <optional>
 
 using namespace llvm;
@@ -66,7 +67,7 @@ Expected<std::string> encodeTable(const FunctionModel &Model,
 
 /// Finalizes Model and writes it in Format, as `dwarfpack gsym` does.
 static Error writeTable(FunctionModel &Model, StringRef Out, WarningLog &Log,
-                        TableFormat Format) {
+                        TableFormat Format, std::atomic<uint64_t> &Written) {
   Model.finalize(Log);
   if (Model.functions().empty())
     return createFileError(Out, createStringError(inconvertibleErrorCode(),
@@ -74,11 +75,17 @@ static Error writeTable(FunctionModel &Model, StringRef Out, WarningLog &Log,
   Expected<std::string> Bytes = encodeTable(Model, Format);
   if (!Bytes)
     return createFileError(Out, Bytes.takeError());
-  return writeOutputFile(Out, *Bytes);
+  if (Error E = writeOutputFile(Out, *Bytes))
+    return E;
+  Written += Bytes->size();
+  return Error::success();
 }
 
 int convertBreakpadStore(StringRef InDir, StringRef OutDir, unsigned NumThreads,
-                         bool Quiet, TableFormat Format, raw_ostream &OS) {
+                         bool Quiet, bool ShowStats, TableFormat Format,
+                         raw_ostream &OS) {
+  auto Start = std::chrono::steady_clock::now();
+  std::atomic<uint64_t> BytesRead{0}, BytesWritten{0};
   Expected<BreakpadStoreListing> L = listBreakpadStore(InDir);
   if (!L)
     return reportError(L.takeError());
@@ -98,13 +105,14 @@ int convertBreakpadStore(StringRef InDir, StringRef OutDir, unsigned NumThreads,
         Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(In);
         if (!Buf)
           return Fail(Buf.takeError());
+        BytesRead += (*Buf)->getBufferSize();
         FunctionModel Model;
         if (Error E =
                 loadBreakpadInput((*Buf)->getBuffer(), In, Model, Logs[I]))
           return Fail(std::move(E));
         if (Error E = createOutputDirectories(sys::path::parent_path(Out)))
           return Fail(std::move(E));
-        if (Error E = writeTable(Model, Out, Logs[I], Format))
+        if (Error E = writeTable(Model, Out, Logs[I], Format, BytesWritten))
           return Fail(std::move(E));
       });
     Pool.wait();
@@ -124,6 +132,13 @@ int convertBreakpadStore(StringRef InDir, StringRef OutDir, unsigned NumThreads,
       for (const std::string &E : K.Examples)
         OS << "    e.g. " << E << "\n";
     }
+  if (ShowStats)
+    OS << formatv(
+        "input bytes:  {0}\noutput bytes: {1}\nwall time:    "
+        "{2:f3} s\n",
+        BytesRead.load(), BytesWritten.load(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count());
   for (size_t I = 0; I < Files.size(); ++I)
     if (Failures[I])
       reportError(*Failures[I]);

@@ -48,11 +48,12 @@ std::string storeOutputPath(llvm::StringRef SymRelPath, TableFormat Format);
 /// OutDir/storeOutputPath(...) in Format with NumThreads threads (0: all
 /// cores), continuing past bad files. Prints a summary to OS (files
 /// converted, failed and skipped; warnings by kind unless Quiet) and each
-/// failure as an error at the end. Returns the exit status: 0 if every file
+/// failure as an error at the end; with ShowStats also the bytes read and
+/// written and the wall time. Returns the exit status: 0 if every file
 /// converted, 1 otherwise.
 int convertBreakpadStore(llvm::StringRef InDir, llvm::StringRef OutDir,
-                         unsigned NumThreads, bool Quiet, TableFormat Format,
-                         llvm::raw_ostream &OS);
+                         unsigned NumThreads, bool Quiet, bool ShowStats,
+                         TableFormat Format, llvm::raw_ostream &OS);
 
 } // namespace tool
 } // namespace dwarfpack

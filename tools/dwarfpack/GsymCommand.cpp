@@ -165,9 +165,13 @@ int runGsym() {
     };
   ConvertStats CS;
   // Breakpad input (BreakpadInput.cpp): a store, or a .sym by its content.
-  if (BreakpadStore)
-    return convertBreakpadStore(Input, Output, NumThreads, Quiet, Format,
+  if (BreakpadStore) {
+    if (Verify)
+      return reportError("--verify needs an ELF input with DWARF; a Breakpad "
+                         "store holds .sym files");
+    return convertBreakpadStore(Input, Output, NumThreads, Quiet, Stats, Format,
                                 outs());
+  }
   if (Output.getNumOccurrences())
     if (Error E = checkOutputIsNotInput(Output, {Input}))
       return reportError(std::move(E));
