@@ -364,7 +364,8 @@ static Error findModuleTables(StringRef Dir, StringMap<std::string> &Paths) {
 }
 
 /// The GNU build-id in the notes file at Path (as sysfs shows a note
-/// section); empty when there is no such file or no such note.
+/// section); empty when there is no such file or no such note (a warning:
+/// the check asked for cannot be made).
 static Expected<SmallVector<uint8_t, 20>> readBuildIdNotes(const Twine &Path) {
   SmallString<128> P;
   Path.toVector(P);
@@ -378,6 +379,10 @@ static Expected<SmallVector<uint8_t, 20>> readBuildIdNotes(const Twine &Path) {
       gnuBuildIdFromNotes(arrayRefFromStringRef((*Buf)->getBuffer()));
   if (!Id)
     return createFileError(P, Id.takeError());
+  if (Id->empty())
+    reportWarning("--build-ids-from: '" + P +
+                  "' has no GNU build-id note: the table is not checked "
+                  "against it");
   return SmallVector<uint8_t, 20>(Id->begin(), Id->end());
 }
 
