@@ -12,6 +12,7 @@
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 
 #include <algorithm>
 
@@ -59,7 +60,7 @@ StagedOutput::create(StringRef Path, function_ref<Error(raw_ostream &)> Write,
   auto InPlace = [&](Error E) -> Expected<StagedOutput> {
     if (E)
       return std::move(E);
-    return StagedOutput(Path.str(), "", std::nullopt);
+    return StagedOutput(Path.str(), "", "");
   };
   if (Path.empty())
     return createStringError(inconvertibleErrorCode(),
@@ -96,25 +97,30 @@ StagedOutput::create(StringRef Path, function_ref<Error(raw_ostream &)> Write,
     if (!Mode)
       Mode = St.permissions(); // a table replacing a file keeps its mode
   }
-  Expected<sys::fs::TempFile> Temp = sys::fs::TempFile::create(
-      Final + ".temp-dwarfpack-%%%%%%", sys::fs::all_read | sys::fs::all_write);
-  if (!Temp) {
-    std::string Why = toString(Temp.takeError());
+  int FD;
+  SmallString<256> Temp;
+  if (std::error_code TE = sys::fs::createUniqueFile(
+          Final + ".temp-dwarfpack-%%%%%%", FD, Temp, sys::fs::OF_None,
+          sys::fs::all_read | sys::fs::all_write)) {
     // An existing file that cannot be replaced (in /proc, say): the file
     // is there, the temporary one is what failed.
     if (Exists)
       return fileError(Path, "cannot create a temporary file beside it (" +
-                                 Why + ")");
-    return fileError(Path, Why);
+                                 TE.message() + ")");
+    return fileError(Path, TE);
   }
-  StagedOutput Out(Path.str(), std::string(Final), std::move(*Temp));
-  // TempFile::create's mode is filtered by the umask, as open(2) does; an
+  sys::RemoveFileOnSignal(Temp);
+  StagedOutput Out(Path.str(), std::string(Final), std::string(Temp));
+  raw_fd_ostream OS(FD, /*shouldClose=*/true);
+  // createUniqueFile's mode is filtered by the umask, as open(2) does; an
   // explicit mode (the input's, for a copy of it) is set as it is.
   if (Mode)
-    if (std::error_code P = sys::fs::setPermissions(Out.Temp->FD, *Mode))
+    if (std::error_code P = sys::fs::setPermissions(FD, *Mode))
       return fileError(Path, P); // Out's destructor removes the temporary
-  raw_fd_ostream OS(Out.Temp->FD, /*shouldClose=*/false);
   if (Error E = runWriter(OS, Path, Write))
+    return std::move(E);
+  OS.close();
+  if (Error E = finishOutputStream(OS, Path)) // close(2) can report it
     return std::move(E);
   return std::move(Out);
 }
@@ -131,25 +137,29 @@ StagedOutput &StagedOutput::operator=(StagedOutput &&Other) {
   Path = std::move(Other.Path);
   Final = std::move(Other.Final);
   Temp = std::move(Other.Temp);
-  Other.Temp.reset();
+  Other.Temp.clear();
   return *this;
 }
 
 StagedOutput::~StagedOutput() { discard(); }
 
 void StagedOutput::discard() {
-  if (Temp)
-    consumeError(Temp->discard());
-  Temp.reset();
+  if (Temp.empty())
+    return;
+  sys::fs::remove(Temp);
+  sys::DontRemoveFileOnSignal(Temp);
+  Temp.clear();
 }
 
 Error StagedOutput::commit() {
-  if (!Temp)
+  if (Temp.empty())
     return Error::success();
-  Error K = Temp->keep(Final);
-  Temp.reset();
-  if (K)
-    return fileError(Path, toString(std::move(K)));
+  if (std::error_code EC = sys::fs::rename(Temp, Final)) {
+    discard();
+    return fileError(Path, EC);
+  }
+  sys::DontRemoveFileOnSignal(Temp);
+  Temp.clear();
   return Error::success();
 }
 

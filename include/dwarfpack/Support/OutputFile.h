@@ -47,20 +47,24 @@ public:
 
   StagedOutput(StagedOutput &&Other) { *this = std::move(Other); }
   StagedOutput &operator=(StagedOutput &&Other);
+  StagedOutput(const StagedOutput &) = delete;
+  StagedOutput &operator=(const StagedOutput &) = delete;
   ~StagedOutput();
 
   /// Puts the file in place (nothing to do for one written in place).
   llvm::Error commit();
 
 private:
-  StagedOutput(std::string Path, std::string Final,
-               std::optional<llvm::sys::fs::TempFile> Temp)
+  StagedOutput(std::string Path, std::string Final, std::string Temp)
       : Path(std::move(Path)), Final(std::move(Final)), Temp(std::move(Temp)) {}
   void discard();
 
   std::string Path;  // as the user gave it, for messages
   std::string Final; // the file the temporary replaces
-  std::optional<llvm::sys::fs::TempFile> Temp;
+  // The temporary file, closed (a kernel's thousand module files are
+  // staged at once: open descriptors would hit `ulimit -n`); removed on a
+  // signal too. Empty when written in place or done.
+  std::string Temp;
 };
 
 /// Flushes OS and turns a write error (disk full) into an Error naming Path
