@@ -831,23 +831,6 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   return Stats;
 }
 
-Expected<TableVerifyStats> verifyTableFile(StringRef TablePath,
-                                           StringRef ObjectPath,
-                                           WarningLog &Log,
-                                           const TableVerifyOptions &Opts) {
-  auto TableBuf = MemoryBuffer::getFile(TablePath, /*IsText=*/false,
-                                        /*RequiresNullTerminator=*/false);
-  if (!TableBuf)
-    return createFileError(TablePath, errorCodeToError(TableBuf.getError()));
-  auto ObjectBuf = MemoryBuffer::getFile(ObjectPath, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!ObjectBuf)
-    return createFileError(ObjectPath, errorCodeToError(ObjectBuf.getError()));
-  return verifyTableBuffer(
-      MemoryBufferRef((*TableBuf)->getBuffer(), TablePath),
-      MemoryBufferRef((*ObjectBuf)->getBuffer(), ObjectPath), Log, Opts);
-}
-
 Expected<TableVerifyStats> verifyTableBuffer(MemoryBufferRef TableBytes,
                                              MemoryBufferRef ObjectBytes,
                                              WarningLog &Log,

@@ -40,12 +40,9 @@ struct CommandRegistration {
 int reportError(llvm::Error E);
 int reportError(const llvm::Twine &Message);
 
-/// Checks a written address table (GSYM or compact) against the DWARF of the
-/// input it was made from and prints the report (VerifyCommand.cpp); 0 when
-/// they agree.
-int runVerification(llvm::StringRef TableFile, llvm::StringRef InputFile,
-                    unsigned NumThreads, bool ShowStats);
-/// Same, over bytes in memory (named by their identifiers), the report to OS.
+/// Checks an address table (GSYM or compact) against the DWARF of the input
+/// it was made from, both in memory (named by their identifiers), and prints
+/// the report to OS (VerifyCommand.cpp); 0 when they agree.
 int runVerification(llvm::MemoryBufferRef Table, llvm::MemoryBufferRef Input,
                     unsigned NumThreads, bool ShowStats, llvm::raw_ostream &OS);
 

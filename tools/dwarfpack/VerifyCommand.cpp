@@ -74,16 +74,6 @@ static int reportVerification(Expected<verify::TableVerifyStats> Stats,
   return 0;
 }
 
-int dwarfpack::tool::runVerification(StringRef TableFile, StringRef InputFile,
-                                     unsigned NumThreads, bool ShowStats) {
-  WarningLog Log;
-  verify::TableVerifyOptions Opts;
-  Opts.NumThreads = NumThreads;
-  return reportVerification(
-      verify::verifyTableFile(TableFile, InputFile, Log, Opts), Log, TableFile,
-      InputFile, ShowStats, outs());
-}
-
 int dwarfpack::tool::runVerification(MemoryBufferRef Table,
                                      MemoryBufferRef Input, unsigned NumThreads,
                                      bool ShowStats, raw_ostream &OS) {
@@ -98,18 +88,26 @@ int dwarfpack::tool::runVerification(MemoryBufferRef Table,
 static int runVerify() {
   if (Error E = checkNumThreads(NumThreads))
     return reportError(std::move(E));
+  if (TableFile == "-" && InputFile == "-")
+    return reportError("the table and the binary cannot both be standard "
+                       "input");
+  // Each read once: either may be standard input or a pipe.
+  Expected<std::unique_ptr<MemoryBuffer>> Table = mapInputFile(TableFile);
+  if (!Table)
+    return reportError(Table.takeError());
   // The binary given first is an easy slip: say so, rather than that it is
   // not a GSYM file.
-  if (Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(TableFile)) {
-    if ((*Buf)->getBuffer().starts_with("\177ELF"))
-      return reportError("'" + TableFile +
-                         "' is an ELF file, not an address table: give the "
-                         "table first, then the binary "
-                         "(dwarfpack verify TABLE BINARY)");
-  } else {
-    consumeError(Buf.takeError()); // reported by the verifier
-  }
-  return runVerification(TableFile, InputFile, NumThreads, ShowStats);
+  if ((*Table)->getBuffer().starts_with("\177ELF"))
+    return reportError("'" + TableFile +
+                       "' is an ELF file, not an address table: give the "
+                       "table first, then the binary "
+                       "(dwarfpack verify TABLE BINARY)");
+  Expected<std::unique_ptr<MemoryBuffer>> Input = mapInputFile(InputFile);
+  if (!Input)
+    return reportError(Input.takeError());
+  return runVerification(MemoryBufferRef((*Table)->getBuffer(), TableFile),
+                         MemoryBufferRef((*Input)->getBuffer(), InputFile),
+                         NumThreads, ShowStats, outs());
 }
 
 static const char *VerifyDetails =

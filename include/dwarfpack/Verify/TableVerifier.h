@@ -163,15 +163,10 @@ verifyTableAgainst(const VerifiableTable &Table,
                    const llvm::object::ObjectFile &Obj, WarningLog &Log,
                    const TableVerifyOptions &Opts = {});
 
-/// Same, opening both files (what `dwarfpack verify` and `gsym --verify`
-/// use); TablePath is GSYM or a compact table, told apart by its magic.
-llvm::Expected<TableVerifyStats>
-verifyTableFile(llvm::StringRef TablePath, llvm::StringRef ObjectPath,
-                WarningLog &Log, const TableVerifyOptions &Opts = {});
-
-/// Same, over bytes already in memory (gsym --verify checks the table it
-/// has just encoded, and reads its input once: either may be a pipe). The
-/// buffers' identifiers name them in errors.
+/// Same, over the bytes of both files (`dwarfpack verify` and `gsym
+/// --verify`; the latter checks the table it has just encoded, and either
+/// input may have come from a pipe). TableBytes is GSYM or a compact table,
+/// told apart by its magic; the buffers' identifiers name them in errors.
 llvm::Expected<TableVerifyStats>
 verifyTableBuffer(llvm::MemoryBufferRef TableBytes,
                   llvm::MemoryBufferRef ObjectBytes, WarningLog &Log,
