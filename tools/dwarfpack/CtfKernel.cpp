@@ -214,6 +214,10 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
   }
   if (A.Output.empty())
     return tool::reportError("-o OUTDIR is required");
+  if (A.Output == "-")
+    return tool::reportError("-o -: the kernel mode writes a directory of "
+                             "files (standard output can take the archive: "
+                             "--archive -)");
   // Removed again, if new, when the run fails.
   Expected<OutputDirectories> OutDir = OutputDirectories::create(A.Output);
   if (!OutDir)
