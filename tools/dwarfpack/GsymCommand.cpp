@@ -141,6 +141,13 @@ int runGsym() {
     return reportError("give either -o OUTPUT or --store DIR");
   if (StoreDir.getNumOccurrences() && StoreDir.empty())
     return reportError("--store: the directory name is empty");
+  // Directories: "-" would make one of that name.
+  if (StoreDir == "-")
+    return reportError("--store -: a store is a directory, not standard "
+                       "output");
+  if (BreakpadStore && (Output == "-" || Input == "-"))
+    return reportError("--breakpad-store: INPUT and OUTPUT are directories, "
+                       "not standard input or output");
   if (BreakpadStore && StoreDir.getNumOccurrences())
     return reportError("--breakpad-store writes to the directory of -o, not "
                        "to --store");
