@@ -53,6 +53,10 @@ Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
     Into[I].Merger->add(std::move(UT));
   };
   unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
+  // A unit's DIEs are freed after it, unless another unit may refer into
+  // them (an LTO-built vmlinux.o).
+  bool Release = Threads == 1 ||
+                 !abbrevsMayCrossUnits(Ctx.getDWARFObj().getAbbrevSection());
   if (Threads == 1) {
     for (size_t I = 0; I < Work.size(); ++I) {
       Merge(I, convertCompileUnit(*Work[I], Log, &Sigs, 0, nullptr,
@@ -61,6 +65,7 @@ Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
     }
     return R;
   }
+  fillUnitsForThreads(Work, /*AllDIEs=*/!Release);
   // Converted in parallel within a bounded window, merged in unit order.
   DefaultThreadPool Pool(hardware_concurrency(Threads));
   std::deque<std::shared_future<void>> Pending;
@@ -72,7 +77,8 @@ Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
       Pending.push_back(Pool.async([&, J] {
         Results[J] = convertCompileUnit(*Work[J], Log, &Sigs, 0, nullptr,
                                         Into[J].Declared);
-        releaseUnitDIEs(*Work[J]);
+        if (Release)
+          releaseUnitDIEs(*Work[J]);
       }));
     }
     Pending.front().wait();

@@ -56,6 +56,54 @@ void releaseUnitDIEs(DWARFUnit &U) {
   llvm::dwarf_linker::parallel::CompileUnit::releaseDIEs(U);
 }
 
+bool abbrevsMayCrossUnits(StringRef Abbrev) {
+  // A hand-rolled walk: this runs before any unit is converted, and LLVM's
+  // cursor-checked reads took 50 ms on a kernel's 5 MB of abbreviations.
+  const uint8_t *P = Abbrev.bytes_begin(), *End = Abbrev.bytes_end();
+  bool Bad = false;
+  auto ULEB = [&]() -> uint64_t {
+    uint64_t V = 0;
+    for (unsigned Shift = 0;; Shift += 7) {
+      if (P == End || Shift >= 64) {
+        Bad = true;
+        return 0;
+      }
+      uint8_t B = *P++;
+      V |= uint64_t(B & 0x7f) << Shift;
+      if (!(B & 0x80))
+        return V;
+    }
+  };
+  while (!Bad && P != End) {
+    if (ULEB() == 0)
+      continue; // end of one unit's table
+    ULEB();     // tag
+    if (P == End)
+      return true;
+    ++P; // children
+    while (!Bad) {
+      uint64_t Attr = ULEB(), Form = ULEB();
+      if (Attr == 0 && Form == 0)
+        break;
+      if (Form == dwarf::DW_FORM_ref_addr ||
+          Form == dwarf::DW_FORM_GNU_ref_alt || Form == dwarf::DW_FORM_indirect)
+        return true;
+      if (Form == dwarf::DW_FORM_implicit_const)
+        ULEB(); // an SLEB128: the same bytes
+    }
+  }
+  return Bad;
+}
+
+void fillUnitsForThreads(ArrayRef<DWARFUnit *> Units, bool AllDIEs) {
+  for (DWARFUnit *U : Units) {
+    if (AllDIEs)
+      U->getUnitDIE(/*ExtractUnitDIEOnly=*/false);
+    else
+      U->getAbbreviations();
+  }
+}
+
 namespace {
 /// Hands back the resident pages of .debug_info bytes already converted,
 /// when they lie in the file mapping of the object (never a decompressed or
@@ -164,48 +212,6 @@ std::optional<std::vector<UnitSpan>> scanUnits(StringRef Info, int Fd,
     Off += LenSize + Len;
   }
   return Spans;
-}
-
-/// Whether any abbreviation of .debug_abbrev uses a form that refers
-/// outside its unit (DW_FORM_ref_addr: LTO, dwz) or may hide one
-/// (DW_FORM_indirect). A malformed table counts as yes.
-bool abbrevsMayCrossUnits(StringRef Abbrev) {
-  // A hand-rolled walk: this runs before any unit is converted, and LLVM's
-  // cursor-checked reads took 50 ms on a kernel's 5 MB of abbreviations.
-  const uint8_t *P = Abbrev.bytes_begin(), *End = Abbrev.bytes_end();
-  bool Bad = false;
-  auto ULEB = [&]() -> uint64_t {
-    uint64_t V = 0;
-    for (unsigned Shift = 0;; Shift += 7) {
-      if (P == End || Shift >= 64) {
-        Bad = true;
-        return 0;
-      }
-      uint8_t B = *P++;
-      V |= uint64_t(B & 0x7f) << Shift;
-      if (!(B & 0x80))
-        return V;
-    }
-  };
-  while (!Bad && P != End) {
-    if (ULEB() == 0)
-      continue; // end of one unit's table
-    ULEB();     // tag
-    if (P == End)
-      return true;
-    ++P; // children
-    while (!Bad) {
-      uint64_t Attr = ULEB(), Form = ULEB();
-      if (Attr == 0 && Form == 0)
-        break;
-      if (Form == dwarf::DW_FORM_ref_addr ||
-          Form == dwarf::DW_FORM_GNU_ref_alt || Form == dwarf::DW_FORM_indirect)
-        return true;
-      if (Form == dwarf::DW_FORM_implicit_const)
-        ULEB(); // an SLEB128: the same bytes
-    }
-  }
-  return Bad;
 }
 
 /// Runs Convert(I) for I in [0, N) on Threads threads and Merge(I, result)
@@ -414,6 +420,10 @@ Expected<BuildResult> buildTypeTable(const object::ObjectFile &Obj,
     for (auto &[Off, U] : SupUnits)
       DieUnits.push_back(U);
   }
+  // With references across units, all DIEs (they are kept to the end then
+  // anyway); else only the abbreviations (DIEs are freed unit by unit).
+  if (Threads > 1)
+    fillUnitsForThreads(DieUnits, /*AllDIEs=*/!ReleaseDIEs);
   R.NumUnits = Units.size();
   convertInOrder(
       DieUnits.size(), Threads,
