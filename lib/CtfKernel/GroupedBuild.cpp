@@ -65,7 +65,10 @@ Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
     }
     return R;
   }
-  fillUnitsForThreads(Work, /*AllDIEs=*/!Release);
+  // The classification above parsed each unit's abbreviations; with
+  // references across units, their DIEs too, before the workers start.
+  if (!Release)
+    fillUnitsForThreads(Work, /*AllDIEs=*/true);
   // Converted in parallel within a bounded window, merged in unit order.
   DefaultThreadPool Pool(hardware_concurrency(Threads));
   std::deque<std::shared_future<void>> Pending;
