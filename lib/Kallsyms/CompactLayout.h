@@ -44,6 +44,12 @@ constexpr uint32_t HeaderSize = 64 + NumSections * 8;
 constexpr uint32_t FlagHasEnd = 1;
 /// Symbols per address block (one index entry each).
 constexpr unsigned AddrBlockShift = 5;
+/// Bytes of an address block's entry (section 1): u32 first address, u32
+/// offset of its low parts, u64 word.
+constexpr unsigned AddrEntryBytes = 16;
+/// Bits of an address block's word that hold the high parts in unary; its
+/// top byte holds the block's shift and low-part width.
+constexpr unsigned UnaryBits = 56;
 /// Names per front-coding block.
 constexpr unsigned NameBlockShift = 5;
 constexpr unsigned NameBlockRecords = 1u << NameBlockShift;

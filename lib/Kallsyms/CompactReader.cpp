@@ -34,11 +34,14 @@ using llvm::support::endian::read64le;
 
 namespace {
 
-/// Whether the vector fast paths can run here: x86-64 with AVX2 and BMI2
-/// (Haswell, Zen and later). Elsewhere the portable paths do the work.
+/// Whether the vector fast paths can run here: x86-64 with AVX2, BMI1/2,
+/// LZCNT and POPCNT (Haswell, Zen and later). Elsewhere the portable paths
+/// do the work.
 bool hasVectorPaths() {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+         __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt") &&
+         __builtin_cpu_supports("popcnt");
 #else
   return false;
 #endif
@@ -55,6 +58,15 @@ struct Span {
   const uint8_t *Data = nullptr;
   uint64_t Size = 0;
 };
+
+/// Reads Width (<= 57) bits at Bit without bounds checks; the caller has
+/// checked that the 8 bytes from Bit / 8 lie inside the data.
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t readBitsUnchecked(const uint8_t *Data,
+                                                        uint64_t Bit,
+                                                        unsigned Width) {
+  uint64_t V = read64le(Data + (Bit >> 3));
+  return (V >> (Bit & 7)) & ((uint64_t(1) << Width) - 1);
+}
 
 constexpr uint64_t LaneOnes = 0x0101010101010101ULL;
 constexpr uint64_t LowNibbles = 0x0F0F0F0F0F0F0F0FULL;
@@ -97,11 +109,13 @@ void splitWords(StringRef Name, token::Separators Seps,
 struct NameBlock {
   uint64_t Hdr[2];    // the record code nibbles
   uint64_t PlanePos;  // the type planes (byte offset in the name data)
-  uint64_t EscPos;    // the escapes (byte offset)
+  uint64_t ExtPos;    // the escapes' long counts (byte offset)
+  uint64_t EscPos;    // the escape bytes, which end the block (byte offset)
   uint64_t FirstPos;  // the first id nibbles (nibble position)
-  uint64_t EndPos;    // the block's end (its id tails end here)
+  uint64_t EndPos;    // the id tails end here (nibble position)
+  uint64_t End;       // the block's end (byte offset)
   uint32_t Count;     // records
-  bool SimpleEscapes; // one byte per escape
+  bool SimpleEscapes; // no escape spells a count out
 };
 
 /// The headers of a name block's records. (Types are u32: stores through
@@ -132,26 +146,28 @@ public:
                                    SymbolInfo &Info) const override;
   Error fillAddressAndSize(uint32_t I, SymbolInfo &Info) const override;
 
-private:
   static constexpr uint32_t BlockSyms = 1u << AddrBlockShift;
+  struct AddrRecord;
+
+private:
   Error init();
   Error initGuide();
-  uint32_t findBlock(uint64_t Addr) const;
-  uint32_t searchBlocks(uint64_t Rel, uint32_t Pos, uint32_t Len) const;
-  /// Decodes the addresses of address block B into Addrs in order, up to
-  /// and including the first one above Stop, at most MaxCount of them;
-  /// returns how many it wrote.
-  Expected<uint32_t> decodeBlock(uint32_t B, uint64_t Stop,
-                                 uint64_t Addrs[BlockSyms],
-                                 uint32_t MaxCount = BlockSyms) const;
+  Error initAddresses();
+  Error initNames();
+  /// The last address block whose first address is at most R (relative
+  /// to Base), through the guide.
+  uint32_t findBlock(uint64_t R) const;
+  void openRecord(uint32_t B, AddrRecord &A) const;
+  /// Decodes the addresses of address block B into Addrs in order and
+  /// returns how many there are.
+  uint32_t decodeBlock(uint32_t B, uint64_t Addrs[BlockSyms]) const;
 
   // Names.
   Error openNameBlock(uint32_t B, NameBlock &NB) const;
   /// Decodes the headers of the first Records records of NB, calling
   /// OnHeader(index, header, first id index) for each.
   template <typename Fn>
-  Error forEachHeader(const NameBlock &NB, unsigned Records, Fn OnHeader,
-                      uint64_t *EscEnd = nullptr) const;
+  Error forEachHeader(const NameBlock &NB, unsigned Records, Fn OnHeader) const;
   /// Index in TypeLetters of record J's type (not checked).
   unsigned typeIndex(const NameBlock &NB, unsigned J) const;
   /// The type letters of the first Records records into Types; nonzero
@@ -240,7 +256,7 @@ private:
   /// Leading '_' bytes of the name made of Toks, without expanding it.
   unsigned leadingUnderscores(ArrayRef<uint32_t> Toks) const;
   /// Replaces Out with the name made of Toks.
-  void expand(ArrayRef<uint32_t> Toks, std::string &Out) const;
+  void expand(ArrayRef<uint32_t> Toks, SmallVectorImpl<char> &Out) const;
   uint64_t nameOffset(uint32_t B) const {
     return readBits(Sec[SecNameIndex].Data, Sec[SecNameIndex].Size,
                     uint64_t(B) * NameOffBits, NameOffBits);
@@ -249,48 +265,66 @@ private:
     return corrupt("name block " + Twine(B) + ": " + What);
   }
 
-  // Address lookups: one address block located without decoding it in
-  // order (vector path) or with one early-exit pass (portable path).
-  struct AddrBlock;
-  struct BlockHit;
-  /// Reads block B's index entry and header; false when they are corrupt
-  /// (addrBlockError says how).
-  bool openAddrBlock(uint32_t B, AddrBlock &AB) const;
-  Error addrBlockError(uint32_t B) const;
-  /// Where Addr falls in block AB.
-  void locate(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
-  /// The block holding Addr (>= Base), opened into AB, and where Addr falls
-  /// in it.
-  Expected<uint32_t> locateAddress(uint64_t Addr, AddrBlock &AB,
-                                   BlockHit &H) const;
-  void locatePortable(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
-  bool locateVector(const AddrBlock &AB, uint64_t Addr, BlockHit &H) const;
-  /// Per token id, where its bytes are: offset from TokenBase in bits
-  /// 8-31, length in bits 0-5, bit 6 set when it starts with the
-  /// sub-separator; LongSpan for a token that does not fit (expand() asks
-  /// the token table for those). Built at open: one load per token instead
-  /// of the table's sum of length nibbles.
-  static constexpr uint32_t SpanLen = 63, SpanSub = 64, LongSpan = 128;
+  // Address lookups: the block from the guide, then the symbol in it.
+  struct Hit;
+  /// Where relative address R falls in its block.
+  void locate(uint64_t R, Hit &H) const;
+  template <typename LocateFn, typename NameFn>
+  Expected<bool> lookupAddressWith(uint64_t Addr, SymbolInfo &Info,
+                                   LocateFn Locate, NameFn Name) const;
+  Expected<bool> lookupAddressPortable(uint64_t Addr, SymbolInfo &Info) const;
+  Expected<bool> lookupAddressVector(uint64_t Addr, SymbolInfo &Info) const;
+  /// The canonical symbol of the alias group First .. Last of one block,
+  /// its name and type.
+  Expected<uint32_t> canonicalAlias(uint32_t First, uint32_t Last,
+                                    SmallVectorImpl<char> &Name,
+                                    char &Type) const;
+  void locatePortable(uint64_t R, Hit &H) const;
+  void locateBmi2(uint64_t R, Hit &Out) const;
+  void locateFast(uint64_t R, Hit &Out) const;
+  /// Replaces Out with the name in slot Slot and sets Type, through
+  /// decodeName and expand.
+  Error nameGeneral(uint32_t Slot, SmallVectorImpl<char> &Out,
+                    char &Type) const;
+  /// The same with AVX2, the tokens decoded and copied out in one pass;
+  /// false when the block needs the general path (FastNameBlocks).
+  bool nameFast(uint32_t Slot, SmallVectorImpl<char> &Out, char &Type) const;
+  /// Per token id, where its text is in SpanText, a copy of the token
+  /// table made when the table is opened in which every token that joins
+  /// the previous one with the word separator carries that separator in
+  /// front: a name is the concatenation of its tokens' spans minus the
+  /// first byte (a name's first token never starts with the
+  /// sub-separator, so it always has one). A span is the offset in bits
+  /// 8-31, the length with the separator in bits 0-5, bit 6 set when the
+  /// separator is there, and LongSpan for a token that does not fit
+  /// (expand() asks the token table for those). One load per token instead
+  /// of the table's sum of length nibbles, and no decision per token about
+  /// the separator.
+  static constexpr uint32_t SpanLen = 63, SpanSep = 64, LongSpan = 128;
+  /// Bytes the copies may read past a span.
+  static constexpr unsigned SpanCopy = 32;
   std::vector<uint32_t> TokenSpans;
-  const char *TokenBase = nullptr;
+  std::string SpanText;
   void initTokenSpans();
   /// The text of token Id (< the table's token count), by its span.
   LLVM_ATTRIBUTE_ALWAYS_INLINE StringRef tokenText(uint32_t Id) const {
-    uint32_t S = TokenSpans.empty() ? LongSpan : TokenSpans[Id];
+    uint32_t S = TokenSpans[Id];
     if (LLVM_UNLIKELY(S & LongSpan))
       return Tokens.token(Id);
-    return StringRef(TokenBase + (S >> 8), S & SpanLen);
+    unsigned Sep = (S & SpanSep) != 0;
+    return StringRef(SpanText.data() + (S >> 8) + Sep, (S & SpanLen) - Sep);
   }
 
-  LLVM_ATTRIBUTE_ALWAYS_INLINE Expected<uint32_t> perm(uint32_t I) const {
-    uint64_t V = readBits(Sec[SecPerm].Data, Sec[SecPerm].Size,
-                          uint64_t(I) * PermBits, PermBits);
-    if (LLVM_UNLIKELY(V >= NumSyms))
-      return corrupt("permutation entry " + Twine(I) + " out of range");
-    return uint32_t(V);
+  /// The name slot of symbol I (< NumSyms): entries are checked at open.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t permAt(uint32_t I) const {
+    uint64_t Bit = uint64_t(I) * PermBits;
+    if (LLVM_LIKELY(PermSlack))
+      return readBitsUnchecked(Sec[SecPerm].Data, Bit, PermBits);
+    return readBits(Sec[SecPerm].Data, Sec[SecPerm].Size, Bit, PermBits);
   }
+  /// The module name of symbol I (< NumSyms): runs are checked at open.
+  StringRef moduleNameOf(uint32_t I) const;
   Expected<uint32_t> inversePerm(uint32_t Slot) const;
-  Expected<StringRef> moduleOf(uint32_t I) const;
   uint64_t blockRel(uint32_t B) const;
 
   std::unique_ptr<MemoryBuffer> Buffer;
@@ -301,10 +335,11 @@ private:
   unsigned Stride = InvStride;
   uint64_t Base = 0;
   uint32_t NumModules = 0, NumMarks = 0;
+  uint64_t NumModuleRuns = 0;
   uint32_t NumAddrBlocks = 0, NumNameBlocks = 0;
   std::vector<StringRef> ModuleNames; // [0] is the core kernel
   NibbleIdCode IdCode;
-  unsigned RelBits = 0, AddrOffBits = 0, NameOffBits = 0, GuideBits = 0;
+  unsigned NameOffBits = 0, GuideBits = 0;
   /// Per first nibble of an id: what the nibble code adds to the value of
   /// its tail, and a mask of the tail's nibbles.
   uint32_t IdAdd[16] = {};
@@ -326,12 +361,29 @@ private:
     unsigned Shift;
   };
   std::vector<Segment> Segments;
+  uint32_t NumSegments = 0;
   const uint8_t *GuideEntries = nullptr;
-  /// 8 bytes can be read from any byte of the permutation section, of
-  /// the address index, of the guide entries.
-  bool PermSlack = false, IdxSlack = false, GuideSlack = false;
-  /// 16 bytes can be read from any byte of the token text.
-  bool TokenSlack = false;
+  uint64_t NumGuideEntries = 0;
+  /// The guide's entries as read at open, then the last block: two plain
+  /// loads per lookup.
+  std::vector<uint32_t> GuideBlocks;
+  /// Per address block, bit K set when symbol K of the block has the
+  /// address of the symbol before it (for K = 0, the previous block's last
+  /// symbol): alias groups without decoding addresses.
+  std::vector<uint32_t> BlockAliases;
+  /// The blocks' first addresses (relative to Base), then three that no
+  /// address reaches: the guide's last comparisons need no bounds.
+  std::vector<uint64_t> BlockStarts;
+  /// 8 bytes can be read from any byte of the permutation section, of the
+  /// name index (and the index has NameOffBits <= 28, so two entries come
+  /// from one read).
+  bool PermSlack = false, NameIdxSlack = false;
+  /// Bytes of the file from the start of the name data.
+  uint64_t NameDataAvail = 0;
+  /// Bit B: name block B was checked whole when the table was opened and
+  /// suits nameFast (no count spelled out, at most 128 ids and 64
+  /// tokens a record, no long token, 64 bytes readable from its ids).
+  std::vector<uint64_t> FastNameBlocks;
   /// The CPU has what the vector fast paths use (AVX2, BMI2), and the
   /// caller did not ask for the portable paths.
   bool Vector = false;
@@ -381,14 +433,11 @@ Error CompactReader::init() {
   NumModules = read32le(P + 44);
   NumMarks = read32le(P + 48);
   TypeBits = P[43];
-  RelBits = P[60];
-  AddrOffBits = P[61];
   NameOffBits = P[62];
   GuideBits = P[63];
   // Zero-width guide entries would let a few bytes claim billions of them,
   // each checked at open (the writer never writes fewer than 1 bit).
-  if (RelBits > 32 || AddrOffBits > 32 || NameOffBits > 32 || GuideBits == 0 ||
-      GuideBits > 32)
+  if (NameOffBits > 32 || GuideBits == 0 || GuideBits > 32)
     return corrupt("bad index widths");
   IdCode = NibbleIdCode{P[52], P[53], P[54]};
   NumTypes = read32le(P + 56);
@@ -422,19 +471,14 @@ Error CompactReader::init() {
     return uint64_t(Sec[S].Data - P) + Sec[S].Size + 8 <= B.size();
   };
   PermSlack = HasSlack(SecPerm);
-  IdxSlack = HasSlack(SecAddrIndex);
-  GuideSlack = HasSlack(SecGuide);
+  NameIdxSlack = HasSlack(SecNameIndex) && NameOffBits <= 28;
+  NameDataAvail = B.size() - (Sec[SecNameData].Data - P);
   Expected<token::TokenTable> T = token::TokenTable::create(
       StringRef(reinterpret_cast<const char *>(Sec[SecTokens].Data),
                 Sec[SecTokens].Size));
   if (!T)
     return T.takeError();
   Tokens = *T;
-  // A decoded (version 2) table has the padding in its own image; a view
-  // reads on into the file.
-  TokenSlack =
-      Tokens.ownsText() ||
-      uint64_t(Sec[SecTokens].Data - P) + Sec[SecTokens].Size + 16 <= B.size();
   initTokenSpans();
 
   NumAddrBlocks =
@@ -446,8 +490,6 @@ Error CompactReader::init() {
     unsigned S;
     uint64_t Need;
   } Checks[] = {
-      {SecAddrIndex,
-       (uint64_t(NumAddrBlocks) * (RelBits + AddrOffBits) + 7) / 8},
       {SecPerm, (uint64_t(NumSyms) * PermBits + 7) / 8},
       {SecInvMarks, Words * 8 + (Words + 7) / 8 * 4},
       {SecInvBack, (uint64_t(NumMarks) * PermBits + 7) / 8},
@@ -473,6 +515,19 @@ Error CompactReader::init() {
   std::memcpy(TypeLetters, Sec[SecCombos].Data + 2 * RecordCodes, NumTypes);
   if (Sec[SecModuleRuns].Size % 8 || read32le(Sec[SecModuleRuns].Data) != 0)
     return corrupt("bad module runs");
+  NumModuleRuns = Sec[SecModuleRuns].Size / 8;
+  for (uint64_t K = 0; K < NumModuleRuns; ++K) {
+    const uint8_t *Run = Sec[SecModuleRuns].Data + 8 * K;
+    if (read32le(Run + 4) > NumModules ||
+        (K && read32le(Run) <= read32le(Run - 8)))
+      return corrupt("module run " + Twine(K) + " is out of order or range");
+  }
+  // The permutation: every entry a name slot (the lookups read it
+  // unchecked).
+  for (uint32_t I = 0; I < NumSyms; ++I)
+    if (readBits(Sec[SecPerm].Data, Sec[SecPerm].Size, uint64_t(I) * PermBits,
+                 PermBits) >= NumSyms)
+      return corrupt("permutation entry " + Twine(I) + " out of range");
   ModuleNames.push_back("");
   const uint8_t *M = Sec[SecModules].Data, *MEnd = M + Sec[SecModules].Size;
   for (uint32_t I = 0; I < NumModules; ++I) {
@@ -483,6 +538,10 @@ Error CompactReader::init() {
         StringRef(reinterpret_cast<const char *>(M + 2), Len));
     M += 2 + Len;
   }
+  if (Error E = initAddresses())
+    return E;
+  if (Error E = initNames())
+    return E;
   return initGuide();
 }
 
@@ -508,508 +567,389 @@ Error CompactReader::initGuide() {
   if ((Entries * GuideBits + 7) / 8 > Size - EntriesAt)
     return corrupt("address guide entries run past their section");
   GuideEntries = G + EntriesAt;
-  for (uint64_t E = 0; E < Entries; ++E)
-    if (readBits(GuideEntries, Size - EntriesAt, E * GuideBits, GuideBits) >=
-        NumAddrBlocks)
-      return corrupt("address guide entry " + Twine(E) + " out of range");
+  NumGuideEntries = Entries;
+  NumSegments = Segments.size();
+  GuideBlocks.resize(Entries + 1);
+  GuideBlocks[Entries] = NumAddrBlocks - 1;
+  // Each entry exactly as defined: the lookups trust it (a wrong one would
+  // give a wrong block, or a long search).
+  for (const Segment &Seg : Segments)
+    for (uint64_t I = 0; I < Seg.NumEntries; ++I) {
+      uint64_t E = Seg.FirstEntry + I;
+      uint64_t V =
+          readBits(GuideEntries, Size - EntriesAt, E * GuideBits, GuideBits);
+      uint64_t At = Seg.Start + (I << Seg.Shift);
+      if (V >= NumAddrBlocks)
+        return corrupt("address guide entry " + Twine(E) + " out of range");
+      if (blockRel(V) > At || (V + 1 < NumAddrBlocks && blockRel(V + 1) <= At))
+        return corrupt("address guide entry " + Twine(E) +
+                       " is not the last block at or below its address");
+      GuideBlocks[E] = V;
+    }
   return Error::success();
 }
 
 uint64_t CompactReader::blockRel(uint32_t B) const {
-  return readBits(Sec[SecAddrIndex].Data, Sec[SecAddrIndex].Size,
-                  uint64_t(B) * (RelBits + AddrOffBits), RelBits);
-}
-
-/// Reads Width (<= 57) bits at Bit without bounds checks; the caller has
-/// checked that the 8 bytes from Bit / 8 lie inside the data.
-static LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t
-readBitsUnchecked(const uint8_t *Data, uint64_t Bit, unsigned Width) {
-  uint64_t V = read64le(Data + (Bit >> 3));
-  return (V >> (Bit & 7)) & ((uint64_t(1) << Width) - 1);
-}
-
-Expected<uint32_t> CompactReader::decodeBlock(uint32_t B, uint64_t Stop,
-                                              uint64_t Addrs[BlockSyms],
-                                              uint32_t MaxCount) const {
-  const uint8_t *Idx = Sec[SecAddrIndex].Data;
-  uint64_t IdxSize = Sec[SecAddrIndex].Size;
-  uint64_t IdxBit = uint64_t(B) * (RelBits + AddrOffBits);
-  uint64_t A, Bit;
-  if (LLVM_LIKELY(IdxSlack)) {
-    A = Base + readBitsUnchecked(Idx, IdxBit, RelBits);
-    Bit = readBitsUnchecked(Idx, IdxBit + RelBits, AddrOffBits);
-  } else {
-    A = Base + readBits(Idx, IdxSize, IdxBit, RelBits);
-    Bit = readBits(Idx, IdxSize, IdxBit + RelBits, AddrOffBits);
-  }
-  const uint8_t *Data = Sec[SecAddrData].Data;
-  uint64_t Size = Sec[SecAddrData].Size;
-  if (Bit + 18 > Size * 8)
-    return corrupt("address block " + Twine(B) + " starts past its section");
-  uint64_t Hdr = readBits(Data, Size, Bit, 18);
-  unsigned Width = Hdr & 63, Shift = (Hdr >> 6) & 63, EscWidth = Hdr >> 12;
-  if (Width > 57 || EscWidth > 57 || (EscWidth && !Width))
-    return corrupt("address block " + Twine(B) + " is malformed");
-  Bit += 18;
-  uint32_t Count = std::min<uint64_t>(
-      {NumSyms - (uint64_t(B) << AddrBlockShift), BlockSyms, MaxCount});
-  uint32_t AllCount =
-      std::min<uint64_t>(NumSyms - (uint64_t(B) << AddrBlockShift), BlockSyms);
-  uint64_t Esc = (uint64_t(1) << Width) - 1;
-  Addrs[0] = A;
-  if (A > Stop)
-    return 1;
-  // The narrow fields sit at fixed places; escaped deltas follow them in
-  // order. A block whose longest possible encoding ends 8 bytes before the
-  // end of the section is read without bounds checks (almost all of them).
-  uint64_t EscBit = Bit + uint64_t(AllCount - 1) * Width;
-  uint64_t MaxEnd = EscBit + uint64_t(AllCount - 1) * EscWidth;
-  if ((MaxEnd >> 3) + 8 <= Size) {
-    for (uint32_t K = 1; K < Count; ++K) {
-      uint64_t D = readBitsUnchecked(Data, Bit, Width);
-      uint64_t E = readBitsUnchecked(Data, EscBit, EscWidth);
-      Bit += Width;
-      bool IsEsc = EscWidth && D == Esc;
-      D = IsEsc ? E : D;
-      EscBit += IsEsc ? EscWidth : 0;
-      A += D << Shift;
-      Addrs[K] = A;
-      if (A > Stop)
-        return K + 1;
-    }
-    return Count;
-  }
-  for (uint32_t K = 1; K < Count; ++K) {
-    uint64_t D = readBits(Data, Size, Bit, Width);
-    Bit += Width;
-    if (EscWidth && D == Esc) {
-      D = readBits(Data, Size, EscBit, EscWidth);
-      EscBit += EscWidth;
-    }
-    A += D << Shift;
-    Addrs[K] = A;
-    if (A > Stop)
-      return K + 1;
-  }
-  return Count;
-}
-
-/// An address block opened for a lookup: its header and where its parts
-/// are (bit positions in the address data).
-struct CompactReader::AddrBlock {
-  uint64_t First;  // the first symbol's address
-  uint64_t Bit;    // the first narrow field
-  uint64_t EscBit; // the first escaped value
-  uint32_t Count;  // symbols
-  unsigned Width, Shift, EscWidth;
-  /// 16 bytes can be read from the byte of any field, narrow or escaped
-  /// (they lie inside the file): no bounds checks per field.
-  bool Unchecked;
-};
-
-/// Where an address falls in an address block (symbol indexes in the
-/// block). Meaningful when !Below.
-struct CompactReader::BlockHit {
-  uint64_t At;    // address of symbol Last
-  uint64_t Next;  // address of symbol Last + 1, when Last + 1 < Count
-  uint32_t Last;  // the last symbol whose address is at most the address
-  uint32_t First; // the first symbol of Last's alias group in the block
-  bool Below;     // the address is below the block's first symbol
-};
-
-LLVM_ATTRIBUTE_ALWAYS_INLINE bool
-CompactReader::openAddrBlock(uint32_t B, AddrBlock &AB) const {
-  const uint8_t *Idx = Sec[SecAddrIndex].Data;
-  uint64_t IdxBit = uint64_t(B) * (RelBits + AddrOffBits);
-  uint64_t Bit;
-  if (LLVM_LIKELY(IdxSlack)) {
-    AB.First = Base + readBitsUnchecked(Idx, IdxBit, RelBits);
-    Bit = readBitsUnchecked(Idx, IdxBit + RelBits, AddrOffBits);
-  } else {
-    uint64_t IdxSize = Sec[SecAddrIndex].Size;
-    AB.First = Base + readBits(Idx, IdxSize, IdxBit, RelBits);
-    Bit = readBits(Idx, IdxSize, IdxBit + RelBits, AddrOffBits);
-  }
-  const uint8_t *Data = Sec[SecAddrData].Data;
-  uint64_t Size = Sec[SecAddrData].Size;
-  if (LLVM_UNLIKELY(Bit + 18 > Size * 8))
-    return false;
-  // Every read of a block lies within MaxBlockReach bytes of its first
-  // byte: 16-byte loads from the byte of narrow field 28 or escaped value
-  // 35 at most (the vector path reads past the last ones into unused
-  // lanes), 8-byte ones from any field (portable path), all at most 57
-  // bits wide: (18 + 31 * 57 + 35 * 57) / 8 + 1 + 16 <= 512.
-  constexpr uint64_t MaxBlockReach = 512;
-  uint64_t Avail = uint64_t(
-      reinterpret_cast<const uint8_t *>(Buffer->getBufferEnd()) - Data);
-  AB.Unchecked = (Bit >> 3) + MaxBlockReach <= Avail;
-  uint64_t Hdr = AB.Unchecked ? readBitsUnchecked(Data, Bit, 18)
-                              : readBits(Data, Size, Bit, 18);
-  unsigned Width = Hdr & 63, EscWidth = Hdr >> 12;
-  if (LLVM_UNLIKELY(Width > 57 || EscWidth > 57 || (EscWidth && !Width)))
-    return false;
-  AB.Width = Width;
-  AB.Shift = (Hdr >> 6) & 63;
-  AB.EscWidth = EscWidth;
-  AB.Bit = Bit + 18;
-  AB.Count =
-      std::min<uint64_t>(NumSyms - (uint64_t(B) << AddrBlockShift), BlockSyms);
-  AB.EscBit = AB.Bit + uint64_t(AB.Count - 1) * Width;
-  return true;
-}
-
-Error CompactReader::addrBlockError(uint32_t B) const {
-  uint64_t Bit =
-      readBits(Sec[SecAddrIndex].Data, Sec[SecAddrIndex].Size,
-               uint64_t(B) * (RelBits + AddrOffBits) + RelBits, AddrOffBits);
-  if (Bit + 18 > Sec[SecAddrData].Size * 8)
-    return corrupt("address block " + Twine(B) + " starts past its section");
-  return corrupt("address block " + Twine(B) + " is malformed");
-}
-
-// The early-exit decode: addresses in order up to the first one past
-// Addr; an alias keeps the start of its group.
-void CompactReader::locatePortable(const AddrBlock &AB, uint64_t Addr,
-                                   BlockHit &H) const {
-  H.Below = AB.First > Addr;
-  const uint8_t *Data = Sec[SecAddrData].Data;
-  uint64_t Size = Sec[SecAddrData].Size;
-  unsigned Width = AB.Width, Shift = AB.Shift, EscWidth = AB.EscWidth;
-  uint64_t Mask = (uint64_t(1) << Width) - 1;
-  uint64_t EscMask = (uint64_t(1) << EscWidth) - 1;
-  // No field equals Esc when the block has no escapes (fields < 2^57).
-  uint64_t Esc = EscWidth ? Mask : ~uint64_t(0);
-  uint64_t Bit = AB.Bit, EscBit = AB.EscBit;
-  uint32_t First = 0, K = 1, Count = AB.Count;
-  if (LLVM_LIKELY(AB.Unchecked && !H.Below)) {
-    // Sums of unshifted deltas against the address's offset, unshifted:
-    // the same order as the addresses while First + (Sum << Shift) does
-    // not wrap, and the loop stops at Limit, past which it might.
-    uint64_t Limit =
-        std::min((UINT64_MAX - AB.First) >> Shift, UINT64_MAX >> Shift);
-    uint64_t Stop = std::min((Addr - AB.First) >> Shift, Limit);
-    uint64_t Sum = 0, Prev = 0;
-    for (; K < Count; ++K) {
-      uint64_t D = (read64le(Data + (Bit >> 3)) >> (Bit & 7)) & Mask;
-      Bit += Width;
-      // A branch: as fast here as selecting with masks (measured), and
-      // fewer instructions.
-      if (D == Esc) {
-        D = (read64le(Data + (EscBit >> 3)) >> (EscBit & 7)) & EscMask;
-        EscBit += EscWidth;
-      }
-      Sum += D; // at most 31 values below 2^57: no overflow
-      if (Sum > Stop)
-        break;
-      First = D ? K : First;
-      Prev = Sum;
-    }
-    if (LLVM_LIKELY(Sum <= Limit)) {
-      H.Last = K - 1;
-      H.First = First;
-      H.At = AB.First + (Prev << Shift);
-      H.Next = AB.First + (Sum << Shift);
-      return;
-    }
-    // Addresses that wrap (a corrupt table): the checked loop below.
-    Bit = AB.Bit;
-    EscBit = AB.EscBit;
-    First = 0;
-    K = 1;
-  }
-  uint64_t A = AB.First, Next = 0;
-  for (; K < Count; ++K) {
-    uint64_t D = readBits(Data, Size, Bit, Width);
-    Bit += Width;
-    if (D == Esc) {
-      D = readBits(Data, Size, EscBit, EscWidth);
-      EscBit += EscWidth;
-    }
-    Next = A + (D << Shift);
-    if (Next > Addr)
-      break;
-    First = D ? K : First;
-    A = Next;
-  }
-  H.Last = K - 1;
-  H.First = First;
-  H.At = A;
-  H.Next = Next;
+  return read32le(Sec[SecAddrIndex].Data + AddrEntryBytes * uint64_t(B));
 }
 
 #if DWARFPACK_KALLSYMS_VECTOR
-#define DWARFPACK_AVX2 __attribute__((target("avx2,bmi2")))
+#define DWARFPACK_BMI2 __attribute__((target("bmi,bmi2,lzcnt,popcnt")))
+#define DWARFPACK_AVX2 __attribute__((target("avx2,bmi,bmi2,lzcnt,popcnt")))
+#endif
+
 namespace {
-/// Inclusive prefix sums of the 8 u32 lanes.
-DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i prefixSum8(__m256i X) {
-  X = _mm256_add_epi32(X, _mm256_slli_si256(X, 4));
-  X = _mm256_add_epi32(X, _mm256_slli_si256(X, 8));
-  // Lane 3 of the low half, added to every lane of the high half.
-  __m256i T = _mm256_shuffle_epi32(X, 0xFF);
-  return _mm256_add_epi32(X, _mm256_permute2x128_si256(T, T, 0x08));
-}
-
-/// Four masks of 32-bit lanes (all ones or zero) as one of bytes, lanes in
-/// the order 0-3 of each mask, then 4-7 of each (two in-lane packs).
-DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i
-packMasks(const __m256i M[4]) {
-  return _mm256_packs_epi16(_mm256_packs_epi32(M[0], M[1]),
-                            _mm256_packs_epi32(M[2], M[3]));
-}
-
-/// Cuts groups of 8 consecutive Width-bit fields (Width <= 25) out of a
-/// bit stream whose first field starts Phase bits into a byte: lane i at
-/// bit Phase + i * Width. The byte shuffle and shifts depend on Width and
-/// Phase only, so one cutter serves every group of a stream (groups of 8
-/// fields start 8 * Width bits, a whole number of bytes, apart).
-struct FieldCutter {
-  __m256i Ctrl, Shifts, Mask;
-  unsigned HiByte; // the byte of field 4, where the high half loads
-
-  DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE FieldCutter(unsigned Width,
-                                                          unsigned Phase) {
-    const __m256i ByteOfLane =
-        _mm256_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12, 0,
-                         0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
-    __m256i Off = _mm256_add_epi32(
-        _mm256_set1_epi32(int(Phase)),
-        _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-                           _mm256_set1_epi32(int(Width))));
-    __m256i Byte = _mm256_srli_epi32(Off, 3);
-    // Each lane's 4 bytes, counted from the byte of lane 0 of its half.
-    __m256i Rel = _mm256_sub_epi32(Byte, _mm256_shuffle_epi32(Byte, 0));
-    Ctrl = _mm256_add_epi32(_mm256_shuffle_epi8(Rel, ByteOfLane),
-                            _mm256_set1_epi32(0x03020100));
-    Shifts = _mm256_and_si256(Off, _mm256_set1_epi32(7));
-    Mask = _mm256_set1_epi32(int((1u << Width) - 1));
-    HiByte = (Phase + 4 * Width) >> 3;
-  }
-  /// The 8 fields whose first one starts in byte P.
-  DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE __m256i
-  cut(const uint8_t *P) const {
-    __m256i Raw =
-        _mm256_loadu2_m128i(reinterpret_cast<const __m128i *>(P + HiByte),
-                            reinterpret_cast<const __m128i *>(P));
-    return _mm256_and_si256(
-        _mm256_srlv_epi32(_mm256_shuffle_epi8(Raw, Ctrl), Shifts), Mask);
-  }
-};
-
-/// Per 8-bit mask, the count of set bits up to and including bit i in
-/// nibble i.
-struct PrefixCountTable {
-  uint32_t V[256];
-  constexpr PrefixCountTable() : V() {
-    for (unsigned M = 0; M < 256; ++M) {
-      unsigned C = 0;
-      for (unsigned I = 0; I < 8; ++I) {
-        C += (M >> I) & 1;
-        V[M] |= C << (4 * I);
-      }
+/// Per byte value and K < 8, the position of its K-th lowest set bit (8
+/// when it has fewer).
+struct ByteSelectTable {
+  uint8_t V[256][8];
+  constexpr ByteSelectTable() : V() {
+    for (unsigned B = 0; B < 256; ++B) {
+      unsigned K = 0;
+      for (unsigned I = 0; I < 8; ++I)
+        V[B][I] = 8;
+      for (unsigned I = 0; I < 8; ++I)
+        if ((B >> I) & 1)
+          V[B][K++] = I;
     }
   }
 };
-constexpr PrefixCountTable PrefixCounts;
+constexpr ByteSelectTable ByteSelect;
+
+/// Position of the K-th lowest set bit of X, 64 when X has no more than K
+/// set bits; without BMI2 and without a branch on X: byte counts by SWAR,
+/// their prefix sums by one multiplication, the byte by a SWAR comparison,
+/// the bit by a table.
+unsigned selectBit(uint64_t X, unsigned K) {
+  constexpr uint64_t Ones = 0x0101010101010101ULL;
+  uint64_t C = X - ((X >> 1) & 0x5555555555555555ULL);
+  C = (C & 0x3333333333333333ULL) + ((C >> 2) & 0x3333333333333333ULL);
+  C = (C + (C >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  uint64_t Prefix = C * Ones; // byte I: set bits in bytes 0 .. I
+  // Bytes whose prefix exceeds K have their top bit set below.
+  uint64_t Above =
+      ((Prefix | 0x8080808080808080ULL) - (uint64_t(K) + 1) * Ones) &
+      0x8080808080808080ULL;
+  if (K >= 64 || !Above)
+    return 64;
+  unsigned Byte = llvm::countr_zero(Above) / 8;
+  unsigned Before = Byte ? unsigned(Prefix >> (8 * Byte - 8)) & 0xFF : 0;
+  unsigned Pos = ByteSelect.V[(X >> (8 * Byte)) & 0xFF][K - Before];
+  return 8 * Byte + Pos;
+}
+
+/// For low parts of up to 9 bits, the masks that compare up to 6 of them
+/// with one value at once: pdep spreads them into lanes of Low + 1 bits
+/// whose top bit (a guard) survives a subtraction exactly when the value
+/// is at least the field.
+struct SwarLanes {
+  uint64_t Fields[10], Guards[10], Ones[10];
+  constexpr SwarLanes() : Fields(), Guards(), Ones() {
+    for (unsigned L = 0; L < 10; ++L)
+      for (unsigned I = 0; I < 6; ++I) {
+        Fields[L] |= ((uint64_t(1) << L) - 1) << (I * (L + 1));
+        Guards[L] |= uint64_t(1) << (I * (L + 1) + L);
+        Ones[L] |= uint64_t(1) << (I * (L + 1));
+      }
+  }
+};
+constexpr SwarLanes Lanes;
 } // namespace
 
-// All 31 deltas at once, 8 per register: fields cut out of 16-byte loads
-// by a byte shuffle and a shift per lane; all escaped values cut out the
-// same way, and each escaped field takes its own by a permute (its rank
-// from a table of prefix counts of the group's escape mask). Then prefix
-// sums, compared with the address. Sums are exact in 32 bits (widths
-// <= 25); a block whose addresses would wrap takes the portable path.
-DWARFPACK_AVX2 bool CompactReader::locateVector(const AddrBlock &AB,
-                                                uint64_t Addr,
-                                                BlockHit &H) const {
-  unsigned Width = AB.Width, Shift = AB.Shift, EscWidth = AB.EscWidth;
-  if (LLVM_UNLIKELY(!AB.Unchecked || Width > 25 || EscWidth > 25))
-    return false;
-  if (Addr < AB.First) {
-    H.Below = true;
-    return true;
+/// An address block's record (docs/Kallsyms.md, section 2), validated when
+/// the table was opened.
+struct CompactReader::AddrRecord {
+  uint64_t Rel;   // the first symbol's address - Base
+  uint64_t Unary; // the high parts, in unary
+  const uint8_t *Lows;
+  unsigned Shift, Low;
+  uint32_t Elems; // symbols after the first
+};
+
+/// Where an address falls in its address block (symbol indexes in the
+/// block; addresses relative to Base).
+struct CompactReader::Hit {
+  uint32_t Block;
+  uint32_t Last; // the last symbol whose address is at most the address
+  uint64_t At;   // the address of symbol Last
+  uint64_t Next; // the next symbol's, or the next block's first, address
+  bool HasNext;  // false after the very last symbol
+};
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE void
+CompactReader::openRecord(uint32_t B, AddrRecord &A) const {
+  const uint8_t *E = Sec[SecAddrIndex].Data + AddrEntryBytes * uint64_t(B);
+  A.Rel = read32le(E);
+  A.Lows = Sec[SecAddrData].Data + read32le(E + 4);
+  uint64_t W = read64le(E + 8);
+  A.Unary = W & ((uint64_t(1) << UnaryBits) - 1);
+  A.Shift = (W >> UnaryBits) & 7;
+  A.Low = W >> (UnaryBits + 3);
+  A.Elems =
+      std::min<uint64_t>(NumSyms - (uint64_t(B) << AddrBlockShift), BlockSyms) -
+      1;
+}
+
+/// Offset (unshifted) of element K of a record, by a portable select.
+static uint64_t elementOffset(const CompactReader::AddrRecord &A, unsigned K) {
+  uint64_t High = selectBit(A.Unary, K) - K;
+  return (High << A.Low) |
+         readBitsUnchecked(A.Lows, uint64_t(K) * A.Low, A.Low);
+}
+
+uint32_t CompactReader::decodeBlock(uint32_t B,
+                                    uint64_t Addrs[BlockSyms]) const {
+  AddrRecord A;
+  openRecord(B, A);
+  uint64_t Start = Base + A.Rel;
+  Addrs[0] = Start;
+  // The high parts in order: each set bit of Unary is the next element.
+  uint64_t U = A.Unary;
+  for (uint32_t K = 0; K < A.Elems; ++K, U &= U - 1) {
+    uint64_t High = llvm::countr_zero(U) - K;
+    uint64_t Off =
+        (High << A.Low) | readBitsUnchecked(A.Lows, uint64_t(K) * A.Low, A.Low);
+    Addrs[K + 1] = Start + (Off << A.Shift);
   }
-  const uint8_t *Data = Sec[SecAddrData].Data;
-  uint32_t Fields = AB.Count - 1;
-  uint64_t Q64 = (Addr - AB.First) >> Shift;
-  __m256i Q = _mm256_set1_epi32(int(std::min<uint64_t>(Q64, UINT32_MAX)));
-  const __m256i Lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i Seven = _mm256_set1_epi32(7);
-  __m256i NumFields = _mm256_set1_epi32(int(Fields));
-  FieldCutter Narrow(Width, AB.Bit & 7);
-  const uint8_t *P = Data + (AB.Bit >> 3);
-  __m256i F[4], Valid[4];
-#pragma GCC unroll 4
-  for (unsigned G = 0; G < 4; ++G) {
-    F[G] = Narrow.cut(P + G * Width);
-    Valid[G] = _mm256_cmpgt_epi32(
-        NumFields, _mm256_add_epi32(Lane, _mm256_set1_epi32(int(8 * G))));
-  }
-  if (EscWidth) {
-    FieldCutter Wide(EscWidth, AB.EscBit & 7);
-    const uint8_t *E = Data + (AB.EscBit >> 3);
-    // Escaped values 8k .. 8k + 7 in Es[k]; Es[4] for the reads past them.
-    __m256i Es[5];
-#pragma GCC unroll 4
-    for (unsigned K = 0; K < 4; ++K)
-      Es[K] = Wide.cut(E + K * EscWidth);
-    Es[4] = _mm256_setzero_si256();
-    const __m256i NibbleShifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
-    unsigned Before = 0;
-#pragma GCC unroll 4
-    for (unsigned G = 0; G < 4; ++G) {
-      __m256i IsEsc =
-          _mm256_and_si256(_mm256_cmpeq_epi32(F[G], Narrow.Mask), Valid[G]);
-      unsigned M = _mm256_movemask_ps(_mm256_castsi256_ps(IsEsc));
-      // Index of each lane's escaped value counted from Es[Before / 8].
-      __m256i Idx = _mm256_add_epi32(
-          _mm256_and_si256(
-              _mm256_srlv_epi32(_mm256_set1_epi32(int(PrefixCounts.V[M])),
-                                NibbleShifts),
-              _mm256_set1_epi32(15)),
-          _mm256_set1_epi32(int(Before & 7) - 1));
-      unsigned K = Before >> 3;
-      __m256i V =
-          _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(Es[K], Idx),
-                             _mm256_permutevar8x32_epi32(Es[K + 1], Idx),
-                             _mm256_cmpgt_epi32(Idx, Seven));
-      F[G] = _mm256_blendv_epi8(F[G], V, IsEsc);
-      Before += llvm::popcount(M);
+  return A.Elems + 1;
+}
+
+Error CompactReader::initAddresses() {
+  uint64_t DataSize = Sec[SecAddrData].Size;
+  if (Sec[SecAddrIndex].Size != AddrEntryBytes * uint64_t(NumAddrBlocks))
+    return corrupt("address block table has " + Twine(Sec[SecAddrIndex].Size) +
+                   " bytes, needs " +
+                   Twine(AddrEntryBytes * uint64_t(NumAddrBlocks)));
+  // Every block's low parts where the previous block's end, the last ones
+  // 8 bytes before the end of the section; in every block exactly as many
+  // high parts as elements, non-decreasing addresses that stay below the
+  // next block's first and within 4 GiB of Base. The lookups rely on all
+  // of it.
+  BlockAliases.assign(NumAddrBlocks, 0);
+  BlockStarts.assign(uint64_t(NumAddrBlocks) + 3, ~uint64_t(0));
+  uint64_t Expect = 0, PrevLast = 0;
+  for (uint32_t B = 0; B < NumAddrBlocks; ++B) {
+    const uint8_t *E = Sec[SecAddrIndex].Data + AddrEntryBytes * uint64_t(B);
+    uint64_t Rel = read32le(E), Off = read32le(E + 4);
+    AddrRecord A;
+    openRecord(B, A);
+    uint64_t End = Off + (uint64_t(A.Elems) * A.Low + 7) / 8;
+    if (Off != Expect || End + 8 > DataSize)
+      return corrupt("address block " + Twine(B) + " low parts at offset " +
+                     Twine(Off) + " are out of place");
+    Expect = End;
+    if (B && Rel < PrevLast)
+      return corrupt("address blocks are not sorted");
+    BlockStarts[B] = Rel;
+    uint32_t Aliases = B && Rel == PrevLast;
+    if (uint32_t(llvm::popcount(A.Unary)) != A.Elems)
+      return corrupt("address block " + Twine(B) + " has " +
+                     Twine(llvm::popcount(A.Unary)) + " high parts for " +
+                     Twine(A.Elems) + " symbols");
+    uint64_t Prev = 0, U = A.Unary;
+    for (uint32_t K = 0; K < A.Elems; ++K, U &= U - 1) {
+      uint64_t Off2 = ((uint64_t(llvm::countr_zero(U)) - K) << A.Low) |
+                      readBitsUnchecked(A.Lows, uint64_t(K) * A.Low, A.Low);
+      if (Off2 < Prev)
+        return corrupt("address block " + Twine(B) + " is not sorted");
+      Aliases |= uint32_t(Off2 == Prev) << (K + 1);
+      Prev = Off2;
     }
+    BlockAliases[B] = Aliases;
+    uint64_t Last = Rel + (Prev << A.Shift);
+    if ((Prev << A.Shift) >> A.Shift != Prev || Last > UINT32_MAX)
+      return corrupt("address block " + Twine(B) + " leaves 4 GiB");
+    if (B + 1 < NumAddrBlocks && Last > blockRel(B + 1))
+      return corrupt("address blocks are not sorted");
+    PrevLast = Last;
   }
-  alignas(32) uint32_t Sums[32];
-  __m256i AtMost[4], Z[4], Pre[4], GroupSum[4];
-  // Each group's prefix sums and total side by side, then the totals of
-  // the groups before each: a short chain, where carrying one group's
-  // total into the next made four prefix sums wait on one another.
-#pragma GCC unroll 4
-  for (unsigned G = 0; G < 4; ++G) {
-    // Lanes past the last field add nothing: their sums stay the total.
-    __m256i D = _mm256_and_si256(F[G], Valid[G]);
-    Pre[G] = prefixSum8(D);
-    GroupSum[G] = _mm256_permutevar8x32_epi32(Pre[G], Seven);
-    Z[G] = _mm256_cmpeq_epi32(D, _mm256_setzero_si256());
+  if (Expect + 8 != DataSize)
+    return corrupt("address data has " + Twine(DataSize - Expect) +
+                   " bytes after its last low parts, not 8");
+  if (EndAddress && *EndAddress < Base + PrevLast)
+    return corrupt("end address below the last symbol");
+  return Error::success();
+}
+
+// The block holding relative address R: the guide entries for R and for
+// the next cell bound it; usually they are the same block or the one
+// after, settled by comparing R with the next three blocks' first
+// addresses without a branch (the comparisons are unpredictable).
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t
+CompactReader::findBlock(uint64_t R) const {
+  // The segment: the last one starting at or below R (few: a counting
+  // loop of fixed length, no branch on R).
+  const Segment *Seg = Segments.data();
+  uint32_t NumSegs = NumSegments;
+  if (LLVM_LIKELY(NumSegs <= 8)) {
+    unsigned SI = 0;
+    for (uint32_t K = 1; K < NumSegs; ++K)
+      SI += R >= Seg[K].Start;
+    Seg += SI;
+  } else {
+    size_t Lo = 0;
+    for (size_t Len = NumSegs; Len > 1;) {
+      size_t Half = Len / 2;
+      Lo = Seg[Lo + Half].Start <= R ? Lo + Half : Lo;
+      Len -= Half;
+    }
+    Seg += Lo;
   }
-  __m256i Before01 = _mm256_add_epi32(GroupSum[0], GroupSum[1]);
-  __m256i Before[4] = {_mm256_setzero_si256(), GroupSum[0], Before01,
-                       _mm256_add_epi32(Before01, GroupSum[2])};
-#pragma GCC unroll 4
-  for (unsigned G = 0; G < 4; ++G) {
-    Pre[G] = _mm256_add_epi32(Pre[G], Before[G]);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(Sums + 8 * G), Pre[G]);
-    AtMost[G] = _mm256_cmpeq_epi32(_mm256_min_epu32(Pre[G], Q), Pre[G]);
+  uint64_t G =
+      std::min<uint64_t>((R - Seg->Start) >> Seg->Shift, Seg->NumEntries - 1) +
+      Seg->FirstEntry;
+  // GuideBlocks has the entries and, after them, the last block.
+  const uint32_t *GB = GuideBlocks.data();
+  uint32_t Lo = GB[G], Hi = GB[G + 1];
+  const uint64_t *Starts = BlockStarts.data();
+  if (LLVM_UNLIKELY(Hi - Lo > 3)) {
+    // Many blocks start inside one cell (entries are validated at open:
+    // Lo <= Hi < NumAddrBlocks).
+    for (uint32_t Len = Hi - Lo + 1; Len > 1;) {
+      uint32_t Half = Len / 2;
+      Lo = Starts[Lo + Half] <= R ? Lo + Half : Lo;
+      Len -= Half;
+    }
+    return Lo;
   }
-  __m256i Carry = _mm256_add_epi32(Before[3], GroupSum[3]);
-  // The four masks of 32-bit lanes as one of bytes: two packs give the
-  // lanes in the order 0-3 of each group, then 4-7 of each group; the
-  // count needs no order, the zero mask is put back in order.
-  uint32_t LE = _mm256_movemask_epi8(packMasks(AtMost));
-  uint32_t Zero = _mm256_movemask_epi8(_mm256_permutevar8x32_epi32(
-      packMasks(Z), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
-  // Offsets of symbols 1 .. Fields are Sums[0 .. Fields - 1].
-  // (The last carry holds the total: lanes past the last field add 0.)
-  uint64_t Total = uint32_t(_mm256_cvtsi256_si32(Carry));
-  if (LLVM_UNLIKELY((Total << Shift) >> Shift != Total ||
-                    AB.First + (Total << Shift) < AB.First))
-    return false;
-  // The sums do not decrease: the symbols at or below Addr are a prefix
-  // (past the last field, all lanes or none).
-  uint32_t Last = std::min<uint32_t>(llvm::popcount(LE), Fields);
-  H.Below = false;
-  H.Last = Last;
-  H.At = AB.First + (uint64_t(Last ? Sums[Last - 1] : 0) << Shift);
-  H.Next = AB.First + (uint64_t(Sums[Last & 31]) << Shift);
-  // The group starts after the last non-zero delta before Last.
-  H.First = llvm::bit_width(~Zero & ((uint64_t(1) << Last) - 1));
-  return true;
+  // The blocks past Hi start above R, the sentinels past the last block
+  // too.
+  return Lo + (Starts[Lo + 1] <= R) + (Starts[Lo + 2] <= R) +
+         (Starts[Lo + 3] <= R);
+}
+
+void CompactReader::locatePortable(uint64_t R, Hit &H) const {
+  uint32_t B = findBlock(R);
+  AddrRecord A;
+  openRecord(B, A);
+  uint64_t Q = (R - A.Rel) >> A.Shift;
+  uint64_t LowMask = (uint64_t(1) << A.Low) - 1;
+  uint64_t QH = Q >> A.Low, QL = Q & LowMask;
+  // As locateBmi2: the run of elements whose high part is QH lies between
+  // zero bits QH - 1 and QH of the unary; then its low parts one by one.
+  uint64_t MaxQH = 63 - A.Elems;
+  if (QH > MaxQH) {
+    QH = MaxQH;
+    QL = LowMask;
+  }
+  uint64_t NU = ~A.Unary;
+  uint32_t Pz = selectBit(NU, QH);
+  uint32_t Le = Pz - uint32_t(QH);
+  uint32_t Lt = QH ? selectBit(NU, QH - 1) - uint32_t(QH - 1) : 0;
+  uint32_t Cnt = Lt;
+  while (Cnt < Le &&
+         readBitsUnchecked(A.Lows, uint64_t(Cnt) * A.Low, A.Low) <= QL)
+    ++Cnt;
+  uint64_t AtOff = Cnt ? elementOffset(A, Cnt - 1) : 0;
+  H.Block = B;
+  H.Last = Cnt;
+  H.At = A.Rel + (AtOff << A.Shift);
+  H.HasNext = Cnt < A.Elems || B + 1 < NumAddrBlocks;
+  H.Next = Cnt < A.Elems ? A.Rel + (elementOffset(A, Cnt) << A.Shift)
+                         : BlockStarts[B + 1];
+}
+
+#if DWARFPACK_KALLSYMS_VECTOR
+namespace {
+DWARFPACK_BMI2 LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t
+offsetBmi2(const CompactReader::AddrRecord &A, uint32_t K) {
+  uint64_t High = _tzcnt_u64(_pdep_u64(uint64_t(1) << K, A.Unary)) - K;
+  return (High << A.Low) |
+         readBitsUnchecked(A.Lows, uint64_t(K) * A.Low, A.Low);
+}
+} // namespace
+
+// The high parts narrow the search to one run of set bits of Unary (one
+// select of a zero bit, by pdep); the low parts of that run are compared
+// at once by SWAR when there are few and short ones. No branch depends on
+// the address in the usual case.
+DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE void
+CompactReader::locateFast(uint64_t R, Hit &Out) const {
+  uint32_t B = findBlock(R);
+  // The block's permutation entries are needed next: fetch them while the
+  // block is searched (the section has 8 readable bytes past any entry).
+  __builtin_prefetch(Sec[SecPerm].Data +
+                     ((uint64_t(B) << AddrBlockShift) * PermBits >> 3));
+  AddrRecord A;
+  openRecord(B, A);
+  // The low parts load while the high parts are searched.
+  __builtin_prefetch(A.Lows);
+  uint64_t Q = (R - A.Rel) >> A.Shift;
+  uint64_t LowMask = (uint64_t(1) << A.Low) - 1;
+  uint64_t QH = Q >> A.Low, QL = Q & LowMask;
+  // Past every high part: the last element answers (the zero bits above
+  // the unary's set bits end empty runs).
+  uint64_t MaxQH = 63 - A.Elems;
+  bool Clamp = QH > MaxQH;
+  QH = Clamp ? MaxQH : QH;
+  QL = Clamp ? LowMask : QL;
+  uint64_t NU = ~A.Unary;
+  uint64_t ZBit = _pdep_u64(uint64_t(1) << QH, NU);
+  uint32_t Pz = _tzcnt_u64(ZBit);
+  uint32_t Le = Pz - uint32_t(QH); // elements with a high part <= QH
+  // The zero bit before: none gives -1, so the run starts at bit 0.
+  uint32_t Prev = 63 - uint32_t(_lzcnt_u64(NU & (ZBit - 1)));
+  uint32_t Lt = Le - (Pz - Prev - 1); // elements with a high part < QH
+  uint32_t In = Le - Lt;
+  uint32_t Cnt;
+  if (LLVM_LIKELY(In <= 6 && A.Low <= 9)) {
+    uint64_t LB = uint64_t(Lt) * A.Low;
+    uint64_t V = read64le(A.Lows + (LB >> 3)) >> (LB & 7);
+    uint64_t Spread = _pdep_u64(V, Lanes.Fields[A.Low]);
+    uint64_t Diff = ((QL * Lanes.Ones[A.Low]) | Lanes.Guards[A.Low]) - Spread;
+    uint64_t InRun =
+        Lanes.Guards[A.Low] & ((uint64_t(1) << (In * (A.Low + 1))) - 1);
+    Cnt = Lt + uint32_t(_mm_popcnt_u64(Diff & InRun));
+  } else {
+    Cnt = Lt;
+    while (Cnt < Le &&
+           readBitsUnchecked(A.Lows, uint64_t(Cnt) * A.Low, A.Low) <= QL)
+      ++Cnt;
+  }
+  // Elements Cnt - 1 (symbol Cnt; symbol 0 is at offset 0) and Cnt (the
+  // next symbol), one select each; masks rather than branches, Cnt is
+  // unpredictable.
+  uint32_t K = Cnt - (Cnt != 0);
+  uint64_t Bits = _pdep_u64(uint64_t(3) << K, A.Unary);
+  uint64_t AtHigh = _tzcnt_u64(Bits) - K;
+  uint64_t NextHigh = _tzcnt_u64(_blsr_u64(Bits)) - (K + 1);
+  uint64_t AtOff = ((AtHigh << A.Low) |
+                    readBitsUnchecked(A.Lows, uint64_t(K) * A.Low, A.Low)) &
+                   (0 - uint64_t(Cnt != 0));
+  uint64_t NextOff = (NextHigh << A.Low) |
+                     readBitsUnchecked(A.Lows, uint64_t(K + 1) * A.Low, A.Low);
+  // With Cnt 0, element 0 is the next one.
+  NextOff =
+      Cnt ? NextOff : ((AtHigh << A.Low) | readBitsUnchecked(A.Lows, 0, A.Low));
+  bool InBlock = Cnt < A.Elems;
+  Out.Block = B;
+  Out.Last = Cnt;
+  Out.At = A.Rel + (AtOff << A.Shift);
+  Out.HasNext = InBlock || B + 1 < NumAddrBlocks;
+  Out.Next = InBlock ? A.Rel + (NextOff << A.Shift) : BlockStarts[B + 1];
+}
+
+DWARFPACK_AVX2 void CompactReader::locateBmi2(uint64_t R, Hit &Out) const {
+  locateFast(R, Out);
 }
 #endif
 
-void CompactReader::locate(const AddrBlock &AB, uint64_t Addr,
-                           BlockHit &H) const {
+LLVM_ATTRIBUTE_ALWAYS_INLINE void CompactReader::locate(uint64_t R,
+                                                        Hit &H) const {
 #if DWARFPACK_KALLSYMS_VECTOR
-  if (Vector && locateVector(AB, Addr, H))
-    return;
+  if (LLVM_LIKELY(Vector))
+    return locateBmi2(R, H);
 #endif
-  locatePortable(AB, Addr, H);
+  locatePortable(R, H);
 }
 
 Expected<uint64_t> CompactReader::address(uint32_t I) const {
   if (I >= NumSyms)
     return corrupt("symbol index " + Twine(I) + " out of range");
-  uint64_t Addrs[BlockSyms];
-  Expected<uint32_t> N = decodeBlock(I >> AddrBlockShift, UINT64_MAX, Addrs,
-                                     (I & (BlockSyms - 1)) + 1);
-  if (!N)
-    return N.takeError();
-  return Addrs[I & (BlockSyms - 1)];
-}
-
-// Last block in [Pos, Pos + Len) whose first address is <= Rel, or Pos.
-// Branch-free: the comparisons of a binary search are unpredictable.
-uint32_t CompactReader::searchBlocks(uint64_t Rel, uint32_t Pos,
-                                     uint32_t Len) const {
-  if (IdxSlack) {
-    const uint8_t *Idx = Sec[SecAddrIndex].Data;
-    unsigned EW = RelBits + AddrOffBits, RB = RelBits;
-    while (Len > 1) {
-      uint32_t Half = Len / 2;
-      uint64_t R = readBitsUnchecked(Idx, uint64_t(Pos + Half) * EW, RB);
-      Pos = R <= Rel ? Pos + Half : Pos;
-      Len -= Half;
-    }
-    return Pos;
-  }
-  while (Len > 1) {
-    uint32_t Half = Len / 2;
-    Pos = blockRel(Pos + Half) <= Rel ? Pos + Half : Pos;
-    Len -= Half;
-  }
-  return Pos;
-}
-
-// Last block whose first address is <= Addr (which is >= Base), or block 0.
-// The guide entry for Addr and the next one bound it (the next entry is
-// the last block starting at or below an address past Addr); usually they
-// are the same block or neighbours, and a branch-free binary search
-// between them finishes.
-LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t
-CompactReader::findBlock(uint64_t Addr) const {
-  uint64_t Rel = Addr - Base;
-  const Segment *Seg = &Segments.back();
-  while (Seg != Segments.data() && Seg->Start > Rel)
-    --Seg;
-  uint64_t G = std::min<uint64_t>((Rel - Seg->Start) >> Seg->Shift,
-                                  Seg->NumEntries - 1) +
-               Seg->FirstEntry;
-  bool HasNext =
-      G + 1 < Segments.back().FirstEntry + uint64_t(Segments.back().NumEntries);
-  if (LLVM_LIKELY(GuideSlack && IdxSlack)) {
-    uint32_t Lo = readBitsUnchecked(GuideEntries, G * GuideBits, GuideBits);
-    uint32_t Hi = HasNext ? readBitsUnchecked(GuideEntries, (G + 1) * GuideBits,
-                                              GuideBits)
-                          : NumAddrBlocks - 1;
-    const uint8_t *Idx = Sec[SecAddrIndex].Data;
-    unsigned EW = RelBits + AddrOffBits, RB = RelBits;
-    // Entries were checked against NumAddrBlocks at open.
-    if (LLVM_UNLIKELY(Hi < Lo ||
-                      readBitsUnchecked(Idx, uint64_t(Lo) * EW, RB) > Rel))
-      return searchBlocks(Rel, 0, NumAddrBlocks); // only in a corrupt table
-    for (uint32_t Len = Hi - Lo + 1; Len > 1;) {
-      uint32_t Half = Len / 2;
-      uint64_t R = readBitsUnchecked(Idx, uint64_t(Lo + Half) * EW, RB);
-      Lo = R <= Rel ? Lo + Half : Lo;
-      Len -= Half;
-    }
-    return Lo;
-  }
-  uint64_t Size = Sec[SecGuide].Size - (GuideEntries - Sec[SecGuide].Data);
-  uint32_t Lo = readBits(GuideEntries, Size, G * GuideBits, GuideBits);
-  uint32_t Hi =
-      HasNext ? readBits(GuideEntries, Size, (G + 1) * GuideBits, GuideBits)
-              : NumAddrBlocks - 1;
-  if (Hi < Lo || blockRel(Lo) > Rel)
-    return searchBlocks(Rel, 0, NumAddrBlocks);
-  return searchBlocks(Rel, Lo, Hi - Lo + 1);
+  AddrRecord A;
+  openRecord(I >> AddrBlockShift, A);
+  uint32_t K = I & (BlockSyms - 1);
+  return Base + A.Rel + (K ? elementOffset(A, K - 1) << A.Shift : 0);
 }
 
 Error CompactReader::fillAddressAndSize(uint32_t I, SymbolInfo &Info) const {
@@ -1017,36 +957,22 @@ Error CompactReader::fillAddressAndSize(uint32_t I, SymbolInfo &Info) const {
     return corrupt("symbol index " + Twine(I) + " out of range");
   uint64_t Addrs[BlockSyms];
   uint32_t B = I >> AddrBlockShift;
-  // Symbol I and the one after it usually suffice.
-  Expected<uint32_t> N =
-      decodeBlock(B, UINT64_MAX, Addrs, (I & (BlockSyms - 1)) + 2);
-  if (!N)
-    return N.takeError();
+  uint32_t N = decodeBlock(B, Addrs);
   uint64_t A = Addrs[I & (BlockSyms - 1)];
-  if (*N == (I & (BlockSyms - 1)) + 2 && Addrs[*N - 1] == A) {
-    N = decodeBlock(B, UINT64_MAX, Addrs);
-    if (!N)
-      return N.takeError();
-  }
   Info.Address = A;
   Info.Index = I;
   Info.Size.reset();
   // The next distinct address: in this block, or the first one of a later
   // block that differs (aliases may run over block boundaries).
   for (uint32_t K = (I & (BlockSyms - 1)) + 1;; ++K) {
-    if (K == *N) {
+    if (K == N) {
       if (++B >= NumAddrBlocks)
         break;
       if (Base + blockRel(B) != A) {
-        uint64_t Next = Base + blockRel(B);
-        if (Next < A)
-          return corrupt("address blocks are not sorted");
-        Info.Size = Next - A;
+        Info.Size = Base + blockRel(B) - A;
         return Error::success();
       }
-      N = decodeBlock(B, UINT64_MAX, Addrs);
-      if (!N)
-        return N.takeError();
+      N = decodeBlock(B, Addrs);
       K = 0;
     }
     if (Addrs[K] != A) {
@@ -1076,133 +1002,133 @@ unsigned CompactReader::leadingUnderscores(ArrayRef<uint32_t> Toks) const {
   return K;
 }
 
-// One address block decoded once gives the symbol, its aliases and its
-// size; names are decoded as token ids and only the answer is expanded.
-// Alias groups that cross a block boundary (rare) take the generic path.
-Expected<uint32_t> CompactReader::locateAddress(uint64_t Addr, AddrBlock &AB,
-                                                BlockHit &H) const {
-  uint32_t B = findBlock(Addr);
-  // The block's permutation entries (one or two cache lines) are needed
-  // next: fetch them while the block decodes.
-  uint64_t Byte = (uint64_t(B) << AddrBlockShift) * PermBits / 8;
-  if (Byte < Sec[SecPerm].Size) {
-    __builtin_prefetch(Sec[SecPerm].Data + Byte);
-    __builtin_prefetch(Sec[SecPerm].Data +
-                       std::min<uint64_t>(Byte + 63, Sec[SecPerm].Size - 1));
-  }
-  if (LLVM_UNLIKELY(!openAddrBlock(B, AB)))
-    return addrBlockError(B);
-  locate(AB, Addr, H);
-  return B;
-}
-
-Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
-                                                SymbolInfo &Info) const {
+// One address block searched once gives the symbol, its aliases and its
+// size; only the answer's name is decoded. Alias groups that cross a block
+// boundary (rare) take the generic path. The vector version is one
+// function, so that the search, the permutation and the name decode are
+// scheduled together.
+template <typename LocateFn, typename NameFn>
+LLVM_ATTRIBUTE_ALWAYS_INLINE Expected<bool>
+CompactReader::lookupAddressWith(uint64_t Addr, SymbolInfo &Info,
+                                 LocateFn Locate, NameFn Name) const {
   if (Addr < Base)
     return false;
-  AddrBlock AB;
-  BlockHit H;
-  Expected<uint32_t> BOr = locateAddress(Addr, AB, H);
-  if (LLVM_UNLIKELY(!BOr))
-    return BOr.takeError();
-  uint32_t B = *BOr;
-  if (H.Below)
-    return false; // only in a corrupt table
-  uint32_t Last = H.Last, First = H.First;
-  uint64_t At = H.At;
+  uint64_t R = Addr - Base;
+  Hit H;
+  Locate(R, H);
+  uint32_t B = H.Block;
+  // The alias group of symbol Last: the symbols back to the last one whose
+  // address differs from its predecessor's. One that runs into the
+  // previous or the next block (rare) takes the generic path.
+  uint32_t Starts = ~BlockAliases[B] & uint32_t((uint64_t(2) << H.Last) - 1);
+  if (LLVM_UNLIKELY(!Starts || (H.HasNext && H.Next == H.At)))
+    return lookupAddressGeneric(Addr, Info);
+  uint32_t First = 31 - llvm::countl_zero(Starts);
   // The size as a plain value and flag: an optional built here and copied
   // into Info makes a 16-byte load of two smaller stores (a stall).
-  uint64_t SymSize = 0;
-  bool HasSize = true;
-  if (Last + 1 < AB.Count) {
-    SymSize = H.Next - At;
-  } else if (B + 1 < NumAddrBlocks) {
-    uint64_t Next = Base + blockRel(B + 1);
-    if (Next == At)
-      return lookupAddressGeneric(Addr, Info);
-    if (Next < At)
-      return corrupt("address blocks are not sorted");
-    SymSize = Next - At;
-  } else if (EndAddress && *EndAddress >= At) {
-    SymSize = *EndAddress - At;
-  } else {
-    HasSize = false;
+  uint64_t SymSize = H.Next - H.At;
+  bool HasSize = H.HasNext;
+  if (LLVM_UNLIKELY(!HasSize) && EndAddress) {
+    SymSize = *EndAddress - (Base + H.At);
+    HasSize = true;
   }
-  if (HasSize && Addr - At >= SymSize)
+  if (HasSize && R - H.At >= SymSize)
     return false;
-  uint32_t FirstIdx = B << AddrBlockShift;
-  if (First == 0 && B > 0) {
-    // The group may start in the previous block: compare its last address.
-    AddrBlock PB;
-    if (LLVM_UNLIKELY(!openAddrBlock(B - 1, PB)))
-      return addrBlockError(B - 1);
-    BlockHit PH;
-    locate(PB, UINT64_MAX, PH);
-    if (PH.At == At)
-      return lookupAddressGeneric(Addr, Info);
+  uint32_t Best = (B << AddrBlockShift) + First;
+  char Type;
+  if (LLVM_LIKELY(First == H.Last)) {
+    if (Error E = Name(permAt(Best), Info.Name, Type))
+      return std::move(E);
+  } else {
+    Expected<uint32_t> Chosen =
+        canonicalAlias(Best, (B << AddrBlockShift) + H.Last, Info.Name, Type);
+    if (!Chosen)
+      return Chosen.takeError();
+    Best = *Chosen;
   }
-  SmallVector<uint32_t, 32> Toks;
-  char Type = 0;
-  uint32_t Best = FirstIdx + First;
-  Expected<uint32_t> Slot = perm(Best);
-  if (!Slot)
-    return Slot.takeError();
-  if (Error E = decodeName(*Slot, Toks, Type))
-    return std::move(E);
-  if (First != Last) {
-    // The canonical alias: global first, then fewest leading underscores,
-    // then table order.
-    SmallVector<uint32_t, 32> Cand;
-    unsigned BestUnder = leadingUnderscores(Toks);
-    for (uint32_t I = FirstIdx + First + 1; I <= FirstIdx + Last; ++I) {
-      char CType;
-      Expected<uint32_t> CSlot = perm(I);
-      if (!CSlot)
-        return CSlot.takeError();
-      if (Error E = decodeName(*CSlot, Cand, CType))
-        return std::move(E);
-      bool CG = isUpper(CType), BG = isUpper(Type);
-      if (CG != BG && !CG)
-        continue;
-      unsigned CUnder = leadingUnderscores(Cand);
-      if (CG == BG && CUnder >= BestUnder)
-        continue;
-      Best = I;
-      Type = CType;
-      BestUnder = CUnder;
-      Toks.swap(Cand);
-    }
-  }
-  Expected<StringRef> M = moduleOf(Best);
-  if (!M)
-    return M.takeError();
-  Info.Address = At;
+  Info.Address = Base + H.At;
   if (HasSize)
     Info.Size = SymSize;
   else
     Info.Size.reset();
   Info.Type = Type;
   Info.Index = Best;
-  expand(Toks, Info.Name);
-  if (M->empty())
+  StringRef M = moduleNameOf(Best);
+  if (M.empty())
     Info.Module.clear(); // inline, unlike assign
   else
-    Info.Module.assign(M->data(), M->size());
+    Info.Module.assign(M.data(), M.size());
   return true;
+}
+
+Expected<uint32_t> CompactReader::canonicalAlias(uint32_t First, uint32_t Last,
+                                                 SmallVectorImpl<char> &Name,
+                                                 char &Type) const {
+  // Global first, then fewest leading underscores, then table order.
+  SmallVector<uint32_t, 32> Toks, Cand;
+  uint32_t Best = First;
+  if (Error E = decodeName(permAt(Best), Toks, Type))
+    return std::move(E);
+  unsigned BestUnder = leadingUnderscores(Toks);
+  for (uint32_t I = First + 1; I <= Last; ++I) {
+    char CType;
+    if (Error E = decodeName(permAt(I), Cand, CType))
+      return std::move(E);
+    bool CG = isUpper(CType), BG = isUpper(Type);
+    if (CG != BG && !CG)
+      continue;
+    unsigned CUnder = leadingUnderscores(Cand);
+    if (CG == BG && CUnder >= BestUnder)
+      continue;
+    Best = I;
+    Type = CType;
+    BestUnder = CUnder;
+    Toks.swap(Cand);
+  }
+  expand(Toks, Name);
+  return Best;
+}
+
+Expected<bool> CompactReader::lookupAddressPortable(uint64_t Addr,
+                                                    SymbolInfo &Info) const {
+  return lookupAddressWith(
+      Addr, Info, [this](uint64_t R, Hit &H) { locatePortable(R, H); },
+      [this](uint32_t Slot, SmallVectorImpl<char> &Out, char &Type) {
+        return nameGeneral(Slot, Out, Type);
+      });
+}
+
+#if DWARFPACK_KALLSYMS_VECTOR
+DWARFPACK_AVX2 Expected<bool>
+CompactReader::lookupAddressVector(uint64_t Addr, SymbolInfo &Info) const {
+  return lookupAddressWith(
+      Addr, Info,
+      [this](uint64_t R, Hit &H) DWARFPACK_AVX2 { locateFast(R, H); },
+      [this](uint32_t Slot, SmallVectorImpl<char> &Out, char &Type)
+          DWARFPACK_AVX2 -> Error {
+            if (LLVM_LIKELY(nameFast(Slot, Out, Type)))
+              return Error::success();
+            return nameGeneral(Slot, Out, Type);
+          });
+}
+#endif
+
+Expected<bool> CompactReader::lookupAddressInto(uint64_t Addr,
+                                                SymbolInfo &Info) const {
+#if DWARFPACK_KALLSYMS_VECTOR
+  if (LLVM_LIKELY(Vector))
+    return lookupAddressVector(Addr, Info);
+#endif
+  return lookupAddressPortable(Addr, Info);
 }
 
 Expected<std::optional<uint32_t>>
 CompactReader::findLastAtOrBelow(uint64_t Addr) const {
   if (Addr < Base)
     return std::nullopt;
-  AddrBlock AB;
-  BlockHit H;
-  Expected<uint32_t> B = locateAddress(Addr, AB, H);
-  if (!B)
-    return B.takeError();
-  if (H.Below)
-    return std::nullopt;
-  return std::optional<uint32_t>((*B << AddrBlockShift) + H.Last);
+  Hit H;
+  locate(Addr - Base, H);
+  return std::optional<uint32_t>((H.Block << AddrBlockShift) + H.Last);
 }
 
 static LLVM_ATTRIBUTE_ALWAYS_INLINE unsigned countOnes(uint64_t V) {
@@ -1257,83 +1183,77 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
 
 void CompactReader::initTokenSpans() {
   uint32_t N = Tokens.numTokens();
-  if (!N)
-    return;
-  TokenBase = Tokens.token(0).data();
-  char Sub = Tokens.separators().Sub;
   TokenSpans.resize(N);
+  char Word = Tokens.separators().Word;
   for (uint32_t Id = 0; Id < N; ++Id) {
     StringRef T = Tokens.token(Id);
-    uint64_t Off = T.data() - TokenBase;
-    bool StartsSub = Sub && !T.empty() && T[0] == Sub;
-    TokenSpans[Id] = Off < (1u << 24) && T.size() <= SpanLen
-                         ? uint32_t(Off << 8) | (StartsSub ? SpanSub : 0) |
-                               uint32_t(T.size())
-                         : LongSpan;
+    bool Sep = Tokens.joinsWithSeparator(T);
+    uint64_t Off = SpanText.size();
+    if (Off >= (1u << 24) || T.size() + Sep > SpanLen) {
+      TokenSpans[Id] = LongSpan;
+      continue;
+    }
+    if (Sep)
+      SpanText.push_back(Word);
+    SpanText.append(T.data(), T.size());
+    TokenSpans[Id] =
+        uint32_t(Off << 8) | (Sep ? SpanSep : 0) | uint32_t(T.size() + Sep);
   }
+  SpanText.append(SpanCopy, '\0');
 }
 
-void CompactReader::expand(ArrayRef<uint32_t> Toks, std::string &Out) const {
-  // One pass into a buffer on the stack with copies of 16 bytes, which may
-  // read up to 16 bytes past a token (TokenSlack: the decoded table's
-  // padding, or the file after the table), then one append: resizing the string
-  // first would fill it with zeros. Tokens of at most 63 bytes: 64 of them and
-  // the overrun of the last copy fit the buffer.
-  constexpr size_t MaxToks = 64;
-  char Buf[MaxToks * (SpanLen + 1) + 16];
-  if (LLVM_LIKELY(TokenSlack && !TokenSpans.empty() && !Toks.empty() &&
-                  Toks.size() <= MaxToks)) {
-    char Sep = Tokens.separators().Word;
-    const uint32_t *Spans = TokenSpans.data();
-    char *P = Buf;
-    size_t I = 0;
-    // No separator before the first token: start one byte early.
-    uint32_t NoSep = SpanSub;
-    for (; I < Toks.size(); ++I) {
-      uint32_t S = Spans[Toks[I]];
-      if (LLVM_UNLIKELY(S & LongSpan))
-        break;
-      uint32_t L = S & SpanLen;
-      const char *T = TokenBase + (S >> 8);
-      // A word separator before every token but the first, unless the
-      // token starts with the sub-separator.
-      *P = Sep;
-      P += !((S | NoSep) & SpanSub);
-      NoSep = 0;
-      std::memcpy(P, T, 16);
-      for (uint32_t K = 16; K < L; K += 16)
-        std::memcpy(P + K, T + K, 16);
-      P += L;
-    }
-    if (LLVM_LIKELY(I == Toks.size())) {
-      // clear + append skips assign's check for overlapping buffers.
-      Out.clear();
-      Out.append(Buf, P - Buf);
-      return;
-    }
+void CompactReader::expand(ArrayRef<uint32_t> Toks,
+                           SmallVectorImpl<char> &Out) const {
+  // Copies of SpanCopy bytes straight into Out, which may read past a span
+  // (SpanText ends with that much) and write past the name (Out has the
+  // room). The first token skips its separator.
+  const uint32_t *Spans = TokenSpans.data();
+  uint64_t Room = SpanCopy;
+  bool Long = Toks.empty();
+  for (uint32_t Id : Toks) {
+    Room += Spans[Id] & SpanLen;
+    Long |= (Spans[Id] & LongSpan) != 0;
+  }
+  if (LLVM_UNLIKELY(Long)) {
+    std::string S;
+    Tokens.expand(Toks, S);
+    Out.assign(S.begin(), S.end());
+    return;
   }
   Out.clear();
-  Tokens.expand(Toks, Out);
+  Out.reserve(Room);
+  char *P = Out.data();
+  const char *Text = SpanText.data();
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    uint32_t S = Spans[Toks[I]];
+    unsigned Skip = I == 0;
+    const char *T = Text + (S >> 8) + Skip;
+    std::memcpy(P, T, 16);
+    std::memcpy(P + 16, T + 16, 16);
+    for (uint32_t K = 32; K < (S & SpanLen) - Skip; K += 16)
+      std::memcpy(P + K, T + K, 16);
+    P += (S & SpanLen) - Skip;
+  }
+  Out.resize_for_overwrite(P - Out.data());
 }
 
 Error CompactReader::openNameBlock(uint32_t B, NameBlock &NB) const {
   uint64_t Start = nameOffset(B), End = nameOffset(B + 1);
   // Every read inside a block may load 8 bytes: the writer leaves that
   // much after the last block.
-  NB.EscPos = Start + NameHeaderBytes + 4 * TypeBits;
-  if (NB.EscPos > End || End + NameDataSlack > Sec[SecNameData].Size)
+  NB.PlanePos = Start + NameHeaderBytes;
+  NB.ExtPos = NB.PlanePos + 4 * TypeBits;
+  if (NB.ExtPos > End || End + NameDataSlack > Sec[SecNameData].Size)
     return badBlock(B, "offsets out of range");
   const uint8_t *D = Sec[SecNameData].Data;
   // The id tails end the block, often on another cache line.
   __builtin_prefetch(D + End - 1);
   NB.Hdr[0] = read64le(D + Start);
   NB.Hdr[1] = read64le(D + Start + 8);
-  NB.PlanePos = Start + NameHeaderBytes;
   NB.Count = std::min<uint64_t>(NumSyms - (uint64_t(B) << NameBlockShift),
                                 NameBlockRecords);
-  NB.EndPos = End * 2;
-  // One escape byte per escaped record, unless one spells out a count of
-  // 15 or more (then the escapes are walked).
+  // One escape byte per escaped record, at the block's end; the long
+  // counts of those with a nibble of 15 before the ids.
   unsigned Escapes = 0;
   for (unsigned W = 0; W < 2; ++W) {
     unsigned InWord = std::min(16u, NB.Count > 16 * W ? NB.Count - 16 * W : 0);
@@ -1341,22 +1261,25 @@ Error CompactReader::openNameBlock(uint32_t B, NameBlock &NB) const {
     for (uint64_t L : {X & LowNibbles, (X >> 4) & LowNibbles})
       Escapes += (lanesAtLeast(L, RecordEscape) * LaneOnes) >> 56;
   }
-  if (NB.EscPos + Escapes > End)
+  if (NB.ExtPos + Escapes > End)
     return badBlock(B, "escapes run past the block");
-  bool Long = false;
+  NB.End = End;
+  NB.EscPos = End - Escapes;
+  NB.EndPos = NB.EscPos * 2;
+  unsigned Long = 0;
   for (unsigned K = 0; K < Escapes; ++K)
-    Long |= (D[NB.EscPos + K] & 15) == 15 || D[NB.EscPos + K] >> 4 == 15;
+    Long += ((D[NB.EscPos + K] & 15) == 15) + (D[NB.EscPos + K] >> 4 == 15);
   NB.SimpleEscapes = !Long;
-  if (LLVM_UNLIKELY(Long)) {
-    NB.FirstPos = NB.EndPos; // bounds the walk
-    uint64_t EscEnd = 0;
-    if (Error E = forEachHeader(
-            NB, NB.Count, [&](unsigned, RecordHeader, uint64_t) {}, &EscEnd))
-      return E;
-    NB.FirstPos = EscEnd * 2;
-  } else {
-    NB.FirstPos = (NB.EscPos + Escapes) * 2;
+  uint64_t Pos = NB.ExtPos;
+  for (unsigned K = 0; K < Long; ++K) {
+    const char *Err = nullptr;
+    unsigned N = 0;
+    uint64_t X = decodeULEB128Bounded(D + Pos, &N, D + NB.EscPos, &Err);
+    if (Err || X > UINT32_MAX)
+      return badBlock(B, "malformed long count of an escape");
+    Pos += N;
   }
+  NB.FirstPos = Pos * 2;
   return Error::success();
 }
 
@@ -1394,21 +1317,22 @@ uint32_t CompactReader::typesInto(const NameBlock &NB, unsigned Records,
 
 template <typename Fn>
 Error CompactReader::forEachHeader(const NameBlock &NB, unsigned Records,
-                                   Fn OnHeader, uint64_t *EscEnd) const {
+                                   Fn OnHeader) const {
   const uint8_t *D = Sec[SecNameData].Data;
-  uint64_t Pos = NB.EscPos, Limit = NB.FirstPos / 2;
+  // Escape bytes from EscPos, their long counts from ExtPos (openNameBlock
+  // checked that they end before the ids).
+  uint64_t Esc = NB.EscPos, Ext = NB.ExtPos, ExtEnd = NB.FirstPos / 2;
   uint64_t Ids = 0, Len = 0;
   auto Count = [&](unsigned Nibble, uint64_t &V) {
     V = Nibble;
     if (Nibble < 15)
       return true;
-    // 15 and more: the rest as ULEB128 after the escape byte.
     const char *Err = nullptr;
     unsigned N = 0;
-    uint64_t X = decodeULEB128Bounded(D + Pos, &N, D + Limit, &Err);
+    uint64_t X = decodeULEB128Bounded(D + Ext, &N, D + ExtEnd, &Err);
     if (Err || X > UINT32_MAX)
       return false;
-    Pos += N;
+    Ext += N;
     V = 15 + X;
     return true;
   };
@@ -1416,12 +1340,12 @@ Error CompactReader::forEachHeader(const NameBlock &NB, unsigned Records,
     unsigned C = nibbleOf(NB.Hdr, J);
     uint64_t New = CodeNew[C], Dropped = CodeDropped[C];
     if (C == RecordEscape) {
-      if (Pos >= Limit)
+      if (Esc >= NB.End)
         return corrupt("name record escape past its block at byte " +
-                       Twine(Pos));
-      uint8_t X = D[Pos++];
+                       Twine(Esc));
+      uint8_t X = D[Esc++];
       if (!Count(X & 15, New) || !Count(X >> 4, Dropped))
-        return corrupt("malformed name record escape at byte " + Twine(Pos));
+        return corrupt("malformed name record escape at byte " + Twine(Esc));
     }
     unsigned T = typeIndex(NB, J);
     // A record drops at most the previous record's tokens (the first has
@@ -1436,8 +1360,6 @@ Error CompactReader::forEachHeader(const NameBlock &NB, unsigned Records,
     Len = uint64_t(R.Shared) + R.New;
     Ids += R.New;
   }
-  if (EscEnd)
-    *EscEnd = Pos;
   return Error::success();
 }
 
@@ -1613,6 +1535,36 @@ Error CompactReader::readBlockHeaders(uint32_t B, unsigned Records,
   return readHeaders(NB, Records, H);
 }
 
+Error CompactReader::initNames() {
+  FastNameBlocks.assign((uint64_t(NumNameBlocks) + 63) / 64, 0);
+  RecordHeaders H;
+  for (uint32_t B = 0; B < NumNameBlocks; ++B) {
+    NameBlock NB;
+    if (Error E = openNameBlock(B, NB))
+      return E;
+    if (Error E = readHeaders(NB, NB.Count, H))
+      return E;
+    uint64_t Ids = uint64_t(H.IdStart[NB.Count - 1]) + H.New[NB.Count - 1];
+    IdReader Reader(*this, NB);
+    if (!Reader.reserve(Ids))
+      return badBlock(B, "token ids run past the block");
+    bool Long = false;
+    for (uint64_t K = 0; K < Ids; ++K) {
+      uint32_t Id;
+      if (!Reader.get(K, Id))
+        return badBlock(B, "token id out of range");
+      Long |= (TokenSpans[Id] & LongSpan) != 0;
+    }
+    uint64_t MaxLen = 0;
+    for (unsigned J = 0; J < NB.Count; ++J)
+      MaxLen = std::max<uint64_t>(MaxLen, uint64_t(H.Shared[J]) + H.New[J]);
+    if (NB.SimpleEscapes && Ids <= 128 && MaxLen <= 64 && !Long &&
+        NB.ExtPos + 64 <= NameDataAvail)
+      FastNameBlocks[B / 64] |= uint64_t(1) << (B % 64);
+  }
+  return Error::success();
+}
+
 Error CompactReader::decodeRecord(uint32_t B, const RecordHeaders &H,
                                   IdReader &Ids, unsigned Rec,
                                   SmallVectorImpl<uint32_t> &Toks) const {
@@ -1711,27 +1663,30 @@ __attribute__((target("avx2"))) inline __m256i lastLane16(__m256i X) {
 // then prefix sums give each record's token count, shared count and first
 // id. Token T of the record comes from the last record J <= Rec sharing at
 // most T tokens: a compare and a bit scan, no walk through the records.
-__attribute__((target("avx2,bmi2"))) Expected<bool>
+DWARFPACK_AVX2 Expected<bool>
 CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB, BlockCounts &BC,
                                    bool WithIds) const {
   uint64_t Start = nameOffset(B), End = nameOffset(B + 1);
   uint64_t SecSize = Sec[SecNameData].Size;
   NB.PlanePos = Start + NameHeaderBytes;
-  NB.EscPos = NB.PlanePos + 4 * TypeBits;
-  if (NB.EscPos > End || End + NameDataSlack > SecSize)
+  NB.ExtPos = NB.PlanePos + 4 * TypeBits;
+  if (NB.ExtPos > End || End + NameDataSlack > SecSize)
     return badBlock(B, "offsets out of range");
   const uint8_t *D = Sec[SecNameData].Data;
-  __builtin_prefetch(D + End - 1);
   NB.Hdr[0] = read64le(D + Start);
   NB.Hdr[1] = read64le(D + Start + 8);
   NB.Count = std::min<uint64_t>(NumSyms - (uint64_t(B) << NameBlockShift),
                                 NameBlockRecords);
-  NB.EndPos = End * 2;
+  NB.End = End;
   NB.SimpleEscapes = true;
 
   // Code nibbles as bytes, record J in byte J.
   const __m128i Nib = _mm_set1_epi8(15);
   __m128i X = _mm_loadu_si128(reinterpret_cast<const __m128i *>(D + Start));
+  // The escape bytes end the block: the 32 bytes before its end (the
+  // section starts after the header, so they lie inside the file).
+  __m256i EB =
+      _mm256_loadu_si256(reinterpret_cast<const __m256i *>(D + End - 32));
   __m128i Lo = _mm_and_si128(X, Nib);
   __m128i Hi = _mm_and_si128(_mm_srli_epi16(X, 4), Nib);
   __m256i Code =
@@ -1744,27 +1699,21 @@ CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB, BlockCounts &BC,
       InBlock, _mm256_cmpeq_epi8(Code, _mm256_set1_epi8(RecordEscape)));
   uint32_t EscMask = uint32_t(_mm256_movemask_epi8(IsEsc));
   unsigned Escapes = llvm::popcount(EscMask);
-  if (NB.EscPos + Escapes > End)
+  if (NB.ExtPos + Escapes > End)
     return badBlock(B, "escapes run past the block");
-  // The escape bytes (at most 32; 8 bytes past the block are readable).
-  alignas(32) uint8_t EscBytes[32] = {};
-  if (NB.EscPos + 32 <= SecSize)
-    _mm256_store_si256(
-        reinterpret_cast<__m256i *>(EscBytes),
-        _mm256_loadu_si256(reinterpret_cast<const __m256i *>(D + NB.EscPos)));
-  else
-    std::memcpy(EscBytes, D + NB.EscPos, Escapes);
-  __m256i EB = _mm256_load_si256(reinterpret_cast<const __m256i *>(EscBytes));
+  NB.EscPos = End - Escapes;
+  NB.EndPos = NB.EscPos * 2;
   __m256i ELo = _mm256_and_si256(EB, _mm256_set1_epi8(15));
   __m256i EHi =
       _mm256_and_si256(_mm256_srli_epi16(EB, 4), _mm256_set1_epi8(15));
-  uint64_t Used = (uint64_t(1) << Escapes) - 1;
+  // Escape I is lane 32 - Escapes + I.
+  uint32_t Used = uint32_t(~uint64_t(0) << (32 - Escapes));
   if (LLVM_UNLIKELY(uint32_t(_mm256_movemask_epi8(_mm256_or_si256(
                         _mm256_cmpeq_epi8(ELo, _mm256_set1_epi8(15)),
                         _mm256_cmpeq_epi8(EHi, _mm256_set1_epi8(15))))) &
                     Used))
     return false; // counts of 15 or more
-  NB.FirstPos = (NB.EscPos + Escapes) * 2;
+  NB.FirstPos = NB.ExtPos * 2;
   if (WithIds) {
     // The first 64 ids' first nibbles; the tail lengths they imply and
     // their prefix sums give where each id's tail ends (counted back from
@@ -1817,8 +1766,10 @@ CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB, BlockCounts &BC,
     R = _mm256_add_epi8(
         R, _mm256_shuffle_epi8(_mm256_permute2x128_si256(R, R, 0x08),
                                _mm256_set1_epi8(15)));
-    R = _mm256_sub_epi8(R, One);
-    // Bytes 0-15 and 16-31 of the escapes, looked up by rank.
+    // Escape I sits in lane 32 - Escapes + I of EB.
+    R = _mm256_add_epi8(_mm256_sub_epi8(R, One),
+                        _mm256_set1_epi8(char(32 - Escapes)));
+    // Bytes 0-15 and 16-31 of the escape window, looked up by lane.
     __m256i High = _mm256_cmpgt_epi8(R, _mm256_set1_epi8(15));
     __m256i LoTab = _mm256_permute2x128_si256(ELo, ELo, 0x00);
     __m256i HiTab = _mm256_permute2x128_si256(ELo, ELo, 0x11);
@@ -1862,9 +1813,8 @@ CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB, BlockCounts &BC,
   return true;
 }
 
-__attribute__((target("avx2,bmi2"))) Error
-CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
-                                char &Type) const {
+DWARFPACK_AVX2 Error CompactReader::decodeNameVector(
+    uint32_t Slot, SmallVectorImpl<uint32_t> &Toks, char &Type) const {
   uint32_t B = Slot >> NameBlockShift;
   unsigned Rec = Slot & (NameBlockRecords - 1);
   NameBlock NB;
@@ -1909,39 +1859,204 @@ CompactReader::decodeNameVector(uint32_t Slot, SmallVectorImpl<uint32_t> &Toks,
   }
   return Error::success();
 }
+
+// decodeName and expand in one pass, for the lookups, on a block that was
+// checked whole at open (FastNameBlocks), so nothing read here is checked
+// again: the block's codes, escape bytes (its last bytes) and first id
+// nibbles (at a fixed place) are loaded at once; every record's counts and
+// the ids' tail sums come from vector passes; each token's id and text
+// follow without a branch that depends on the data.
+DWARFPACK_AVX2 LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CompactReader::nameFast(uint32_t Slot, SmallVectorImpl<char> &Out,
+                        char &Type) const {
+  uint32_t B = Slot >> NameBlockShift;
+  if (LLVM_UNLIKELY(!((FastNameBlocks[B / 64] >> (B % 64)) & 1)))
+    return false;
+  unsigned Rec = Slot & (NameBlockRecords - 1);
+  uint64_t Start, End;
+  if (LLVM_LIKELY(NameIdxSlack)) {
+    uint64_t Bit = uint64_t(B) * NameOffBits;
+    uint64_t W = read64le(Sec[SecNameIndex].Data + (Bit >> 3)) >> (Bit & 7);
+    uint64_t Mask = (uint64_t(1) << NameOffBits) - 1;
+    Start = W & Mask;
+    End = (W >> NameOffBits) & Mask;
+  } else {
+    Start = nameOffset(B);
+    End = nameOffset(B + 1);
+  }
+  uint64_t ExtPos = Start + NameHeaderBytes + 4 * TypeBits;
+  const uint8_t *D = Sec[SecNameData].Data;
+  __m128i X = _mm_loadu_si128(reinterpret_cast<const __m128i *>(D + Start));
+  // The section starts after the header: the 32 bytes before a block's
+  // end lie inside the file.
+  __m256i EB =
+      _mm256_loadu_si256(reinterpret_cast<const __m256i *>(D + End - 32));
+  __m256i FRaw =
+      _mm256_loadu_si256(reinterpret_cast<const __m256i *>(D + ExtPos));
+  const __m128i Nib = _mm_set1_epi8(15);
+  const __m256i Nib32 = _mm256_set1_epi8(15);
+  __m128i Lo = _mm_and_si128(X, Nib);
+  __m128i Hi = _mm_and_si128(_mm_srli_epi16(X, 4), Nib);
+  __m256i Code =
+      _mm256_set_m128i(_mm_unpackhi_epi8(Lo, Hi), _mm_unpacklo_epi8(Lo, Hi));
+  uint32_t Count = std::min<uint64_t>(NumSyms - (uint64_t(B) << NameBlockShift),
+                                      NameBlockRecords);
+  uint32_t InBlock = uint32_t(~uint64_t(0) >> (64 - Count));
+  __m256i IsEsc = _mm256_cmpeq_epi8(Code, Nib32);
+  unsigned Escapes =
+      _mm_popcnt_u32(uint32_t(_mm256_movemask_epi8(IsEsc)) & InBlock);
+  __m256i NewV =
+      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
+                              reinterpret_cast<const __m128i *>(CodeNew))),
+                          Code);
+  __m256i DropV =
+      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
+                              reinterpret_cast<const __m128i *>(CodeDropped))),
+                          Code);
+  // Escape I is lane 32 - Escapes + I of EB: each escaped record takes the
+  // lane of its rank among the escapes (an exclusive prefix count).
+  __m256i ELo = _mm256_and_si256(EB, Nib32);
+  __m256i EHi = _mm256_and_si256(_mm256_srli_epi16(EB, 4), Nib32);
+  __m256i One = _mm256_and_si256(IsEsc, _mm256_set1_epi8(1));
+  __m256i Rank = _mm256_add_epi8(_mm256_sub_epi8(prefixSumBytes(One), One),
+                                 _mm256_set1_epi8(char(32 - Escapes)));
+  __m256i High = _mm256_cmpgt_epi8(Rank, _mm256_set1_epi8(15));
+  __m256i EscNew = _mm256_blendv_epi8(
+      _mm256_shuffle_epi8(_mm256_permute2x128_si256(ELo, ELo, 0x00), Rank),
+      _mm256_shuffle_epi8(_mm256_permute2x128_si256(ELo, ELo, 0x11), Rank),
+      High);
+  __m256i EscDrop = _mm256_blendv_epi8(
+      _mm256_shuffle_epi8(_mm256_permute2x128_si256(EHi, EHi, 0x00), Rank),
+      _mm256_shuffle_epi8(_mm256_permute2x128_si256(EHi, EHi, 0x11), Rank),
+      High);
+  NewV = _mm256_blendv_epi8(NewV, EscNew, IsEsc);
+  DropV = _mm256_blendv_epi8(DropV, EscDrop, IsEsc);
+  // Token counts (prefix sums of new - dropped), shared counts, and for
+  // token t of record j the index of its id, Base_j + t (byte lanes: the
+  // block has at most 128 ids).
+  __m256i Len = prefixSumBytes(_mm256_sub_epi8(NewV, DropV));
+  __m256i Ids = prefixSumBytes(NewV);
+  __m256i Shared = _mm256_sub_epi8(Len, NewV);
+  __m256i Base = _mm256_sub_epi8(_mm256_sub_epi8(Ids, NewV), Shared);
+  alignas(32) uint8_t LenB[32], BaseB[32], IdsB[32];
+  _mm256_store_si256(reinterpret_cast<__m256i *>(LenB), Len);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(BaseB), Base);
+  _mm256_store_si256(reinterpret_cast<__m256i *>(IdsB), Ids);
+  unsigned TypeIdx = 0;
+  const uint8_t *Planes = D + Start + NameHeaderBytes;
+  if (LLVM_LIKELY(TypeBits <= 1)) {
+    // One plane (local and global text) or none; a plane of zeros reads
+    // the type letters' first entry either way.
+    TypeIdx = (read32le(Planes) >> Rec) & TypeBits;
+  } else {
+    for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
+      TypeIdx |= ((read32le(Planes + 4 * Bit) >> Rec) & 1) << Bit;
+  }
+  Type = char(TypeLetters[TypeIdx]);
+  unsigned RecLen = LenB[Rec];
+  unsigned NeedIds = IdsB[Rec];
+  // The ids' first nibbles as bytes, and the tail nibbles of ids 0 .. k
+  // as byte prefix sums per 32 ids (at most 32 * 6 each).
+  alignas(32) uint8_t Fs[128], Pre[128];
+  uint32_t Carry[4];
+  const __m256i TailTab = _mm256_broadcastsi128_si256(
+      _mm_load_si128(reinterpret_cast<const __m128i *>(IdTailNibbles)));
+  auto Tails = [&](__m256i Raw, unsigned G) DWARFPACK_AVX2 {
+    __m256i FL = _mm256_and_si256(Raw, Nib32);
+    __m256i FH = _mm256_and_si256(_mm256_srli_epi16(Raw, 4), Nib32);
+    __m256i A0 = _mm256_unpacklo_epi8(FL, FH);
+    __m256i A1 = _mm256_unpackhi_epi8(FL, FH);
+    __m256i G0 = _mm256_permute2x128_si256(A0, A1, 0x20);
+    __m256i G1 = _mm256_permute2x128_si256(A0, A1, 0x31);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(Fs + 32 * G), G0);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(Fs + 32 * G + 32), G1);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(Pre + 32 * G),
+                       prefixSumBytes(_mm256_shuffle_epi8(TailTab, G0)));
+    _mm256_store_si256(reinterpret_cast<__m256i *>(Pre + 32 * G + 32),
+                       prefixSumBytes(_mm256_shuffle_epi8(TailTab, G1)));
+  };
+  Tails(FRaw, 0);
+  Carry[0] = 0;
+  Carry[1] = Pre[31];
+  if (LLVM_UNLIKELY(NeedIds > 64)) {
+    Tails(
+        _mm256_loadu_si256(reinterpret_cast<const __m256i *>(D + ExtPos + 32)),
+        2);
+    Carry[2] = Carry[1] + Pre[63];
+    Carry[3] = Carry[2] + Pre[95];
+  }
+  // Tails end where the escape bytes start. Token t comes from the last
+  // record j <= Rec sharing at most t tokens: a compare and a bit scan.
+  uint64_t TailEnd = 2 * (End - Escapes);
+  uint32_t Upto = uint32_t((uint64_t(2) << Rec) - 1);
+  // Straight into Out: copies of SpanCopy bytes (a span is at most SpanLen
+  // and a name at most 64 tokens here), the first token without its
+  // separator.
+  // Emptied first, so that setting the size at the end always grows it
+  // (one predictable path, where a shrink or a growth would be a branch on
+  // the name's length).
+  Out.clear();
+  if (LLVM_UNLIKELY(Out.capacity() < RecLen * SpanLen + SpanCopy))
+    Out.reserve(RecLen * SpanLen + SpanCopy);
+  char *P = Out.data();
+  const uint32_t *Spans = TokenSpans.data();
+  const char *Text = SpanText.data();
+  unsigned Skip = 1;
+  for (unsigned T = 0; T < RecLen; ++T) {
+    uint32_t M =
+        uint32_t(_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+            _mm256_min_epu8(Shared, _mm256_set1_epi8(char(T))), Shared))) &
+        Upto;
+    unsigned J = 31 - _lzcnt_u32(M);
+    unsigned K = uint8_t(BaseB[J] + T);
+    unsigned F = Fs[K];
+    uint64_t Pos = TailEnd - Pre[K] - Carry[K >> 5];
+    uint64_t V = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
+    uint32_t S = Spans[IdAdd[F] + uint32_t(V & IdTailMask[F])];
+    const char *Tx = Text + (S >> 8) + Skip;
+    std::memcpy(P, Tx, 16);
+    std::memcpy(P + 16, Tx + 16, 16);
+    if (LLVM_UNLIKELY((S & SpanLen) > SpanCopy))
+      std::memcpy(P + 32, Tx + 32, 32);
+    P += (S & SpanLen) - Skip;
+    Skip = 0;
+  }
+  Out.resize_for_overwrite(P - Out.data());
+  return true;
+}
+
 #endif
 
-Expected<StringRef> CompactReader::moduleOf(uint32_t I) const {
-  uint64_t NumRuns = Sec[SecModuleRuns].Size / 8;
+Error CompactReader::nameGeneral(uint32_t Slot, SmallVectorImpl<char> &Out,
+                                 char &Type) const {
+  SmallVector<uint32_t, 32> Toks;
+  if (Error E = decodeName(Slot, Toks, Type))
+    return E;
+  expand(Toks, Out);
+  return Error::success();
+}
+
+StringRef CompactReader::moduleNameOf(uint32_t I) const {
   const uint8_t *R = Sec[SecModuleRuns].Data;
   // Branch-free: the comparisons are unpredictable, and a /proc/kallsyms
   // with many modules has thousands of runs.
   uint64_t Lo = 0;
-  for (uint64_t Len = NumRuns; Len > 1;) {
+  for (uint64_t Len = NumModuleRuns; Len > 1;) {
     uint64_t Half = Len / 2;
     Lo = read32le(R + (Lo + Half) * 8) <= I ? Lo + Half : Lo;
     Len -= Half;
   }
-  uint32_t Id = read32le(R + Lo * 8 + 4);
-  if (Id > NumModules)
-    return corrupt("module id " + Twine(Id) + " out of range");
-  return ModuleNames[Id];
+  return ModuleNames[read32le(R + Lo * 8 + 4)];
 }
 
 Error CompactReader::describe(uint32_t I, SymbolInfo &Info) const {
   if (I >= NumSyms)
     return corrupt("symbol index " + Twine(I) + " out of range");
-  Expected<uint32_t> Slot = perm(I);
-  if (!Slot)
-    return Slot.takeError();
   SmallVector<uint32_t, 16> Toks;
-  if (Error E = decodeName(*Slot, Toks, Info.Type))
+  if (Error E = decodeName(permAt(I), Toks, Info.Type))
     return E;
   expand(Toks, Info.Name);
-  Expected<StringRef> M = moduleOf(I);
-  if (!M)
-    return M.takeError();
-  Info.Module = M->str();
+  Info.Module = moduleNameOf(I).str();
   Info.Index = I;
   return Error::success();
 }
@@ -2154,12 +2269,10 @@ Error CompactReader::lookupNameInto(StringRef Name,
     if (!I)
       return I.takeError();
     SymbolInfo &Info = Out[K];
-    Info.Name.assign(Name.data(), Name.size());
+    Info.Name = Name;
     Info.Type = Slots[K].second;
-    Expected<StringRef> M = moduleOf(*I);
-    if (!M)
-      return M.takeError();
-    Info.Module.assign(M->data(), M->size());
+    StringRef M = moduleNameOf(*I);
+    Info.Module.assign(M.data(), M.size());
     if (Error E = fillAddressAndSize(*I, Info))
       return E;
   }

@@ -1,9 +1,9 @@
 //===- CompactWriter.cpp - Write the compact kernel symbol table ----------===//
 //
 // Names are stored in name order, front-coded by whole tokens inside blocks
-// of 16 (sorted kernel names share long token prefixes) as nibble-coded
+// of 32 (sorted kernel names share long token prefixes) as nibble-coded
 // records whose codes are fitted to this table; addresses are stored in
-// address order as bit-packed deltas in blocks of 32. A bit-packed
+// address order as Elias-Fano sequences in blocks of 32. A bit-packed
 // permutation maps address order to name order, and back pointers on its
 // cycles invert it in a bounded number of steps. docs/Kallsyms.md.
 //
@@ -201,7 +201,7 @@ compact::encodeNames(const token::TokenTableBuilder &Builder,
   std::string &NameData = R.NameData;
   {
     NibbleWriter Hdr, Firsts;
-    std::string Escapes;
+    std::string Escapes, Extensions;
     std::vector<std::pair<uint32_t, unsigned>> IdTails; // (value, nibbles)
     SmallVector<uint8_t, 64> Region;
     for (uint32_t First = 0; First < N; First += NameBlockRecords) {
@@ -210,6 +210,7 @@ compact::encodeNames(const token::TokenTableBuilder &Builder,
       Hdr = NibbleWriter();
       Firsts = NibbleWriter();
       Escapes.clear();
+      Extensions.clear();
       IdTails.clear();
       uint32_t Planes[8] = {};
       for (uint32_t S = First; S < Last; ++S) {
@@ -223,11 +224,11 @@ compact::encodeNames(const token::TokenTableBuilder &Builder,
               char(std::min(New, 15u) | std::min(Dropped, 15u) << 4));
           uint8_t Buf[16];
           if (New >= 15)
-            Escapes.append(reinterpret_cast<char *>(Buf),
-                           encodeULEB128(New - 15, Buf));
+            Extensions.append(reinterpret_cast<char *>(Buf),
+                              encodeULEB128(New - 15, Buf));
           if (Dropped >= 15)
-            Escapes.append(reinterpret_cast<char *>(Buf),
-                           encodeULEB128(Dropped - 15, Buf));
+            Extensions.append(reinterpret_cast<char *>(Buf),
+                              encodeULEB128(Dropped - 15, Buf));
         }
         for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
           Planes[Bit] |= uint32_t((TypeIndex[uint8_t(SlotType[S])] >> Bit) & 1)
@@ -256,13 +257,15 @@ compact::encodeNames(const token::TokenTableBuilder &Builder,
         }
       }
       // Code nibbles: always NameBlockRecords of them (zero past the end),
-      // the type planes, the escapes; the ids start on a byte.
+      // the type planes, the escapes' long counts; the ids start on a byte,
+      // at a fixed place unless an escape spells a count out, and the
+      // escape bytes end the block.
       while (Hdr.Pos < NameBlockRecords)
         Hdr.put(0);
       NameData += Hdr.Bytes;
       for (unsigned Bit = 0; Bit < TypeBits; ++Bit)
         appendU32(NameData, Planes[Bit]);
-      NameData += Escapes;
+      NameData += Extensions;
       // Tail nibbles, laid out from the block's end backwards: id K's tail
       // is the little-endian number at [End - T(K+1), End - T(K)).
       uint64_t TailTotal = 0;
@@ -281,6 +284,7 @@ compact::encodeNames(const token::TokenTableBuilder &Builder,
       for (uint8_t X : Region)
         Firsts.put(X);
       NameData += Firsts.Bytes;
+      NameData += Escapes;
       if (NameData.size() > UINT32_MAX)
         return createStringError(inconvertibleErrorCode(),
                                  "names exceed 4 GiB");
@@ -435,62 +439,44 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   const std::string &CodeTable = Names->CodeTable;
   unsigned TypeBits = Names->TypeBits;
 
-  // Addresses: per block the first address (relative to Base) and the bit
-  // offset of its deltas; deltas share the block's trailing zero bits, and
-  // the few large ones escape to a wider field stored after all the narrow
-  // ones, so every narrow field sits at a fixed place.
-  std::vector<uint64_t> BlockRel, BlockBit;
-  BitWriter AddrBits;
+  // Addresses: per block of 32 the first address (relative to Base), where
+  // its low parts are, and one word with its shift, its low-part width and
+  // the high parts in unary: the other offsets from the first as an
+  // Elias-Fano sequence, so a reader finds or reads any of them in O(1)
+  // and starts on the high parts while the low parts load.
+  std::vector<uint64_t> BlockRel;
+  std::string AddrIndex, AddrData;
   uint32_t BlockSize = 1u << AddrBlockShift;
-  std::vector<uint64_t> Ds;
   for (uint32_t B = 0; B * BlockSize < N; ++B) {
     uint32_t First = B * BlockSize, Last = std::min(N, First + BlockSize);
-    BlockRel.push_back(Syms[First].Address - Base);
-    BlockBit.push_back(AddrBits.Bits);
+    uint64_t A0 = Syms[First].Address;
+    BlockRel.push_back(A0 - Base);
     uint64_t Or = 0;
     for (uint32_t I = First + 1; I < Last; ++I)
-      Or |= Syms[I].Address - Syms[I - 1].Address;
-    unsigned Shift = Or ? countr_zero(Or) : 0;
-    Ds.clear();
-    uint64_t Max = 0;
+      Or |= Syms[I].Address - A0;
+    unsigned Shift = Or ? std::min(7u, unsigned(countr_zero(Or))) : 0;
+    uint32_t Elems = Last - First - 1;
+    uint64_t MaxOff = (Syms[Last - 1].Address - A0) >> Shift;
+    unsigned Low = 0;
+    while (Elems + (MaxOff >> Low) + 1 > UnaryBits)
+      ++Low;
+    uint64_t Word = uint64_t(Shift | Low << 3) << UnaryBits;
+    BitWriter Lows;
     for (uint32_t I = First + 1; I < Last; ++I) {
-      Ds.push_back((Syms[I].Address - Syms[I - 1].Address) >> Shift);
-      Max = std::max(Max, Ds.back());
+      uint64_t O = (Syms[I].Address - A0) >> Shift;
+      Lows.write(O, Low);
+      Word |= uint64_t(1) << ((O >> Low) + (I - First - 1));
     }
-    unsigned Wide = bitsFor(Max), Width = Wide, EscWidth = 0;
-    uint64_t Best = uint64_t(Ds.size()) * Wide;
-    for (unsigned W = 1; W < Wide; ++W) {
-      uint64_t Esc = (uint64_t(1) << W) - 1, Cost = 0;
-      for (uint64_t D : Ds)
-        Cost += W + (D >= Esc ? Wide : 0);
-      if (Cost + 6 < Best) {
-        Best = Cost + 6;
-        Width = W;
-        EscWidth = Wide;
-      }
-    }
-    AddrBits.write(Width, 6);
-    AddrBits.write(Shift, 6);
-    AddrBits.write(EscWidth, 6);
-    uint64_t Esc = (uint64_t(1) << Width) - 1;
-    for (uint64_t D : Ds)
-      AddrBits.write(EscWidth && D >= Esc ? Esc : D, Width);
-    if (EscWidth)
-      for (uint64_t D : Ds)
-        if (D >= Esc)
-          AddrBits.write(D, EscWidth);
+    appendU32(AddrIndex, A0 - Base);
+    appendU32(AddrIndex, AddrData.size());
+    char W[8];
+    support::endian::write64le(W, Word);
+    AddrIndex.append(W, 8);
+    AddrData += Lows.Bytes;
+    if (AddrData.size() > UINT32_MAX)
+      return createStringError(inconvertibleErrorCode(), "addresses too large");
   }
-  if (AddrBits.Bits > UINT32_MAX)
-    return createStringError(inconvertibleErrorCode(), "addresses too large");
-  // Both indexes are bit-packed with the widths their largest values need.
-  unsigned RelBits = bitsFor(BlockRel.back());
-  unsigned AddrOffBits = bitsFor(BlockBit.back());
-  BitWriter AddrIndexW;
-  for (size_t B = 0; B < BlockRel.size(); ++B) {
-    AddrIndexW.write(BlockRel[B], RelBits);
-    AddrIndexW.write(BlockBit[B], AddrOffBits);
-  }
-  std::string &AddrIndex = AddrIndexW.Bytes;
+  AddrData.append(8, '\0');
   unsigned NameOffBits = bitsFor(NameOffsets.back());
   BitWriter NameIndexW;
   for (uint64_t O : NameOffsets)
@@ -499,7 +485,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
 
   // The address guide: segments split at large gaps; in each, one entry
   // per 2^Shift bytes gives the last block starting at or below it, with
-  // about one entry per block.
+  // about two entries per block.
   std::string Guide;
   unsigned GuideBits = std::max(1u, bitsFor(BlockRel.size() - 1));
   {
@@ -531,7 +517,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
       }
       uint64_t Span = S.Last - S.Start;
       unsigned Shift = 0;
-      while ((Span >> Shift) + 1 > std::max<uint64_t>(Blocks, 1))
+      while ((Span >> Shift) + 1 > std::max<uint64_t>(2 * Blocks, 1))
         ++Shift;
       S.Shift = Shift;
       S.FirstEntry = Entries;
@@ -647,7 +633,7 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   std::string Tokens = Names->Tokens.frontCoded();
   Secs[SecTokens] = &Tokens;
   Secs[SecAddrIndex] = &AddrIndex;
-  Secs[SecAddrData] = &AddrBits.Bytes;
+  Secs[SecAddrData] = &AddrData;
   Secs[SecPerm] = &PermW.Bytes;
   Secs[SecInvMarks] = &InvMarks;
   Secs[SecInvBack] = &BackW.Bytes;
@@ -677,8 +663,6 @@ Error kallsyms::writeCompact(const SymbolList &List, std::string &Out) {
   Out[53] = char(IdCode.B);
   Out[54] = char(IdCode.C);
   putU32(Out, 56, Names->NumTypes);
-  Out[60] = char(RelBits);
-  Out[61] = char(AddrOffBits);
   Out[62] = char(NameOffBits);
   Out[63] = char(GuideBits);
   for (unsigned S = 0; S < NumSections; ++S) {

@@ -151,7 +151,8 @@ Error KsymBlobReader::describe(uint32_t I, SymbolInfo &Info) const {
   if (!R)
     return R.takeError();
   Info.Type = R->Type;
-  Info.Name = (R->Token + R->Rest).str();
+  Info.Name = R->Token;
+  Info.Name += R->Rest;
   Info.Module.clear();
   Info.Index = I;
   return Error::success();
@@ -207,7 +208,7 @@ Error KsymBlobReader::lookupNameInto(StringRef Name,
       Out.emplace_back();
     SymbolInfo &Info = Out[Count++];
     Info.Type = R->Type;
-    Info.Name.assign(Name.data(), Name.size());
+    Info.Name = Name;
     Info.Module.clear();
     if (Error E = fillAddressAndSize(I, Info))
       return E;
@@ -276,8 +277,8 @@ Expected<bool> KsymBlobReader::lookupAddressInto(uint64_t Addr,
   Info.Address = At;
   Info.Size = Size;
   Info.Type = Best->Type;
-  Info.Name.assign(Best->Token.data(), Best->Token.size());
-  Info.Name.append(Best->Rest.data(), Best->Rest.size());
+  Info.Name = Best->Token;
+  Info.Name += Best->Rest;
   Info.Module.clear();
   Info.Index = BestIndex;
   return true;

@@ -181,7 +181,7 @@ int runBenchLookups() {
     SymbolInfo Info;
     if (Error E = R.describe(ID(Rng), Info))
       return reportError(std::move(E));
-    Names.push_back(Info.Name);
+    Names.push_back(std::string(Info.Name));
   }
   using Clock = std::chrono::steady_clock;
   uint64_t Check = 0;

@@ -813,7 +813,7 @@ TEST(Compact, TokenTiersSortedAndFrontCoded) {
   std::string Storage;
   auto R = writeAndOpen(L, Fmt::Compact, Storage);
   ASSERT_TRUE(R);
-  EXPECT_EQ(support::endian::read32le(&Storage[8]), 4u);
+  EXPECT_EQ(support::endian::read32le(&Storage[8]), 5u);
   uint32_t Off = support::endian::read32le(&Storage[64]);
   uint32_t Size = support::endian::read32le(&Storage[68]);
   StringRef Sec0 = StringRef(Storage).substr(Off, Size);
@@ -1068,7 +1068,7 @@ TEST(Compact, AddressBlocksAgainstOracle) {
   ReaderOptions Portable;
   Portable.Portable = true;
   for (unsigned Count : {1u, 2u, 31u, 32u, 33u, 63u, 64u, 65u, 97u, 1025u}) {
-    for (unsigned Shape = 0; Shape < 7; ++Shape) {
+    for (unsigned Shape = 0; Shape < 9; ++Shape) {
       std::string Text;
       std::vector<uint64_t> Addrs;
       std::vector<std::string> Mods;
@@ -1097,6 +1097,15 @@ TEST(Compact, AddressBlocksAgainstOracle) {
         case 6:
           D = Rng() % 8 == 0 ? (uint64_t(1) << 24) + Rng() % (1 << 24)
                              : 1 + Rng() % 3;
+          break;
+        case 7:
+          // Offsets 1 .. 24 then aliases: 31 elements whose high parts
+          // (low parts of no bits) fill all 56 bits of the unary.
+          D = I % 32 && I % 32 <= 24 ? 1 : 0;
+          break;
+        case 8:
+          // 4 KiB aligned: the shift stops at 7.
+          D = 4096 * (1 + Rng() % 4);
           break;
         }
         A += I ? D : 0;
@@ -1163,6 +1172,46 @@ TEST(Compact, AddressBlocksAgainstOracle) {
         Check(UINT64_MAX);
       }
     }
+  }
+}
+
+// Name blocks the vector name path leaves to the general one: more than
+// 128 token ids in a block, a record of more than 64 tokens, counts of 15
+// and more spelled out in escapes, tokens longer than a span holds. Every
+// lookup still gives the written name, on both paths.
+TEST(Compact, NameBlocksOffTheVectorPath) {
+  std::mt19937_64 Rng(5);
+  std::string Text;
+  std::vector<std::string> Names;
+  for (unsigned I = 0; I < 400; ++I) {
+    std::string N = "n" + std::to_string(I);
+    unsigned Words = I < 100 ? 6 : I < 200 ? (I % 5 ? 2 : 20) : 3;
+    for (unsigned K = 0; K < Words; ++K)
+      N += "_" + std::to_string(Rng() % 100000);
+    if (I >= 300 && I % 3 == 0)
+      N += "_" + std::string(70 + I % 9, 'q');
+    Names.push_back(N);
+    Text += utohexstr(0x100000 + 32 * I) + " t " + N + "\n";
+  }
+  for (unsigned I = 0; I < 2; ++I) {
+    std::string N = "m";
+    for (unsigned K = 0; K < 80; ++K)
+      N += "_" + std::to_string(K);
+    N += std::to_string(I);
+    Names.push_back(N);
+    Text += utohexstr(0x100000 + 32 * (400 + I)) + " t " + N + "\n";
+  }
+  SymbolList L = sampleList(Text, 0x100000 + 32 * 402);
+  std::string Storage;
+  ASSERT_FALSE(bool(writeCompact(L, Storage)));
+  expectPathsAgree(Storage);
+  auto R = openSymbolTable(MemoryBuffer::getMemBuffer(Storage, "t", false));
+  ASSERT_TRUE(bool(R));
+  SymbolInfo Info;
+  for (unsigned I = 0; I < Names.size(); ++I) {
+    Expected<bool> Found = (*R)->lookupAddressInto(0x100000 + 32 * I + 5, Info);
+    ASSERT_TRUE(Found && *Found);
+    EXPECT_EQ(Info.Name, Names[I]);
   }
 }
 

@@ -309,6 +309,7 @@ struct Model {
   unsigned TypeBits = 0;
   std::string NameData;
   std::vector<uint64_t> NameOffsets; // block -> byte offset, then the end
+  uint32_t Records = 0;              // names
   uint64_t TableBytes = 0, NameBytes = 0;
   uint8_t ByteTails[256] = {}; // tail nibbles of a byte's two first nibbles
 };
@@ -358,6 +359,7 @@ Model buildModel(const Tokenized &T) {
                        E->CodeTable.end());
   M.TypeBits = E->TypeBits;
   M.NameData = std::move(E->NameData);
+  M.Records = N;
   M.NameOffsets = std::move(E->NameOffsets);
   // Name index (bit-packed offsets), name data, record code table.
   uint64_t OffBits = M.NameOffsets.back()
@@ -382,21 +384,29 @@ void decodeModel(const Model &M, uint32_t S, SmallVectorImpl<uint32_t> &Ids,
   auto Nibble = [&](uint64_t P) {
     return (Start[P >> 1] >> ((P & 1) * 4)) & 15;
   };
-  const uint8_t *Esc = Start + NameHeaderBytes + 4 * M.TypeBits;
+  // The escape bytes end the block; their long counts (ULEB128) follow
+  // the type planes, and the id nibbles follow those.
+  uint32_t Records = std::min<uint64_t>(NameBlockRecords,
+                                        M.Records - Block * NameBlockRecords);
+  unsigned NumEsc = 0;
+  for (uint32_t J = 0; J < Records; ++J)
+    NumEsc += Nibble(J) == RecordEscape;
+  const uint8_t *Esc = Start + EndNibble / 2 - NumEsc;
+  const uint8_t *Ext = Start + NameHeaderBytes + 4 * M.TypeBits;
+  EndNibble -= 2 * NumEsc;
   auto Uleb = [&] {
     uint64_t V = 0;
     for (unsigned Shift = 0;; Shift += 7) {
-      uint8_t X = *Esc++;
+      uint8_t X = *Ext++;
       V |= uint64_t(X & 127) << Shift;
       if (!(X & 128))
         return V;
     }
   };
-  // Per record up to R: shared tokens S_j and first new id I_j; the id
-  // nibbles start after all the block's escapes.
+  // Per record up to R: shared tokens S_j and first new id I_j.
   uint32_t Sh[NameBlockRecords + 1], First[NameBlockRecords + 1];
   uint32_t Len = 0, NewIds = 0;
-  for (uint32_t J = 0; J < NameBlockRecords; ++J) {
+  for (uint32_t J = 0; J < Records; ++J) {
     unsigned C = Nibble(J);
     uint64_t K, D;
     if (C < RecordCodes) {
@@ -420,11 +430,11 @@ void decodeModel(const Model &M, uint32_t S, SmallVectorImpl<uint32_t> &Ids,
   }
   // Tail offsets T_k of the ids up to the last one S needs, a byte (two
   // first nibbles) at a time.
-  uint64_t Firsts = 2 * (Esc - Start);
+  uint64_t Firsts = 2 * (Ext - Start);
   SmallVector<uint32_t, 64> TailEnd(NewIds + 2);
   TailEnd[0] = 0;
   for (uint32_t K = 0; K < NewIds; K += 2) {
-    uint8_t X = Esc[K / 2];
+    uint8_t X = Ext[K / 2];
     TailEnd[K + 1] = TailEnd[K] + idTailLength(IC, X & 15);
     TailEnd[K + 2] = TailEnd[K] + M.ByteTails[X];
   }

@@ -32,8 +32,8 @@ std::string show(Expected<bool> Found, const SymbolInfo &S) {
   if (!*Found)
     return "none";
   return utohexstr(S.Address) + " " + (S.Size ? utohexstr(*S.Size) : "-") +
-         " " + std::string(1, S.Type) + " " + S.Name + " [" + S.Module + "] " +
-         Twine(S.Index).str();
+         " " + std::string(1, S.Type) + " " + std::string(S.Name) + " [" +
+         S.Module + "] " + Twine(S.Index).str();
 }
 
 std::string show(Expected<std::vector<SymbolInfo>> Found) {
@@ -79,10 +79,11 @@ Questions ask(const SymbolReader &R, StringRef Data) {
       consumeError(std::move(E));
       continue;
     }
-    Q.Names.push_back(S.Name);
-    Q.Names.push_back(S.Name + "x");
-    if (!S.Name.empty())
-      Q.Names.push_back(S.Name.substr(0, S.Name.size() - 1));
+    std::string Name(S.Name);
+    Q.Names.push_back(Name);
+    Q.Names.push_back(Name + "x");
+    if (!Name.empty())
+      Q.Names.push_back(Name.substr(0, Name.size() - 1));
   }
   return Q;
 }

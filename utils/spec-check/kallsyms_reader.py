@@ -3,7 +3,7 @@
 
 Written from docs/Kallsyms.md and docs/TokenEncoder.md only (not from
 lib/Kallsyms or lib/Token), to check that the documents are precise enough
-to write a reader from. It reads the compact format (version 4, token table
+to write a reader from. It reads the compact format (version 5, token table
 versions 1 and 2) and the ksym-blob format, validates what it reads and
 fails on anything the documents do not allow.
 
@@ -281,7 +281,7 @@ class CompactTable:
         b = Bytes(data, w + " header")
         check(b.raw(0, 8) == b"DPKSYMTB", "%s: bad magic" % w)
         version = b.u32(8)
-        check(version == 4, "%s: version %d, not 4" % (w, version))
+        check(version == 5, "%s: version %d, not 5" % (w, version))
         self.flags = b.u32(12)
         check(self.flags & ~1 == 0, "%s: unknown flags %#x" % (w, self.flags))
         self.end_valid = bool(self.flags & 1)
@@ -307,13 +307,12 @@ class CompactTable:
         check(1 <= self.num_types <= 256, "%s: NumTypes %d" % (w, self.num_types))
         check(self.type_bits == bit_width(self.num_types - 1),
               "%s: TypeBits %d for %d types" % (w, self.type_bits, self.num_types))
-        self.rel_bits = b.u8(60)
-        self.addr_off_bits = b.u8(61)
+        check(b.u16(60) == 0, "%s: bytes 60..61 not zero" % w)
         self.name_off_bits = b.u8(62)
         self.guide_bits = b.u8(63)
-        for name, v in (("RelBits", self.rel_bits), ("AddrOffBits", self.addr_off_bits),
-                        ("NameOffBits", self.name_off_bits), ("GuideBits", self.guide_bits)):
+        for name, v in (("NameOffBits", self.name_off_bits), ("GuideBits", self.guide_bits)):
             check(v <= 32, "%s: %s = %d, more than 32" % (w, name, v))
+        check(self.guide_bits >= 1, "%s: GuideBits is 0" % w)
         self.sections = []
         prev_end = 64 + 8 * NUM_SECTIONS
         for s in range(NUM_SECTIONS):
@@ -338,7 +337,6 @@ class CompactTable:
         self._permutation()
         self._names()
         self._modules()
-        self._block_cache = {}
         self._name_cache = {}
 
     # -- 0. tokens
@@ -354,22 +352,79 @@ class CompactTable:
 
     # -- 1, 2, 11. addresses
     def _addresses(self):
+        """Sections 1 and 2: every block's entry and its Elias-Fano offsets,
+        decoded and checked when the table is opened."""
         w = self.path
         idx = self.sec[1]
-        ew = self.rel_bits + self.addr_off_bits
-        check(len(idx.data) == (self.num_blocks * ew + 7) // 8,
-              "%s: address index is %d bytes, expected %d" %
-              (w, len(idx.data), (self.num_blocks * ew + 7) // 8))
+        d = self.sec[2]
+        check(len(idx.data) == 16 * self.num_blocks,
+              "%s: address blocks are %d bytes, expected %d (16 per block)" %
+              (w, len(idx.data), 16 * self.num_blocks))
         self.rel = []
-        self.addr_bit = []
+        self.addr_word = []  # (Off, Unary, Shift, Low) per block
+        self.block_addrs = []  # relative addresses of every block's symbols
+        want_off = 0
         for k in range(self.num_blocks):
-            self.rel.append(idx.bits(k * ew, self.rel_bits))
-            self.addr_bit.append(idx.bits(k * ew + self.rel_bits, self.addr_off_bits))
-        check(self.rel[0] == 0, "%s: block 0 Rel %d, not 0" % (w, self.rel[0]))
-        for k in range(1, self.num_blocks):
-            check(self.rel[k] >= self.rel[k - 1], "%s: block %d Rel decreases" % (w, k))
-            check(self.addr_bit[k] > self.addr_bit[k - 1], "%s: block %d bit offset" % (w, k))
-        check(self.rel[-1] < 1 << 32, "%s: Rel past 4 GiB" % w)
+            rel = idx.u32(16 * k)
+            off = idx.u32(16 * k + 4)
+            word = idx.u64(16 * k + 8)
+            unary = word & ((1 << 56) - 1)
+            shift = (word >> 56) & 7
+            low = word >> 59
+            n = min(ADDR_BLOCK, self.N - ADDR_BLOCK * k) - 1
+            check(off == want_off, "%s: address block %d low parts at %d, expected %d "
+                  "(right after the previous block's)" % (w, k, off, want_off))
+            nbytes = (n * low + 7) // 8
+            want_off = off + nbytes
+            check(want_off <= len(d.data), "%s: address block %d low parts (%d + %d bytes) "
+                  "past section 2 (%d bytes)" % (w, k, off, nbytes, len(d.data)))
+            if k == 0:
+                check(rel == 0, "%s: block 0 Rel %d, not 0" % (w, rel))
+            else:
+                check(rel >= self.rel[-1], "%s: block %d Rel decreases" % (w, k))
+                check(rel >= self.block_addrs[-1][-1],
+                      "%s: address block %d ends above the next block's start" % (w, k - 1))
+            check(bin(unary).count("1") == n,
+                  "%s: address block %d Unary has %d set bits, not %d" %
+                  (w, k, bin(unary).count("1"), n))
+            # Padding bits after the low parts are zero.
+            used = n * low
+            if used % 8:
+                check(d.data[off + used // 8] >> (used % 8) == 0,
+                      "%s: address block %d low parts padding not zero" % (w, k))
+            out = [rel]
+            prev_o = 0
+            pos = 0
+            for j in range(n):
+                while not (unary >> pos) & 1:
+                    pos += 1
+                h = pos - j
+                pos += 1
+                o = (h << low) | d.bits(8 * off + j * low, low)
+                check(o >= prev_o, "%s: address block %d offset %d (%d) below the previous (%d)" %
+                      (w, k, j, o, prev_o))
+                prev_o = o
+                a = rel + (o << shift)
+                check(a < 1 << 32, "%s: address block %d past 4 GiB of Base" % (w, k))
+                out.append(a)
+            self.rel.append(rel)
+            self.addr_word.append((off, unary, shift, low))
+            self.block_addrs.append(out)
+            if n:
+                if low == 0:
+                    self.stats["address blocks with Low 0"] += 1
+                if shift == 0:
+                    self.stats["address blocks with Shift 0"] += 1
+                if low > self.stats["address blocks, widest Low"]:
+                    self.stats["address blocks, widest Low"] = low
+                if any(out[j] == out[j + 1] for j in range(n)):
+                    self.stats["address blocks with aliases"] += 1
+            else:
+                self.stats["address blocks of one symbol"] += 1
+        check(len(d.data) == want_off + 8,
+              "%s: address low parts are %d bytes, expected %d (+ 8 zero bytes)" %
+              (w, len(d.data), want_off + 8))
+        check(bytes(d.data[want_off:]) == b"\0" * 8, "%s: address low parts tail not zero" % w)
         # Guide.
         g = self.sec[11]
         nseg = g.u32(0)
@@ -394,6 +449,8 @@ class CompactTable:
         for e in self.guide:
             check(e < self.num_blocks, "%s: guide entry %d past the blocks" % (w, e))
         self.seg_starts = [s[0] for s in self.segments]
+        # The document: "a reader checks at open that every entry is that block".
+        self.validate_guide()
 
     def validate_guide(self):
         w = self.path
@@ -406,40 +463,46 @@ class CompactTable:
                       (w, first + gi, self.guide[first + gi], want, x))
 
     def block_addresses(self, k):
-        """Relative addresses of block k's symbols."""
-        got = self._block_cache.get(k)
-        if got is not None:
-            return got
-        w = self.path
+        """Relative addresses of block k's symbols (decoded at open)."""
+        return self.block_addrs[k]
+
+    def find_in_block(self, k, r):
+        """Index in block k of the last symbol at or below relative address
+        r >= Rel, as the document describes it: q = (r - Rel) >> Shift;
+        elements whose high part is below q >> Low are at or below it,
+        those above are above it, and the run with high part equal to it
+        (set bits of Unary between two zero bits) is compared by low part."""
+        rel = self.rel[k]
+        off, unary, shift, low = self.addr_word[k]
+        n = len(self.block_addrs[k]) - 1
+        q = (r - rel) >> shift
+        H = q >> low
+        ql = q & ((1 << low) - 1)
+        # select0(H): position of the H-th (from 0) zero bit of Unary. Bit 56
+        # counts as a zero: the run of the highest high part may end there.
+        zeros = 0
+        z = None
+        for pos in range(57):
+            if not (unary >> pos) & 1:
+                if zeros == H:
+                    z = pos
+                    break
+                zeros += 1
+        if z is None:
+            return n  # every element's high part is below H
+        below = z - H  # set bits before the H-th zero: elements with h <= H
+        # Elements with h == H: the set bits right before the H-th zero bit,
+        # i.e. after the (H-1)-th zero.
+        first_eq = below
+        pos = z - 1
+        while pos >= 0 and (unary >> pos) & 1:
+            first_eq -= 1
+            pos -= 1
+        j = first_eq
         d = self.sec[2]
-        count = min(ADDR_BLOCK, self.N - ADDR_BLOCK * k)
-        bit = self.addr_bit[k]
-        width = d.bits(bit, 6)
-        shift = d.bits(bit + 6, 6)
-        esc_width = d.bits(bit + 12, 6)
-        check(width <= 57 and esc_width <= 57 and (width or not esc_width),
-              "%s: address block %d has Width %d, EscWidth %d" % (w, k, width, esc_width))
-        bit += 18
-        fields = [d.bits(bit + j * width, width) for j in range(count - 1)]
-        bit += (count - 1) * width
-        ones = (1 << width) - 1
-        out = [self.rel[k]]
-        for f in fields:
-            if esc_width and f == ones:
-                self.stats["escaped address deltas"] += 1
-                f = d.bits(bit, esc_width)
-                bit += esc_width
-            out.append(out[-1] + (f << shift))
-        end = self.addr_bit[k + 1] if k + 1 < self.num_blocks else 8 * len(d.data)
-        check(bit <= end, "%s: address block %d runs into the next (%d > %d)" % (w, k, bit, end))
-        if k + 1 < self.num_blocks:
-            check(out[-1] <= self.rel[k + 1],
-                  "%s: address block %d ends above the next block's start" % (w, k))
-        check(out[-1] < 1 << 32, "%s: address block %d past 4 GiB of Base" % (w, k))
-        if len(self._block_cache) > 4096:
-            self._block_cache.clear()
-        self._block_cache[k] = out
-        return out
+        while j < below and d.bits(8 * off + j * low, low) <= ql:
+            j += 1
+        return j  # elements 0..j-1 are at or below; symbol index j
 
     def rel_address(self, i):
         return self.block_addresses(i // ADDR_BLOCK)[i % ADDR_BLOCK]
@@ -640,22 +703,27 @@ class CompactTable:
                 check(t < self.num_types, "%s: record %d type index %d" % (w, j, t))
                 types.append(self.type_letters[t])
         pos = start + 16 + 4 * self.type_bits
+        # Part 6: the escape bytes are the block's last NumEscapes bytes.
+        num_esc = sum(1 for j in range(count) if codes[j] == 15)
+        esc_at = end - num_esc
+        check(esc_at >= pos, "%s: %d escape bytes do not fit the block" % (w, num_esc))
+        # Part 3: the escape extensions, right after the type planes.
         counts = []
+        e_rank = 0
         for j in range(count):
             if codes[j] == 15:
-                check(pos < end, "%s: escape of record %d past the block" % (w, j))
-                e = nd.data[pos]
-                pos += 1
+                e = nd.data[esc_at + e_rank]
+                e_rank += 1
                 k, d = e & 15, e >> 4
                 self.stats["record escapes"] += 1
                 if k == 15:
                     at = pos
-                    x, pos = nd.uleb(pos, end)
+                    x, pos = nd.uleb(pos, esc_at)
                     k = 15 + x
                     self.stats["new counts in ULEB128 of %d bytes" % (pos - at)] += 1
                 if d == 15:
                     at = pos
-                    x, pos = nd.uleb(pos, end)
+                    x, pos = nd.uleb(pos, esc_at)
                     d = 15 + x
                     self.stats["dropped counts in ULEB128 of %d bytes" % (pos - at)] += 1
             else:
@@ -672,7 +740,8 @@ class CompactTable:
             prev_len = ln
         nids = sum(k for k, _ in counts)
         first_nib = 2 * pos
-        E = 2 * end
+        E = 2 * esc_at  # the tails end where the escape bytes start
+        check(first_nib + nids <= E, "%s: %d id nibbles run into the escape bytes" % (w, nids))
         firsts = [nd.nibble(first_nib + i) for i in range(nids)] if nids else []
         tails = [self.id_len(f) for f in firsts]
         for L in tails:
@@ -680,7 +749,7 @@ class CompactTable:
 
         used = first_nib + nids + sum(tails)
         check(used == E or used + 1 == E,
-              "%s: id nibbles and tails take %d nibbles, the block has %d" %
+              "%s: id nibbles and tails end at nibble %d, the escape bytes start at %d" %
               (w, used - 2 * start, E - 2 * start))
         if used + 1 == E:
             check(nd.nibble(first_nib + nids) == 0, "%s: padding nibble not zero" % w)
@@ -761,6 +830,10 @@ class CompactTable:
         addrs = self.block_addresses(k)
         j = bisect.bisect_right(addrs, r) - 1
         check(j >= 0, "%s: address block %d starts above %#x" % (self.path, k, a))
+        # The document's in-block search (high part, then low parts) agrees.
+        check(self.find_in_block(k, r) == j,
+              "%s: in-block search of %#x gives symbol %d of block %d, not %d" %
+              (self.path, a, self.find_in_block(k, r), k, j))
         i = ADDR_BLOCK * k + j
         at = addrs[j]
         first = i
@@ -811,7 +884,6 @@ class CompactTable:
 
     def validate(self):
         w = self.path
-        self.validate_guide()
         perm = self.validate_inverse()
         names = []
         for b in range(self.num_name_blocks):

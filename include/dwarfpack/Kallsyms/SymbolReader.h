@@ -11,6 +11,7 @@
 
 #include "dwarfpack/Symbolize/Frame.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -31,7 +32,9 @@ struct SymbolInfo {
   /// Distance to the next distinct address (or to the table's end address).
   std::optional<uint64_t> Size;
   char Type = 0;
-  std::string Name;
+  /// Names are written in place: no allocation for most kernel names, and
+  /// none at all when a SymbolInfo is reused across lookups.
+  llvm::SmallString<64> Name;
   std::string Module;
   /// Index in address order.
   uint32_t Index = 0;

@@ -20,7 +20,7 @@ namespace kallsyms {
 
 /// "DPKSYMTB": first 8 bytes of a compact table.
 constexpr char CompactMagic[8] = {'D', 'P', 'K', 'S', 'Y', 'M', 'T', 'B'};
-constexpr uint32_t CompactVersion = 4;
+constexpr uint32_t CompactVersion = 5;
 
 /// Writes the compact table. Fails when the address span exceeds 4 GiB.
 llvm::Error writeCompact(const SymbolList &List, std::string &Out);
