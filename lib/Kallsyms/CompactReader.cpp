@@ -289,30 +289,45 @@ private:
   /// The same with AVX2, the tokens decoded and copied out in one pass;
   /// false when the block needs the general path (FastNameBlocks).
   bool nameFast(uint32_t Slot, SmallVectorImpl<char> &Out, char &Type) const;
-  /// Per token id, where its text is in SpanText, a copy of the token
-  /// table made when the table is opened in which every token that joins
-  /// the previous one with the word separator carries that separator in
-  /// front: a name is the concatenation of its tokens' spans minus the
-  /// first byte (a name's first token never starts with the
-  /// sub-separator, so it always has one). A span is the offset in bits
-  /// 8-31, the length with the separator in bits 0-5, bit 6 set when the
-  /// separator is there, and LongSpan for a token that does not fit
-  /// (expand() asks the token table for those). One load per token instead
-  /// of the table's sum of length nibbles, and no decision per token about
-  /// the separator.
+  /// Per token id, where its text is in SpanText, the reader's copy of the
+  /// token table (made when the table is opened; the table's own decoded
+  /// image is not kept) in which every token that joins the previous one
+  /// with the word separator carries that separator in front: a name is
+  /// the concatenation of its tokens' texts minus the first byte (a name's
+  /// first token never starts with the sub-separator, so it always has
+  /// one). A span is the offset in bits 8-31, the length with the
+  /// separator in bits 0-5, bit 6 set when the separator is there; with
+  /// LongSpan set, bits 8-31 index LongSpans instead (a token of 63 bytes
+  /// or more, or past 16 MiB of text). One load per token instead of the
+  /// table's sum of length nibbles, and no decision per token about the
+  /// separator.
   static constexpr uint32_t SpanLen = 63, SpanSep = 64, LongSpan = 128;
   /// Bytes the copies may read past a span.
   static constexpr unsigned SpanCopy = 32;
   std::vector<uint32_t> TokenSpans;
+  struct LongTokenSpan {
+    uint64_t Offset, Size; // Size with the separator
+    bool Sep;
+  };
+  std::vector<LongTokenSpan> LongSpans;
   std::string SpanText;
-  void initTokenSpans();
-  /// The text of token Id (< the table's token count), by its span.
+  /// The table's separators and token count (the table itself is dropped
+  /// once SpanText is made).
+  token::Separators Seps;
+  uint32_t NumTokens = 0;
+  void initTokenSpans(const token::TokenTable &Tokens);
+  /// The text of token Id (< NumTokens), without the separator in front.
   LLVM_ATTRIBUTE_ALWAYS_INLINE StringRef tokenText(uint32_t Id) const {
     uint32_t S = TokenSpans[Id];
-    if (LLVM_UNLIKELY(S & LongSpan))
-      return Tokens.token(Id);
+    if (LLVM_UNLIKELY(S & LongSpan)) {
+      const LongTokenSpan &L = LongSpans[S >> 8];
+      return StringRef(SpanText.data() + L.Offset + L.Sep, L.Size - L.Sep);
+    }
     unsigned Sep = (S & SpanSep) != 0;
     return StringRef(SpanText.data() + (S >> 8) + Sep, (S & SpanLen) - Sep);
+  }
+  bool joinsWithSeparator(StringRef Tok) const {
+    return !Seps.Sub || Tok.empty() || Tok[0] != Seps.Sub;
   }
 
   /// The name slot of symbol I (< NumSyms): entries are checked at open.
@@ -328,7 +343,6 @@ private:
   uint64_t blockRel(uint32_t B) const;
 
   std::unique_ptr<MemoryBuffer> Buffer;
-  token::TokenTable Tokens;
   Span Sec[NumSections];
   unsigned PermBits = 0;
   /// Back-pointer stride T of the inverse.
@@ -478,8 +492,7 @@ Error CompactReader::init() {
                 Sec[SecTokens].Size));
   if (!T)
     return T.takeError();
-  Tokens = *T;
-  initTokenSpans();
+  initTokenSpans(*T);
 
   NumAddrBlocks =
       (uint64_t(NumSyms) + (1u << AddrBlockShift) - 1) >> AddrBlockShift;
@@ -777,6 +790,10 @@ Error CompactReader::initAddresses() {
 // addresses without a branch (the comparisons are unpredictable).
 LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t
 CompactReader::findBlock(uint64_t R) const {
+  // Every block starts below 4 GiB and the sentinels past the last block
+  // are all ones: an address further out searches as 4 GiB, so that no
+  // comparison counts a sentinel.
+  R = std::min<uint64_t>(R, uint64_t(1) << 32);
   // The segment: the last one starting at or below R (few: a counting
   // loop of fixed length, no branch on R).
   const Segment *Seg = Segments.data();
@@ -989,8 +1006,8 @@ unsigned CompactReader::leadingUnderscores(ArrayRef<uint32_t> Toks) const {
   unsigned K = 0;
   for (size_t I = 0; I < Toks.size(); ++I) {
     StringRef Tok = tokenText(Toks[I]);
-    if (I && Tokens.joinsWithSeparator(Tok)) {
-      if (Tokens.separators().Word != '_')
+    if (I && joinsWithSeparator(Tok)) {
+      if (Seps.Word != '_')
         return K;
       ++K;
     }
@@ -1181,23 +1198,24 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
                  " is not bounded by its back pointers");
 }
 
-void CompactReader::initTokenSpans() {
-  uint32_t N = Tokens.numTokens();
-  TokenSpans.resize(N);
-  char Word = Tokens.separators().Word;
-  for (uint32_t Id = 0; Id < N; ++Id) {
+void CompactReader::initTokenSpans(const token::TokenTable &Tokens) {
+  Seps = Tokens.separators();
+  NumTokens = Tokens.numTokens();
+  TokenSpans.resize(NumTokens);
+  for (uint32_t Id = 0; Id < NumTokens; ++Id) {
     StringRef T = Tokens.token(Id);
     bool Sep = Tokens.joinsWithSeparator(T);
     uint64_t Off = SpanText.size();
+    if (Sep)
+      SpanText.push_back(Seps.Word);
+    SpanText.append(T.data(), T.size());
     if (Off >= (1u << 24) || T.size() + Sep > SpanLen) {
-      TokenSpans[Id] = LongSpan;
+      TokenSpans[Id] = uint32_t(LongSpans.size() << 8) | LongSpan;
+      LongSpans.push_back({Off, T.size() + Sep, Sep});
       continue;
     }
-    if (Sep)
-      SpanText.push_back(Word);
-    SpanText.append(T.data(), T.size());
-    TokenSpans[Id] =
-        uint32_t(Off << 8) | (Sep ? SpanSep : 0) | uint32_t(T.size() + Sep);
+    TokenSpans[Id] = uint32_t(Off << 8) | (Sep ? SpanSep : 0) |
+                     uint32_t(T.size() + Sep);
   }
   SpanText.append(SpanCopy, '\0');
 }
@@ -1215,9 +1233,14 @@ void CompactReader::expand(ArrayRef<uint32_t> Toks,
     Long |= (Spans[Id] & LongSpan) != 0;
   }
   if (LLVM_UNLIKELY(Long)) {
-    std::string S;
-    Tokens.expand(Toks, S);
-    Out.assign(S.begin(), S.end());
+    // Exact copies, through tokenText.
+    Out.clear();
+    for (size_t I = 0; I < Toks.size(); ++I) {
+      StringRef T = tokenText(Toks[I]);
+      if (I && joinsWithSeparator(T))
+        Out.push_back(Seps.Word);
+      Out.append(T.begin(), T.end());
+    }
     return;
   }
   Out.clear();
@@ -1423,7 +1446,7 @@ public:
     uint64_t W =
         read64le(R.Sec[SecNameData].Data + (Pos >> 1)) >> ((Pos & 1) * 4);
     Id = R.IdAdd[F] + uint32_t(W & R.IdTailMask[F]);
-    return Id < R.Tokens.numTokens();
+    return Id < R.NumTokens;
   }
 
   /// Words of first nibbles held without allocating.
@@ -1849,7 +1872,6 @@ DWARFPACK_AVX2 Error CompactReader::decodeNameVector(
   // The tails must stay clear of the first nibbles.
   if (BC.tailsBefore(NeedIds) + NB.FirstPos + NeedIds > NB.EndPos)
     return badBlock(B, "token ids run past the block");
-  uint32_t NumTokens = Tokens.numTokens();
   for (unsigned Tok = 0; Tok < RecLen; ++Tok) {
     unsigned J = lastSharingAtMost(SB, Tok, Upto);
     uint32_t Id = idFromCounts(BC, NB, uint64_t(First[J]) + (Tok - Shared[J]));
@@ -2082,8 +2104,7 @@ Expected<int> CompactReader::compareBlockFirst(uint32_t Block,
     return corrupt("malformed name record 0 at byte " + Twine(NB.PlanePos));
   if (NB.FirstPos + New > NB.EndPos)
     return badBlock(Block, "token ids run past the block");
-  token::NameComparer Cmp(Name, Tokens.separators());
-  uint32_t NumTokens = Tokens.numTokens();
+  token::NameComparer Cmp(Name, Seps);
   uint64_t Tails = 0;
   for (uint64_t K = 0; K < New; ++K) {
     uint64_t First = NB.FirstPos + K;
@@ -2113,7 +2134,7 @@ Expected<int> CompactReader::compareBlockFirstGeneral(uint32_t Block,
   IdReader Ids(*this, NB);
   if (!Ids.reserve(New))
     return badBlock(Block, "token ids run past the block");
-  token::NameComparer Cmp(Name, Tokens.separators());
+  token::NameComparer Cmp(Name, Seps);
   for (uint64_t I = 0; I < New; ++I) {
     uint32_t Id;
     if (!Ids.get(I, Id))
@@ -2187,7 +2208,7 @@ Error CompactReader::lookupNameInto(StringRef Name,
   // the current record known to equal the leading words of Name; it
   // survives front coding, so only a record's new tokens are ever read.
   SmallVector<StringRef, 32> Words;
-  splitWords(Name, Tokens.separators(), Words);
+  splitWords(Name, Seps, Words);
   constexpr uint32_t NoId = UINT32_MAX;
   SmallVector<uint32_t, 32> WordIds(Words.size(), NoId);
   SmallVector<std::pair<uint32_t, char>, 4> Slots;
@@ -2211,7 +2232,7 @@ Error CompactReader::lookupNameInto(StringRef Name,
     auto GetId = [&](uint64_t K, uint32_t &Id) {
       if (K < Counted) {
         Id = idFromCounts(BC, NB, K);
-        return Id < Tokens.numTokens();
+        return Id < NumTokens;
       }
       return Ids.get(K, Id);
     };
