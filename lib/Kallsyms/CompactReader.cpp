@@ -1214,8 +1214,8 @@ void CompactReader::initTokenSpans(const token::TokenTable &Tokens) {
       LongSpans.push_back({Off, T.size() + Sep, Sep});
       continue;
     }
-    TokenSpans[Id] = uint32_t(Off << 8) | (Sep ? SpanSep : 0) |
-                     uint32_t(T.size() + Sep);
+    TokenSpans[Id] =
+        uint32_t(Off << 8) | (Sep ? SpanSep : 0) | uint32_t(T.size() + Sep);
   }
   SpanText.append(SpanCopy, '\0');
 }
@@ -1654,6 +1654,42 @@ __attribute__((target("avx2"))) inline __m256i prefixSumBytes(__m256i X) {
       X, _mm256_shuffle_epi8(_mm256_permute2x128_si256(X, X, 0x08),
                              _mm256_set1_epi8(15)));
 }
+/// Every record's new and dropped token counts, record J in byte J: its
+/// code's, from the code tables, or for an escaped record (IsEsc) its
+/// escape byte's. Escape I is byte 32 - Escapes + I of EB (the 32 bytes
+/// that end the block): an escaped record takes the byte of its rank among
+/// the escapes, an exclusive prefix count.
+DWARFPACK_AVX2 inline void recordCounts(__m256i Code, __m256i IsEsc,
+                                        unsigned Escapes, __m256i EB,
+                                        const uint8_t *CodeNew,
+                                        const uint8_t *CodeDropped,
+                                        __m256i &NewV, __m256i &DropV) {
+  NewV = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
+                                 reinterpret_cast<const __m128i *>(CodeNew))),
+                             Code);
+  DropV =
+      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
+                              reinterpret_cast<const __m128i *>(CodeDropped))),
+                          Code);
+  const __m256i Nib32 = _mm256_set1_epi8(15);
+  __m256i ELo = _mm256_and_si256(EB, Nib32);
+  __m256i EHi = _mm256_and_si256(_mm256_srli_epi16(EB, 4), Nib32);
+  __m256i One = _mm256_and_si256(IsEsc, _mm256_set1_epi8(1));
+  __m256i Rank = _mm256_add_epi8(_mm256_sub_epi8(prefixSumBytes(One), One),
+                                 _mm256_set1_epi8(char(32 - Escapes)));
+  // Bytes 0-15 and 16-31 of the escape window, looked up by lane.
+  __m256i High = _mm256_cmpgt_epi8(Rank, Nib32);
+  __m256i EscNew = _mm256_blendv_epi8(
+      _mm256_shuffle_epi8(_mm256_permute2x128_si256(ELo, ELo, 0x00), Rank),
+      _mm256_shuffle_epi8(_mm256_permute2x128_si256(ELo, ELo, 0x11), Rank),
+      High);
+  __m256i EscDrop = _mm256_blendv_epi8(
+      _mm256_shuffle_epi8(_mm256_permute2x128_si256(EHi, EHi, 0x00), Rank),
+      _mm256_shuffle_epi8(_mm256_permute2x128_si256(EHi, EHi, 0x11), Rank),
+      High);
+  NewV = _mm256_blendv_epi8(NewV, EscNew, IsEsc);
+  DropV = _mm256_blendv_epi8(DropV, EscDrop, IsEsc);
+}
 /// Inclusive prefix sums of 16 u16 lanes.
 __attribute__((target("avx2"))) inline __m256i prefixSum16(__m256i X) {
   X = _mm256_add_epi16(X, _mm256_slli_si256(X, 2));
@@ -1771,40 +1807,8 @@ CompactReader::openNameBlockVector(uint32_t B, NameBlock &NB, BlockCounts &BC,
   }
 
   // Counts of every record: by code, or from its escape byte (by rank).
-  __m256i NewV =
-      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
-                              reinterpret_cast<const __m128i *>(CodeNew))),
-                          Code);
-  __m256i DropV =
-      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
-                              reinterpret_cast<const __m128i *>(CodeDropped))),
-                          Code);
-  if (EscMask) {
-    // Rank of each lane among the escapes: an exclusive prefix count.
-    __m256i One = _mm256_and_si256(IsEsc, _mm256_set1_epi8(1));
-    __m256i R = _mm256_add_epi8(One, _mm256_slli_si256(One, 1));
-    R = _mm256_add_epi8(R, _mm256_slli_si256(R, 2));
-    R = _mm256_add_epi8(R, _mm256_slli_si256(R, 4));
-    R = _mm256_add_epi8(R, _mm256_slli_si256(R, 8));
-    R = _mm256_add_epi8(
-        R, _mm256_shuffle_epi8(_mm256_permute2x128_si256(R, R, 0x08),
-                               _mm256_set1_epi8(15)));
-    // Escape I sits in lane 32 - Escapes + I of EB.
-    R = _mm256_add_epi8(_mm256_sub_epi8(R, One),
-                        _mm256_set1_epi8(char(32 - Escapes)));
-    // Bytes 0-15 and 16-31 of the escape window, looked up by lane.
-    __m256i High = _mm256_cmpgt_epi8(R, _mm256_set1_epi8(15));
-    __m256i LoTab = _mm256_permute2x128_si256(ELo, ELo, 0x00);
-    __m256i HiTab = _mm256_permute2x128_si256(ELo, ELo, 0x11);
-    __m256i EscNew = _mm256_blendv_epi8(_mm256_shuffle_epi8(LoTab, R),
-                                        _mm256_shuffle_epi8(HiTab, R), High);
-    LoTab = _mm256_permute2x128_si256(EHi, EHi, 0x00);
-    HiTab = _mm256_permute2x128_si256(EHi, EHi, 0x11);
-    __m256i EscDrop = _mm256_blendv_epi8(_mm256_shuffle_epi8(LoTab, R),
-                                         _mm256_shuffle_epi8(HiTab, R), High);
-    NewV = _mm256_blendv_epi8(NewV, EscNew, IsEsc);
-    DropV = _mm256_blendv_epi8(DropV, EscDrop, IsEsc);
-  }
+  __m256i NewV, DropV;
+  recordCounts(Code, IsEsc, Escapes, EB, CodeNew, CodeDropped, NewV, DropV);
   // Byte lanes: token counts Len (prefix sums of new - dropped), shared
   // counts Len - New, first ids (prefix sums of New, exclusive). They
   // hold while the block writes at most 255 ids (kernel blocks write about
@@ -1927,32 +1931,8 @@ CompactReader::nameFast(uint32_t Slot, SmallVectorImpl<char> &Out,
   __m256i IsEsc = _mm256_cmpeq_epi8(Code, Nib32);
   unsigned Escapes =
       _mm_popcnt_u32(uint32_t(_mm256_movemask_epi8(IsEsc)) & InBlock);
-  __m256i NewV =
-      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
-                              reinterpret_cast<const __m128i *>(CodeNew))),
-                          Code);
-  __m256i DropV =
-      _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(
-                              reinterpret_cast<const __m128i *>(CodeDropped))),
-                          Code);
-  // Escape I is lane 32 - Escapes + I of EB: each escaped record takes the
-  // lane of its rank among the escapes (an exclusive prefix count).
-  __m256i ELo = _mm256_and_si256(EB, Nib32);
-  __m256i EHi = _mm256_and_si256(_mm256_srli_epi16(EB, 4), Nib32);
-  __m256i One = _mm256_and_si256(IsEsc, _mm256_set1_epi8(1));
-  __m256i Rank = _mm256_add_epi8(_mm256_sub_epi8(prefixSumBytes(One), One),
-                                 _mm256_set1_epi8(char(32 - Escapes)));
-  __m256i High = _mm256_cmpgt_epi8(Rank, _mm256_set1_epi8(15));
-  __m256i EscNew = _mm256_blendv_epi8(
-      _mm256_shuffle_epi8(_mm256_permute2x128_si256(ELo, ELo, 0x00), Rank),
-      _mm256_shuffle_epi8(_mm256_permute2x128_si256(ELo, ELo, 0x11), Rank),
-      High);
-  __m256i EscDrop = _mm256_blendv_epi8(
-      _mm256_shuffle_epi8(_mm256_permute2x128_si256(EHi, EHi, 0x00), Rank),
-      _mm256_shuffle_epi8(_mm256_permute2x128_si256(EHi, EHi, 0x11), Rank),
-      High);
-  NewV = _mm256_blendv_epi8(NewV, EscNew, IsEsc);
-  DropV = _mm256_blendv_epi8(DropV, EscDrop, IsEsc);
+  __m256i NewV, DropV;
+  recordCounts(Code, IsEsc, Escapes, EB, CodeNew, CodeDropped, NewV, DropV);
   // Token counts (prefix sums of new - dropped), shared counts, and for
   // token t of record j the index of its id, Base_j + t (byte lanes: the
   // block has at most 128 ids).
