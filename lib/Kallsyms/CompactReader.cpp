@@ -280,7 +280,8 @@ private:
                                     SmallVectorImpl<char> &Name,
                                     char &Type) const;
   void locatePortable(uint64_t R, Hit &H) const;
-  void locateBmi2(uint64_t R, Hit &Out) const;
+  /// locateFast out of line, for callers built without AVX2.
+  void locateVector(uint64_t R, Hit &Out) const;
   void locateFast(uint64_t R, Hit &Out) const;
   /// Replaces Out with the name in slot Slot and sets Type, through
   /// decodeName and expand.
@@ -325,6 +326,20 @@ private:
     }
     unsigned Sep = (S & SpanSep) != 0;
     return StringRef(SpanText.data() + (S >> 8) + Sep, (S & SpanLen) - Sep);
+  }
+  /// Copies the text of span S (not a LongSpan) less its first Skip
+  /// bytes to P and returns its end. Reads and writes whole blocks: up to
+  /// SpanCopy bytes past the span (SpanText ends with that much) and past
+  /// the end it returns. Text is SpanText.data(), held by the caller (a
+  /// store through P could otherwise make the compiler reload it).
+  static LLVM_ATTRIBUTE_ALWAYS_INLINE char *
+  copySpan(char *P, const char *Text, uint32_t S, unsigned Skip) {
+    const char *T = Text + (S >> 8) + Skip;
+    std::memcpy(P, T, 16);
+    std::memcpy(P + 16, T + 16, 16);
+    if (LLVM_UNLIKELY((S & SpanLen) > SpanCopy))
+      std::memcpy(P + 32, T + 32, 32);
+    return P + (S & SpanLen) - Skip;
   }
   bool joinsWithSeparator(StringRef Tok) const {
     return !Seps.Sub || Tok.empty() || Tok[0] != Seps.Sub;
@@ -398,7 +413,7 @@ private:
   /// suits nameFast (no count spelled out, at most 128 ids and 64
   /// tokens a record, no long token, 64 bytes readable from its ids).
   std::vector<uint64_t> FastNameBlocks;
-  /// The CPU has what the vector fast paths use (AVX2, BMI2), and the
+  /// The CPU has what the vector fast paths use (hasVectorPaths), and the
   /// caller did not ask for the portable paths.
   bool Vector = false;
 };
@@ -607,7 +622,6 @@ uint64_t CompactReader::blockRel(uint32_t B) const {
 }
 
 #if DWARFPACK_KALLSYMS_VECTOR
-#define DWARFPACK_BMI2 __attribute__((target("bmi,bmi2,lzcnt,popcnt")))
 #define DWARFPACK_AVX2 __attribute__((target("avx2,bmi,bmi2,lzcnt,popcnt")))
 #endif
 
@@ -842,7 +856,7 @@ void CompactReader::locatePortable(uint64_t R, Hit &H) const {
   uint64_t Q = (R - A.Rel) >> A.Shift;
   uint64_t LowMask = (uint64_t(1) << A.Low) - 1;
   uint64_t QH = Q >> A.Low, QL = Q & LowMask;
-  // As locateBmi2: the run of elements whose high part is QH lies between
+  // As locateFast: the run of elements whose high part is QH lies between
   // zero bits QH - 1 and QH of the unary; then its low parts one by one.
   uint64_t MaxQH = 63 - A.Elems;
   if (QH > MaxQH) {
@@ -867,15 +881,6 @@ void CompactReader::locatePortable(uint64_t R, Hit &H) const {
 }
 
 #if DWARFPACK_KALLSYMS_VECTOR
-namespace {
-DWARFPACK_BMI2 LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t
-offsetBmi2(const CompactReader::AddrRecord &A, uint32_t K) {
-  uint64_t High = _tzcnt_u64(_pdep_u64(uint64_t(1) << K, A.Unary)) - K;
-  return (High << A.Low) |
-         readBitsUnchecked(A.Lows, uint64_t(K) * A.Low, A.Low);
-}
-} // namespace
-
 // The high parts narrow the search to one run of set bits of Unary (one
 // select of a zero bit, by pdep); the low parts of that run are compared
 // at once by SWAR when there are few and short ones. No branch depends on
@@ -946,7 +951,7 @@ CompactReader::locateFast(uint64_t R, Hit &Out) const {
   Out.Next = InBlock ? A.Rel + (NextOff << A.Shift) : BlockStarts[B + 1];
 }
 
-DWARFPACK_AVX2 void CompactReader::locateBmi2(uint64_t R, Hit &Out) const {
+DWARFPACK_AVX2 void CompactReader::locateVector(uint64_t R, Hit &Out) const {
   locateFast(R, Out);
 }
 #endif
@@ -955,7 +960,7 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void CompactReader::locate(uint64_t R,
                                                         Hit &H) const {
 #if DWARFPACK_KALLSYMS_VECTOR
   if (LLVM_LIKELY(Vector))
-    return locateBmi2(R, H);
+    return locateVector(R, H);
 #endif
   locatePortable(R, H);
 }
@@ -1159,20 +1164,13 @@ Expected<uint32_t> CompactReader::inversePerm(uint32_t Slot) const {
   const uint8_t *Marks = Sec[SecInvMarks].Data;
   uint64_t Words = (uint64_t(NumSyms) + 63) / 64;
   const uint8_t *Ranks = Marks + Words * 8;
-  const uint8_t *PermData = Sec[SecPerm].Data;
-  uint64_t PermSize = Sec[SecPerm].Size;
   unsigned Bits = PermBits;
   uint32_t Z = Slot;
   bool Jumped = false;
-  // Each step is one dependent read of the permutation: keep it short
-  // (without bounds checks when 8 bytes can be read past the section's
-  // end inside the file, as in every table we write).
+  // Each step is one dependent read of the permutation (its entries were
+  // checked at open): keep it short.
   for (unsigned Step = 0; Step < 2 * Stride + 2; ++Step) {
-    uint64_t Next =
-        PermSlack ? readBitsUnchecked(PermData, uint64_t(Z) * Bits, Bits)
-                  : readBits(PermData, PermSize, uint64_t(Z) * Bits, Bits);
-    if (LLVM_UNLIKELY(Next >= NumSyms))
-      return corrupt("permutation entry " + Twine(Z) + " out of range");
+    uint32_t Next = permAt(Z);
     if (Next == Slot)
       return Z;
     uint64_t W = read64le(Marks + (Z / 64) * 8);
@@ -1247,16 +1245,8 @@ void CompactReader::expand(ArrayRef<uint32_t> Toks,
   Out.reserve(Room);
   char *P = Out.data();
   const char *Text = SpanText.data();
-  for (size_t I = 0; I < Toks.size(); ++I) {
-    uint32_t S = Spans[Toks[I]];
-    unsigned Skip = I == 0;
-    const char *T = Text + (S >> 8) + Skip;
-    std::memcpy(P, T, 16);
-    std::memcpy(P + 16, T + 16, 16);
-    for (uint32_t K = 32; K < (S & SpanLen) - Skip; K += 16)
-      std::memcpy(P + K, T + K, 16);
-    P += (S & SpanLen) - Skip;
-  }
+  for (size_t I = 0; I < Toks.size(); ++I)
+    P = copySpan(P, Text, Spans[Toks[I]], I == 0);
   Out.resize_for_overwrite(P - Out.data());
 }
 
@@ -2014,13 +2004,7 @@ CompactReader::nameFast(uint32_t Slot, SmallVectorImpl<char> &Out,
     unsigned F = Fs[K];
     uint64_t Pos = TailEnd - Pre[K] - Carry[K >> 5];
     uint64_t V = read64le(D + (Pos >> 1)) >> ((Pos & 1) * 4);
-    uint32_t S = Spans[IdAdd[F] + uint32_t(V & IdTailMask[F])];
-    const char *Tx = Text + (S >> 8) + Skip;
-    std::memcpy(P, Tx, 16);
-    std::memcpy(P + 16, Tx + 16, 16);
-    if (LLVM_UNLIKELY((S & SpanLen) > SpanCopy))
-      std::memcpy(P + 32, Tx + 32, 32);
-    P += (S & SpanLen) - Skip;
+    P = copySpan(P, Text, Spans[IdAdd[F] + uint32_t(V & IdTailMask[F])], Skip);
     Skip = 0;
   }
   Out.resize_for_overwrite(P - Out.data());
