@@ -124,7 +124,7 @@ Expected<LookupResult> SymbolReader::lookup(uint64_t Address) const {
     return S.takeError();
   if (*S) {
     SourceFrame F;
-    F.FunctionName = std::string((*S)->Name.str());
+    F.FunctionName = std::string((*S)->Name);
     F.StartAddress = (*S)->Address;
     F.Size = (*S)->Size;
     F.Module = std::move((*S)->Module);
