@@ -64,22 +64,25 @@ static std::vector<SourceFrame> selectFrames(const std::vector<SourceFrame> &F,
   One.FileName = F.front().FileName;
   One.Line = F.front().Line;
   One.Column = F.front().Column;
+  One.Discriminator = F.front().Discriminator;
   return {One};
 }
 
 void ResultPrinter::printPlain(const std::vector<SourceFrame> &Frames) {
   auto PrintOne = [&](StringRef Name, StringRef File, uint32_t Line,
-                      uint32_t Column) {
+                      uint32_t Column, uint32_t Discriminator) {
     OS << (Name.empty() ? "??" : displayName(Name)) << '\n';
     OS << (File.empty() ? StringRef("??") : File) << ':' << Line;
     if (Opts.Style == OutputStyle::LLVM)
       OS << ':' << Column;
+    else if (Discriminator)
+      OS << " (discriminator " << Discriminator << ')';
     OS << '\n';
   };
   if (Frames.empty())
-    PrintOne("", "", 0, 0);
+    PrintOne("", "", 0, 0, 0);
   for (const SourceFrame &F : Frames)
-    PrintOne(F.FunctionName, F.FileName, F.Line, F.Column);
+    PrintOne(F.FunctionName, F.FileName, F.Line, F.Column, F.Discriminator);
   if (Opts.Style == OutputStyle::LLVM)
     OS << '\n';
   OS.flush();
@@ -88,14 +91,13 @@ void ResultPrinter::printPlain(const std::vector<SourceFrame> &Frames) {
 static json::Object frameToJSON(const SourceFrame *F, std::string Name) {
   json::Object O;
   O["Column"] = F ? F->Column : 0;
-  O["Discriminator"] = 0;
+  O["Discriminator"] = F ? F->Discriminator : 0;
   O["FileName"] = F ? F->FileName : "";
   O["FunctionName"] = std::move(Name);
   O["Line"] = F ? F->Line : 0;
   O["StartAddress"] = F ? toHex(F->StartAddress) : "";
-  // Our tables record neither the declaration file nor its line.
-  O["StartFileName"] = "";
-  O["StartLine"] = 0;
+  O["StartFileName"] = F ? F->StartFileName : "";
+  O["StartLine"] = F ? F->StartLine : 0;
   return O;
 }
 

@@ -28,7 +28,16 @@ struct SourceFrame {
   /// Full path of the source file; empty when unknown.
   std::string FileName;
   uint32_t Line = 0;
+  /// 0 when unknown (as DWARF's line tables say "no column").
   uint32_t Column = 0;
+  /// The line row's discriminator (DWARF 4), 0 when none or unknown.
+  uint32_t Discriminator = 0;
+  /// Where the function (outermost frame) or the inlined function (inlined
+  /// frames) is declared: DW_AT_decl_file and DW_AT_decl_line of its DIE,
+  /// which llvm-symbolizer prints as StartFileName and StartLine. Empty and
+  /// 0 when the table does not record them.
+  std::string StartFileName;
+  uint32_t StartLine = 0;
   /// Start of the function (outermost frame) or of the inlined range that
   /// contains the address (inlined frames).
   uint64_t StartAddress = 0;
