@@ -154,8 +154,15 @@ public:
   HeaderParser(const LineSections &S, uint64_t Offset, LineHeader &H,
                function_ref<void(Error)> Warn)
       : R(S.Line, S.LittleEndian, S.Relocate), S(S), H(H), Warn(Warn) {
+    // A header decoded again keeps its lists' memory.
+    std::vector<LineString> Dirs = std::move(H.Dirs);
+    std::vector<LineFile> Files = std::move(H.Files);
+    Dirs.clear();
+    Files.clear();
     H = LineHeader();
     H.Offset = Offset;
+    H.Dirs = std::move(Dirs);
+    H.Files = std::move(Files);
   }
 
   Error parse();

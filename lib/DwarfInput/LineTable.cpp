@@ -33,18 +33,66 @@ using detail::Cursor;
 
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
 
-/// The registers of the state machine, as LLVM keeps them.
-struct Registers {
+/// The registers of the state machine, as LLVM keeps them, and the
+/// sequence being built. A value: the hot loop keeps it in locals, and the
+/// opcodes it leaves to the general code go in and out by copy.
+struct Machine {
   uint64_t Address;
   uint64_t SectionIndex;
+  uint64_t SequenceLow;
   uint32_t Line;
   uint32_t Discriminator;
+  uint32_t SequenceFirst;
   uint16_t File;
   uint16_t Column;
   uint8_t Flags;
   uint8_t OpIndex;
   uint8_t Isa;
+  bool SequenceOpen;
+  /// The last DW_LNE_set_address gave the tombstone of its size: rows are
+  /// dropped until the next one (LLVM keeps this over end_sequence).
+  bool Tombstoned;
 };
+
+/// Where the general code left the machine.
+struct Step {
+  Machine M;
+  uint64_t Off;
+  LineTable::Stop Stop;
+};
+
+/// An unsigned LEB128 of at most 9 bytes that ends before End (the common
+/// case, where LLVM's decoder gives the plain value); false otherwise.
+inline bool shortULEB(const uint8_t *&P, const uint8_t *End, uint64_t &V) {
+  uint64_t Value = 0;
+  for (unsigned Shift = 0; Shift < 63 && P + Shift / 7 < End; Shift += 7) {
+    uint8_t Byte = P[Shift / 7];
+    Value |= uint64_t(Byte & 0x7f) << Shift;
+    if (Byte < 128) {
+      P += Shift / 7 + 1;
+      V = Value;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The signed counterpart of shortULEB.
+inline bool shortSLEB(const uint8_t *&P, const uint8_t *End, int64_t &V) {
+  uint64_t Value = 0;
+  for (unsigned Shift = 0; Shift < 63 && P + Shift / 7 < End; Shift += 7) {
+    uint8_t Byte = P[Shift / 7];
+    Value |= uint64_t(Byte & 0x7f) << Shift;
+    if (Byte < 128) {
+      if (Byte & 0x40)
+        Value |= UINT64_MAX << (Shift + 7);
+      P += Shift / 7 + 1;
+      V = int64_t(Value);
+      return true;
+    }
+  }
+  return false;
+}
 
 class ProgramDecoder {
 public:
@@ -69,20 +117,32 @@ private:
     return Name.empty() ? "standard opcode " + hex(Op) : Name.str();
   }
 
-  void reset() {
-    Regs = {};
-    Regs.SectionIndex = NoSection;
-    Regs.Line = 1;
-    Regs.File = 1;
+  Machine initial() const {
+    Machine M = {};
+    M.SectionIndex = NoSection;
+    M.Line = 1;
+    M.File = 1;
     // LLVM passes default_is_stmt on as a bool.
-    Regs.Flags = H.DefaultIsStmt ? LineRow::IsStmt : 0;
-    SequenceOpen = false;
+    M.Flags = H.DefaultIsStmt ? LineRow::IsStmt : 0;
+    return M;
   }
-  void emitRow();
+  void reset() {
+    bool Tombstoned = Regs.Tombstoned;
+    Regs = initial();
+    Regs.Tombstoned = Tombstoned;
+  }
+  bool fast() const {
+    return H.MaxOpsPerInst <= 1 && !ReportAdvance &&
+           !(ReportLineRange && H.LineRange == 0);
+  }
+  static void emitRow(Machine &M, std::vector<LineRow> &Rows,
+                      std::vector<LineSequence> &Sequences);
   void prepareSpecialOpcodes();
   void advance(uint64_t OperationAdvance, uint8_t Op, uint64_t OpOffset);
   uint8_t advanceForOpcode(uint8_t Op, uint64_t OpOffset);
-  void special(uint8_t Op, uint64_t OpOffset);
+  LLVM_ATTRIBUTE_NOINLINE Machine special(Machine M, uint8_t Op,
+                                          uint64_t OpOffset);
+  LLVM_ATTRIBUTE_NOINLINE Step general(Machine M, uint64_t Off);
   bool extended(uint64_t &Off);
   void setAddress(Cursor &C, uint64_t Length, uint64_t OperandsAt);
   bool standard(uint8_t Op, uint64_t &Off);
@@ -95,60 +155,62 @@ private:
   std::vector<LineSequence> &Sequences;
   function_ref<void(Error)> Warn;
 
-  Registers Regs = {};
-  bool SequenceOpen = false;
-  uint64_t SequenceLow = 0;
-  uint32_t SequenceFirst = 0;
-  /// The last DW_LNE_set_address gave the tombstone of its size: rows are
-  /// dropped until the next one.
-  bool Tombstoned = false;
+  /// The machine while the general code runs.
+  Machine Regs = {};
   /// The size DW_LNE_set_address is expected to have (0: any).
   uint8_t AddressSize = 0;
   // Warnings LLVM gives once a table.
   bool ReportAdvance = true;
   bool ReportLineRange = true;
-  /// Special opcodes by table (when op_index stays 0 and no warning is due).
-  bool FastSpecial = false;
+  /// Special opcodes by table, and DW_LNS_const_add_pc's advance (when the
+  /// op_index stays 0 and no warning is due).
   uint64_t SpecialAddress[256] = {};
   int32_t SpecialLine[256] = {};
+  uint64_t ConstAddPc = 0;
 };
 
-void ProgramDecoder::emitRow() {
-  if (Tombstoned)
-    return;
-  uint32_t Index = uint32_t(Rows.size());
-  if (!SequenceOpen) {
-    SequenceOpen = true;
-    SequenceLow = Regs.Address;
-    SequenceFirst = Index;
+/// LLVM's appendRowToMatrix: rows open a sequence, end_sequence closes it.
+inline void ProgramDecoder::emitRow(Machine &M, std::vector<LineRow> &Rows,
+                                    std::vector<LineSequence> &Sequences) {
+  if (!M.Tombstoned) {
+    uint32_t Index = uint32_t(Rows.size());
+    if (!M.SequenceOpen) {
+      M.SequenceOpen = true;
+      M.SequenceLow = M.Address;
+      M.SequenceFirst = Index;
+    }
+    Rows.push_back({M.Address, M.Line, M.Discriminator, M.File, M.Column,
+                    M.Flags, M.OpIndex, M.Isa});
+    if (LLVM_UNLIKELY(M.Flags & LineRow::EndSequence)) {
+      // LLVM keeps only sequences that cover some bytes.
+      if (M.SequenceLow < M.Address)
+        Sequences.push_back({M.SequenceLow, M.Address, M.SectionIndex,
+                             M.SequenceFirst, Index + 1});
+      M.SequenceOpen = false;
+    }
   }
-  Rows.push_back({Regs.Address, Regs.Line, Regs.Discriminator, Regs.File,
-                  Regs.Column, Regs.Flags, Regs.OpIndex, Regs.Isa});
-  if (Regs.Flags & LineRow::EndSequence) {
-    // LLVM keeps only sequences that cover some bytes.
-    if (SequenceLow < Regs.Address)
-      Sequences.push_back({SequenceLow, Regs.Address, Regs.SectionIndex,
-                           SequenceFirst, Index + 1});
-    SequenceOpen = false;
-  }
-  Regs.Discriminator = 0;
-  Regs.Flags &=
+  M.Discriminator = 0;
+  M.Flags &=
       ~(LineRow::BasicBlock | LineRow::PrologueEnd | LineRow::EpilogueBegin);
 }
 
-/// LLVM's advanceForOpcode for each special opcode, when the op_index
-/// stays 0 (at most one operation an instruction). Opcode 8 is advanced as
-/// DW_LNS_const_add_pc even when it is special (opcode_base 8 or less), as
-/// LLVM does.
+/// LLVM's advanceForOpcode for each special opcode and for
+/// DW_LNS_const_add_pc, when the op_index stays 0 (at most one operation an
+/// instruction). Opcode 8 is advanced as DW_LNS_const_add_pc even when it
+/// is special (opcode_base 8 or less), as LLVM does.
 void ProgramDecoder::prepareSpecialOpcodes() {
+  if (H.LineRange == 0)
+    return; // nothing advances
+  auto Adjusted = [&](unsigned Op) {
+    return uint8_t((Op == dwarf::DW_LNS_const_add_pc ? 255 : Op) -
+                   H.OpcodeBase);
+  };
   for (unsigned Op = std::max<unsigned>(H.OpcodeBase, 1); Op < 256; ++Op) {
-    uint8_t Value = Op == dwarf::DW_LNS_const_add_pc ? 255 : Op;
-    uint8_t Adjusted = uint8_t(Value - H.OpcodeBase);
-    if (H.LineRange == 0)
-      continue;
-    SpecialAddress[Op] = uint64_t(Adjusted / H.LineRange) * H.MinInstLength;
-    SpecialLine[Op] = H.LineBase + Adjusted % H.LineRange;
+    SpecialAddress[Op] = uint64_t(Adjusted(Op) / H.LineRange) * H.MinInstLength;
+    SpecialLine[Op] = H.LineBase + Adjusted(Op) % H.LineRange;
   }
+  ConstAddPc = uint64_t(Adjusted(dwarf::DW_LNS_const_add_pc) / H.LineRange) *
+               H.MinInstLength;
 }
 
 /// DWARF 5 section 6.2.5.1: the operation advance moves op_index and, per
@@ -185,17 +247,26 @@ uint8_t ProgramDecoder::advanceForOpcode(uint8_t Op, uint64_t OpOffset) {
   return Adjusted;
 }
 
-void ProgramDecoder::special(uint8_t Op, uint64_t OpOffset) {
-  if (LLVM_LIKELY(FastSpecial)) {
-    Regs.Address += SpecialAddress[Op];
-    Regs.Line += SpecialLine[Op];
-    return;
-  }
+/// A special opcode while a warning may be due or op_index may move.
+Machine ProgramDecoder::special(Machine M, uint8_t Op, uint64_t OpOffset) {
+  Regs = M;
   uint8_t Adjusted = advanceForOpcode(Op, OpOffset);
   if (H.LineRange)
     Regs.Line += int32_t(H.LineBase + Adjusted % H.LineRange);
-  FastSpecial = H.MaxOpsPerInst <= 1 && !ReportAdvance &&
-                !(ReportLineRange && H.LineRange == 0);
+  return Regs;
+}
+
+/// An extended opcode, or a standard one the hot loop leaves alone.
+Step ProgramDecoder::general(Machine M, uint64_t Off) {
+  Regs = M;
+  LineTable::Stop Stop = LineTable::Stop::Complete;
+  if (R.data()[Off] == 0) {
+    if (!extended(Off))
+      Stop = LineTable::Stop::LoopingLength;
+  } else if (!standard(R.data()[Off], Off)) {
+    Stop = LineTable::Stop::BadOperand;
+  }
+  return {Regs, Off, Stop};
 }
 
 /// DW_LNE_set_address: the operand's size is its length, whatever the
@@ -217,7 +288,7 @@ void ProgramDecoder::setAddress(Cursor &C, uint64_t Length,
     AddressSize = uint8_t(Size);
   Regs.Address = R.relocated(C, unsigned(Size), &Regs.SectionIndex);
   Regs.OpIndex = 0;
-  Tombstoned = Regs.Address == (UINT64_MAX >> (64 - 8 * Size));
+  Regs.Tombstoned = Regs.Address == (UINT64_MAX >> (64 - 8 * Size));
 }
 
 /// An extended opcode; false when its length leads back to or before it.
@@ -238,7 +309,7 @@ bool ProgramDecoder::extended(uint64_t &Off) {
   switch (SubOpcode) {
   case dwarf::DW_LNE_end_sequence:
     Regs.Flags |= LineRow::EndSequence;
-    emitRow();
+    emitRow(Regs, Rows, Sequences);
     reset();
     break;
   case dwarf::DW_LNE_set_address:
@@ -287,7 +358,7 @@ bool ProgramDecoder::standard(uint8_t Op, uint64_t &Off) {
   Cursor C(Off + 1);
   switch (Op) {
   case dwarf::DW_LNS_copy:
-    emitRow();
+    emitRow(Regs, Rows, Sequences);
     break;
   case dwarf::DW_LNS_advance_pc: {
     uint64_t Operations = R.uleb(C);
@@ -378,29 +449,134 @@ LineTable::Stop ProgramDecoder::run() {
   R.setEnd(End);
   AddressSize = S.AddressSize ? S.AddressSize : H.AddressSize;
   prepareSpecialOpcodes();
-  reset();
   uint64_t Off = H.ProgramOffset;
   if (Off < End)
     Rows.reserve((End - Off) / 3 + 1);
-  const uint8_t *Bytes = R.data();
+  // The hot loop: special opcodes and the common standard ones on the
+  // machine's registers in locals (a struct the cold calls see would live
+  // in memory); the rest, and everything while a warning may be due or
+  // op_index may move, in the general code.
+  const uint8_t *const Bytes = R.data();
+  const uint8_t *const EndPtr = Bytes + End;
   const uint8_t OpcodeBase = H.OpcodeBase;
+  const uint8_t MinInst = H.MinInstLength;
+  const uint64_t ConstAddPcAddress = ConstAddPc;
+  Machine M = initial();
+  uint64_t Address = M.Address, Section = M.SectionIndex;
+  uint64_t SequenceLow = M.SequenceLow;
+  uint32_t Line = M.Line, Discriminator = M.Discriminator;
+  uint32_t SequenceFirst = M.SequenceFirst;
+  uint16_t File = M.File, Column = M.Column;
+  uint8_t Flags = M.Flags, OpIndex = M.OpIndex, Isa = M.Isa;
+  bool SequenceOpen = M.SequenceOpen, Tombstoned = M.Tombstoned;
+  auto Pack = [&] {
+    return Machine{
+        Address, Section, SequenceLow, Line, Discriminator, SequenceFirst, File,
+        Column,  Flags,   OpIndex,     Isa,  SequenceOpen,  Tombstoned};
+  };
+  auto Unpack = [&](const Machine &X) {
+    Address = X.Address;
+    Section = X.SectionIndex;
+    SequenceLow = X.SequenceLow;
+    Line = X.Line;
+    Discriminator = X.Discriminator;
+    SequenceFirst = X.SequenceFirst;
+    File = X.File;
+    Column = X.Column;
+    Flags = X.Flags;
+    OpIndex = X.OpIndex;
+    Isa = X.Isa;
+    SequenceOpen = X.SequenceOpen;
+    Tombstoned = X.Tombstoned;
+  };
+  // emitRow for rows that cannot end a sequence.
+  auto Emit = [&] {
+    if (LLVM_LIKELY(!Tombstoned)) {
+      if (!SequenceOpen) {
+        SequenceOpen = true;
+        SequenceLow = Address;
+        SequenceFirst = uint32_t(Rows.size());
+      }
+      Rows.push_back(
+          {Address, Line, Discriminator, File, Column, Flags, OpIndex, Isa});
+    }
+    Discriminator = 0;
+    Flags &=
+        ~(LineRow::BasicBlock | LineRow::PrologueEnd | LineRow::EpilogueBegin);
+  };
+  bool Fast = fast();
   while (Off < End) {
-    uint8_t Op = Bytes[Off];
+    const uint8_t Op = Bytes[Off];
     if (LLVM_LIKELY(Op >= OpcodeBase && Op != 0)) {
-      special(Op, Off);
-      emitRow();
+      if (LLVM_LIKELY(Fast)) {
+        Address += SpecialAddress[Op];
+        Line += SpecialLine[Op];
+      } else {
+        Unpack(special(Pack(), Op, Off));
+        Fast = fast();
+      }
+      Emit();
       ++Off;
       continue;
     }
-    if (Op == 0) {
-      if (!extended(Off))
-        return LineTable::Stop::LoopingLength;
-      continue;
+    if (Op != 0 && Fast) {
+      const uint8_t *P = Bytes + Off + 1;
+      uint64_t U;
+      int64_t I;
+      bool Done = true;
+      switch (Op) {
+      case dwarf::DW_LNS_copy:
+        Emit();
+        break;
+      case dwarf::DW_LNS_advance_pc:
+        if ((Done = shortULEB(P, EndPtr, U)))
+          Address += U * MinInst;
+        break;
+      case dwarf::DW_LNS_advance_line:
+        if ((Done = shortSLEB(P, EndPtr, I)))
+          Line = uint32_t(uint64_t(Line) + uint64_t(I));
+        break;
+      case dwarf::DW_LNS_set_file:
+        if ((Done = shortULEB(P, EndPtr, U)))
+          File = uint16_t(U);
+        break;
+      case dwarf::DW_LNS_set_column:
+        if ((Done = shortULEB(P, EndPtr, U)))
+          Column = uint16_t(U);
+        break;
+      case dwarf::DW_LNS_negate_stmt:
+        Flags ^= LineRow::IsStmt;
+        break;
+      case dwarf::DW_LNS_set_basic_block:
+        Flags |= LineRow::BasicBlock;
+        break;
+      case dwarf::DW_LNS_const_add_pc:
+        Address += ConstAddPcAddress;
+        break;
+      case dwarf::DW_LNS_set_prologue_end:
+        Flags |= LineRow::PrologueEnd;
+        break;
+      case dwarf::DW_LNS_set_epilogue_begin:
+        Flags |= LineRow::EpilogueBegin;
+        break;
+      default:
+        Done = false;
+        break;
+      }
+      if (Done) {
+        Off = uint64_t(P - Bytes);
+        continue;
+      }
     }
-    if (!standard(Op, Off))
-      return LineTable::Stop::BadOperand;
+    Step S = general(Pack(), Off);
+    if (S.Stop != LineTable::Stop::Complete)
+      return S.Stop;
+    Unpack(S.M);
+    Off = S.Off;
+    Fast = fast();
   }
-  if (SequenceOpen)
+  M = Pack();
+  if (M.SequenceOpen)
     warn("the last sequence is not terminated");
   // As LLVM sorts them (llvm::sort: equal keys keep LLVM's order because
   // the algorithm is the same).
@@ -432,17 +608,30 @@ std::optional<StringRef> cstringAt(StringRef Section, uint64_t Offset) {
 Expected<LineTable> LineTable::parse(const LineSections &S, uint64_t Offset,
                                      function_ref<void(Error)> Warn) {
   LineTable T;
-  if (Error E = LineHeader::parse(S, Offset, T.Header, Warn))
+  if (Error E = T.decode(S, Offset, Warn))
     return std::move(E);
-  T.Line = S.Line;
-  T.LineStr = S.LineStr;
-  T.Str = S.Str;
-  T.StrOffsets = S.StrOffsets;
-  T.StrOffsetsBase = S.StrOffsetsBase;
-  T.StrOffsetSize = S.StrOffsetSize;
-  T.LittleEndian = S.LittleEndian;
-  T.Ended = ProgramDecoder(S, T.Header, T.Rows, T.Sequences, Warn).run();
   return std::move(T);
+}
+
+Error LineTable::decode(const LineSections &S, uint64_t Offset,
+                        function_ref<void(Error)> Warn) {
+  Rows.clear();
+  Sequences.clear();
+  Ended = Stop::Complete;
+  if (Error E = LineHeader::parse(S, Offset, Header, Warn)) {
+    Header.Dirs.clear();
+    Header.Files.clear();
+    return E;
+  }
+  Line = S.Line;
+  LineStr = S.LineStr;
+  Str = S.Str;
+  StrOffsets = S.StrOffsets;
+  StrOffsetsBase = S.StrOffsetsBase;
+  StrOffsetSize = S.StrOffsetSize;
+  LittleEndian = S.LittleEndian;
+  Ended = ProgramDecoder(S, Header, Rows, Sequences, Warn).run();
+  return Error::success();
 }
 
 bool LineTable::hasFile(uint64_t Index) const {

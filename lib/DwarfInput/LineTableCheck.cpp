@@ -50,9 +50,19 @@ std::string compareRows(const LineTable &Ours, const LLVMTable &Theirs) {
     return "rows: " + std::to_string(Rows.size()) + " against LLVM's " +
            std::to_string(Theirs.Rows.size());
   for (size_t I = 0; I < Rows.size(); ++I) {
-    std::string A = describe(Rows[I]), B = describe(Theirs.Rows[I]);
-    if (A != B)
-      return "row " + std::to_string(I) + ": " + A + " against LLVM's " + B;
+    const LineRow &A = Rows[I];
+    const DWARFDebugLine::Row &B = Theirs.Rows[I];
+    bool Same = A.Address == B.Address.Address && A.Line == B.Line &&
+                A.Column == B.Column && A.File == B.File &&
+                A.Discriminator == B.Discriminator && A.Isa == B.Isa &&
+                A.OpIndex == B.OpIndex && A.endSequence() == B.EndSequence &&
+                A.isStmt() == B.IsStmt &&
+                bool(A.Flags & LineRow::BasicBlock) == B.BasicBlock &&
+                bool(A.Flags & LineRow::PrologueEnd) == B.PrologueEnd &&
+                bool(A.Flags & LineRow::EpilogueBegin) == B.EpilogueBegin;
+    if (!Same)
+      return "row " + std::to_string(I) + ": " + describe(A) +
+             " against LLVM's " + describe(B);
   }
   return "";
 }

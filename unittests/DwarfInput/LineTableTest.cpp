@@ -631,3 +631,43 @@ TEST(LineTable, RelocationHook) {
 }
 
 } // namespace
+
+namespace {
+
+// decode() into a table that held another: nothing of the first remains.
+TEST(LineTable, DecodeReusesTable) {
+  Bytes First = withProgram(everyOpcode(), 4).bytes();
+  Table Second = withProgram(
+      Program().setAddress(0x40).copy().advancePc(2).endSequence(), 3);
+  Second.Tables = v4Tables({}, {{"only.c", 0}});
+  Bytes Both = concat({First, Second.bytes()});
+  std::string Line = asString(Both);
+  LineSections S;
+  S.Line = Line;
+  auto Fail = [](Error E) { ADD_FAILURE() << toString(std::move(E)); };
+  LineTable T;
+  ASSERT_FALSE(bool(T.decode(S, 0, Fail)));
+  EXPECT_EQ(T.sequences().size(), 2u);
+  ASSERT_FALSE(bool(T.decode(S, First.size(), Fail)));
+  Expected<LineTable> Fresh = LineTable::parse(S, First.size(), Fail);
+  ASSERT_THAT_EXPECTED_OK(Fresh);
+  ASSERT_EQ(T.rows().size(), Fresh->rows().size());
+  EXPECT_EQ(T.rows()[0].Address, 0x40u);
+  EXPECT_EQ(T.sequences().size(), 1u);
+  EXPECT_EQ(T.header().Files.size(), 1u);
+  EXPECT_EQ(T.header().Dirs.size(), 0u);
+  EXPECT_EQ(T.version(), 3);
+  std::string P;
+  ASSERT_TRUE(T.filePath(1, "/c", P));
+  EXPECT_EQ(P, "/c/only.c");
+  // A table that cannot be read leaves nothing behind.
+  Error E = T.decode(S, Both.size() + 4, Fail);
+  EXPECT_TRUE(bool(E));
+  consumeError(std::move(E));
+  EXPECT_TRUE(T.rows().empty());
+  EXPECT_TRUE(T.sequences().empty());
+  EXPECT_TRUE(T.header().Files.empty());
+  EXPECT_FALSE(T.hasFile(1));
+}
+
+} // namespace

@@ -93,6 +93,12 @@ public:
   parse(const LineSections &S, uint64_t Offset,
         llvm::function_ref<void(llvm::Error)> Warn);
 
+  /// parse() into this table, whose memory is reused (a converter keeps
+  /// one table per thread and decodes unit after unit into it). After an
+  /// Error the table has no rows, sequences, directories or files.
+  llvm::Error decode(const LineSections &S, uint64_t Offset,
+                     llvm::function_ref<void(llvm::Error)> Warn);
+
   llvm::ArrayRef<LineRow> rows() const { return Rows; }
   /// Sorted by (section, end address) as LLVM sorts them (llvm::sort, so
   /// sequences ending at the same address are in LLVM's order too); in
