@@ -170,24 +170,26 @@ private:
 };
 
 /// LLVM's appendRowToMatrix: rows open a sequence, end_sequence closes it.
+/// A row dropped for a tombstone is not appended at all: its discriminator
+/// and flags stay for the next one, as in LLVM.
 inline void ProgramDecoder::emitRow(Machine &M, std::vector<LineRow> &Rows,
                                     std::vector<LineSequence> &Sequences) {
-  if (!M.Tombstoned) {
-    uint32_t Index = uint32_t(Rows.size());
-    if (!M.SequenceOpen) {
-      M.SequenceOpen = true;
-      M.SequenceLow = M.Address;
-      M.SequenceFirst = Index;
-    }
-    Rows.push_back({M.Address, M.Line, M.Discriminator, M.File, M.Column,
-                    M.Flags, M.OpIndex, M.Isa});
-    if (LLVM_UNLIKELY(M.Flags & LineRow::EndSequence)) {
-      // LLVM keeps only sequences that cover some bytes.
-      if (M.SequenceLow < M.Address)
-        Sequences.push_back({M.SequenceLow, M.Address, M.SectionIndex,
-                             M.SequenceFirst, Index + 1});
-      M.SequenceOpen = false;
-    }
+  if (M.Tombstoned)
+    return;
+  uint32_t Index = uint32_t(Rows.size());
+  if (!M.SequenceOpen) {
+    M.SequenceOpen = true;
+    M.SequenceLow = M.Address;
+    M.SequenceFirst = Index;
+  }
+  Rows.push_back({M.Address, M.Line, M.Discriminator, M.File, M.Column,
+                  M.Flags, M.OpIndex, M.Isa});
+  if (LLVM_UNLIKELY(M.Flags & LineRow::EndSequence)) {
+    // LLVM keeps only sequences that cover some bytes.
+    if (M.SequenceLow < M.Address)
+      Sequences.push_back({M.SequenceLow, M.Address, M.SectionIndex,
+                           M.SequenceFirst, Index + 1});
+    M.SequenceOpen = false;
   }
   M.Discriminator = 0;
   M.Flags &=
@@ -491,15 +493,15 @@ LineTable::Stop ProgramDecoder::run() {
   };
   // emitRow for rows that cannot end a sequence.
   auto Emit = [&] {
-    if (LLVM_LIKELY(!Tombstoned)) {
-      if (!SequenceOpen) {
-        SequenceOpen = true;
-        SequenceLow = Address;
-        SequenceFirst = uint32_t(Rows.size());
-      }
-      Rows.push_back(
-          {Address, Line, Discriminator, File, Column, Flags, OpIndex, Isa});
+    if (LLVM_UNLIKELY(Tombstoned))
+      return;
+    if (!SequenceOpen) {
+      SequenceOpen = true;
+      SequenceLow = Address;
+      SequenceFirst = uint32_t(Rows.size());
     }
+    Rows.push_back(
+        {Address, Line, Discriminator, File, Column, Flags, OpIndex, Isa});
     Discriminator = 0;
     Flags &=
         ~(LineRow::BasicBlock | LineRow::PrologueEnd | LineRow::EpilogueBegin);

@@ -12,6 +12,7 @@
 #include "dwarfpack/DwarfInput/LineTable.h"
 
 #include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
 
 #include "gtest/gtest.h"
 
@@ -451,6 +452,16 @@ TEST(LineTable, Tombstones) {
   P.setAddress(0x300).copy().setAddress(~0ULL).copy().endSequence();
   P.setAddress(0xffffffff, 4).copy().endSequence();
   P.setAddress(0x400).copy().advancePc(4).endSequence();
+  // A dropped row keeps its discriminator and flags for the next one.
+  P.setAddress(0xffffffff, 4)
+      .discriminator(7)
+      .prologueEnd()
+      .basicBlock()
+      .copy()
+      .setAddress(0x500, 4)
+      .copy()
+      .advancePc(2)
+      .endSequence();
   for (uint8_t Unit : {0, 4, 8})
     EXPECT_SAME_AS_LLVM(S, withProgram(P).bytes(), 0, Unit);
 }
@@ -668,6 +679,97 @@ TEST(LineTable, DecodeReusesTable) {
   EXPECT_TRUE(T.sequences().empty());
   EXPECT_TRUE(T.header().Files.empty());
   EXPECT_FALSE(T.hasFile(1));
+}
+
+} // namespace
+
+namespace {
+
+// DW_FORM_strx paths go through the unit's string offsets table, as LLVM's
+// DWARFUnit::getStringOffsetSectionItem reads it (a 32-bit index times the
+// entry size, in 32 bits); LLVM is given the unit here.
+TEST(LineTable, StrxPathsThroughTheUnit) {
+  std::string Str("\0/comp\0inc\0a.c\0b.h\0", 19);
+  // .debug_str_offsets: a DWARF 5 header, then offsets of "/comp", "inc",
+  // "a.c", "b.h" and one past .debug_str.
+  Bytes Offsets;
+  putN(Offsets, 4 + 5 * 4, 4);
+  putN(Offsets, 5, 2);
+  putN(Offsets, 0, 2);
+  for (uint32_t O : {1u, 7u, 11u, 15u, 200u})
+    putN(Offsets, O, 4);
+  // A compile unit with DW_AT_stmt_list 0 and DW_AT_str_offsets_base 8.
+  Bytes Abbrev{1,
+               DW_TAG_compile_unit,
+               DW_CHILDREN_no,
+               DW_AT_stmt_list,
+               DW_FORM_sec_offset,
+               0x72,
+               DW_FORM_sec_offset,
+               0,
+               0,
+               0};
+  Bytes Info;
+  putN(Info, 2 + 1 + 1 + 4 + 1 + 4 + 4, 4);
+  putN(Info, 5, 2);
+  Info.insert(Info.end(), {DW_UT_compile, 8});
+  putN(Info, 0, 4);
+  Info.push_back(1);
+  putN(Info, 0, 4);
+  putN(Info, 8, 4);
+
+  Table T = withProgram(everyOpcode(), 5);
+  T.Tables = concat({format({{DW_LNCT_path, DW_FORM_strx1}}),
+                     {2, 0, 1},
+                     format({{DW_LNCT_path, DW_FORM_strx},
+                             {DW_LNCT_directory_index, DW_FORM_udata}}),
+                     {6, 2, 0, 3, 1, 4, 1, 9, 0,
+                      // index 0x40000003: times 4 wraps to 12, "b.h"
+                      0x83, 0x80, 0x80, 0x80, 0x04, 1,
+                      // an index past the table
+                      0xff, 0xff, 0x03, 1}});
+  std::string Line = asString(T.bytes());
+  std::string InfoS = asString(Info), AbbrevS = asString(Abbrev),
+              OffsetsS = asString(Offsets);
+  StringMap<std::unique_ptr<MemoryBuffer>> Map;
+  auto Add = [&](StringRef Name, const std::string &Data) {
+    Map[Name] = MemoryBuffer::getMemBuffer(Data, Name, false);
+  };
+  Add("debug_info", InfoS);
+  Add("debug_abbrev", AbbrevS);
+  Add("debug_str", Str);
+  Add("debug_str_offsets", OffsetsS);
+  Add("debug_line", Line);
+  std::unique_ptr<DWARFContext> Ctx = DWARFContext::create(Map, 8);
+  ASSERT_EQ(Ctx->getNumCompileUnits(), 1u);
+  DWARFUnit *U = Ctx->getUnitAtIndex(0);
+  ASSERT_TRUE(U->getStringOffsetsTableContribution().has_value());
+
+  LineSections S;
+  S.Line = Line;
+  S.Str = Str;
+  S.StrOffsets = OffsetsS;
+  S.StrOffsetsBase = U->getStringOffsetsBase();
+  S.StrOffsetSize = U->getDwarfStringOffsetsByteSize();
+  S.AddressSize = 8;
+  DWARFDataExtractor Data(Line, true, 8);
+  StringRef Dirs[] = {"", "/elsewhere"};
+  LineCheckResult R = checkLineTable(S, 0, Data, *Ctx, U, Dirs);
+  EXPECT_EQ(R.Result, LineCheckResult::Outcome::Same) << R.Difference;
+  EXPECT_EQ(R.Files, 7u); // and DW_LNE_define_file's
+
+  Expected<LineTable> LT =
+      LineTable::parse(S, 0, [](Error E) { consumeError(std::move(E)); });
+  ASSERT_THAT_EXPECTED_OK(LT);
+  std::string P;
+  ASSERT_TRUE(LT->filePath(0, "/elsewhere", P));
+  EXPECT_EQ(P, "/comp/a.c");
+  ASSERT_TRUE(LT->filePath(1, "/elsewhere", P)); // a relative directory
+  EXPECT_EQ(P, "/elsewhere/inc/b.h");
+  ASSERT_TRUE(LT->filePath(4, "", P));
+  EXPECT_EQ(P, "inc/b.h");
+  EXPECT_FALSE(LT->filePath(3, "", P)); // .debug_str offset 200
+  EXPECT_FALSE(LT->filePath(5, "", P)); // past the table
 }
 
 } // namespace
