@@ -412,6 +412,10 @@ Error HeaderParser::skipValue(uint64_t &Off, uint64_t Form) {
   case Layout::Fixed:
     return Advance(F.Size);
   case Layout::Offset:
+    // LLVM sizes these with getFixedFormByteSize, which knows no size while
+    // the form parameters lack an address size (a header giving 0).
+    if (H.AddressSize == 0)
+      break;
     return Advance(offsetSize());
   case Layout::ULEB:
   case Layout::SLEB:

@@ -190,6 +190,26 @@ TEST(LineTable, Version5StringForms) {
   EXPECT_SAME_AS_LLVM(S, T.bytes());
 }
 
+// LLVM cannot step over a directory's offset-sized field when the header's
+// address size is 0: the directories end there, with a warning.
+TEST(LineTable, Version5DirectoryFieldsWithoutAddressSize) {
+  Strings S(std::string("\0/comp\0inc\0", 11));
+  Table T = withProgram(everyOpcode(), 5);
+  T.Tables =
+      concat({format({{DW_LNCT_path, DW_FORM_line_strp},
+                      {0x2005, DW_FORM_strp},
+                      {0x2006, DW_FORM_data2}}),
+              {2, 1, 0, 0, 0, 0, 0, 0, 0, 9, 9, 7, 0, 0, 0, 0, 0, 0, 0, 9, 9},
+              format({{DW_LNCT_path, DW_FORM_string}}),
+              {1},
+              cstr("a.c")});
+  for (uint8_t Size : {0, 8}) {
+    T.AddressSize = Size;
+    for (uint8_t Unit : {0, 8})
+      EXPECT_SAME_AS_LLVM(S, T.bytes(), 0, Unit);
+  }
+}
+
 TEST(LineTable, Paths) {
   Strings S;
   Table T;
