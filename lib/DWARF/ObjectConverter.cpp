@@ -13,7 +13,7 @@
 #include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/ElfTables.h"
-#include "dwarfpack/Support/LineTableHeader.h"
+#include "dwarfpack/DwarfInput/LineTableHeader.h"
 #include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"

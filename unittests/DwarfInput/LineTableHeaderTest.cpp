@@ -1,6 +1,6 @@
 //===- LineTableHeaderTest.cpp - Line-table headers LLVM can parse --------===//
 
-#include "dwarfpack/Support/LineTableHeader.h"
+#include "dwarfpack/DwarfInput/LineTableHeader.h"
 
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/DebugInfo/DWARF/DWARFDataExtractor.h"
@@ -162,6 +162,65 @@ TEST(LineTableHeaderTest, EarlierVersionsPass) {
   Table T;
   T.Version = 4;
   T.Tables = Bytes{0x4f, 0x4f, 0x4f};
+  EXPECT_EQ(problem(T.bytes()), "");
+}
+
+} // namespace
+
+namespace {
+
+// LLVM steps over a directory's other fields without checking their sizes
+// (DWARFFormValue::skipValue), then decodes a LEB128 wherever that lands,
+// without a bound: past the header, a read outside the section.
+TEST(LineTableHeaderTest, DirectoryFieldPastTheHeaderIsRejected) {
+  Table T;
+  T.Tables =
+      concat({{2, DW_LNCT_path, DW_FORM_strx, 0x81, 0x40, DW_FORM_block4},
+              {2, 0},
+              {0x00, 0x00, 0x00, 0x10}, // a block of 256 MiB
+              {0},
+              {1, DW_LNCT_path, DW_FORM_string, 0}});
+  std::string Msg = problem(T.bytes());
+  EXPECT_NE(Msg.find("a directory entry runs past the end of the header"),
+            std::string::npos)
+      << Msg;
+  // With an inline string path LLVM's next read fails within its bounds.
+  T.Tables =
+      concat({{2, DW_LNCT_path, DW_FORM_string, 0x81, 0x40, DW_FORM_block4},
+              {2},
+              cstr("d"),
+              {0x00, 0x00, 0x00, 0x10},
+              cstr("e"),
+              {0, 0, 0, 0},
+              {1, DW_LNCT_path, DW_FORM_string, 0}});
+  EXPECT_EQ(problem(T.bytes()), "");
+}
+
+// A block length that wraps the offset around brings LLVM back to the same
+// directory, again and again: each one is kept, without end.
+TEST(LineTableHeaderTest, DirectoryFieldWrappingIsRejected) {
+  Table T;
+  // "a" (2 bytes), then a block whose 10-byte ULEB128 length is 2^64 - 12.
+  T.Tables =
+      concat({{2, DW_LNCT_path, DW_FORM_string, 0x81, 0x40, DW_FORM_block},
+              {0xff, 0xff, 0xff, 0xff, 0x0f}, // 2^32 - 1 directories
+              cstr("a"),
+              {0xf4, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01},
+              {1, DW_LNCT_path, DW_FORM_string, 0}});
+  std::string Msg = problem(T.bytes());
+  EXPECT_NE(Msg.find("a directory entry runs past the end of the header"),
+            std::string::npos)
+      << Msg;
+}
+
+// LLVM stops at a directory format without a path and never reads the file
+// format after it, whatever that holds.
+TEST(LineTableHeaderTest, FileFormatAfterPathlessDirectoriesPasses) {
+  Table T;
+  T.Tables = concat(
+      {{1, 0x81, 0x40, DW_FORM_data1},
+       {0},
+       {2, DW_LNCT_path, DW_FORM_string, DW_LNCT_directory_index, 0x4f, 0}});
   EXPECT_EQ(problem(T.bytes()), "");
 }
 
