@@ -182,8 +182,8 @@ inline void ProgramDecoder::emitRow(Machine &M, std::vector<LineRow> &Rows,
     M.SequenceLow = M.Address;
     M.SequenceFirst = Index;
   }
-  Rows.push_back({M.Address, M.Line, M.Discriminator, M.File, M.Column,
-                  M.Flags, M.OpIndex, M.Isa});
+  Rows.push_back({M.Address, M.Line, M.Discriminator, M.File, M.Column, M.Flags,
+                  M.OpIndex, M.Isa});
   if (LLVM_UNLIKELY(M.Flags & LineRow::EndSequence)) {
     // LLVM keeps only sequences that cover some bytes.
     if (M.SequenceLow < M.Address)

@@ -322,6 +322,14 @@ std::optional<FormValue> Die::find(dwarf::Attribute A) const {
   return U->findAttr(Idx, A);
 }
 
+bool Die::hasAttribute(dwarf::Attribute A) const {
+  const Unit::Abbrev &Ab = U->Abbrevs[U->DieAbbrev[Idx]];
+  for (uint32_t I = Ab.AttrBegin, E = Ab.AttrBegin + Ab.NumAttrs; I < E; ++I)
+    if (U->Specs[I].Attr == A)
+      return true;
+  return false;
+}
+
 std::optional<FormValue>
 Die::find(std::initializer_list<dwarf::Attribute> As) const {
   for (dwarf::Attribute A : As)

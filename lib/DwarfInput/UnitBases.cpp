@@ -54,14 +54,6 @@ void Unit::setUpBases(const Unit *Skel) {
       return V->getAsSectionOffset();
     return std::nullopt;
   };
-  // The base address: the unit DIE's (a split unit's skeleton's).
-  const Unit &BaseUnit = Skel ? *Skel : *this;
-  if (Die D = BaseUnit.getUnitDIE())
-    if (std::optional<FormValue> PC = D.find({DW_AT_low_pc, DW_AT_entry_pc})) {
-      BaseAddress = PC->getAsAddress();
-      BaseAddressPlacement = PC->placement();
-    }
-
   if (!File->isDwo()) {
     AddrFile = File;
     AddrSection = File->section(Sec::Addr);
@@ -73,6 +65,15 @@ void Unit::setUpBases(const Unit *Skel) {
     AddrSection = Skel->AddrSection;
     AddrBase = Skel->AddrBase;
   }
+
+  // The base address: the unit DIE's (a split unit's skeleton's); an
+  // addrx form reads the address table just set up.
+  const Unit &BaseUnit = Skel ? *Skel : *this;
+  if (Die D = BaseUnit.getUnitDIE())
+    if (std::optional<FormValue> PC = D.find({DW_AT_low_pc, DW_AT_entry_pc})) {
+      BaseAddress = PC->getAsAddress();
+      BaseAddressPlacement = PC->placement();
+    }
 
   // String offsets: DW_AT_str_offsets_base in DWARF 5; a split unit's
   // contribution starts at its package offset (DWARF 4) or after the
@@ -176,6 +177,13 @@ Expected<uint64_t> Unit::strOffset(uint64_t Index) const {
                                  " at " + hexOf(Off) + " is past the end of " +
                                  sectionName(Sec::StrOffsets, File->isDwo()));
   return read(SO.data() + Off, StrOffsetSize);
+}
+
+void Unit::strOffsetsTable(StringRef &Section, uint64_t &Base,
+                           uint8_t &Size) const {
+  Section = File->section(Sec::StrOffsets);
+  Base = StrOffsetsBase.value_or(0);
+  Size = StrOffsetsBase ? StrOffsetSize : 0;
 }
 
 Die Unit::refTarget(const FormValue &V) const {

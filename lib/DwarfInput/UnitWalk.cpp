@@ -78,6 +78,9 @@ Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
   unsigned Threads = Opts.Threads;
   if (Threads == 0)
     Threads = hardware_concurrency().compute_thread_count();
+  if (Opts.ReportUnitProblems)
+    for (const std::string &P : Obj.unitProblems())
+      Log.report("dwarf-warning", P);
   std::vector<Slot> Slots(Items.size());
   for (Slot &S : Slots)
     consumeError(std::move(S.Fatal));

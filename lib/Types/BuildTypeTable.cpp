@@ -165,6 +165,7 @@ Expected<BuildResult> TypeTableBuilder::finish(const BuildOptions &Opts,
     input::WalkOptions W;
     W.Threads = Opts.NumThreads;
     W.ReleasePages = false;
+    W.ReportUnitProblems = false;
     if (Error E = input::walkUnits(Obj, Items, {this}, W, Log))
       return std::move(E);
   }

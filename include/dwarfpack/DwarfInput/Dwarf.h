@@ -288,6 +288,8 @@ public:
   inline llvm::dwarf::Tag getTag() const;
   inline bool hasChildren() const;
   std::optional<FormValue> find(llvm::dwarf::Attribute A) const;
+  /// Whether the DIE's abbreviation has A (nothing is decoded).
+  bool hasAttribute(llvm::dwarf::Attribute A) const;
   /// The first of As that the DIE has.
   std::optional<FormValue>
   find(std::initializer_list<llvm::dwarf::Attribute> As) const;
@@ -384,6 +386,10 @@ public:
   Placement addrEntryPlacement(uint64_t Index) const;
   /// Index of the string offsets table, as a .debug_str offset.
   llvm::Expected<uint64_t> strOffset(uint64_t Index) const;
+  /// The unit's string offsets table: its section, where the unit's
+  /// entries start and their size (Size 0: the unit has none).
+  void strOffsetsTable(llvm::StringRef &Section, uint64_t &Base,
+                       uint8_t &Size) const;
   /// The address ranges of D (DW_AT_low_pc/high_pc or DW_AT_ranges), as
   /// DWARFDie::getAddressRanges gives them.
   llvm::Expected<llvm::SmallVector<DieRange, 2>> ranges(const Die &D) const;

@@ -91,6 +91,10 @@ struct WalkOptions {
   /// compileUnits(): walkUnits still releases pages only of the input's
   /// own .debug_info.
   bool ReleasePages = true;
+  /// Report the unit headers of the object that could not be read
+  /// (InputObject::unitProblems) with the walk's warnings: once per object
+  /// (a second walk over other units leaves it off).
+  bool ReportUnitProblems = true;
 };
 
 /// Walks Items of Obj with every visitor. Warnings of each unit go to its
