@@ -15,9 +15,8 @@
 #include "Command.h"
 #include "FormatRegistry.h"
 
-#include "dwarfpack/Kallsyms/KernelSlide.h"
-#include "dwarfpack/Support/BuildId.h"
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Symbolize/KernelSymbolizer.h"
 #include "dwarfpack/Symbolize/Printer.h"
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 #include "dwarfpack/Symbolize/TableStore.h"
@@ -134,27 +133,10 @@ static cl::opt<std::string> BuildIdsFrom(
 /// the table's addresses plus it are the queried ones.
 static uint64_t AddressOffset = 0;
 
-struct OpenedTable {
-  std::unique_ptr<AddressSymbolizer> Table;
-  const FormatHandler *Handler;
-};
-
 /// Maps Path and opens it for lookups, whatever our format it is; errors
 /// name the file.
-static Expected<OpenedTable> openTableFile(StringRef Path) {
-  Expected<KnownFile> File = openKnownFile(Path);
-  if (!File)
-    return File.takeError();
-  const FormatHandler *H = File->Handler;
-  if (!H->Open)
-    return createFileError(
-        Path, createStringError(inconvertibleErrorCode(),
-                                Twine(H->Name) +
-                                    " files have no addresses to look up"));
-  auto S = H->Open(std::move(File->Buffer));
-  if (!S)
-    return createFileError(Path, S.takeError());
-  return OpenedTable{std::move(*S), H};
+static Expected<OpenedTable> openInput(StringRef Path) {
+  return openTableFile(Path, openOptions());
 }
 
 /// Looks Value (an address, or with --file-offsets a file offset) up in S
@@ -328,84 +310,20 @@ static PrinterOptions printerOptions(StringRef ModuleName) {
   return Opts;
 }
 
-/// The tables in Dir by module name: a file's name without .dpat or .gsym,
-/// with '-' read as '_' as the kernel names modules (aegis128-aesni.ko is
-/// module aegis128_aesni); .dpat first when both exist.
-static Error findModuleTables(StringRef Dir, StringMap<std::string> &Paths) {
-  if (!sys::fs::is_directory(Dir))
-    return createStringError(inconvertibleErrorCode(),
-                             "--module-tables: '" + Dir + "': not a directory");
-  std::vector<std::string> Files;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
-    Files.push_back(It->path());
-  if (EC)
-    return createFileError(Dir, errorCodeToError(EC));
-  llvm::sort(Files);
-  for (StringRef Ext : {".dpat", ".gsym"}) {
-    StringMap<std::string> Seen;
-    for (const std::string &F : Files) {
-      StringRef Stem = sys::path::filename(F);
-      if (!Stem.consume_back(Ext) || Stem.empty())
-        continue;
-      std::string Module = Stem.str();
-      std::replace(Module.begin(), Module.end(), '-', '_');
-      auto [It, New] = Seen.try_emplace(Module, F);
-      if (!New)
-        return createStringError(inconvertibleErrorCode(),
-                                 "--module-tables: '" + It->second + "' and '" +
-                                     F + "' are both tables of module '" +
-                                     Module + "'");
-      Paths.try_emplace(Module, F);
-    }
+/// A message about an input of a running kernel, naming the input by the
+/// option that gave it.
+static std::string kernelMessage(const KernelMessage &M) {
+  switch (M.Input) {
+  case KernelInput::Kallsyms:
+    return "--kaslr-from: " + M.Message;
+  case KernelInput::ModuleTables:
+    return "--module-tables: " + M.Message;
+  case KernelInput::BuildIds:
+    return "--build-ids-from: " + M.Message;
+  case KernelInput::ModuleTable:
+    break;
   }
-  return Error::success();
-}
-
-/// The GNU build-id in the notes file at Path (as sysfs shows a note
-/// section); empty when there is no such file or no such note (a warning:
-/// the check asked for cannot be made).
-static Expected<SmallVector<uint8_t, 20>> readBuildIdNotes(const Twine &Path) {
-  SmallString<128> P;
-  Path.toVector(P);
-  if (!sys::fs::exists(P))
-    return SmallVector<uint8_t, 20>();
-  // Read, not mapped: sysfs files have no size until read.
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFileAsStream(P);
-  if (!Buf)
-    return createFileError(P, errorCodeToError(Buf.getError()));
-  Expected<ArrayRef<uint8_t>> Id =
-      gnuBuildIdFromNotes(arrayRefFromStringRef((*Buf)->getBuffer()));
-  if (!Id)
-    return createFileError(P, Id.takeError());
-  if (Id->empty())
-    reportWarning("--build-ids-from: '" + P +
-                  "' has no GNU build-id note: the table is not checked "
-                  "against it");
-  return SmallVector<uint8_t, 20>(Id->begin(), Id->end());
-}
-
-/// The table of Module in --module-tables: by its name, else, when its
-/// build-id is known, in the store layout; empty when there is none.
-static std::string moduleTablePath(const StringMap<std::string> &ByName,
-                                   StringRef Module,
-                                   ArrayRef<uint8_t> BuildId) {
-  if (auto It = ByName.find(Module); It != ByName.end())
-    return It->second;
-  if (BuildId.size() >= 2)
-    for (StringRef Ext : {"dpat", "gsym"}) {
-      std::string P = TableStore::tablePath(ModuleTables, BuildId, Ext);
-      if (sys::fs::exists(P))
-        return P;
-    }
-  return "";
-}
-
-static std::string sysfsPath(StringRef Dir, const Twine &Rest) {
-  SmallString<128> P(Dir);
-  sys::path::append(P, Rest);
-  return std::string(P);
+  return M.Message;
 }
 
 /// Sets AddressOffset from --adjust-vma; or, with --kaslr-from, makes
@@ -447,86 +365,25 @@ applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
       readFileOrStdin(KaslrFrom, /*IsText=*/true);
   if (!Text)
     return reportError(Text.takeError());
-  kallsyms::SymbolList Symbols;
-  if (Error E = kallsyms::parseSymbolList((*Text)->getBuffer(), KaslrFrom,
-                                          kallsyms::ParseOptions(), Symbols))
-    return reportError(std::move(E));
-  SmallVector<uint8_t, 20> KernelBuildId;
-  if (BuildIdsFrom.getNumOccurrences()) {
-    std::string KernelNotes = sysfsPath(BuildIdsFrom, "kernel/notes");
-    if (!sys::fs::is_directory(BuildIdsFrom))
-      return reportError("--build-ids-from: '" + BuildIdsFrom +
-                         "': not a directory");
-    if (!sys::fs::exists(KernelNotes) &&
-        !sys::fs::is_directory(sysfsPath(BuildIdsFrom, "module")))
-      return reportError("--build-ids-from: '" + BuildIdsFrom +
-                         "' has neither kernel/notes nor module/ (give /sys "
-                         "or a copy of those files)");
-    Expected<SmallVector<uint8_t, 20>> Id = readBuildIdNotes(KernelNotes);
-    if (!Id)
-      return reportError("--build-ids-from: " + toString(Id.takeError()));
-    KernelBuildId = std::move(*Id);
-  }
-  Expected<kallsyms::KernelSlide> Slide = kallsyms::findKernelSlide(
-      *Table, Symbols, kallsyms::DefaultSlideChecks, KernelBuildId);
-  if (!Slide)
-    return reportError("--kaslr-from: '" + TableFile + "' and '" + KaslrFrom +
-                       "': " + toString(Slide.takeError()));
-  kallsyms::ModuleTableOpener OpenModule;
-  StringMap<std::string> ModulePaths;
-  if (ModuleTables.getNumOccurrences()) {
-    if (Error E = findModuleTables(ModuleTables, ModulePaths))
-      return reportError(std::move(E));
-    OpenModule = [&](StringRef Module) -> Expected<kallsyms::ModuleTable> {
-      SmallVector<uint8_t, 20> BuildId;
-      if (BuildIdsFrom.getNumOccurrences()) {
-        Expected<SmallVector<uint8_t, 20>> Id = readBuildIdNotes(sysfsPath(
-            BuildIdsFrom, "module/" + Module + "/notes/.note.gnu.build-id"));
-        if (!Id)
-          return createStringError(inconvertibleErrorCode(),
-                                   "--build-ids-from: " +
-                                       toString(Id.takeError()));
-        BuildId = std::move(*Id);
-      }
-      std::string Path = moduleTablePath(ModulePaths, Module, BuildId);
-      if (Path.empty())
-        return kallsyms::ModuleTable();
-      Expected<OpenedTable> T = openTableFile(Path);
-      if (!T)
-        return createStringError(inconvertibleErrorCode(),
-                                 "--module-tables: " + toString(T.takeError()));
-      return kallsyms::ModuleTable{std::move(T->Table), Path,
-                                   std::move(BuildId)};
-    };
-  }
-  auto R = kallsyms::RunningKernelSymbolizer::create(*Table, Symbols,
-                                                     Slide->Offset, OpenModule);
+  RunningKernelSources Sources;
+  Sources.Kallsyms = (*Text)->getBuffer();
+  Sources.KallsymsName = KaslrFrom;
+  Sources.ModuleTables = ModuleTables;
+  Sources.BuildIds = BuildIdsFrom;
+  Sources.Open = openOptions();
+  Sources.Warn = [](const KernelMessage &M) {
+    reportWarning(kernelMessage(M));
+  };
+  Expected<RunningKernel> R = openRunningKernel(*Table, TableFile, Sources);
   if (!R)
-    return reportError(R.takeError());
-  for (const kallsyms::ModulePlacement &P : (*R)->placements()) {
-    if (P.Placed)
-      continue;
-    if (P.BuildIdCheck == kallsyms::ModulePlacement::BuildId::Different)
-      reportWarning("'" + P.Table + "': the table is of build-id " +
-                    P.TableBuildId + ", module '" + P.Module +
-                    "' that runs is of build-id " + P.RunningBuildId +
-                    "; its addresses get kallsyms names only");
-    else if (P.Anchors == 0)
-      reportWarning("'" + P.Table + "': none of the " + Twine(P.TextSymbols) +
-                    " functions that module '" + P.Module +
-                    "' runs names one function of the table (is it of "
-                    "another build?); its addresses get kallsyms names only");
-    else
-      reportWarning("'" + P.Table + "': the table is not of the build of " +
-                    "module '" + P.Module + "' that runs: its functions lie " +
-                    "apart differently (" + Twine(P.OffsetChanges) +
-                    " changes of offset over " + Twine(P.Anchors) +
-                    " functions); its addresses get kallsyms names only");
-  }
-  *Running = std::move(*R);
+    return reportError(
+        handleErrors(R.takeError(), [](const KernelInputError &E) -> Error {
+          return createStringError(inconvertibleErrorCode(),
+                                   kernelMessage(E.get()));
+        }));
+  *Running = std::move(R->Symbolizer);
   return 0;
 }
-
 static int runStoreLookup() {
   if (Obj.getNumOccurrences())
     return reportError("--store and --obj exclude each other: the build-id "
@@ -546,7 +403,7 @@ static int runStoreLookup() {
   TableStore Tables(
       Store,
       [](StringRef Path) -> Expected<std::unique_ptr<AddressSymbolizer>> {
-        Expected<OpenedTable> T = openTableFile(Path);
+        Expected<OpenedTable> T = openInput(Path);
         if (!T)
           return T.takeError();
         return std::move(T->Table);
@@ -573,15 +430,15 @@ static int runLookup() {
     InputFile = Args.front();
     Addresses = Addresses.drop_front();
   }
-  Expected<OpenedTable> T = openTableFile(InputFile);
+  Expected<OpenedTable> T = openInput(InputFile);
   if (!T)
     return reportError(T.takeError());
-  const FormatHandler *H = T->Handler;
+  const FileFormat *F = T->Format;
   std::unique_ptr<AddressSymbolizer> &S = T->Table;
   // Every query would fail the same way: say it once.
   if (FileOffsets)
     if (Expected<std::optional<uint64_t>> A = S->fileOffsetToAddress(0); !A)
-      return reportError("'" + InputFile + "' (" + H->Name +
+      return reportError("'" + InputFile + "' (" + F->Name +
                          "): --file-offsets: " + toString(A.takeError()));
   std::unique_ptr<AddressSymbolizer> Running;
   if (int Status = applyAddressOptions(S.get(), InputFile, &Running))

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
+#include "FormatRegistry.h"
 #include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -15,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <utility>
 
 using namespace llvm;
@@ -96,6 +98,17 @@ void reportWarningSummary(const WarningLog &Log) {
     reportWarning(
         Twine(K.Count) + " x " + K.Kind +
         (K.Examples.empty() ? "" : " (e.g. " + K.Examples.front() + ")"));
+}
+
+bool portableReaders() {
+  const char *V = std::getenv("DWARFPACK_PORTABLE_READER");
+  return V && StringRef(V) == "1";
+}
+
+OpenOptions openOptions() {
+  OpenOptions O;
+  O.PortableReaders = portableReaders();
+  return O;
 }
 
 } // namespace tool
