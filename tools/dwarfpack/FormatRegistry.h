@@ -20,6 +20,10 @@ using dwarfpack::mapInputFile;
 /// DWARFPACK_PORTABLE_READER=1 (portableReaders(), Command.h).
 OpenOptions openOptions();
 
+/// Maps Path and opens it for lookups, whatever our format it is; errors
+/// name the file, and one about an ELF file says to make its table first.
+llvm::Expected<OpenedTable> openLookupTable(llvm::StringRef Path);
+
 } // namespace tool
 } // namespace dwarfpack
 

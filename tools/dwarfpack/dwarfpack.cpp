@@ -10,8 +10,10 @@
 #include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -109,6 +111,26 @@ OpenOptions openOptions() {
   OpenOptions O;
   O.PortableReaders = portableReaders();
   return O;
+}
+
+Expected<OpenedTable> openLookupTable(StringRef Path) {
+  Expected<OpenedTable> T = openTableFile(Path, openOptions());
+  if (T)
+    return T;
+  file_magic Magic;
+  if (identify_magic(Path, Magic) ||
+      (Magic != file_magic::elf_executable &&
+       Magic != file_magic::elf_shared_object &&
+       Magic != file_magic::elf_relocatable && Magic != file_magic::elf_core &&
+       Magic != file_magic::elf))
+    return T.takeError();
+  return createStringError(inconvertibleErrorCode(),
+                           toString(T.takeError()) +
+                               ": it is an ELF file; make its address table "
+                               "first: 'dwarfpack gsym " +
+                               Path + " -o " + Path +
+                               ".dpat' (or 'dwarfpack gsym " + Path +
+                               " --store DIR')");
 }
 
 } // namespace tool
