@@ -146,6 +146,15 @@ int main(int argc, char **argv) {
   // like a full disk, rather than raise SIGXFSZ, which LLVM's handlers
   // (installed by InitLLVM, once) take for a crash.
   std::signal(SIGXFSZ, SIG_IGN);
+  // Called through a link named like addr2line (x86_64-linux-gnu-addr2line
+  // too), the binary is `dwarfpack addr2line`.
+  SmallVector<char *, 16> Argv(argv, argv + argc);
+  std::string Addr2line = "addr2line";
+  if (sys::path::stem(argv[0]).contains("addr2line")) {
+    Argv.insert(Argv.begin() + 1, Addr2line.data());
+    argc = Argv.size();
+    argv = Argv.data();
+  }
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(dwarfpack::tool::category());
   const char *Overview =
