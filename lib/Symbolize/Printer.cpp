@@ -16,6 +16,7 @@
 
 #include <cinttypes>
 #include <cstdlib>
+#include <cxxabi.h>
 
 using namespace llvm;
 
@@ -93,6 +94,17 @@ static std::optional<std::string> shortItaniumName(const std::string &Name) {
   return Short;
 }
 
+/// Name demangled by the C++ runtime's demangler (GCC's, as binutils'), or
+/// as it is when it is not a mangled name.
+static std::string gnuDemangle(StringRef Name) {
+  std::string Mangled = Name.str();
+  int Status = 0;
+  char *D = abi::__cxa_demangle(Mangled.c_str(), nullptr, nullptr, &Status);
+  std::string Result = Status == 0 && D ? std::string(D) : Mangled;
+  std::free(D);
+  return Result;
+}
+
 std::string shortFunctionName(StringRef Name) {
   Name = Name.take_front(cloneSuffix(Name));
   if (Name.starts_with("_Z"))
@@ -105,6 +117,10 @@ std::string shortFunctionName(StringRef Name) {
 std::string ResultPrinter::displayName(StringRef Name) const {
   if (Opts.Functions == FunctionNames::Short)
     return shortFunctionName(Name);
+  // addr2line demangles with the GNU demangler (lambdas as
+  // {lambda(...)#1}, not LLVM's 'lambda'(...)).
+  if (Opts.Style == OutputStyle::Addr2Line && Opts.Demangle)
+    return gnuDemangle(Name);
   if (!Opts.Demangle)
     return Name.str();
   return llvm::demangle(Name);
@@ -143,7 +159,19 @@ void ResultPrinter::emit(json::Value V) {
 
 std::vector<SourceFrame>
 ResultPrinter::selectFrames(const LookupResult &R) const {
-  const std::vector<SourceFrame> &F = R.Frames;
+  std::vector<SourceFrame> F = R.Frames;
+  // addr2line names a function with debug information after its DWARF,
+  // where GCC's clone parts (foo.cold) are the function they came from.
+  if (Opts.Style == OutputStyle::Addr2Line)
+    for (SourceFrame &Fr : F)
+      if (!Fr.FileName.empty() || Fr.Line)
+        Fr.FunctionName.resize(
+            std::min(Fr.FunctionName.size(), cloneSuffix(Fr.FunctionName)));
+  // Short names come from DWARF only: llvm-symbolizer finds nothing for a
+  // function the symbol table alone names (no file, no line).
+  if (Opts.Functions == FunctionNames::Short && F.size() == 1 &&
+      F[0].FileName.empty() && !F[0].Line)
+    return {};
   if (Opts.Inlines || F.size() <= 1)
     return F;
   // GNU style asks for the inlined chain and keeps its innermost frame;

@@ -145,6 +145,43 @@ TEST(Printer, Addr2LineStyle) {
             "/src/b.cpp:29\n");
 }
 
+TEST(Printer, Addr2LineNamesAsBinutilsGivesThem) {
+  PrinterOptions O = style(OutputStyle::Addr2Line);
+  O.Inlines = false;
+  LookupResult R;
+  R.Address = 0x10;
+  R.Frames.emplace_back();
+  // GNU's demangler (c++filt) spells lambdas its own way.
+  R.Frames[0].FunctionName = "_ZZN4llvm12consumeErrorENS_5ErrorEENKUlRKNS_"
+                             "13ErrorInfoBaseEE_clES3_";
+  R.Frames[0].FileName = "/e.h";
+  R.Frames[0].Line = 3;
+  EXPECT_EQ(print(O, R), "llvm::consumeError(llvm::Error)::{lambda(llvm::"
+                         "ErrorInfoBase const&)#1}::operator()(llvm::"
+                         "ErrorInfoBase const&) const\n/e.h:3\n");
+  // A clone part with debug information is named after its function; one
+  // the symbol table alone names keeps the symbol's name.
+  R.Frames[0].FunctionName = "sqlite3OpenTable.cold";
+  EXPECT_EQ(print(O, R), "sqlite3OpenTable\n/e.h:3\n");
+  R.Frames[0].FileName.clear();
+  R.Frames[0].Line = 0;
+  R.Frames[0].FunctionName = "has_cpu_feature.part.0";
+  EXPECT_EQ(print(O, R), "has_cpu_feature.part.0\n??:?\n");
+}
+
+TEST(Printer, ShortNamesComeFromDebugInformationOnly) {
+  LookupResult R;
+  R.Address = 0x10;
+  R.Frames.emplace_back();
+  R.Frames[0].FunctionName = "_start";
+  R.Frames[0].StartAddress = 0x10;
+  PrinterOptions O;
+  O.Functions = FunctionNames::Short;
+  EXPECT_EQ(print(O, R), "??\n??:0:0\n\n");
+  O.Functions = FunctionNames::Linkage;
+  EXPECT_EQ(print(O, R), "_start\n??:0:0\n\n");
+}
+
 TEST(Printer, JsonIndentedWithPrettyPrint) {
   PrinterOptions O = style(OutputStyle::JSON);
   O.Pretty = true;
