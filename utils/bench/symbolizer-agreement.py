@@ -264,6 +264,9 @@ def classify(ref, ours, style):
         return "not-found"
     if unnamed(ref, style) and not unnamed(ours, style):
         return "symtab-name"
+    if style == "JSON" and (json_blank(ref_t, ["FunctionName"]) ==
+                            json_blank(ours_t, ["FunctionName"])):
+        return "name"
     if style != "JSON":
         r, o = plain_frames(ref_t), plain_frames(ours_t)
         if any(r == [(o[k][0], o[0][1])] + o[k + 1:]
