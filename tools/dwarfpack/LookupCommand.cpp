@@ -191,11 +191,6 @@ static cl::opt<std::string> BuildIdsFrom(
              "build-id in --module-tables laid out as a --store"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 
-/// Maps Path and opens it for lookups (FormatRegistry.h).
-static Expected<OpenedTable> openInput(StringRef Path) {
-  return openLookupTable(Path);
-}
-
 /// The output style --output-style names, in any case (llvm-symbolizer 19
 /// reads only LLVM, GNU and JSON and takes any other word for LLVM).
 static Expected<OutputStyle> outputStyle() {
@@ -385,7 +380,7 @@ static int runStoreLookup() {
   TableStore Tables(
       Store,
       [](StringRef Path) -> Expected<std::unique_ptr<AddressSymbolizer>> {
-        Expected<OpenedTable> T = openInput(Path);
+        Expected<OpenedTable> T = openLookupTable(Path);
         if (!T)
           return T.takeError();
         return std::move(T->Table);
@@ -421,7 +416,7 @@ static int runLookup() {
     InputFile = Args.front();
     Queries = Queries.drop_front();
   }
-  Expected<OpenedTable> T = openInput(InputFile);
+  Expected<OpenedTable> T = openLookupTable(InputFile);
   if (!T)
     return reportError(T.takeError());
   const FileFormat *F = T->Format;
