@@ -253,11 +253,12 @@ static int runCompare() {
   auto Ref = gsym::GsymReader::create(RefBuf->getMemBufferRef());
   if (!Ref)
     return reportError(createFileError(RefName, Ref.takeError()));
-  const FormatHandler *H = identifyFormat(OtherBuf->getBuffer());
-  if (!H || !H->Open)
+  const FileFormat *F = identifyFormat(OtherBuf->getBuffer());
+  if (!F || !F->hasAddresses())
     return reportError("'" + OtherName + "': not a file with addresses");
   auto Other =
-      H->Open(MemoryBuffer::getMemBuffer(OtherBuf->getMemBufferRef(), false));
+      F->Open(MemoryBuffer::getMemBuffer(OtherBuf->getMemBufferRef(), false),
+              openOptions());
   if (!Other)
     return reportError(createFileError(OtherName, Other.takeError()));
 
