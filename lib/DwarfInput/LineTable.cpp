@@ -526,7 +526,8 @@ LineTable::Stop ProgramDecoder::run() {
   bool Fast = fast();
   // Opcode 0 is extended whatever opcode_base says.
   const uint8_t FirstSpecial = std::max<uint8_t>(OpcodeBase, 1);
-  const uint8_t *Pos = Bytes + Off;
+  // header_length may put the program anywhere past the table's end.
+  const uint8_t *Pos = Off < End ? Bytes + Off : EndPtr;
   while (Pos < EndPtr) {
     const uint8_t Op = *Pos;
     if (LLVM_LIKELY(Op >= FirstSpecial)) {
