@@ -116,7 +116,7 @@ Expected<const AddressSymbolizer &> DsoTables::byBuildId(StringRef Path,
 
 namespace {
 
-enum class ObjectKind { Kernel, Module, User, None };
+enum class ObjectKind { Kernel, Module, User, Pseudo, None };
 
 /// perf's names of what is no file: `[unknown]`, `[vdso]` and the like.
 bool isPseudoObject(StringRef Name) {
@@ -134,7 +134,7 @@ ObjectKind classifyObject(StringRef Dso, std::string &Module) {
   if (Dso.size() > 2 && Dso.front() == '[' && Dso.back() == ']') {
     StringRef Name = Dso.drop_front().drop_back();
     if (isPseudoObject(Name))
-      return ObjectKind::User;
+      return ObjectKind::Pseudo;
     Module = Name.str();
     return ObjectKind::Module;
   }
@@ -181,6 +181,14 @@ Expected<LookupResult> TraceResolver::resolve(const TraceFrame &F) {
       return moduleFrame(Module, F);
     case ObjectKind::User:
       return dsoFrame(F);
+    case ObjectKind::Pseudo: {
+      // No file: only a table named for it answers, and none is no news.
+      Expected<LookupResult> R = dsoFrame(F);
+      if (R)
+        return R;
+      consumeError(R.takeError());
+      return LookupResult();
+    }
     case ObjectKind::None:
       return LookupResult();
     }

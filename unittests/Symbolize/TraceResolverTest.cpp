@@ -166,6 +166,9 @@ TEST(TraceResolver, UserFrames) {
             "table does not confirm are left as they are (absolute addresses "
             "need the process's maps; or is the table of another build?)");
   EXPECT_EQ(answer(Plain, "\t7f0000000110 [unknown] (/usr/lib/libx.so)"), "");
+  // perf's names of what is no file: no table, and no warning.
+  EXPECT_EQ(answer(Plain, "\t0 [unknown] ([unknown])"), "");
+  EXPECT_EQ(answer(Plain, "\t7ffd1000 [unknown] ([vdso])"), "");
   // With the maps, the absolute address is a file offset.
   Config.Maps = &*Maps;
   TraceResolver Mapped(Config);
