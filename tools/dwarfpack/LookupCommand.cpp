@@ -21,13 +21,17 @@
 #include "dwarfpack/Symbolize/Printer.h"
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 #include "dwarfpack/Symbolize/TableStore.h"
+#include "dwarfpack/Symbolize/TraceResolver.h"
+#include "dwarfpack/Symbolize/TraceText.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -129,6 +133,38 @@ static cl::opt<std::string> BuildIdsFrom(
              "of another build is not used; module tables are also found by "
              "build-id in --module-tables laid out as a --store"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
+
+// --annotate and its sources (runAnnotate, below).
+static cl::opt<bool> Annotate(
+    "annotate",
+    cl::desc("Read text (the files after FILE, or stdin) and print it with "
+             "each frame found in it annotated as the kernel's "
+             "decode_stacktrace.sh does: kernel oops/WARN/stack traces, perf "
+             "script output, llvm-symbolizer input lines; inlined frames on "
+             "lines of their own; other lines unchanged"),
+    cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<std::string> PidMaps(
+    "pid-maps",
+    cl::desc("With --annotate: a saved /proc/PID/maps of the process whose "
+             "absolute addresses the text holds; each becomes a file offset "
+             "in its file, answered from that file's table"),
+    cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
+static cl::list<std::string> DsoTableArgs(
+    "dso-table",
+    cl::desc("With --annotate: the table of the file at PATH (as perf or the "
+             "maps name it) is TABLE (repeatable)"),
+    cl::value_desc("path=table"), cl::sub(LookupSub), cl::cat(category()));
+static cl::list<std::string> DsoBuildIds(
+    "dso-build-ids",
+    cl::desc("With --annotate and --store: the build-ids of the files the "
+             "text names, as 'perf buildid-list' prints them ('<build-id> "
+             "<path>'), for files not on this machine"),
+    cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<bool> ExactReturnAddresses(
+    "exact-return-addresses",
+    cl::desc("With --annotate: look a kernel call trace's return addresses "
+             "up as printed, not one byte before, at the call"),
+    cl::sub(LookupSub), cl::cat(category()));
 
 /// What every address is moved by before it is looked up (--adjust-vma):
 /// the table's addresses plus it are the queried ones.
@@ -417,7 +453,8 @@ applyAddressOptions(const AddressSymbolizer *Table, StringRef TableFile,
                     std::unique_ptr<AddressSymbolizer> *Running = nullptr) {
   bool Adjust = AdjustVma.getNumOccurrences(),
        Kaslr = KaslrFrom.getNumOccurrences();
-  if (ModuleTables.getNumOccurrences() && !Kaslr)
+  // A trace names module frames by symbol: their tables need no placing.
+  if (ModuleTables.getNumOccurrences() && !Kaslr && !Annotate)
     return reportError("--module-tables needs --kaslr-from (the running "
                        "kernel's symbols place the modules)");
   if (BuildIdsFrom.getNumOccurrences() && !Kaslr)
@@ -559,7 +596,180 @@ static int runStoreLookup() {
   return 0;
 }
 
+//===----------------------------------------------------------------------===//
+// --annotate: kernel oops, perf script and llvm-symbolizer lines with their
+// frames' functions and source lines added (dwarfpack/Symbolize/TraceText.h,
+// TraceResolver.h); the rest of each line, and every other line, as it was.
+//===----------------------------------------------------------------------===//
+
+/// The tables that --annotate reads from, opened, and the resolver over them.
+struct AnnotateTables {
+  std::unique_ptr<AddressSymbolizer> Main, Running;
+  std::optional<TableStore> Store;
+  std::optional<DsoTables> Dsos;
+  std::optional<ProcMaps> Maps;
+  StringMap<std::string> ModulePaths;
+  StringMap<std::unique_ptr<AddressSymbolizer>> Modules;
+};
+
+static Expected<std::unique_ptr<AddressSymbolizer>> openTable(StringRef Path) {
+  Expected<OpenedTable> T = openTableFile(Path);
+  if (!T)
+    return T.takeError();
+  return std::move(T->Table);
+}
+
+/// A module's table found by name or build-id in --module-tables (or by
+/// build-id in --store); one of another build than the trace names is not
+/// used.
+static Expected<const AddressSymbolizer *>
+openModuleTable(AnnotateTables &A, StringRef Module, ArrayRef<uint8_t> Id) {
+  std::string Path;
+  if (ModuleTables.getNumOccurrences())
+    Path = moduleTablePath(A.ModulePaths, Module, Id);
+  if (Path.empty() && A.Store && Id.size() >= 2) {
+    Expected<const AddressSymbolizer &> T = A.Store->open(Id);
+    if (!T)
+      return T.takeError();
+    return &*T;
+  }
+  if (Path.empty())
+    return nullptr;
+  std::unique_ptr<AddressSymbolizer> &T = A.Modules[Path];
+  if (!T) {
+    Expected<std::unique_ptr<AddressSymbolizer>> Opened = openTable(Path);
+    if (!Opened)
+      return Opened.takeError();
+    T = std::move(*Opened);
+  }
+  if (!Id.empty() && !T->uuid().empty() && T->uuid() != Id)
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + Path + "': the table is of build-id " +
+                                 toHex(T->uuid(), true) + ", module '" +
+                                 Module + "' of the trace of build-id " +
+                                 toHex(Id, true) +
+                                 "; its frames are left as "
+                                 "they are");
+  return T.get();
+}
+
+/// Opens what the options name; 0 when it is fine, else the exit status.
+static int openAnnotateTables(AnnotateTables &A, StringRef MainFile) {
+  if (!MainFile.empty()) {
+    Expected<std::unique_ptr<AddressSymbolizer>> T = openTable(MainFile);
+    if (!T)
+      return reportError(T.takeError());
+    A.Main = std::move(*T);
+  }
+  if (int Status = applyAddressOptions(A.Main.get(), MainFile, &A.Running))
+    return Status;
+  if (ModuleTables.getNumOccurrences() && !A.Running)
+    if (Error E = findModuleTables(ModuleTables, A.ModulePaths))
+      return reportError(std::move(E));
+  if (Store.getNumOccurrences()) {
+    if (!sys::fs::is_directory(Store))
+      return reportError("'" + Store + "': not a directory");
+    A.Store.emplace(Store, openTable);
+  }
+  A.Dsos.emplace(openTable, A.Store ? &*A.Store : nullptr, A.Main.get());
+  for (StringRef Arg : DsoTableArgs) {
+    auto [Path, Table] = Arg.rsplit('=');
+    if (Path.empty() || Table.empty() || !Arg.contains('='))
+      return reportError("--dso-table: '" + Arg + "': expected PATH=TABLE");
+    A.Dsos->setTable(Path, Table.str());
+  }
+  for (StringRef File : DsoBuildIds) {
+    Expected<std::unique_ptr<MemoryBuffer>> Text = readFileOrStdin(File, true);
+    if (!Text)
+      return reportError(Text.takeError());
+    if (Error E = A.Dsos->addBuildIdList((*Text)->getBuffer(), File))
+      return reportError("--dso-build-ids: " + toString(std::move(E)));
+  }
+  if (PidMaps.getNumOccurrences()) {
+    Expected<std::unique_ptr<MemoryBuffer>> Text =
+        readFileOrStdin(PidMaps, true);
+    if (!Text)
+      return reportError(Text.takeError());
+    Expected<ProcMaps> M = ProcMaps::parse((*Text)->getBuffer(), PidMaps);
+    if (!M)
+      return reportError("--pid-maps: " + toString(M.takeError()));
+    A.Maps = std::move(*M);
+  }
+  return 0;
+}
+
+/// Annotates each line of In, streaming: a line is printed when it is read.
+static void annotateStream(std::istream &In, const TraceAnnotator &Annotator,
+                           TraceResolver &Resolver, StringSet<> &Warned) {
+  auto Warn = [&](Error E) {
+    std::string Msg = toString(std::move(E));
+    if (Warned.insert(Msg).second)
+      reportWarning(Msg);
+  };
+  std::string Line;
+  while (std::getline(In, Line)) {
+    outs() << Annotator.annotate(
+        Line, [&](const TraceFrame &F) { return Resolver.resolve(F); }, Warn);
+    if (!In.eof()) // the last line keeps its missing line break
+      outs() << '\n';
+    outs().flush();
+  }
+}
+
+static int runAnnotate() {
+  if (BuildIdArg.getNumOccurrences())
+    return reportError("--build-id does not apply to --annotate: the text "
+                       "names each frame's module");
+  // FILE is the kernel's (or the program's) table; with --store it is
+  // optional, and only --obj names it.
+  std::string MainFile = Obj;
+  ArrayRef<std::string> Inputs = Args;
+  if (!Obj.getNumOccurrences() && !Store.getNumOccurrences()) {
+    if (Args.empty())
+      return reportError("no input file: give FILE (the table of the kernel "
+                         "or program), or --store DIR");
+    MainFile = Args.front();
+    Inputs = Inputs.drop_front();
+  }
+  AnnotateTables A;
+  if (int Status = openAnnotateTables(A, MainFile))
+    return Status;
+  TraceTables T;
+  T.Main = A.Running ? A.Running.get() : A.Main.get();
+  T.MainBias = AddressOffset;
+  T.MainHasModules = A.Running != nullptr;
+  T.Module = [&](StringRef Module, ArrayRef<uint8_t> Id) {
+    return openModuleTable(A, Module, Id);
+  };
+  T.Dsos = &*A.Dsos;
+  T.Maps = A.Maps ? &*A.Maps : nullptr;
+  T.Store = A.Store ? &*A.Store : nullptr;
+  T.FileOffsets = FileOffsets;
+  TraceResolver Resolver(std::move(T));
+  AnnotateOptions Opts;
+  Opts.Demangle = !NoDemangle;
+  Opts.Inlines = Inlines && !NoInlines;
+  Opts.AdjustReturnAddresses = !ExactReturnAddresses;
+  TraceAnnotator Annotator(Opts);
+  StringSet<> Warned;
+  if (Inputs.empty())
+    annotateStream(std::cin, Annotator, Resolver, Warned);
+  for (const std::string &Input : Inputs) {
+    if (Input == "-") {
+      annotateStream(std::cin, Annotator, Resolver, Warned);
+      continue;
+    }
+    std::ifstream In(Input, std::ios::binary);
+    if (!In)
+      return reportError("'" + Input + "': cannot be read");
+    annotateStream(In, Annotator, Resolver, Warned);
+  }
+  return 0;
+}
+
 static int runLookup() {
+  if (Annotate)
+    return runAnnotate();
   if (Store.getNumOccurrences())
     return runStoreLookup();
   if (BuildIdArg.getNumOccurrences())
