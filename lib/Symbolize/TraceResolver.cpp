@@ -251,8 +251,19 @@ Expected<LookupResult> TraceResolver::mappedFrame(const FileLocation &L) {
 /// address is not the DSO's.
 Expected<LookupResult> TraceResolver::dsoFrame(const TraceFrame &F) {
   if (Tables.Maps)
-    if (std::optional<FileLocation> L = Tables.Maps->fileLocation(*F.Address))
-      return mappedFrame(*L);
+    if (std::optional<FileLocation> L = Tables.Maps->fileLocation(*F.Address)) {
+      Expected<LookupResult> R = mappedFrame(*L);
+      if (R || !F.Symbol)
+        return R;
+      // A table without load segments still knows perf's symbol.
+      Expected<LookupResult> Named = byNameIn(F.Object, *F.Symbol);
+      if (!Named || Named->Frames.empty()) {
+        consumeError(Named.takeError());
+        return R;
+      }
+      consumeError(R.takeError());
+      return Named;
+    }
   if (!Tables.Dsos)
     return LookupResult();
   Expected<const AddressSymbolizer &> T = Tables.Dsos->table(F.Object);
@@ -271,6 +282,16 @@ Expected<LookupResult> TraceResolver::dsoFrame(const TraceFrame &F) {
                  "': frames whose address and symbol the table does not "
                  "confirm are left as they are (absolute addresses need the "
                  "process's maps; or is the table of another build?)");
+}
+
+Expected<LookupResult> TraceResolver::byNameIn(StringRef Dso,
+                                               const SymbolQuery &Q) {
+  if (!Tables.Dsos)
+    return LookupResult();
+  Expected<const AddressSymbolizer &> T = Tables.Dsos->table(Dso);
+  if (!T)
+    return T.takeError();
+  return byName(*T, Q);
 }
 
 Expected<LookupResult> TraceResolver::queryFrame(const TraceFrame &F) {

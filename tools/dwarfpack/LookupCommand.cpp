@@ -698,6 +698,16 @@ static int openAnnotateTables(AnnotateTables &A, StringRef MainFile) {
   return 0;
 }
 
+/// Whether Path is a file of one of our formats (not a text to annotate).
+static bool isTableFile(StringRef Path) {
+  Expected<KnownFile> File = openKnownFile(Path);
+  if (!File) {
+    consumeError(File.takeError());
+    return false;
+  }
+  return true;
+}
+
 /// Annotates each line of In, streaming: a line is printed when it is read.
 static void annotateStream(std::istream &In, const TraceAnnotator &Annotator,
                            TraceResolver &Resolver, StringSet<> &Warned) {
@@ -720,17 +730,18 @@ static int runAnnotate() {
   if (BuildIdArg.getNumOccurrences())
     return reportError("--build-id does not apply to --annotate: the text "
                        "names each frame's module");
-  // FILE is the kernel's (or the program's) table; with --store it is
-  // optional, and only --obj names it.
+  // FILE is the kernel's (or the program's) table, optional with --store:
+  // then the first file is FILE only when it is a table, not text.
   std::string MainFile = Obj;
   ArrayRef<std::string> Inputs = Args;
-  if (!Obj.getNumOccurrences() && !Store.getNumOccurrences()) {
-    if (Args.empty())
-      return reportError("no input file: give FILE (the table of the kernel "
-                         "or program), or --store DIR");
+  if (!Obj.getNumOccurrences() && !Args.empty() &&
+      (!Store.getNumOccurrences() || isTableFile(Args.front()))) {
     MainFile = Args.front();
     Inputs = Inputs.drop_front();
   }
+  if (MainFile.empty() && !Store.getNumOccurrences())
+    return reportError("no input file: give FILE (the table of the kernel "
+                       "or program), or --store DIR");
   AnnotateTables A;
   if (int Status = openAnnotateTables(A, MainFile))
     return Status;

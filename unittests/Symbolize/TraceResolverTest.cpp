@@ -66,7 +66,7 @@ std::string answer(TraceResolver &R, llvm::StringRef Line) {
 }
 
 struct Tables {
-  FakeTable Kernel, Module, Lib, Program;
+  FakeTable Kernel, Module, Lib, NoSegments, Program;
   std::map<std::string, const FakeTable *> Files;
   TableStore Store{"/nonexistent", nullptr};
   DsoTables Dsos{[this](llvm::StringRef Path)
@@ -94,8 +94,13 @@ struct Tables {
     Program.Label = "program";
     Program.Id = {0xab, 0xcd};
     Program.Functions = {{0x400000, 0x100, "main"}};
+    NoSegments = Lib;
+    NoSegments.Label = "gsym";
+    NoSegments.Load.reset();
     Files["lib.tbl"] = &Lib;
+    Files["lib.gsym"] = &NoSegments;
     Dsos.setTable("/usr/lib/libx.so", "lib.tbl");
+    Dsos.setTable("/usr/lib/libg.so", "lib.gsym");
   }
 
   TraceTables tables() {
@@ -152,7 +157,8 @@ TEST(TraceResolver, UserFrames) {
   TraceTables Config = T.tables();
   llvm::Expected<ProcMaps> Maps = ProcMaps::parse(
       "7f0000000000-7f0000010000 r-xp 00001000 08:01 1 /usr/lib/libx.so\n"
-      "7f0000020000-7f0000030000 r-xp 00000000 08:01 2 /usr/lib/liby.so\n",
+      "7f0000020000-7f0000030000 r-xp 00000000 08:01 2 /usr/lib/liby.so\n"
+      "7f0000030000-7f0000040000 r-xp 00001000 08:01 3 /usr/lib/libg.so\n",
       "maps");
   ASSERT_TRUE(bool(Maps));
   TraceResolver Plain(Config);
@@ -178,6 +184,13 @@ TEST(TraceResolver, UserFrames) {
   EXPECT_EQ(answer(Mapped, "0x7f0000020110"),
             "error: no table for '/usr/lib/liby.so': the file is not on this "
             "machine and no build-id list names it");
+  // A table without load segments answers file offsets with an error, and
+  // perf's symbol by name.
+  EXPECT_EQ(answer(Mapped, "\t7f0000030110 [unknown] (/usr/lib/libg.so)"),
+            "error: the format records no load segments to convert file "
+            "offsets with");
+  EXPECT_EQ(answer(Mapped, "\t7f0000030110 work+0x10 (/usr/lib/libg.so)"),
+            "gsym:16");
   // Outside the maps, the kernel's table.
   EXPECT_EQ(answer(Mapped, "0x1104"), "kernel:4");
 }

@@ -132,6 +132,8 @@ private:
   llvm::Expected<LookupResult> dsoFrame(const TraceFrame &F);
   llvm::Expected<LookupResult> queryFrame(const TraceFrame &F);
   llvm::Expected<LookupResult> mappedFrame(const FileLocation &L);
+  llvm::Expected<LookupResult> byNameIn(llvm::StringRef Dso,
+                                        const SymbolQuery &Q);
   llvm::Expected<LookupResult> byName(const AddressSymbolizer &T,
                                       const SymbolQuery &Q);
   llvm::Expected<std::optional<LookupResult>>
