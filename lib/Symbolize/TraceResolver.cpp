@@ -329,22 +329,37 @@ Expected<LookupResult> TraceResolver::queryFrame(const TraceFrame &F) {
 }
 
 /// One answer at the function's start plus the offset, or none. Kernel
-/// names with GCC's suffixes (`.isra.0`, `.cold`) that a table made from
-/// DWARF does not know are tried without them.
+/// names with GCC's suffixes (`.isra.0`, `.part.0`) that a table made from
+/// DWARF does not know are tried without them, when the trace's size says
+/// the function found is the clone: the original of a clone or part is
+/// another function of that name, and usually longer.
 Expected<LookupResult> TraceResolver::byName(const AddressSymbolizer &T,
                                              const SymbolQuery &Q) {
   Expected<std::optional<LookupResult>> R = byExactName(T, Q);
   if (!R)
     return R.takeError();
+  if (*R)
+    return std::move(**R);
   size_t Dot = StringRef(Q.Name).find('.');
-  if (!*R && Dot != 0 && Dot != StringRef::npos) {
-    SymbolQuery Base = Q;
-    Base.Name = Q.Name.substr(0, Dot);
-    R = byExactName(T, Base);
-    if (!R)
-      return R.takeError();
-  }
-  return *R ? std::move(**R) : LookupResult();
+  if (Dot == 0 || Dot == StringRef::npos || !Q.Size)
+    return LookupResult();
+  SymbolQuery Base = Q;
+  Base.Name = Q.Name.substr(0, Dot);
+  R = byExactName(T, Base);
+  if (!R)
+    return R.takeError();
+  if (!*R || (*R)->Frames.empty())
+    return LookupResult();
+  // The function must end where the trace's symbol does, or before.
+  const SourceFrame &Outer = (*R)->Frames.back();
+  uint64_t Start = Outer.StartAddress + (*R)->StartSlide;
+  Expected<LookupResult> Past = T.lookup(Start + *Q.Size);
+  if (!Past)
+    return Past.takeError();
+  if (!Past->Frames.empty() &&
+      Past->Frames.back().StartAddress + Past->StartSlide == Start)
+    return LookupResult();
+  return std::move(**R);
 }
 
 /// std::nullopt when no function has Q's name. SymbolResolver answers an

@@ -125,8 +125,13 @@ TEST(TraceResolver, KernelFramesByNameAndAddress) {
   // Past the function's end: the table is of another build; no answer.
   EXPECT_EQ(answer(R, "RIP: 0010:helper+0x30/0x40"), "");
   EXPECT_EQ(answer(R, "RIP: 0010:nosuch+0x3/0x40"), "");
-  // GCC's clone suffixes, which a table made from DWARF does not have.
+  // GCC's clone suffixes, which a table made from DWARF does not have:
+  // when the function of the name ends where the trace's symbol does.
   EXPECT_EQ(answer(R, "RIP: 0010:split.isra.0+0x4/0x80"), "kernel:4");
+  EXPECT_EQ(answer(R, "RIP: 0010:split.isra.0+0x4/0x90"), "kernel:4");
+  // The original of a part: longer than the trace's symbol; no answer.
+  EXPECT_EQ(answer(R, "RIP: 0010:split.part.0+0x4/0x40"), "");
+  EXPECT_EQ(answer(R, "\t4004 split.part.0+0x4 ([kernel.kallsyms])"), "");
   // Two static functions of one name: no guess.
   EXPECT_EQ(answer(R, "RIP: 0010:dup+0x4/0x40"),
             "error: 'dup' names 2 functions of the table that the offset "
