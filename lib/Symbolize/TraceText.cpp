@@ -181,11 +181,29 @@ std::optional<TraceFrame> hexAddress(StringRef Line, Word W) {
   return F;
 }
 
-/// Where a kernel call trace's frame starts in Line: after a syslog prefix
-/// (`... kernel: `), dmesg's `[ 12.345678]` and `[  T123]`, the `?` of an
-/// unreliable frame and the `[<address>]` of older traces.
-size_t callTraceFrameStart(StringRef Line) {
+/// The length of `dmesg -x`'s `kern  :warn  : ` at the start of Line; 0
+/// when there is none.
+size_t facilityLevelPrefix(StringRef Line) {
   size_t P = 0;
+  for (int Part = 0; Part < 2; ++Part) {
+    size_t Word = P;
+    while (P < Line.size() && isLower(Line[P]))
+      ++P;
+    while (P < Line.size() && Line[P] == ' ')
+      ++P;
+    if (P == Word || P == Line.size() || Line[P] != ':')
+      return 0;
+    ++P;
+  }
+  return P;
+}
+
+/// Where a kernel call trace's frame starts in Line: after a syslog prefix
+/// (`... kernel: `) or dmesg -x's, bracketed prefixes (dmesg's
+/// `[ 12.345678]`, `[Thu Nov 28 23:00:00 2026]` and `[  T123]`), the `?` of
+/// an unreliable frame and the `[<address>]` of older traces.
+size_t callTraceFrameStart(StringRef Line) {
+  size_t P = facilityLevelPrefix(Line);
   if (size_t K = Line.take_front(128).find("kernel: "); K != StringRef::npos)
     P = K + 8;
   while (P < Line.size()) {
@@ -200,14 +218,7 @@ size_t callTraceFrameStart(StringRef Line) {
     if (Line[P] != '[')
       break;
     size_t Close = Line.find(']', P);
-    if (Close == StringRef::npos)
-      break;
-    StringRef In = Line.slice(P + 1, Close).trim();
-    bool Stamp = !In.empty() && all_of(In, [](char C) {
-      return isDigit(C) || C == '.' || C == 'T' || C == 'C';
-    });
-    bool Address = In.size() > 2 && In.front() == '<' && In.back() == '>';
-    if (!Stamp && !Address)
+    if (Close == StringRef::npos || Line.slice(P + 1, Close).contains('['))
       break;
     P = Close + 1;
   }

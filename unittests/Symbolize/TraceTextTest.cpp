@@ -35,6 +35,11 @@ TEST(TraceText, KernelCallTraceFrames) {
   EXPECT_TRUE(only("[   1.2] [  T123] ksys_read+0x6b/0xf0").ReturnAddress);
   EXPECT_TRUE(
       only("Jan  1 00:00:00 host kernel: [ 1.0]  f+0x1/0x2").ReturnAddress);
+  // dmesg -T and dmesg -x.
+  EXPECT_TRUE(only("[Thu Nov 28 23:00:00 2026]  f+0x1/0x2").ReturnAddress);
+  EXPECT_TRUE(only("kern  :warn  : [    1.0]  ? f+0x1/0x2").ReturnAddress);
+  EXPECT_FALSE(
+      only("kern  :warn  : [    1.0] RIP: 0010:f+0x1/0x2").ReturnAddress);
   // Older traces: the address first, then the symbol, annotated once.
   L = "[<ffffffff81234567>] ? foo+0x1/0x2";
   F = only(L);
