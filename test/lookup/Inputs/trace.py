@@ -12,8 +12,8 @@ MODE
          RIP: and in WARNING lines (as printed), and [<ADDRESS>] alone; with
          the text around them that must stay as it is
   perf   perf script samples: callchain lines with the DSO's own addresses,
-         with and without perf's symbol, and sample lines with the
-         process's addresses (--base)
+         with perf's symbol and offset, its symbol only and none, and
+         sample lines with the process's addresses (--base)
   query  llvm-symbolizer input lines: PREFIX ADDRESS, or NAME+OFF
 
 options
@@ -195,7 +195,10 @@ def perf(opts, funcs, addrs):
         sym = "%s+%#x" % (name, a - s)
         header = "prog  4242 [001] %12.6f:     250000 cpu-clock: " % (
             100 + i / 1e6)
+        # perf's default callchain line, -F ip,sym,dso's (no offset), and
+        # one without a symbol.
         rows = [("\t%16x " % a, sym, " (%s)" % dso, name),
+                ("\t%16x " % a, name, " (%s)" % dso, name),
                 ("\t%16x " % a, "[unknown]", " (%s)" % dso, None)]
         # The process's address: perf's symbol answers by name; without
         # one only the maps do.
