@@ -156,9 +156,10 @@ static cl::list<std::string> DsoTableArgs(
     cl::value_desc("path=table"), cl::sub(LookupSub), cl::cat(category()));
 static cl::list<std::string> DsoBuildIds(
     "dso-build-ids",
-    cl::desc("With --annotate and --store: the build-ids of the files the "
-             "text names, as 'perf buildid-list' prints them ('<build-id> "
-             "<path>'), for files not on this machine"),
+    cl::desc("With --annotate: the build-ids of the files the text names, "
+             "as 'perf buildid-list' prints them ('<build-id> <path>'), for "
+             "files not on this machine; the table of a build-id is FILE "
+             "when it records it, else the --store's"),
     cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<bool> ExactReturnAddresses(
     "exact-return-addresses",
