@@ -709,8 +709,10 @@ static bool isTableFile(StringRef Path) {
   return true;
 }
 
-/// Annotates each line of In, streaming: a line is printed when it is read.
-static void annotateStream(std::istream &In, const TraceAnnotator &Annotator,
+/// Annotates each line of In; with Flush (stdin, as from `dmesg -w`) each
+/// is printed as soon as it is read.
+static void annotateStream(std::istream &In, bool Flush,
+                           const TraceAnnotator &Annotator,
                            TraceResolver &Resolver, StringSet<> &Warned) {
   auto Warn = [&](Error E) {
     std::string Msg = toString(std::move(E));
@@ -723,7 +725,8 @@ static void annotateStream(std::istream &In, const TraceAnnotator &Annotator,
         Line, [&](const TraceFrame &F) { return Resolver.resolve(F); }, Warn);
     if (!In.eof()) // the last line keeps its missing line break
       outs() << '\n';
-    outs().flush();
+    if (Flush)
+      outs().flush();
   }
 }
 
@@ -763,19 +766,21 @@ static int runAnnotate() {
   Opts.Inlines = Inlines && !NoInlines;
   Opts.AdjustReturnAddresses = !ExactReturnAddresses;
   TraceAnnotator Annotator(Opts);
+  // Every file opens before any is annotated: no output cut short.
+  std::vector<std::unique_ptr<std::ifstream>> Files;
+  for (const std::string &Input : Inputs) {
+    Files.push_back(nullptr);
+    if (Input == "-")
+      continue;
+    Files.back() = std::make_unique<std::ifstream>(Input, std::ios::binary);
+    if (!*Files.back())
+      return reportError("'" + Input + "': cannot be read");
+  }
   StringSet<> Warned;
   if (Inputs.empty())
-    annotateStream(std::cin, Annotator, Resolver, Warned);
-  for (const std::string &Input : Inputs) {
-    if (Input == "-") {
-      annotateStream(std::cin, Annotator, Resolver, Warned);
-      continue;
-    }
-    std::ifstream In(Input, std::ios::binary);
-    if (!In)
-      return reportError("'" + Input + "': cannot be read");
-    annotateStream(In, Annotator, Resolver, Warned);
-  }
+    annotateStream(std::cin, true, Annotator, Resolver, Warned);
+  for (std::unique_ptr<std::ifstream> &In : Files)
+    annotateStream(In ? *In : std::cin, !In, Annotator, Resolver, Warned);
   return 0;
 }
 
