@@ -644,13 +644,11 @@ openModuleTable(AnnotateTables &A, StringRef Module, ArrayRef<uint8_t> Id) {
     T = std::move(*Opened);
   }
   if (!Id.empty() && !T->uuid().empty() && T->uuid() != Id)
-    return createStringError(inconvertibleErrorCode(),
-                             "'" + Path + "': the table is of build-id " +
-                                 toHex(T->uuid(), true) + ", module '" +
-                                 Module + "' of the trace of build-id " +
-                                 toHex(Id, true) +
-                                 "; its frames are left as "
-                                 "they are");
+    return createStringError(
+        inconvertibleErrorCode(),
+        "'" + Path + "': the table is of build-id " + toHex(T->uuid(), true) +
+            ", module '" + Module + "' of the trace of build-id " +
+            toHex(Id, true) + "; its frames are left as they are");
   return T.get();
 }
 
