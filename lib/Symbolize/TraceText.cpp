@@ -270,29 +270,29 @@ std::optional<TraceFrame> perfFrame(StringRef Line, ArrayRef<Word> Words) {
   size_t K = 0; // words before the DSO
   while (K < Words.size() && Words[K].End <= Open)
     ++K;
+  if (K == 0)
+    return std::nullopt;
   auto HexAt = [&](size_t J, uint64_t &V) {
     return parseHex(Line.slice(Words[J].Begin, Words[J].End), V);
   };
   uint64_t V = 0;
-  size_t A = K;
-  for (size_t J = K >= 2 ? K - 1 : 0; J-- > 0;)
-    if (HexAt(J, V)) {
+  std::optional<size_t> A;
+  for (size_t J = K - 1; J-- > 0 && !A;)
+    if (HexAt(J, V))
       A = J;
-      break;
-    }
-  if (A == K && !(K > 0 && HexAt(K - 1, V)))
+  if (!A && HexAt(K - 1, V))
+    A = K - 1; // no symbol (perf -F ip,dso)
+  if (!A)
     return std::nullopt;
-  if (A == K)
-    A = K - 1;
   TraceFrame F;
   F.Kind = FrameKind::PerfFrame;
   F.Address = V;
   // perf marks a file replaced since it was mapped; the path is the file's.
   Dso.consume_back(" (deleted)");
   F.Object = Dso.str();
-  F.Begin = F.End = Words[A].End;
-  if (A + 1 < K) {
-    F.Begin = Words[A + 1].Begin;
+  F.Begin = F.End = Words[*A].End;
+  if (*A + 1 < K) {
+    F.Begin = Words[*A + 1].Begin;
     F.End = Words[K - 1].End;
     readPerfSymbol(Line.slice(F.Begin, F.End), F);
   }
