@@ -442,7 +442,9 @@ std::string TraceAnnotator::annotate(StringRef Line, FrameResolver Resolve,
     if (!Loc.empty())
       Text += " (" + Loc + ")";
     StringRef Lead = F.Begin == F.End ? " " : "";
-    if (Opts.Inlines)
+    // Each inlined line repeats the text before the frame: with several
+    // frames in a line that would grow with the square of its length.
+    if (Opts.Inlines && Frames.size() == 1)
       for (size_t I = 0; I + 1 < R->Frames.size(); ++I) {
         const SourceFrame &In = R->Frames[I];
         std::string InLoc = location(In);

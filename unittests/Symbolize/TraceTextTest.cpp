@@ -205,6 +205,24 @@ TEST(TraceAnnotator, AsDecodeStacktrace) {
   EXPECT_EQ(annotate(Raw, R, "\t 1183 x+0x1 (/p)"), "\t 1183 x (b.cc:4) (/p)");
   EXPECT_EQ(annotate(Raw, R, "0x10 and 0x20"),
             "0x10 _Z3fooi (b.cc:4) and 0x20 _Z3fooi (b.cc:4)");
+  // Inlined frames get lines of their own only in a line of one frame.
+  R.Frames = {frame("leaf", "a.h", 3), frame("compute", "a.c", 20)};
+  EXPECT_EQ(annotate(A, R, "from 0x10 to 0x20"),
+            "from 0x10 compute (a.c:20) to 0x20 compute (a.c:20)");
+}
+
+TEST(TraceAnnotator, ManyFramesInOneLine) {
+  // 200,000 answered frames: linear, not a line per inlined frame each
+  // repeating what comes before.
+  FakeResolver R;
+  R.Frames = {frame("leaf", "a.h", 3), frame("compute", "a.c", 20)};
+  std::string L;
+  for (int I = 0; I < 200000; ++I)
+    L += "0x10 ";
+  std::string Out = annotate(TraceAnnotator(), R, L);
+  EXPECT_EQ(R.Asked.size(), 200000u);
+  EXPECT_EQ(Out.size(),
+            L.size() + 200000 * std::string(" compute (a.c:20)").size());
 }
 
 TEST(TraceAnnotator, WhatIsNotAnsweredStays) {

@@ -96,9 +96,10 @@ public:
 
   /// Line (without its line break) annotated: each frame that Resolve
   /// answers becomes `NAME (FILE:LINE)`, NAME as the line gives it or the
-  /// outermost function's; each of its inlined frames gets a line before
-  /// it, innermost first, as a stack lists them: the text before the frame,
-  /// then `NAME (FILE:LINE) (inlined)`. The lines are joined by '\n'. A
+  /// outermost function's; in a line of one frame, each of its inlined
+  /// frames gets a line before it, innermost first, as a stack lists them:
+  /// the text before the frame, then `NAME (FILE:LINE) (inlined)`. The
+  /// lines are joined by '\n'. A
   /// frame without a source location keeps its bytes, but an address gets
   /// its function's name. Errors go to OnError; their frames keep their
   /// bytes.
