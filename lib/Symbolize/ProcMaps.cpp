@@ -10,15 +10,13 @@ using namespace llvm;
 
 namespace dwarfpack {
 
-namespace {
-
-bool hexField(StringRef Text, uint64_t &V) {
+static bool hexField(StringRef Text, uint64_t &V) {
   return !Text.empty() && Text.size() <= 16 && all_of(Text, isHexDigit) &&
          !Text.getAsInteger(16, V);
 }
 
 /// Takes the next blank-separated field of Rest.
-StringRef nextField(StringRef &Rest) {
+static StringRef nextField(StringRef &Rest) {
   Rest = Rest.ltrim(" \t");
   StringRef Field =
       Rest.take_until([](char C) { return C == ' ' || C == '\t'; });
@@ -27,7 +25,7 @@ StringRef nextField(StringRef &Rest) {
 }
 
 /// One line; an error message (without the file and line) when malformed.
-Expected<MappedRange> parseLine(StringRef Line) {
+static Expected<MappedRange> parseLine(StringRef Line) {
   auto Bad = [&](const Twine &What) {
     return createStringError(inconvertibleErrorCode(), What);
   };
@@ -56,8 +54,6 @@ Expected<MappedRange> parseLine(StringRef Line) {
   R.Path = Path.str();
   return R;
 }
-
-} // namespace
 
 Expected<ProcMaps> ProcMaps::parse(StringRef Text, StringRef FileName) {
   ProcMaps M;

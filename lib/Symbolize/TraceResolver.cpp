@@ -115,11 +115,13 @@ Expected<const AddressSymbolizer &> DsoTables::byBuildId(StringRef Path,
 //===----------------------------------------------------------------------===//
 
 namespace {
-
+/// What a perf DSO names: the kernel, a kernel module, a file, a mapping
+/// of no file ([vdso]), nothing.
 enum class ObjectKind { Kernel, Module, User, Pseudo, None };
+} // namespace
 
 /// perf's names of what is no file: `[unknown]`, `[vdso]` and the like.
-bool isPseudoObject(StringRef Name) {
+static bool isPseudoObject(StringRef Name) {
   static const StringSet<> Pseudo = {"unknown",  "vdso",    "vdso32", "vdsox32",
                                      "vsyscall", "vvar",    "heap",   "stack",
                                      "anon",     "uprobes", "jit"};
@@ -128,7 +130,7 @@ bool isPseudoObject(StringRef Name) {
 
 /// What perf's DSO names, and the kernel module's name for a module: perf
 /// prints `[name]` or the path of its .ko.
-ObjectKind classifyObject(StringRef Dso, std::string &Module) {
+static ObjectKind classifyObject(StringRef Dso, std::string &Module) {
   if (Dso.starts_with("[kernel.") || Dso.starts_with("[guest.kernel."))
     return ObjectKind::Kernel;
   if (Dso.size() > 2 && Dso.front() == '[' && Dso.back() == ']') {
@@ -148,12 +150,13 @@ ObjectKind classifyObject(StringRef Dso, std::string &Module) {
   return Dso.empty() ? ObjectKind::None : ObjectKind::User;
 }
 
-Expected<LookupResult> byAddress(const AddressSymbolizer &T, uint64_t A) {
+static Expected<LookupResult> byAddress(const AddressSymbolizer &T,
+                                        uint64_t A) {
   return T.lookup(A);
 }
 
-Expected<LookupResult> byFileOffset(const AddressSymbolizer &T,
-                                    uint64_t Offset) {
+static Expected<LookupResult> byFileOffset(const AddressSymbolizer &T,
+                                           uint64_t Offset) {
   Expected<std::optional<uint64_t>> A = T.fileOffsetToAddress(Offset);
   if (!A)
     return A.takeError();
@@ -161,8 +164,6 @@ Expected<LookupResult> byFileOffset(const AddressSymbolizer &T,
     return LookupResult();
   return T.lookup(**A);
 }
-
-} // namespace
 
 Expected<LookupResult> TraceResolver::resolve(const TraceFrame &F) {
   switch (F.Kind) {

@@ -21,17 +21,18 @@ using namespace llvm;
 namespace dwarfpack {
 
 namespace {
-
+/// A run of non-blank bytes of a line: [Begin, End).
 struct Word {
   size_t Begin, End;
 };
+} // namespace
 
-bool isBlank(char C) {
+static bool isBlank(char C) {
   return C == ' ' || C == '\t' || C == '\r' || C == '\n' || C == '\v' ||
          C == '\f';
 }
 
-std::vector<Word> splitWords(StringRef Line) {
+static std::vector<Word> splitWords(StringRef Line) {
   std::vector<Word> Words;
   size_t I = 0;
   while (I < Line.size()) {
@@ -47,32 +48,32 @@ std::vector<Word> splitWords(StringRef Line) {
 }
 
 /// 1 to 16 hex digits, nothing else: a 64-bit number.
-bool parseHex(StringRef Digits, uint64_t &V) {
+static bool parseHex(StringRef Digits, uint64_t &V) {
   if (Digits.empty() || Digits.size() > 16 || !all_of(Digits, isHexDigit))
     return false;
   return !Digits.getAsInteger(16, V);
 }
 
-bool parseHex0x(StringRef Text, uint64_t &V) {
+static bool parseHex0x(StringRef Text, uint64_t &V) {
   return Text.consume_front("0x") && parseHex(Text, V);
 }
 
 /// The characters of the kernel's symbol names (C identifiers, GCC's
 /// `.isra.0` and `.cold` suffixes, `$` of some assembly symbols).
-bool isKernelName(StringRef Name) {
+static bool isKernelName(StringRef Name) {
   return !Name.empty() && all_of(Name, [](char C) {
     return isAlnum(C) || C == '_' || C == '.' || C == '$';
   });
 }
 
-bool isModuleName(StringRef Name) {
+static bool isModuleName(StringRef Name) {
   return !Name.empty() && all_of(Name, [](char C) {
     return isAlnum(C) || C == '_' || C == '-';
   });
 }
 
 /// A word that is a symbol name as llvm-symbolizer queries take it.
-bool isQueryName(StringRef Name) {
+static bool isQueryName(StringRef Name) {
   return !Name.empty() &&
          (isAlpha(Name.front()) || Name.front() == '_' ||
           Name.front() == '.') &&
@@ -83,7 +84,7 @@ bool isQueryName(StringRef Name) {
 
 /// `NAME+0xOFF/0xSIZE` in word W: after any '(' and a segment prefix
 /// (`RIP: 0010:name+...`), before any ')' or ','.
-std::optional<TraceFrame> kernelSymbol(StringRef Line, Word W) {
+static std::optional<TraceFrame> kernelSymbol(StringRef Line, Word W) {
   size_t B = W.Begin, E = W.End;
   while (B < E && Line[B] == '(')
     ++B;
@@ -114,8 +115,8 @@ std::optional<TraceFrame> kernelSymbol(StringRef Line, Word W) {
 
 /// Reads the module word after a kernel symbol, `[mod]` or `[mod buildid]`
 /// (two words), from Words[I]; the number of words it takes, 0 if none.
-size_t moduleWords(StringRef Line, ArrayRef<Word> Words, size_t I,
-                   TraceFrame &F) {
+static size_t moduleWords(StringRef Line, ArrayRef<Word> Words, size_t I,
+                          TraceFrame &F) {
   if (I >= Words.size())
     return 0;
   StringRef First = Line.slice(Words[I].Begin, Words[I].End);
@@ -144,7 +145,7 @@ size_t moduleWords(StringRef Line, ArrayRef<Word> Words, size_t I,
 }
 
 /// `[<hex>]` in word W (maybe after a segment prefix, `0010:[<...>]`).
-std::optional<TraceFrame> kernelAddress(StringRef Line, Word W) {
+static std::optional<TraceFrame> kernelAddress(StringRef Line, Word W) {
   StringRef Text = Line.slice(W.Begin, W.End);
   size_t Open = Text.find("[<");
   if (Open == StringRef::npos)
@@ -162,7 +163,7 @@ std::optional<TraceFrame> kernelAddress(StringRef Line, Word W) {
 
 /// `0x...` in word W, after any punctuation or `SEG:` / `name=` before it,
 /// before any punctuation after it.
-std::optional<TraceFrame> hexAddress(StringRef Line, Word W) {
+static std::optional<TraceFrame> hexAddress(StringRef Line, Word W) {
   StringRef Text = Line.slice(W.Begin, W.End);
   size_t Start = Text.find_last_of(":=");
   Start = Start == StringRef::npos ? 0 : Start + 1;
@@ -183,7 +184,7 @@ std::optional<TraceFrame> hexAddress(StringRef Line, Word W) {
 
 /// The length of `dmesg -x`'s `kern  :warn  : ` at the start of Line; 0
 /// when there is none.
-size_t facilityLevelPrefix(StringRef Line) {
+static size_t facilityLevelPrefix(StringRef Line) {
   size_t P = 0;
   for (int Part = 0; Part < 2; ++Part) {
     size_t Word = P;
@@ -202,7 +203,7 @@ size_t facilityLevelPrefix(StringRef Line) {
 /// (`... kernel: `) or dmesg -x's, bracketed prefixes (dmesg's
 /// `[ 12.345678]`, `[Thu Nov 28 23:00:00 2026]` and `[  T123]`), the `?` of
 /// an unreliable frame and the `[<address>]` of older traces.
-size_t callTraceFrameStart(StringRef Line) {
+static size_t callTraceFrameStart(StringRef Line) {
   size_t P = facilityLevelPrefix(Line);
   if (size_t K = Line.take_front(128).find("kernel: "); K != StringRef::npos)
     P = K + 8;
@@ -226,12 +227,12 @@ size_t callTraceFrameStart(StringRef Line) {
 }
 
 /// The DSO of a perf frame: a path or perf's `[kernel.kallsyms]`-style name.
-bool isPerfDso(StringRef Dso) {
+static bool isPerfDso(StringRef Dso) {
   return !Dso.empty() && (Dso.front() == '/' || Dso.front() == '[');
 }
 
 /// perf's `SYMBOL` field: `name+0xOFF`, `name`, or `[unknown]`.
-void readPerfSymbol(StringRef Sym, TraceFrame &F) {
+static void readPerfSymbol(StringRef Sym, TraceFrame &F) {
   if (Sym == "[unknown]")
     return;
   F.Name = Sym.str();
@@ -247,7 +248,8 @@ void readPerfSymbol(StringRef Sym, TraceFrame &F) {
 /// A perf frame ending Line: `HEX SYMBOL (DSO)`. SYMBOL may hold blanks
 /// (demangled C++), so the address is the last hex word that leaves a
 /// symbol before the DSO, or the last word when there is no symbol.
-std::optional<TraceFrame> perfFrame(StringRef Line, ArrayRef<Word> Words) {
+static std::optional<TraceFrame> perfFrame(StringRef Line,
+                                           ArrayRef<Word> Words) {
   size_t E = Line.size();
   while (E > 0 && isBlank(Line[E - 1]))
     --E;
@@ -302,7 +304,8 @@ std::optional<TraceFrame> perfFrame(StringRef Line, ArrayRef<Word> Words) {
 /// A whole line as llvm-symbolizer reads it: `[CODE|DATA] [MODULE] QUERY`,
 /// MODULE `BUILDID:hex` or a file. A file must look like a path, or the
 /// query be a number, so that two-word prose is not taken for one.
-std::optional<TraceFrame> queryLine(StringRef Line, ArrayRef<Word> Words) {
+static std::optional<TraceFrame> queryLine(StringRef Line,
+                                           ArrayRef<Word> Words) {
   auto Text = [&](size_t I) {
     return Line.slice(Words[I].Begin, Words[I].End);
   };
@@ -349,7 +352,8 @@ std::optional<TraceFrame> queryLine(StringRef Line, ArrayRef<Word> Words) {
 }
 
 /// Kernel symbols, `[<address>]`s and `0x` numbers among Words.
-std::vector<TraceFrame> kernelFrames(StringRef Line, ArrayRef<Word> Words) {
+static std::vector<TraceFrame> kernelFrames(StringRef Line,
+                                            ArrayRef<Word> Words) {
   std::vector<TraceFrame> Frames;
   size_t Start = callTraceFrameStart(Line);
   for (size_t I = 0; I < Words.size(); ++I) {
@@ -375,14 +379,12 @@ std::vector<TraceFrame> kernelFrames(StringRef Line, ArrayRef<Word> Words) {
   return Kept;
 }
 
-bool hasKernelFrame(ArrayRef<TraceFrame> Frames) {
+static bool hasKernelFrame(ArrayRef<TraceFrame> Frames) {
   return any_of(Frames, [](const TraceFrame &F) {
     return F.Kind == FrameKind::KernelSymbol ||
            F.Kind == FrameKind::KernelAddress;
   });
 }
-
-} // namespace
 
 std::vector<TraceFrame> scanTraceLine(StringRef Line) {
   std::vector<Word> Words = splitWords(Line);
