@@ -1,16 +1,7 @@
 //===- GroupedBuild.cpp - One object's units split among modules ----------===//
 
 #include "dwarfpack/CtfKernel/GroupedBuild.h"
-#include "dwarfpack/Types/ReleaseDIEs.h"
-
-#include "llvm/DebugInfo/DWARF/DWARFContext.h"
-#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
-#include "llvm/Object/ObjectFile.h"
-#include "llvm/Support/ThreadPool.h"
-#include "llvm/Support/Threading.h"
-
-#include <deque>
-#include <future>
+#include "dwarfpack/DwarfInput/InputObject.h"
 
 using namespace llvm;
 using namespace dwarfpack::types;
@@ -18,79 +9,75 @@ using namespace dwarfpack::types;
 namespace dwarfpack {
 namespace ctfkernel {
 
-Expected<GroupedStats> convertUnitsInto(DWARFContext &Ctx,
-                                        const BuildOptions &Opts,
-                                        const UnitClassifier &Classify,
-                                        WarningLog &Log) {
-  std::vector<DWARFUnit *> Units;
-  for (const auto &U : Ctx.info_section_units())
-    if (!U->isTypeUnit())
-      Units.push_back(U.get());
+namespace {
+struct GroupedUnit : input::UnitResult {
+  StringRef CompDir, Name;
+  UnitTypes Types;
+};
+
+/// Converts every unit on the walk's threads; places each in unit order.
+class GroupedVisitor : public input::UnitVisitor {
+public:
+  GroupedVisitor(const input::InputObject &Obj, const UnitClassifier &Classify,
+                 const StringSet<> *Declared, WarningLog &Log)
+      : Classify(Classify), Declared(Declared) {
+    Sigs.addObject(Obj, Log);
+  }
+  std::unique_ptr<input::UnitResult>
+  visit(const input::UnitContext &C) override {
+    auto R = std::make_unique<GroupedUnit>();
+    input::Die CU = C.Skel.getUnitDIE();
+    if (std::optional<input::FormValue> V = CU.find(dwarf::DW_AT_name))
+      if (const char *S = V->cstr())
+        R->Name = S;
+    if (std::optional<input::FormValue> V = CU.find(dwarf::DW_AT_comp_dir))
+      if (const char *S = V->cstr())
+        R->CompDir = S;
+    if (!C.Full) {
+      C.Log.report("missing-dwo", *C.SplitError + ": its types are missing");
+      return R;
+    }
+    R->Types = convertCompileUnit(*C.Full, C.Log, &Sigs, Declared);
+    return R;
+  }
+  bool merge(size_t, std::unique_ptr<input::UnitResult> R) override {
+    auto &U = static_cast<GroupedUnit &>(*R);
+    UnitTarget T = Classify(U.CompDir, U.Name);
+    if (!T.Merger) {
+      ++Stats.NumSkipped;
+      return false;
+    }
+    ++Stats.NumUnits;
+    Stats.NumInputTypes += U.Types.Types.size();
+    T.Merger->add(std::move(U.Types));
+    return true;
+  }
+  GroupedStats Stats;
+
+private:
+  const UnitClassifier &Classify;
+  const StringSet<> *Declared;
+  TypeUnitIndex Sigs;
+};
+} // namespace
+
+Expected<GroupedStats>
+convertUnitsInto(const input::InputObject &Obj, const BuildOptions &Opts,
+                 const UnitClassifier &Classify, const StringSet<> *Declared,
+                 WarningLog &Log, ArrayRef<input::UnitVisitor *> More) {
+  std::vector<input::WalkItem> Units = input::compileUnits(Obj);
   if (Units.empty())
     return createStringError(inconvertibleErrorCode(),
                              "no DWARF compile units (no debug information)");
-
-  // Classify in unit order from the unit DIEs alone.
-  GroupedStats R;
-  std::vector<DWARFUnit *> Work;
-  std::vector<UnitTarget> Into;
-  for (DWARFUnit *U : Units) {
-    DWARFDie CU = U->getUnitDIE(/*ExtractUnitDIEOnly=*/true);
-    StringRef Name = dwarf::toStringRef(CU.find(dwarf::DW_AT_name));
-    StringRef Dir = dwarf::toStringRef(CU.find(dwarf::DW_AT_comp_dir));
-    if (UnitTarget T = Classify(Dir, Name); T.Merger) {
-      Work.push_back(U);
-      Into.push_back(T);
-    } else {
-      ++R.NumSkipped;
-    }
-  }
-  R.NumUnits = Work.size();
-
-  TypeSignatureMap Sigs = collectTypeUnits(Ctx);
-  auto Merge = [&](size_t I, UnitTypes &&UT) {
-    R.NumInputTypes += UT.Types.size();
-    Into[I].Merger->add(std::move(UT));
-  };
-  unsigned Threads = Opts.NumThreads ? Opts.NumThreads : 1;
-  // A unit's DIEs are freed after it, unless another unit may refer into
-  // them (an LTO-built vmlinux.o).
-  bool Release = Threads == 1 ||
-                 !abbrevsMayCrossUnits(Ctx.getDWARFObj().getAbbrevSection());
-  if (Threads == 1) {
-    for (size_t I = 0; I < Work.size(); ++I) {
-      Merge(I, convertCompileUnit(*Work[I], Log, &Sigs, 0, nullptr,
-                                  Into[I].Declared));
-      releaseUnitDIEs(*Work[I]);
-    }
-    return R;
-  }
-  // The classification above parsed each unit's abbreviations; with
-  // references across units, their DIEs too, before the workers start.
-  if (!Release)
-    fillUnitsForThreads(Work, /*AllDIEs=*/true);
-  // Converted in parallel within a bounded window, merged in unit order.
-  DefaultThreadPool Pool(hardware_concurrency(Threads));
-  std::deque<std::shared_future<void>> Pending;
-  std::vector<UnitTypes> Results(Work.size());
-  size_t Next = 0, Window = 4 * Threads;
-  for (size_t I = 0; I < Work.size(); ++I) {
-    while (Next < Work.size() && Next < I + Window) {
-      size_t J = Next++;
-      Pending.push_back(Pool.async([&, J] {
-        Results[J] = convertCompileUnit(*Work[J], Log, &Sigs, 0, nullptr,
-                                        Into[J].Declared);
-        if (Release)
-          releaseUnitDIEs(*Work[J]);
-      }));
-    }
-    Pending.front().wait();
-    Pending.pop_front();
-    Merge(I, std::move(Results[I]));
-    Results[I] = UnitTypes();
-  }
-  Pool.wait();
-  return R;
+  GroupedVisitor V(Obj, Classify, Declared, Log);
+  SmallVector<input::UnitVisitor *, 2> Visitors{&V};
+  Visitors.append(More.begin(), More.end());
+  input::WalkOptions W;
+  W.Threads = std::max(1u, Opts.NumThreads);
+  W.Progress = Opts.Progress;
+  if (Error E = input::walkUnits(Obj, Units, Visitors, W, Log))
+    return std::move(E);
+  return V.Stats;
 }
 
 } // namespace ctfkernel

@@ -87,8 +87,8 @@ std::mutex DieMutex;
 
 SupplementaryDwarf::~SupplementaryDwarf() = default;
 
-Expected<std::unique_ptr<SupplementaryDwarf>>
-SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
+Expected<std::optional<std::string>>
+findSupplementaryFile(const object::ObjectFile &Obj, StringRef InputPath) {
   StringRef Name;
   ArrayRef<uint8_t> Id;
   bool Named = false;
@@ -115,7 +115,7 @@ SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
       if (!Sup)
         return Sup.takeError();
       if (Sup->IsSupplementary)
-        return nullptr; // this is a supplementary file itself
+        return std::nullopt; // this is a supplementary file itself
       if (Sup->File.empty())
         return malformed(*SN, "no file name");
       Name = Sup->File;
@@ -124,7 +124,7 @@ SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
     Named = true;
   }
   if (!Named)
-    return nullptr;
+    return std::nullopt;
 
   SmallVector<std::string, 2> Candidates;
   if (sys::path::is_absolute(Name)) {
@@ -146,13 +146,10 @@ SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
     Expected<object::OwningBinary<object::Binary>> B = object::createBinary(C);
     if (!B)
       return createFileError(C, B.takeError());
-    auto [Binary, Buffer] = B->takeBinary();
-    std::unique_ptr<object::ObjectFile> O(
-        dyn_cast<object::ObjectFile>(Binary.get()));
+    auto *O = dyn_cast<object::ObjectFile>(B->getBinary());
     if (!O)
       return createFileError(
           C, createStringError(inconvertibleErrorCode(), "not an object file"));
-    Binary.release();
     std::string Found = identity(*O);
     if (!Id.empty() && Found != toStringRef(Id)) {
       Mismatch = "'" + C + "' has build-id " +
@@ -160,30 +157,7 @@ SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
                  ", not the " + toHex(Id, true) + " expected; ";
       continue;
     }
-    std::unique_ptr<SupplementaryDwarf> S(new SupplementaryDwarf());
-    S->Path = C;
-    S->Bin = object::OwningBinary<object::ObjectFile>(std::move(O),
-                                                      std::move(Buffer));
-    SupplementaryDwarf *Raw = S.get();
-    auto Keep = [Raw](Error E) {
-      if (Raw->Opened)
-        consumeError(std::move(E));
-      else
-        Raw->Problems.push_back(
-            toString(createFileError(Raw->Path, std::move(E))));
-    };
-    if (Error E = checkDebugSectionsReadable(*S->Bin.getBinary()))
-      return createFileError(C, std::move(E));
-    S->Ctx = DWARFContext::create(*S->Bin.getBinary(),
-                                  DWARFContext::ProcessDebugRelocations::Ignore,
-                                  nullptr, "", Keep, Keep);
-    if (Error E = checkDieExtents(*S->Ctx))
-      return createFileError(C, std::move(E));
-    for (const auto &U : S->Ctx->info_section_units())
-      U->getUnitDIE(/*ExtractUnitDIEOnly=*/false);
-    S->Str = S->Ctx->getDWARFObj().getStrSection();
-    S->Opened = true;
-    return std::move(S);
+    return C;
   }
   std::string Looked;
   for (const std::string &C : Candidates)
@@ -191,6 +165,51 @@ SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
   return createStringError(inconvertibleErrorCode(),
                            Mismatch + "supplementary DWARF file '" + Name +
                                "' (dwz) not found (looked for " + Looked + ")");
+}
+
+Expected<std::unique_ptr<SupplementaryDwarf>>
+SupplementaryDwarf::open(const object::ObjectFile &Obj, StringRef InputPath) {
+  Expected<std::optional<std::string>> Found =
+      findSupplementaryFile(Obj, InputPath);
+  if (!Found)
+    return Found.takeError();
+  if (!*Found)
+    return nullptr;
+  const std::string &C = **Found;
+  Expected<object::OwningBinary<object::Binary>> B = object::createBinary(C);
+  if (!B)
+    return createFileError(C, B.takeError());
+  auto [Binary, Buffer] = B->takeBinary();
+  std::unique_ptr<object::ObjectFile> O(
+      dyn_cast<object::ObjectFile>(Binary.get()));
+  if (!O)
+    return createFileError(
+        C, createStringError(inconvertibleErrorCode(), "not an object file"));
+  Binary.release();
+  std::unique_ptr<SupplementaryDwarf> S(new SupplementaryDwarf());
+  S->Path = C;
+  S->Bin =
+      object::OwningBinary<object::ObjectFile>(std::move(O), std::move(Buffer));
+  SupplementaryDwarf *Raw = S.get();
+  auto Keep = [Raw](Error E) {
+    if (Raw->Opened)
+      consumeError(std::move(E));
+    else
+      Raw->Problems.push_back(
+          toString(createFileError(Raw->Path, std::move(E))));
+  };
+  if (Error E = checkDebugSectionsReadable(*S->Bin.getBinary()))
+    return createFileError(C, std::move(E));
+  S->Ctx = DWARFContext::create(*S->Bin.getBinary(),
+                                DWARFContext::ProcessDebugRelocations::Ignore,
+                                nullptr, "", Keep, Keep);
+  if (Error E = checkDieExtents(*S->Ctx))
+    return createFileError(C, std::move(E));
+  for (const auto &U : S->Ctx->info_section_units())
+    U->getUnitDIE(/*ExtractUnitDIEOnly=*/false);
+  S->Str = S->Ctx->getDWARFObj().getStrSection();
+  S->Opened = true;
+  return std::move(S);
 }
 
 std::unique_ptr<SupplementaryDwarf>

@@ -1,9 +1,10 @@
-//===- Printer.cpp - llvm-symbolizer compatible output of lookups ---------===//
+//===- Printer.cpp - llvm-symbolizer and addr2line compatible output ------===//
 //
 // The formats follow llvm-symbolizer 19 (its DIPrinter): LLVM style prints
 // "name\nfile:line:column\n" per frame and a blank line per address; GNU
 // style "name\nfile:line\n" per frame; JSON one object per address with
-// sorted keys, unknown strings as "" and unknown numbers as 0.
+// sorted keys, unknown strings as "" and unknown numbers as 0. Binutils'
+// addr2line prints GNU's layout with its own unknowns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,11 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/Format.h"
+
+#include <cinttypes>
+#include <cstdlib>
+#include <cxxabi.h>
 
 using namespace llvm;
 
@@ -23,10 +29,107 @@ ResultPrinter::~ResultPrinter() = default;
 
 static std::string toHex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
+/// Where GCC's and clang's clone and part suffixes start (`foo.cold`,
+/// `foo.isra.0`, `_Z3barv.part.0`, `baz.llvm.123`), or npos: DWARF names
+/// such a symbol's code after the function it came from.
+static size_t cloneSuffix(StringRef Name) {
+  static const char *const Suffixes[] = {
+      ".cold",   ".isra.",      ".part.", ".constprop.",  ".lto_priv.",
+      ".clone.", ".localalias", ".llvm.", ".specialized."};
+  size_t Cut = StringRef::npos;
+  for (const char *S : Suffixes)
+    Cut = std::min(Cut, Name.find(S));
+  return Cut;
+}
+
+/// The part of Name after its last `::` outside brackets.
+static StringRef lastComponent(StringRef Name) {
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = Name[I];
+    if (C == '<' || C == '(' || C == '[')
+      ++Depth;
+    else if ((C == '>' || C == ')' || C == ']') && Depth > 0)
+      --Depth;
+    else if (C == ':' && Depth == 0 && I + 1 < Name.size() &&
+             Name[I + 1] == ':')
+      Start = I + 2;
+  }
+  return Name.drop_front(Start);
+}
+
+/// The short name of an Itanium function name, or std::nullopt when Name
+/// is not one: the base name with the template arguments that follow it
+/// in the function's full name.
+static std::optional<std::string> shortItaniumName(const std::string &Name) {
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Name.c_str()) || !D.isFunction())
+    return std::nullopt;
+  size_t N = 0;
+  char *Full = D.getFunctionName(nullptr, &N);
+  char *Base = Full ? D.getFunctionBaseName(nullptr, &N) : nullptr;
+  std::optional<std::string> Short;
+  if (Full && Base) {
+    StringRef F(Full), B(Base);
+    // The base name's own occurrence: after a scope (or first), followed by
+    // nothing or its template arguments.
+    for (size_t Limit = F.size(), At; !B.empty() && Limit >= B.size();
+         Limit = At + B.size() - 1) {
+      At = F.take_front(Limit).rfind(B);
+      if (At == StringRef::npos)
+        break;
+      StringRef Before = F.take_front(At), After = F.drop_front(At + B.size());
+      if ((Before.empty() || Before.ends_with("::")) &&
+          (After.empty() || After.starts_with("<"))) {
+        Short = F.drop_front(At).str();
+        break;
+      }
+    }
+    if (!Short)
+      Short = lastComponent(F).str();
+  }
+  std::free(Full);
+  std::free(Base);
+  return Short;
+}
+
+/// Name demangled by the C++ runtime's demangler (GCC's, as binutils'), or
+/// as it is when it is not a mangled name.
+static std::string gnuDemangle(StringRef Name) {
+  std::string Mangled = Name.str();
+  int Status = 0;
+  char *D = abi::__cxa_demangle(Mangled.c_str(), nullptr, nullptr, &Status);
+  std::string Result = Status == 0 && D ? std::string(D) : Mangled;
+  std::free(D);
+  return Result;
+}
+
+std::string shortFunctionName(StringRef Name) {
+  Name = Name.take_front(cloneSuffix(Name));
+  if (Name.starts_with("_Z"))
+    if (std::optional<std::string> S = shortItaniumName(Name.str()))
+      return *S;
+  std::string Demangled = llvm::demangle(Name);
+  return lastComponent(Demangled).str();
+}
+
 std::string ResultPrinter::displayName(StringRef Name) const {
+  if (Opts.Functions == FunctionNames::Short)
+    return shortFunctionName(Name);
+  // addr2line demangles with the GNU demangler (lambdas as
+  // {lambda(...)#1}, not LLVM's 'lambda'(...)).
+  if (Opts.Style == OutputStyle::Addr2Line && Opts.Demangle)
+    return gnuDemangle(Name);
   if (!Opts.Demangle)
     return Name.str();
   return llvm::demangle(Name);
+}
+
+std::string ResultPrinter::displayPath(StringRef Path) const {
+  if (Opts.Paths == PathStyle::BaseName)
+    return Path.substr(Path.rfind('/') + 1).str(); // npos + 1 is 0
+  return Path.str();
 }
 
 void ResultPrinter::beginList() {
@@ -39,7 +142,7 @@ void ResultPrinter::endList() {
     return;
   json::Value V(std::move(*List));
   List.reset();
-  json::OStream(OS).value(V);
+  json::OStream(OS, Opts.Pretty ? 2 : 0).value(V);
   OS << '\n';
   OS.flush();
 }
@@ -49,118 +152,248 @@ void ResultPrinter::emit(json::Value V) {
     List->push_back(std::move(V));
     return;
   }
-  json::OStream(OS).value(V);
+  json::OStream(OS, Opts.Pretty ? 2 : 0).value(V);
   OS << '\n';
   OS.flush();
 }
 
-/// The frames to print: all of them, or with --no-inlines the outermost
-/// function at the innermost location.
-static std::vector<SourceFrame> selectFrames(const std::vector<SourceFrame> &F,
-                                             bool Inlines) {
-  if (Inlines || F.size() <= 1)
+std::vector<SourceFrame>
+ResultPrinter::selectFrames(const LookupResult &R) const {
+  std::vector<SourceFrame> F = R.Frames;
+  // addr2line names a function with debug information after its DWARF,
+  // where GCC's clone parts (foo.cold) are the function they came from.
+  if (Opts.Style == OutputStyle::Addr2Line)
+    for (SourceFrame &Fr : F)
+      if (!Fr.FileName.empty() || Fr.Line)
+        Fr.FunctionName.resize(
+            std::min(Fr.FunctionName.size(), cloneSuffix(Fr.FunctionName)));
+  // Short names come from DWARF only: llvm-symbolizer finds nothing for a
+  // function the symbol table alone names (no file, no line).
+  if (Opts.Functions == FunctionNames::Short && F.size() == 1 &&
+      F[0].FileName.empty() && !F[0].Line)
+    return {};
+  if (Opts.Inlines || F.size() <= 1)
     return F;
-  SourceFrame One = F.back();
-  One.FileName = F.front().FileName;
-  One.Line = F.front().Line;
-  One.Column = F.front().Column;
-  One.Discriminator = F.front().Discriminator;
+  // GNU style asks for the inlined chain and keeps its innermost frame;
+  // LLVM and JSON ask for the line at the address, whose name and start
+  // are the symbol's (the outermost function) with linkage names, and the
+  // innermost function's with short ones.
+  SourceFrame One = F.front();
+  bool Outer =
+      Opts.Functions == FunctionNames::Linkage &&
+      (Opts.Style == OutputStyle::LLVM || Opts.Style == OutputStyle::JSON);
+  if (Outer) {
+    const SourceFrame &Fn = F.back();
+    One.FunctionName = Fn.FunctionName;
+    One.StartAddress = Fn.StartAddress;
+    One.Size = Fn.Size;
+    One.Module = Fn.Module;
+    One.SymbolType = Fn.SymbolType;
+  }
   return {One};
 }
 
-void ResultPrinter::printPlain(const std::vector<SourceFrame> &Frames) {
-  auto PrintOne = [&](StringRef Name, StringRef File, uint32_t Line,
-                      uint32_t Column, uint32_t Discriminator) {
-    OS << (Name.empty() ? "??" : displayName(Name)) << '\n';
-    OS << (File.empty() ? StringRef("??") : File) << ':' << Line;
-    if (Opts.Style == OutputStyle::LLVM)
-      OS << ':' << Column;
-    else if (Discriminator)
-      OS << " (discriminator " << Discriminator << ')';
-    OS << '\n';
-  };
-  if (Frames.empty())
-    PrintOne("", "", 0, 0, 0);
-  for (const SourceFrame &F : Frames)
-    PrintOne(F.FunctionName, F.FileName, F.Line, F.Column, F.Discriminator);
+void ResultPrinter::printHeader(std::optional<uint64_t> Address) {
+  if (!Address || !Opts.PrintAddress)
+    return;
+  if (Opts.Style == OutputStyle::Addr2Line)
+    OS << format("0x%016" PRIx64, *Address);
+  else
+    OS << "0x" << utohexstr(*Address, /*LowerCase=*/true);
+  OS << (Opts.Pretty ? ": " : "\n");
+}
+
+void ResultPrinter::printFrame(const SourceFrame *F, bool Inlined) {
+  bool Binutils = Opts.Style == OutputStyle::Addr2Line;
+  if (Opts.Pretty && Inlined &&
+      (Opts.Functions != FunctionNames::None || Binutils))
+    OS << " (inlined by) ";
+  if (Opts.Functions != FunctionNames::None) {
+    std::string Name = F ? displayName(F->FunctionName) : "";
+    OS << (Name.empty() ? "??" : Name);
+    // addr2line joins an unknown name to its location with a space.
+    OS << (!Opts.Pretty ? "\n" : Binutils && !F ? " " : " at ");
+  }
+  std::string File = F ? displayPath(F->FileName) : "";
+  if (File.empty())
+    File = "??";
+  uint32_t Line = F ? F->Line : 0;
+  uint32_t Discriminator = F ? F->Discriminator : 0;
+  switch (Opts.Style) {
+  case OutputStyle::LLVM:
+  case OutputStyle::JSON:
+    OS << File << ':' << Line << ':' << (F ? F->Column : 0) << '\n';
+    return;
+  case OutputStyle::GNU:
+    OS << File << ':' << Line;
+    break;
+  case OutputStyle::Addr2Line:
+    // Nothing found is `??:0`; a frame without a line `FILE:?`.
+    OS << File << ':';
+    if (Line)
+      OS << Line;
+    else
+      OS << (F ? "?" : "0");
+    if (!Line)
+      Discriminator = 0;
+    break;
+  }
+  if (Discriminator)
+    OS << " (discriminator " << Discriminator << ')';
+  OS << '\n';
+}
+
+void ResultPrinter::printFooter() {
   if (Opts.Style == OutputStyle::LLVM)
     OS << '\n';
   OS.flush();
 }
 
-static json::Object frameToJSON(const SourceFrame *F, std::string Name) {
+void ResultPrinter::printPlain(std::optional<uint64_t> Address,
+                               const std::vector<SourceFrame> &Frames) {
+  printHeader(Address);
+  if (Frames.empty())
+    printFrame(nullptr, false);
+  for (size_t I = 0; I < Frames.size(); ++I)
+    printFrame(&Frames[I], I > 0);
+  printFooter();
+}
+
+json::Object ResultPrinter::frameToJSON(const SourceFrame *F) const {
   json::Object O;
+  bool Named = F && Opts.Functions != FunctionNames::None;
   O["Column"] = F ? F->Column : 0;
   O["Discriminator"] = F ? F->Discriminator : 0;
-  O["FileName"] = F ? F->FileName : "";
-  O["FunctionName"] = std::move(Name);
+  O["FileName"] = F ? displayPath(F->FileName) : "";
+  O["FunctionName"] = Named ? displayName(F->FunctionName) : "";
   O["Line"] = F ? F->Line : 0;
   O["StartAddress"] = F ? toHex(F->StartAddress) : "";
-  O["StartFileName"] = F ? F->StartFileName : "";
+  O["StartFileName"] = F ? displayPath(F->StartFileName) : "";
   O["StartLine"] = F ? F->StartLine : 0;
   return O;
 }
 
-void ResultPrinter::printJSON(std::optional<uint64_t> Address,
-                              const std::vector<SourceFrame> &Frames) {
-  json::Array Symbols;
-  if (Frames.empty())
-    Symbols.push_back(frameToJSON(nullptr, ""));
-  for (const SourceFrame &F : Frames)
-    Symbols.push_back(frameToJSON(&F, displayName(F.FunctionName)));
+json::Object ResultPrinter::requestToJSON(std::optional<uint64_t> Address,
+                                          StringRef SymName) const {
   json::Object O;
   O["ModuleName"] = Opts.ModuleName;
   if (Address)
     O["Address"] = toHex(*Address);
+  if (!SymName.empty())
+    O["SymName"] = SymName.str();
+  return O;
+}
+
+void ResultPrinter::print(const LookupResult &Result) {
+  std::vector<SourceFrame> Frames = selectFrames(Result);
+  if (Opts.Style != OutputStyle::JSON) {
+    printPlain(Result.Address, Frames);
+    return;
+  }
+  json::Array Symbols;
+  if (Frames.empty())
+    Symbols.push_back(frameToJSON(nullptr));
+  for (const SourceFrame &F : Frames)
+    Symbols.push_back(frameToJSON(&F));
+  json::Object O = requestToJSON(Result.Address, "");
   O["Symbol"] = std::move(Symbols);
   emit(std::move(O));
 }
 
-void ResultPrinter::print(const LookupResult &Result) {
-  std::vector<SourceFrame> Frames = selectFrames(Result.Frames, Opts.Inlines);
-  if (Opts.Style == OutputStyle::JSON)
-    printJSON(Result.Address, Frames);
-  else
-    printPlain(Frames);
-}
-
 void ResultPrinter::printError(uint64_t Address, StringRef Message) {
   if (Opts.Style != OutputStyle::JSON) {
-    printPlain({});
+    printPlain(Address, {});
     return;
   }
-  json::Object O;
-  O["ModuleName"] = Opts.ModuleName;
-  O["Address"] = toHex(Address);
+  json::Object O = requestToJSON(Address, "");
   O["Error"] = json::Object{{"Message", Message.str()}};
+  emit(std::move(O));
+}
+
+void ResultPrinter::printNoAnswer(uint64_t Address) {
+  if (Opts.Style != OutputStyle::JSON) {
+    printPlain(Address, {});
+    return;
+  }
+  json::Object O = requestToJSON(Address, "");
+  O["Symbol"] = json::Array();
   emit(std::move(O));
 }
 
 void ResultPrinter::printSymbol(StringRef SymName,
                                 ArrayRef<LookupResult> Matches) {
+  // llvm-symbolizer finds each match's line as --no-inlines does in LLVM
+  // style.
+  PrinterOptions Saved = Opts;
+  Opts.Inlines = false;
+  OutputStyle Style = Opts.Style;
+  if (Style != OutputStyle::JSON)
+    Opts.Style = OutputStyle::LLVM;
   std::vector<SourceFrame> Frames;
   for (const LookupResult &M : Matches)
-    for (SourceFrame &F : selectFrames(M.Frames, /*Inlines=*/false))
+    for (SourceFrame &F : selectFrames(M))
       Frames.push_back(std::move(F));
-  if (Opts.Style != OutputStyle::JSON) {
-    printPlain(Frames);
+  Opts = Saved;
+  if (Style != OutputStyle::JSON) {
+    if (Frames.empty())
+      return printPlain(std::nullopt, {});
+    for (const SourceFrame &F : Frames)
+      printFrame(&F, false);
+    printFooter();
     return;
   }
   json::Array Loc;
   for (const SourceFrame &F : Frames)
-    Loc.push_back(frameToJSON(&F, displayName(F.FunctionName)));
-  json::Object O;
+    Loc.push_back(frameToJSON(&F));
+  json::Object O = requestToJSON(std::nullopt, SymName);
   O["Loc"] = std::move(Loc);
-  O["ModuleName"] = Opts.ModuleName;
-  O["SymName"] = SymName.str();
   emit(std::move(O));
 }
 
-void ResultPrinter::printInvalidInput() {
-  if (Opts.Style == OutputStyle::JSON)
-    printJSON(std::nullopt, {});
-  else
-    printPlain({});
+void ResultPrinter::printData(std::optional<uint64_t> Address,
+                              const std::optional<DataSymbol> &Symbol,
+                              StringRef SymName) {
+  std::string Name;
+  if (Symbol)
+    Name = Opts.Demangle ? llvm::demangle(Symbol->Name) : Symbol->Name;
+  uint64_t Start = Symbol ? Symbol->Start : 0, Size = Symbol ? Symbol->Size : 0;
+  if (Opts.Style == OutputStyle::JSON) {
+    json::Object O = requestToJSON(Address, SymName);
+    O["Data"] = json::Object{
+        {"Name", Name}, {"Size", toHex(Size)}, {"Start", toHex(Start)}};
+    emit(std::move(O));
+    return;
+  }
+  printHeader(Address);
+  OS << (Name.empty() ? "??" : Name) << '\n';
+  OS << Start << ' ' << Size << '\n';
+  // The declaration's file and line: a table records no data symbols.
+  OS << "??:?\n";
+  printFooter();
+}
+
+void ResultPrinter::printNoLocals(std::optional<uint64_t> Address,
+                                  StringRef SymName) {
+  if (Opts.Style == OutputStyle::JSON) {
+    json::Object O = requestToJSON(Address, SymName);
+    O["Frame"] = json::Array();
+    emit(std::move(O));
+    return;
+  }
+  printHeader(Address);
+  OS << "??\n";
+  printFooter();
+}
+
+void ResultPrinter::printInvalidInput(bool WithModule) {
+  if (Opts.Style != OutputStyle::JSON) {
+    printPlain(std::nullopt, {});
+    return;
+  }
+  json::Object O;
+  O["ModuleName"] = WithModule ? Opts.ModuleName : "";
+  O["Symbol"] = json::Array{frameToJSON(nullptr)};
+  emit(std::move(O));
 }
 
 } // namespace dwarfpack

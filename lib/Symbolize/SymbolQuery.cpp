@@ -137,4 +137,51 @@ SymbolResolver::resolve(const SymbolQuery &Q,
   return Results;
 }
 
+Expected<std::optional<DataSymbol>> symbolAt(const AddressSymbolizer &Table,
+                                             uint64_t Address) {
+  Expected<LookupResult> R = Table.lookup(Address);
+  if (!R)
+    return R.takeError();
+  if (R->Frames.empty())
+    return std::nullopt;
+  const SourceFrame &Fn = R->Frames.back();
+  DataSymbol S{Fn.FunctionName, Fn.StartAddress + R->StartSlide, 0};
+  if (Fn.Size) {
+    S.Size = *Fn.Size;
+    return S;
+  }
+  // Offsets from the start: Inside answers with this function, Outside
+  // does not; double, then halve the distance between them.
+  auto Holds = [&](uint64_t Offset) -> Expected<bool> {
+    if (Offset > UINT64_MAX - S.Start)
+      return false;
+    Expected<LookupResult> L = Table.lookup(S.Start + Offset);
+    if (!L)
+      return L.takeError();
+    return !L->Frames.empty() &&
+           L->Frames.back().StartAddress + L->StartSlide == S.Start;
+  };
+  uint64_t Inside = Address - S.Start, Outside = Inside + 1;
+  while (true) {
+    Expected<bool> In = Holds(Outside);
+    if (!In)
+      return In.takeError();
+    if (!*In)
+      break;
+    Inside = Outside;
+    if (Outside > UINT64_MAX / 2)
+      return S; // no end: size unknown
+    Outside *= 2;
+  }
+  while (Outside - Inside > 1) {
+    uint64_t Mid = Inside + (Outside - Inside) / 2;
+    Expected<bool> In = Holds(Mid);
+    if (!In)
+      return In.takeError();
+    (*In ? Inside : Outside) = Mid;
+  }
+  S.Size = Outside;
+  return S;
+}
+
 } // namespace dwarfpack

@@ -111,6 +111,36 @@ Expected<const AddressSymbolizer &> DsoTables::byBuildId(StringRef Path,
 }
 
 //===----------------------------------------------------------------------===//
+// KernelModuleTables
+//===----------------------------------------------------------------------===//
+
+Expected<const AddressSymbolizer *>
+KernelModuleTables::table(StringRef Module, ArrayRef<uint8_t> Id) {
+  std::string Path = Dir ? Dir->find(Module, Id) : "";
+  if (Path.empty()) {
+    if (!Store || Id.size() < 2)
+      return nullptr;
+    Expected<const AddressSymbolizer &> T = Store->open(Id);
+    if (!T)
+      return T.takeError();
+    return &*T;
+  }
+  std::unique_ptr<AddressSymbolizer> &T = Opened[Path];
+  if (!T) {
+    Expected<std::unique_ptr<AddressSymbolizer>> O = Open(Path);
+    if (!O)
+      return O.takeError();
+    T = std::move(*O);
+  }
+  if (!Id.empty() && !T->uuid().empty() && T->uuid() != Id)
+    return failure("'" + Path + "': the table is of build-id " +
+                   toHex(T->uuid(), true) + ", module '" + Module +
+                   "' of the trace of build-id " + toHex(Id, true) +
+                   "; its frames are left as they are");
+  return T.get();
+}
+
+//===----------------------------------------------------------------------===//
 // TraceResolver
 //===----------------------------------------------------------------------===//
 

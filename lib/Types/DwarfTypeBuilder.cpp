@@ -1,23 +1,12 @@
 //===- DwarfTypeBuilder.cpp - DWARF to type model -------------------------===//
 
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
-#include "dwarfpack/Support/DenseKeys.h"
-#include "dwarfpack/Support/DieChildren.h"
 #include "dwarfpack/Support/LEB128.h"
-#include "dwarfpack/Support/SupplementaryDwarf.h"
 #include "dwarfpack/Types/TypeHash.h"
 
-#include "FastDwarf.h"
-
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
-#include "llvm/DebugInfo/DWARF/DWARFAbbreviationDeclaration.h"
-#include "llvm/DebugInfo/DWARF/DWARFContext.h"
-#include "llvm/DebugInfo/DWARF/DWARFDie.h"
-#include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
-#include "llvm/DebugInfo/DWARF/DWARFTypeUnit.h"
-#include "llvm/DebugInfo/DWARF/DWARFUnit.h"
-#include "llvm/Support/DataExtractor.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/LEB128.h"
 
@@ -29,6 +18,9 @@ using namespace llvm;
 namespace dwarfpack {
 namespace types {
 
+using input::Die;
+using input::FormValue;
+
 namespace {
 
 /// Deepest chain of nested type references followed before giving up; real
@@ -37,123 +29,67 @@ constexpr unsigned MaxDepth = 4000;
 /// Largest type size believed (bytes); larger sizes are corrupt.
 constexpr uint64_t MaxSaneSize = uint64_t(1) << 48;
 
-DieChildren childrenOf(const DWARFDie &D) { return DieChildren(D); }
-fast::Die::ChildRange childrenOf(const fast::Die &D) { return D.children(); }
+/// The attributes the converter reads through a DieView (the others are
+/// stepped over when a DIE's attributes are decoded).
+const input::AttrSet &wantedAttrs() {
+  static const input::AttrSet Set = {dwarf::DW_AT_name,
+                                     dwarf::DW_AT_byte_size,
+                                     dwarf::DW_AT_type,
+                                     dwarf::DW_AT_encoding,
+                                     dwarf::DW_AT_declaration,
+                                     dwarf::DW_AT_signature,
+                                     dwarf::DW_AT_data_bit_offset,
+                                     dwarf::DW_AT_data_member_location,
+                                     dwarf::DW_AT_bit_offset,
+                                     dwarf::DW_AT_bit_size,
+                                     dwarf::DW_AT_external,
+                                     dwarf::DW_AT_count,
+                                     dwarf::DW_AT_upper_bound,
+                                     dwarf::DW_AT_lower_bound,
+                                     dwarf::DW_AT_const_value,
+                                     dwarf::DW_AT_abstract_origin,
+                                     dwarf::DW_AT_specification,
+                                     dwarf::DW_AT_location,
+                                     dwarf::DW_AT_low_pc,
+                                     dwarf::DW_AT_ranges,
+                                     dwarf::DW_AT_linkage_name,
+                                     dwarf::DW_AT_MIPS_linkage_name};
+  return Set;
+}
 
 /// A DIE's attributes read in one pass. The converter asks a type or
-/// member DIE for up to eight attributes, and each DWARFDie::find walks the
+/// member DIE for up to eight attributes, and each Die::find walks the
 /// abbreviation again and skips the values before the one it wants.
-template <typename DieT> class DieView;
-
-/// LLVM's DIEs.
-template <> class DieView<DWARFDie> {
+class DieView {
 public:
-  /// Sup: dwz's supplementary file, where the references and strings of
-  /// its forms lead (its strings are read as inline ones).
-  DieView(const DWARFDie &D, const SupplementaryDwarf *Sup) : D(D), Sup(Sup) {
-    const DWARFAbbreviationDeclaration *Abbrev =
-        D.getAbbreviationDeclarationPtr();
-    if (!Abbrev)
-      return;
-    DWARFUnit *U = D.getDwarfUnit();
-    DWARFDataExtractor Data = U->getDebugInfoExtractor();
-    const dwarf::FormParams Params = U->getFormParams();
-    uint64_t Offset = D.getOffset() + getULEB128Size(Abbrev->getCode());
-    for (const DWARFAbbreviationDeclaration::AttributeSpec &Spec :
-         Abbrev->attributes()) {
-      if (Spec.isImplicitConst()) {
-        Attrs.push_back({Spec.Attr, Spec.getFormValue()});
-        continue;
-      }
-      // Source coordinates and siblings are on nearly every DIE and never
-      // asked for: skipped without decoding.
-      if (Spec.Attr == dwarf::DW_AT_decl_file ||
-          Spec.Attr == dwarf::DW_AT_decl_line ||
-          Spec.Attr == dwarf::DW_AT_decl_column ||
-          Spec.Attr == dwarf::DW_AT_sibling) {
-        if (std::optional<int64_t> Size = Spec.getByteSize(*U))
-          Offset += *Size;
-        else if (!DWARFFormValue::skipValue(Spec.Form, Data, &Offset, Params))
-          return;
-        continue;
-      }
-      // One extractor for all values (createFromUnit makes one each time).
-      DWARFFormValue V(Spec.Form);
-      if (!V.extractValue(Data, &Offset, Params, U))
-        return;
-      Attrs.push_back({Spec.Attr, inlineSupplementaryString(V, Sup)});
-    }
+  explicit DieView(const Die &D) : D(D) {
+    D.getDwarfUnit()->readAttrs(D.index(), wantedAttrs(), Attrs);
   }
-  std::optional<DWARFFormValue> find(dwarf::Attribute A) const {
+  std::optional<FormValue> find(dwarf::Attribute A) const {
     for (const auto &[Key, Value] : Attrs)
       if (Key == A)
         return Value;
     return std::nullopt;
   }
-  const DWARFDie &die() const { return D; }
+  const Die &die() const { return D; }
   dwarf::Tag getTag() const { return D.getTag(); }
-  auto children() const { return childrenOf(D); }
-  DWARFDie getAttributeValueAsReferencedDie(dwarf::Attribute A) const {
-    if (auto V = find(A))
-      return referencedDie(D, *V, Sup);
-    return DWARFDie();
-  }
-
-private:
-  DWARFDie D;
-  const SupplementaryDwarf *Sup;
-  SmallVector<std::pair<dwarf::Attribute, DWARFFormValue>, 10> Attrs;
-};
-
-/// The fast reader's DIEs (stand-alone units of linked objects).
-template <> class DieView<fast::Die> {
-public:
-  explicit DieView(const fast::Die &D) : D(D) {
-    D.getDwarfUnit()->readAttrs(D.index(), Attrs);
-  }
-  std::optional<fast::FormValue> find(dwarf::Attribute A) const {
-    for (const auto &[Key, Value] : Attrs)
-      if (Key == A)
-        return Value;
-    return std::nullopt;
-  }
-  const fast::Die &die() const { return D; }
-  dwarf::Tag getTag() const { return D.getTag(); }
-  auto children() const { return childrenOf(D); }
-  fast::Die getAttributeValueAsReferencedDie(dwarf::Attribute A) const {
+  Die::ChildRange children() const { return D.children(); }
+  Die getAttributeValueAsReferencedDie(dwarf::Attribute A) const {
     if (auto V = find(A))
       return D.getAttributeValueAsReferencedDie(*V);
-    return fast::Die();
+    return Die();
   }
 
 private:
-  fast::Die D;
-  SmallVector<std::pair<dwarf::Attribute, fast::FormValue>, 10> Attrs;
+  Die D;
+  SmallVector<std::pair<dwarf::Attribute, FormValue>, 10> Attrs;
 };
 
-// What the converter needs of a unit beyond its DIEs, for both readers.
-bool isLittleEndian(DWARFUnit &U) { return U.getContext().isLittleEndian(); }
-bool isLittleEndian(const fast::Unit &U) { return U.isLittleEndian(); }
-const char *linkageName(const DWARFDie &D, const SupplementaryDwarf *Sup) {
-  return subroutineName(D, Sup);
-}
-const char *linkageName(const fast::Die &D, const SupplementaryDwarf *) {
-  return D.getLinkageNameOrName();
-}
-std::optional<uint64_t> addrEntry(const DWARFDie &D, uint64_t Index) {
-  if (Index > UINT32_MAX)
-    return std::nullopt;
-  if (auto A = D.getDwarfUnit()->getAddrOffsetSectionItem(Index))
-    return A->Address;
-  return std::nullopt;
-}
-std::optional<uint64_t> addrEntry(const fast::Die &D, uint64_t Index) {
-  return D.getDwarfUnit()->addrEntry(Index);
-}
 /// Where a function begins (DW_AT_low_pc; functions described by ranges
 /// only have no single answer here) or a variable lives (a location that
 /// is just DW_OP_addr or DW_OP_addrx).
-template <typename DieT> std::optional<uint64_t> symbolAddress(const DieT &D) {
+template <typename DieLike>
+std::optional<uint64_t> symbolAddress(const DieLike &D) {
   if (D.getTag() == dwarf::DW_TAG_subprogram) {
     if (auto V = D.find(dwarf::DW_AT_low_pc))
       return V->getAsAddress();
@@ -163,12 +99,13 @@ template <typename DieT> std::optional<uint64_t> symbolAddress(const DieT &D) {
   std::optional<ArrayRef<uint8_t>> Expr = V ? V->getAsBlock() : std::nullopt;
   if (!Expr || Expr->empty())
     return std::nullopt;
-  uint8_t AddrSize = D.getDwarfUnit()->getAddressByteSize();
+  const input::Unit &U = *V->unit();
+  uint8_t AddrSize = U.getAddressByteSize();
   uint8_t Op = (*Expr)[0];
   if (Op == dwarf::DW_OP_addr && Expr->size() == 1u + AddrSize &&
       (AddrSize == 4 || AddrSize == 8)) {
     uint64_t A = 0;
-    bool LE = isLittleEndian(*D.getDwarfUnit());
+    bool LE = U.isLittleEndian();
     for (unsigned I = 0; I < AddrSize; ++I)
       A = A << 8 | (*Expr)[LE ? AddrSize - I : 1 + I];
     return A;
@@ -177,10 +114,10 @@ template <typename DieT> std::optional<uint64_t> symbolAddress(const DieT &D) {
     uint64_t Index = 0;
     unsigned Len = 0;
     const char *Err = nullptr;
-    Index = decodeULEB128(Expr->data() + 1, &Len, Expr->data() + Expr->size(),
-                          &Err);
+    Index = decodeULEB128Bounded(Expr->data() + 1, &Len,
+                                 Expr->data() + Expr->size(), &Err);
     if (!Err && 1 + Len == Expr->size())
-      return addrEntry(D, Index);
+      return U.addrEntry(Index);
   }
   return std::nullopt;
 }
@@ -206,73 +143,47 @@ bool isSignatureClone(StringRef Name) {
   }
   return false;
 }
-DWARFDie unitDie(DWARFUnit &U) {
-  return U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
-}
-fast::Die unitDie(const fast::Unit &U) { return U.getUnitDIE(); }
-template <typename Fn> void forEachDie(DWARFUnit &U, Fn F) {
-  for (const DWARFDebugInfoEntry &E : U.dies())
-    F(DWARFDie(&U, &E));
-}
-template <typename Fn> void forEachDie(const fast::Unit &U, Fn F) {
-  for (uint32_t I = 0, E = U.numDies(); I < E; ++I)
-    F(fast::Die(&U, I));
-}
 
-/// Child DIEs of a fast reader's DIE, to size vectors once.
-size_t numChildren(const fast::Die &D) {
+/// Child DIEs, to size vectors once.
+size_t numChildren(const Die &D) {
   size_t N = 0;
-  for (fast::Die C : D.children()) {
+  for (Die C : D.children()) {
     (void)C;
     ++N;
   }
   return N;
 }
 
-/// Converts one unit read with LLVM's reader (DieT = DWARFDie) or the fast
-/// one (fast::Die): the same code, so the same types.
-template <typename DieT> class UnitConverter {
-  static constexpr bool IsLLVM = std::is_same_v<DieT, DWARFDie>;
-  using UnitT = std::conditional_t<IsLLVM, DWARFUnit, const fast::Unit>;
-  using ViewT = DieView<DieT>;
-
+/// Converts one unit.
+class UnitConverter {
 public:
-  UnitConverter(UnitT &U, WarningLog &Log, const TypeSignatureMap *Sigs,
-                uint64_t OffsetBias, const SupplementaryDwarf *Sup,
-                const StringSet<> *Declared)
-      : U(U), Log(Log), Sigs(Sigs), OffsetBias(OffsetBias), Sup(Sup),
-        Declared(Declared) {
-    if constexpr (!IsLLVM) {
-      IndexMemo.assign(U.numDies(), NoMemo);
-      // About one type for four DIEs in C units.
-      Out.Types.reserve(U.numDies() / 4 + 1);
-    }
+  UnitConverter(const input::Unit &U, WarningLog &Log,
+                const TypeUnitIndex *Sigs, const StringSet<> *Declared)
+      : U(U), Log(Log), Sigs(Sigs), Declared(Declared) {
+    IndexMemo.assign(U.numDies(), NoMemo);
+    // About one type for four DIEs in C units.
+    Out.Types.reserve(U.numDies() / 4 + 1);
     Out.Types.emplace_back(); // void
   }
 
   UnitTypes run();
 
 private:
-  UnitT &U;
+  const input::Unit &U;
   WarningLog &Log;
-  const TypeSignatureMap *Sigs;
-  uint64_t OffsetBias;
-  const SupplementaryDwarf *Sup;
+  const TypeUnitIndex *Sigs;
   const StringSet<> *Declared;
   UnitTypes Out;
-  /// Converted DIEs: those of U by offset (a reference's target is found
-  /// there without resolving it to a DIE, a binary search), others (type
-  /// units) by identity.
-  DenseMap<uint64_t, TypeId> LocalMemo;
-  DenseMap<const void *, TypeId> ForeignMemo;
-  /// The fast reader's DIEs by index (NoMemo: not converted yet).
+  /// Converted DIEs: those of U by index (NoMemo: not converted yet),
+  /// others (type units, other units, dwz's file) by identity.
   static constexpr TypeId NoMemo = UINT32_MAX;
+  std::vector<TypeId> IndexMemo;
+  DenseMap<std::pair<const void *, uint32_t>, TypeId> ForeignMemo;
   /// Memoized while a DIE's type is being resolved: a reference back to it
   /// (a cycle) then reads as unknown, without adding an unknown type to
   /// units where no cycle occurs.
   static constexpr TypeId Provisional = UINT32_MAX - 1;
   TypeId memoized(TypeId Id) { return Id == Provisional ? unknown() : Id; }
-  std::vector<TypeId> IndexMemo;
   TypeId UnknownId = 0, DefaultIndexId = 0;
   unsigned Depth = 0;
 
@@ -300,107 +211,72 @@ private:
     }
     return DefaultIndexId;
   }
-  TypeId *memoFind(const DieT &D) {
-    if constexpr (!IsLLVM) {
+  TypeId *memoFind(const Die &D) {
+    if (D.getDwarfUnit() == &U) {
       TypeId &M = IndexMemo[D.index()];
       return M == NoMemo ? nullptr : &M;
-    } else {
-      if (D.getDwarfUnit() == &U) {
-        auto It = LocalMemo.find(D.getOffset());
-        return It == LocalMemo.end() ? nullptr : &It->second;
-      }
-      // DIE identity, also across the separate .debug_types sections of an
-      // object file (whose offsets all start at 0).
-      auto It = ForeignMemo.find(D.getDebugInfoEntry());
-      return It == ForeignMemo.end() ? nullptr : &It->second;
     }
+    auto It = ForeignMemo.find({D.getDwarfUnit(), D.index()});
+    return It == ForeignMemo.end() ? nullptr : &It->second;
   }
-  void memoSet(const DieT &D, TypeId Id) {
-    if constexpr (!IsLLVM)
+  void memoSet(const Die &D, TypeId Id) {
+    if (D.getDwarfUnit() == &U)
       IndexMemo[D.index()] = Id;
-    else if (D.getDwarfUnit() == &U)
-      LocalMemo[D.getOffset()] = Id;
     else
-      ForeignMemo[D.getDebugInfoEntry()] = Id;
+      ForeignMemo[{D.getDwarfUnit(), D.index()}] = Id;
   }
-  void warn(StringRef Kind, const ViewT &D, const Twine &Msg) {
+  void warn(StringRef Kind, const DieView &D, const Twine &Msg) {
     warn(Kind, D.die(), Msg);
   }
-  void warn(StringRef Kind, const DieT &D, const Twine &Msg) {
-    Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset() + OffsetBias) +
-                         ": " + Msg);
+  void warn(StringRef Kind, const Die &D, const Twine &Msg) {
+    Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset()) + ": " + Msg);
   }
 
-  TypeId typeOf(const DieT &D);
-  TypeId refType(const ViewT &D, dwarf::Attribute A = dwarf::DW_AT_type);
-  TypeId refType(const DieT &D) { return refType(view(D)); }
-  ViewT view(const DieT &D) const {
-    if constexpr (IsLLVM)
-      return ViewT(D, Sup);
-    else
-      return ViewT(D);
+  TypeId typeOf(const Die &D);
+  TypeId refType(const DieView &D, dwarf::Attribute A = dwarf::DW_AT_type);
+  TypeId refType(const Die &D) { return refType(DieView(D)); }
+  /// The type unit's type DIE of a signature, looked up in every file read.
+  Die signatureTarget(uint64_t Signature) const {
+    return Sigs ? Sigs->lookup(Signature) : Die();
   }
-  /// The DIE attribute A of D refers to (also in dwz's supplementary file).
-  DieT refDie(const DieT &D, dwarf::Attribute A) const {
-    if constexpr (IsLLVM)
-      return referencedDie(D, A, Sup);
-    else
-      return D.getAttributeValueAsReferencedDie(A);
-  }
-  TypeId convert(const ViewT &D);
-  void convertInto(const ViewT &D, Type &T);
-  void convertBase(const ViewT &D, Type &T);
-  void convertAggregate(const ViewT &D, Type &T);
-  void convertEnum(const ViewT &D, Type &T);
-  void convertArray(const ViewT &D, Type &T);
-  void convertFunction(const DieT &D, Type &T);
-  std::optional<uint64_t> memberBitOffset(const ViewT &M, uint64_t TypeSize);
-  void collectSymbols(const DieT &Scope);
+  TypeId convert(const DieView &D);
+  void convertInto(const DieView &D, Type &T);
+  void convertBase(const DieView &D, Type &T);
+  void convertAggregate(const DieView &D, Type &T);
+  void convertEnum(const DieView &D, Type &T);
+  void convertArray(const DieView &D, Type &T);
+  void convertFunction(const Die &D, Type &T);
+  std::optional<uint64_t> memberBitOffset(const DieView &M, uint64_t TypeSize);
+  void collectSymbols(const Die &Scope);
 };
 
-template <typename DieT> StringRef nameOf(const DieT &D) {
+template <typename DieLike> StringRef nameOf(const DieLike &D) {
   if (auto V = D.find(dwarf::DW_AT_name))
-    if (auto S = V->getAsCString())
-      return *S;
+    if (const char *S = V->cstr())
+      return S;
   return {};
 }
 
-template <typename DieT> std::optional<uint64_t> byteSize(const DieT &D) {
+template <typename DieLike> std::optional<uint64_t> byteSize(const DieLike &D) {
   if (auto V = D.find(dwarf::DW_AT_byte_size))
     return V->getAsUnsignedConstant();
   return std::nullopt;
 }
 
-template <typename DieT>
-TypeId UnitConverter<DieT>::refType(const ViewT &D, dwarf::Attribute A) {
+TypeId UnitConverter::refType(const DieView &D, dwarf::Attribute A) {
   auto V = D.find(A);
   if (!V)
     return 0; // no type: void
-  if constexpr (IsLLVM) {
-    if (D.die().getDwarfUnit() == &U)
-      if (std::optional<uint64_t> Rel = V->getAsRelativeReference();
-          Rel && isDenseKey(U.getOffset() + *Rel)) {
-        auto It = LocalMemo.find(U.getOffset() + *Rel);
-        if (It != LocalMemo.end())
-          return memoized(It->second);
-      }
+  if (V->getForm() == dwarf::DW_FORM_ref_sig8) {
     // A type unit's signature as the reference itself (GCC's DWARF 5 type
-    // units): found in the type units of every context read, where LLVM
+    // units): found in the type units of every file read, where LLVM
     // looks only in the referring unit's own.
-    if (std::optional<uint64_t> Hash = V->getAsSignatureReference()) {
-      if (Sigs)
-        if (auto It = Sigs->find(*Hash); It != Sigs->end())
-          return typeOf(It->second);
-      warn("bad-type-signature", D.die(),
-           "type signature not found in any unit");
-      return unknown();
-    }
+    if (Die T = signatureTarget(V->raw()))
+      return typeOf(T);
+    warn("bad-type-signature", D.die(), "type signature not found in any unit");
+    return unknown();
   }
-  DieT T;
-  if constexpr (IsLLVM)
-    T = referencedDie(D.die(), *V, Sup);
-  else
-    T = D.die().getAttributeValueAsReferencedDie(*V);
+  Die T = D.die().getAttributeValueAsReferencedDie(*V);
   if (!T) {
     warn("bad-type-reference", D.die(),
          "type reference points outside the unit");
@@ -409,7 +285,7 @@ TypeId UnitConverter<DieT>::refType(const ViewT &D, dwarf::Attribute A) {
   return typeOf(T);
 }
 
-template <typename DieT> TypeId UnitConverter<DieT>::typeOf(const DieT &D) {
+TypeId UnitConverter::typeOf(const Die &D) {
   if (TypeId *Known = memoFind(D))
     return memoized(*Known);
   if (Depth >= MaxDepth) {
@@ -418,25 +294,19 @@ template <typename DieT> TypeId UnitConverter<DieT>::typeOf(const DieT &D) {
   }
   ++Depth;
   TypeId Id;
-  ViewT V = view(D);
+  DieView V(D);
   if (auto Sig = V.find(dwarf::DW_AT_signature)) {
     // A declaration standing for a type unit's definition (DWARF 4
     // -fdebug-types-section, DWARF 5 type units).
-    // (The fast reader takes no unit with signatures.)
-    if constexpr (IsLLVM) {
-      DWARFDie Def;
-      if (auto Hash = Sig->getAsSignatureReference(); Hash && Sigs) {
-        auto It = Sigs->find(*Hash);
-        if (It != Sigs->end())
-          Def = It->second;
-      }
-      if (Def && Def.getDwarfUnit()->isTypeUnit()) {
-        memoSet(D, Provisional);
-        Id = typeOf(Def);
-        memoSet(D, Id);
-        --Depth;
-        return Id;
-      }
+    Die Def;
+    if (Sig->getForm() == dwarf::DW_FORM_ref_sig8)
+      Def = signatureTarget(Sig->raw());
+    if (Def && Def.getDwarfUnit()->header().isTypeUnit()) {
+      memoSet(D, Provisional);
+      Id = typeOf(Def);
+      memoSet(D, Id);
+      --Depth;
+      return Id;
     }
     warn("bad-type-signature", D, "type signature not found in any unit");
   }
@@ -453,7 +323,7 @@ template <typename DieT> TypeId UnitConverter<DieT>::typeOf(const DieT &D) {
   return Id;
 }
 
-template <typename DieT> TypeId UnitConverter<DieT>::convert(const ViewT &D) {
+TypeId UnitConverter::convert(const DieView &D) {
   // Reserve the id first so self-references (struct node *next) resolve.
   TypeId Id = add(Type());
   memoSet(D.die(), Id);
@@ -463,8 +333,7 @@ template <typename DieT> TypeId UnitConverter<DieT>::convert(const ViewT &D) {
   return Id;
 }
 
-template <typename DieT>
-void UnitConverter<DieT>::convertInto(const ViewT &D, Type &T) {
+void UnitConverter::convertInto(const DieView &D, Type &T) {
   switch (D.getTag()) {
   case dwarf::DW_TAG_base_type:
     convertBase(D, T);
@@ -531,8 +400,7 @@ void UnitConverter<DieT>::convertInto(const ViewT &D, Type &T) {
   }
 }
 
-template <typename DieT>
-void UnitConverter<DieT>::convertBase(const ViewT &D, Type &T) {
+void UnitConverter::convertBase(const DieView &D, Type &T) {
   T.Name = nameOf(D);
   uint64_t Size = byteSize(D).value_or(0);
   uint64_t Enc = 0;
@@ -600,9 +468,8 @@ void UnitConverter<DieT>::convertBase(const ViewT &D, Type &T) {
   }
 }
 
-template <typename DieT>
-std::optional<uint64_t>
-UnitConverter<DieT>::memberBitOffset(const ViewT &M, uint64_t TypeSize) {
+std::optional<uint64_t> UnitConverter::memberBitOffset(const DieView &M,
+                                                       uint64_t TypeSize) {
   if (auto V = M.find(dwarf::DW_AT_data_bit_offset))
     return V->getAsUnsignedConstant();
   uint64_t Bytes = 0;
@@ -636,7 +503,7 @@ UnitConverter<DieT>::memberBitOffset(const ViewT &M, uint64_t TypeSize) {
     uint64_t Storage = byteSize(M).value_or(TypeSize) * 8;
     if (!BitOff || *BitOff + BitSize > Storage)
       return std::nullopt;
-    if (isLittleEndian(U))
+    if (U.isLittleEndian())
       Bits += Storage - *BitOff - BitSize;
     else
       Bits += *BitOff;
@@ -667,8 +534,7 @@ uint64_t byteSizeOf(const std::vector<Type> &Types, TypeId Id) {
 
 namespace {
 
-template <typename DieT>
-void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
+void UnitConverter::convertAggregate(const DieView &D, Type &T) {
   bool IsUnion = D.getTag() == dwarf::DW_TAG_union_type;
   T.Name = nameOf(D);
   if (auto V = D.find(dwarf::DW_AT_declaration);
@@ -685,16 +551,15 @@ void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
     T.Size = 0;
     return;
   }
-  if constexpr (!IsLLVM)
-    T.Members.reserve(numChildren(D.die()));
-  for (DieT CD : D.children()) {
+  T.Members.reserve(numChildren(D.die()));
+  for (Die CD : D.children()) {
     dwarf::Tag Tag = CD.getTag();
     if (Tag != dwarf::DW_TAG_member && Tag != dwarf::DW_TAG_inheritance &&
         Tag != dwarf::DW_TAG_template_type_parameter &&
         Tag != dwarf::DW_TAG_template_value_parameter &&
         Tag != dwarf::DW_TAG_subprogram)
       continue;
-    ViewT C = view(CD);
+    DieView C(CD);
     if (Tag == dwarf::DW_TAG_inheritance) {
       // The closest C form of a base class: an unnamed member at its offset.
       warn("cxx-base-class", C,
@@ -762,8 +627,7 @@ void UnitConverter<DieT>::convertAggregate(const ViewT &D, Type &T) {
   }
 }
 
-template <typename DieT>
-void UnitConverter<DieT>::convertEnum(const ViewT &D, Type &T) {
+void UnitConverter::convertEnum(const DieView &D, Type &T) {
   T.Name = nameOf(D);
   if (auto V = D.find(dwarf::DW_AT_declaration);
       V && V->getAsUnsignedConstant().value_or(1)) {
@@ -782,19 +646,18 @@ void UnitConverter<DieT>::convertEnum(const ViewT &D, Type &T) {
   // Whether enumerator constants are unsigned: from the underlying type when
   // given, else from the form of each value.
   std::optional<bool> Unsigned;
-  if (DieT UT = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_type)) {
+  if (Die UT = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_type)) {
     for (unsigned I = 0; I < 8 && UT && UT.getTag() != dwarf::DW_TAG_base_type;
          ++I)
-      UT = refDie(UT, dwarf::DW_AT_type);
+      UT = UT.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
     if (UT)
       if (auto E = UT.find(dwarf::DW_AT_encoding))
         Unsigned =
             E->getAsUnsignedConstant().value_or(0) != dwarf::DW_ATE_signed &&
             E->getAsUnsignedConstant().value_or(0) != dwarf::DW_ATE_signed_char;
   }
-  if constexpr (!IsLLVM)
-    T.Enumerators.reserve(numChildren(D.die()));
-  for (DieT C : D.children()) {
+  T.Enumerators.reserve(numChildren(D.die()));
+  for (Die C : D.children()) {
     if (C.getTag() != dwarf::DW_TAG_enumerator)
       continue;
     auto V = C.find(dwarf::DW_AT_const_value);
@@ -829,19 +692,18 @@ void UnitConverter<DieT>::convertEnum(const ViewT &D, Type &T) {
   }
 }
 
-template <typename DieT>
-void UnitConverter<DieT>::convertArray(const ViewT &D, Type &T) {
+void UnitConverter::convertArray(const DieView &D, Type &T) {
   TypeId Elem = refType(D);
   struct Dim {
     uint64_t N;
     TypeId Index;
   };
   SmallVector<Dim, 4> Dims;
-  for (DieT CD : D.children()) {
+  for (Die CD : D.children()) {
     if (CD.getTag() != dwarf::DW_TAG_subrange_type &&
         CD.getTag() != dwarf::DW_TAG_enumeration_type)
       continue;
-    ViewT C = view(CD);
+    DieView C(CD);
     Dim X{0, C.find(dwarf::DW_AT_type) ? refType(C) : defaultIndex()};
     if (auto Cnt = C.find(dwarf::DW_AT_count)) {
       // A count that is an expression or reference is a VLA: 0.
@@ -889,18 +751,17 @@ void UnitConverter<DieT>::convertArray(const ViewT &D, Type &T) {
   }
 }
 
-template <typename DieT>
-void UnitConverter<DieT>::convertFunction(const DieT &D, Type &T) {
+void UnitConverter::convertFunction(const Die &D, Type &T) {
   T.Kind = TypeKind::Function;
-  DieT Decl = D;
+  Die Decl = D;
   // Out-of-line instances of inline functions keep their prototype in the
   // abstract origin.
-  if (DieT O = refDie(D, dwarf::DW_AT_abstract_origin))
+  if (Die O = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin))
     Decl = O;
-  if (DieT S = refDie(Decl, dwarf::DW_AT_specification))
+  if (Die S = Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
     Decl = S;
   T.Ref = refType(Decl);
-  for (DieT C : childrenOf(Decl)) {
+  for (Die C : Decl.children()) {
     if (C.getTag() == dwarf::DW_TAG_formal_parameter) {
       // Artificial ones (C++ `this`) too: they are real arguments.
       T.Params.push_back(refType(C));
@@ -910,9 +771,8 @@ void UnitConverter<DieT>::convertFunction(const DieT &D, Type &T) {
   }
 }
 
-template <typename DieT>
-void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
-  for (DieT C : childrenOf(Scope)) {
+void UnitConverter::collectSymbols(const Die &Scope) {
+  for (Die C : Scope.children()) {
     switch (C.getTag()) {
     case dwarf::DW_TAG_namespace:
       collectSymbols(C);
@@ -924,22 +784,24 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
         if (!Declared || !C.find(dwarf::DW_AT_declaration) ||
             !C.find(dwarf::DW_AT_type))
           break;
-        const char *Name = linkageName(C, Sup);
+        const char *Name = C.getLinkageNameOrName();
         if (Name && *Name && Declared->contains(Name))
           Out.DeclaredVariables.push_back({Name, refType(C)});
         break;
       }
-      const char *Name = linkageName(C, Sup);
+      const char *Name = C.getLinkageNameOrName();
       if (!Name || !*Name)
         break;
       // The type sits on the declaration (DW_AT_specification) or, for
       // LTO and inlined copies, on the abstract origin.
-      DieT Decl = C;
+      Die Decl = C;
       for (unsigned Hops = 0; Hops < 4 && Decl && !Decl.find(dwarf::DW_AT_type);
            ++Hops) {
-        DieT Next = refDie(Decl, dwarf::DW_AT_specification);
+        Die Next =
+            Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
         if (!Next)
-          Next = refDie(Decl, dwarf::DW_AT_abstract_origin);
+          Next = Decl.getAttributeValueAsReferencedDie(
+              dwarf::DW_AT_abstract_origin);
         Decl = Next;
       }
       if (!Decl || !Decl.find(dwarf::DW_AT_type))
@@ -951,7 +813,7 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
     case dwarf::DW_TAG_subprogram: {
       if (!C.find(dwarf::DW_AT_low_pc) && !C.find(dwarf::DW_AT_ranges))
         break;
-      const char *Name = linkageName(C, Sup);
+      const char *Name = C.getLinkageNameOrName();
       if (!Name || !*Name || isSignatureClone(Name))
         break;
       Type F;
@@ -966,13 +828,14 @@ void UnitConverter<DieT>::collectSymbols(const DieT &Scope) {
   }
 }
 
-template <typename DieT> UnitTypes UnitConverter<DieT>::run() {
-  DieT CUDie = unitDie(U);
+UnitTypes UnitConverter::run() {
+  Die CUDie = U.getUnitDIE();
   if (!CUDie)
     return std::move(Out);
   // Every type DIE, in DIE order, so that unused types are kept too (a
   // header's types are what consumers look up by name).
-  forEachDie(U, [&](const DieT &D) {
+  for (uint32_t I = 0, E = U.numDies(); I < E; ++I) {
+    Die D(&U, I);
     switch (D.getTag()) {
     case dwarf::DW_TAG_base_type:
       // Except the base types clang makes for DWARF expressions
@@ -1001,7 +864,7 @@ template <typename DieT> UnitTypes UnitConverter<DieT>::run() {
     default:
       break;
     }
-  });
+  }
   collectSymbols(CUDie);
   return std::move(Out);
 }
@@ -1200,28 +1063,6 @@ unsigned breakTypedefCycles(std::vector<Type> &Types) {
   return Broken;
 }
 
-TypeSignatureMap collectTypeUnits(DWARFContext &Ctx) {
-  TypeSignatureMap Map;
-  auto Add = [&](DWARFUnit &U) {
-    auto *TU = dyn_cast<DWARFTypeUnit>(&U);
-    if (!TU)
-      return;
-    DWARFDie D = TU->getDIEForOffset(TU->getOffset() + TU->getTypeOffset());
-    if (D)
-      Map.try_emplace(TU->getTypeHash(), D);
-  };
-  for (const auto &U : Ctx.info_section_units())
-    Add(*U);
-  for (const auto &U : Ctx.types_section_units())
-    Add(*U);
-  // The context of a .dwo file or .dwp package.
-  for (const auto &U : Ctx.dwo_info_section_units())
-    Add(*U);
-  for (const auto &U : Ctx.dwo_types_section_units())
-    Add(*U);
-  return Map;
-}
-
 namespace {
 /// Cycle breaking and hashing, after either reader.
 void finishUnit(UnitTypes &UT, WarningLog &Log) {
@@ -1233,21 +1074,10 @@ void finishUnit(UnitTypes &UT, WarningLog &Log) {
 }
 } // namespace
 
-UnitTypes convertCompileUnit(DWARFUnit &U, WarningLog &Log,
-                             const TypeSignatureMap *Sigs, uint64_t OffsetBias,
-                             const SupplementaryDwarf *Sup,
+UnitTypes convertCompileUnit(const input::Unit &U, WarningLog &Log,
+                             const TypeUnitIndex *Sigs,
                              const StringSet<> *Declared) {
-  UnitTypes UT =
-      UnitConverter<DWARFDie>(U, Log, Sigs, OffsetBias, Sup, Declared).run();
-  finishUnit(UT, Log);
-  return UT;
-}
-
-UnitTypes convertCompileUnit(const fast::Unit &U, WarningLog &Log,
-                             uint64_t OffsetBias, const StringSet<> *Declared) {
-  UnitTypes UT =
-      UnitConverter<fast::Die>(U, Log, nullptr, OffsetBias, nullptr, Declared)
-          .run();
+  UnitTypes UT = UnitConverter(U, Log, Sigs, Declared).run();
   finishUnit(UT, Log);
   return UT;
 }

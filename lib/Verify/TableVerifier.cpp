@@ -16,10 +16,11 @@
 #include "dwarfpack/Support/DieChildren.h"
 #include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/ElfTables.h"
-#include "dwarfpack/Support/LineTableHeader.h"
+#include "dwarfpack/DwarfInput/LineTableHeader.h"
 #include "dwarfpack/Support/RelocatableLayout.h"
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
+#include "dwarfpack/Symbolize/OpenTable.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -844,7 +845,15 @@ Expected<TableVerifyStats> verifyTableBuffer(MemoryBufferRef TableBytes,
   std::unique_ptr<gsym::GsymReader> Gsym;
   std::unique_ptr<compact::CompactReader> Compact;
   std::unique_ptr<VerifiableTable> Table;
-  if (compact::CompactReader::isCompact(Buf->getBuffer())) {
+  const FileFormat *Format = identifyFormat(Buf->getBuffer());
+  auto Is = [&](FileFormat::Kind K) { return Format && Format->ID == K; };
+  if (!Is(FileFormat::Kind::CompactAddressTable) && !Is(FileFormat::Kind::Gsym))
+    return createFileError(
+        TablePath,
+        createStringError(inconvertibleErrorCode(),
+                          "not an address table (neither a compact table "
+                          "nor GSYM)"));
+  if (Is(FileFormat::Kind::CompactAddressTable)) {
     auto R = compact::CompactReader::create(std::move(Buf));
     if (!R)
       return createFileError(TablePath, R.takeError());
@@ -854,12 +863,6 @@ Expected<TableVerifyStats> verifyTableBuffer(MemoryBufferRef TableBytes,
       return createFileError(TablePath, T.takeError());
     Table = std::move(*T);
   } else {
-    if (!gsym::GsymReader::isGsym(Buf->getBuffer()))
-      return createFileError(
-          TablePath,
-          createStringError(inconvertibleErrorCode(),
-                            "not an address table (neither a compact table "
-                            "nor GSYM)"));
     auto R = gsym::GsymReader::create(std::move(Buf));
     if (!R)
       return createFileError(TablePath, R.takeError());

@@ -74,7 +74,7 @@ void reportWarningSummary(const WarningLog &Log);
 /// Whether kernel symbol table readers must keep to their portable code
 /// paths: set by the environment variable DWARFPACK_PORTABLE_READER=1, so
 /// tests and benchmarks can run both paths of the same command
-/// (KallsymsFormat.cpp).
+/// (dwarfpack.cpp; openOptions() in FormatRegistry.h passes it on).
 bool portableReaders();
 
 } // namespace tool

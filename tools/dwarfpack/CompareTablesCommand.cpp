@@ -11,11 +11,12 @@
 #include "Command.h"
 #include "FormatRegistry.h"
 
+#include "dwarfpack/AddressTable/AddressModelBuilder.h"
 #include "dwarfpack/AddressTable/FunctionModel.h"
 #include "dwarfpack/Breakpad/BreakpadParser.h"
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/CompactTable/CompactWriter.h"
-#include "dwarfpack/DWARF/ObjectConverter.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
 #include "dwarfpack/Support/CpuTime.h"
@@ -210,8 +211,13 @@ static int runCompare() {
       auto S = parseBreakpadIntoModel((*In)->getBuffer(), Files[0], Model, Log);
       if (!S)
         return reportError(createFileError(Files[0], S.takeError()));
-    } else if (Error E = convertObjectFile(Files[0], Model, {}, Log)) {
-      return reportError(std::move(E));
+    } else {
+      Expected<std::unique_ptr<input::InputObject>> O =
+          input::InputObject::open((*In)->getMemBufferRef(), Log);
+      if (!O)
+        return reportError(O.takeError());
+      if (Error E = convertObject(**O, Model, {}, Log))
+        return reportError(std::move(E));
     }
     Model.finalize(Log);
     Expected<std::string> G = gsym::encodeGsym(Model);
@@ -247,11 +253,12 @@ static int runCompare() {
   auto Ref = gsym::GsymReader::create(RefBuf->getMemBufferRef());
   if (!Ref)
     return reportError(createFileError(RefName, Ref.takeError()));
-  const FormatHandler *H = identifyFormat(OtherBuf->getBuffer());
-  if (!H || !H->Open)
+  const FileFormat *F = identifyFormat(OtherBuf->getBuffer());
+  if (!F || !F->hasAddresses())
     return reportError("'" + OtherName + "': not a file with addresses");
   auto Other =
-      H->Open(MemoryBuffer::getMemBuffer(OtherBuf->getMemBufferRef(), false));
+      F->Open(MemoryBuffer::getMemBuffer(OtherBuf->getMemBufferRef(), false),
+              openOptions());
   if (!Other)
     return reportError(createFileError(OtherName, Other.takeError()));
 

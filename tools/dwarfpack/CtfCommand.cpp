@@ -4,15 +4,11 @@
 #include "CtfKernel.h"
 
 #include "dwarfpack/CTF/CtfWriter.h"
-#include "dwarfpack/CTF/ElfEmbed.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/Support/Diagnostics.h"
-#include "dwarfpack/Support/DieExtents.h"
-#include "dwarfpack/Support/DwarfSections.h"
-#include "dwarfpack/Support/ElfTables.h"
+#include "dwarfpack/Support/ElfEmbed.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
-#include "llvm/DebugInfo/DWARF/DWARFContext.h"
-#include "llvm/Object/Binary.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileOutputBuffer.h"
@@ -59,11 +55,6 @@ cl::opt<unsigned> NumThreads("num-threads",
 cl::opt<bool> NoCompress("no-compress",
                          cl::desc("Never zlib-compress the dict"),
                          cl::sub(CtfCmd), cl::cat(tool::category()));
-// Hidden: reads every unit with LLVM's DWARF reader, for tests comparing it
-// with the library's own reader of linked objects' units (same output).
-cl::opt<bool> LLVMDwarfReader("llvm-dwarf-reader", cl::Hidden,
-                              cl::desc("Read all units with LLVM's reader"),
-                              cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> VariableSection(
     "variable-section",
     cl::desc("Also write global variables to the CTF variable section "
@@ -101,43 +92,17 @@ int run() {
   if (!Embed)
     if (Error E = checkOutputIsNotInput(Output, {Input}))
       return tool::reportError(std::move(E));
-  Expected<object::OwningBinary<object::Binary>> BinOrErr =
-      object::createBinary(Input);
-  if (!BinOrErr)
-    return tool::reportError(createFileError(Input, BinOrErr.takeError()));
-  auto [Bin, InputBuffer] = BinOrErr->takeBinary();
-  auto *Obj = dyn_cast<object::ObjectFile>(Bin.get());
-  if (!Obj)
-    return tool::reportError(Input + ": not an object file");
-  if (Error E = checkElfTables(*Obj))
-    return tool::reportError(createFileError(Input, std::move(E)));
-  if (Error E = checkDebugSectionsReadable(*Obj))
-    return tool::reportError(createFileError(Input, std::move(E)));
-
   WarningLog Log;
-  auto Recoverable = [&](Error E) {
-    Log.report("dwarf-error", toString(std::move(E)));
-  };
-  auto Warning = [&](Error E) {
-    Log.report("dwarf-warning", toString(std::move(E)));
-  };
-  // Linked files (vmlinux is linked with --emit-relocs) carry final values;
-  // only relocatable objects (.o, .ko) need their .rela.debug_* applied, and
-  // indexing vmlinux's 10 million relocations would cost hundreds of MiB.
-  auto Relocs = Obj->isRelocatableObject()
-                    ? DWARFContext::ProcessDebugRelocations::Process
-                    : DWARFContext::ProcessDebugRelocations::Ignore;
-  std::unique_ptr<DWARFContext> Ctx =
-      DWARFContext::create(*Obj, Relocs, nullptr, "", Recoverable, Warning,
-                           /*ThreadSafe=*/NumThreads > 1);
-  if (Error E = checkDieExtents(*Ctx, NumThreads))
-    return tool::reportError(createFileError(Input, std::move(E)));
+  input::OpenOptions Open;
+  Open.SupConsequence = "types stored there are unknown";
+  Expected<std::unique_ptr<input::InputObject>> In =
+      input::InputObject::open(Input, Log, Open);
+  if (!In)
+    return tool::reportError(In.takeError());
+  const object::ObjectFile *Obj = &(*In)->object();
 
   types::BuildOptions Opts;
   Opts.NumThreads = NumThreads;
-  Opts.InputIsFileMapping =
-      InputBuffer->getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
-  Opts.FastReader = !LLVMDwarfReader;
   // The symbol table order is read while the units convert (it is needed
   // only by the writer).
   std::future<std::optional<ctf::SymtabOrder>> OrderF =
@@ -147,7 +112,7 @@ int run() {
                      return std::nullopt;
                    return ctf::symtabOrder(*Obj);
                  });
-  Expected<types::BuildResult> R = types::buildTypeTable(*Obj, *Ctx, Opts, Log);
+  Expected<types::BuildResult> R = types::buildTypeTable(**In, Opts, Log);
   std::optional<ctf::SymtabOrder> Order = OrderF.get();
   if (!R) {
     printWarnings(Log);
@@ -174,7 +139,9 @@ int run() {
           createFileError(Input, errorCodeToError(Mode.getError())));
     E = writeOutputFile(
         Output,
-        [&](raw_ostream &OS) { return ctf::embedCtfSection(*Obj, *Dict, OS); },
+        [&](raw_ostream &OS) {
+          return embedSections((*In)->buffer(), {{".ctf", *Dict}}, OS);
+        },
         *Mode);
   } else {
     E = writeOutputFile(Output, *Dict);
@@ -186,8 +153,7 @@ int run() {
   if (Stats) {
     // With -o - standard output holds the dictionary.
     raw_ostream &OS = tool::reportStream(Output);
-    OS << "units: " << R->NumUnits << " (" << R->NumFastUnits
-       << " read by the fast reader)\n";
+    OS << "units: " << R->NumUnits << "\n";
     OS << "input types: " << R->NumInputTypes << "\n";
     OS << "merged types: " << R->NumMergedTypes << "\n";
     OS << "types: " << R->Table.Types.size() << "\n";
@@ -208,7 +174,7 @@ int run() {
   // the kernel's type model and DWARF context piece by piece takes longer
   // than the kernel reclaiming the pages.
   BuryPointer(std::make_unique<types::BuildResult>(std::move(*R)));
-  BuryPointer(std::move(Ctx));
+  BuryPointer(std::move(*In));
   return 0;
 }
 

@@ -11,19 +11,15 @@
 #include "Command.h"
 
 #include "dwarfpack/CTF/CtfWriter.h"
-#include "dwarfpack/CTF/ElfEmbed.h"
 #include "dwarfpack/CtfKernel/CtfArchive.h"
 #include "dwarfpack/CtfKernel/GroupedBuild.h"
 #include "dwarfpack/CtfKernel/ModuleMap.h"
 #include "dwarfpack/CtfKernel/SharedRepository.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/Support/Diagnostics.h"
-#include "dwarfpack/Support/DieExtents.h"
-#include "dwarfpack/Support/DwarfSections.h"
-#include "dwarfpack/Support/ElfTables.h"
+#include "dwarfpack/Support/ElfEmbed.h"
 
 #include "llvm/ADT/StringMap.h"
-#include "llvm/DebugInfo/DWARF/DWARFContext.h"
-#include "llvm/Object/Binary.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -87,42 +83,12 @@ Expected<std::unique_ptr<MemoryBuffer>> readList(StringRef Path) {
 }
 
 /// An opened input object with its DWARF.
-struct OpenObject {
-  object::OwningBinary<object::Binary> Bin;
-  object::ObjectFile *Obj = nullptr;
-  std::unique_ptr<DWARFContext> Ctx;
-};
+using OpenObject = std::unique_ptr<input::InputObject>;
 
-Expected<OpenObject> openObject(StringRef Path, bool ThreadSafe,
-                                WarningLog &Log) {
-  Expected<object::OwningBinary<object::Binary>> B = object::createBinary(Path);
-  if (!B)
-    return createFileError(Path, B.takeError());
-  OpenObject O;
-  O.Bin = std::move(*B);
-  O.Obj = dyn_cast<object::ObjectFile>(O.Bin.getBinary());
-  if (!O.Obj)
-    return createFileError(Path, createStringError(inconvertibleErrorCode(),
-                                                   "not an object file"));
-  if (Error E = checkDebugSectionsReadable(*O.Obj))
-    return createFileError(Path, std::move(E));
-  if (Error E = checkElfTables(*O.Obj))
-    return createFileError(Path, std::move(E));
-  auto Recoverable = [&Log](Error E) {
-    Log.report("dwarf-error", toString(std::move(E)));
-  };
-  auto Warning = [&Log](Error E) {
-    Log.report("dwarf-warning", toString(std::move(E)));
-  };
-  // Only relocatable objects (.o, .ko) need their .rela.debug_* applied.
-  auto Relocs = O.Obj->isRelocatableObject()
-                    ? DWARFContext::ProcessDebugRelocations::Process
-                    : DWARFContext::ProcessDebugRelocations::Ignore;
-  O.Ctx = DWARFContext::create(*O.Obj, Relocs, nullptr, "", Recoverable,
-                               Warning, ThreadSafe);
-  if (Error E = checkDieExtents(*O.Ctx))
-    return createFileError(Path, std::move(E));
-  return std::move(O);
+Expected<OpenObject> openObject(StringRef Path, WarningLog &Log) {
+  input::OpenOptions Opts;
+  Opts.SupConsequence = "types stored there are unknown";
+  return input::InputObject::open(Path, Log, Opts);
 }
 
 /// One module's types from one or more inputs.
@@ -295,8 +261,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
         Pending.push_back(Pool.async([&, J] {
           LoadedModule &R = Results[J];
           cantFail(std::move(R.Err));
-          Expected<OpenObject> O =
-              openObject(Loadable[J].Path, /*ThreadSafe=*/false, Log);
+          Expected<OpenObject> O = openObject(Loadable[J].Path, Log);
           if (!O) {
             R.Err = O.takeError();
             return;
@@ -305,13 +270,11 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
           // One thread per module: modules are the unit of parallelism.
           types::BuildOptions One;
           types::TypeMerger Merger;
-          ElfSymbolNames Syms = collectElfSymbols(*R.Obj.Obj, true);
+          ElfSymbolNames Syms = collectElfSymbols(R.Obj->object(), true);
           Expected<GroupedStats> GS = convertUnitsInto(
-              *R.Obj.Ctx, One,
-              [&](StringRef, StringRef) {
-                return UnitTarget{&Merger, &Syms.Objects};
-              },
-              Log);
+              *R.Obj, One,
+              [&](StringRef, StringRef) { return UnitTarget{&Merger}; },
+              &Syms.Objects, Log);
           if (!GS) {
             R.Err = createFileError(Loadable[J].Path, GS.takeError());
             return;
@@ -363,7 +326,7 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
       if (A.Embed) {
         std::string Copy;
         raw_string_ostream OS(Copy);
-        if (Error E = ctf::embedCtfSection(*R.Obj.Obj, *D, OS))
+        if (Error E = embedSections(R.Obj->buffer(), {{".ctf", *D}}, OS))
           return createFileError(In.Path, std::move(E));
         Outs[In.Module + ".ko"] = std::move(Copy);
       }
@@ -383,11 +346,10 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
     std::vector<OpenObject> KeepOpen;          // the mergers' strings
     for (const std::vector<Input> *List : {&BuiltinObjs, &CoreObjs})
       for (const Input &In : *List) {
-        Expected<OpenObject> O =
-            openObject(In.Path, /*ThreadSafe=*/A.NumThreads > 1, Log);
+        Expected<OpenObject> O = openObject(In.Path, Log);
         if (!O)
           return Fail(O.takeError());
-        ElfSymbolNames Syms = collectElfSymbols(*O->Obj, true);
+        ElfSymbolNames Syms = collectElfSymbols((*O)->object(), true);
         StringSet<> Touched;
         bool FixedModule = List == &BuiltinObjs;
         auto Classify = [&](StringRef Dir, StringRef Name) -> UnitTarget {
@@ -402,10 +364,10 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
           Touched.insert(M);
           ModuleBuild &B = Builds[M.str()];
           ++B.Units;
-          return {&B.Merger, &Syms.Objects};
+          return {&B.Merger};
         };
         Expected<GroupedStats> GS =
-            convertUnitsInto(*O->Ctx, BOpts, Classify, Log);
+            convertUnitsInto(**O, BOpts, Classify, &Syms.Objects, Log);
         if (!GS)
           return Fail(createFileError(In.Path, GS.takeError()));
         for (const auto &M : Touched) {
@@ -498,13 +460,13 @@ int dwarfpack::tool::runKernelCtf(const CtfDriverArgs &A) {
       ArchiveBytes = writeCtfArchive(Members);
     if (A.Embed)
       for (const Input &In : Loadable) {
-        Expected<OpenObject> O = openObject(In.Path, false, Log);
+        Expected<OpenObject> O = openObject(In.Path, Log);
         if (!O)
           return Fail(O.takeError());
         std::string Copy;
         raw_string_ostream OS(Copy);
-        if (Error E =
-                ctf::embedCtfSection(*O->Obj, Outs[In.Module + ".mod.ctf"], OS))
+        if (Error E = embedSections(
+                (*O)->buffer(), {{".ctf", Outs[In.Module + ".mod.ctf"]}}, OS))
           return Fail(createFileError(In.Path, std::move(E)));
         Outs[In.Module + ".ko"] = std::move(Copy);
       }

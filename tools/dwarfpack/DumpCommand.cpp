@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
+using namespace dwarfpack;
 using namespace dwarfpack::tool;
 
 static cl::SubCommand DumpSub("dump",
@@ -20,14 +21,11 @@ static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::cat(category()));
 
 static int runDump() {
-  Expected<KnownFile> File = openKnownFile(InputFile);
+  Expected<IdentifiedFile> File = openIdentifiedFile(InputFile);
   if (!File)
     return reportError(File.takeError());
-  const FormatHandler *H = File->Handler;
-  if (!H->Dump)
-    return reportError("'" + InputFile + "': " + H->Name +
-                       " files cannot be dumped");
-  Error E = H->Dump(File->Buffer->getMemBufferRef(), outs());
+  Error E = File->Format->Dump(File->Buffer->getMemBufferRef(), outs(),
+                               openOptions());
   outs().flush();
   if (E)
     return reportError(createFileError(InputFile, std::move(E)));

@@ -4,9 +4,10 @@
 #include "Command.h"
 #include "FormatRegistry.h"
 
+#include "dwarfpack/AddressTable/AddressModelBuilder.h"
 #include "dwarfpack/AddressTable/FunctionModel.h"
 #include "dwarfpack/CompactTable/CompactWriter.h"
-#include "dwarfpack/DWARF/ObjectConverter.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/GSYM/GsymWriter.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
@@ -200,10 +201,18 @@ int runGsym() {
     return reportError("'" + Input +
                        "': --verify needs an ELF input with DWARF, not a "
                        "Breakpad .sym");
-  if (!IsBreakpad)
-    if (Error E = convertObject(MemoryBufferRef((*Buf)->getBuffer(), Input),
-                                Model, Options, Log, &CS))
+  std::unique_ptr<input::InputObject> Object;
+  if (!IsBreakpad) {
+    input::OpenOptions Open;
+    Open.SupConsequence = "names stored there are missing";
+    Expected<std::unique_ptr<input::InputObject>> O = input::InputObject::open(
+        MemoryBufferRef((*Buf)->getBuffer(), Input), Log, Open);
+    if (!O)
+      return reportError(O.takeError());
+    Object = std::move(*O);
+    if (Error E = convertObject(*Object, Model, Options, Log, &CS))
       return reportError(std::move(E));
+  }
   if (Printed)
     errs().flush();
   auto Read = std::chrono::steady_clock::now();

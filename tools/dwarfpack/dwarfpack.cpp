@@ -6,15 +6,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
+#include "FormatRegistry.h"
 #include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <utility>
 
 using namespace llvm;
@@ -98,6 +102,37 @@ void reportWarningSummary(const WarningLog &Log) {
         (K.Examples.empty() ? "" : " (e.g. " + K.Examples.front() + ")"));
 }
 
+bool portableReaders() {
+  const char *V = std::getenv("DWARFPACK_PORTABLE_READER");
+  return V && StringRef(V) == "1";
+}
+
+OpenOptions openOptions() {
+  OpenOptions O;
+  O.PortableReaders = portableReaders();
+  return O;
+}
+
+Expected<OpenedTable> openLookupTable(StringRef Path) {
+  Expected<OpenedTable> T = openTableFile(Path, openOptions());
+  if (T)
+    return T;
+  file_magic Magic;
+  if (identify_magic(Path, Magic) ||
+      (Magic != file_magic::elf_executable &&
+       Magic != file_magic::elf_shared_object &&
+       Magic != file_magic::elf_relocatable && Magic != file_magic::elf_core &&
+       Magic != file_magic::elf))
+    return T.takeError();
+  return createStringError(inconvertibleErrorCode(),
+                           toString(T.takeError()) +
+                               ": it is an ELF file; make its address table "
+                               "first: 'dwarfpack gsym " +
+                               Path + " -o " + Path +
+                               ".dpat' (or 'dwarfpack gsym " + Path +
+                               " --store DIR')");
+}
+
 } // namespace tool
 } // namespace dwarfpack
 
@@ -111,6 +146,15 @@ int main(int argc, char **argv) {
   // like a full disk, rather than raise SIGXFSZ, which LLVM's handlers
   // (installed by InitLLVM, once) take for a crash.
   std::signal(SIGXFSZ, SIG_IGN);
+  // Called through a link named like addr2line (x86_64-linux-gnu-addr2line
+  // too), the binary is `dwarfpack addr2line`.
+  SmallVector<char *, 16> Argv(argv, argv + argc);
+  std::string Addr2line = "addr2line";
+  if (sys::path::stem(argv[0]).contains("addr2line")) {
+    Argv.insert(Argv.begin() + 1, Addr2line.data());
+    argc = Argv.size();
+    argv = Argv.data();
+  }
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(dwarfpack::tool::category());
   const char *Overview =

@@ -1,10 +1,10 @@
 //===- FuzzReaders.cpp - Every format `dwarfpack dump`/`lookup` accept ----===//
 //
-// The input goes through the tool's own path: identifyFormat picks the
-// handler by content, then its Dump (into a capped stream) and its Open
-// followed by lookups of addresses taken from the input and from the dump.
-// Kernel symbol tables are opened twice, on the vector and the portable
-// reader paths (DWARFPACK_PORTABLE_READER, as the tool reads it). Every
+// The input goes through the tool's own path (dwarfpack/Symbolize/
+// OpenTable.h): identifyFormat picks the format by content, then its Dump
+// (into a capped stream) and its Open followed by lookups of addresses taken
+// from the input and from the dump. Kernel symbol tables are opened twice,
+// on the vector and the portable reader paths. Every
 // input is also read as a /sys notes file (lookup --build-ids-from), whose
 // build-id must lie inside it.
 //
@@ -12,23 +12,21 @@
 
 #include "FuzzCommon.h"
 
-#include "FormatRegistry.h"
-
 #include "dwarfpack/Support/BuildId.h"
+#include "dwarfpack/Symbolize/OpenTable.h"
 
 #include "llvm/Support/MemoryBuffer.h"
-
-#include <cstdlib>
-#include <cstring>
 
 using namespace llvm;
 using namespace dwarfpack;
 using namespace dwarfpack::fuzz;
 
-static void openAndLookup(const tool::FormatHandler &H, StringRef Data,
-                          const AddressPicker &Picker) {
+static void openAndLookup(const FileFormat &F, StringRef Data,
+                          const AddressPicker &Picker, bool Portable) {
+  OpenOptions Opts;
+  Opts.PortableReaders = Portable;
   // Open owns its buffer: a copy, so reads past the input's end are caught.
-  auto Sym = H.Open(MemoryBuffer::getMemBufferCopy(Data, "fuzz"));
+  auto Sym = F.Open(MemoryBuffer::getMemBufferCopy(Data, "fuzz"), Opts);
   if (!Sym) {
     consumeError(Sym.takeError());
     return;
@@ -44,27 +42,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
   else if (!Id->empty() &&
            (Id->data() < Bytes || Id->data() + Id->size() > Bytes + Size))
     fail("a build-id outside its notes");
-  const tool::FormatHandler *H = tool::identifyFormat(Data);
-  if (!H)
+  const FileFormat *F = identifyFormat(Data);
+  if (!F)
     return 0;
   AddressPicker Picker;
   Picker.addFromBytes(Data);
-  if (H->Dump) {
-    CappedStream OS;
-    Error E = H->Dump(MemoryBufferRef(Data, "fuzz"), OS);
-    consumeError(std::move(E));
-    Picker.addFromText(OS.Kept);
-  }
-  if (!H->Open)
+  CappedStream OS;
+  Error E = F->Dump(MemoryBufferRef(Data, "fuzz"), OS, OpenOptions());
+  consumeError(std::move(E));
+  Picker.addFromText(OS.Kept);
+  if (!F->hasAddresses())
     return 0;
-  bool Kernel = std::strcmp(H->Name, "kernel symbol table") == 0 ||
-                std::strcmp(H->Name, "ksym-blob") == 0;
-  unsetenv("DWARFPACK_PORTABLE_READER");
-  openAndLookup(*H, Data, Picker);
-  if (Kernel) {
-    setenv("DWARFPACK_PORTABLE_READER", "1", 1);
-    openAndLookup(*H, Data, Picker);
-    unsetenv("DWARFPACK_PORTABLE_READER");
-  }
+  openAndLookup(*F, Data, Picker, /*Portable=*/false);
+  if (F->ID == FileFormat::Kind::KernelSymbolTable ||
+      F->ID == FileFormat::Kind::KsymBlob)
+    openAndLookup(*F, Data, Picker, /*Portable=*/true);
   return 0;
 }

@@ -7,8 +7,8 @@
 # BUILD_DIR defaults to build-fuzz/ beside this checkout; SECONDS (per target
 # and round, default 60); ROUNDS (default 1); TARGETs default to all of them
 # (names without the fuzz- prefix: readers gsym compact ctf ksyms token
-# kallsyms-text breakpad convert; dwo, dwp, dwp4 and dwz run fuzz-sidefile
-# on a .dwo, a DWARF 5 or DWARF 4 .dwp package or a dwz supplementary file,
+# kallsyms-text breakpad convert line-table; dwo, dwp, dwp4 and dwz run
+# fuzz-sidefile on a .dwo, a DWARF 5 or DWARF 4 .dwp package or a dwz supplementary file,
 # dwz skipped when gcc or dwz is missing; dwo-pair, dwp-pair, dwp4-pair and
 # dwz-pair damage the binary too, convert-pair an object and the kernel
 # pipeline's partner, both: their inputs are pairs of files, see README.md).
@@ -33,12 +33,12 @@ while getopts "b:t:r:" opt; do
     b) BUILD=$(realpath -m "$OPTARG") ;;
     t) SECONDS_PER=$OPTARG ;;
     r) ROUNDS=$OPTARG ;;
-    *) sed -n '2,24p' "$0"; exit 2 ;;
+    *) sed -n '2,25p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert dwo dwp dwp4 dwz
-  convert-pair dwo-pair dwp-pair dwp4-pair dwz-pair)
+  convert-pair dwo-pair dwp-pair dwp4-pair dwz-pair line-table)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 
@@ -53,6 +53,7 @@ max_len() {
     breakpad) echo 8192 ;;
     convert | dwo | dwp | dwp4 | dwz) echo 65536 ;;
     *-pair) echo 65536 ;;
+    line-table) echo 8192 ;;
   esac
 }
 
@@ -75,7 +76,7 @@ BREAKPAD_SYM=${BREAKPAD_SYM:-$SRC/../shared/data/breakpad/sqlite-gcc.sym}
 
 SEEDS=$BUILD/fuzz-seeds
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwp,dwp4,dwz}
+mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwp,dwp4,dwz,line-table}
 mkdir -p "$SEEDS"/{convert,dwo,dwp,dwp4,dwz}-pair
 W=$SEEDS/work
 mkdir -p "$W"
@@ -264,6 +265,24 @@ C
     join_pair "$SIDE/dwz/$b" "$SIDE/dwz/common.debug" "$SEEDS/dwz-pair/$b+common.debug"
   done
 fi
+# Line tables for fuzz-line-table: the .debug_line of the objects above
+# (clang and gcc, DWARF 4 and 5, linked and relocatable, type units), of
+# 64-bit DWARF and of the assembler's tables from .loc, each after an
+# options byte (address size 8 or unknown; the first table or the second).
+"$CC_FOR_SEEDS" -O2 -g -gdwarf-5 -gdwarf64 -c -o "$W/prog64.o" "$W/prog.c"
+printf '.file 1 "/s" "a.c"\n.file 2 "/s/i" "b.h"\nf:\n.loc 1 3 1\nnop\n.loc 2 9 4 is_stmt 0\nnop\n.loc 1 4 2 discriminator 3\nret\n' > "$W/loc.s"
+for v in 3 4 5; do
+  llvm-mc-19 -filetype=obj -triple=x86_64-pc-linux -dwarf-version=$v "$W/loc.s" -o "$W/loc$v.o"
+done
+for obj in "$SEEDS"/convert/* "$W/prog64.o" "$W"/loc*.o; do
+  objcopy --dump-section .debug_line="$W/line" "$obj" "$W/line.scratch" 2>/dev/null || continue
+  for flags in 2 0 10; do
+    if [ "$(wc -c < "$W/line")" -le 8000 ]; then
+      { printf "\\x$(printf %02x "$flags")"; cat "$W/line"; } > "$SEEDS/line-table/$(basename "$obj")-$flags"
+    fi
+  done
+done
+
 # A build-id note, as /sys/module/*/notes/.note.gnu.build-id shows it.
 objcopy --dump-section .note.gnu.build-id="$SEEDS/readers/build-id.note" \
   "$W/prog" "$W/prog.scratch"

@@ -29,6 +29,15 @@
 
 namespace dwarfpack {
 
+/// Where dwz's supplementary file of Obj (read from InputPath) is: the path
+/// .gnu_debugaltlink or .debug_sup names (relative to InputPath's
+/// directory), else /usr/lib/debug/.build-id/xx/rest.debug by its build-id.
+/// Nothing when Obj names none; an error, naming what was looked for, when
+/// it names one that is not there or is of another build.
+llvm::Expected<std::optional<std::string>>
+findSupplementaryFile(const llvm::object::ObjectFile &Obj,
+                      llvm::StringRef InputPath);
+
 class SupplementaryDwarf {
 public:
   /// The supplementary file Obj (read from InputPath) names, or nullptr

@@ -1,12 +1,13 @@
-//===- Printer.h - llvm-symbolizer compatible output of lookups -----------===//
+//===- Printer.h - llvm-symbolizer and addr2line compatible output --------===//
 //
-// Prints LookupResults in the three output styles of
-// `llvm-symbolizer --inlines` (LLVM 19): LLVM (the default), GNU and JSON,
-// byte for byte where our tables carry the information. Independent of the
-// table format: GSYM, the compact address table and kernel symbol tables all
-// print through here.
+// Prints LookupResults as `llvm-symbolizer` (LLVM 19) prints them in its
+// three output styles, LLVM (the default), GNU and JSON, with its options
+// (--functions, --basenames, --addresses, --pretty-print, --no-inlines),
+// and as GNU binutils' `addr2line` prints them. Byte for byte where our
+// tables carry the information. Independent of the table format: GSYM, the
+// compact address table and kernel symbol tables all print through here.
 //
-// What our formats do not record is printed the way llvm-symbolizer prints
+// What a table does not record is printed the way llvm-symbolizer prints
 // unknown values: column 0, discriminator 0, and in JSON an empty
 // StartFileName and StartLine 0. docs/UserGuide.md lists the differences.
 //
@@ -16,6 +17,7 @@
 #define DWARFPACK_SYMBOLIZE_PRINTER_H
 
 #include "dwarfpack/Symbolize/Frame.h"
+#include "dwarfpack/Symbolize/SymbolQuery.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
@@ -27,17 +29,54 @@
 
 namespace dwarfpack {
 
-enum class OutputStyle { LLVM, GNU, JSON };
+enum class OutputStyle {
+  LLVM,
+  GNU,
+  JSON,
+  /// GNU binutils' addr2line: GNU's layout, but the address padded to 16
+  /// hex digits, `FILE:?` for an unknown line, `??:0` for nothing found.
+  Addr2Line,
+};
+
+/// Which name a frame is printed with (llvm-symbolizer --functions).
+enum class FunctionNames {
+  /// None: no function names.
+  None,
+  /// The name without its scope, parameters or return type, as DWARF's
+  /// DW_AT_name gives it (`add` for `ns::Acc::add(int)`).
+  Short,
+  /// The name as the table stores it (a linkage name, demangled when
+  /// Demangle is set).
+  Linkage,
+};
+
+/// How source paths are printed (llvm-symbolizer --basenames,
+/// --relativenames).
+enum class PathStyle {
+  /// As the table stores them: the full path.
+  Absolute,
+  /// The last component only.
+  BaseName,
+};
 
 struct PrinterOptions {
   OutputStyle Style = OutputStyle::LLVM;
   /// Demangle function names (llvm::demangle), as llvm-symbolizer does by
   /// default.
   bool Demangle = true;
+  FunctionNames Functions = FunctionNames::Linkage;
+  PathStyle Paths = PathStyle::Absolute;
   /// Print every inlined frame (llvm-symbolizer --inlines). When false, one
-  /// frame: the outermost function's name with the innermost location, as
-  /// llvm-symbolizer --no-inlines prints it.
+  /// frame per address, as llvm-symbolizer --no-inlines prints it: in GNU
+  /// style (and addr2line's) the innermost frame; in LLVM and JSON style
+  /// with linkage names, the outermost function's name and start with the
+  /// innermost location, else the innermost frame.
   bool Inlines = true;
+  /// Print the address before its answer (--addresses, -a).
+  bool PrintAddress = false;
+  /// One line per frame, `NAME at FILE:LINE`, inlined frames prefixed by
+  /// ` (inlined by) ` (--pretty-print, -p); JSON indented.
+  bool Pretty = false;
   /// The "ModuleName" of JSON output: the file as named by the user.
   std::string ModuleName;
 };
@@ -58,32 +97,67 @@ public:
   /// A lookup that failed with Message. JSON gets an "Error" object; the
   /// plain styles print the "??" record (the caller reports the message).
   void printError(uint64_t Address, llvm::StringRef Message);
-  /// An input that is not an address: the "??" record without an address.
-  void printInvalidInput();
+  /// No answer for Address, from a module that failed before: the "??"
+  /// record, in JSON an empty "Symbol" list (llvm-symbolizer reports a
+  /// module's error once, then answers so).
+  void printNoAnswer(uint64_t Address);
+  /// An input that asks nothing (empty, or not a query): the "??" record
+  /// without an address. WithModule: JSON names the module (an input
+  /// llvm-symbolizer could not read; an empty line names none).
+  void printInvalidInput(bool WithModule = true);
   /// The answer to a query by symbol name (SymbolQuery.h): one frame per
-  /// match, as llvm-symbolizer prints them (the outermost function at the
-  /// innermost location, whatever Inlines says); "??" when none. JSON:
+  /// match, as llvm-symbolizer prints them (as with --no-inlines in LLVM
+  /// style, whatever the options say); "??" when none. JSON:
   /// {"Loc":[frames],"ModuleName":..,"SymName":SymName}.
   void printSymbol(llvm::StringRef SymName,
                    llvm::ArrayRef<LookupResult> Matches);
+  /// The answer to llvm-symbolizer's `DATA` command: the symbol that holds
+  /// Address (its name, start and size, in decimal), or "??" and 0 0 when
+  /// none; the declaration's file and line are unknown (`??:?`). Without an
+  /// address: a DATA query by symbol name (SymName), which llvm-symbolizer
+  /// does not answer.
+  void printData(std::optional<uint64_t> Address,
+                 const std::optional<DataSymbol> &Symbol,
+                 llvm::StringRef SymName = "");
+  /// The answer to llvm-symbolizer's `FRAME` command when no local
+  /// variables are known: `??`, JSON "Frame":[].
+  void printNoLocals(std::optional<uint64_t> Address,
+                     llvm::StringRef SymName = "");
 
   /// The "ModuleName" of the following JSON records (queries that name
   /// their module, as BUILDID: lines do).
   void setModuleName(std::string Name) { Opts.ModuleName = std::move(Name); }
 
-  /// The displayed form of a name under these options.
+  /// The displayed form of a name under these options (demangled or not,
+  /// short or not).
   std::string displayName(llvm::StringRef Name) const;
+  /// The displayed form of a source path under these options.
+  std::string displayPath(llvm::StringRef Path) const;
 
 private:
-  void printPlain(const std::vector<SourceFrame> &Frames);
-  void printJSON(std::optional<uint64_t> Address,
-                 const std::vector<SourceFrame> &Frames);
+  std::vector<SourceFrame> selectFrames(const LookupResult &R) const;
+  void printHeader(std::optional<uint64_t> Address);
+  void printFrame(const SourceFrame *F, bool Inlined);
+  void printFooter();
+  void printPlain(std::optional<uint64_t> Address,
+                  const std::vector<SourceFrame> &Frames);
+  llvm::json::Object frameToJSON(const SourceFrame *F) const;
+  llvm::json::Object requestToJSON(std::optional<uint64_t> Address,
+                                   llvm::StringRef SymName) const;
   void emit(llvm::json::Value V);
 
   llvm::raw_ostream &OS;
   PrinterOptions Opts;
   std::unique_ptr<llvm::json::Array> List;
 };
+
+/// The name without scope, template-free parameters or return type, as
+/// DWARF's DW_AT_name gives it: from an Itanium linkage name, its last
+/// component with its template arguments (`twice<int>` for
+/// `_ZN2nsL5twiceIiEET_RKNS_3BoxIS1_EE`); from a plain name, the part after
+/// the last `::` outside brackets; without GCC's clone suffixes (`.cold`,
+/// `.isra.0`, `.part.0`, `.constprop.0`).
+std::string shortFunctionName(llvm::StringRef Name);
 
 } // namespace dwarfpack
 

@@ -78,6 +78,22 @@ private:
   llvm::StringMap<llvm::SmallVector<uint64_t, 1>> ByName;
 };
 
+/// The symbol that holds an address, as llvm-symbolizer's DATA command
+/// reports it.
+struct DataSymbol {
+  std::string Name;
+  uint64_t Start = 0;
+  uint64_t Size = 0;
+};
+
+/// The function of Table that holds Address: the name and start of its
+/// outermost frame, and its size, which the table gives (kernel symbol
+/// tables) or, since AddressSymbolizer has no query for it, where lookups
+/// stop finding that function (a function's range has no holes): about
+/// 2 log2(size) lookups. std::nullopt when no function holds Address.
+llvm::Expected<std::optional<DataSymbol>>
+symbolAt(const AddressSymbolizer &Table, uint64_t Address);
+
 } // namespace dwarfpack
 
 #endif

@@ -26,6 +26,7 @@
 #define DWARFPACK_SYMBOLIZE_TRACERESOLVER_H
 
 #include "dwarfpack/Symbolize/Frame.h"
+#include "dwarfpack/Symbolize/KernelSymbolizer.h"
 #include "dwarfpack/Symbolize/ProcMaps.h"
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 #include "dwarfpack/Symbolize/TableStore.h"
@@ -89,6 +90,30 @@ private:
   TableStore *Store;
   const AddressSymbolizer *Main;
   llvm::StringMap<Entry> Entries;
+};
+
+/// The tables of kernel modules, by the name and build-id a trace gives
+/// them: in a directory of module tables (by name, or by build-id in the
+/// store layout), else by build-id in a store.
+class KernelModuleTables {
+public:
+  /// Dir and Store may be absent.
+  KernelModuleTables(TableStore::OpenFn Open,
+                     std::optional<ModuleTableDirectory> Dir, TableStore *Store)
+      : Open(std::move(Open)), Dir(std::move(Dir)), Store(Store) {}
+
+  /// The table of Module; null when there is none. Errors: the table does
+  /// not open, or it records another build-id than Id, which the trace
+  /// gives (its addresses would answer wrongly).
+  llvm::Expected<const AddressSymbolizer *> table(llvm::StringRef Module,
+                                                  llvm::ArrayRef<uint8_t> Id);
+
+private:
+  TableStore::OpenFn Open;
+  std::optional<ModuleTableDirectory> Dir;
+  TableStore *Store;
+  /// By path, opened once.
+  llvm::StringMap<std::unique_ptr<AddressSymbolizer>> Opened;
 };
 
 /// Where TraceResolver finds its tables; any of them may be missing, and

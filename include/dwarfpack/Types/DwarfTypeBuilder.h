@@ -2,18 +2,18 @@
 //
 // Two stages:
 //  * convertCompileUnit() turns the types, global variables and functions of
-//    one compile unit into a CU-local graph (thread-safe for distinct units;
-//    one DWARF walk per unit, so a caller walking units for other purposes
-//    can feed it from the same loop);
+//    one compile unit into a CU-local graph (thread-safe for distinct units);
 //  * TypeMerger takes the CU graphs in unit order and deduplicates them by
 //    structural identity into one TypeTable.
-// buildTypeTable() drives both over a whole object with a thread pool.
+// TypeTableBuilder (TypeTableBuilder.h) is the visitor of the DWARF walk
+// (DwarfInput/UnitWalk.h) that drives both; buildTypeTable() runs it alone.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DWARFPACK_TYPES_DWARFTYPEBUILDER_H
 #define DWARFPACK_TYPES_DWARFTYPEBUILDER_H
 
+#include "dwarfpack/DwarfInput/Dwarf.h"
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Types/ElfSymbols.h"
 #include "dwarfpack/Types/TypeModel.h"
@@ -22,22 +22,15 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/DebugInfo/DWARF/DWARFDie.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
 #include <unordered_map>
 
-namespace llvm {
-class DWARFContext;
-class DWARFUnit;
-namespace object {
-class ObjectFile;
-}
-} // namespace llvm
-
 namespace dwarfpack {
-class SupplementaryDwarf;
+namespace input {
+class InputObject;
+}
 namespace types {
 
 /// The types of one compile unit. Local type 0 is void. Hashes[i] is a
@@ -57,21 +50,36 @@ struct UnitTypes {
   std::vector<Symbol> DeclaredVariables;
 };
 
-/// Type units by signature, for DW_AT_signature references. Not a DenseMap:
-/// a signature may take any 64-bit value, its reserved keys included.
-using TypeSignatureMap = std::unordered_map<uint64_t, llvm::DWARFDie>;
-TypeSignatureMap collectTypeUnits(llvm::DWARFContext &Ctx);
+/// The type DIE of every type unit of the files a conversion reads (the
+/// input, its .dwo files or package, dwz's file), by signature, for
+/// DW_AT_signature and DW_FORM_ref_sig8: GCC's DWARF 5 split type units may
+/// sit in another .dwo file than the unit that refers to them. The first
+/// file added with a signature wins. Lookups may come from any thread.
+class TypeUnitIndex {
+public:
+  void addFile(const input::DwarfFile &F);
+  /// Every file the walk of Obj reads: Obj's, its supplementary file's, and
+  /// (for split DWARF) the .dwo files and package of its skeletons, in
+  /// unit order. Problems opening them go to Log.
+  void addObject(const input::InputObject &Obj, WarningLog &Log);
+  /// None when no file has the signature or its unit does not parse.
+  input::Die lookup(uint64_t Signature) const;
+  bool empty() const { return Map.empty(); }
 
-/// Converts one compile unit. Recoverable problems (bad references, cycles,
+private:
+  /// Not a DenseMap: a signature may take any 64-bit value, its reserved
+  /// keys included.
+  std::unordered_map<
+      uint64_t, std::pair<const input::DwarfFile *, const input::UnitHeader *>>
+      Map;
+};
+
+/// Converts one unit. Recoverable problems (bad references, cycles,
 /// unrepresentable C++ types) are counted in Log; the affected type becomes
-/// Unknown. OffsetBias is added to the DIE offsets in messages (for a unit
-/// read from a slice of .debug_info starting at that offset). Sup: dwz's
-/// supplementary file of the unit's object, if it has one. Declared: the
-/// names whose extern declarations are kept (UnitTypes::DeclaredVariables).
-UnitTypes convertCompileUnit(llvm::DWARFUnit &U, WarningLog &Log,
-                             const TypeSignatureMap *Sigs = nullptr,
-                             uint64_t OffsetBias = 0,
-                             const SupplementaryDwarf *Sup = nullptr,
+/// Unknown. Declared: the names whose extern declarations are kept
+/// (UnitTypes::DeclaredVariables).
+UnitTypes convertCompileUnit(const input::Unit &U, WarningLog &Log,
+                             const TypeUnitIndex *Sigs = nullptr,
                              const llvm::StringSet<> *Declared = nullptr);
 
 /// Fills UT.Hashes (done by convertCompileUnit; for units built otherwise).
@@ -212,31 +220,22 @@ void groupTypesByKind(TypeTable &Table);
 
 struct BuildOptions {
   unsigned NumThreads = 1;
-  /// The object's bytes are a read-only file mapping: pages of .debug_info
-  /// that were converted may be handed back to the kernel (they are
-  /// re-read from the file if touched again), which keeps the resident set
-  /// of a vmlinux conversion small. Never set for heap buffers.
-  bool InputIsFileMapping = false;
-  /// Reads the stand-alone units of a linked object with the library's own
-  /// small DWARF reader (lib/Types/FastDwarf.h) where it accepts them; off,
-  /// every unit goes through LLVM's reader (same output, slower: tests
-  /// compare the two).
-  bool FastReader = true;
+  /// Called after each unit: (units done, units in all).
+  ProgressFn Progress;
 };
 
 struct BuildResult {
   TypeTable Table;
   uint64_t NumUnits = 0;
-  uint64_t NumFastUnits = 0;   ///< Read by the fast reader (BuildOptions).
   uint64_t NumInputTypes = 0;  ///< Sum of the units' type counts.
   uint64_t NumMergedTypes = 0; ///< After the per-unit hash merge.
 };
 
 /// Builds the table for a whole object: all compile units (type units are
 /// reached through DW_AT_signature references), symbols filtered by the
-/// object's ELF symbol table. Fails only when the object has no DWARF.
-llvm::Expected<BuildResult> buildTypeTable(const llvm::object::ObjectFile &Obj,
-                                           llvm::DWARFContext &Ctx,
+/// object's ELF symbol table. Fails when the object has no DWARF, or DIEs
+/// whose values run past their section.
+llvm::Expected<BuildResult> buildTypeTable(const input::InputObject &Obj,
                                            const BuildOptions &Opts,
                                            WarningLog &Log);
 

@@ -1,0 +1,504 @@
+//===- Dwarf.h - One zero-copy reader of DWARF units ------------*- C++ -*-===//
+//
+// The DIE and attribute decoder every DWARF consumer of dwarfpack reads
+// through (the address model, the type model, the checks run before LLVM's
+// reader sees a file). It reads the bytes where they lie (the object's
+// mapping, or the decompressed and relocated copies InputObject makes) and
+// keeps per unit only a flat index of its DIEs: LLVM's reader decodes every
+// DIE into a 24-byte entry and every attribute through DWARFFormValue's
+// layers of calls, which was most of the time of a conversion.
+//
+//   DwarfFile   the sections of one file (an object, a .dwo, a .dwp, dwz's
+//               supplementary file), its unit headers, its type units by
+//               signature; units other units refer to, parsed once, shared.
+//   Unit        one unit's abbreviations and DIE index (reusable buffers);
+//               its bases (strings, addresses, range lists), for a split
+//               unit taken from its skeleton.
+//   Die         a DIE of a Unit; FormValue, an attribute value of one.
+//
+// A Unit only reads inside its file's sections: every value is checked
+// against them when the unit is parsed, and every offset a value holds
+// (strings, references, lists) when it is followed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_DWARFINPUT_DWARF_H
+#define DWARFPACK_DWARFINPUT_DWARF_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <bitset>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace dwarfpack {
+namespace input {
+
+/// The sections a DWARF reader reads, by kind (for a .dwo or .dwp file,
+/// their .dwo forms).
+enum class Sec : uint8_t {
+  Info,
+  Types,
+  Abbrev,
+  Str,
+  LineStr,
+  StrOffsets,
+  Addr,
+  Ranges,
+  RngLists,
+  LocLists,
+  Loc,
+  Line,
+  CuIndex,
+  TuIndex,
+  NumKinds
+};
+
+/// The bytes of each section (after decompression and relocation).
+struct DwarfSections {
+  std::array<llvm::StringRef, size_t(Sec::NumKinds)> Data;
+  llvm::StringRef &operator[](Sec S) { return Data[size_t(S)]; }
+  llvm::StringRef operator[](Sec S) const { return Data[size_t(S)]; }
+};
+
+/// Sections' names as ELF files name them (".debug_info"), for messages.
+llvm::StringRef sectionName(Sec S, bool Dwo);
+
+/// Where a .dwp package puts one unit's parts of its sections (all 0
+/// outside packages).
+struct Contributions {
+  uint64_t Abbrev = 0, StrOffsets = 0, Line = 0, LocLists = 0, RngLists = 0;
+  /// Size of the unit's .debug_str_offsets part (0: to the section's end).
+  uint64_t StrOffsetsSize = 0;
+};
+
+/// A unit's header, read once when a file's units are listed.
+struct UnitHeader {
+  uint64_t Offset = 0; ///< Of the unit in its section.
+  uint64_t Size = 0;   ///< All its bytes, the length field included.
+  uint64_t AbbrevOffset = 0;
+  uint64_t TypeSignature = 0; ///< Type units.
+  uint64_t TypeOffset = 0;    ///< Type units: the type's DIE, unit-relative.
+  uint64_t DwoId = 0;         ///< DWARF 5 skeleton and split units.
+  Contributions Contrib;
+  uint16_t Version = 0;
+  /// DW_UT_*; DWARF 2-4 units are DW_UT_compile, or DW_UT_type in
+  /// .debug_types.
+  uint8_t UnitType = 0;
+  uint8_t AddrSize = 0;
+  uint8_t OffsetSize = 4; ///< 8 in 64-bit DWARF.
+  uint8_t HeaderSize = 0; ///< Bytes before the first DIE.
+  bool InTypesSection = false;
+  bool HasDwoId = false;
+
+  uint64_t end() const { return Offset + Size; }
+  bool isTypeUnit() const {
+    return UnitType == llvm::dwarf::DW_UT_type ||
+           UnitType == llvm::dwarf::DW_UT_split_type;
+  }
+};
+
+/// Reads the header of the unit at Offset of a section of SectionSize
+/// bytes (.debug_info, or .debug_types when InTypes), as LLVM's
+/// DWARFUnitHeader::extract; Bytes are the section's bytes from Offset on
+/// (at least MaxUnitHeaderSize of them, or up to its end). The error is the
+/// one LLVM reports for it.
+constexpr size_t MaxUnitHeaderSize = 40;
+llvm::Expected<UnitHeader> readUnitHeader(llvm::StringRef Bytes,
+                                          uint64_t Offset, uint64_t SectionSize,
+                                          bool LittleEndian, bool InTypes);
+
+class Unit;
+class Die;
+
+/// Where an address value of a relocatable object points: the file has no
+/// addresses until a relocation places the value in a section.
+enum class Placement : uint8_t {
+  Linked,       ///< A linked file: addresses are final.
+  Executable,   ///< Relocated into an executable section (laid out).
+  OtherSection, ///< Relocated into a section that holds no code.
+  None,         ///< No relocation wrote it.
+};
+
+/// The offsets of one section that relocations wrote (relocatable
+/// objects), and whether each points into an executable section.
+class RelocatedOffsets {
+public:
+  void add(uint64_t Offset, bool Executable) {
+    Entries.push_back({Offset, Executable});
+  }
+  /// Sorts the entries; call once, after the last add().
+  void finish();
+  Placement placementAt(uint64_t Offset) const;
+  /// Adds Other's entries, Shift bytes further on.
+  void appendShifted(const RelocatedOffsets &Other, uint64_t Shift);
+
+private:
+  struct Entry {
+    uint64_t Offset;
+    bool Executable;
+  };
+  std::vector<Entry> Entries;
+};
+
+/// The DWARF of one file.
+class DwarfFile {
+public:
+  /// Name: the file's path, for messages. Dwo: the sections are the .dwo
+  /// forms (a .dwo file or .dwp package).
+  DwarfFile(const DwarfSections &S, bool LittleEndian, bool Dwo,
+            std::string Name);
+  ~DwarfFile();
+  DwarfFile(const DwarfFile &) = delete;
+  DwarfFile &operator=(const DwarfFile &) = delete;
+
+  /// Reads the unit headers of .debug_info and .debug_types (and of a
+  /// package, its unit indexes). A header that cannot be read ends its
+  /// section's list, as LLVM's reader ends it; what was wrong is returned
+  /// as warnings in LLVM's words (none: everything was read). Read, when
+  /// given, fetches bytes of a section (a header is a few bytes of each
+  /// page; reading them from the file keeps the pages out of memory).
+  using ByteReader =
+      llvm::function_ref<bool(Sec, uint64_t Offset, void *Buf, size_t Len)>;
+  std::vector<std::string> scanUnits(ByteReader Read = nullptr);
+
+  llvm::StringRef section(Sec S) const { return Sections[S]; }
+  const DwarfSections &sections() const { return Sections; }
+  bool isLittleEndian() const { return LittleEndian; }
+  bool isDwo() const { return Dwo; }
+  const std::string &name() const { return Name; }
+
+  /// Units of .debug_info, then of .debug_types, in section order.
+  llvm::ArrayRef<UnitHeader> units() const { return Units; }
+  /// The unit of .debug_info whose bytes hold Offset.
+  const UnitHeader *infoUnitAt(uint64_t Offset) const;
+  const UnitHeader *typeUnit(uint64_t Signature) const;
+  /// The split compile unit with DwoId (a .dwo file or package).
+  const UnitHeader *splitUnit(uint64_t DwoId) const;
+
+  /// H (one of units()) parsed once, for the DIEs other units refer to
+  /// (DW_FORM_ref_addr, type units, dwz's partial units): kept until the
+  /// file goes; safe to call from any thread. Null when it does not parse.
+  const Unit *sharedUnit(const UnitHeader &H) const;
+
+  /// dwz's supplementary file, where the DW_FORM_GNU_ref_alt and
+  /// DW_FORM_GNU_strp_alt values (DWARF 5's ref_sup and strp_sup) lead.
+  const DwarfFile *Sup = nullptr;
+  /// Relocatable objects: the offsets relocations wrote, per section.
+  const RelocatedOffsets *relocated(Sec S) const;
+  void setRelocated(Sec S, RelocatedOffsets R);
+  bool isRelocatable() const { return Relocatable; }
+
+private:
+  struct Shared;
+  DwarfSections Sections;
+  bool LittleEndian, Dwo, Relocatable = false;
+  std::string Name;
+  std::vector<UnitHeader> Units;
+  size_t NumInfoUnits = 0;
+  std::unordered_map<uint64_t, uint32_t> TypeUnits;  ///< Signature -> index.
+  std::unordered_map<uint64_t, uint32_t> SplitUnits; ///< DWO id -> index.
+  std::unique_ptr<Shared[]> SharedUnits;
+  std::array<std::unique_ptr<RelocatedOffsets>, size_t(Sec::NumKinds)> Relocs;
+};
+
+/// Whether E says a DIE's values run past the end of their section, which
+/// makes the whole file unusable (Unit::parse returns it).
+bool isSectionOverrun(const llvm::Error &E);
+
+/// A set of attributes a consumer reads; Unit::readAttrs decodes only
+/// those (the rest are stepped over).
+class AttrSet {
+public:
+  AttrSet(std::initializer_list<llvm::dwarf::Attribute> Attrs) {
+    for (llvm::dwarf::Attribute A : Attrs)
+      Bits.set(index(A));
+  }
+  bool contains(uint16_t A) const { return Bits.test(index(A)); }
+
+private:
+  // DWARF's attributes, then the vendor range (0x2000-0x3fff) folded in.
+  static size_t index(uint16_t A) { return A & 0x3fff; }
+  std::bitset<0x4000> Bits;
+};
+
+/// An attribute value, with DWARFFormValue's accessors (same results).
+class FormValue {
+public:
+  FormValue() = default;
+  FormValue(const Unit *U, uint16_t Form, uint64_t V, const char *Data,
+            uint64_t SecOffset)
+      : U(U), Data(Data), V(V), SecOffset(SecOffset), Form(Form) {}
+  llvm::dwarf::Form getForm() const { return llvm::dwarf::Form(Form); }
+  const Unit *unit() const { return U; }
+  /// The value as stored (constant, offset, index or block length).
+  uint64_t raw() const { return V; }
+  /// Where the value lies in the unit's section.
+  uint64_t sectionOffset() const { return SecOffset; }
+
+  std::optional<uint64_t> getAsUnsignedConstant() const;
+  std::optional<int64_t> getAsSignedConstant() const;
+  /// The string of a string form; an error in LLVM's words for an offset
+  /// or index outside its section or table.
+  llvm::Expected<const char *> getAsCString() const;
+  /// As getAsCString, nullptr for any problem.
+  const char *cstr() const;
+  std::optional<llvm::ArrayRef<uint8_t>> getAsBlock() const;
+  /// DW_FORM_addr, or an addrx form resolved through the unit's address
+  /// table (nothing when it has none or the entry is outside it).
+  std::optional<uint64_t> getAsAddress() const;
+  /// A section offset (DW_FORM_sec_offset, and DWARF 2/3's data4/data8).
+  std::optional<uint64_t> getAsSectionOffset() const;
+  bool isReference() const;
+  bool isStringForm() const;
+  /// Where the address of an address form points (relocatable objects).
+  Placement placement() const;
+
+private:
+  const Unit *U = nullptr;
+  const char *Data = nullptr; ///< DW_FORM_string, blocks
+  uint64_t V = 0;
+  uint64_t SecOffset = 0;
+  uint16_t Form = 0;
+};
+
+/// A DIE of a Unit (or none), with DWARFDie's accessors.
+class Die {
+public:
+  Die() = default;
+  Die(const Unit *U, uint32_t Idx) : U(U), Idx(Idx) {}
+  explicit operator bool() const { return U != nullptr; }
+  bool isValid() const { return U != nullptr; }
+  const Unit *getDwarfUnit() const { return U; }
+  uint32_t index() const { return Idx; }
+  /// Offset in the unit's section (.debug_info, as LLVM numbers DIEs).
+  uint64_t getOffset() const;
+  inline llvm::dwarf::Tag getTag() const;
+  inline bool hasChildren() const;
+  std::optional<FormValue> find(llvm::dwarf::Attribute A) const;
+  /// Whether the DIE's abbreviation has A (nothing is decoded).
+  bool hasAttribute(llvm::dwarf::Attribute A) const;
+  /// The first of As that the DIE has.
+  std::optional<FormValue>
+  find(std::initializer_list<llvm::dwarf::Attribute> As) const;
+  /// The DIE a reference value leads to: in this unit, another unit of the
+  /// file (DW_FORM_ref_addr), a type unit (DW_FORM_ref_sig8) or dwz's
+  /// supplementary file; none when there is no DIE there.
+  Die getAttributeValueAsReferencedDie(llvm::dwarf::Attribute A) const;
+  Die getAttributeValueAsReferencedDie(const FormValue &V) const;
+  /// DWARFDie::getName(DINameKind::LinkageName): the linkage name, else the
+  /// name, looked up through abstract origins and specifications.
+  const char *getLinkageNameOrName() const;
+  Die getParent() const;
+  Die getFirstChild() const;
+  /// The next DIE with the same parent (none after the last).
+  Die getSibling() const;
+
+  class ChildIterator {
+  public:
+    ChildIterator(const Unit *U, uint32_t Idx) : U(U), Idx(Idx) {}
+    Die operator*() const { return Die(U, Idx); }
+    inline ChildIterator &operator++();
+    // Indexes only grow: a comparison by order ends even a list that a
+    // damaged unit cut short.
+    bool operator!=(const ChildIterator &O) const { return Idx < O.Idx; }
+
+  private:
+    const Unit *U;
+    uint32_t Idx;
+  };
+  struct ChildRange {
+    ChildIterator B, E;
+    ChildIterator begin() const { return B; }
+    ChildIterator end() const { return E; }
+  };
+  /// The children, without the null entry closing them.
+  ChildRange children() const;
+
+  bool operator==(const Die &O) const { return U == O.U && Idx == O.Idx; }
+  bool operator!=(const Die &O) const { return !(*this == O); }
+
+private:
+  const Unit *U = nullptr;
+  uint32_t Idx = 0;
+};
+
+/// An address range of a DIE; P as FormValue::placement.
+struct DieRange {
+  uint64_t LowPC = 0, HighPC = 0;
+  Placement P = Placement::Linked;
+};
+
+/// One unit's abbreviations and DIEs.
+class Unit {
+public:
+  Unit();
+  ~Unit();
+  /// Parses unit H of F, replacing whatever unit this object held (its
+  /// buffers are reused). Skel: for a split unit (of a .dwo file or
+  /// package), the skeleton unit, whose address table and range list base
+  /// it uses. The error is in LLVM's words; the unit is then unusable.
+  llvm::Error parse(const DwarfFile &F, const UnitHeader &H,
+                    const Unit *Skel = nullptr);
+
+  const DwarfFile &file() const { return *File; }
+  const UnitHeader &header() const { return Header; }
+  uint16_t getVersion() const { return Header.Version; }
+  uint8_t getAddressByteSize() const { return Header.AddrSize; }
+  uint64_t getOffset() const { return Header.Offset; }
+  bool isLittleEndian() const;
+  /// Bytes of the unit, its header included.
+  llvm::StringRef bytes() const { return Bytes; }
+  /// When the unit's DIEs end early (an abbreviation it does not define, a
+  /// DIE past its end), what LLVM's reader reports there, in its words;
+  /// the DIEs before are kept, as LLVM keeps them. Empty otherwise.
+  llvm::StringRef partialProblem() const { return PartialProblem; }
+
+  size_t numDies() const { return DieOffset.size(); }
+  Die getUnitDIE() const { return numDies() ? Die(this, 0) : Die(); }
+  /// The DIE starting at Offset of the unit's section, if any.
+  Die getDIEForOffset(uint64_t Offset) const;
+  bool containsOffset(uint64_t Offset) const {
+    return Offset >= Header.Offset && Offset < Header.end();
+  }
+
+  /// Appends the attributes of DIE Idx that Want contains to Out.
+  void
+  readAttrs(uint32_t Idx, const AttrSet &Want,
+            llvm::SmallVectorImpl<std::pair<llvm::dwarf::Attribute, FormValue>>
+                &Out) const;
+
+  /// Entry Index of the unit's address table (DW_OP_addrx, the addrx
+  /// forms).
+  std::optional<uint64_t> addrEntry(uint64_t Index) const;
+  Placement addrEntryPlacement(uint64_t Index) const;
+  /// Index of the string offsets table, as a .debug_str offset.
+  llvm::Expected<uint64_t> strOffset(uint64_t Index) const;
+  /// The unit's string offsets table: its section, where the unit's
+  /// entries start and their size (Size 0: the unit has none).
+  void strOffsetsTable(llvm::StringRef &Section, uint64_t &Base,
+                       uint8_t &Size) const;
+  /// The address ranges of D (DW_AT_low_pc/high_pc or DW_AT_ranges), as
+  /// DWARFDie::getAddressRanges gives them.
+  llvm::Expected<llvm::SmallVector<DieRange, 2>> ranges(const Die &D) const;
+  llvm::Expected<llvm::SmallVector<DieRange, 2>>
+  rangesFrom(std::optional<FormValue> LowPC, std::optional<FormValue> HighPC,
+             std::optional<FormValue> Ranges) const;
+  /// The unit's base address (its DIE's DW_AT_low_pc, or the skeleton's).
+  std::optional<uint64_t> baseAddress() const { return BaseAddress; }
+  /// Whether the unit is a skeleton whose DIEs are in a .dwo file.
+  bool isSkeleton() const;
+  std::optional<uint64_t> dwoId() const;
+
+  /// An abbreviation's attribute.
+  struct AttrSpec {
+    uint16_t Attr;
+    uint16_t Form;
+    /// Bytes of the value when fixed, else -1.
+    int16_t Size;
+    /// Offset of the value from the DIE's first attribute when all the
+    /// attributes before it have fixed sizes, else -1.
+    int32_t FixedOffset;
+    int64_t Const; ///< DW_FORM_implicit_const
+  };
+  struct Abbrev {
+    uint64_t Code = 0;
+    uint16_t Tag = 0;
+    bool HasChildren = false;
+    uint32_t AttrBegin = 0, NumAttrs = 0;
+    /// Sum of the attributes' sizes when all are fixed, else -1.
+    int32_t FixedSize = -1;
+  };
+
+private:
+  friend class Die;
+  friend class FormValue;
+  /// Reads the value of Spec at *Off (advanced past it) into *V, or skips
+  /// it when V is null. False when it does not fit the section.
+  bool readValue(uint16_t Form, int64_t Const, uint64_t &Off,
+                 FormValue *V) const;
+  bool readSpec(const AttrSpec &S, uint64_t &Off, FormValue *V) const;
+  std::optional<FormValue> findAttr(uint32_t Idx,
+                                    llvm::dwarf::Attribute A) const;
+  uint64_t read(const char *P, unsigned N) const;
+  const char *cstrAt(llvm::StringRef Section, uint64_t Off) const;
+  llvm::Error parseAbbrevs(uint64_t Off);
+  llvm::Error parseDies();
+  void setUpBases(const Unit *Skel);
+  /// The index in Abbrevs of Code's abbreviation, 0 when there is none.
+  uint32_t abbrevFor(uint64_t Code) const;
+  /// The codes the unit defines, as LLVM's messages list them ("1-4").
+  std::string codeRanges() const;
+  Die refTarget(const FormValue &V) const;
+  llvm::Expected<llvm::SmallVector<DieRange, 2>>
+  rangeList(uint64_t Offset) const;
+  llvm::Expected<llvm::SmallVector<DieRange, 2>> rngList(uint64_t Offset) const;
+
+  const DwarfFile *File = nullptr;
+  UnitHeader Header;
+  llvm::StringRef Section; ///< The whole section holding the unit.
+  llvm::StringRef Bytes;   ///< The unit's bytes.
+  /// Abbreviations; [0] stands for null entries. Codes index CodeIndex
+  /// when they are small, else SparseCodes.
+  std::vector<Abbrev> Abbrevs;
+  std::vector<uint32_t> CodeIndex;
+  llvm::DenseMap<uint64_t, uint32_t> SparseCodes;
+  std::vector<AttrSpec> Specs;
+  /// Per DIE (null entries included, in order), offsets from the unit's
+  /// start: the DIE, its first attribute; its abbreviation (index), tag,
+  /// the index of the entry after its subtree and its parent's index.
+  std::vector<uint32_t> DieOffset, DieAttrs, DieAbbrev, DieNext, DieParent;
+  std::vector<uint16_t> DieTag;
+  /// DIEs whose lists of children the unit's end cut short (no null entry
+  /// closes them).
+  llvm::SmallVector<uint32_t, 4> CutShort;
+  /// For each BlockBits-byte block of the unit, the first DIE starting in
+  /// or after it: finds a DIE by offset in a few steps.
+  static constexpr unsigned BlockBits = 4;
+  std::vector<uint32_t> FirstDieInBlock;
+
+  std::string PartialProblem;
+
+  // Bases, from the unit DIE (and the skeleton of a split unit).
+  std::optional<uint64_t> BaseAddress;
+  Placement BaseAddressPlacement = Placement::Linked;
+  llvm::StringRef AddrSection; ///< The skeleton file's, for split units.
+  const DwarfFile *AddrFile = nullptr;
+  std::optional<uint64_t> AddrBase;
+  std::optional<uint64_t> StrOffsetsBase;
+  uint8_t StrOffsetSize = 4;
+  std::optional<uint64_t> RngListsBase;
+  uint64_t RangesBase = 0; ///< DW_AT_GNU_ranges_base of a skeleton.
+  llvm::StringRef RangesSection;
+  const DwarfFile *RangesFile = nullptr;
+};
+
+inline llvm::dwarf::Tag Die::getTag() const {
+  return llvm::dwarf::Tag(U->DieTag[Idx]);
+}
+
+inline bool Die::hasChildren() const {
+  return U->Abbrevs[U->DieAbbrev[Idx]].HasChildren;
+}
+
+inline Die::ChildIterator &Die::ChildIterator::operator++() {
+  Idx = U->DieNext[Idx];
+  return *this;
+}
+
+} // namespace input
+} // namespace dwarfpack
+
+#endif

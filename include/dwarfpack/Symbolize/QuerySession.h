@@ -1,0 +1,134 @@
+//===- QuerySession.h - Answering llvm-symbolizer's queries ---------------===//
+//
+// A symbolization session as llvm-symbolizer runs one: queries (lines of
+// stdin or arguments, InputLine.h) name an address or a symbol, and
+// perhaps their module; each is answered from the table of its module and
+// printed at once (ResultPrinter), so a profiler can keep the process open
+// as a server. What cannot be answered prints the `??` record and a
+// warning, and the session goes on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_SYMBOLIZE_QUERYSESSION_H
+#define DWARFPACK_SYMBOLIZE_QUERYSESSION_H
+
+#include "dwarfpack/Symbolize/Frame.h"
+#include "dwarfpack/Symbolize/InputLine.h"
+#include "dwarfpack/Symbolize/OpenTable.h"
+#include "dwarfpack/Symbolize/Printer.h"
+#include "dwarfpack/Symbolize/SymbolQuery.h"
+#include "dwarfpack/Symbolize/TableStore.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace dwarfpack {
+
+/// The table of one module, and its names for queries by symbol (gathered
+/// on the first such query).
+struct QueryModule {
+  const AddressSymbolizer *Table = nullptr;
+  /// How answers and warnings name the module (JSON's "ModuleName").
+  std::string Name;
+  std::unique_ptr<SymbolResolver> Names;
+};
+
+/// The tables that queries are answered from: one for every query, or the
+/// module each query names, a table file by its path or a build-id's table
+/// in a store.
+class SessionTables {
+public:
+  explicit SessionTables(OpenOptions Opts = {}) : Opts(Opts) {}
+
+  /// Every query is answered from Table (which must outlive this), named
+  /// Name.
+  void setFixed(const AddressSymbolizer &Table, std::string Name);
+  /// Build-ids are looked up in Store (which must outlive this); with
+  /// BuildId, every query is of that module.
+  void setStore(TableStore &Store,
+                std::optional<llvm::SmallVector<uint8_t, 20>> BuildId);
+
+  /// What a query line may name.
+  LineModules lineModules() const;
+  /// The module Q asks about, as answers name it: a build-id in upper-case
+  /// hex, as llvm-symbolizer prints it, or the file as the line names it.
+  std::string moduleName(const InputLine &Q) const;
+  /// The table of Q's module, opened on first use and kept. An error names
+  /// why there is none; a later query looks again (a server sees tables
+  /// added while it runs).
+  llvm::Expected<QueryModule &> find(const InputLine &Q);
+
+private:
+  OpenOptions Opts;
+  std::optional<QueryModule> Fixed;
+  TableStore *Store = nullptr;
+  std::optional<llvm::SmallVector<uint8_t, 20>> StoreBuildId;
+  /// By build-id (lower-case hex) or path.
+  llvm::StringMap<QueryModule> ByBuildId, ByPath;
+  /// Table files opened by path.
+  std::vector<std::unique_ptr<AddressSymbolizer>> Owned;
+};
+
+/// A warning of a session. Once: a key under which the same problem recurs
+/// (a module without a table), so that it can be reported once; empty when
+/// it concerns one query only.
+struct QueryWarning {
+  std::string Message;
+  std::string Once;
+};
+using QueryWarningFn = std::function<void(const QueryWarning &)>;
+
+struct SessionOptions {
+  /// Numbers are offsets in the module's file, turned into addresses
+  /// through the load segments its table records.
+  bool FileOffsets = false;
+  /// Each address is looked up minus this (llvm-symbolizer --adjust-vma).
+  uint64_t AddressOffset = 0;
+};
+
+class QuerySession {
+public:
+  QuerySession(SessionTables &Modules, ResultPrinter &Printer,
+               SessionOptions Opts, QueryWarningFn Warn)
+      : Modules(Modules), P(Printer), Opts(Opts), Warn(std::move(Warn)) {}
+
+  /// Reads one query line (InputLine.h) and prints its answer. An empty
+  /// line prints the `??` record without a warning (llvm-symbolizer's
+  /// liveness probe).
+  void answerLine(llvm::StringRef Line);
+  /// Prints the answer for Value (an address, or with FileOffsets a file
+  /// offset) in Module.
+  void answerAddress(QueryModule &Module, uint64_t Value,
+                     QueryCommand Command = QueryCommand::Code);
+  /// Prints the answer to a query by symbol name in Module; Rest is what
+  /// followed it on the line (a kernel trace's `[module]`).
+  void answerSymbol(QueryModule &Module, SymbolQuery Q, llvm::StringRef Rest,
+                    QueryCommand Command = QueryCommand::Code);
+
+private:
+  void warn(const llvm::Twine &Message, llvm::StringRef Once = "");
+  /// Value as an address of Module's table; std::nullopt when the answer
+  /// has been printed already (an offset outside every segment, an error).
+  std::optional<uint64_t> toAddress(QueryModule &Module, uint64_t Value);
+  void answerData(QueryModule &Module, uint64_t Value, uint64_t Address);
+
+  SessionTables &Modules;
+  ResultPrinter &P;
+  SessionOptions Opts;
+  QueryWarningFn Warn;
+  bool WarnedFrame = false;
+  /// Modules that could not be opened (by name).
+  llvm::StringSet<> Failed;
+};
+
+} // namespace dwarfpack
+
+#endif

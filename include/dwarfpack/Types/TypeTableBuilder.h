@@ -1,0 +1,52 @@
+//===- TypeTableBuilder.h - The type model, a visitor of the walk -*- C++
+//-*-===//
+//
+// Builds an object's type table from the DWARF walk (DwarfInput/UnitWalk.h):
+// each unit's types are converted on the walk's threads
+// (convertCompileUnit) and merged in unit order (TypeMerger); after the
+// walk, the partial units of dwz's supplementary file that the units import
+// are converted too, then the merger finishes the table against the
+// object's ELF symbols. `dwarfpack ctf` runs it alone (buildTypeTable),
+// `dwarfpack pack` beside the address model in the same walk.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_TYPES_TYPETABLEBUILDER_H
+#define DWARFPACK_TYPES_TYPETABLEBUILDER_H
+
+#include "dwarfpack/DwarfInput/UnitWalk.h"
+#include "dwarfpack/Types/DwarfTypeBuilder.h"
+
+#include <set>
+
+namespace dwarfpack {
+namespace types {
+
+class TypeTableBuilder : public input::UnitVisitor {
+public:
+  /// Obj must outlive the builder and its table (names point into it).
+  TypeTableBuilder(const input::InputObject &Obj, WarningLog &Log);
+  ~TypeTableBuilder() override;
+
+  std::unique_ptr<input::UnitResult>
+  visit(const input::UnitContext &C) override;
+  bool merge(size_t Index, std::unique_ptr<input::UnitResult> R) override;
+
+  /// After the walk: converts the supplementary file's partial units the
+  /// walked units import, then deduplicates and finishes the table.
+  llvm::Expected<BuildResult> finish(const BuildOptions &Opts, WarningLog &Log);
+
+private:
+  const input::InputObject &Obj;
+  TypeUnitIndex Sigs;
+  ElfSymbolNames Names;
+  TypeMerger Merger;
+  BuildResult Result;
+  /// Offsets of the supplementary file's units the units import.
+  std::set<uint64_t> Imported;
+};
+
+} // namespace types
+} // namespace dwarfpack
+
+#endif

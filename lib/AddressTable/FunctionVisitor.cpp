@@ -1,0 +1,752 @@
+//===- FunctionVisitor.cpp - A unit's functions, lines and inline trees ---===//
+//
+// Per unit: parse its line table once, turn every DW_TAG_subprogram with
+// code into FunctionEntry records (one per address range) with line rows
+// and inline trees, and collect the rows of code no subprogram describes.
+// The rules (which row starts a function, how names are found, which
+// ranges are dropped) are documented in docs/UserGuide.md under
+// "dwarfpack gsym".
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/AddressTable/AddressModelBuilder.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/DwarfInput/LineTable.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+
+using namespace llvm;
+using namespace dwarfpack::input;
+
+namespace dwarfpack {
+
+namespace {
+
+std::string hex(uint64_t V) { return "0x" + utohexstr(V); }
+
+/// Sorts Ranges and merges overlapping and touching ones.
+void sortAndMerge(std::vector<AddressRange> &Ranges) {
+  llvm::sort(Ranges);
+  std::vector<AddressRange> Merged;
+  for (const AddressRange &R : Ranges) {
+    if (!Merged.empty() && R.Start <= Merged.back().End)
+      Merged.back().End = std::max(Merged.back().End, R.End);
+    else
+      Merged.push_back(R);
+  }
+  Ranges = std::move(Merged);
+}
+
+bool isCxx(uint64_t Lang) {
+  return dwarf::isCPlusPlus(dwarf::SourceLanguage(Lang)) ||
+         Lang == dwarf::DW_LANG_ObjC_plus_plus;
+}
+
+/// The attributes of a subprogram or inlined subroutine the converter
+/// reads, decoded in one pass.
+struct DieAttrs {
+  std::optional<FormValue> Name, LinkageName, AbstractOrigin, Specification,
+      CallFile, CallLine, DeclFile, DeclLine, LowPC, HighPC, Ranges;
+};
+
+const AttrSet &wantedAttrs() {
+  static const AttrSet Set = {dwarf::DW_AT_name,
+                              dwarf::DW_AT_linkage_name,
+                              dwarf::DW_AT_MIPS_linkage_name,
+                              dwarf::DW_AT_abstract_origin,
+                              dwarf::DW_AT_specification,
+                              dwarf::DW_AT_call_file,
+                              dwarf::DW_AT_call_line,
+                              dwarf::DW_AT_decl_file,
+                              dwarf::DW_AT_decl_line,
+                              dwarf::DW_AT_low_pc,
+                              dwarf::DW_AT_high_pc,
+                              dwarf::DW_AT_ranges};
+  return Set;
+}
+
+DieAttrs readAttrs(const Die &D) {
+  SmallVector<std::pair<dwarf::Attribute, FormValue>, 12> All;
+  D.getDwarfUnit()->readAttrs(D.index(), wantedAttrs(), All);
+  DieAttrs A;
+  for (const auto &[Attr, V] : All) {
+    switch (Attr) {
+    case dwarf::DW_AT_name:
+      A.Name = V;
+      break;
+    case dwarf::DW_AT_linkage_name:
+    case dwarf::DW_AT_MIPS_linkage_name:
+      A.LinkageName = V;
+      break;
+    case dwarf::DW_AT_abstract_origin:
+      A.AbstractOrigin = V;
+      break;
+    case dwarf::DW_AT_specification:
+      A.Specification = V;
+      break;
+    case dwarf::DW_AT_call_file:
+      A.CallFile = V;
+      break;
+    case dwarf::DW_AT_call_line:
+      A.CallLine = V;
+      break;
+    case dwarf::DW_AT_decl_file:
+      A.DeclFile = V;
+      break;
+    case dwarf::DW_AT_decl_line:
+      A.DeclLine = V;
+      break;
+    case dwarf::DW_AT_low_pc:
+      A.LowPC = V;
+      break;
+    case dwarf::DW_AT_high_pc:
+      A.HighPC = V;
+      break;
+    case dwarf::DW_AT_ranges:
+      A.Ranges = V;
+      break;
+    default:
+      break;
+    }
+  }
+  return A;
+}
+
+/// What a unit gives the model.
+struct UnitFunctions : UnitResult {
+  std::vector<FunctionEntry> Functions;
+  /// Line rows of code without a subprogram (FunctionModel::LineOnlyCode).
+  std::vector<FunctionEntry> LineOnly;
+};
+
+/// A worker's line table, decoded unit after unit into the same memory.
+LineTable &threadLineTable() {
+  static thread_local LineTable T;
+  return T;
+}
+
+/// Converts one compile unit.
+class UnitConverter {
+public:
+  /// Skel holds the line table; U, the DIEs: the same unit, or with split
+  /// DWARF the skeleton and the full unit of its .dwo file. Exec: the
+  /// object's executable ranges, sorted.
+  UnitConverter(const Unit &Skel, const Unit &U, FunctionModel &M,
+                ArrayRef<AddressRange> Exec, bool Relocatable, WarningLog &Log)
+      : Skel(Skel), U(U), M(M), Exec(Exec), Relocatable(Relocatable), Log(Log) {
+  }
+
+  void run(UnitFunctions &R) {
+    Die CUDie = U.getUnitDIE();
+    if (!CUDie)
+      return;
+    if (auto Lang = CUDie.find(dwarf::DW_AT_language))
+      QualifyNames = isCxx(Lang->getAsUnsignedConstant().value_or(0));
+    if (Die SkelDie = Skel.getUnitDIE())
+      if (auto Dir = SkelDie.find(dwarf::DW_AT_comp_dir))
+        if (const char *S = Dir->cstr())
+          CompDir = S;
+    parseLineTable();
+    // Declarations and abstract instances (no low_pc, no ranges) are most
+    // subprogram DIEs; an abbreviation without either tells, without
+    // decoding the DIE.
+    for (uint32_t I = 0, E = U.numDies(); I < E; ++I) {
+      Die D(&U, I);
+      if (D.getTag() == dwarf::DW_TAG_subprogram && mayHaveCode(D))
+        convertSubprogram(D);
+    }
+    collectUncoveredLines();
+    R.Functions = std::move(Out);
+    R.LineOnly = std::move(LineOnly);
+  }
+
+private:
+  void warn(StringRef Kind, const Twine &Msg) {
+    Log.report(Kind, Msg + " (unit at " + hex(Skel.getOffset()) + ")");
+  }
+  void note(StringRef Kind, const Twine &Msg) {
+    Log.note(Kind, Msg + " (unit at " + hex(Skel.getOffset()) + ")");
+  }
+
+  static bool mayHaveCode(const Die &D) {
+    return D.hasAttribute(dwarf::DW_AT_low_pc) ||
+           D.hasAttribute(dwarf::DW_AT_ranges);
+  }
+
+  void parseLineTable() {
+    Die CUDie = Skel.getUnitDIE();
+    std::optional<FormValue> StmtList =
+        CUDie ? CUDie.find(dwarf::DW_AT_stmt_list) : std::nullopt;
+    std::optional<uint64_t> Off =
+        StmtList ? StmtList->getAsSectionOffset() : std::nullopt;
+    if (!Off)
+      return;
+    const DwarfFile &F = Skel.file();
+    LineSections S;
+    S.Line = F.section(Sec::Line);
+    S.LineStr = F.section(Sec::LineStr);
+    S.Str = F.section(Sec::Str);
+    S.LittleEndian = F.isLittleEndian();
+    S.AddressSize = Skel.getAddressByteSize();
+    Skel.strOffsetsTable(S.StrOffsets, S.StrOffsetsBase, S.StrOffsetSize);
+    if (*Off >= S.Line.size()) {
+      warn("bad-line-table",
+           "DW_AT_stmt_list " + hex(*Off) + " is past the end of .debug_line");
+      return;
+    }
+    LineTable &T = threadLineTable();
+    Error E = T.decode(S, *Off, [&](Error Err) {
+      warn("bad-line-table", toString(std::move(Err)));
+    });
+    if (E) {
+      if (E.isA<UnsupportedLineHeader>())
+        warn("bad-line-table", toString(std::move(E)) + "; line table ignored");
+      else
+        warn("bad-line-table", toString(std::move(E)));
+      return;
+    }
+    LT = &T;
+  }
+
+  /// The model file for a DWARF file index of this unit's line table.
+  std::optional<FileId> file(uint64_t Index) {
+    if (!LT)
+      return std::nullopt;
+    if (Index < FileCache.size() && FileCache[Index] >= 0)
+      return FileId(FileCache[Index]);
+    if (Index < FileCache.size() && FileCache[Index] == -2)
+      return std::nullopt;
+    if (Index > (1u << 24) || !LT->hasFile(Index))
+      return std::nullopt;
+    std::string Path;
+    if (!LT->filePath(Index, CompDir, Path))
+      return std::nullopt;
+    FileId Id = M.addFilePath(Path);
+    if (Index >= FileCache.size())
+      FileCache.resize(Index + 1, -1);
+    FileCache[Index] = Id;
+    return Id;
+  }
+
+  StringRef cstr(const std::optional<FormValue> &V) {
+    if (!V)
+      return StringRef();
+    Expected<const char *> S = V->getAsCString();
+    if (!S) {
+      warn("bad-string", toString(S.takeError()));
+      return StringRef();
+    }
+    return *S ? StringRef(*S) : StringRef();
+  }
+
+  /// Name of a subprogram or inlined subroutine: the linkage name found
+  /// through DW_AT_abstract_origin / DW_AT_specification, else the short
+  /// name (qualified with its enclosing namespaces and classes in C++).
+  /// A is D's attributes. Names are cached per DIE, so the many inlined
+  /// copies of one function resolve their shared origin once.
+  StringRef nameOf(const Die &D, const DieAttrs &A) {
+    StringRef Linkage = cstr(A.LinkageName);
+    if (!Linkage.empty())
+      return M.saveString(Linkage);
+    const std::optional<FormValue> &Ref =
+        A.AbstractOrigin ? A.AbstractOrigin : A.Specification;
+    if (Ref && !(A.AbstractOrigin && A.Specification) && !A.Name) {
+      Die Target = D.getAttributeValueAsReferencedDie(*Ref);
+      if (Target && Target != D)
+        return nameOf(Target);
+    }
+    return nameOf(D);
+  }
+
+  StringRef nameOf(const Die &D) {
+    auto Key =
+        std::make_pair(static_cast<const void *>(D.getDwarfUnit()), D.index());
+    auto It = NameCache.find(Key);
+    if (It != NameCache.end())
+      return It->second;
+    StringRef Result = computeName(D);
+    NameCache[Key] = Result;
+    return Result;
+  }
+
+  StringRef computeName(const Die &Start) {
+    constexpr unsigned MaxChain = 16;
+    SmallVector<Die, 4> Work{Start};
+    SmallVector<Die, 8> Seen{Start};
+    StringRef Short;
+    Die ShortDie;
+    unsigned Steps = 0;
+    while (!Work.empty()) {
+      Die D = Work.pop_back_val();
+      if (++Steps > MaxChain) {
+        warn("reference-chain-too-long",
+             "DW_AT_abstract_origin/specification chain from DIE " +
+                 hex(Start.getOffset()) + " is longer than " + Twine(MaxChain));
+        break;
+      }
+      DieAttrs A = readAttrs(D);
+      StringRef Linkage = cstr(A.LinkageName);
+      if (!Linkage.empty())
+        return M.saveString(Linkage);
+      if (Short.empty()) {
+        Short = cstr(A.Name);
+        if (!Short.empty())
+          ShortDie = D;
+      }
+      for (const auto &Ref : {A.AbstractOrigin, A.Specification}) {
+        if (!Ref)
+          continue;
+        Die Next = D.getAttributeValueAsReferencedDie(*Ref);
+        if (!Next) {
+          warn("bad-reference", "DIE " + hex(D.getOffset()) +
+                                    " refers to a DIE that does not exist");
+          continue;
+        }
+        if (llvm::is_contained(Seen, Next)) {
+          warn("cyclic-reference",
+               "DW_AT_abstract_origin/specification of DIE " +
+                   hex(D.getOffset()) + " leads back to DIE " +
+                   hex(Next.getOffset()));
+          continue;
+        }
+        Seen.push_back(Next);
+        Work.push_back(Next);
+      }
+    }
+    if (Short.empty())
+      return StringRef();
+    if (!QualifyNames)
+      return M.saveString(Short);
+    return M.saveString(qualify(ShortDie, Short));
+  }
+
+  std::string qualify(const Die &D, StringRef Short) {
+    SmallVector<std::string, 4> Scopes;
+    Die P = D.getParent();
+    for (unsigned Depth = 0; P && Depth < 64; ++Depth, P = P.getParent()) {
+      dwarf::Tag T = P.getTag();
+      if (T == dwarf::DW_TAG_compile_unit || T == dwarf::DW_TAG_partial_unit ||
+          T == dwarf::DW_TAG_type_unit)
+        break;
+      StringRef N;
+      switch (T) {
+      case dwarf::DW_TAG_namespace:
+        N = cstr(P.find(dwarf::DW_AT_name));
+        Scopes.push_back(N.empty() ? "(anonymous namespace)" : N.str());
+        break;
+      case dwarf::DW_TAG_class_type:
+      case dwarf::DW_TAG_structure_type:
+      case dwarf::DW_TAG_union_type:
+      case dwarf::DW_TAG_enumeration_type:
+      case dwarf::DW_TAG_subprogram:
+        N = cstr(P.find(dwarf::DW_AT_name));
+        if (!N.empty())
+          Scopes.push_back(N.str());
+        break;
+      default:
+        break;
+      }
+    }
+    std::string Name;
+    for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It)
+      Name += *It + "::";
+    Name += Short;
+    return Name;
+  }
+
+  bool inExec(AddressRange R) const {
+    auto It =
+        llvm::upper_bound(Exec, R.Start, [](uint64_t A, const AddressRange &X) {
+          return A < X.Start;
+        });
+    return It != Exec.begin() && std::prev(It)->contains(R);
+  }
+
+  /// Checks one DWARF range. Malformed ones are counted and skipped; the
+  /// function's other ranges are kept.
+  std::optional<AddressRange> mapRange(const DieRange &R, const Die &D,
+                                       StringRef What) {
+    uint64_t Tomb = dwarf::computeTombstoneAddress(U.getAddressByteSize());
+    if (R.LowPC == Tomb || R.LowPC == Tomb - 1 ||
+        (!Relocatable && R.LowPC == 0)) {
+      // Normal in every linked program (COMDAT copies, --gc-sections):
+      // counted for --stats, not a warning.
+      note("discarded-code", What + " of DIE " + hex(D.getOffset()) +
+                                 " was discarded by the linker (low_pc " +
+                                 hex(R.LowPC) + ")");
+      return std::nullopt;
+    }
+    if (R.HighPC <= R.LowPC) {
+      warn("empty-range", What + " of DIE " + hex(D.getOffset()) +
+                              " is empty or reversed: [" + hex(R.LowPC) + ", " +
+                              hex(R.HighPC) + ")");
+      return std::nullopt;
+    }
+    bool Placed = R.P == Placement::Linked || R.P == Placement::Executable;
+    AddressRange Mapped{R.LowPC, R.HighPC};
+    if (Placed && inExec(Mapped))
+      return Mapped;
+    warn("range-outside-text",
+         What + " of DIE " + hex(D.getOffset()) + " [" + hex(R.LowPC) + ", " +
+             hex(R.HighPC) +
+             (R.P == Placement::None
+                  ? ") has no relocation that places it in a section"
+                  : ") is not inside an executable section"));
+    return std::nullopt;
+  }
+
+  void convertSubprogram(const Die &D) {
+    DieAttrs A = readAttrs(D);
+    if (!A.LowPC && !A.Ranges)
+      return; // a declaration or an abstract instance: no code
+    Expected<SmallVector<DieRange, 2>> RangesOrErr =
+        U.rangesFrom(A.LowPC, A.HighPC, A.Ranges);
+    if (!RangesOrErr) {
+      warn("bad-ranges", "DIE " + hex(D.getOffset()) + ": " +
+                             toString(RangesOrErr.takeError()));
+      return;
+    }
+    StringRef Name;
+    bool Named = false;
+    for (const DieRange &R : *RangesOrErr) {
+      std::optional<AddressRange> Range = mapRange(R, D, "range");
+      if (!Range)
+        continue;
+      if (!Named) {
+        Name = nameOf(D, A);
+        Named = true;
+      }
+      FunctionEntry F;
+      F.Range = *Range;
+      F.Name = Name;
+      addLines(F, D, A);
+      addInlineTree(F, D);
+      Out.push_back(std::move(F));
+    }
+  }
+
+  /// Line rows for the code at Mapped.
+  void collectLines(AddressRange Mapped, StringRef What,
+                    std::vector<LineEntry> &Lines) {
+    RowIndexes.clear();
+    if (!LT)
+      return;
+    findRows(Mapped.Start, Mapped.End);
+    ArrayRef<LineRow> Rows = LT->rows();
+    for (uint32_t Idx : RowIndexes) {
+      if (Idx >= Rows.size())
+        break;
+      const LineRow &Row = Rows[Idx];
+      if (Row.endSequence())
+        continue;
+      uint64_t Addr = Row.Address;
+      if (Addr >= Mapped.End)
+        break;
+      Addr = std::max(Addr, Mapped.Start);
+      std::optional<FileId> File = file(Row.File);
+      if (!File) {
+        warn("invalid-file-index", "line row at " + hex(Row.Address) +
+                                       " names file " + Twine(Row.File) +
+                                       ", which the line table does not have");
+        continue;
+      }
+      if (!Lines.empty() && Lines.back().Address > Addr) {
+        warn("unsorted-line-rows",
+             "line rows of " + What + " go backwards at " + hex(Addr));
+        break;
+      }
+      pushRow(Lines, {Addr, *File, Row.Line});
+    }
+    if (!Lines.empty())
+      Lines.front().Address = Mapped.Start;
+  }
+
+  /// Indexes of the rows that describe [Lo, Hi): from every sequence that
+  /// overlaps it, the row in effect at the start of the overlap and the
+  /// rows after it. Unlike LLVM's lookupAddressRange this also finds rows
+  /// when Lo itself lies before the first sequence (GCC starts the sequence
+  /// of a .cold part after its first bytes).
+  void findRows(uint64_t Lo, uint64_t Hi) {
+    ArrayRef<LineSequence> Seqs = LT->sequences();
+    ArrayRef<LineRow> Rows = LT->rows();
+    // Sorted by (section, end address); the relocated sections of an
+    // object file share one address space, so the section is the same.
+    auto It = llvm::upper_bound(
+        Seqs, std::make_pair(NoSection, Lo),
+        [](const std::pair<uint64_t, uint64_t> &V, const LineSequence &S) {
+          return V < std::make_pair(S.SectionIndex, S.HighPC);
+        });
+    for (; It != Seqs.end() && It->SectionIndex == NoSection && It->LowPC < Hi;
+         ++It) {
+      if (It->FirstRow >= It->EndRow || It->EndRow > Rows.size())
+        continue;
+      auto First = Rows.begin() + It->FirstRow;
+      auto Last = Rows.begin() + It->EndRow;
+      // The last row at or before Lo, else the sequence's first row.
+      auto R =
+          std::upper_bound(First, Last, Lo, [](uint64_t A, const LineRow &Row) {
+            return A < Row.Address;
+          });
+      if (R != First)
+        --R;
+      for (; R != Last && R->Address < Hi; ++R)
+        RowIndexes.push_back(uint32_t(R - Rows.begin()));
+    }
+  }
+
+  void addLines(FunctionEntry &F, Die D, const DieAttrs &A) {
+    collectLines(F.Range, F.Name, F.Lines);
+    if (!F.Lines.empty())
+      return;
+    // No rows: fall back to the declaration, as llvm-gsymutil does. An
+    // out-of-line definition (often a ".cold" part) carries it on the DIE
+    // it specifies; without a row its inline frames would be lost too.
+    std::optional<FormValue> DeclFile = A.DeclFile, DeclLine = A.DeclLine;
+    for (unsigned Hops = 0; (!DeclFile || !DeclLine) && Hops < 4; ++Hops) {
+      Die Decl = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification);
+      if (!Decl)
+        Decl = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin);
+      // File numbers index this unit's line table only.
+      if (!Decl || Decl.getDwarfUnit() != &U)
+        break;
+      D = Decl;
+      DeclFile = D.find(dwarf::DW_AT_decl_file);
+      DeclLine = D.find(dwarf::DW_AT_decl_line);
+    }
+    if (DeclFile && DeclLine) {
+      std::optional<FileId> File =
+          file(DeclFile->getAsUnsignedConstant().value_or(~0ULL));
+      uint64_t Line = DeclLine->getAsUnsignedConstant().value_or(0);
+      if (File && Line <= UINT32_MAX)
+        F.Lines.push_back({F.Range.Start, *File, uint32_t(Line)});
+    }
+  }
+
+  /// The code the unit says it has (DW_AT_ranges, or low and high pc),
+  /// none when it does not say. A line sequence runs on over code between
+  /// the unit's functions that is not the unit's (a compiler's generated
+  /// function without DWARF, GNAT's for one): the row in effect there
+  /// belongs to the function before, and llvm-symbolizer and GDB, which
+  /// find the unit by its ranges first, give such code no line.
+  std::optional<std::vector<AddressRange>> unitRanges() {
+    Die CU = Skel.getUnitDIE();
+    if (!CU)
+      return std::nullopt;
+    Expected<SmallVector<DieRange, 2>> RS = Skel.ranges(CU);
+    if (!RS) {
+      consumeError(RS.takeError());
+      return std::nullopt;
+    }
+    if (RS->empty())
+      return std::nullopt;
+    std::vector<AddressRange> Ranges;
+    uint64_t Tomb = dwarf::computeTombstoneAddress(U.getAddressByteSize());
+    for (const DieRange &R : *RS) {
+      if (R.HighPC <= R.LowPC || R.LowPC == Tomb || R.LowPC == Tomb - 1 ||
+          (!Relocatable && R.LowPC == 0))
+        continue;
+      if (R.P == Placement::Linked || R.P == Placement::Executable)
+        Ranges.push_back({R.LowPC, R.HighPC});
+    }
+    // Disjoint, so the ones ending after an address are a suffix.
+    sortAndMerge(Ranges);
+    return Ranges;
+  }
+
+  /// Line rows of code that no subprogram of this unit describes:
+  /// assembly files, functions emitted without a DIE. finalize() hands them
+  /// to the symbols that cover that code. Only code inside the unit's
+  /// ranges counts.
+  void collectUncoveredLines() {
+    if (!LT || LT->sequences().empty())
+      return;
+    std::vector<AddressRange> Covered;
+    Covered.reserve(Out.size());
+    for (const FunctionEntry &F : Out)
+      Covered.push_back(F.Range);
+    llvm::sort(Covered);
+    std::optional<std::vector<AddressRange>> UnitRanges = unitRanges();
+    for (const LineSequence &Seq : LT->sequences()) {
+      if (Seq.HighPC <= Seq.LowPC || (!Relocatable && Seq.LowPC == 0))
+        continue;
+      AddressRange S{Seq.LowPC, Seq.HighPC};
+      if (!inExec(S))
+        continue;
+      uint64_t Pos = S.Start;
+      auto It = llvm::lower_bound(Covered, AddressRange{S.Start, 0});
+      if (It != Covered.begin())
+        --It;
+      auto EmitPart = [&](uint64_t From, uint64_t To) {
+        FunctionEntry F;
+        F.Range = {From, To};
+        collectLines(F.Range, "a line sequence", F.Lines);
+        if (!F.Lines.empty())
+          LineOnly.push_back(std::move(F));
+      };
+      auto Emit = [&](uint64_t From, uint64_t To) {
+        if (!UnitRanges) {
+          if (From < To)
+            EmitPart(From, To);
+          return;
+        }
+        auto R = llvm::partition_point(
+            *UnitRanges, [&](const AddressRange &X) { return X.End <= From; });
+        for (; R != UnitRanges->end() && R->Start < To; ++R)
+          if (std::max(From, R->Start) < std::min(To, R->End))
+            EmitPart(std::max(From, R->Start), std::min(To, R->End));
+      };
+      for (; It != Covered.end() && It->Start < S.End; ++It) {
+        if (It->End <= Pos)
+          continue;
+        Emit(Pos, std::min(It->Start, S.End));
+        Pos = std::max(Pos, It->End);
+      }
+      Emit(Pos, S.End);
+    }
+  }
+
+  /// Appends a row, keeping one row per address (the last, which lookups
+  /// return) and dropping rows that repeat the previous file and line.
+  static void pushRow(std::vector<LineEntry> &Lines, LineEntry L) {
+    if (!Lines.empty() && Lines.back().Address == L.Address) {
+      Lines.back() = L;
+      size_t N = Lines.size();
+      if (N >= 2 && Lines[N - 2].File == L.File && Lines[N - 2].Line == L.Line)
+        Lines.pop_back();
+      return;
+    }
+    if (!Lines.empty() && Lines.back().File == L.File &&
+        Lines.back().Line == L.Line)
+      return;
+    Lines.push_back(L);
+  }
+
+  void addInlineTree(FunctionEntry &F, const Die &D) {
+    if (!D.hasChildren())
+      return;
+    InlineNode Root;
+    Root.Ranges.push_back(F.Range);
+    Root.Name = F.Name;
+    for (Die C = D.getFirstChild(); C; C = C.getSibling())
+      walkInline(C, Root, F.Range, 0);
+    if (!Root.Children.empty())
+      F.Inline = std::move(Root);
+  }
+
+  /// Adds the inlined calls under D to Parent. Ranges are clipped to the
+  /// function's range Bound; a node's ranges also take in its children's,
+  /// because llvm-symbolizer builds the chain from DIE nesting, and GCC
+  /// sometimes gives a child code outside its parent's own ranges.
+  void walkInline(const Die &D, InlineNode &Parent, AddressRange Bound,
+                  unsigned Depth) {
+    if (Depth > 256) {
+      warn("inline-too-deep", "inline tree under DIE " + hex(D.getOffset()) +
+                                  " is deeper than 256 levels");
+      return;
+    }
+    dwarf::Tag T = D.getTag();
+    if (T == dwarf::DW_TAG_subprogram)
+      return; // a nested function is an entry of its own
+    if (T != dwarf::DW_TAG_inlined_subroutine) {
+      // Lexical blocks and the like: look through them.
+      if (D.hasChildren())
+        for (Die C = D.getFirstChild(); C; C = C.getSibling())
+          walkInline(C, Parent, Bound, Depth + 1);
+      return;
+    }
+    DieAttrs A = readAttrs(D);
+    Expected<SmallVector<DieRange, 2>> RangesOrErr =
+        U.rangesFrom(A.LowPC, A.HighPC, A.Ranges);
+    if (!RangesOrErr) {
+      warn("bad-ranges", "DIE " + hex(D.getOffset()) + ": " +
+                             toString(RangesOrErr.takeError()));
+      return;
+    }
+    InlineNode N;
+    for (const DieRange &R : *RangesOrErr) {
+      if (R.HighPC <= R.LowPC || R.P == Placement::None ||
+          R.P == Placement::OtherSection)
+        continue;
+      AddressRange X{std::max(Bound.Start, R.LowPC),
+                     std::min(Bound.End, R.HighPC)};
+      if (X.Start < X.End)
+        N.Ranges.push_back(X);
+    }
+    if (A.CallFile) {
+      std::optional<FileId> File =
+          file(A.CallFile->getAsUnsignedConstant().value_or(~0ULL));
+      if (!File) {
+        warn("invalid-file-index",
+             "DW_AT_call_file of inlined subroutine " + hex(D.getOffset()) +
+                 " names a file the line table does not have; call dropped");
+        return;
+      }
+      N.CallFile = *File;
+    }
+    if (A.CallLine)
+      N.CallLine = uint32_t(std::min<uint64_t>(
+          A.CallLine->getAsUnsignedConstant().value_or(0), UINT32_MAX));
+    N.Name = nameOf(D, A);
+    if (N.Name.empty())
+      N.Name = "??";
+    if (D.hasChildren())
+      for (Die C = D.getFirstChild(); C; C = C.getSibling())
+        walkInline(C, N, Bound, Depth + 1);
+    for (const InlineNode &C : N.Children)
+      N.Ranges.insert(N.Ranges.end(), C.Ranges.begin(), C.Ranges.end());
+    if (N.Ranges.empty())
+      return; // in another range of the function, or empty
+    // As LLVM's AddressRanges keeps them.
+    sortAndMerge(N.Ranges);
+    Parent.Children.push_back(std::move(N));
+  }
+
+  const Unit &Skel;
+  const Unit &U;
+  FunctionModel &M;
+  ArrayRef<AddressRange> Exec;
+  bool Relocatable;
+  WarningLog &Log;
+  std::vector<FunctionEntry> Out, LineOnly;
+  const LineTable *LT = nullptr;
+  std::vector<int64_t> FileCache; // -1 unknown, -2 invalid
+  DenseMap<std::pair<const void *, uint32_t>, StringRef> NameCache;
+  std::string CompDir;
+  bool QualifyNames = false;
+  std::vector<uint32_t> RowIndexes;
+};
+
+} // namespace
+
+FunctionVisitor::FunctionVisitor(const InputObject &Obj, FunctionModel &M)
+    : Obj(Obj), M(M), Exec(M.ExecutableRanges) {}
+
+std::unique_ptr<UnitResult> FunctionVisitor::visit(const UnitContext &C) {
+  auto R = std::make_unique<UnitFunctions>();
+  const Unit *Full = C.Full;
+  if (!Full) {
+    // A .dwo that cannot be read leaves the skeleton's line table and the
+    // symbol table: functions without inline frames.
+    C.Log.report("missing-dwo",
+                 *C.SplitError + ": its functions have no inline frames");
+    Full = &C.Skel;
+  }
+  UnitConverter(C.Skel, *Full, M, Exec, Obj.isRelocatable(), C.Log).run(*R);
+  for (FunctionEntry &F : R->Functions)
+    F.InputOrder = uint32_t(C.Index);
+  return R;
+}
+
+bool FunctionVisitor::merge(size_t, std::unique_ptr<UnitResult> R) {
+  auto &U = static_cast<UnitFunctions &>(*R);
+  NumFunctions += U.Functions.size();
+  M.appendFunctions(std::move(U.Functions));
+  for (FunctionEntry &F : U.LineOnly)
+    M.LineOnlyCode.push_back(std::move(F));
+  return true;
+}
+
+} // namespace dwarfpack

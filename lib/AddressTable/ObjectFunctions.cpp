@@ -1,0 +1,212 @@
+//===- ObjectFunctions.cpp - The address model of one object
+//---------------===//
+//
+// The ELF side of the address model (the module's identity, the functions
+// only symbols describe) and convertObject(), which puts it together with
+// the DWARF walk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/AddressTable/AddressModelBuilder.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/Support/BuildId.h"
+#include "dwarfpack/Support/DenseKeys.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Object/ELFObjectFile.h"
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace dwarfpack {
+
+namespace {
+
+template <typename ELFT>
+Error readIdentity(const ELFObjectFile<ELFT> &Obj, bool Relocatable,
+                   ArrayRef<PlacedSection> Layout, FunctionModel &M,
+                   WarningLog &Log) {
+  const ELFFile<ELFT> &EF = Obj.getELFFile();
+  M.IsLittleEndian = ELFT::Endianness == llvm::endianness::little;
+  auto SectionsOrErr = EF.sections();
+  if (!SectionsOrErr)
+    return SectionsOrErr.takeError();
+
+  // Base address: the first PT_LOAD (none in relocatable objects).
+  M.BaseAddress = 0;
+  if (!Relocatable) {
+    auto PhdrsOrErr = EF.program_headers();
+    if (!PhdrsOrErr)
+      return PhdrsOrErr.takeError();
+    for (const auto &P : *PhdrsOrErr)
+      if (P.p_type == ELF::PT_LOAD) {
+        M.BaseAddress = P.p_vaddr;
+        break;
+      }
+  }
+
+  // Executable sections: our layout of a relocatable object's.
+  M.ExecutableRanges.clear();
+  if (Relocatable) {
+    for (const PlacedSection &P : Layout)
+      M.ExecutableRanges.push_back({P.Start, P.Start + P.Size});
+  } else {
+    for (const auto &S : *SectionsOrErr)
+      if ((S.sh_flags & ELF::SHF_EXECINSTR) && (S.sh_flags & ELF::SHF_ALLOC) &&
+          S.sh_size != 0)
+        M.ExecutableRanges.push_back({S.sh_addr, S.sh_addr + S.sh_size});
+  }
+  llvm::sort(M.ExecutableRanges);
+
+  unsigned Dropped = 0;
+  Expected<std::vector<LoadSegment>> Segments = readLoadSegments(Obj, &Dropped);
+  if (!Segments)
+    return Segments.takeError();
+  M.LoadSegments = std::move(*Segments);
+  if (Dropped)
+    Log.report("overlapping-segments",
+               Twine(Dropped) + " PT_LOAD segment(s) whose file bytes overlap "
+                                "another's left out of the load map");
+  ArrayRef<uint8_t> BuildId = gnuBuildId(Obj);
+  if (BuildId.size() > 20)
+    Log.report("build-id-too-long",
+               "build-id of " + Twine(BuildId.size()) +
+                   " bytes does not fit GSYM's 20-byte UUID; omitted");
+  else
+    M.UUID.assign(BuildId.begin(), BuildId.end());
+  return Error::success();
+}
+
+} // namespace
+
+Error readModuleIdentity(const input::InputObject &In, FunctionModel &M,
+                         WarningLog &Log) {
+  const ObjectFile &O = In.object();
+  bool Rel = In.isRelocatable();
+  if (auto *E = dyn_cast<ELF32LEObjectFile>(&O))
+    return readIdentity(*E, Rel, In.layout(), M, Log);
+  if (auto *E = dyn_cast<ELF32BEObjectFile>(&O))
+    return readIdentity(*E, Rel, In.layout(), M, Log);
+  if (auto *E = dyn_cast<ELF64LEObjectFile>(&O))
+    return readIdentity(*E, Rel, In.layout(), M, Log);
+  if (auto *E = dyn_cast<ELF64BEObjectFile>(&O))
+    return readIdentity(*E, Rel, In.layout(), M, Log);
+  return createStringError(inconvertibleErrorCode(), "not an ELF file");
+}
+
+uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
+  const auto &Obj = cast<ELFObjectFileBase>(In.object());
+  struct Candidate {
+    uint64_t Addr, Size;
+    StringRef Name;
+    bool Typed;
+  };
+  std::vector<Candidate> Cands;
+  DenseSet<uint64_t> TypedAddrs;
+  DenseMap<uint64_t, uint64_t> SectionBase;
+  for (const PlacedSection &P : In.layout())
+    SectionBase[P.Index] = P.Start;
+  bool Arm = Obj.getEMachine() == ELF::EM_ARM;
+
+  auto Visit = [&](const ELFSymbolRef &Sym) {
+    uint8_t Type = Sym.getELFType();
+    bool Typed = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
+    if (!Typed && Type != ELF::STT_NOTYPE)
+      return;
+    Expected<StringRef> NameOrErr = Sym.getName();
+    if (!NameOrErr) {
+      consumeError(NameOrErr.takeError());
+      return;
+    }
+    StringRef Name = *NameOrErr;
+    // Mapping symbols ($x, $d, $a, $t, ...) and assembler-local labels.
+    if (Name.empty() || Name.starts_with("$") || Name.starts_with(".L"))
+      return;
+    Expected<section_iterator> SecOrErr = Sym.getSection();
+    if (!SecOrErr) {
+      consumeError(SecOrErr.takeError());
+      return;
+    }
+    if (*SecOrErr == Obj.section_end())
+      return;
+    ELFSectionRef Sec(**SecOrErr);
+    if (!(Sec.getFlags() & ELF::SHF_EXECINSTR))
+      return;
+    Expected<uint64_t> ValueOrErr = Sym.getValue();
+    if (!ValueOrErr) {
+      consumeError(ValueOrErr.takeError());
+      return;
+    }
+    uint64_t Value = *ValueOrErr;
+    if (Arm && Typed)
+      Value &= ~1ULL; // Thumb bit
+    uint64_t Addr = Value;
+    uint64_t SecStart = Sec.getAddress(), SecEnd = SecStart + Sec.getSize();
+    if (In.isRelocatable()) {
+      auto It = SectionBase.find(Sec.getIndex());
+      if (It == SectionBase.end())
+        return;
+      Addr = It->second + Value;
+      SecStart = It->second;
+      SecEnd = SecStart + Sec.getSize();
+    }
+    if (Addr < SecStart || Addr >= SecEnd)
+      return; // section end markers such as _etext
+    uint64_t Size = std::min<uint64_t>(Sym.getSize(), SecEnd - Addr);
+    Cands.push_back({Addr, Size, Name, Typed});
+    if (Typed && isDenseKey(Addr))
+      TypedAddrs.insert(Addr);
+  };
+  for (const ELFSymbolRef &Sym : Obj.symbols())
+    Visit(Sym);
+  for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
+    Visit(Sym);
+
+  // An untyped label at a function's address is an alias of it.
+  llvm::erase_if(Cands, [&](const Candidate &C) {
+    return !C.Typed && isDenseKey(C.Addr) && TypedAddrs.count(C.Addr);
+  });
+  // One name per address, chosen as llvm-symbolizer chooses among aliases:
+  // the largest size, then the last in table order (.symtab, then .dynsym).
+  std::stable_sort(Cands.begin(), Cands.end(),
+                   [](const Candidate &A, const Candidate &B) {
+                     return std::tie(A.Addr, A.Size) < std::tie(B.Addr, B.Size);
+                   });
+  std::vector<FunctionEntry> Out;
+  for (size_t I = 0; I < Cands.size(); ++I) {
+    if (I + 1 < Cands.size() && Cands[I + 1].Addr == Cands[I].Addr)
+      continue;
+    FunctionEntry F;
+    F.Range = {Cands[I].Addr, Cands[I].Addr + Cands[I].Size};
+    F.Name = M.saveString(Cands[I].Name);
+    Out.push_back(std::move(F));
+  }
+  uint64_t N = Out.size();
+  M.appendFunctions(std::move(Out));
+  return N;
+}
+
+Error convertObject(const input::InputObject &Obj, FunctionModel &M,
+                    const ConvertOptions &Options, WarningLog &Log,
+                    ConvertStats *StatsOut) {
+  ConvertStats Stats;
+  Stats.DebugBytes = Obj.debugBytes();
+  if (Error E = readModuleIdentity(Obj, M, Log))
+    return createFileError(Obj.path(), std::move(E));
+  std::vector<input::WalkItem> Units = input::compileUnits(Obj);
+  Stats.CompileUnits = Units.size();
+  FunctionVisitor Functions(Obj, M);
+  input::WalkOptions W;
+  W.Threads = Options.NumThreads;
+  W.Progress = Options.Progress;
+  if (Error E = input::walkUnits(Obj, Units, {&Functions}, W, Log))
+    return createFileError(Obj.path(), std::move(E));
+  Stats.DwarfFunctions = Functions.numDwarfFunctions();
+  Stats.SymbolFunctions = readSymbolFunctions(Obj, M);
+  if (StatsOut)
+    *StatsOut = Stats;
+  return Error::success();
+}
+
+} // namespace dwarfpack

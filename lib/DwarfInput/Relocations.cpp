@@ -1,0 +1,217 @@
+//===- Relocations.cpp - Relocating a relocatable object's DWARF ----------===//
+
+#include "Relocations.h"
+
+#include "Bytes.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace dwarfpack {
+namespace input {
+
+unsigned relocationWidth(uint16_t Machine, uint64_t Type) {
+  // The data relocations compilers put in debug sections.
+  switch (Machine) {
+  case ELF::EM_X86_64:
+    switch (Type) {
+    case ELF::R_X86_64_64:
+    case ELF::R_X86_64_PC64:
+    case ELF::R_X86_64_DTPOFF64:
+      return 8;
+    case ELF::R_X86_64_32:
+    case ELF::R_X86_64_32S:
+    case ELF::R_X86_64_PC32:
+    case ELF::R_X86_64_DTPOFF32:
+      return 4;
+    }
+    break;
+  case ELF::EM_386:
+    switch (Type) {
+    case ELF::R_386_32:
+    case ELF::R_386_PC32:
+    case ELF::R_386_TLS_LDO_32:
+      return 4;
+    }
+    break;
+  case ELF::EM_AARCH64:
+    switch (Type) {
+    case ELF::R_AARCH64_ABS64:
+    case ELF::R_AARCH64_PREL64:
+      return 8;
+    case ELF::R_AARCH64_ABS32:
+    case ELF::R_AARCH64_PREL32:
+      return 4;
+    case ELF::R_AARCH64_ABS16:
+    case ELF::R_AARCH64_PREL16:
+      return 2;
+    }
+    break;
+  case ELF::EM_ARM:
+    switch (Type) {
+    case ELF::R_ARM_ABS32:
+    case ELF::R_ARM_REL32:
+    case ELF::R_ARM_TLS_LDO32:
+      return 4;
+    }
+    break;
+  case ELF::EM_PPC64:
+    switch (Type) {
+    case ELF::R_PPC64_ADDR64:
+    case ELF::R_PPC64_REL64:
+    case ELF::R_PPC64_DTPREL64:
+      return 8;
+    case ELF::R_PPC64_ADDR32:
+    case ELF::R_PPC64_REL32:
+      return 4;
+    }
+    break;
+  case ELF::EM_S390:
+    switch (Type) {
+    case ELF::R_390_64:
+    case ELF::R_390_PC64:
+      return 8;
+    case ELF::R_390_32:
+    case ELF::R_390_PC32:
+      return 4;
+    }
+    break;
+  case ELF::EM_RISCV:
+    switch (Type) {
+    case ELF::R_RISCV_64:
+    case ELF::R_RISCV_ADD64:
+    case ELF::R_RISCV_SUB64:
+      return 8;
+    case ELF::R_RISCV_32:
+    case ELF::R_RISCV_32_PCREL:
+    case ELF::R_RISCV_ADD32:
+    case ELF::R_RISCV_SUB32:
+    case ELF::R_RISCV_SET32:
+      return 4;
+    case ELF::R_RISCV_ADD16:
+    case ELF::R_RISCV_SUB16:
+    case ELF::R_RISCV_SET16:
+      return 2;
+    case ELF::R_RISCV_ADD8:
+    case ELF::R_RISCV_SUB8:
+    case ELF::R_RISCV_SET8:
+    case ELF::R_RISCV_SET6:
+    case ELF::R_RISCV_SUB6:
+      return 1;
+    }
+    break;
+  case ELF::EM_LOONGARCH:
+    switch (Type) {
+    case ELF::R_LARCH_64:
+    case ELF::R_LARCH_ADD64:
+    case ELF::R_LARCH_SUB64:
+      return 8;
+    case ELF::R_LARCH_32:
+    case ELF::R_LARCH_32_PCREL:
+    case ELF::R_LARCH_ADD32:
+    case ELF::R_LARCH_SUB32:
+      return 4;
+    }
+    break;
+  default:
+    break;
+  }
+  return 0;
+}
+
+RelocationApplier::RelocationApplier(const ObjectFile &Obj,
+                                     ArrayRef<PlacedSection> Layout)
+    : Obj(Obj) {
+  std::tie(Supports, Resolver) = getRelocationResolver(Obj);
+  for (const PlacedSection &P : Layout)
+    SectionStart[P.Index] = P.Start;
+}
+
+RelocationApplier::SymbolValue
+RelocationApplier::valueOf(const SymbolRef &Sym) {
+  uintptr_t Key = Sym.getRawDataRefImpl().p;
+  auto [It, New] = Cache.try_emplace(Key);
+  if (!New)
+    return It->second;
+  SymbolValue V;
+  Expected<uint64_t> Addr = Sym.getAddress();
+  Expected<section_iterator> Sec = Sym.getSection();
+  if (!Addr || !Sec) {
+    consumeError(Addr.takeError());
+    consumeError(Sec.takeError());
+  } else if (*Sec != Obj.section_end()) {
+    // As LLVM computes it with the layout's load addresses: the symbol's
+    // address in the file, moved with its section.
+    V.Value = *Addr;
+    auto Start = SectionStart.find((*Sec)->getIndex());
+    if (Start != SectionStart.end()) {
+      V.Value += Start->second - (*Sec)->getAddress();
+      V.P = Placement::Executable;
+    } else {
+      V.P = Placement::OtherSection;
+    }
+  } else {
+    // Undefined: an address no relocation can place; the value is still
+    // computed with the symbol at 0, as LLVM does.
+    V.Value = *Addr;
+  }
+  It->second = V;
+  return V;
+}
+
+void RelocationApplier::apply(const SectionRef &RelSec,
+                              MutableArrayRef<char> Target,
+                              RelocatedOffsets &Placed) {
+  if (!Resolver)
+    return;
+  auto *Elf = cast<ELFObjectFileBase>(&Obj);
+  uint16_t Machine = Elf->getEMachine();
+  bool LE = Obj.isLittleEndian();
+  for (const RelocationRef &R : RelSec.relocations()) {
+    uint64_t Type = R.getType();
+    unsigned Width = relocationWidth(Machine, Type);
+    if (Width == 0 || !Supports(Type)) {
+      // R_*_NONE and its kind write nothing.
+      if (Type != 0 && !Unsupported++)
+        FirstUnsupportedType = Type;
+      continue;
+    }
+    uint64_t Offset = R.getOffset();
+    if (Offset > Target.size() || Target.size() - Offset < Width) {
+      ++OutOfBounds;
+      continue;
+    }
+    SymbolValue S;
+    symbol_iterator Sym = R.getSymbol();
+    if (Sym != Obj.symbol_end())
+      S = valueOf(*Sym);
+    char *At = Target.data() + Offset;
+    uint64_t LocData = readFixed(At, Width, LE);
+    uint64_t Value = resolveRelocation(Resolver, R, S.Value, LocData);
+    for (unsigned I = 0; I < Width; ++I)
+      At[LE ? I : Width - 1 - I] = char(Value >> (8 * I));
+    if (S.P != Placement::None)
+      Placed.add(Offset, S.P == Placement::Executable);
+  }
+}
+
+void RelocationApplier::report(WarningLog &Log) const {
+  if (Unsupported)
+    Log.report("unsupported-relocation",
+               Twine(Unsupported) +
+                   " relocation(s) of debug sections of a "
+                   "type not applied here (the first of "
+                   "type " +
+                   Twine(FirstUnsupportedType) +
+                   "): the values they fill stay as in the file");
+  if (OutOfBounds)
+    Log.report("bad-relocation", Twine(OutOfBounds) +
+                                     " relocation(s) of debug sections point "
+                                     "past the end of their section");
+}
+
+} // namespace input
+} // namespace dwarfpack

@@ -1,0 +1,167 @@
+//===- UnitWalk.cpp - One walk over an object's units, many visitors ------===//
+
+#include "dwarfpack/DwarfInput/UnitWalk.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
+#include <deque>
+#include <future>
+
+using namespace llvm;
+
+namespace dwarfpack {
+namespace input {
+
+std::vector<WalkItem> compileUnits(const InputObject &Obj) {
+  std::vector<WalkItem> Items;
+  const DwarfFile &F = Obj.dwarf();
+  for (const UnitHeader &H : F.units())
+    if (!H.InTypesSection && !H.isTypeUnit())
+      Items.push_back({&F, &H});
+  return Items;
+}
+
+void runInOrder(size_t N, unsigned Threads, size_t WindowPerThread,
+                function_ref<void(size_t)> Convert,
+                function_ref<void(size_t)> Merge) {
+  if (Threads <= 1 || N <= 1) {
+    for (size_t I = 0; I < N; ++I) {
+      Convert(I);
+      Merge(I);
+    }
+    return;
+  }
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  std::deque<std::shared_future<void>> Pending;
+  // Items differ a lot in size: with only 2 per thread in flight, a large
+  // one at the head stalls the pool.
+  size_t Next = 0, Window = std::max<size_t>(1, WindowPerThread) * Threads;
+  for (size_t I = 0; I < N; ++I) {
+    while (Next < N && Next < I + Window) {
+      size_t J = Next++;
+      Pending.push_back(Pool.async([Convert, J] { Convert(J); }));
+    }
+    Pending.front().wait();
+    Pending.pop_front();
+    Merge(I);
+  }
+  Pool.wait();
+}
+
+namespace {
+
+/// What a worker made of one unit, until it is merged.
+struct Slot {
+  /// What the walk itself reports (units that do not parse, missing .dwo
+  /// files), then each visitor's warnings.
+  std::unique_ptr<WarningLog> Log;
+  std::vector<std::unique_ptr<WarningLog>> VisitorLogs;
+  std::vector<std::unique_ptr<UnitResult>> Results;
+  Error Fatal = Error::success();
+};
+
+/// A worker's reusable buffers: parsing unit after unit into them spares
+/// an allocation (and its page faults) per array and unit.
+struct WorkerUnits {
+  Unit Skel, Full;
+};
+
+} // namespace
+
+Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
+                ArrayRef<UnitVisitor *> Visitors, const WalkOptions &Opts,
+                WarningLog &Log) {
+  unsigned Threads = Opts.Threads;
+  if (Threads == 0)
+    Threads = hardware_concurrency().compute_thread_count();
+  if (Opts.ReportUnitProblems)
+    for (const std::string &P : Obj.unitProblems())
+      Log.report("dwarf-warning", P);
+  std::vector<Slot> Slots(Items.size());
+  for (Slot &S : Slots)
+    consumeError(std::move(S.Fatal));
+  SplitUnits &Splits = Obj.splitUnits();
+
+  auto Convert = [&](size_t I) {
+    static thread_local WorkerUnits W;
+    Slot &S = Slots[I];
+    S.Log = std::make_unique<WarningLog>();
+    const WalkItem &Item = Items[I];
+    if (Error E = W.Skel.parse(*Item.File, *Item.Header)) {
+      if (isSectionOverrun(E))
+        S.Fatal = std::move(E);
+      else
+        S.Log->report("dwarf-warning", toString(std::move(E)));
+      return;
+    }
+    // Units of other files (dwz's) had theirs reported when the file was
+    // opened.
+    if (!W.Skel.partialProblem().empty() && Item.File == &Obj.dwarf())
+      S.Log->report("dwarf-warning", W.Skel.partialProblem());
+    UnitContext C{Obj, W.Skel, &W.Skel, std::nullopt, StringRef(), I, *S.Log};
+    if (W.Skel.isSkeleton()) {
+      Expected<std::optional<SplitUnits::Found>> F =
+          Splits.find(W.Skel, *S.Log);
+      if (!F) {
+        C.Full = nullptr;
+        C.SplitError = toString(F.takeError());
+      } else if (*F) {
+        C.SplitPath = (*F)->Path;
+        if (Error E = W.Full.parse(*(*F)->File, *(*F)->Header, &W.Skel)) {
+          // Opening the file reported why (SplitUnits).
+          consumeError(std::move(E));
+          C.Full = nullptr;
+          C.SplitError = "split DWARF unit at 0x" +
+                         utohexstr(W.Skel.getOffset()) + ": its unit in '" +
+                         (*F)->Path.str() + "' has no readable DIE";
+        } else {
+          C.Full = &W.Full;
+        }
+      }
+    }
+    for (UnitVisitor *V : Visitors) {
+      S.VisitorLogs.push_back(std::make_unique<WarningLog>());
+      UnitContext VC{C.Object,
+                     C.Skel,
+                     C.Full,
+                     C.SplitError,
+                     C.SplitPath,
+                     C.Index,
+                     *S.VisitorLogs.back()};
+      S.Results.push_back(V->visit(VC));
+    }
+  };
+
+  Error Fatal = Error::success();
+  std::atomic<size_t> Done{0};
+  auto Merge = [&](size_t I) {
+    Slot &S = Slots[I];
+    if (S.Fatal && !Fatal)
+      Fatal = std::move(S.Fatal);
+    consumeError(std::move(S.Fatal));
+    if (!Fatal) {
+      if (S.Log)
+        Log.merge(*S.Log);
+      for (size_t V = 0; V < S.Results.size(); ++V)
+        if (Visitors[V]->merge(I, std::move(S.Results[V])))
+          Log.merge(*S.VisitorLogs[V]);
+    }
+    S = Slot();
+    consumeError(std::move(S.Fatal));
+    const WalkItem &Item = Items[I];
+    if (Opts.ReleasePages && Item.File == &Obj.dwarf() &&
+        !Item.Header->InTypesSection)
+      Obj.releaseSectionPrefix(Sec::Info, Item.Header->end());
+    if (Opts.Progress)
+      Opts.Progress(++Done, Items.size());
+  };
+  runInOrder(Items.size(), Threads, /*WindowPerThread=*/4, Convert, Merge);
+  return Fatal;
+}
+
+} // namespace input
+} // namespace dwarfpack

@@ -1,0 +1,210 @@
+//===- QuerySession.cpp - Answering llvm-symbolizer's queries -------------===//
+
+#include "dwarfpack/Symbolize/QuerySession.h"
+
+#include "dwarfpack/Support/Diagnostics.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace dwarfpack {
+
+void SessionTables::setFixed(const AddressSymbolizer &Table, std::string Name) {
+  Fixed.emplace();
+  Fixed->Table = &Table;
+  Fixed->Name = std::move(Name);
+}
+
+void SessionTables::setStore(TableStore &S,
+                             std::optional<SmallVector<uint8_t, 20>> BuildId) {
+  Store = &S;
+  StoreBuildId = std::move(BuildId);
+}
+
+LineModules SessionTables::lineModules() const {
+  if (Fixed || StoreBuildId)
+    return LineModules::None;
+  // A store answers build-ids only, as a server of profiles asks.
+  return Store ? LineModules::BuildIdOnly : LineModules::FileOrBuildId;
+}
+
+std::string SessionTables::moduleName(const InputLine &Q) const {
+  if (Fixed)
+    return Fixed->Name;
+  if (StoreBuildId)
+    return toHex(*StoreBuildId);
+  if (Q.BuildId)
+    return toHex(*Q.BuildId);
+  return Q.File;
+}
+
+Expected<QueryModule &> SessionTables::find(const InputLine &Q) {
+  if (Fixed)
+    return *Fixed;
+  if (StoreBuildId || Q.BuildId) {
+    ArrayRef<uint8_t> Id = StoreBuildId ? *StoreBuildId : *Q.BuildId;
+    if (!Store)
+      return createStringError(inconvertibleErrorCode(),
+                               "no table store to find build-id " +
+                                   toHex(Id, true) + " in (give --store)");
+    std::string Key = toHex(Id, /*LowerCase=*/true);
+    auto It = ByBuildId.find(Key);
+    if (It != ByBuildId.end())
+      return It->second;
+    Expected<const AddressSymbolizer &> T = Store->open(Id);
+    if (!T)
+      return T.takeError();
+    QueryModule &M = ByBuildId[Key];
+    M.Table = &*T;
+    M.Name = toHex(Id);
+    return M;
+  }
+  auto It = ByPath.find(Q.File);
+  if (It != ByPath.end())
+    return It->second;
+  Expected<OpenedTable> T = openTableFile(Q.File, Opts);
+  if (!T)
+    return T.takeError();
+  Owned.push_back(std::move(T->Table));
+  QueryModule &M = ByPath[Q.File];
+  M.Table = Owned.back().get();
+  M.Name = Q.File;
+  return M;
+}
+
+void QuerySession::warn(const Twine &Message, StringRef Once) {
+  if (Warn)
+    Warn({Message.str(), Once.str()});
+}
+
+void QuerySession::answerLine(StringRef Line) {
+  if (Line.empty()) {
+    P.printInvalidInput(/*WithModule=*/false);
+    return;
+  }
+  Expected<InputLine> Q = parseInputLine(Line, Modules.lineModules());
+  if (!Q) {
+    warn("'" + Line + "': " + toString(Q.takeError()));
+    P.printInvalidInput();
+    return;
+  }
+  std::string Name = Modules.moduleName(*Q);
+  P.setModuleName(Name);
+  Expected<QueryModule &> M = Modules.find(*Q);
+  if (!M) {
+    std::string Msg = toString(M.takeError());
+    warn(Msg, Name);
+    // The error is reported with the first query; later ones get no answer.
+    bool First = Failed.insert(Name).second;
+    if (Q->Target.Address && First)
+      P.printError(*Q->Target.Address, Msg);
+    else if (Q->Target.Address)
+      P.printNoAnswer(*Q->Target.Address);
+    else if (Q->Command == QueryCommand::Data)
+      P.printData(std::nullopt, std::nullopt, Q->Target.Symbol->Name);
+    else
+      P.printSymbol(Q->Target.Symbol->Name, {});
+    return;
+  }
+  if (Q->Target.Address)
+    return answerAddress(*M, *Q->Target.Address, Q->Command);
+  answerSymbol(*M, std::move(*Q->Target.Symbol), Q->Rest, Q->Command);
+}
+
+std::optional<uint64_t> QuerySession::toAddress(QueryModule &M,
+                                                uint64_t Value) {
+  if (!Opts.FileOffsets)
+    return Value - Opts.AddressOffset; // one that wraps is not found
+  Expected<std::optional<uint64_t>> A = M.Table->fileOffsetToAddress(Value);
+  if (!A) {
+    std::string Msg = toString(A.takeError());
+    warn("'" + M.Name + "': " + Msg, M.Name);
+    P.printError(Value, Msg);
+    return std::nullopt;
+  }
+  if (!*A) { // in no loaded segment: not found
+    LookupResult None;
+    None.Address = Value;
+    P.print(None);
+  }
+  return *A;
+}
+
+void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
+                                 QueryCommand Command) {
+  if (Command == QueryCommand::Frame) {
+    if (!WarnedFrame)
+      warn("FRAME: tables record no local variables; every FRAME query "
+           "answers the unknown answer");
+    WarnedFrame = true;
+    P.printNoLocals(Value);
+    return;
+  }
+  std::optional<uint64_t> Addr = toAddress(M, Value);
+  if (!Addr)
+    return;
+  if (Command == QueryCommand::Data)
+    return answerData(M, Value, *Addr);
+  Expected<LookupResult> R = M.Table->lookup(*Addr);
+  if (!R) {
+    std::string Msg = toString(R.takeError());
+    warn("'" + M.Name + "': " + Msg);
+    P.printError(Value, Msg);
+    return;
+  }
+  R->Address = Value; // printed as queried, as llvm-symbolizer does
+  P.print(*R);
+}
+
+void QuerySession::answerData(QueryModule &M, uint64_t Value,
+                              uint64_t Address) {
+  Expected<std::optional<DataSymbol>> S = symbolAt(*M.Table, Address);
+  if (!S) {
+    std::string Msg = toString(S.takeError());
+    warn("'" + M.Name + "': " + Msg);
+    P.printError(Value, Msg);
+    return;
+  }
+  P.printData(Value, *S);
+}
+
+void QuerySession::answerSymbol(QueryModule &M, SymbolQuery Q, StringRef Rest,
+                                QueryCommand Command) {
+  // llvm-symbolizer answers DATA and FRAME by address only.
+  if (Command == QueryCommand::Data)
+    return P.printData(std::nullopt, std::nullopt, Q.Name);
+  if (Command == QueryCommand::Frame)
+    return P.printNoLocals(std::nullopt, Q.Name);
+  parseModuleWord(Rest, Q);
+  if (!M.Names)
+    M.Names = std::make_unique<SymbolResolver>(*M.Table);
+  std::vector<uint64_t> Named;
+  Expected<std::vector<LookupResult>> R = M.Names->resolve(Q, &Named);
+  if (!R) {
+    warn("'" + M.Name + "': " + toString(R.takeError()));
+    P.printSymbol(Q.Name, {});
+    return;
+  }
+  // A trace's symbol size that the table contradicts: another build.
+  if (Q.Size)
+    for (size_t I = 0; I < R->size(); ++I) {
+      const LookupResult &Match = (*R)[I];
+      if (Match.Frames.empty() || !Match.Frames.back().Size)
+        continue;
+      const SourceFrame &Fn = Match.Frames.back();
+      if (Fn.StartAddress + Match.StartSlide != Named[I])
+        // The trace's size covers the offset; the table's next function
+        // answered.
+        warn("'" + M.Name + "': '" + Q.Name + "' ends before offset " +
+             hexString(Q.Offset) + " in the table, is " + hexString(*Q.Size) +
+             " bytes long in the query (is the table of another build?)");
+      else if (*Fn.Size != *Q.Size)
+        warn("'" + M.Name + "': '" + Q.Name + "' is " + hexString(*Fn.Size) +
+             " bytes long in the table, " + hexString(*Q.Size) +
+             " in the query (is the table of another build?)");
+    }
+  P.printSymbol(Q.Name, *R);
+}
+
+} // namespace dwarfpack

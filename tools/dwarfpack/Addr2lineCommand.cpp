@@ -1,0 +1,125 @@
+//===- Addr2lineCommand.cpp - `dwarfpack addr2line`, as GNU addr2line -----===//
+//
+// GNU binutils' addr2line over a table: `dwarfpack addr2line [-a] [-C] [-f]
+// [-i] [-p] [-s] -e TABLE [ADDRESS...]`, hexadecimal addresses with or
+// without 0x, read from stdin (one per line, each answered at once) when
+// none are given. The binary runs this command when it is called through a
+// link whose name contains "addr2line" (dwarfpack.cpp), so scripts that run
+// addr2line can be pointed at a table.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Command.h"
+#include "FormatRegistry.h"
+
+#include "dwarfpack/Symbolize/InputLine.h"
+#include "dwarfpack/Symbolize/Printer.h"
+#include "dwarfpack/Symbolize/QuerySession.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <iostream>
+#include <string>
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::tool;
+
+static cl::SubCommand Addr2lineSub("addr2line",
+                                   "Answer addresses from a table as GNU "
+                                   "addr2line answers them from a binary");
+static cl::list<std::string>
+    Addresses(cl::Positional, cl::ZeroOrMore,
+              cl::desc("[address...] (hexadecimal; read from stdin when none)"),
+              cl::sub(Addr2lineSub), cl::cat(category()));
+static cl::opt<std::string>
+    Exe("exe",
+        cl::desc("The table (any address table dwarfpack writes; also -e); "
+                 "a.out when not given, as addr2line"),
+        cl::init("a.out"), cl::value_desc("file"), cl::sub(Addr2lineSub),
+        cl::cat(category()));
+static cl::alias ExeE("e", cl::desc("Alias for --exe"), cl::aliasopt(Exe));
+static cl::opt<bool> ShowAddresses(
+    "addresses",
+    cl::desc("Print each address (16 hex digits) before its answer (also -a)"),
+    cl::Grouping, cl::sub(Addr2lineSub), cl::cat(category()));
+static cl::alias ShowAddressesA("a", cl::desc("Alias for --addresses"),
+                                cl::aliasopt(ShowAddresses), cl::Grouping);
+static cl::opt<bool> Demangle("demangle",
+                              cl::desc("Demangle function names (also -C)"),
+                              cl::Grouping, cl::sub(Addr2lineSub),
+                              cl::cat(category()));
+static cl::alias DemangleC("C", cl::desc("Alias for --demangle"),
+                           cl::aliasopt(Demangle), cl::Grouping);
+static cl::opt<bool> Functions("functions",
+                               cl::desc("Print function names (also -f)"),
+                               cl::Grouping, cl::sub(Addr2lineSub),
+                               cl::cat(category()));
+static cl::alias FunctionsF("f", cl::desc("Alias for --functions"),
+                            cl::aliasopt(Functions), cl::Grouping);
+static cl::opt<bool> Inlines("inlines",
+                             cl::desc("Print the inlined frames (also -i)"),
+                             cl::Grouping, cl::sub(Addr2lineSub),
+                             cl::cat(category()));
+static cl::alias InlinesI("i", cl::desc("Alias for --inlines"),
+                          cl::aliasopt(Inlines), cl::Grouping);
+static cl::opt<bool>
+    Pretty("pretty-print",
+           cl::desc("One line per address, 'FUNCTION at FILE:LINE' (also -p)"),
+           cl::Grouping, cl::sub(Addr2lineSub), cl::cat(category()));
+static cl::alias PrettyP("p", cl::desc("Alias for --pretty-print"),
+                         cl::aliasopt(Pretty), cl::Grouping);
+static cl::opt<bool> Basenames("basenames",
+                               cl::desc("Strip directories from file names "
+                                        "(also -s)"),
+                               cl::Grouping, cl::sub(Addr2lineSub),
+                               cl::cat(category()));
+static cl::alias BasenamesS("s", cl::desc("Alias for --basenames"),
+                            cl::aliasopt(Basenames), cl::Grouping);
+
+static int runAddr2line() {
+  Expected<OpenedTable> T = openLookupTable(Exe);
+  if (!T)
+    return reportError(T.takeError());
+  PrinterOptions PO;
+  PO.Style = OutputStyle::Addr2Line;
+  PO.Demangle = Demangle;
+  PO.Functions = Functions ? FunctionNames::Linkage : FunctionNames::None;
+  PO.Inlines = Inlines;
+  PO.Pretty = Pretty;
+  PO.PrintAddress = ShowAddresses;
+  PO.Paths = Basenames ? PathStyle::BaseName : PathStyle::Absolute;
+  ResultPrinter P(outs(), PO);
+  SessionTables Tables(openOptions());
+  Tables.setFixed(*T->Table, Exe);
+  InputLine Fixed;
+  QueryModule &M = cantFail(Tables.find(Fixed));
+  StringSet<> Warned;
+  QuerySession Session(Tables, P, SessionOptions(), [&](const QueryWarning &W) {
+    if (W.Once.empty() || Warned.insert(W.Once).second)
+      reportWarning(W.Message);
+  });
+  for (const std::string &A : Addresses)
+    Session.answerAddress(M, parseAddr2LineAddress(A));
+  if (!Addresses.empty())
+    return 0;
+  std::string Line;
+  while (std::getline(std::cin, Line))
+    Session.answerAddress(M, parseAddr2LineAddress(Line));
+  return 0;
+}
+
+static const char *Addr2lineDetails =
+    "dwarfpack addr2line [-a] [-C] [-f] [-i] [-p] [-s] -e TABLE [ADDRESS...]\n"
+    "\n"
+    "  Answers hexadecimal addresses (0x optional) from a table dwarfpack\n"
+    "  wrote, printing what GNU addr2line prints for the binary: FILE:LINE,\n"
+    "  with -f the function first, with -i the inlined frames, with -p\n"
+    "  one line per address, with -a the address first, with -C demangled\n"
+    "  names, with -s file names without directories. Without addresses,\n"
+    "  reads one per line from stdin and answers each at once. A link to\n"
+    "  dwarfpack named addr2line runs this command.\n";
+
+static CommandRegistration RegisterAddr2line(Addr2lineSub, runAddr2line,
+                                             Addr2lineDetails);
