@@ -2,6 +2,10 @@
 
 #include "dwarfpack/Symbolize/TraceResolver.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include "gtest/gtest.h"
 
 #include <map>
@@ -220,6 +224,72 @@ TEST(TraceResolver, DsosByBuildId) {
   EXPECT_EQ(llvm::toString(std::move(Bad)),
             "'ids' line 1: expected '<build-id> <path>' (as perf "
             "buildid-list prints them)");
+}
+
+/// Module tables in a directory (by name, and by build-id in the store
+/// layout) and in a store: the tables are files of the directory, opened
+/// through a fake that counts what it opens.
+TEST(KernelModuleTables, ByNameBuildIdAndStore) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("modtables", Dir));
+  auto Touch = [](const std::string &Path) {
+    ASSERT_FALSE(
+        llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    ASSERT_FALSE(EC) << EC.message();
+  };
+  std::string Named = (Dir + "/my-mod.dpat").str();
+  std::vector<uint8_t> Id = {0xc0, 0xff, 0xee, 0x01};
+  std::vector<uint8_t> Other = {0xc0, 0xff, 0xee, 0x02};
+  std::string ById = TableStore::tablePath(Dir, Other, "gsym");
+  Touch(Named);
+  Touch(ById);
+  std::vector<std::string> Opened;
+  TableStore::OpenFn Open = [&](llvm::StringRef Path)
+      -> llvm::Expected<std::unique_ptr<AddressSymbolizer>> {
+    Opened.push_back(Path.str());
+    auto T = std::make_unique<FakeTable>();
+    T->Label = Path.str();
+    T->Id = Path == Named ? Id : Other;
+    return std::move(T);
+  };
+  llvm::Expected<ModuleTableDirectory> D = ModuleTableDirectory::scan(Dir);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  KernelModuleTables M(Open, std::move(*D), nullptr);
+  auto Label = [&](llvm::StringRef Module, llvm::ArrayRef<uint8_t> BuildId) {
+    llvm::Expected<const AddressSymbolizer *> T = M.table(Module, BuildId);
+    if (!T)
+      return "error: " + llvm::toString(T.takeError());
+    return *T ? static_cast<const FakeTable *>(*T)->Label : "none";
+  };
+  // By name ('-' read as '_'), opened once; with or without the build-id.
+  EXPECT_EQ(Label("my_mod", {}), Named);
+  EXPECT_EQ(Label("my_mod", Id), Named);
+  EXPECT_EQ(Opened.size(), 1u);
+  // A table of another build than the trace gives is not used.
+  EXPECT_EQ(Label("my_mod", Other),
+            "error: '" + Named +
+                "': the table is of build-id c0ffee01, module 'my_mod' of "
+                "the trace of build-id c0ffee02; its frames are left as "
+                "they are");
+  // Another module: by its build-id in the store layout, else none.
+  EXPECT_EQ(Label("other", Other), ById);
+  EXPECT_EQ(Label("other", {}), "none");
+  EXPECT_EQ(Label("other", Id), "none");
+  // Without a directory, a store answers build-ids; a name alone is none.
+  TableStore Store(std::string(Dir), Open);
+  KernelModuleTables S(Open, std::nullopt, &Store);
+  llvm::Expected<const AddressSymbolizer *> T = S.table("other", Other);
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(static_cast<const FakeTable *>(*T)->Label, ById);
+  T = S.table("my_mod", {});
+  ASSERT_TRUE(bool(T));
+  EXPECT_EQ(*T, nullptr);
+  T = S.table("my_mod", Id);
+  EXPECT_FALSE(bool(T));
+  llvm::consumeError(T.takeError());
+  llvm::sys::fs::remove_directories(Dir);
 }
 
 } // namespace
