@@ -10,6 +10,7 @@
 
 #include "dwarfpack/Symbolize/TraceText.h"
 
+#include "dwarfpack/Symbolize/InputLine.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -301,53 +302,42 @@ static std::optional<TraceFrame> perfFrame(StringRef Line,
   return F;
 }
 
-/// A whole line as llvm-symbolizer reads it: `[CODE|DATA] [MODULE] QUERY`,
-/// MODULE `BUILDID:hex` or a file. A file must look like a path, or the
-/// query be a number, so that two-word prose is not taken for one.
-static std::optional<TraceFrame> queryLine(StringRef Line,
-                                           ArrayRef<Word> Words) {
-  auto Text = [&](size_t I) {
-    return Line.slice(Words[I].Begin, Words[I].End);
-  };
-  size_t N = Words.size(), I = 0;
-  if (N == 0 || N > 3)
+/// A whole line as llvm-symbolizer reads it (InputLine.h), the module
+/// optional. Prose is no query: nothing may follow the query, and a file
+/// must look like a path unless the query is a number.
+static std::optional<TraceFrame> queryLine(StringRef Line) {
+  Expected<InputLine> Q = parseInputLine(Line, LineModules::FileOrBuildId);
+  if (!Q) {
+    consumeError(Q.takeError());
+    Q = parseInputLine(Line, LineModules::None);
+  }
+  if (!Q) {
+    consumeError(Q.takeError());
     return std::nullopt;
-  if (N >= 2 && (Text(0) == "CODE" || Text(0) == "DATA"))
-    I = 1;
+  }
+  if (!Q->Rest.trim().empty())
+    return std::nullopt;
   TraceFrame F;
   F.Kind = FrameKind::Query;
-  if (N - I == 2) {
-    StringRef Module = Text(I++);
-    if (Module.consume_front("BUILDID:")) {
-      Expected<SmallVector<uint8_t, 20>> B = parseBuildId(Module);
-      if (!B) {
-        consumeError(B.takeError());
-        return std::nullopt;
-      }
-      F.BuildId = std::move(*B);
-    } else {
-      if (Module.size() >= 2 && Module.front() == '"' && Module.back() == '"')
-        Module = Module.drop_front().drop_back();
-      if (Module.empty())
-        return std::nullopt;
-      F.Object = Module.str();
-    }
-  }
-  if (N - I != 1)
-    return std::nullopt;
-  ParsedQuery Q = parseQuery(Text(I));
-  if (Q.Address) {
-    F.Address = Q.Address;
-    F.Begin = F.End = Words[I].End;
+  F.Object = Q->File;
+  if (Q->BuildId)
+    F.BuildId = std::move(*Q->BuildId);
+  // The query is the word that ends where Rest begins (both point into
+  // Line); a query that parses holds no blank.
+  StringRef Before = Line.take_front(Q->Rest.data() - Line.data());
+  F.End = Before.size();
+  F.Begin = Before.find_last_of(" \t\n\v\f\r") + 1; // npos + 1 is 0
+  ParsedQuery &T = Q->Target;
+  if (T.Address) {
+    F.Address = T.Address;
+    F.Begin = F.End;
     return F;
   }
-  if (!Q.Symbol || !isQueryName(Q.Symbol->Name) ||
+  if (!isQueryName(T.Symbol->Name) ||
       (!F.Object.empty() && !StringRef(F.Object).contains('/')))
     return std::nullopt;
-  F.Begin = Words[I].Begin;
-  F.End = Words[I].End;
-  F.Name = Q.Symbol->Name;
-  F.Symbol = std::move(Q.Symbol);
+  F.Name = T.Symbol->Name;
+  F.Symbol = std::move(T.Symbol);
   return F;
 }
 
@@ -393,7 +383,7 @@ std::vector<TraceFrame> scanTraceLine(StringRef Line) {
   std::vector<TraceFrame> Frames = kernelFrames(Line, Words);
   if (hasKernelFrame(Frames))
     return Frames;
-  if (std::optional<TraceFrame> Q = queryLine(Line, Words))
+  if (std::optional<TraceFrame> Q = queryLine(Line))
     return {std::move(*Q)};
   // A query of another module than its line says would answer wrongly.
   if (any_of(Words, [&](Word W) {

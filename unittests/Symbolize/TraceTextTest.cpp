@@ -138,11 +138,32 @@ TEST(TraceText, AddressesAndQueries) {
   EXPECT_EQ(F.Kind, FrameKind::Query);
   EXPECT_EQ(F.Symbol->Offset, 4u);
   EXPECT_EQ(replaced(L, F), "main+4");
-  // Prose of one to three words is no query.
+  // The module forms llvm-symbolizer reads (InputLine.h), and its FRAME
+  // command; the frame is the query's word.
+  L = "FILE:/bin/ls 0x10";
+  F = only(L);
+  EXPECT_EQ(F.Kind, FrameKind::Query);
+  EXPECT_EQ(F.Object, "/bin/ls");
+  EXPECT_EQ(F.Address, std::optional<uint64_t>(0x10));
+  EXPECT_EQ(F.Begin, L.size());
+  L = "FRAME '/my dir/x' main+4";
+  F = only(L);
+  EXPECT_EQ(F.Object, "/my dir/x");
+  EXPECT_EQ(replaced(L, F), "main+4");
+  L = "\t\"/bin/ls\"  main+4\r";
+  F = only(L);
+  EXPECT_EQ(F.Object, "/bin/ls");
+  EXPECT_EQ(replaced(L, F), "main+4");
+  EXPECT_EQ(F.Symbol->Name, "main");
+  // Prose is no query (numbers in it are addresses).
   for (const char *Prose :
        {"Call Trace:", "<TASK>", "</TASK>", "Kernel panic", "a b c d",
-        "BUILDID:xyz 0x10", "---[ end trace 0000000000000000 ]---"})
+        "BUILDID:xyz 0x10", "---[ end trace 0000000000000000 ]---", "a b /c d",
+        "CODE a b"})
     EXPECT_TRUE(scanTraceLine(Prose).empty()) << Prose;
+  for (const char *Prose : {"0x10 foo", "'/my dir/x 0x10", "FILE: 0x10",
+                            "at 0x10 in", "CODE /a b 0x10"})
+    EXPECT_EQ(only(Prose).Kind, FrameKind::Address) << Prose;
 }
 
 /// Answers every frame with Frames; records what it was asked.
