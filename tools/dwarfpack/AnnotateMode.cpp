@@ -234,7 +234,7 @@ int dwarfpack::tool::runAnnotate(const AnnotateArgs &Args) {
   StringSet<> Warned;
   auto Warn = [&](Error E) {
     std::string Msg = toString(std::move(E));
-    if (Warned.insert(Msg).second)
+    if (!Args.Quiet && Warned.insert(Msg).second)
       reportWarning(Msg);
   };
   if (Inputs.empty())

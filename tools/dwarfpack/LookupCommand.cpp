@@ -140,7 +140,8 @@ static cl::opt<bool> RelativeAddress(
 static cl::opt<bool>
     Quiet("quiet",
           cl::desc("No warnings about queries that cannot be answered (they "
-                   "still print the unknown answer)"),
+                   "still print the unknown answer), nor, with --annotate, "
+                   "about frames (they stay as they are)"),
           cl::sub(LookupSub), cl::cat(category()));
 
 static cl::opt<std::string> Store(
@@ -418,6 +419,7 @@ static int runAnnotateMode() {
   A.FileOffsets = FileOffsets;
   A.Demangle = unlessAfter(Demangle, NoDemangle);
   A.Inlines = unlessAfter(Inlines, NoInlines);
+  A.Quiet = Quiet;
   return runAnnotate(A);
 }
 

@@ -46,6 +46,7 @@ struct AnnotateArgs {
   bool FileOffsets = false;
   bool Demangle = true;
   bool Inlines = true;
+  bool Quiet = false;
 };
 
 /// Whether --annotate was given.
