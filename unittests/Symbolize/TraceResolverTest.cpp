@@ -2,6 +2,8 @@
 
 #include "dwarfpack/Symbolize/TraceResolver.h"
 
+#include "FunctionListTable.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -9,49 +11,12 @@
 #include "gtest/gtest.h"
 
 #include <map>
-#include <tuple>
 
 using namespace dwarfpack;
 
 namespace {
 
-/// Functions as (start, size, name); each answers with one frame whose
-/// file is the table's Label. File offset O is loaded at O + Load.
-class FakeTable : public AddressSymbolizer {
-public:
-  std::string Label;
-  std::vector<std::tuple<uint64_t, uint64_t, std::string>> Functions;
-  std::vector<uint8_t> Id;
-  std::optional<uint64_t> Load;
-
-  llvm::Expected<LookupResult> lookup(uint64_t Address) const override {
-    LookupResult R;
-    R.Address = Address;
-    for (const auto &[Start, Size, Name] : Functions)
-      if (Address >= Start && Address < Start + Size) {
-        SourceFrame F;
-        F.FunctionName = Name;
-        F.FileName = Label;
-        F.Line = static_cast<uint32_t>(Address - Start);
-        F.StartAddress = Start;
-        R.Frames.push_back(F);
-      }
-    return R;
-  }
-  llvm::ArrayRef<uint8_t> uuid() const override { return Id; }
-  llvm::Expected<std::optional<uint64_t>>
-  fileOffsetToAddress(uint64_t Offset) const override {
-    if (!Load)
-      return AddressSymbolizer::fileOffsetToAddress(Offset);
-    return std::optional<uint64_t>(Offset + *Load);
-  }
-  llvm::Error forEachFunction(
-      llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const override {
-    for (const auto &[Start, Size, Name] : Functions)
-      Fn(Start, Name);
-    return llvm::Error::success();
-  }
-};
+using FakeTable = test::FunctionListTable;
 
 /// "label:line" of the outermost frame, "" for none, "error: ..." for an
 /// error.
