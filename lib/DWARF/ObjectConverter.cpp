@@ -97,11 +97,6 @@ public:
 /// thread (so unit logs merge in a fixed order), or the global one.
 thread_local WarningLog *CurrentLog = nullptr;
 
-bool isCxx(uint64_t Lang) {
-  return dwarf::isCPlusPlus(dwarf::SourceLanguage(Lang)) ||
-         Lang == dwarf::DW_LANG_ObjC_plus_plus;
-}
-
 /// The attributes of one DIE that we need, read in one pass.
 struct DieAttrs {
   std::optional<DWARFFormValue> Name, LinkageName, AbstractOrigin,
@@ -214,8 +209,6 @@ public:
     DWARFDie CUDie = U.getUnitDIE(/*ExtractUnitDIEOnly=*/false);
     if (!CUDie)
       return {};
-    if (auto Lang = CUDie.find(dwarf::DW_AT_language))
-      QualifyNames = isCxx(Lang->getAsUnsignedConstant().value_or(0));
     if (const char *Dir = Skel.getCompilationDir())
       CompDir = Dir;
     parseLineTable(Skel.getUnitDIE());
@@ -302,8 +295,8 @@ private:
   }
 
   /// Name of a subprogram or inlined subroutine: the linkage name found
-  /// through DW_AT_abstract_origin / DW_AT_specification, else the short
-  /// name (qualified with its enclosing namespaces and classes in C++).
+  /// through DW_AT_abstract_origin / DW_AT_specification, else the bare
+  /// DW_AT_name found the same way, as llvm-symbolizer prints it.
   /// A is D's attributes. Names are cached per DIE, so the many inlined
   /// copies of one function resolve their shared origin once.
   StringRef nameOf(DWARFDie D, const DieAttrs &A) {
@@ -336,7 +329,6 @@ private:
     // their own.
     SmallVector<const void *, 8> Seen{Start.getDebugInfoEntry()};
     StringRef Short;
-    DWARFDie ShortDie;
     unsigned Steps = 0;
     while (!Work.empty()) {
       DWARFDie D = Work.pop_back_val();
@@ -350,11 +342,8 @@ private:
       StringRef Linkage = cstr(A.LinkageName, Sup);
       if (!Linkage.empty())
         return M.saveString(Linkage);
-      if (Short.empty()) {
+      if (Short.empty())
         Short = cstr(A.Name, Sup);
-        if (!Short.empty())
-          ShortDie = D;
-      }
       for (const auto &Ref : {A.AbstractOrigin, A.Specification}) {
         if (!Ref)
           continue;
@@ -375,45 +364,7 @@ private:
         Work.push_back(Next);
       }
     }
-    if (Short.empty())
-      return StringRef();
-    if (!QualifyNames)
-      return M.saveString(Short);
-    return M.saveString(qualify(ShortDie, Short));
-  }
-
-  std::string qualify(DWARFDie D, StringRef Short) {
-    SmallVector<std::string, 4> Scopes;
-    DWARFDie P = D.getParent();
-    for (unsigned Depth = 0; P && Depth < 64; ++Depth, P = P.getParent()) {
-      dwarf::Tag T = P.getTag();
-      if (T == dwarf::DW_TAG_compile_unit || T == dwarf::DW_TAG_partial_unit ||
-          T == dwarf::DW_TAG_type_unit)
-        break;
-      StringRef N;
-      switch (T) {
-      case dwarf::DW_TAG_namespace:
-        N = cstr(P.find(dwarf::DW_AT_name), Sup);
-        Scopes.push_back(N.empty() ? "(anonymous namespace)" : N.str());
-        break;
-      case dwarf::DW_TAG_class_type:
-      case dwarf::DW_TAG_structure_type:
-      case dwarf::DW_TAG_union_type:
-      case dwarf::DW_TAG_enumeration_type:
-      case dwarf::DW_TAG_subprogram:
-        N = cstr(P.find(dwarf::DW_AT_name), Sup);
-        if (!N.empty())
-          Scopes.push_back(N.str());
-        break;
-      default:
-        break;
-      }
-    }
-    std::string Name;
-    for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It)
-      Name += *It + "::";
-    Name += Short;
-    return Name;
+    return Short.empty() ? StringRef() : M.saveString(Short);
   }
 
   /// Checks and maps one DWARF range. Malformed ones are counted and
@@ -782,7 +733,6 @@ private:
   std::vector<int64_t> FileCache; // -1 unknown, -2 invalid
   DenseMap<const void *, StringRef> NameCache;
   std::string CompDir;
-  bool QualifyNames = false;
   std::vector<uint32_t> RowIndexes;
 };
 
