@@ -168,8 +168,9 @@ struct FileHistory {
 };
 
 template <typename Fn>
-Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
-                uint64_t RecordOffset, uint64_t NumRows, Fn &&Callback);
+Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
+                uint64_t FuncStart, uint64_t RecordOffset, uint64_t NumRows,
+                Fn &&Callback);
 
 /// Decodes a line table, calling Fn(Row) for every row until it returns
 /// false. With HasSize (an inline tree follows), the cursor is then moved
@@ -177,16 +178,27 @@ Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
 /// Every opcode consumes at least one byte, so a hostile row count ends
 /// with the record.
 template <typename Fn>
-Error parseLines(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
+Error parseLines(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
                  uint64_t RecordOffset, bool HasSize, Fn &&Callback) {
   uint64_t NumRows = C.uleb();
+  BitReader Cols;
+  if (F.Columns) {
+    // The rows' column codes come first: a bit string of its own.
+    uint64_t ColumnBytes = C.uleb();
+    if (!C.ok() || ColumnBytes > uint64_t(C.end() - C.pos()))
+      return makeError("record at " + hexString(RecordOffset) +
+                       ": column codes run past the record");
+    Cols = BitReader(C.pos(), C.pos() + ColumnBytes);
+    C.skip(ColumnBytes);
+  }
   uint64_t Size = HasSize ? C.uleb() : 0;
   const uint8_t *TableStart = C.pos();
   if (HasSize && (!C.ok() || Size > uint64_t(C.end() - TableStart)))
     return makeError("record at " + hexString(RecordOffset) +
                      ": line table size runs past the record");
   Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
-  if (Error E = parseRows(Rows, H, FuncStart, RecordOffset, NumRows, Callback))
+  if (Error E = parseRows(Rows, F.Columns ? &Cols : nullptr, F, FuncStart,
+                          RecordOffset, NumRows, Callback))
     return E;
   if (HasSize)
     C.skip(Size);
@@ -195,19 +207,45 @@ Error parseLines(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
   return Error::success();
 }
 
+/// Reads the column of the next row into Row.
+LLVM_ATTRIBUTE_ALWAYS_INLINE Error readColumn(BitReader *Cols,
+                                              const ColumnCode *Code,
+                                              uint64_t RecordOffset,
+                                              LineEntry &Row) {
+  if (!Cols)
+    return Error::success();
+  uint16_t Column;
+  if (LLVM_UNLIKELY(!Code->decode(*Cols, Column) || Cols->overran()))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": bad or missing column code");
+  Row.Column = Column;
+  return Error::success();
+}
+
 template <typename Fn>
-Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
-                uint64_t RecordOffset, uint64_t NumRows, Fn &&Callback) {
+Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
+                uint64_t FuncStart, uint64_t RecordOffset, uint64_t NumRows,
+                Fn &&Callback) {
+  const SpecialOpcodes &H = F.Special;
   LineEntry Row;
   Row.Address = FuncStart + C.uleb();
-  Row.File = C.u32leb();
+  uint64_t FileCode = C.uleb();
   Row.Line = C.u32leb();
-  if (!C.ok() || NumRows == 0)
+  // With details the file id's low bit says a discriminator follows.
+  if (F.Details) {
+    if (FileCode & 1)
+      Row.Discriminator = C.u32leb();
+    FileCode >>= 1;
+  }
+  if (!C.ok() || NumRows == 0 || FileCode > UINT32_MAX)
     return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or empty line table");
+  Row.File = uint32_t(FileCode);
   if (Row.Address < FuncStart)
     return makeError("record at " + hexString(RecordOffset) +
                      ": first line row overflows the address space");
+  if (Error E = readColumn(Cols, F.Columns, RecordOffset, Row))
+    return E;
   FileHistory Files;
   Files.start(Row.File, Row.Line);
   if (!Callback(Row))
@@ -215,10 +253,17 @@ Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
   bool OK = true;
   for (uint64_t R = 1; R < NumRows; ++R) {
     uint32_t BaseLine = Row.Line;
+    Row.Discriminator = 0;
     uint8_t Op = C.u8();
-    while ((Op == SetFile || Op == SwapFile) && C.ok() && OK) {
-      uint64_t Operand = Op == SwapFile ? 1 : C.uleb();
-      BaseLine = Files.select(Operand, Row.Line, Row.File, OK);
+    while (Op < FirstSpecial && Op != LongRow && C.ok() && OK) {
+      if (Op == SetDiscriminator) {
+        if (LLVM_UNLIKELY(!F.Details))
+          OK = false;
+        Row.Discriminator = C.u32leb();
+      } else {
+        uint64_t Operand = Op == SwapFile ? 1 : C.uleb();
+        BaseLine = Files.select(Operand, Row.Line, Row.File, OK);
+      }
       Op = C.u8();
     }
     uint64_t AddrDelta;
@@ -240,9 +285,57 @@ Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
     // Wrapping arithmetic: hostile deltas must not overflow signed math.
     Row.Line = uint32_t(uint64_t(BaseLine) + uint64_t(LineDelta));
     Files.setLine(Row.Line);
+    if (Error E = readColumn(Cols, F.Columns, RecordOffset, Row))
+      return E;
     if (!Callback(Row))
       return Error::success();
   }
+  if (Cols && !Cols->atEnd())
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": column codes longer than the rows need");
+  return Error::success();
+}
+
+/// The details of a node after its call line (tables with details).
+struct NodeDetails {
+  uint32_t CallColumn = 0;
+  uint32_t CallDiscriminator = 0;
+  std::optional<uint64_t> StartAddress;
+};
+
+/// Reads the head value: the number of children and the flags.
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t readNodeHead(Cursor &C, bool Details,
+                                                   uint64_t &Flags) {
+  uint64_t H = C.uleb();
+  const unsigned Bits = nodeFlagBits(Details);
+  Flags = H & ((uint64_t(1) << Bits) - 1);
+  return H >> Bits;
+}
+
+/// Reads the details that follow a node's call line; FirstStart is the
+/// start of its first range.
+LLVM_ATTRIBUTE_ALWAYS_INLINE Error readDetails(Cursor &C, uint64_t Flags,
+                                               uint64_t FirstStart,
+                                               uint64_t RecordOffset,
+                                               NodeDetails &D) {
+  D.CallColumn = C.u32leb();
+  if (Flags & NodeStartAtFirstRange)
+    D.StartAddress = FirstStart;
+  if (Flags & NodeExtra) {
+    uint64_t Extra = C.uleb();
+    if (Extra == 0 ||
+        (Extra & ~uint64_t(ExtraStartAddress | ExtraCallDiscriminator)) ||
+        ((Extra & ExtraStartAddress) && (Flags & NodeStartAtFirstRange)))
+      return makeError("record at " + hexString(RecordOffset) +
+                       ": invalid inline node flags");
+    if (Extra & ExtraStartAddress)
+      D.StartAddress = FirstStart + uint64_t(C.sleb());
+    if (Extra & ExtraCallDiscriminator)
+      D.CallDiscriminator = C.u32leb();
+  }
+  if (LLVM_UNLIKELY(!C.ok()))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": truncated or malformed inline node");
   return Error::success();
 }
 
@@ -253,6 +346,7 @@ struct NodeHead {
   uint32_t Name = 0;
   uint32_t CallFile = 0;
   uint32_t CallLine = 0;
+  NodeDetails Details;
 };
 
 /// Reads a node's call site, coded against the previous sibling's
@@ -277,11 +371,11 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Error readCallSite(Cursor &C, uint32_t &PrevFile,
 
 /// Reads a node head; PrevFile/PrevLine carry the previous sibling's call
 /// site (the references of the delta codes).
-Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
+Error readHead(Cursor &C, bool Details, uint64_t ParentBase, uint32_t &PrevFile,
                uint32_t &PrevLine, uint64_t RecordOffset, NodeHead &N) {
-  uint64_t H = C.uleb();
-  N.NumChildren = H >> 1;
-  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
+  uint64_t Flags;
+  N.NumChildren = readNodeHead(C, Details, Flags);
+  uint64_t NumRanges = (Flags & NodeMultiRange) ? C.uleb() : 1;
   // Each range takes at least two bytes: a cheap bound on hostile counts.
   if (!C.ok() || NumRanges == 0 || NumRanges > (1u << 24))
     return makeError("record at " + hexString(RecordOffset) +
@@ -297,8 +391,12 @@ Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
     Prev = Start + Size;
   }
   N.Name = C.u32leb();
-  return readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
-                      N.CallLine);
+  if (Error E = readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
+                             N.CallLine))
+    return E;
+  if (!Details)
+    return Error::success();
+  return readDetails(C, Flags, N.Ranges.front().Start, RecordOffset, N.Details);
 }
 
 /// A node head as lookups need it: the first range's start (the base of
@@ -312,14 +410,15 @@ struct NodeKey {
   uint32_t Name = 0;
   uint32_t CallFile = 0;
   uint32_t CallLine = 0;
+  NodeDetails Details;
 };
 
-Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
+Error readKey(Cursor &C, bool Details, uint64_t ParentBase, uint32_t &PrevFile,
               uint32_t &PrevLine, uint64_t RecordOffset, uint64_t Addr,
               NodeKey &N) {
-  uint64_t H = C.uleb();
-  N.NumChildren = H >> 1;
-  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
+  uint64_t Flags;
+  N.NumChildren = readNodeHead(C, Details, Flags);
+  uint64_t NumRanges = (Flags & NodeMultiRange) ? C.uleb() : 1;
   // Each range takes at least two bytes: a cheap bound on hostile counts.
   if (LLVM_UNLIKELY(!C.ok() || NumRanges == 0 || NumRanges > (1u << 24)))
     return makeError("record at " + hexString(RecordOffset) +
@@ -345,8 +444,12 @@ Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
     N.Name = C.u32leb();
   else
     C.skipLeb();
-  return readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
-                      N.CallLine);
+  if (Error E = readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
+                             N.CallLine))
+    return E;
+  if (!Details)
+    return Error::success();
+  return readDetails(C, Flags, N.FirstStart, RecordOffset, N.Details);
 }
 
 /// A record's head: its name id (above RecordFlagBits) and flags.
@@ -362,25 +465,34 @@ Expected<uint64_t> readRecordHead(Cursor &C, uint64_t RecordFileOffset) {
 /// structure is read (every byte bounds-checked, as GSYM's reader skips),
 /// no value is decoded. Siblings' delta codes refer to the previous
 /// sibling, so only whole subtrees below a node can be skipped this way.
-Error skipSubtree(Cursor &C, unsigned Depth, uint64_t RecordOffset) {
+Error skipSubtree(Cursor &C, bool Details, unsigned Depth,
+                  uint64_t RecordOffset) {
   if (Depth > MaxInlineDepth)
     return makeError("record at " + hexString(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
-  uint64_t H = C.uleb();
-  uint64_t NumChildren = H >> 1;
-  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
+  uint64_t Flags;
+  uint64_t NumChildren = readNodeHead(C, Details, Flags);
+  uint64_t NumRanges = (Flags & NodeMultiRange) ? C.uleb() : 1;
   if (LLVM_UNLIKELY(!C.ok() || NumRanges == 0 || NumRanges > (1u << 24)))
     return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or malformed inline node");
-  // Two per range, then the name, the call file and the line delta.
-  for (uint64_t I = 0; I < 2 * NumRanges + 3; ++I)
+  // Two per range, then the name, the call file and the line delta, and
+  // with details the call column.
+  for (uint64_t I = 0; I < 2 * NumRanges + 3 + (Details ? 1 : 0); ++I)
     C.skipLeb();
+  if (Flags & NodeExtra) {
+    uint64_t Extra = C.uleb();
+    if (Extra & ExtraStartAddress)
+      C.skipLeb();
+    if (Extra & ExtraCallDiscriminator)
+      C.skipLeb();
+  }
   if (LLVM_UNLIKELY(!C.ok()))
     return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or malformed inline node");
   // Each child takes bytes: hostile counts end with the record.
   for (uint64_t I = 0; I < NumChildren; ++I)
-    if (Error E = skipSubtree(C, Depth + 1, RecordOffset))
+    if (Error E = skipSubtree(C, Details, Depth + 1, RecordOffset))
       return E;
   return Error::success();
 }
@@ -391,34 +503,36 @@ struct Match {
   uint32_t CallFile;
   uint32_t CallLine;
   uint64_t HitStart;
+  NodeDetails Details;
 };
 
 /// GSYM's inline lookup: the first sibling whose ranges contain Addr is
 /// entered; its subtree is searched the same way.
-Error matchNode(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
-                uint32_t &PrevLine, unsigned Depth, uint64_t RecordOffset,
-                uint64_t Addr, SmallVectorImpl<Match> &Chain, bool &Hit) {
+Error matchNode(Cursor &C, bool Details, uint64_t ParentBase,
+                uint32_t &PrevFile, uint32_t &PrevLine, unsigned Depth,
+                uint64_t RecordOffset, uint64_t Addr,
+                SmallVectorImpl<Match> &Chain, bool &Hit) {
   if (Depth > MaxInlineDepth)
     return makeError("record at " + hexString(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
   NodeKey N;
-  if (Error E =
-          readKey(C, ParentBase, PrevFile, PrevLine, RecordOffset, Addr, N))
+  if (Error E = readKey(C, Details, ParentBase, PrevFile, PrevLine,
+                        RecordOffset, Addr, N))
     return E;
   uint32_t ChildFile = 0, ChildLine = 0;
   const uint64_t ChildBase = N.FirstStart;
   Hit = N.Hit;
   if (!Hit) {
     for (uint64_t I = 0; I < N.NumChildren; ++I)
-      if (Error E = skipSubtree(C, Depth + 1, RecordOffset))
+      if (Error E = skipSubtree(C, Details, Depth + 1, RecordOffset))
         return E;
     return Error::success();
   }
-  Chain.push_back({N.Name, N.CallFile, N.CallLine, N.HitStart});
+  Chain.push_back({N.Name, N.CallFile, N.CallLine, N.HitStart, N.Details});
   for (uint64_t I = 0; I < N.NumChildren; ++I) {
     bool ChildHit = false;
-    if (Error E = matchNode(C, ChildBase, ChildFile, ChildLine, Depth + 1,
-                            RecordOffset, Addr, Chain, ChildHit))
+    if (Error E = matchNode(C, Details, ChildBase, ChildFile, ChildLine,
+                            Depth + 1, RecordOffset, Addr, Chain, ChildHit))
       return E;
     if (ChildHit)
       break; // nothing after the match is needed
@@ -433,16 +547,24 @@ Error decodeNode(const CompactReader &R, Cursor &C, uint64_t ParentBase,
     return makeError("record at " + hexString(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
   NodeHead N;
-  if (Error E = readHead(C, ParentBase, PrevFile, PrevLine, RecordOffset, N))
+  if (Error E = readHead(C, R.hasDetails(), ParentBase, PrevFile, PrevLine,
+                         RecordOffset, N))
     return E;
   Out.Ranges.assign(N.Ranges.begin(), N.Ranges.end());
+  Out.CallColumn = N.Details.CallColumn;
+  Out.CallDiscriminator = N.Details.CallDiscriminator;
+  Out.StartAddress = N.Details.StartAddress;
   Out.CallFile = N.CallFile;
   Out.CallLine = N.CallLine;
   if (N.CallFile > R.header().NumFiles)
     return makeError("record at " + hexString(RecordOffset) + ": call file " +
                      Twine(N.CallFile) + " is out of range");
-  if (Error E = R.getName(N.Name, Out.Name))
+  if (Error E = R.getName(N.Name, Out.Name, Out.Decl))
     return E;
+  if (Out.Decl.File > R.header().NumFiles)
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": declaration file " + Twine(Out.Decl.File) +
+                     " is out of range");
   uint32_t ChildFile = 0, ChildLine = 0;
   for (uint64_t I = 0; I < N.NumChildren; ++I) {
     // Each node takes bytes: a bound on hostile child counts.
@@ -484,8 +606,9 @@ CompactReader::create(MemoryBufferRef Buffer) {
 
 const char *sectionName(Section S) {
   static const char *const Names[NumSections] = {
-      "UUID",  "BlockIndex", "AddressBlocks", "Records", "NameTokens",
-      "Names", "PathTokens", "Paths",         "Files",   "Segments"};
+      "UUID",       "BlockIndex", "AddressBlocks", "Records",
+      "NameTokens", "Names",      "PathTokens",    "Paths",
+      "Files",      "Segments",   "ColumnCode"};
   return S < NumSections ? Names[S] : "?";
 }
 
@@ -527,7 +650,7 @@ Error CompactReader::parse() {
                      hexString(Hdr.Magic));
   Hdr.Version = support::endian::read16le(P + 4);
   Hdr.BlockShift = P[6];
-  Hdr.Reserved = P[7];
+  Hdr.Flags = P[7];
   Hdr.BaseAddress = read64le(P + 8);
   Hdr.NumFunctions = read32le(P + 16);
   Hdr.NumBlocks = read32le(P + 20);
@@ -540,15 +663,20 @@ Error CompactReader::parse() {
   if (Hdr.Version != Version)
     return makeError("unsupported compact table version " + Twine(Hdr.Version) +
                      " (only version " + Twine(Version) +
-                     " is supported; convert the input again)");
+                     " is supported): rebuild the table from its input with "
+                     "'dwarfpack gsym'");
+  if (Hdr.Flags & ~uint8_t(HasDetails))
+    return makeError("unknown header flags " + hexString(Hdr.Flags));
+  Format.Details = Hdr.Flags & HasDetails;
   if (Hdr.BlockShift > MaxBlockShift)
     return makeError("invalid block shift " + Twine(unsigned(Hdr.BlockShift)) +
                      " (at most " + Twine(MaxBlockShift) + ")");
   if (Hdr.LineRange == 0)
     return makeError("invalid line range 0");
   for (unsigned Op = FirstSpecial; Op < 256; ++Op) {
-    Special.AddrDelta[Op] = (Op - FirstSpecial) / Hdr.LineRange;
-    Special.LineDelta[Op] = Hdr.LineBase + (Op - FirstSpecial) % Hdr.LineRange;
+    Format.Special.AddrDelta[Op] = (Op - FirstSpecial) / Hdr.LineRange;
+    Format.Special.LineDelta[Op] =
+        Hdr.LineBase + (Op - FirstSpecial) % Hdr.LineRange;
   }
   uint64_t PerBlock = uint64_t(1) << Hdr.BlockShift;
   if (Hdr.NumBlocks != (uint64_t(Hdr.NumFunctions) + PerBlock - 1) / PerBlock)
@@ -613,6 +741,13 @@ Error CompactReader::parse() {
   }
   if (Error E = checkLoadSegments(Segments))
     return E;
+  Expected<ColumnCode> Code = ColumnCode::parse(Sec(SecColumnCode));
+  if (!Code)
+    return Code.takeError();
+  Columns = std::move(*Code);
+  if (!Columns.empty() && !Format.Details)
+    return makeError("a column code in a table without details");
+  Format.Columns = Columns.empty() ? nullptr : &Columns;
   expandPathsAndFiles();
   locateNameTokens();
   return Error::success();
@@ -725,7 +860,8 @@ Error CompactReader::decodeEntry(const token::TokenTable &Tokens,
 
 Error CompactReader::appendEntry(const token::TokenTable &Tokens,
                                  const uint8_t *P, const uint8_t *ListEnd,
-                                 const char *What, std::string &Out) const {
+                                 const char *What, std::string &Out,
+                                 const uint8_t **EntryEnd) const {
   // Name tokens come from the table located at open (no length sums nor
   // long-token searches per token); path tokens are only read at open.
   ArrayRef<TokenRef> Located;
@@ -737,6 +873,8 @@ Error CompactReader::appendEntry(const token::TokenTable &Tokens,
     return makeError("corrupt " + Twine(What) +
                      " list entry: length runs past the list");
   const uint8_t *Q = C.pos(), *End = Q + N;
+  if (EntryEnd)
+    *EntryEnd = End;
   // Tokens are appended as they are read (no id list); one reservation
   // covers most names, whose bytes are a few times their codes' size.
   Out.reserve(Out.size() + std::min<uint64_t>(4 * N + 16, 1024));
@@ -771,6 +909,39 @@ Error CompactReader::getName(uint32_t Offset, std::string &Out) const {
                      " bytes)");
   return decodeEntry(NameTokens, bytes(Names) + Offset,
                      bytes(Names) + Names.size(), "name", Out);
+}
+
+Error CompactReader::getName(uint32_t Offset, std::string &Out,
+                             Declaration &Decl) const {
+  Decl = Declaration();
+  if (!Format.Details)
+    return getName(Offset, Out);
+  if (Offset >= Names.size())
+    return makeError("name offset " + hexString(Offset) +
+                     " is outside the name list (" + hexString(Names.size()) +
+                     " bytes)");
+  Out.clear();
+  const uint8_t *End = bytes(Names) + Names.size();
+  const uint8_t *DeclAt;
+  if (Error E = appendEntry(NameTokens, bytes(Names) + Offset, End, "name", Out,
+                            &DeclAt))
+    return E;
+  Cursor C(DeclAt, End);
+  Decl.File = C.u32leb();
+  Decl.Line = C.u32leb();
+  if (!C.ok())
+    return makeError("name entry at " + hexString(Offset) +
+                     ": truncated declaration");
+  return Error::success();
+}
+
+Error CompactReader::setDeclaration(const Declaration &Decl,
+                                    SourceFrame &Frame) const {
+  if (Decl.File > Hdr.NumFiles)
+    return makeError("declaration file index " + Twine(Decl.File) +
+                     " is out of range (" + Twine(Hdr.NumFiles) + " files)");
+  Frame.StartLine = Decl.Line;
+  return getFilePath(Decl.File, Frame.StartFileName);
 }
 
 Error CompactReader::getPath(uint32_t Id, std::string &Out) const {
@@ -1032,9 +1203,12 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
 
   SourceFrame Frame;
   Frame.StartAddress = Loc.Start;
+  Declaration FunctionDecl;
   if (!(Head & HasLines)) {
     // Without a line table GSYM ignores inline info as well.
-    if (Error E = getName(NameId, Frame.FunctionName))
+    if (Error E = getName(NameId, Frame.FunctionName, FunctionDecl))
+      return std::move(E);
+    if (Error E = setDeclaration(FunctionDecl, Frame))
       return std::move(E);
     Result.Frames.push_back(std::move(Frame));
     return Result;
@@ -1043,7 +1217,7 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   LineEntry FirstRow;
   bool IsFirst = true;
   const bool HasInline = Head & (HasInlineChildren | HasInlineRoot);
-  if (Error E = parseLines(C, Special, Loc.Start, RecordFileOffset, HasInline,
+  if (Error E = parseLines(C, Format, Loc.Start, RecordFileOffset, HasInline,
                            [&](const LineEntry &R) {
                              if (IsFirst) {
                                FirstRow = R;
@@ -1077,8 +1251,8 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
                        ": truncated inline tree");
     for (uint64_t I = 0; I < NumChildren; ++I) {
       bool Hit = false;
-      if (Error E = matchNode(C, Loc.Start, PrevFile, PrevLine, 1,
-                              RecordFileOffset, Address, Chain, Hit))
+      if (Error E = matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine,
+                              1, RecordFileOffset, Address, Chain, Hit))
         return std::move(E);
       if (Hit)
         break;
@@ -1086,7 +1260,7 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   } else if (Head & HasInlineRoot) {
     uint32_t PrevFile = 0, PrevLine = 0;
     bool Hit = false;
-    if (Error E = matchNode(C, Loc.Start, PrevFile, PrevLine, 0,
+    if (Error E = matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine, 0,
                             RecordFileOffset, Address, Chain, Hit))
       return std::move(E);
   }
@@ -1104,11 +1278,15 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
         prefetch(Files, Hdr.NumFiles, M.CallFile - 1, true);
   }
 
-  if (Error E = getName(NameId, Frame.FunctionName))
+  if (Error E = getName(NameId, Frame.FunctionName, FunctionDecl))
+    return std::move(E);
+  if (Error E = setDeclaration(FunctionDecl, Frame))
     return std::move(E);
   if (Error E = getFilePath(Row->File, Frame.FileName))
     return std::move(E);
   Frame.Line = Row->Line;
+  Frame.Column = Row->Column;
+  Frame.Discriminator = Row->Discriminator;
   Result.Frames.reserve(Chain.size() + 1);
   Result.Frames.push_back(std::move(Frame));
   // Files already expanded in this lookup, by the frame that holds them.
@@ -1122,9 +1300,13 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
                        " is out of range (" + Twine(Hdr.NumFiles) + " files)");
     if (It->CallFile == 0)
       continue;
+    SourceFrame &Callee = Result.Frames.back();
     SourceFrame Caller;
-    Caller.FunctionName = std::move(Result.Frames.back().FunctionName);
-    Caller.StartAddress = Result.Frames.back().StartAddress;
+    Caller.FunctionName = std::move(Callee.FunctionName);
+    Caller.StartFileName = std::move(Callee.StartFileName);
+    Caller.StartLine = Callee.StartLine;
+    Caller.StartAddress = Callee.StartAddress;
+    Caller.HasStartAddress = Callee.HasStartAddress;
     // Inlined frames often share files: decode each file once per lookup.
     std::optional<size_t> Have;
     for (const auto &[Id, FrameIndex] : Known)
@@ -1138,9 +1320,21 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
       Known.emplace_back(It->CallFile, Result.Frames.size());
     }
     Caller.Line = It->CallLine;
-    if (Error E = getName(It->Name, Result.Frames.back().FunctionName))
+    Caller.Column = It->Details.CallColumn;
+    Caller.Discriminator = It->Details.CallDiscriminator;
+    Declaration Decl;
+    if (Error E = getName(It->Name, Callee.FunctionName, Decl))
       return std::move(E);
-    Result.Frames.back().StartAddress = It->HitStart;
+    if (Error E = setDeclaration(Decl, Callee))
+      return std::move(E);
+    // Without details the start is the range's, as GSYM gives it; with
+    // them, what llvm-symbolizer prints: the call's DW_AT_low_pc or none.
+    Callee.StartAddress = It->HitStart;
+    if (Format.Details) {
+      Callee.HasStartAddress = It->Details.StartAddress.has_value();
+      if (It->Details.StartAddress)
+        Callee.StartAddress = *It->Details.StartAddress;
+    }
     Result.Frames.push_back(std::move(Caller));
   }
   return Result;
@@ -1159,13 +1353,17 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
   if (!HeadOr)
     return HeadOr.takeError();
   uint64_t Head = *HeadOr;
-  if (Error E = getName(uint32_t(Head >> RecordFlagBits), D.Name))
+  if (Error E = getName(uint32_t(Head >> RecordFlagBits), D.Name, D.Decl))
     return std::move(E);
+  if (D.Decl.File > Hdr.NumFiles)
+    return makeError("record at " + hexString(RecordFileOffset) +
+                     ": declaration file " + Twine(D.Decl.File) +
+                     " is out of range");
   D.HasLines = Head & HasLines;
   const uint8_t *LinesAt = C.pos();
   D.HeadBytes = LinesAt - (Rec + Loc.RecordOffset);
   if (D.HasLines) {
-    if (Error E = parseLines(C, Special, Loc.Start, RecordFileOffset,
+    if (Error E = parseLines(C, Format, Loc.Start, RecordFileOffset,
                              Head & (HasInlineChildren | HasInlineRoot),
                              [&](const LineEntry &R) {
                                D.Lines.push_back(R);
@@ -1184,6 +1382,7 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
     DecodedInline Root;
     Root.Ranges.push_back({Loc.Start, Loc.Start + Loc.Size});
     Root.Name = D.Name;
+    Root.Decl = D.Decl;
     uint32_t PrevFile = D.Lines.empty() ? 0 : D.Lines.front().File;
     uint32_t PrevLine = D.Lines.empty() ? 0 : D.Lines.front().Line;
     uint64_t NumChildren = C.uleb();

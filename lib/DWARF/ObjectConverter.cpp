@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/BinaryFormat/Magic.h"
+#include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
 #include "llvm/DebugInfo/DWARF/DWARFDie.h"
@@ -100,8 +101,8 @@ thread_local WarningLog *CurrentLog = nullptr;
 /// The attributes of one DIE that we need, read in one pass.
 struct DieAttrs {
   std::optional<DWARFFormValue> Name, LinkageName, AbstractOrigin,
-      Specification, CallFile, CallLine, DeclFile, DeclLine, LowPC, HighPC,
-      Ranges;
+      Specification, CallFile, CallLine, CallColumn, Discriminator, DeclFile,
+      DeclLine, LowPC, HighPC, Ranges;
 };
 
 DieAttrs readAttrs(const DWARFDie &D) {
@@ -126,6 +127,12 @@ DieAttrs readAttrs(const DWARFDie &D) {
       break;
     case dwarf::DW_AT_call_line:
       A.CallLine = Attr.Value;
+      break;
+    case dwarf::DW_AT_call_column:
+      A.CallColumn = Attr.Value;
+      break;
+    case dwarf::DW_AT_GNU_discriminator:
+      A.Discriminator = Attr.Value;
       break;
     case dwarf::DW_AT_decl_file:
       A.DeclFile = Attr.Value;
@@ -429,6 +436,7 @@ private:
       FunctionEntry F;
       F.Range = *Range;
       F.Name = Name;
+      F.Decl = declarationOf(D);
       addLines(F, R, D, A);
       addInlineTree(F, D);
       Out.push_back(std::move(F));
@@ -469,7 +477,13 @@ private:
              "line rows of " + What + " go backwards at " + hex(Addr));
         break;
       }
-      pushRow(Lines, {Addr, *File, Row.Line});
+      LineEntry L;
+      L.Address = Addr;
+      L.File = *File;
+      L.Line = Row.Line;
+      L.Column = Row.Column;
+      L.Discriminator = Row.Discriminator;
+      pushRow(Lines, L);
     }
     if (!Lines.empty())
       Lines.front().Address = Mapped.Start;
@@ -534,8 +548,13 @@ private:
       std::optional<FileId> File =
           file(DeclFile->getAsUnsignedConstant().value_or(~0ULL));
       uint64_t Line = DeclLine->getAsUnsignedConstant().value_or(0);
-      if (File && Line <= UINT32_MAX)
-        F.Lines.push_back({F.Range.Start, *File, uint32_t(Line)});
+      if (File && Line <= UINT32_MAX) {
+        LineEntry Decl;
+        Decl.Address = F.Range.Start;
+        Decl.File = *File;
+        Decl.Line = uint32_t(Line);
+        F.Lines.push_back(Decl);
+      }
     }
   }
 
@@ -625,19 +644,95 @@ private:
   }
 
   /// Appends a row, keeping one row per address (the last, which lookups
-  /// return) and dropping rows that repeat the previous file and line.
+  /// return) and dropping rows that repeat the previous position (file,
+  /// line, column and discriminator).
   static void pushRow(std::vector<LineEntry> &Lines, LineEntry L) {
     if (!Lines.empty() && Lines.back().Address == L.Address) {
       Lines.back() = L;
       size_t N = Lines.size();
-      if (N >= 2 && Lines[N - 2].File == L.File && Lines[N - 2].Line == L.Line)
+      if (N >= 2 && Lines[N - 2].sameLocation(L))
         Lines.pop_back();
       return;
     }
-    if (!Lines.empty() && Lines.back().File == L.File &&
-        Lines.back().Line == L.Line)
+    if (!Lines.empty() && Lines.back().sameLocation(L))
       return;
     Lines.push_back(L);
+  }
+
+  /// What llvm-symbolizer prints of an inlined call besides its name and
+  /// call file: the call's line, column and discriminator (read as
+  /// DWARFDie::getCallerFrame reads them), the function's declaration and
+  /// the DIE's DW_AT_low_pc (its StartAddress).
+  void addCallSiteDetails(DWARFDie D, const DieAttrs &A, InlineNode &N) {
+    auto U32 = [](const std::optional<DWARFFormValue> &V) {
+      return V ? uint32_t(V->getAsUnsignedConstant().value_or(0)) : 0u;
+    };
+    if (A.CallLine)
+      N.CallLine = uint32_t(std::min<uint64_t>(
+          A.CallLine->getAsUnsignedConstant().value_or(0), UINT32_MAX));
+    N.CallColumn = U32(A.CallColumn);
+    N.CallDiscriminator = U32(A.Discriminator);
+    N.Decl = declarationOf(D);
+    if (A.LowPC)
+      if (std::optional<object::SectionedAddress> Low =
+              A.LowPC->getAsSectionedAddress())
+        N.LowPC = Layout.map(*Low);
+  }
+
+  /// The declaration llvm-symbolizer prints for a subprogram or inlined
+  /// call D (StartFileName, StartLine): DW_AT_decl_file and DW_AT_decl_line
+  /// found on D or through DW_AT_abstract_origin / DW_AT_specification, as
+  /// DWARFDie::getDeclFile and getDeclLine find them.
+  Declaration declarationOf(DWARFDie D) {
+    Declaration Decl;
+    Decl.Line = uint32_t(D.getDeclLine());
+    if (std::optional<DWARFFormValue> V =
+            D.findRecursively(dwarf::DW_AT_decl_file))
+      Decl.File = declFile(*V);
+    return Decl;
+  }
+
+  /// The file of a DW_AT_decl_file value, an index into the line table of
+  /// the unit that holds the value. A DW_FORM_implicit_const value (GCC
+  /// uses it for the unit's main file) carries no unit in LLVM 19, whose
+  /// getDeclFile then gives nothing: llvm-symbolizer prints no
+  /// StartFileName, and we record none.
+  FileId declFile(const DWARFFormValue &V) {
+    const DWARFUnit *Owner = V.getUnit();
+    if (!Owner || !V.isFormClass(DWARFFormValue::FC_Constant))
+      return 0;
+    std::optional<uint64_t> Index = V.getAsUnsignedConstant();
+    if (!Index)
+      return 0;
+    if (Owner == &U || Owner == &Skel)
+      return file(*Index).value_or(0);
+    return fileOfOtherUnit(*Owner, *Index);
+  }
+
+  /// File Index of the line table of another compile unit of this context
+  /// (a declaration that a DW_FORM_ref_addr reached).
+  FileId fileOfOtherUnit(const DWARFUnit &Owner, uint64_t Index) {
+    auto [It, New] = OtherFiles.try_emplace({&Owner, Index}, 0);
+    if (!New)
+      return It->second;
+    if (&Owner.getContext() != &Ctx || Owner.isDWOUnit())
+      return 0;
+    DWARFCompileUnit *Found = Ctx.getCompileUnitForOffset(Owner.getOffset());
+    if (!Found || Found != &Owner)
+      return 0;
+    DWARFUnit &Other = *Found;
+    if (Error E = checkLineTableHeader(Other)) {
+      consumeError(std::move(E)); // reported when that unit is converted
+      return 0;
+    }
+    const DWARFDebugLine::LineTable *T = Ctx.getLineTableForUnit(&Other);
+    std::string Path;
+    if (T && T->Prologue.hasFileAtIndex(Index) &&
+        T->getFileNameByIndex(
+            Index, Other.getCompilationDir() ? Other.getCompilationDir() : "",
+            DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath, Path))
+      It->second = M.addFilePath(Path);
+    return It->second;
   }
 
   void addInlineTree(FunctionEntry &F, DWARFDie D) {
@@ -646,6 +741,7 @@ private:
     InlineNode Root;
     Root.Ranges.push_back(F.Range);
     Root.Name = F.Name;
+    Root.Decl = F.Decl;
     for (DWARFDie C = D.getFirstChild(); C; C = C.getSibling())
       walkInline(C, Root, F.Range, 0);
     if (!Root.Children.empty())
@@ -703,9 +799,7 @@ private:
       }
       N.CallFile = *File;
     }
-    if (A.CallLine)
-      N.CallLine = uint32_t(std::min<uint64_t>(
-          A.CallLine->getAsUnsignedConstant().value_or(0), UINT32_MAX));
+    addCallSiteDetails(D, A, N);
     N.Name = nameOf(D, A);
     if (N.Name.empty())
       N.Name = "??";
@@ -732,6 +826,7 @@ private:
   std::unique_ptr<DWARFDebugLine::LineTable> LT;
   std::vector<int64_t> FileCache; // -1 unknown, -2 invalid
   DenseMap<const void *, StringRef> NameCache;
+  DenseMap<std::pair<const void *, uint64_t>, FileId> OtherFiles;
   std::string CompDir;
   std::vector<uint32_t> RowIndexes;
 };

@@ -95,7 +95,7 @@ static json::Object frameToJSON(const SourceFrame *F, std::string Name) {
   O["FileName"] = F ? F->FileName : "";
   O["FunctionName"] = std::move(Name);
   O["Line"] = F ? F->Line : 0;
-  O["StartAddress"] = F ? toHex(F->StartAddress) : "";
+  O["StartAddress"] = F && F->HasStartAddress ? toHex(F->StartAddress) : "";
   O["StartFileName"] = F ? F->StartFileName : "";
   O["StartLine"] = F ? F->StartLine : 0;
   return O;

@@ -93,6 +93,12 @@ cl::opt<bool> BreakpadStore(
     cl::desc("INPUT and OUTPUT are directories: convert every "
              "<debug_file>/<ID>/<name>.sym of a Breakpad symbol store"),
     cl::sub(GsymSub), cl::cat(category()));
+cl::opt<bool> NoDetails(
+    "no-details",
+    cl::desc("Compact output: leave out columns, discriminators, "
+             "declarations and inlined calls' start addresses (a smaller "
+             "table; lookups then print them as from GSYM)"),
+    cl::sub(GsymSub), cl::cat(category()));
 using OutFormat = TableFormat;
 cl::opt<OutFormat>
     Format("format", cl::desc("Output format (default: compact)"),
@@ -121,7 +127,9 @@ void printWarnings(const WarningLog &Log) {
 Expected<std::string> encodeCompactTable(const FunctionModel &Model,
                                          gsym::WriteStats &WS,
                                          compact::WriteStats &CWS) {
-  Expected<std::string> Bytes = compact::encodeCompact(Model, &CWS);
+  compact::WriteOptions Options;
+  Options.Details = !NoDetails;
+  Expected<std::string> Bytes = compact::encodeCompact(Model, &CWS, Options);
   WS.Functions = CWS.Functions;
   WS.LineRows = CWS.LineRows;
   WS.InlineNodes = CWS.InlineNodes;

@@ -58,6 +58,12 @@ TEST(ColumnCode, DependsOnCountsOnly) {
   EXPECT_EQ(SA, SB);
 }
 
+TEST(ColumnCode, LargestValues) {
+  // 65535 and 65534 are DenseMap's reserved keys of a 16-bit key type.
+  ColumnCode C = ColumnCode::fromCounts({{65535, 5}, {65534, 5}, {0, 1}});
+  roundTrip(C, {65535, 0, 65534, 65535});
+}
+
 TEST(ColumnCode, OneValueTakesOneBit) {
   ColumnCode C = ColumnCode::fromCounts({{42, 3}});
   ASSERT_EQ(C.symbols().size(), 1u);

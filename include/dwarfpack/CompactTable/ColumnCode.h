@@ -135,7 +135,8 @@ private:
 
   std::vector<Symbol> Symbols;
   std::vector<uint32_t> Codes; ///< Of Symbols[I].
-  llvm::DenseMap<uint16_t, uint32_t> IndexOf;
+  /// By value (uint32_t keys: DenseMap reserves the largest 16-bit ones).
+  llvm::DenseMap<uint32_t, uint32_t> IndexOf;
   /// Codes of at most FastBits bits, by the next FastBits bits.
   std::vector<Entry> Fast;
   /// Per length: first code, its symbol index, number of codes.

@@ -15,6 +15,7 @@
 #define DWARFPACK_COMPACTTABLE_COMPACTREADER_H
 
 #include "dwarfpack/AddressTable/FunctionModel.h"
+#include "dwarfpack/CompactTable/ColumnCode.h"
 #include "dwarfpack/CompactTable/CompactFormat.h"
 #include "dwarfpack/Symbolize/Frame.h"
 #include "dwarfpack/Token/TokenTable.h"
@@ -37,7 +38,7 @@ struct Header {
   uint32_t Magic = 0;
   uint16_t Version = 0;
   uint8_t BlockShift = 0;
-  uint8_t Reserved = 0;
+  uint8_t Flags = 0; ///< HeaderFlags.
   uint64_t BaseAddress = 0;
   uint32_t NumFunctions = 0;
   uint32_t NumBlocks = 0;
@@ -56,6 +57,15 @@ struct SpecialOpcodes {
   int16_t LineDelta[256] = {};
 };
 
+/// How the records of one table are coded: what the header says.
+struct RecordFormat {
+  SpecialOpcodes Special;
+  /// Rows carry discriminators, nodes details, names declarations.
+  bool Details = false;
+  /// Rows carry columns (the table's code is not empty).
+  const ColumnCode *Columns = nullptr;
+};
+
 /// Where one function's entry lies: its range and its record's bytes.
 struct FunctionLocation {
   uint64_t Start = 0;
@@ -70,6 +80,10 @@ struct DecodedInline {
   std::string Name;
   uint32_t CallFile = 0;
   uint32_t CallLine = 0;
+  uint32_t CallColumn = 0;
+  uint32_t CallDiscriminator = 0;
+  Declaration Decl;
+  std::optional<uint64_t> StartAddress;
   std::vector<DecodedInline> Children;
 };
 
@@ -77,6 +91,7 @@ struct DecodedInline {
 struct DecodedFunction {
   FunctionLocation Loc;
   std::string Name;
+  Declaration Decl;             ///< A compact file id.
   std::vector<LineEntry> Lines; ///< File fields are compact file ids.
   bool HasLines = false;
   std::optional<DecodedInline> Inline;
@@ -96,6 +111,9 @@ public:
   static bool isCompact(llvm::StringRef Contents);
 
   const Header &header() const { return Hdr; }
+  /// Whether the table records source details (header flag HasDetails).
+  bool hasDetails() const { return Format.Details; }
+  const ColumnCode &columnCode() const { return Columns; }
   llvm::StringRef data() const { return Data; }
   llvm::ArrayRef<uint8_t> uuid() const override;
   /// File offset and size of section S.
@@ -112,6 +130,10 @@ public:
 
   /// The name whose entry starts at Offset in the name list, expanded.
   llvm::Error getName(uint32_t Offset, std::string &Out) const;
+  /// The same, with the declaration that follows the name in tables with
+  /// details (0 and 0 in the others).
+  llvm::Error getName(uint32_t Offset, std::string &Out,
+                      Declaration &Decl) const;
   /// Path component Id, expanded.
   llvm::Error getPath(uint32_t Id, std::string &Out) const;
   /// File Id (1-based; 0 is "no file") as "dir/base", as GSYM joins it.
@@ -157,7 +179,10 @@ private:
   /// decodeEntry, appending to Out.
   llvm::Error appendEntry(const token::TokenTable &Tokens, const uint8_t *P,
                           const uint8_t *ListEnd, const char *What,
-                          std::string &Out) const;
+                          std::string &Out,
+                          const uint8_t **EntryEnd = nullptr) const;
+  /// Fills Frame's StartFileName and StartLine from Decl.
+  llvm::Error setDeclaration(const Declaration &Decl, SourceFrame &Frame) const;
   llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
                          uint32_t Count, uint32_t Id, unsigned Kind,
                          std::string &Out) const;
@@ -178,7 +203,8 @@ private:
   uint32_t SecSize[NumSections] = {};
   token::TokenTable NameTokens;
   token::TokenTable PathTokens;
-  SpecialOpcodes Special;
+  ColumnCode Columns;
+  RecordFormat Format;
   llvm::StringRef Names, Paths, Files;
   /// Every path expanded at open (path Id is [PathEnds[Id - 1],
   /// PathEnds[Id]) of PathText), and every file's (dir, base) path ids;

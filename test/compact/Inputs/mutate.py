@@ -1,7 +1,10 @@
 """Damages a compact address table in one named way (for lit tests).
 
 usage: mutate.py IN OUT KIND
-KIND: version, blockshift, records (fill the records section with 0xff),
+KIND: version (9), version2 (a version-2 table's number), flags (an unknown
+      header flag), columns (a column code whose symbols are all 1 bit long,
+      out of canonical order),
+      blockshift, records (fill the records section with 0xff),
       index (unsort the block index), names (bad token ids in the name list),
       paths (a bad token id in the first path), segment-address (the first
       load segment moved by 0x1000), segments-overlap (the second segment
@@ -22,6 +25,23 @@ def section(n):
 
 if kind == "version":
     struct.pack_into("<H", data, 4, 9)
+elif kind == "version2":
+    struct.pack_into("<H", data, 4, 2)
+elif kind == "flags":
+    data[7] |= 0x80
+elif kind == "columns":
+    off, size = section(10)
+    assert size >= 5, "needs a column code of two symbols"
+    # Every symbol one bit long: the values are then out of order (and more
+    # than one bit can code).
+    count = data[off]
+    assert count < 0x80
+    pos = off + 1
+    for _ in range(count):
+        while data[pos] & 0x80:
+            pos += 1
+        data[pos + 1] = 1
+        pos += 2
 elif kind == "blockshift":
     data[6] = 13
 elif kind == "records":
