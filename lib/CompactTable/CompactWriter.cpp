@@ -495,13 +495,20 @@ struct Writer {
           appendULEB(Out, N.CallDiscriminator);
       }
     }
+    if (N.Children.empty())
+      return Error::success();
+    // The children's bytes come after their size, so that a lookup skips
+    // the subtree of a node off its address's path in one step.
+    std::string Children;
     uint32_t ChildFile = 0, ChildLine = 0;
     for (const InlineNode &C : N.Children) {
       ++S.InlineNodes;
       if (Error E = encodeNode(C, N.Ranges.front().Start, N.Ranges, ChildFile,
-                               ChildLine, Depth + 1, Out))
+                               ChildLine, Depth + 1, Children))
         return E;
     }
+    appendULEB(Out, Children.size());
+    Out += Children;
     return Error::success();
   }
 

@@ -17,7 +17,9 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <random>
+#include <thread>
 
 using namespace llvm;
 using namespace dwarfpack;
@@ -190,7 +192,9 @@ std::string modelFrames(const FunctionModel &M, uint64_t Address) {
     uint32_t Line = 0, Column = 0, Disc = 0, DeclLine = 0;
     std::optional<uint64_t> Start;
   };
-  Frame Top{F.Name.empty() ? "??" : F.Name.str(), "", Path(F.Decl.File)};
+  Frame Top;
+  Top.Name = F.Name.empty() ? "??" : F.Name.str();
+  Top.DeclFile = Path(F.Decl.File);
   Top.DeclLine = F.Decl.Line;
   Top.Start = F.Range.Start;
   if (F.Lines.empty())
@@ -317,6 +321,59 @@ TEST(CompactTable, ModelWithoutDetailsIsWrittenWithout) {
   auto R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
   ASSERT_TRUE(bool(R));
   EXPECT_FALSE((*R)->hasDetails());
+}
+
+TEST(CompactTable, FrameBufferAcrossReadersAndThreads) {
+  // Two tables whose names differ at the same name offsets: a buffer used
+  // with one and then the other must not answer with the first's names.
+  FunctionModel A, B;
+  buildModel(A, false, true);
+  buildModel(B, false, true);
+  for (FunctionEntry &F : B.functions()) {
+    F.Name = B.saveString(F.Name.str() + "_b");
+    if (F.Inline)
+      F.Inline->Name = F.Name;
+  }
+  Expected<std::string> CA = compact::encodeCompact(A);
+  Expected<std::string> CB = compact::encodeCompact(B);
+  ASSERT_TRUE(CA && CB);
+  auto RA = compact::CompactReader::create(MemoryBufferRef(*CA, "a"));
+  auto RB = compact::CompactReader::create(MemoryBufferRef(*CB, "b"));
+  ASSERT_TRUE(RA && RB);
+  const uint64_t Addr = A.functions().front().Range.Start;
+  compact::FrameBuffer Buf;
+  ASSERT_FALSE(bool((*RA)->lookupFrames(Addr, Buf)));
+  ASSERT_FALSE(Buf.frames().empty());
+  EXPECT_FALSE(Buf.frames().back().Name.ends_with("_b"));
+  ASSERT_FALSE(bool((*RB)->lookupFrames(Addr, Buf)));
+  ASSERT_FALSE(Buf.frames().empty());
+  EXPECT_TRUE(Buf.frames().back().Name.ends_with("_b"));
+
+  // One reader, several threads, a buffer each: the same answers as
+  // lookup() (the first lookups race to build the function index).
+  const compact::CompactReader &R = **RA;
+  const uint64_t End = A.functions().back().Range.End;
+  std::vector<std::string> Want;
+  for (uint64_t X = 0xff0; X < End; ++X)
+    Want.push_back(describeAll(R.lookup(X)));
+  auto RC = compact::CompactReader::create(MemoryBufferRef(*CA, "a"));
+  ASSERT_TRUE(bool(RC));
+  std::vector<std::thread> Threads;
+  std::atomic<unsigned> Differences{0};
+  for (unsigned T = 0; T < 4; ++T)
+    Threads.emplace_back([&, T] {
+      compact::FrameBuffer Mine;
+      for (uint64_t X = 0xff0 + T; X < End; X += 3) {
+        Expected<LookupResult> L = (*RC)->lookup(X);
+        if (describeAll(std::move(L)) != Want[X - 0xff0])
+          ++Differences;
+        if (Error E = (*RC)->lookupFrames(X, Mine))
+          consumeError(std::move(E));
+      }
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  EXPECT_EQ(Differences, 0u);
 }
 
 TEST(CompactTable, Deterministic) {

@@ -743,7 +743,17 @@ class Table:
             for s, e in ranges:
                 if not any(ps <= s and e <= pe for ps, pe in parent_ranges):
                     fail("inline range [0x%x, 0x%x) not inside its parent" % (s, e))
-            kids = self._siblings(c, nkids, ranges[0][0], (0, 0), depth + 1, ranges)
+            kids = []
+            if nkids:
+                kid_bytes = c.uleb()
+                kid_end = c.pos + kid_bytes
+                if kid_end > c.end:
+                    fail("inline node: ChildrenBytes past the record")
+                kc = Cursor(c.data, c.pos, kid_end, c.what)
+                kids = self._siblings(kc, nkids, ranges[0][0], (0, 0), depth + 1, ranges)
+                if not kc.at_end():
+                    fail("inline node: children end %d bytes before ChildrenBytes" % (kid_end - kc.pos))
+                c.pos = kid_end
             out.append({"ranges": ranges, "name": name, "call_file": call_file,
                         "call_line": call_line, "call_column": call_column,
                         "call_disc": call_disc, "start": start, "children": kids})
@@ -1230,7 +1240,9 @@ def enc_nodes(nodes, parent_base, ref, details):
                     out += enc_sleb(delta - (1 << 64) if delta >> 63 else delta)
                 if extra & 2:
                     out += enc_uleb(nd["call_disc"])
-        out += enc_nodes(nd["children"], nd["ranges"][0][0], (0, 0), details)
+        if nd["children"]:
+            kids = enc_nodes(nd["children"], nd["ranges"][0][0], (0, 0), details)
+            out += enc_uleb(len(kids)) + kids
         prev_file, prev_line = nd["call_file"], nd["call_line"]
     return bytes(out)
 

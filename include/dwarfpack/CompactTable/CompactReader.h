@@ -20,13 +20,17 @@
 #include "dwarfpack/Symbolize/Frame.h"
 #include "dwarfpack/Token/TokenTable.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -99,6 +103,65 @@ struct DecodedFunction {
   uint64_t HeadBytes = 0, LineBytes = 0, InlineBytes = 0;
 };
 
+/// One frame of CompactReader::lookupFrames. Names and paths point into the
+/// reader's decoded paths or into the FrameBuffer that holds the frame:
+/// valid until that buffer's next lookup. A file is a directory and a base
+/// name, to be joined as gsym::joinPath joins them (either may be empty);
+/// the other fields are those of SourceFrame.
+struct FrameRef {
+  llvm::StringRef Name;
+  llvm::StringRef Dir, Base;
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+  uint32_t Discriminator = 0;
+  llvm::StringRef DeclDir, DeclBase;
+  uint32_t DeclLine = 0;
+  uint64_t StartAddress = 0;
+  bool HasStartAddress = true;
+};
+
+/// What lookupFrames fills, reused from one lookup to the next so that a
+/// loop of lookups allocates nothing once the buffers have grown. One
+/// buffer per thread: a reader may be shared, a buffer may not. The buffer
+/// keeps the names it has expanded (a few per lookup, shared by many
+/// addresses) until it is used with another reader or holds more than
+/// NameCacheLimit bytes of them.
+class FrameBuffer {
+public:
+  static constexpr size_t NameCacheLimit = 64u << 20;
+
+  /// Innermost first; empty: not found.
+  llvm::ArrayRef<FrameRef> frames() const { return Frames; }
+
+private:
+  friend class CompactReader;
+  /// A name entry expanded, with the declaration that follows it.
+  struct CachedName {
+    llvm::StringRef Name;
+    uint32_t DeclFile = 0, DeclLine = 0;
+  };
+  void resetNames(const void *Reader) {
+    Names.clear();
+    NameArena.Reset();
+    NameBytes = 0;
+    NameReader = Reader;
+  }
+
+  llvm::SmallVector<FrameRef, 8> Frames;
+  const void *NameReader = nullptr;
+  llvm::DenseMap<uint32_t, CachedName> Names;
+  llvm::BumpPtrAllocator NameArena;
+  size_t NameBytes = 0; ///< Held by NameArena.
+  std::string Scratch;
+  /// Expanded names (and paths, when the table's lists are read lazily).
+  std::string Text;
+  /// Where each frame's strings lie in Text until it stops growing.
+  struct Span {
+    uint32_t Offset = 0, Size = 0;
+  };
+  llvm::SmallVector<std::array<Span, 5>, 8> Spans;
+};
+
 class CompactReader : public AddressSymbolizer {
 public:
   static llvm::Expected<std::unique_ptr<CompactReader>>
@@ -146,6 +209,9 @@ public:
                                     FunctionLocation &Loc) const;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+  /// lookup() without allocating per frame: the frames in Out, their
+  /// strings in the table or in Out (FrameRef). Not found: no frames.
+  llvm::Error lookupFrames(uint64_t Address, FrameBuffer &Out) const;
   llvm::Expected<std::optional<uint64_t>>
   fileOffsetToAddress(uint64_t Offset) const override;
   /// The address of the first load segment (the lowest file offset): where
@@ -181,8 +247,24 @@ private:
                           const uint8_t *ListEnd, const char *What,
                           std::string &Out,
                           const uint8_t **EntryEnd = nullptr) const;
+  /// Appends the name whose entry starts at P to Out; EntryEnd is set to
+  /// where its tokens end (where a declaration follows).
+  llvm::Error appendName(const uint8_t *P, std::string &Out,
+                         const uint8_t *&EntryEnd) const;
   /// Fills Frame's StartFileName and StartLine from Decl.
   llvm::Error setDeclaration(const Declaration &Decl, SourceFrame &Frame) const;
+  /// A frame of a lookup before its strings are looked up: table ids.
+  struct RawFrame;
+  /// lookupFrames' last step: the strings of frames given by table ids.
+  llvm::Error materialize(llvm::ArrayRef<RawFrame> Raw, FrameBuffer &Out) const;
+  /// The name entry at Offset, from Out's cache or expanded into it.
+  llvm::Expected<const FrameBuffer::CachedName *>
+  cachedName(uint32_t Offset, FrameBuffer &Out) const;
+  /// Expands file Id's directory and base into Out.Text (lists read
+  /// lazily).
+  llvm::Error appendFileParts(uint32_t Id, FrameBuffer &Out,
+                              FrameBuffer::Span &Dir,
+                              FrameBuffer::Span &Base) const;
   llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
                          uint32_t Count, uint32_t Id, unsigned Kind,
                          std::string &Out) const;
@@ -221,6 +303,21 @@ private:
   std::vector<TokenRef> NameTokenRefs;
   const char *NameTokenText = nullptr;
   std::vector<LoadSegment> Segments;
+
+  /// Every function's start (from BaseAddress), size and record, decoded
+  /// from the address blocks on the first lookup, so that a lookup
+  /// searches one array without decoding a block's varints (a block search
+  /// costs a branch mispredicted per step and per function scanned). Empty
+  /// when the blocks do not all decode, or when the table's spans need more
+  /// than 32 bits: lookups then decode blocks.
+  struct FunctionIndex {
+    std::vector<uint32_t> Starts, Sizes, RecordOffsets, RecordEnds;
+  };
+  mutable std::once_flag IndexOnce;
+  mutable FunctionIndex Index;
+  const FunctionIndex &functionIndex() const;
+  /// findFunction through the index, when there is one.
+  bool findIndexed(uint64_t Address, FunctionLocation &Loc) const;
 };
 
 /// The name of section S as the dump and error messages print it.
