@@ -116,8 +116,9 @@ const uint8_t *bytes(StringRef S) {
   return reinterpret_cast<const uint8_t *>(S.data());
 }
 
-/// Reader side of the line-row state machine (see the writer). An entry is
-/// File << 32 | last line: one move per entry when the history shifts.
+/// Reader side of the line-row state machine (see the writer): recent
+/// contexts, most recent first. An entry is File << 32 | last line: one
+/// move per entry when the history shifts.
 struct FileHistory {
   static constexpr unsigned Capacity = 32;
   uint64_t Entries[Capacity];
@@ -133,44 +134,43 @@ struct FileHistory {
   void setLine(uint32_t Line) {
     Entries[0] = (Entries[0] & ~uint64_t(UINT32_MAX)) | Line;
   }
+  /// Room for one more entry at index From: the entries from there on
+  /// move back by one, the last one dropping out of a full history.
+  void makeRoom(unsigned From) {
+    const unsigned Kept = std::min(Size, Capacity - 1);
+    for (unsigned I = Kept; I > From; --I)
+      Entries[I] = Entries[I - 1];
+    Size = Kept + 1;
+  }
 
+  /// SetFile with Operand: an earlier context (moved to the front) or a
+  /// new one of file Operand - Size at CurrentLine. Returns the line the
+  /// row's delta is relative to and sets File.
   uint32_t select(uint64_t Operand, uint32_t CurrentLine, uint32_t &File,
                   bool &OK) {
-    // SwapFile, the most common switch: exchange the two front entries.
-    if (Operand == 1 && Size > 1) {
-      std::swap(Entries[0], Entries[1]);
-      File = uint32_t(Entries[0] >> 32);
-      return uint32_t(Entries[0]);
-    }
-    unsigned Index = Size;
     if (Operand < Size) {
-      Index = unsigned(Operand);
-      File = uint32_t(Entries[Index] >> 32);
-    } else {
-      uint64_t Id = Operand - Size;
-      if (Id > UINT32_MAX) {
-        OK = false;
-        return 0;
-      }
-      File = uint32_t(Id);
-      for (unsigned I = 0; I < Size; ++I)
-        if (uint32_t(Entries[I] >> 32) == File) {
-          Index = I;
-          break;
-        }
+      const unsigned Index = unsigned(Operand);
+      const uint64_t E = Entries[Index];
+      for (unsigned I = Index; I > 0; --I)
+        Entries[I] = Entries[I - 1];
+      Entries[0] = E;
+      File = uint32_t(E >> 32);
+      return uint32_t(E);
     }
-    uint32_t Base = CurrentLine;
-    if (Index < Size)
-      Base = uint32_t(Entries[Index]);
-    else if (Size < Capacity)
-      ++Size; // a new file; when full, the least recent one drops out
-    else
-      Index = Capacity - 1;
-    // Move entries [0, Index) up by one and put the file in front.
-    for (unsigned I = std::min(Index, Size - 1); I > 0; --I)
-      Entries[I] = Entries[I - 1];
-    Entries[0] = entry(File, Base);
-    return Base;
+    const uint64_t Id = Operand - Size;
+    if (Id > UINT32_MAX) {
+      OK = false;
+      return 0;
+    }
+    File = uint32_t(Id);
+    makeRoom(0);
+    Entries[0] = entry(File, CurrentLine);
+    return CurrentLine;
+  }
+  /// Before a LongRow: the front context is copied behind itself.
+  void push() {
+    makeRoom(1);
+    Entries[1] = Entries[0];
   }
 };
 
@@ -296,6 +296,7 @@ Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
     uint64_t AddrDelta;
     int64_t LineDelta;
     if (Op == LongRow) {
+      Files.push();
       AddrDelta = C.uleb();
       LineDelta = C.sleb();
     } else {
@@ -391,18 +392,19 @@ Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
       } else {
         // File and discriminator operations, then the row's opcode. The
         // history learns the current line only when it is consulted.
+        Files.setLine(Line);
         while (Op < FirstSpecial && Op != LongRow && Rows.ok() && OK) {
           if (Op == SetDiscriminator) {
             OK &= F.Details;
             Discriminator = Rows.u32leb();
           } else {
-            Files.setLine(Line);
             uint64_t Operand = Op == SwapFile ? 1 : Rows.uleb();
             BaseLine = Files.select(Operand, Line, File, OK);
           }
           Op = Rows.u8();
         }
         if (Op == LongRow) {
+          Files.push();
           AddrDelta = Rows.uleb();
           BaseLine = uint32_t(uint64_t(BaseLine) + uint64_t(Rows.sleb()));
         } else {

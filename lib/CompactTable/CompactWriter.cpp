@@ -95,27 +95,31 @@ bool isEmptyFile(const FunctionModel &M, FileId Id) {
 
 /// The line-row state machine of docs/CompactTable.md: recently used files
 /// (most recent first) with the last line seen in each.
+/// The line-row state machine of docs/CompactTable.md: recent contexts
+/// (a file and the last line seen there), most recent first. A file may
+/// have several: the caller's line and an inlined callee's, in one file.
 struct FileHistory {
   static constexpr unsigned Capacity = 32;
-  SmallVector<std::pair<uint32_t, uint32_t>, Capacity> Recent;
+  SmallVector<std::pair<uint32_t, uint32_t>, Capacity + 1> Recent;
 
-  int find(uint32_t File) const {
-    for (unsigned I = 0; I < Recent.size(); ++I)
-      if (Recent[I].first == File)
-        return I;
-    return -1;
+  /// Moves entry Index to the front; returns its line.
+  uint32_t select(unsigned Index) {
+    auto E = Recent[Index];
+    Recent.erase(Recent.begin() + Index);
+    Recent.insert(Recent.begin(), E);
+    return E.second;
   }
-  /// Makes File current; returns the line deltas are relative to.
-  uint32_t select(int Index, uint32_t File, uint32_t CurrentLine) {
-    uint32_t Base = CurrentLine;
-    if (Index >= 0) {
-      Base = Recent[Index].second;
-      Recent.erase(Recent.begin() + Index);
-    } else if (Recent.size() == Capacity) {
+  /// A new context of File at Line in front.
+  void add(uint32_t File, uint32_t Line) {
+    Recent.insert(Recent.begin(), {File, Line});
+    if (Recent.size() > Capacity)
       Recent.pop_back();
-    }
-    Recent.insert(Recent.begin(), {File, Base});
-    return Base;
+  }
+  /// Before a LongRow: the context left keeps its line behind the front.
+  void push() {
+    Recent.insert(Recent.begin() + 1, Recent.front());
+    if (Recent.size() > Capacity)
+      Recent.pop_back();
   }
 };
 
@@ -289,8 +293,20 @@ struct Writer {
     PathIds.finish([](StringRef A, StringRef B) { return A < B; });
   }
 
+  /// Bytes of a row's opcode and operands under the current window.
+  unsigned rowBytes(uint64_t AddrDelta, int64_t LineDelta) const {
+    uint8_t Op;
+    if (special(LineBase, LineRange, AddrDelta, LineDelta, Op))
+      return 1;
+    return 1 + ulebSize(AddrDelta) + slebSize(LineDelta);
+  }
+
+  /// The operations of every row. Each row takes the context that codes it
+  /// in the fewest bytes under the current special-opcode window: the
+  /// current one, an earlier one of the same file (the caller's line after
+  /// an inlined callee's, in one file), or a new one.
   Error computeRows() {
-    Codes.resize(M.functions().size());
+    Codes.assign(M.functions().size(), {});
     for (size_t I = 0; I < M.functions().size(); ++I) {
       const FunctionEntry &F = M.functions()[I];
       ArrayRef<LineEntry> Lines = rows(I);
@@ -303,10 +319,8 @@ struct Writer {
       if (First.Address < F.Range.Start)
         return makeError("function '" + nameOf(F) + "': line row at 0x" +
                          utohexstr(First.Address) + " before its start");
-      uint32_t CurFile = file(First.File);
-      H.select(-1, CurFile, First.Line);
+      H.add(file(First.File), First.Line);
       uint64_t PrevAddr = First.Address;
-      uint32_t PrevLine = First.Line;
       for (size_t R = 1; R < Lines.size(); ++R) {
         const LineEntry &L = Lines[R];
         if (L.Address < PrevAddr)
@@ -314,21 +328,45 @@ struct Writer {
                            "': line rows not ascending at 0x" +
                            utohexstr(L.Address));
         RowCode C;
-        uint32_t BaseLine = PrevLine;
-        uint32_t NewFile = file(L.File);
-        if (NewFile != CurFile) {
-          C.FileSwitch = true;
-          int Idx = H.find(NewFile);
-          C.FileOperand = Idx >= 0 ? uint64_t(Idx) : H.Recent.size() + NewFile;
-          BaseLine = H.select(Idx, NewFile, PrevLine);
-          CurFile = NewFile;
-        }
         C.AddrDelta = L.Address - PrevAddr;
-        C.LineDelta = int64_t(L.Line) - int64_t(BaseLine);
         C.Discriminator = L.Discriminator;
+        const uint32_t File = file(L.File);
+        auto Delta = [&](uint32_t Base) {
+          return int64_t(L.Line) - int64_t(Base);
+        };
+        // Cost and choice: -1 stays, 0 a new context, k >= 1 entry k.
+        unsigned Best = ~0u;
+        int Choice = -2;
+        if (H.Recent.front().first == File) {
+          Best = rowBytes(C.AddrDelta, Delta(H.Recent.front().second));
+          Choice = -1;
+        }
+        for (unsigned K = 1; K < H.Recent.size(); ++K) {
+          if (H.Recent[K].first != File)
+            continue;
+          unsigned Cost = (K == 1 ? 1 : 1 + ulebSize(K)) +
+                          rowBytes(C.AddrDelta, Delta(H.Recent[K].second));
+          if (Cost < Best) {
+            Best = Cost;
+            Choice = int(K);
+          }
+        }
+        const uint32_t CurrentLine = H.Recent.front().second;
+        if (Choice == -2) {
+          C.FileSwitch = true;
+          C.FileOperand = H.Recent.size() + uint64_t(File);
+          H.add(File, CurrentLine);
+        } else if (Choice > 0) {
+          C.FileSwitch = true;
+          C.FileOperand = unsigned(Choice);
+          H.select(unsigned(Choice));
+        }
+        C.LineDelta = Delta(H.Recent.front().second);
+        uint8_t Op;
+        if (!special(LineBase, LineRange, C.AddrDelta, C.LineDelta, Op))
+          H.push();
         H.Recent.front().second = L.Line;
         PrevAddr = L.Address;
-        PrevLine = L.Line;
         Out.push_back(C);
       }
     }
@@ -679,9 +717,16 @@ struct Writer {
     }
     dropDetailRows();
     numberAll();
+    // The contexts rows take depend on the special-opcode window, and the
+    // window on the rows' deltas: deltas under a common window choose the
+    // window, under which the rows are then coded.
+    LineBase = -4;
+    LineRange = 13;
     if (Error E = computeRows())
       return std::move(E);
     chooseLineParams();
+    if (Error E = computeRows())
+      return std::move(E);
     chooseColumnCode();
 
     // Names first: records refer to them by offset. With details each

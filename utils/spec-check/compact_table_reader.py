@@ -660,6 +660,8 @@ class Table:
                     disc = c.uleb(32)
                     continue
                 if op in (1, 2):
+                    # A context: an earlier one, or a new one of a file at
+                    # the current line (even if the file has one already).
                     k = c.uleb() if op == 1 else 1
                     n = len(history)
                     if k < n:
@@ -667,20 +669,16 @@ class Table:
                     else:
                         new_id = k - n
                         self.file(new_id)
-                        ent = None
-                        for i, e in enumerate(history):
-                            if e[0] == new_id:
-                                ent = history.pop(i)
-                                break
-                        if ent is None:
-                            ent = [new_id, base_line]
-                            if len(history) == HISTORY_SIZE:
-                                history.pop()
-                    base_line = ent[1]
+                        ent = [new_id, line]
                     history.insert(0, ent)
+                    del history[HISTORY_SIZE:]
+                    base_line = ent[1]
                     fid = ent[0]
                     continue
                 if op == 0:
+                    # The context left keeps its line behind the front.
+                    history.insert(1, list(history[0]))
+                    del history[HISTORY_SIZE:]
                     ad = c.uleb()
                     ld = c.sleb()
                 else:
