@@ -16,6 +16,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -65,6 +66,16 @@ public:
 
 private:
   void refill() {
+    if (LLVM_LIKELY(End - P >= 8)) {
+      // Eight bytes at once: the whole bytes that fit become valid; the
+      // bits of the next one that came along are its own, in their place,
+      // and the next refill ORs them in again.
+      Buffer |= llvm::support::endian::read64be(P) >> Count;
+      const unsigned Bytes = (63 - Count) >> 3;
+      P += Bytes;
+      Count += 8 * Bytes;
+      return;
+    }
     while (Count <= 56) {
       uint64_t Byte = P < End ? *P++ : 0;
       Buffer |= Byte << (56 - Count);
