@@ -1110,15 +1110,6 @@ Error CompactReader::getName(uint32_t Offset, std::string &Out,
   return Error::success();
 }
 
-Error CompactReader::setDeclaration(const Declaration &Decl,
-                                    SourceFrame &Frame) const {
-  if (Decl.File > Hdr.NumFiles)
-    return makeError("declaration file index " + Twine(Decl.File) +
-                     " is out of range (" + Twine(Hdr.NumFiles) + " files)");
-  Frame.StartLine = Decl.Line;
-  return getFilePath(Decl.File, Frame.StartFileName);
-}
-
 Error CompactReader::getPath(uint32_t Id, std::string &Out) const {
   if (Id < PathEnds.size()) {
     Out.assign(cachedPath(Id));

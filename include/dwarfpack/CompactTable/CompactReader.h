@@ -251,8 +251,6 @@ private:
   /// where its tokens end (where a declaration follows).
   llvm::Error appendName(const uint8_t *P, std::string &Out,
                          const uint8_t *&EntryEnd) const;
-  /// Fills Frame's StartFileName and StartLine from Decl.
-  llvm::Error setDeclaration(const Declaration &Decl, SourceFrame &Frame) const;
   /// A frame of a lookup before its strings are looked up: table ids.
   struct RawFrame;
   /// lookupFrames' last step: the strings of frames given by table ids.
