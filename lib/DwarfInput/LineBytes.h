@@ -1,5 +1,4 @@
-//===- LineBytes.h - .debug_line bytes read as LLVM 19 reads them -*- C++
-//-*-===//
+//===- LineBytes.h - .debug_line read as LLVM 19 reads it -------*- C++ -*-===//
 //
 // The line-table decoder must give what LLVM 19's DWARFDebugLine gives, on
 // damaged tables too: where a read fails, and where the next one starts,

@@ -54,6 +54,23 @@ struct Machine {
   bool Tombstoned;
 };
 
+/// Appends a row written field by field into its place: a row built on the
+/// stack and copied in was read back before its stores had landed.
+inline void appendRow(std::vector<LineRow> &Rows, uint64_t Address,
+                      uint32_t Line, uint32_t Discriminator, uint16_t File,
+                      uint16_t Column, uint8_t Flags, uint8_t OpIndex,
+                      uint8_t Isa) {
+  LineRow &R = Rows.emplace_back();
+  R.Address = Address;
+  R.Line = Line;
+  R.Discriminator = Discriminator;
+  R.File = File;
+  R.Column = Column;
+  R.Flags = Flags;
+  R.OpIndex = OpIndex;
+  R.Isa = Isa;
+}
+
 /// Where the general code left the machine.
 struct Step {
   Machine M;
@@ -182,8 +199,8 @@ inline void ProgramDecoder::emitRow(Machine &M, std::vector<LineRow> &Rows,
     M.SequenceLow = M.Address;
     M.SequenceFirst = Index;
   }
-  Rows.push_back({M.Address, M.Line, M.Discriminator, M.File, M.Column, M.Flags,
-                  M.OpIndex, M.Isa});
+  appendRow(Rows, M.Address, M.Line, M.Discriminator, M.File, M.Column, M.Flags,
+            M.OpIndex, M.Isa);
   if (LLVM_UNLIKELY(M.Flags & LineRow::EndSequence)) {
     // LLVM keeps only sequences that cover some bytes.
     if (M.SequenceLow < M.Address)
@@ -500,29 +517,33 @@ LineTable::Stop ProgramDecoder::run() {
       SequenceLow = Address;
       SequenceFirst = uint32_t(Rows.size());
     }
-    Rows.push_back(
-        {Address, Line, Discriminator, File, Column, Flags, OpIndex, Isa});
+    appendRow(Rows, Address, Line, Discriminator, File, Column, Flags, OpIndex,
+              Isa);
     Discriminator = 0;
     Flags &=
         ~(LineRow::BasicBlock | LineRow::PrologueEnd | LineRow::EpilogueBegin);
   };
   bool Fast = fast();
-  while (Off < End) {
-    const uint8_t Op = Bytes[Off];
-    if (LLVM_LIKELY(Op >= OpcodeBase && Op != 0)) {
+  // Opcode 0 is extended whatever opcode_base says.
+  const uint8_t FirstSpecial = std::max<uint8_t>(OpcodeBase, 1);
+  // header_length may put the program anywhere past the table's end.
+  const uint8_t *Pos = Off < End ? Bytes + Off : EndPtr;
+  while (Pos < EndPtr) {
+    const uint8_t Op = *Pos;
+    if (LLVM_LIKELY(Op >= FirstSpecial)) {
       if (LLVM_LIKELY(Fast)) {
         Address += SpecialAddress[Op];
         Line += SpecialLine[Op];
       } else {
-        Unpack(special(Pack(), Op, Off));
+        Unpack(special(Pack(), Op, uint64_t(Pos - Bytes)));
         Fast = fast();
       }
       Emit();
-      ++Off;
+      ++Pos;
       continue;
     }
     if (Op != 0 && Fast) {
-      const uint8_t *P = Bytes + Off + 1;
+      const uint8_t *P = Pos + 1;
       uint64_t U;
       int64_t I;
       bool Done = true;
@@ -566,15 +587,19 @@ LineTable::Stop ProgramDecoder::run() {
         break;
       }
       if (Done) {
-        Off = uint64_t(P - Bytes);
+        Pos = P;
         continue;
       }
     }
-    Step S = general(Pack(), Off);
+    Step S = general(Pack(), uint64_t(Pos - Bytes));
     if (S.Stop != LineTable::Stop::Complete)
       return S.Stop;
     Unpack(S.M);
-    Off = S.Off;
+    // An extended opcode's length may lead past the table (or the
+    // address space).
+    if (S.Off >= End)
+      break;
+    Pos = Bytes + S.Off;
     Fast = fast();
   }
   M = Pack();

@@ -9,6 +9,7 @@
 #ifndef DWARFPACK_TOOLS_COMMAND_H
 #define DWARFPACK_TOOLS_COMMAND_H
 
+#include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Support/OutputFile.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -63,6 +64,12 @@ llvm::Error checkNumThreads(unsigned N);
 /// read as a stream. Errors name Path.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readFileOrStdin(llvm::StringRef Path, bool IsText);
+
+/// Progress of a long conversion on standard error, "dwarfpack COMMAND:
+/// N/M compile units", for people watching a terminal: empty (nothing is
+/// shown) when stderr is not one, when Quiet, and for runs of fewer than
+/// 200 units.
+ProgressFn terminalProgress(llvm::StringRef Command, bool Quiet);
 
 /// Prints "dwarfpack: warning: <message>" to stderr.
 void reportWarning(const llvm::Twine &Message);

@@ -7,6 +7,7 @@
 #include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Support/ElfEmbed.h"
+#include "dwarfpack/Pipeline/PackObject.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
 #include "llvm/Object/ObjectFile.h"
@@ -14,7 +15,6 @@
 #include "llvm/Support/FileOutputBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <future>
 
 using namespace llvm;
 using namespace dwarfpack;
@@ -99,36 +99,28 @@ int run() {
       input::InputObject::open(Input, Log, Open);
   if (!In)
     return tool::reportError(In.takeError());
-  const object::ObjectFile *Obj = &(*In)->object();
-
-  types::BuildOptions Opts;
+  pipeline::PackOptions Opts;
   Opts.NumThreads = NumThreads;
-  // The symbol table order is read while the units convert (it is needed
-  // only by the writer).
-  std::future<std::optional<ctf::SymtabOrder>> OrderF =
-      std::async(NumThreads > 1 ? std::launch::async : std::launch::deferred,
-                 [&]() -> std::optional<ctf::SymtabOrder> {
-                   if (IndexedSymbols)
-                     return std::nullopt;
-                   return ctf::symtabOrder(*Obj);
-                 });
-  Expected<types::BuildResult> R = types::buildTypeTable(**In, Opts, Log);
-  std::optional<ctf::SymtabOrder> Order = OrderF.get();
-  if (!R) {
-    printWarnings(Log);
-    return tool::reportError(createFileError(Input, R.takeError()));
-  }
-
-  ctf::WriteOptions WOpts;
+  Opts.AddressTable = false;
+  Opts.Types = true;
+  Opts.IndexedSymbols = IndexedSymbols;
   if (NoCompress)
-    WOpts.CompressThreshold = 0;
-  WOpts.VariableSection = VariableSection;
-  WOpts.Threads = NumThreads;
-  WOpts.Symtab = Order ? &*Order : nullptr;
-  ctf::WriteStats WStats;
-  Expected<std::string> Dict = ctf::writeDict(R->Table, WOpts, &WStats);
-  if (!Dict)
-    return tool::reportError(createFileError(Input, Dict.takeError()));
+    Opts.Ctf.CompressThreshold = 0;
+  Opts.Ctf.VariableSection = VariableSection;
+  Opts.Progress = tool::terminalProgress("ctf", Quiet);
+  Expected<std::unique_ptr<pipeline::PackResult>> P =
+      pipeline::packObject(**In, Opts, Log);
+  if (P && !(*P)->Types)
+    P = createFileError(Input, createStringError(inconvertibleErrorCode(),
+                                                 "no DWARF compile units (no "
+                                                 "debug information)"));
+  if (!P) {
+    printWarnings(Log);
+    return tool::reportError(P.takeError());
+  }
+  const types::BuildResult *R = &*(*P)->Types;
+  const std::string *Dict = &(*P)->Ctf;
+  const ctf::WriteStats &WStats = (*P)->CtfStats;
 
   Error E = Error::success();
   if (Embed) {
@@ -173,7 +165,7 @@ int run() {
   // Like clang's -disable-free: the process is about to exit, and freeing
   // the kernel's type model and DWARF context piece by piece takes longer
   // than the kernel reclaiming the pages.
-  BuryPointer(std::make_unique<types::BuildResult>(std::move(*R)));
+  BuryPointer(std::move(*P));
   BuryPointer(std::move(*In));
   return 0;
 }

@@ -4,11 +4,11 @@
 #include "Command.h"
 #include "FormatRegistry.h"
 
-#include "dwarfpack/AddressTable/AddressModelBuilder.h"
 #include "dwarfpack/AddressTable/FunctionModel.h"
-#include "dwarfpack/CompactTable/CompactWriter.h"
+#include "dwarfpack/Breakpad/BreakpadParser.h"
 #include "dwarfpack/DwarfInput/InputObject.h"
-#include "dwarfpack/GSYM/GsymWriter.h"
+#include "dwarfpack/Pipeline/ConvertBreakpadStore.h"
+#include "dwarfpack/Pipeline/PackObject.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -94,9 +94,11 @@ cl::opt<bool> BreakpadStore(
     cl::desc("INPUT and OUTPUT are directories: convert every "
              "<debug_file>/<ID>/<name>.sym of a Breakpad symbol store"),
     cl::sub(GsymSub), cl::cat(category()));
-using OutFormat = TableFormat;
+using OutFormat = pipeline::TableFormat;
 cl::opt<OutFormat>
-    Format("format", cl::desc("Output format (default: compact)"),
+    Format("format",
+           cl::desc("Output format (default: compact; gsym when -o names a "
+                    ".gsym file)"),
            cl::init(OutFormat::Compact),
            cl::values(clEnumValN(OutFormat::Compact, "compact",
                                  "dwarfpack's compact address table "
@@ -117,107 +119,226 @@ void printWarnings(const WarningLog &Log) {
   }
 }
 
-/// --format=compact: the compact writer, with its figures mapped onto the
-/// GSYM writer's for --stats.
-Expected<std::string> encodeCompactTable(const FunctionModel &Model,
-                                         gsym::WriteStats &WS,
-                                         compact::WriteStats &CWS) {
-  Expected<std::string> Bytes = compact::encodeCompact(Model, &CWS);
-  WS.Functions = CWS.Functions;
-  WS.LineRows = CWS.LineRows;
-  WS.InlineNodes = CWS.InlineNodes;
-  WS.Strings = CWS.Names + CWS.Paths;
-  WS.Files = CWS.Files;
-  WS.Bytes = CWS.Bytes;
-  return Bytes;
+using Clock = std::chrono::steady_clock;
+double secondsBetween(Clock::time_point From, Clock::time_point To) {
+  return std::chrono::duration<double>(To - From).count();
+}
+
+/// A table built from one input: an object's (the pack pipeline's result)
+/// or a Breakpad .sym's.
+struct BuiltTable {
+  std::unique_ptr<pipeline::PackResult> Packed;
+  FunctionModel Breakpad;
+  BreakpadStats BS;
+  bool IsBreakpad = false;
+  std::string Bytes;
+  gsym::WriteStats WS;
+  double ReadSeconds = 0, FinalizeSeconds = 0, EncodeSeconds = 0;
+  const FunctionModel &model() const {
+    return Packed ? Packed->Model : Breakpad;
+  }
+};
+
+Error checkOptions() {
+  auto Fail = [](const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(), Msg);
+  };
+  if (Error E = checkNumThreads(NumThreads))
+    return E;
+  if (Output.getNumOccurrences() > 1 || StoreDir.getNumOccurrences() > 1)
+    return Fail("give -o OUTPUT (or --store DIR) once");
+  if (Output.getNumOccurrences() + StoreDir.getNumOccurrences() != 1)
+    return Fail("give either -o OUTPUT or --store DIR");
+  if (StoreDir.getNumOccurrences() && StoreDir.empty())
+    return Fail("--store: the directory name is empty");
+  // Directories: "-" would make one of that name.
+  if (StoreDir == "-")
+    return Fail("--store -: a store is a directory, not standard output");
+  if (BreakpadStore && (Output == "-" || Input == "-"))
+    return Fail("--breakpad-store: INPUT and OUTPUT are directories, not "
+                "standard input or output");
+  if (BreakpadStore && StoreDir.getNumOccurrences())
+    return Fail("--breakpad-store writes to the directory of -o, not to "
+                "--store");
+  return Error::success();
+}
+
+/// --format unless given: GSYM for an output named .gsym (llvm-gsymutil
+/// and other GSYM readers refuse the compact format), else compact. A
+/// .gsym name with --format=compact is kept, with a warning.
+OutFormat outputFormat() {
+  bool GsymName = StringRef(Output).ends_with(".gsym");
+  if (!Format.getNumOccurrences())
+    return GsymName ? OutFormat::Gsym : OutFormat::Compact;
+  if (GsymName && Format == OutFormat::Compact)
+    reportWarning("'" + Output +
+                  "': writing the compact format (--format=compact) to a file "
+                  "named .gsym, which GSYM readers will refuse");
+  return Format;
+}
+
+/// Builds the table of the input read into Buf.
+Expected<std::unique_ptr<BuiltTable>>
+buildTable(const MemoryBuffer &Buf, OutFormat Fmt, WarningLog &Log,
+           ProgressFn Progress, std::unique_ptr<input::InputObject> &Object) {
+  auto T = std::make_unique<BuiltTable>();
+  Clock::time_point Start = Clock::now();
+  T->IsBreakpad = looksLikeBreakpad(Buf.getBuffer());
+  if (T->IsBreakpad) {
+    Expected<BreakpadStats> S =
+        parseBreakpadIntoModel(Buf.getBuffer(), Input, T->Breakpad, Log);
+    if (!S)
+      return S.takeError();
+    T->BS = *S;
+    Clock::time_point Read = Clock::now();
+    T->Breakpad.finalize(Log);
+    Clock::time_point Finalized = Clock::now();
+    if (!T->Breakpad.functions().empty()) {
+      Expected<std::string> Bytes =
+          pipeline::encodeTable(T->Breakpad, Fmt, NumThreads, &T->WS);
+      if (!Bytes)
+        return Bytes.takeError();
+      T->Bytes = std::move(*Bytes);
+    }
+    T->ReadSeconds = secondsBetween(Start, Read);
+    T->FinalizeSeconds = secondsBetween(Read, Finalized);
+    T->EncodeSeconds = secondsBetween(Finalized, Clock::now());
+    return std::move(T);
+  }
+  input::OpenOptions Open;
+  Open.SupConsequence = "names stored there are missing";
+  Expected<std::unique_ptr<input::InputObject>> O = input::InputObject::open(
+      MemoryBufferRef(Buf.getBuffer(), Input), Log, Open);
+  if (!O)
+    return O.takeError();
+  Object = std::move(*O);
+  pipeline::PackOptions Opts;
+  Opts.NumThreads = NumThreads;
+  Opts.Format = Fmt;
+  Opts.Progress = std::move(Progress);
+  Expected<std::unique_ptr<pipeline::PackResult>> R =
+      pipeline::packObject(*Object, Opts, Log);
+  if (!R)
+    return R.takeError();
+  T->Packed = std::move(*R);
+  T->Bytes = std::move(T->Packed->Table);
+  T->WS = T->Packed->TableStats;
+  T->ReadSeconds = T->Packed->Times.Walk;
+  T->FinalizeSeconds = T->Packed->Times.Finalize;
+  T->EncodeSeconds = T->Packed->Times.Tail - T->FinalizeSeconds;
+  return std::move(T);
+}
+
+/// Writes the table to Path, creating a store's directories (kept only
+/// when the table was written).
+Error writeTable(StringRef Path, StringRef Bytes) {
+  std::optional<OutputDirectories> StoreDirs;
+  if (StoreDir.getNumOccurrences()) {
+    Expected<OutputDirectories> D =
+        OutputDirectories::create(sys::path::parent_path(Path));
+    if (!D)
+      return D.takeError();
+    StoreDirs.emplace(std::move(*D));
+  }
+  if (Error E = writeOutputFile(Path, Bytes))
+    return E;
+  if (StoreDirs)
+    StoreDirs->keep();
+  return Error::success();
+}
+
+void printStats(const BuiltTable &T, OutFormat Fmt, const WarningLog &Log,
+                Clock::time_point Start, raw_ostream &Report) {
+  uint64_t FromDwarf = 0;
+  for (const FunctionEntry &F : T.model().functions())
+    FromDwarf += F.hasDebugInfo();
+  const gsym::WriteStats &WS = T.WS;
+  // A .sym has records and no DWARF: say what was kept and skipped of
+  // them, and which functions have line tables.
+  if (T.IsBreakpad) {
+    Report << "input:        " << Input << " (Breakpad, " << T.BS.TextLines
+           << " lines)\n";
+    printBreakpadStats(T.BS, Report);
+  } else {
+    const ConvertStats &CS = T.Packed->Convert;
+    Report << "input:        " << Input << "\n"
+           << "dwarf bytes:  " << CS.DebugBytes << " (" << CS.CompileUnits
+           << " compile units)\n";
+  }
+  Report << "output:       " << Output
+         << (Fmt == OutFormat::Compact ? " (compact)\n" : " (gsym)\n")
+         << "output bytes: " << WS.Bytes << "\n";
+  if (T.IsBreakpad)
+    Report << "functions:    " << WS.Functions << " (" << FromDwarf
+           << " with line or inline info, " << (WS.Functions - FromDwarf)
+           << " names only)\n";
+  else
+    Report << "functions:    " << WS.Functions << " (" << FromDwarf
+           << " from DWARF, " << (WS.Functions - FromDwarf)
+           << " from symbols)\n";
+  Report << "line rows:    " << WS.LineRows << "\n"
+         << "inline nodes: " << WS.InlineNodes << "\n"
+         << "files:        " << WS.Files << "\n"
+         << "strings:      " << WS.Strings << "\n"
+         << "warnings:     " << Log.total() << "\n";
+  for (const WarningLog::KindSummary &K : Log.notes())
+    Report << "noted:        " << K.Count << " " << K.Kind << "\n";
+  Report << "wall time:    "
+         << format("%.3f", secondsBetween(Start, Clock::now())) << " s ("
+         << (T.IsBreakpad ? "parse " : "read ")
+         << format("%.3f", T.ReadSeconds) << ", finalize "
+         << format("%.3f", T.FinalizeSeconds) << ", write "
+         << format("%.3f", T.EncodeSeconds) << ")\n";
+}
+
+int runBreakpadStore() {
+  if (Verify)
+    return reportError("--verify needs an ELF input with DWARF; a Breakpad "
+                       "store holds .sym files");
+  Clock::time_point Start = Clock::now();
+  WarningLog Log;
+  Expected<pipeline::BreakpadStoreResult> R =
+      pipeline::convertBreakpadStore(Input, Output, NumThreads, Format, Log);
+  if (!R)
+    return reportError(R.takeError());
+  printBreakpadStoreReport(*R, Log, Quiet, Stats,
+                           secondsBetween(Start, Clock::now()), outs());
+  for (const std::string &F : R->Failures)
+    reportError(F);
+  if (R->SymFiles == 0)
+    return reportError(Input + ": no <debug_file>/<ID>/<name>.sym files");
+  return R->Failures.empty() ? 0 : 1;
 }
 
 int runGsym() {
-  auto Start = std::chrono::steady_clock::now();
-  if (Error E = checkNumThreads(NumThreads))
+  Clock::time_point Start = Clock::now();
+  if (Error E = checkOptions())
     return reportError(std::move(E));
-  if (Output.getNumOccurrences() > 1 || StoreDir.getNumOccurrences() > 1)
-    return reportError("give -o OUTPUT (or --store DIR) once");
-  if (Output.getNumOccurrences() + StoreDir.getNumOccurrences() != 1)
-    return reportError("give either -o OUTPUT or --store DIR");
-  if (StoreDir.getNumOccurrences() && StoreDir.empty())
-    return reportError("--store: the directory name is empty");
-  // Directories: "-" would make one of that name.
-  if (StoreDir == "-")
-    return reportError("--store -: a store is a directory, not standard "
-                       "output");
-  if (BreakpadStore && (Output == "-" || Input == "-"))
-    return reportError("--breakpad-store: INPUT and OUTPUT are directories, "
-                       "not standard input or output");
-  if (BreakpadStore && StoreDir.getNumOccurrences())
-    return reportError("--breakpad-store writes to the directory of -o, not "
-                       "to --store");
-  WarningLog Log;
-  FunctionModel Model;
-  ConvertOptions Options;
-  Options.NumThreads = NumThreads;
-  // Progress only for people watching a terminal, and only on long runs.
-  std::mutex ProgressMutex;
-  bool ShowProgress = !Quiet && sys::Process::StandardErrIsDisplayed();
-  bool Printed = false;
-  if (ShowProgress)
-    Options.Progress = [&](uint64_t Done, uint64_t Total) {
-      if (Total < 200 || (Done % 50 != 0 && Done != Total))
-        return;
-      std::lock_guard<std::mutex> Lock(ProgressMutex);
-      errs() << "\rdwarfpack gsym: " << Done << "/" << Total
-             << " compile units";
-      Printed = true;
-      if (Done == Total)
-        errs() << "\n";
-    };
-  ConvertStats CS;
-  // Breakpad input (BreakpadInput.cpp): a store, or a .sym by its content.
-  if (BreakpadStore) {
-    if (Verify)
-      return reportError("--verify needs an ELF input with DWARF; a Breakpad "
-                         "store holds .sym files");
-    return convertBreakpadStore(Input, Output, NumThreads, Quiet, Stats, Format,
-                                outs());
-  }
+  if (BreakpadStore)
+    return runBreakpadStore();
   if (Output.getNumOccurrences())
     if (Error E = checkOutputIsNotInput(Output, {Input}))
       return reportError(std::move(E));
+  OutFormat Fmt = outputFormat();
   // Read once: the input may be a pipe.
   Expected<std::unique_ptr<MemoryBuffer>> Buf = mapInputFile(Input);
   if (!Buf)
     return reportError(Buf.takeError());
-  BreakpadStats BS;
-  bool IsBreakpad = isBreakpadInput((*Buf)->getBuffer());
-  if (IsBreakpad)
-    if (Error E =
-            loadBreakpadInput((*Buf)->getBuffer(), Input, Model, Log, &BS)) {
-      if (!Quiet)
-        printWarnings(Log);
-      return reportError(std::move(E));
-    }
+  WarningLog Log;
+  std::unique_ptr<input::InputObject> Object;
+  Expected<std::unique_ptr<BuiltTable>> T =
+      buildTable(**Buf, Fmt, Log, terminalProgress("gsym", Quiet), Object);
+  if (!T) {
+    if (!Quiet)
+      printWarnings(Log);
+    return reportError(T.takeError());
+  }
   // The verifier compares with DWARF, which a .sym does not have.
-  if (IsBreakpad && Verify)
+  if ((*T)->IsBreakpad && Verify)
     return reportError("'" + Input +
                        "': --verify needs an ELF input with DWARF, not a "
                        "Breakpad .sym");
-  std::unique_ptr<input::InputObject> Object;
-  if (!IsBreakpad) {
-    input::OpenOptions Open;
-    Open.SupConsequence = "names stored there are missing";
-    Expected<std::unique_ptr<input::InputObject>> O = input::InputObject::open(
-        MemoryBufferRef((*Buf)->getBuffer(), Input), Log, Open);
-    if (!O)
-      return reportError(O.takeError());
-    Object = std::move(*O);
-    if (Error E = convertObject(*Object, Model, Options, Log, &CS))
-      return reportError(std::move(E));
-  }
-  if (Printed)
-    errs().flush();
-  auto Read = std::chrono::steady_clock::now();
-  Model.finalize(Log);
-  auto Finalized = std::chrono::steady_clock::now();
+  const FunctionModel &Model = (*T)->model();
   if (Model.functions().empty()) {
     if (!Quiet)
       printWarnings(Log);
@@ -225,96 +346,34 @@ int runGsym() {
                        "': no functions found (no DWARF with code and no "
                        "function symbols)");
   }
-
   if (StoreDir.getNumOccurrences()) {
     if (Model.UUID.size() < 2)
       return reportError("'" + Input +
                          "': --store needs a build-id to name the table, "
                          "and the input has none");
-    Output = TableStore::tablePath(
-        StoreDir, Model.UUID, Format == OutFormat::Compact ? "dpat" : "gsym");
+    Output = TableStore::tablePath(StoreDir, Model.UUID,
+                                   Fmt == OutFormat::Compact ? "dpat" : "gsym");
   }
-
-  gsym::WriteStats WS;
-  compact::WriteStats CWS;
-  Expected<std::string> Bytes = Format == OutFormat::Compact
-                                    ? encodeCompactTable(Model, WS, CWS)
-                                    : gsym::encodeGsym(Model, &WS, NumThreads);
-  if (!Bytes)
-    return reportError(createFileError(Output, Bytes.takeError()));
-  // A store's new directories stay only when the table was written.
-  std::optional<OutputDirectories> StoreDirs;
-  if (StoreDir.getNumOccurrences()) {
-    Expected<OutputDirectories> D =
-        OutputDirectories::create(sys::path::parent_path(Output));
-    if (!D)
-      return reportError(D.takeError());
-    StoreDirs.emplace(std::move(*D));
-  }
-  if (Error E = writeOutputFile(Output, *Bytes))
+  if (Error E = writeTable(Output, (*T)->Bytes))
     return reportError(std::move(E));
-  if (StoreDirs)
-    StoreDirs->keep();
-
-  auto Written = std::chrono::steady_clock::now();
-
   // With -o - the table goes to standard output: reports go to stderr.
   raw_ostream &Report = reportStream(Output);
+  // Where a store put it: the only way to know.
+  if (StoreDir.getNumOccurrences() && !Quiet)
+    outs() << Output << "\n";
   // The bytes just written, not the file: standard output cannot be read
   // back, and a piped input was read once.
   if (Verify)
     if (int Status = runVerification(
-            MemoryBufferRef(*Bytes, Output == "-" ? StringRef("<stdout>")
-                                                  : StringRef(Output)),
+            MemoryBufferRef((*T)->Bytes, Output == "-" ? StringRef("<stdout>")
+                                                       : StringRef(Output)),
             MemoryBufferRef((*Buf)->getBuffer(), Input), NumThreads, Stats,
             Report))
       return Status;
-
   if (!Quiet)
     printWarnings(Log);
-  if (Stats) {
-    uint64_t FromDwarf = 0;
-    for (const FunctionEntry &F : Model.functions())
-      FromDwarf += F.hasDebugInfo();
-    auto Secs = [](auto From, auto To) {
-      return std::chrono::duration<double>(To - From).count();
-    };
-    // A .sym has records and no DWARF: say what was kept and skipped of
-    // them, and which functions have line tables.
-    if (IsBreakpad) {
-      Report << "input:        " << Input << " (Breakpad, " << BS.TextLines
-             << " lines)\n";
-      printBreakpadStats(BS, Report);
-    } else {
-      Report << "input:        " << Input << "\n"
-             << "dwarf bytes:  " << CS.DebugBytes << " (" << CS.CompileUnits
-             << " compile units)\n";
-    }
-    Report << "output:       " << Output
-           << (Format == OutFormat::Compact ? " (compact)\n" : " (gsym)\n")
-           << "output bytes: " << WS.Bytes << "\n";
-    if (IsBreakpad)
-      Report << "functions:    " << WS.Functions << " (" << FromDwarf
-             << " with line or inline info, " << (WS.Functions - FromDwarf)
-             << " names only)\n";
-    else
-      Report << "functions:    " << WS.Functions << " (" << FromDwarf
-             << " from DWARF, " << (WS.Functions - FromDwarf)
-             << " from symbols)\n";
-    Report << "line rows:    " << WS.LineRows << "\n"
-           << "inline nodes: " << WS.InlineNodes << "\n"
-           << "files:        " << WS.Files << "\n"
-           << "strings:      " << WS.Strings << "\n"
-           << "warnings:     " << Log.total() << "\n";
-    for (const WarningLog::KindSummary &K : Log.notes())
-      Report << "noted:        " << K.Count << " " << K.Kind << "\n";
-    Report << "wall time:    "
-           << format("%.3f", Secs(Start, std::chrono::steady_clock::now()))
-           << " s (" << (IsBreakpad ? "parse " : "read ")
-           << format("%.3f", Secs(Start, Read)) << ", finalize "
-           << format("%.3f", Secs(Read, Finalized)) << ", write "
-           << format("%.3f", Secs(Finalized, Written)) << ")\n";
-  }
+  if (Stats)
+    printStats(**T, Fmt, Log, Start, Report);
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -89,6 +90,21 @@ Expected<std::unique_ptr<MemoryBuffer>> readFileOrStdin(StringRef Path,
     return std::move(*Stream);
   }
   return std::move(*Buf);
+}
+
+ProgressFn terminalProgress(StringRef Command, bool Quiet) {
+  if (Quiet || !sys::Process::StandardErrIsDisplayed())
+    return nullptr;
+  // Called from the walking thread only (units are merged in order).
+  std::string Name = Command.str();
+  return [Name](uint64_t Done, uint64_t Total) {
+    if (Total < 200 || (Done % 50 != 0 && Done != Total))
+      return;
+    errs() << "\rdwarfpack " << Name << ": " << Done << "/" << Total
+           << " compile units";
+    if (Done == Total)
+      errs() << "\n";
+  };
 }
 
 void reportWarning(const Twine &Message) {

@@ -1,5 +1,4 @@
-//===- LineTableBuilder.h - Hand-built line tables for the tests -*- C++
-//-*-===//
+//===- LineTableBuilder.h - Hand-built line tables --------------*- C++ -*-===//
 //
 // Writes .debug_line tables byte by byte (any version, 32- or 64-bit, either
 // byte order, any field overridden), and checks what LineTable makes of them

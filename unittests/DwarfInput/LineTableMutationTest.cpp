@@ -87,7 +87,7 @@ std::vector<Table> seeds() {
 }
 
 void mutate(Bytes &B, std::mt19937 &Rng) {
-  static const uint8_t Interesting[] = {0,    1,    2,    4,    8,   0x7f,
+  static const uint8_t Interesting[] = {0,    1,    2,    4,    8,    0x7f,
                                         0x80, 0x81, 0xfe, 0xff, 0x0d, 0x1f};
   unsigned Edits = 1 + Rng() % 3;
   for (unsigned E = 0; E < Edits && !B.empty(); ++E) {

@@ -596,7 +596,10 @@ TEST(LineTable, BadLengths) {
     EXPECT_SAME_AS_LLVM(S, T.bytes());
   }
   // 64-bit lengths whose sums wrap.
-  for (uint64_t L : {~0ULL, ~0ULL - 11, ~0ULL - 12, ~0ULL - 20, 1ULL << 63}) {
+  // A header_length of 2^64 - 23 ends the header at offset 2^64 - 1: the
+  // program starts past the table (an offset, not a pointer, can say so).
+  for (uint64_t L : {~0ULL, ~0ULL - 11, ~0ULL - 12, ~0ULL - 20, ~0ULL - 22,
+                     ~0ULL - 30, 1ULL << 63}) {
     Table T = Base;
     T.Dwarf64 = true;
     T.UnitLength = L;

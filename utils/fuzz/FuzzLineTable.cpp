@@ -52,7 +52,8 @@ const DWARFContext &context(bool LittleEndian) {
 /// The offset of the table after the one at 0, or 0.
 uint64_t secondTable(const LineSections &S) {
   LineHeader H;
-  Error E = LineHeader::parse(S, 0, H, [](Error W) { consumeError(std::move(W)); });
+  Error E =
+      LineHeader::parse(S, 0, H, [](Error W) { consumeError(std::move(W)); });
   consumeError(std::move(E));
   uint64_t Next = H.UnitLength + H.unitLengthSize();
   return H.UnitLength && Next < S.Line.size() ? Next : 0;

@@ -1,5 +1,4 @@
-//===- LineHeader.h - DWARF line-table headers --------------------*- C++
-//-*-===//
+//===- LineHeader.h - DWARF line-table headers ------------------*- C++ -*-===//
 //
 // The header of a .debug_line table (DWARF 2 to 5, 32- and 64-bit),
 // decoded with the results of LLVM 19's DWARFDebugLine::Prologue::parse,

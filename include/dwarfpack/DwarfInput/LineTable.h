@@ -1,5 +1,4 @@
-//===- LineTable.h - DWARF line tables ----------------------------*- C++
-//-*-===//
+//===- LineTable.h - DWARF line tables --------------------------*- C++ -*-===//
 //
 // A .debug_line table decoded into rows and sequences with the results of
 // LLVM 19's DWARFDebugLine::LineTable::parse: the same rows in the same

@@ -1,5 +1,4 @@
-//===- LineTableCheck.h - Line tables against LLVM's parser -------*- C++
-//-*-===//
+//===- LineTableCheck.h - Line tables against LLVM's parser -----*- C++ -*-===//
 //
 // LineTable promises what LLVM 19's DWARFDebugLine::LineTable::parse gives.
 // This decodes one table with both and names the first difference: the
