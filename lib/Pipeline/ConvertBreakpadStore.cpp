@@ -54,11 +54,9 @@ Expected<uint64_t> convertOne(StringRef In, StringRef Out, TableFormat Format,
 }
 } // namespace
 
-Expected<BreakpadStoreResult> convertBreakpadStore(StringRef InDir,
-                                                   StringRef OutDir,
-                                                   unsigned NumThreads,
-                                                   TableFormat Format,
-                                                   WarningLog &Log) {
+Expected<BreakpadStoreResult>
+convertBreakpadStore(StringRef InDir, StringRef OutDir, unsigned NumThreads,
+                     TableFormat Format, WarningLog &Log) {
   Expected<BreakpadStoreListing> L = listBreakpadStore(InDir);
   if (!L)
     return L.takeError();

@@ -48,9 +48,9 @@ Expected<std::string> encodeTable(const FunctionModel &Model,
   return Bytes;
 }
 
-Expected<std::unique_ptr<PackResult>>
-packObject(const input::InputObject &Obj, const PackOptions &Opts,
-           WarningLog &Log) {
+Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
+                                                 const PackOptions &Opts,
+                                                 WarningLog &Log) {
   auto R = std::make_unique<PackResult>();
   unsigned Threads = Opts.NumThreads
                          ? Opts.NumThreads
@@ -78,8 +78,9 @@ packObject(const input::InputObject &Obj, const PackOptions &Opts,
   // The symbol table order the dict follows is read beside the walk.
   std::future<std::optional<ctf::SymtabOrder>> Order;
   if (Types && !Opts.IndexedSymbols)
-    Order = std::async(Threads > 1 ? std::launch::async : std::launch::deferred,
-                       [&] { return std::optional(ctf::symtabOrder(Obj.object())); });
+    Order = std::async(
+        Threads > 1 ? std::launch::async : std::launch::deferred,
+        [&] { return std::optional(ctf::symtabOrder(Obj.object())); });
   input::WalkOptions W;
   W.Threads = Threads;
   W.Progress = Opts.Progress;
@@ -132,9 +133,8 @@ packObject(const input::InputObject &Obj, const PackOptions &Opts,
     R->Model.finalize(Log);
     R->Times.Finalize = secondsSince(T0);
     if (!R->Model.functions().empty()) {
-      Expected<std::string> Bytes =
-          encodeTable(R->Model, Opts.Format, Threads, &R->TableStats,
-                      &R->CompactStats);
+      Expected<std::string> Bytes = encodeTable(
+          R->Model, Opts.Format, Threads, &R->TableStats, &R->CompactStats);
       if (Bytes)
         R->Table = std::move(*Bytes);
       else
@@ -144,8 +144,8 @@ packObject(const input::InputObject &Obj, const PackOptions &Opts,
   Error TypeError = TypeSide.valid() ? TypeSide.get() : Error::success();
   R->Times.Tail = secondsSince(Tail);
   if (AddressError || TypeError)
-    return createFileError(Obj.path(), joinErrors(std::move(AddressError),
-                                                   std::move(TypeError)));
+    return createFileError(
+        Obj.path(), joinErrors(std::move(AddressError), std::move(TypeError)));
   return std::move(R);
 }
 

@@ -8,6 +8,7 @@
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/Kallsyms/SymbolReader.h"
 #include "dwarfpack/Kallsyms/Writers.h"
+#include "dwarfpack/Support/ElfEmbed.h"
 
 #include "llvm/Object/ObjectFile.h"
 
@@ -143,6 +144,121 @@ Error dumpElfCtf(MemoryBufferRef Buffer, raw_ostream &OS, const OpenOptions &) {
   return ctf::dump(*Contents, OS, Order ? &*Order : nullptr);
 }
 
+//===-- Address tables embedded in their program --------------------------===//
+
+/// The contents of the named section of an ELF file, if it has one.
+std::optional<StringRef> elfSection(const object::ObjectFile &Obj,
+                                    StringRef Wanted) {
+  for (const object::SectionRef &S : Obj.sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Name != Wanted)
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      return std::nullopt;
+    }
+    return *Contents;
+  }
+  return std::nullopt;
+}
+
+/// An ELF file with an address table in a section (`dwarfpack pack
+/// --embed`; docs/EmbeddedTable.md).
+bool identifyElfWithTable(StringRef Contents) {
+  if (!Contents.starts_with("\x7f"
+                            "ELF"))
+    return false;
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      openElf(MemoryBufferRef(Contents, ""));
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return false;
+  }
+  return elfSection(**Obj, EmbeddedTableSection).has_value();
+}
+
+/// The table in its program: the program's bytes stay mapped as long as
+/// the table is read.
+class EmbeddedTable : public AddressSymbolizer {
+public:
+  EmbeddedTable(std::unique_ptr<MemoryBuffer> File,
+                std::unique_ptr<AddressSymbolizer> Table)
+      : File(std::move(File)), Table(std::move(Table)) {}
+  Expected<LookupResult> lookup(uint64_t Address) const override {
+    return Table->lookup(Address);
+  }
+  ArrayRef<uint8_t> uuid() const override { return Table->uuid(); }
+  Expected<std::optional<uint64_t>>
+  fileOffsetToAddress(uint64_t Offset) const override {
+    return Table->fileOffsetToAddress(Offset);
+  }
+  Expected<uint64_t> kernelTextAddress() const override {
+    return Table->kernelTextAddress();
+  }
+  Error
+  forEachFunction(function_ref<void(uint64_t, StringRef)> Fn) const override {
+    return Table->forEachFunction(Fn);
+  }
+  Expected<std::optional<std::vector<uint64_t>>>
+  functionsNamed(StringRef Name) const override {
+    return Table->functionsNamed(Name);
+  }
+
+private:
+  std::unique_ptr<MemoryBuffer> File;
+  std::unique_ptr<AddressSymbolizer> Table;
+};
+
+/// The embedded table's bytes, and the format they are in.
+Expected<std::pair<StringRef, const FileFormat *>>
+embeddedTable(MemoryBufferRef Buffer) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj = openElf(Buffer);
+  if (!Obj)
+    return Obj.takeError();
+  std::optional<StringRef> Bytes = elfSection(**Obj, EmbeddedTableSection);
+  if (!Bytes)
+    return createStringError(inconvertibleErrorCode(),
+                             Twine("no readable ") + EmbeddedTableSection +
+                                 " section");
+  for (const FileFormat &F : knownFormats())
+    if ((F.ID == FileFormat::Kind::CompactAddressTable ||
+         F.ID == FileFormat::Kind::Gsym) &&
+        F.Identify(*Bytes))
+      return std::make_pair(*Bytes, &F);
+  return createStringError(inconvertibleErrorCode(),
+                           Twine("the ") + EmbeddedTableSection +
+                               " section holds no address table");
+}
+
+Expected<std::unique_ptr<AddressSymbolizer>>
+openElfTable(std::unique_ptr<MemoryBuffer> Buffer, const OpenOptions &Opts) {
+  Expected<std::pair<StringRef, const FileFormat *>> T =
+      embeddedTable(Buffer->getMemBufferRef());
+  if (!T)
+    return T.takeError();
+  Expected<std::unique_ptr<AddressSymbolizer>> Inner = T->second->Open(
+      MemoryBuffer::getMemBuffer(T->first, Buffer->getBufferIdentifier(),
+                                 /*RequiresNullTerminator=*/false),
+      Opts);
+  if (!Inner)
+    return Inner.takeError();
+  return std::make_unique<EmbeddedTable>(std::move(Buffer), std::move(*Inner));
+}
+
+Error dumpElfTable(MemoryBufferRef Buffer, raw_ostream &OS,
+                   const OpenOptions &Opts) {
+  Expected<std::pair<StringRef, const FileFormat *>> T = embeddedTable(Buffer);
+  if (!T)
+    return T.takeError();
+  return T->second->Dump(
+      MemoryBufferRef(T->first, Buffer.getBufferIdentifier()), OS, Opts);
+}
+
 using K = FileFormat::Kind;
 
 // Formats with a magic number first (they cannot be confused); the
@@ -152,6 +268,9 @@ const FileFormat Formats[] = {
      compact::CompactReader::isCompact, openCompact, dumpCompact},
     {K::CtfDict, "CTF", identifyCtfDict, nullptr, dumpCtf},
     {K::CtfArchive, "CTF archive", identifyCtfArchive, nullptr, dumpCtf},
+    // An ELF file with both sections is looked up in its table.
+    {K::ElfWithTable, "ELF with an address table", identifyElfWithTable,
+     openElfTable, dumpElfTable},
     {K::ElfWithCtf, "ELF with a .ctf section", identifyElfWithCtf, nullptr,
      dumpElfCtf},
     {K::Gsym, "GSYM", gsym::GsymReader::isGsym, openGsym, dumpGsym},

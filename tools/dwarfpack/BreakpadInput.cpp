@@ -25,9 +25,8 @@ void printBreakpadStats(const BreakpadStats &S, raw_ostream &OS) {
 }
 
 void printBreakpadStoreReport(const pipeline::BreakpadStoreResult &R,
-                              const WarningLog &Log, bool Quiet,
-                              bool ShowStats, double Seconds,
-                              raw_ostream &OS) {
+                              const WarningLog &Log, bool Quiet, bool ShowStats,
+                              double Seconds, raw_ostream &OS) {
   size_t Failed = R.Failures.size();
   OS << formatv("breakpad store: {0} .sym files, {1} converted, {2} failed, "
                 "{3} other files skipped\n",

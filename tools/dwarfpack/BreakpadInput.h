@@ -25,9 +25,8 @@ void printBreakpadStats(const BreakpadStats &S, llvm::raw_ostream &OS);
 /// kind unless Quiet; with ShowStats the bytes read and written and the
 /// wall time.
 void printBreakpadStoreReport(const pipeline::BreakpadStoreResult &R,
-                              const WarningLog &Log, bool Quiet,
-                              bool ShowStats, double Seconds,
-                              llvm::raw_ostream &OS);
+                              const WarningLog &Log, bool Quiet, bool ShowStats,
+                              double Seconds, llvm::raw_ostream &OS);
 
 } // namespace tool
 } // namespace dwarfpack

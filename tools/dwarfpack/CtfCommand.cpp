@@ -1,13 +1,13 @@
 //===- CtfCommand.cpp - `dwarfpack ctf`: DWARF types to CTF ---------------===//
 
 #include "Command.h"
-#include "CtfKernel.h"
+#include "KernelMode.h"
 
 #include "dwarfpack/CTF/CtfWriter.h"
 #include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/Pipeline/PackObject.h"
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Support/ElfEmbed.h"
-#include "dwarfpack/Pipeline/PackObject.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
 #include "llvm/Object/ObjectFile.h"
@@ -15,11 +15,10 @@
 #include "llvm/Support/FileOutputBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
-
 using namespace llvm;
 using namespace dwarfpack;
 
-// One object shared with CtfKernel.cpp's options (a function-local static,
+// One object shared with KernelMode.cpp's options (a function-local static,
 // so both files' static options see it constructed).
 cl::SubCommand &dwarfpack::tool::ctfSubCommand() {
   static cl::SubCommand Sub("ctf", "Convert the C types and globals described "
@@ -85,8 +84,9 @@ int run() {
     return tool::reportError(std::move(E));
   if (Inputs.size() > 1 || tool::kernelCtfRequested())
     return tool::runKernelCtf(
-        {std::vector<std::string>(Inputs.begin(), Inputs.end()), Output, Embed,
-         NumThreads, NoCompress, Stats, Quiet});
+        {std::vector<std::string>(Inputs.begin(), Inputs.end()), NumThreads,
+         Quiet, Stats},
+        Output, Embed, NoCompress);
   const std::string &Input = Inputs.front();
   // --embed may replace its input (a post-link step); a dict may not.
   if (!Embed)

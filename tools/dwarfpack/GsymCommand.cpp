@@ -285,9 +285,8 @@ void printStats(const BuiltTable &T, OutFormat Fmt, const WarningLog &Log,
     Report << "noted:        " << K.Count << " " << K.Kind << "\n";
   Report << "wall time:    "
          << format("%.3f", secondsBetween(Start, Clock::now())) << " s ("
-         << (T.IsBreakpad ? "parse " : "read ")
-         << format("%.3f", T.ReadSeconds) << ", finalize "
-         << format("%.3f", T.FinalizeSeconds) << ", write "
+         << (T.IsBreakpad ? "parse " : "read ") << format("%.3f", T.ReadSeconds)
+         << ", finalize " << format("%.3f", T.FinalizeSeconds) << ", write "
          << format("%.3f", T.EncodeSeconds) << ")\n";
 }
 

@@ -11,12 +11,14 @@
 // with neither, the module each line names (`FILE ADDRESS`). --kaslr-from
 // answers a running kernel's addresses (KernelSymbolizer.h); with
 // --file-offsets, the numbers are offsets in the module's file, as BPF
-// build-id stacks and perf record user samples.
+// build-id stacks and perf record user samples. --annotate hands over to
+// AnnotateMode.cpp (LookupModes.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
 #include "FormatRegistry.h"
+#include "LookupModes.h"
 
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Symbolize/KernelSymbolizer.h"
@@ -39,9 +41,13 @@ using namespace llvm;
 using namespace dwarfpack;
 using namespace dwarfpack::tool;
 
-static cl::SubCommand
-    LookupSub("lookup", "Symbolize addresses with a GSYM (or other dwarfpack) "
-                        "file, as llvm-symbolizer does");
+cl::SubCommand &dwarfpack::tool::lookupSubCommand() {
+  static cl::SubCommand Sub("lookup",
+                            "Symbolize addresses with a GSYM (or other "
+                            "dwarfpack) file, as llvm-symbolizer does");
+  return Sub;
+}
+static cl::SubCommand &LookupSub = lookupSubCommand();
 // FILE then addresses; or, as llvm-symbolizer is called, --obj=FILE and
 // addresses only (so that scripts written for it work unchanged).
 static cl::list<std::string>
@@ -134,7 +140,8 @@ static cl::opt<bool> RelativeAddress(
 static cl::opt<bool>
     Quiet("quiet",
           cl::desc("No warnings about queries that cannot be answered (they "
-                   "still print the unknown answer)"),
+                   "still print the unknown answer), nor, with --annotate, "
+                   "about frames (they stay as they are)"),
           cl::sub(LookupSub), cl::cat(category()));
 
 static cl::opt<std::string> Store(
@@ -175,10 +182,10 @@ static cl::opt<std::string> KaslrFrom(
 
 static cl::opt<std::string> ModuleTables(
     "module-tables",
-    cl::desc("With --kaslr-from: a directory of address tables of kernel "
-             "modules, <module>.dpat or .gsym, each made from the module's "
-             ".ko ('dwarfpack gsym'); addresses in those modules get its "
-             "frames and lines instead of the kallsyms name"),
+    cl::desc("With --kaslr-from or --annotate: a directory of address "
+             "tables of kernel modules, <module>.dpat or .gsym, each made "
+             "from the module's .ko ('dwarfpack gsym'); addresses in those "
+             "modules get its frames and lines instead of the kallsyms name"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 
 static cl::opt<std::string> BuildIdsFrom(
@@ -285,17 +292,13 @@ static std::string kernelMessage(const KernelMessage &M) {
   return M.Message;
 }
 
-/// Reads --adjust-vma into Opts; or, with --kaslr-from, makes Running,
-/// which answers the running kernel's addresses from Table (null with
-/// --store) and the running kernel's module symbols. 0 when it is fine,
-/// else the exit status.
-static int
-applyAddressOptions(SessionOptions &Opts, const AddressSymbolizer *Table,
-                    StringRef TableFile,
-                    std::unique_ptr<AddressSymbolizer> *Running = nullptr) {
+int dwarfpack::tool::applyAddressOptions(
+    SessionOptions &Opts, const AddressSymbolizer *Table, StringRef TableFile,
+    std::unique_ptr<AddressSymbolizer> *Running) {
   bool Adjust = AdjustVma.getNumOccurrences(),
        Kaslr = KaslrFrom.getNumOccurrences();
-  if (ModuleTables.getNumOccurrences() && !Kaslr)
+  // A trace names module frames by symbol: their tables need no placing.
+  if (ModuleTables.getNumOccurrences() && !Kaslr && !annotateRequested())
     return reportError("--module-tables needs --kaslr-from (the running "
                        "kernel's symbols place the modules)");
   if (BuildIdsFrom.getNumOccurrences() && !Kaslr)
@@ -402,7 +405,27 @@ static int runModuleLookup() {
   return runSession(Modules, "", Opts, {});
 }
 
+/// --annotate, with what the options of every mode say.
+static int runAnnotateMode() {
+  if (BuildIdArg.getNumOccurrences())
+    return reportError("--build-id does not apply to --annotate: the text "
+                       "names each frame's module");
+  AnnotateArgs A;
+  if (Obj.getNumOccurrences())
+    A.Obj = Obj;
+  A.Positional = Args;
+  A.Store = Store;
+  A.ModuleTables = ModuleTables;
+  A.FileOffsets = FileOffsets;
+  A.Demangle = unlessAfter(Demangle, NoDemangle);
+  A.Inlines = unlessAfter(Inlines, NoInlines);
+  A.Quiet = Quiet;
+  return runAnnotate(A);
+}
+
 static int runLookup() {
+  if (annotateRequested())
+    return runAnnotateMode();
   if (Store.getNumOccurrences())
     return runStoreLookup();
   if (BuildIdArg.getNumOccurrences())
@@ -439,6 +462,7 @@ static const char *LookupDetails =
     "dwarfpack lookup FILE [QUERY...] [options]\n"
     "  dwarfpack lookup --obj=FILE [QUERY...] [options]\n"
     "  dwarfpack lookup [options] < 'FILE ADDRESS' lines\n"
+    "  dwarfpack lookup [FILE] --annotate [TEXT...] [options]\n"
     "\n"
     "  Answers addresses (or symbol names) as llvm-symbolizer 19 does, with\n"
     "  its options and query forms, from any table dwarfpack writes\n"
@@ -447,6 +471,7 @@ static const char *LookupDetails =
     "  one line at a time and answers each at once. --kaslr-from and\n"
     "  --module-tables answer a running kernel's addresses; --store and\n"
     "  --file-offsets answer profilers' (build-id, file offset) samples\n"
-    "  (docs/UserGuide.md).\n";
+    "  (docs/UserGuide.md). --annotate prints trace text (kernel oops,\n"
+    "  perf script) with each frame's function and source line added.\n";
 
 static CommandRegistration RegisterLookup(LookupSub, runLookup, LookupDetails);

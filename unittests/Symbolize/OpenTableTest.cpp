@@ -91,7 +91,7 @@ TEST(OpenTable, EveryFormatIsKnownInAStaticLink) {
     EXPECT_TRUE(Seen.insert(F.ID).second) << F.Name;
     EXPECT_TRUE(F.Identify && F.Dump) << F.Name;
   }
-  EXPECT_EQ(Seen.size(), 7u);
+  EXPECT_EQ(Seen.size(), 8u);
   std::pair<Kind, std::string> Files[] = {
       {Kind::Gsym, addressTable(Kind::Gsym)},
       {Kind::CompactAddressTable, addressTable(Kind::CompactAddressTable)},

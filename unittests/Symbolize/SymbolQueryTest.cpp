@@ -2,9 +2,9 @@
 
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 
-#include "gtest/gtest.h"
+#include "FunctionListTable.h"
 
-#include <tuple>
+#include "gtest/gtest.h"
 
 using namespace dwarfpack;
 
@@ -61,32 +61,7 @@ TEST(SymbolQuery, KernelTraceForm) {
   }
 }
 
-/// Functions as (start, size, name); a lookup gives the one it falls in.
-class FakeTable : public AddressSymbolizer {
-public:
-  std::vector<std::tuple<uint64_t, uint64_t, std::string>> Functions;
-  mutable unsigned Listings = 0;
-
-  llvm::Expected<LookupResult> lookup(uint64_t Address) const override {
-    LookupResult R;
-    R.Address = Address;
-    for (const auto &[Start, Size, Name] : Functions)
-      if (Address >= Start && Address < Start + Size) {
-        SourceFrame F;
-        F.FunctionName = Name;
-        F.StartAddress = Start;
-        R.Frames.push_back(F);
-      }
-    return R;
-  }
-  llvm::Error forEachFunction(
-      llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const override {
-    ++Listings;
-    for (const auto &[Start, Size, Name] : Functions)
-      Fn(Start, Name);
-    return llvm::Error::success();
-  }
-};
+using FakeTable = test::FunctionListTable;
 
 std::vector<uint64_t> answered(SymbolResolver &R, llvm::StringRef Token) {
   ParsedQuery Q = parseQuery(Token);

@@ -1,4 +1,5 @@
-//===- ConvertBreakpadStore.h - A Breakpad symbol store to tables -*- C++ -*-===//
+//===- ConvertBreakpadStore.h - A Breakpad symbol store to tables -*- C++
+//-*-===//
 //
 // `dwarfpack gsym --breakpad-store`: every <debug_file>/<ID>/<name>.sym of a
 // Breakpad symbol store converted, in parallel, into the same tree of
@@ -27,8 +28,8 @@ namespace pipeline {
 std::string storeOutputPath(llvm::StringRef SymRelPath, TableFormat Format);
 
 struct BreakpadStoreResult {
-  size_t SymFiles = 0;    ///< .sym files found.
-  size_t OtherFiles = 0;  ///< Other files, skipped.
+  size_t SymFiles = 0;   ///< .sym files found.
+  size_t OtherFiles = 0; ///< Other files, skipped.
   /// Why each file that failed did, in path order.
   std::vector<std::string> Failures;
   uint64_t BytesRead = 0, BytesWritten = 0;

@@ -45,10 +45,6 @@ llvm::Expected<std::string> encodeTable(const FunctionModel &Model,
                                         gsym::WriteStats *Stats = nullptr,
                                         compact::WriteStats *Compact = nullptr);
 
-/// The name of the section `pack --embed` puts the address table in
-/// (docs/EmbeddedTable.md).
-constexpr const char *TableSectionName = ".dwarfpack.table";
-
 struct PackOptions {
   /// Worker threads of the walk and the writers; 0: all cores. The outputs
   /// do not depend on it.

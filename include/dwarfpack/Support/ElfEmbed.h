@@ -17,6 +17,10 @@
 
 namespace dwarfpack {
 
+/// The section `dwarfpack pack --embed` puts a program's address table in
+/// (docs/EmbeddedTable.md); `dwarfpack lookup` given the program reads it.
+constexpr const char *EmbeddedTableSection = ".dwarfpack.table";
+
 /// A section to put in a copy of an ELF file: added, or its contents
 /// replaced when the file has a section of that name already.
 struct EmbeddedSection {

@@ -40,6 +40,7 @@ struct FileFormat {
     KsymBlob,
     CtfDict,
     CtfArchive,
+    ElfWithTable,
     ElfWithCtf,
   };
   Kind ID;

@@ -1,0 +1,60 @@
+//===- LookupModes.h - The files of `dwarfpack lookup` --------------------===//
+//
+// `dwarfpack lookup` answers llvm-symbolizer's queries (LookupCommand.cpp,
+// which reads the options every mode shares) or, with --annotate, frames in
+// trace text (AnnotateMode.cpp, which declares its own options and to which
+// LookupCommand.cpp hands over).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_TOOLS_LOOKUPMODES_H
+#define DWARFPACK_TOOLS_LOOKUPMODES_H
+
+#include "dwarfpack/Symbolize/Frame.h"
+#include "dwarfpack/Symbolize/QuerySession.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+namespace tool {
+
+/// The `lookup` subcommand, shared by the files declaring its options.
+llvm::cl::SubCommand &lookupSubCommand();
+
+/// Reads --adjust-vma into Opts; or, with --kaslr-from, makes Running,
+/// which answers the running kernel's addresses from Table (null when
+/// there is no FILE) and the running kernel's module symbols. 0 when it is
+/// fine, else the exit status (LookupCommand.cpp).
+int applyAddressOptions(SessionOptions &Opts, const AddressSymbolizer *Table,
+                        llvm::StringRef TableFile,
+                        std::unique_ptr<AddressSymbolizer> *Running = nullptr);
+
+/// What the options of every mode say that --annotate uses.
+struct AnnotateArgs {
+  /// --obj, when given: then every positional argument is a text.
+  std::optional<std::string> Obj;
+  /// FILE (unless --obj) and the texts.
+  std::vector<std::string> Positional;
+  /// --store and --module-tables; empty when not given.
+  std::string Store, ModuleTables;
+  bool FileOffsets = false;
+  bool Demangle = true;
+  bool Inlines = true;
+  bool Quiet = false;
+};
+
+/// Whether --annotate was given.
+bool annotateRequested();
+/// `lookup --annotate` (AnnotateMode.cpp).
+int runAnnotate(const AnnotateArgs &Args);
+
+} // namespace tool
+} // namespace dwarfpack
+
+#endif
