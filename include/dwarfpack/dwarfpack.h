@@ -13,7 +13,9 @@
  * Three kinds of source answer addresses:
  *
  *   dwarfpack_table   one table file of any format dwarfpack writes (compact
- *                     address table, GSYM, kernel symbol table, ksym-blob),
+ *                     address table, GSYM, kernel symbol table, ksym-blob,
+ *                     or a binary that carries its table in
+ *                     .dwarfpack.table: `dwarfpack pack --embed`),
  *                     recognised by its content, never by its name;
  *   dwarfpack_store   a directory of tables filed by build-id
  *                     (<dir>/<2 hex digits>/<rest>.dpat or .gsym, as
