@@ -24,12 +24,13 @@ dwarfpack_status finishOpen(Expected<OpenedTable> T, StringRef Name,
   return DWARFPACK_OK;
 }
 
-/// Checks the arguments of the open functions; clears *Out.
-Error checkOpen(const dwarfpack_table_options *Options,
+/// Checks the arguments common to the open functions (Function names the
+/// one called); clears *Out.
+Error checkOpen(const char *Function, const dwarfpack_table_options *Options,
                 dwarfpack_table_options &Opts, dwarfpack_table **Out) {
   if (!Out)
     return statusError(DWARFPACK_ERR_INVALID_ARGUMENT,
-                       "dwarfpack_table_open: OUT is NULL");
+                       Twine(Function) + ": OUT is NULL");
   *Out = nullptr;
   if (Error E = readOptions(Options, "dwarfpack_table_options", Opts))
     return E;
@@ -57,7 +58,7 @@ dwarfpack_status dwarfpack_table_open(const char *Path,
                                       dwarfpack_table **Out) {
   return guard([&] {
     dwarfpack_table_options Opts;
-    if (Error E = checkOpen(Options, Opts, Out))
+    if (Error E = checkOpen("dwarfpack_table_open", Options, Opts, Out))
       return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
     if (!Path || !*Path)
       return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
@@ -72,7 +73,7 @@ dwarfpack_table_open_memory(const void *Data, size_t Size, const char *Name,
                             dwarfpack_table **Out) {
   return guard([&] {
     dwarfpack_table_options Opts;
-    if (Error E = checkOpen(Options, Opts, Out))
+    if (Error E = checkOpen("dwarfpack_table_open_memory", Options, Opts, Out))
       return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
     if (!Data && Size)
       return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
