@@ -316,14 +316,16 @@ Placement FormValue::placement() const {
 // Die
 //===----------------------------------------------------------------------===//
 
-uint64_t Die::getOffset() const { return U->Header.Offset + U->DieOffset[Idx]; }
+uint64_t Die::getOffset() const {
+  return U->Header.Offset + U->Dies[Idx].Offset;
+}
 
 std::optional<FormValue> Die::find(dwarf::Attribute A) const {
   return U->findAttr(Idx, A);
 }
 
 bool Die::hasAttribute(dwarf::Attribute A) const {
-  const Unit::Abbrev &Ab = U->Abbrevs[U->DieAbbrev[Idx]];
+  const Unit::Abbrev &Ab = U->Abbrevs[U->Dies[Idx].Abbrev];
   for (uint32_t I = Ab.AttrBegin, E = Ab.AttrBegin + Ab.NumAttrs; I < E; ++I)
     if (U->Specs[I].Attr == A)
       return true;
@@ -386,32 +388,32 @@ const char *Die::getLinkageNameOrName() const {
 Die Die::getParent() const {
   if (Idx == 0)
     return Die();
-  return Die(U, U->DieParent[Idx]);
+  return Die(U, U->Dies[Idx].Parent);
 }
 
 Die Die::getFirstChild() const {
   if (!hasChildren())
     return Die();
   // A childless list holds only its closing null entry.
-  if (U->DieAbbrev[Idx + 1] == 0 || Idx + 1 >= U->numDies())
+  if (U->Dies[Idx + 1].Abbrev == 0 || Idx + 1 >= U->numDies())
     return Die();
   return Die(U, Idx + 1);
 }
 
 Die Die::getSibling() const {
-  uint32_t Next = U->DieNext[Idx];
-  if (Idx == 0 || Next >= U->numDies() || U->DieAbbrev[Next] == 0)
+  uint32_t Next = U->Dies[Idx].Next;
+  if (Idx == 0 || Next >= U->numDies() || U->Dies[Next].Abbrev == 0)
     return Die();
   return Die(U, Next);
 }
 
 Die::ChildRange Die::children() const {
-  uint32_t End = U->DieNext[Idx];
+  uint32_t End = U->Dies[Idx].Next;
   if (!hasChildren() || Idx + 1 >= End)
     return {{U, End}, {U, End}};
   // The children end at the null entry closing them (End - 1) when the
   // unit has it.
-  bool Closed = U->DieAbbrev[End - 1] == 0 && !is_contained(U->CutShort, Idx);
+  bool Closed = U->Dies[End - 1].Abbrev == 0 && !is_contained(U->CutShort, Idx);
   uint32_t Last = Closed ? End - 1 : End;
   return {{U, Idx + 1}, {U, Last}};
 }
@@ -544,13 +546,13 @@ bool Unit::readSpec(const AttrSpec &S, uint64_t &Off, FormValue *V) const {
 
 std::optional<FormValue> Unit::findAttr(uint32_t Idx,
                                         dwarf::Attribute A) const {
-  const Abbrev &Ab = Abbrevs[DieAbbrev[Idx]];
+  const Abbrev &Ab = Abbrevs[Dies[Idx].Abbrev];
   uint32_t B = Ab.AttrBegin, E = Ab.AttrBegin + Ab.NumAttrs, I = B;
   while (I < E && Specs[I].Attr != A)
     ++I;
   if (I == E)
     return std::nullopt; // absent: nothing to decode
-  uint64_t Off = Header.Offset + DieAttrs[Idx];
+  uint64_t Off = Header.Offset + Dies[Idx].Attrs;
   if (Specs[I].FixedOffset >= 0) {
     Off += Specs[I].FixedOffset;
   } else {
@@ -567,8 +569,8 @@ std::optional<FormValue> Unit::findAttr(uint32_t Idx,
 void Unit::readAttrs(
     uint32_t Idx, const AttrSet &Want,
     SmallVectorImpl<std::pair<dwarf::Attribute, FormValue>> &Out) const {
-  const Abbrev &Ab = Abbrevs[DieAbbrev[Idx]];
-  uint64_t Off = Header.Offset + DieAttrs[Idx];
+  const Abbrev &Ab = Abbrevs[Dies[Idx].Abbrev];
+  uint64_t Off = Header.Offset + Dies[Idx].Attrs;
   for (uint32_t I = Ab.AttrBegin, E = Ab.AttrBegin + Ab.NumAttrs; I < E; ++I) {
     const AttrSpec &S = Specs[I];
     if (!Want.contains(S.Attr)) {
@@ -682,19 +684,10 @@ Error Unit::parseDies() {
   const uint64_t SecEnd = Section.size();
   // Offsets are kept relative to the unit, in 32 bits.
   const uint64_t Limit = std::min<uint64_t>(SecEnd, Header.Offset + UINT32_MAX);
-  DieOffset.clear();
-  DieAttrs.clear();
-  DieAbbrev.clear();
-  DieTag.clear();
-  DieNext.clear();
-  DieParent.clear();
-  size_t Guess = Bytes.size() / 12 + 1;
-  DieOffset.reserve(Guess);
-  DieAttrs.reserve(Guess);
-  DieAbbrev.reserve(Guess);
-  DieTag.reserve(Guess);
-  DieNext.reserve(Guess);
-  DieParent.reserve(Guess);
+  Dies.clear();
+  // About one DIE for 12 bytes of a unit; the buffer is reused unit after
+  // unit.
+  Dies.reserve(Bytes.size() / 12 + 1);
   SmallVector<uint32_t, 32> Open;
   uint64_t Off = Header.Offset + Header.HeaderSize;
   std::string Problem;
@@ -716,7 +709,7 @@ Error Unit::parseDies() {
           utohexstr(Header.Offset, true) +
           ") has attribute values that run past the end of the section (0x" +
           utohexstr(SecEnd, true) + " bytes)"));
-    uint32_t Idx = DieOffset.size();
+    uint32_t Idx = Dies.size();
     uint32_t AbbrevIdx = Code ? abbrevFor(Code) : 0;
     if (Code && !AbbrevIdx) {
       Problem = "DWARF unit at offset 0x" + hex8(Header.Offset) +
@@ -725,22 +718,19 @@ Error Unit::parseDies() {
                 codeRanges();
       break;
     }
-    DieOffset.push_back(uint32_t(Start - Header.Offset));
-    DieAttrs.push_back(uint32_t(Off - Header.Offset));
-    DieAbbrev.push_back(AbbrevIdx);
-    DieNext.push_back(Idx + 1);
-    DieParent.push_back(Open.empty() ? 0 : Open.back());
+    Dies.push_back({uint32_t(Start - Header.Offset),
+                    uint32_t(Off - Header.Offset), AbbrevIdx, Idx + 1,
+                    Open.empty() ? 0 : Open.back(), 0});
     if (!Code) {
-      DieTag.push_back(0);
       if (Open.empty())
         break; // a null entry in place of the unit DIE
-      DieNext[Open.pop_back_val()] = Idx + 1;
+      Dies[Open.pop_back_val()].Next = Idx + 1;
       if (Open.empty())
         break; // the unit DIE's children end
       continue;
     }
     const Abbrev &A = Abbrevs[AbbrevIdx];
-    DieTag.push_back(A.Tag);
+    Dies.back().Tag = A.Tag;
     bool Fits = true;
     if (A.FixedSize >= 0) {
       Fits = Off <= Limit && Limit - Off >= uint64_t(A.FixedSize);
@@ -764,12 +754,7 @@ Error Unit::parseDies() {
       }
       if (!Problem.empty()) {
         // The DIE is dropped, as LLVM drops it.
-        DieOffset.pop_back();
-        DieAttrs.pop_back();
-        DieAbbrev.pop_back();
-        DieNext.pop_back();
-        DieParent.pop_back();
-        DieTag.pop_back();
+        Dies.pop_back();
         break;
       }
     }
@@ -790,18 +775,18 @@ Error Unit::parseDies() {
   // Subtrees left open by a unit cut short end with it.
   CutShort.clear();
   for (uint32_t I : Open) {
-    DieNext[I] = DieOffset.size();
+    Dies[I].Next = Dies.size();
     CutShort.push_back(I);
   }
-  if (DieOffset.empty())
+  if (Dies.empty())
     return unitError(Problem.empty() ? "DWARF unit at offset 0x" +
                                            hex8(Header.Offset) + " has no DIEs"
                                      : Problem);
   uint64_t Span = std::max<uint64_t>(Bytes.size(), Off - Header.Offset);
   FirstDieInBlock.assign((Span >> BlockBits) + 1, 0);
-  for (uint32_t I = 0, B = 0, N = DieOffset.size(); B < FirstDieInBlock.size();
+  for (uint32_t I = 0, B = 0, N = Dies.size(); B < FirstDieInBlock.size();
        ++B) {
-    while (I < N && DieOffset[I] < (uint64_t(B) << BlockBits))
+    while (I < N && Dies[I].Offset < (uint64_t(B) << BlockBits))
       ++I;
     FirstDieInBlock[B] = I;
   }
@@ -816,10 +801,10 @@ Die Unit::getDIEForOffset(uint64_t Offset) const {
   uint64_t Rel = Offset - Header.Offset;
   if ((Rel >> BlockBits) >= FirstDieInBlock.size())
     return Die();
-  uint32_t I = FirstDieInBlock[Rel >> BlockBits], N = DieOffset.size();
-  while (I < N && DieOffset[I] < Rel)
+  uint32_t I = FirstDieInBlock[Rel >> BlockBits], N = Dies.size();
+  while (I < N && Dies[I].Offset < Rel)
     ++I;
-  if (I == N || DieOffset[I] != Rel)
+  if (I == N || Dies[I].Offset != Rel)
     return Die();
   return Die(this, I);
 }
@@ -840,7 +825,7 @@ Error Unit::parse(const DwarfFile &F, const UnitHeader &H, const Unit *Skel) {
   RangesBase = 0;
   RangesSection = StringRef();
   RangesFile = nullptr;
-  DieOffset.clear();
+  Dies.clear();
   if (H.end() > Section.size())
     return unitError("DWARF unit at 0x" + hex8(H.Offset) +
                      " cannot be parsed: the unit extends past the section");

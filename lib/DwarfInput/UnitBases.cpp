@@ -226,7 +226,7 @@ Die Unit::refTarget(const FormValue &V) const {
   }
   // A reference may land on a null entry (the end of a list of children),
   // which is no DIE.
-  if (Target && Target.getDwarfUnit()->DieAbbrev[Target.index()] == 0)
+  if (Target && Target.getDwarfUnit()->Dies[Target.index()].Abbrev == 0)
     return Die();
   return Target;
 }

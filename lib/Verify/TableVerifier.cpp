@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/Verify/TableVerifier.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/Support/DwarfSections.h"
 
 #include "dwarfpack/CompactTable/CompactReader.h"
@@ -869,15 +870,19 @@ Expected<TableVerifyStats> verifyTableBuffer(MemoryBufferRef TableBytes,
     Gsym = std::move(*R);
     Table = makeGsymTable(*Gsym);
   }
-  auto Bin = object::createBinary(ObjectBytes);
-  if (!Bin)
-    return createFileError(ObjectPath, Bin.takeError());
-  auto *Obj = dyn_cast<ObjectFile>(Bin->get());
-  if (!Obj)
-    return createFileError(
-        ObjectPath,
-        createStringError(inconvertibleErrorCode(), "not an object file"));
-  Expected<TableVerifyStats> S = verifyTableAgainst(*Table, *Obj, Log, Opts);
+  // Opened as every command opens an object, so that the same files are
+  // refused with the same messages; the comparison then reads its DWARF
+  // with LLVM's reader, independently of ours. dwz's file is the
+  // verifier's own business.
+  input::OpenOptions Open;
+  Open.Supplementary = false;
+  WarningLog OpenLog;
+  Expected<std::unique_ptr<input::InputObject>> In =
+      input::InputObject::open(ObjectBytes, OpenLog, Open);
+  if (!In)
+    return In.takeError();
+  Expected<TableVerifyStats> S =
+      verifyTableAgainst(*Table, (*In)->object(), Log, Opts);
   if (!S)
     return createFileError(ObjectPath, S.takeError());
   return S;

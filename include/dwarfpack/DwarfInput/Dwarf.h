@@ -366,7 +366,7 @@ public:
   /// the DIEs before are kept, as LLVM keeps them. Empty otherwise.
   llvm::StringRef partialProblem() const { return PartialProblem; }
 
-  size_t numDies() const { return DieOffset.size(); }
+  size_t numDies() const { return Dies.size(); }
   Die getUnitDIE() const { return numDies() ? Die(this, 0) : Die(); }
   /// The DIE starting at Offset of the unit's section, if any.
   Die getDIEForOffset(uint64_t Offset) const;
@@ -456,11 +456,15 @@ private:
   std::vector<uint32_t> CodeIndex;
   llvm::DenseMap<uint64_t, uint32_t> SparseCodes;
   std::vector<AttrSpec> Specs;
-  /// Per DIE (null entries included, in order), offsets from the unit's
-  /// start: the DIE, its first attribute; its abbreviation (index), tag,
-  /// the index of the entry after its subtree and its parent's index.
-  std::vector<uint32_t> DieOffset, DieAttrs, DieAbbrev, DieNext, DieParent;
-  std::vector<uint16_t> DieTag;
+  /// A DIE (or null entry) in the index: offsets from the unit's start of
+  /// the DIE and of its first attribute, its abbreviation (index), the
+  /// index of the entry after its subtree, its parent's index, its tag.
+  /// One record, so that indexing a DIE is one append.
+  struct DieRecord {
+    uint32_t Offset, Attrs, Abbrev, Next, Parent;
+    uint16_t Tag;
+  };
+  std::vector<DieRecord> Dies;
   /// DIEs whose lists of children the unit's end cut short (no null entry
   /// closes them).
   llvm::SmallVector<uint32_t, 4> CutShort;
@@ -486,15 +490,15 @@ private:
 };
 
 inline llvm::dwarf::Tag Die::getTag() const {
-  return llvm::dwarf::Tag(U->DieTag[Idx]);
+  return llvm::dwarf::Tag(U->Dies[Idx].Tag);
 }
 
 inline bool Die::hasChildren() const {
-  return U->Abbrevs[U->DieAbbrev[Idx]].HasChildren;
+  return U->Abbrevs[U->Dies[Idx].Abbrev].HasChildren;
 }
 
 inline Die::ChildIterator &Die::ChildIterator::operator++() {
-  Idx = U->DieNext[Idx];
+  Idx = U->Dies[Idx].Next;
   return *this;
 }
 
