@@ -59,15 +59,20 @@ Error readIdentity(const ELFObjectFile<ELFT> &Obj, bool Relocatable,
   }
   llvm::sort(M.ExecutableRanges);
 
-  unsigned Dropped = 0;
-  Expected<std::vector<LoadSegment>> Segments = readLoadSegments(Obj, &Dropped);
+  LoadSegmentNotes Notes;
+  Expected<std::vector<LoadSegment>> Segments = readLoadSegments(Obj, &Notes);
   if (!Segments)
     return Segments.takeError();
   M.LoadSegments = std::move(*Segments);
-  if (Dropped)
+  if (Notes.Dropped)
     Log.report("overlapping-segments",
-               Twine(Dropped) + " PT_LOAD segment(s) whose file bytes overlap "
-                                "another's left out of the load map");
+               Twine(Notes.Dropped) +
+                   " PT_LOAD segment(s) whose file bytes overlap another's "
+                   "left out of the load map");
+  if (Notes.Reconstructed)
+    Log.note("reconstructed-segments",
+             "a separate debug file: the binary's file offsets were "
+             "reconstructed from the segments' addresses");
   ArrayRef<uint8_t> BuildId = gnuBuildId(Obj);
   if (BuildId.size() > 20)
     Log.report("build-id-too-long",
