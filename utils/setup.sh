@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${DWARFPACK_BUILD_DIR:-$top/build}
 assert_build=${DWARFPACK_ASSERT_BUILD_DIR:-$top/build-assert}
 
-packages=(cmake ninja-build g++ gcc make python3 file
+packages=(cmake ninja-build g++ gcc make pkgconf python3 file
   llvm-19-dev llvm-19-tools clang-19 lld-19 zlib1g-dev libzstd-dev libgtest-dev
   binutils gdb elfutils dwarves dwz libdebuginfod-dev debuginfod)
 missing=()

@@ -86,6 +86,13 @@ static int compareFiles(FileId A, FileId B, const FunctionModel &M) {
   return X.Base.compare(Y.Base);
 }
 
+static int compareDecls(const Declaration &A, const Declaration &B,
+                        const FunctionModel &M) {
+  if (int C = compareFiles(A.File, B.File, M))
+    return C;
+  return cmp3(A.Line, B.Line);
+}
+
 static int compareNodes(const InlineNode &A, const InlineNode &B,
                         const FunctionModel &M) {
   if (int C = cmp3(A.Ranges.size(), B.Ranges.size()))
@@ -98,6 +105,14 @@ static int compareNodes(const InlineNode &A, const InlineNode &B,
   if (int C = compareFiles(A.CallFile, B.CallFile, M))
     return C;
   if (int C = cmp3(A.CallLine, B.CallLine))
+    return C;
+  if (int C = cmp3(A.CallColumn, B.CallColumn))
+    return C;
+  if (int C = cmp3(A.CallDiscriminator, B.CallDiscriminator))
+    return C;
+  if (int C = compareDecls(A.Decl, B.Decl, M))
+    return C;
+  if (int C = cmp3(A.LowPC, B.LowPC))
     return C;
   if (int C = cmp3(A.Children.size(), B.Children.size()))
     return C;
@@ -133,7 +148,13 @@ int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
       return C;
     if (int C = cmp3(X.Line, Y.Line))
       return C;
+    if (int C = cmp3(X.Column, Y.Column))
+      return C;
+    if (int C = cmp3(X.Discriminator, Y.Discriminator))
+      return C;
   }
+  if (int C = compareDecls(A.Decl, B.Decl, M))
+    return C;
   if (int C = cmp3(A.Inline.has_value(), B.Inline.has_value()))
     return C;
   if (A.Inline)
@@ -165,6 +186,7 @@ FunctionEntry sliceFunction(const FunctionEntry &F, AddressRange R) {
   FunctionEntry S;
   S.Range = {std::max(F.Range.Start, R.Start), std::min(F.Range.End, R.End)};
   S.Name = F.Name;
+  S.Decl = F.Decl;
   S.InputOrder = F.InputOrder;
   if (!F.Lines.empty()) {
     // The row in effect at S.Range.Start is the last one at or before it.
@@ -300,7 +322,8 @@ static void normalizeLines(FunctionEntry &F, WarningLog &Log) {
 
 static bool sameDebugInfo(const FunctionEntry &A, const FunctionEntry &B,
                           const FunctionModel &M) {
-  if (A.Lines != B.Lines || A.Inline.has_value() != B.Inline.has_value())
+  if (A.Lines != B.Lines || A.Inline.has_value() != B.Inline.has_value() ||
+      compareDecls(A.Decl, B.Decl, M) != 0)
     return false;
   return !A.Inline || compareNodes(*A.Inline, *B.Inline, M) == 0;
 }

@@ -40,16 +40,12 @@ void sortAndMerge(std::vector<AddressRange> &Ranges) {
   Ranges = std::move(Merged);
 }
 
-bool isCxx(uint64_t Lang) {
-  return dwarf::isCPlusPlus(dwarf::SourceLanguage(Lang)) ||
-         Lang == dwarf::DW_LANG_ObjC_plus_plus;
-}
-
 /// The attributes of a subprogram or inlined subroutine the converter
 /// reads, decoded in one pass.
 struct DieAttrs {
   std::optional<FormValue> Name, LinkageName, AbstractOrigin, Specification,
-      CallFile, CallLine, DeclFile, DeclLine, LowPC, HighPC, Ranges;
+      CallFile, CallLine, CallColumn, Discriminator, DeclFile, DeclLine, LowPC,
+      HighPC, Ranges;
 };
 
 const AttrSet &wantedAttrs() {
@@ -60,6 +56,8 @@ const AttrSet &wantedAttrs() {
                               dwarf::DW_AT_specification,
                               dwarf::DW_AT_call_file,
                               dwarf::DW_AT_call_line,
+                              dwarf::DW_AT_call_column,
+                              dwarf::DW_AT_GNU_discriminator,
                               dwarf::DW_AT_decl_file,
                               dwarf::DW_AT_decl_line,
                               dwarf::DW_AT_low_pc,
@@ -92,6 +90,12 @@ DieAttrs readAttrs(const Die &D) {
       break;
     case dwarf::DW_AT_call_line:
       A.CallLine = V;
+      break;
+    case dwarf::DW_AT_call_column:
+      A.CallColumn = V;
+      break;
+    case dwarf::DW_AT_GNU_discriminator:
+      A.Discriminator = V;
       break;
     case dwarf::DW_AT_decl_file:
       A.DeclFile = V;
@@ -143,8 +147,6 @@ public:
     Die CUDie = U.getUnitDIE();
     if (!CUDie)
       return;
-    if (auto Lang = CUDie.find(dwarf::DW_AT_language))
-      QualifyNames = isCxx(Lang->getAsUnsignedConstant().value_or(0));
     if (Die SkelDie = Skel.getUnitDIE())
       if (auto Dir = SkelDie.find(dwarf::DW_AT_comp_dir))
         if (const char *S = Dir->cstr())
@@ -176,6 +178,19 @@ private:
            D.hasAttribute(dwarf::DW_AT_ranges);
   }
 
+  /// What the line table of unit LU reads.
+  static LineSections lineSections(const Unit &LU) {
+    const DwarfFile &F = LU.file();
+    LineSections S;
+    S.Line = F.section(Sec::Line);
+    S.LineStr = F.section(Sec::LineStr);
+    S.Str = F.section(Sec::Str);
+    S.LittleEndian = F.isLittleEndian();
+    S.AddressSize = LU.getAddressByteSize();
+    LU.strOffsetsTable(S.StrOffsets, S.StrOffsetsBase, S.StrOffsetSize);
+    return S;
+  }
+
   void parseLineTable() {
     Die CUDie = Skel.getUnitDIE();
     std::optional<FormValue> StmtList =
@@ -184,14 +199,7 @@ private:
         StmtList ? StmtList->getAsSectionOffset() : std::nullopt;
     if (!Off)
       return;
-    const DwarfFile &F = Skel.file();
-    LineSections S;
-    S.Line = F.section(Sec::Line);
-    S.LineStr = F.section(Sec::LineStr);
-    S.Str = F.section(Sec::Str);
-    S.LittleEndian = F.isLittleEndian();
-    S.AddressSize = Skel.getAddressByteSize();
-    Skel.strOffsetsTable(S.StrOffsets, S.StrOffsetsBase, S.StrOffsetSize);
+    LineSections S = lineSections(Skel);
     if (*Off >= S.Line.size()) {
       warn("bad-line-table",
            "DW_AT_stmt_list " + hex(*Off) + " is past the end of .debug_line");
@@ -243,8 +251,8 @@ private:
   }
 
   /// Name of a subprogram or inlined subroutine: the linkage name found
-  /// through DW_AT_abstract_origin / DW_AT_specification, else the short
-  /// name (qualified with its enclosing namespaces and classes in C++).
+  /// through DW_AT_abstract_origin / DW_AT_specification, else the bare
+  /// DW_AT_name found the same way, as llvm-symbolizer prints it.
   /// A is D's attributes. Names are cached per DIE, so the many inlined
   /// copies of one function resolve their shared origin once.
   StringRef nameOf(const Die &D, const DieAttrs &A) {
@@ -277,7 +285,6 @@ private:
     SmallVector<Die, 4> Work{Start};
     SmallVector<Die, 8> Seen{Start};
     StringRef Short;
-    Die ShortDie;
     unsigned Steps = 0;
     while (!Work.empty()) {
       Die D = Work.pop_back_val();
@@ -291,11 +298,8 @@ private:
       StringRef Linkage = cstr(A.LinkageName);
       if (!Linkage.empty())
         return M.saveString(Linkage);
-      if (Short.empty()) {
+      if (Short.empty())
         Short = cstr(A.Name);
-        if (!Short.empty())
-          ShortDie = D;
-      }
       for (const auto &Ref : {A.AbstractOrigin, A.Specification}) {
         if (!Ref)
           continue;
@@ -316,45 +320,7 @@ private:
         Work.push_back(Next);
       }
     }
-    if (Short.empty())
-      return StringRef();
-    if (!QualifyNames)
-      return M.saveString(Short);
-    return M.saveString(qualify(ShortDie, Short));
-  }
-
-  std::string qualify(const Die &D, StringRef Short) {
-    SmallVector<std::string, 4> Scopes;
-    Die P = D.getParent();
-    for (unsigned Depth = 0; P && Depth < 64; ++Depth, P = P.getParent()) {
-      dwarf::Tag T = P.getTag();
-      if (T == dwarf::DW_TAG_compile_unit || T == dwarf::DW_TAG_partial_unit ||
-          T == dwarf::DW_TAG_type_unit)
-        break;
-      StringRef N;
-      switch (T) {
-      case dwarf::DW_TAG_namespace:
-        N = cstr(P.find(dwarf::DW_AT_name));
-        Scopes.push_back(N.empty() ? "(anonymous namespace)" : N.str());
-        break;
-      case dwarf::DW_TAG_class_type:
-      case dwarf::DW_TAG_structure_type:
-      case dwarf::DW_TAG_union_type:
-      case dwarf::DW_TAG_enumeration_type:
-      case dwarf::DW_TAG_subprogram:
-        N = cstr(P.find(dwarf::DW_AT_name));
-        if (!N.empty())
-          Scopes.push_back(N.str());
-        break;
-      default:
-        break;
-      }
-    }
-    std::string Name;
-    for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It)
-      Name += *It + "::";
-    Name += Short;
-    return Name;
+    return Short.empty() ? StringRef() : M.saveString(Short);
   }
 
   bool inExec(AddressRange R) const {
@@ -422,6 +388,7 @@ private:
       FunctionEntry F;
       F.Range = *Range;
       F.Name = Name;
+      F.Decl = declarationOf(D);
       addLines(F, D, A);
       addInlineTree(F, D);
       Out.push_back(std::move(F));
@@ -458,7 +425,13 @@ private:
              "line rows of " + What + " go backwards at " + hex(Addr));
         break;
       }
-      pushRow(Lines, {Addr, *File, Row.Line});
+      LineEntry L;
+      L.Address = Addr;
+      L.File = *File;
+      L.Line = Row.Line;
+      L.Column = Row.Column;
+      L.Discriminator = Row.Discriminator;
+      pushRow(Lines, L);
     }
     if (!Lines.empty())
       Lines.front().Address = Mapped.Start;
@@ -520,8 +493,13 @@ private:
       std::optional<FileId> File =
           file(DeclFile->getAsUnsignedConstant().value_or(~0ULL));
       uint64_t Line = DeclLine->getAsUnsignedConstant().value_or(0);
-      if (File && Line <= UINT32_MAX)
-        F.Lines.push_back({F.Range.Start, *File, uint32_t(Line)});
+      if (File && Line <= UINT32_MAX) {
+        LineEntry Decl;
+        Decl.Address = F.Range.Start;
+        Decl.File = *File;
+        Decl.Line = uint32_t(Line);
+        F.Lines.push_back(Decl);
+      }
     }
   }
 
@@ -609,19 +587,113 @@ private:
   }
 
   /// Appends a row, keeping one row per address (the last, which lookups
-  /// return) and dropping rows that repeat the previous file and line.
+  /// return) and dropping rows that repeat the previous position (file,
+  /// line, column and discriminator).
   static void pushRow(std::vector<LineEntry> &Lines, LineEntry L) {
     if (!Lines.empty() && Lines.back().Address == L.Address) {
       Lines.back() = L;
       size_t N = Lines.size();
-      if (N >= 2 && Lines[N - 2].File == L.File && Lines[N - 2].Line == L.Line)
+      if (N >= 2 && Lines[N - 2].sameLocation(L))
         Lines.pop_back();
       return;
     }
-    if (!Lines.empty() && Lines.back().File == L.File &&
-        Lines.back().Line == L.Line)
+    if (!Lines.empty() && Lines.back().sameLocation(L))
       return;
     Lines.push_back(L);
+  }
+
+  /// What llvm-symbolizer prints of an inlined call besides its name and
+  /// call file: the call's line, column and discriminator (read as
+  /// DWARFDie::getCallerFrame reads them), the function's declaration and
+  /// the DIE's DW_AT_low_pc (its StartAddress).
+  void addCallSiteDetails(const Die &D, const DieAttrs &A, InlineNode &N) {
+    auto U32 = [](const std::optional<FormValue> &V) {
+      return V ? uint32_t(V->getAsUnsignedConstant().value_or(0)) : 0u;
+    };
+    if (A.CallLine)
+      N.CallLine = uint32_t(std::min<uint64_t>(
+          A.CallLine->getAsUnsignedConstant().value_or(0), UINT32_MAX));
+    N.CallColumn = U32(A.CallColumn);
+    N.CallDiscriminator = U32(A.Discriminator);
+    N.Decl = declarationOf(D);
+    if (A.LowPC)
+      if (std::optional<uint64_t> Low = A.LowPC->getAsAddress()) {
+        Placement P = A.LowPC->placement();
+        if (P == Placement::Linked || P == Placement::Executable)
+          N.LowPC = *Low;
+      }
+  }
+
+  /// The declaration llvm-symbolizer prints for a subprogram or inlined
+  /// call D (StartFileName, StartLine): DW_AT_decl_file and DW_AT_decl_line
+  /// found on D or through DW_AT_abstract_origin / DW_AT_specification, as
+  /// DWARFDie::getDeclFile and getDeclLine find them.
+  Declaration declarationOf(const Die &D) {
+    Declaration Decl;
+    if (std::optional<FormValue> V = D.findRecursively(dwarf::DW_AT_decl_line))
+      Decl.Line = uint32_t(V->getAsUnsignedConstant().value_or(0));
+    if (std::optional<FormValue> V = D.findRecursively(dwarf::DW_AT_decl_file))
+      Decl.File = declFile(*V);
+    return Decl;
+  }
+
+  /// The file of a DW_AT_decl_file value, an index into the line table of
+  /// the unit that holds the value. A DW_FORM_implicit_const value (GCC
+  /// uses it for the unit's main file) carries no unit in LLVM 19, whose
+  /// getDeclFile then gives nothing: llvm-symbolizer prints no
+  /// StartFileName, and we record none.
+  FileId declFile(const FormValue &V) {
+    switch (V.getForm()) {
+    case dwarf::DW_FORM_data1:
+    case dwarf::DW_FORM_data2:
+    case dwarf::DW_FORM_data4:
+    case dwarf::DW_FORM_data8:
+    case dwarf::DW_FORM_udata:
+    case dwarf::DW_FORM_sdata:
+      break;
+    default:
+      return 0;
+    }
+    std::optional<uint64_t> Index = V.getAsUnsignedConstant();
+    if (!Index)
+      return 0;
+    const Unit *Owner = V.unit();
+    if (Owner == &U || Owner == &Skel)
+      return file(*Index).value_or(0);
+    return fileOfOtherUnit(*Owner, *Index);
+  }
+
+  /// File Index of the line table of another compile unit of this file (a
+  /// declaration that a DW_FORM_ref_addr reached). LLVM finds none for a
+  /// unit of another file (dwz's, a .dwo).
+  FileId fileOfOtherUnit(const Unit &Owner, uint64_t Index) {
+    auto [It, New] = OtherFiles.try_emplace({&Owner, Index}, 0);
+    if (!New)
+      return It->second;
+    if (&Owner.file() != &Skel.file() || Owner.file().isDwo())
+      return 0;
+    auto [T, Fresh] = OtherTables.try_emplace(&Owner);
+    if (Fresh) {
+      Die CU = Owner.getUnitDIE();
+      std::optional<FormValue> StmtList =
+          CU ? CU.find(dwarf::DW_AT_stmt_list) : std::nullopt;
+      std::optional<uint64_t> Off =
+          StmtList ? StmtList->getAsSectionOffset() : std::nullopt;
+      auto Table = std::make_unique<LineTable>();
+      if (Off && !Table->decode(lineSections(Owner), *Off,
+                                [](Error E) { consumeError(std::move(E)); }))
+        T->second.Table = std::move(Table);
+      if (std::optional<FormValue> Dir =
+              CU ? CU.find(dwarf::DW_AT_comp_dir) : std::nullopt)
+        if (const char *S = Dir->cstr())
+          T->second.CompDir = S;
+    }
+    std::string Path;
+    const LineTable *Other = T->second.Table.get();
+    if (Other && Other->hasFile(Index) &&
+        Other->filePath(Index, T->second.CompDir, Path))
+      It->second = M.addFilePath(Path);
+    return It->second;
   }
 
   void addInlineTree(FunctionEntry &F, const Die &D) {
@@ -630,6 +702,7 @@ private:
     InlineNode Root;
     Root.Ranges.push_back(F.Range);
     Root.Name = F.Name;
+    Root.Decl = F.Decl;
     for (Die C = D.getFirstChild(); C; C = C.getSibling())
       walkInline(C, Root, F.Range, 0);
     if (!Root.Children.empty())
@@ -686,9 +759,7 @@ private:
       }
       N.CallFile = *File;
     }
-    if (A.CallLine)
-      N.CallLine = uint32_t(std::min<uint64_t>(
-          A.CallLine->getAsUnsignedConstant().value_or(0), UINT32_MAX));
+    addCallSiteDetails(D, A, N);
     N.Name = nameOf(D, A);
     if (N.Name.empty())
       N.Name = "??";
@@ -714,8 +785,14 @@ private:
   const LineTable *LT = nullptr;
   std::vector<int64_t> FileCache; // -1 unknown, -2 invalid
   DenseMap<std::pair<const void *, uint32_t>, StringRef> NameCache;
+  /// Other units' line tables, for declarations a reference reached.
+  struct OtherTable {
+    std::unique_ptr<LineTable> Table;
+    std::string CompDir;
+  };
+  DenseMap<const Unit *, OtherTable> OtherTables;
+  DenseMap<std::pair<const Unit *, uint64_t>, FileId> OtherFiles;
   std::string CompDir;
-  bool QualifyNames = false;
   std::vector<uint32_t> RowIndexes;
 };
 

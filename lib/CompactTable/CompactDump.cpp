@@ -1,8 +1,9 @@
 //===- CompactDump.cpp - Stable text dump of a compact address table ------===//
 //
-// The layout is documented in docs/CompactTable.md ("Dump format"). The
-// function part prints exactly what the GSYM dump prints for the same model,
-// apart from record offsets, so the two can be diffed.
+// The layout is documented in docs/CompactTable.md ("Dump format"). For a
+// table without details the function part prints exactly what the GSYM
+// dump prints for the same model, apart from record offsets, so the two can
+// be diffed; details add to the lines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,13 @@ static std::string filePath(const CompactReader &R, uint32_t Id,
   return Path;
 }
 
+/// " decl <path>:<line>" for a known declaration.
+static void dumpDecl(const CompactReader &R, const Declaration &D,
+                     DumpFailures &F, raw_ostream &OS) {
+  if (D.File != 0 || D.Line != 0)
+    OS << " decl " << filePath(R, D.File, F) << ':' << D.Line;
+}
+
 static void dumpInline(const CompactReader &R, const DecodedInline &Node,
                        unsigned Indent, DumpFailures &F, raw_ostream &OS) {
   OS.indent(Indent);
@@ -47,9 +55,20 @@ static void dumpInline(const CompactReader &R, const DecodedInline &Node,
     OS << '[' << format_hex(Rg.Start, 18) << " - " << format_hex(Rg.End, 18)
        << ") ";
   OS << Node.Name;
-  if (Node.CallFile != 0)
+  if (Node.CallFile != 0) {
     OS << " called from " << filePath(R, Node.CallFile, F) << ':'
        << Node.CallLine;
+    if (R.hasDetails()) {
+      OS << ':' << Node.CallColumn;
+      if (Node.CallDiscriminator)
+        OS << " discriminator " << Node.CallDiscriminator;
+    }
+  }
+  if (R.hasDetails()) {
+    dumpDecl(R, Node.Decl, F, OS);
+    if (Node.StartAddress)
+      OS << " start " << format_hex(*Node.StartAddress, 18);
+  }
   OS << '\n';
   for (const DecodedInline &Child : Node.Children)
     dumpInline(R, Child, Indent + 2, F, OS);
@@ -63,6 +82,7 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
   OS << "  Magic        = " << format_hex(H.Magic, 10) << '\n';
   OS << "  Version      = " << H.Version << '\n';
   OS << "  BlockShift   = " << unsigned(H.BlockShift) << '\n';
+  OS << "  Flags        = " << unsigned(H.Flags) << '\n';
   OS << "  BaseAddress  = " << format_hex(H.BaseAddress, 18) << '\n';
   OS << "  NumFunctions = " << H.NumFunctions << '\n';
   OS << "  NumBlocks    = " << H.NumBlocks << '\n';
@@ -86,6 +106,9 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
     OS << "  file [" << format_hex(S.FileOffset, 18) << ", "
        << format_hex(S.FileOffset + S.FileSize, 18) << ") at "
        << format_hex(S.Address, 18) << '\n';
+  OS << "ColumnCode: " << R.columnCode().symbols().size() << '\n';
+  for (const ColumnCode::Symbol &S : R.columnCode().symbols())
+    OS << "  " << S.Value << ' ' << unsigned(S.Length) << '\n';
   DumpFailures F;
   OS << "Files: " << H.NumFiles << '\n';
   for (uint32_t I = 1; I <= H.NumFiles; ++I)
@@ -115,12 +138,22 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
         continue;
       }
       OS << '[' << format_hex(L.Start, 18) << " - "
-         << format_hex(L.Start + L.Size, 18) << ") \"" << D->Name << "\"\n";
+         << format_hex(L.Start + L.Size, 18) << ") \"" << D->Name << '"';
+      if (R.hasDetails())
+        dumpDecl(R, D->Decl, F, OS);
+      OS << '\n';
       if (D->HasLines) {
         OS << "  LineTable: " << D->Lines.size() << " rows\n";
-        for (const LineEntry &Row : D->Lines)
+        for (const LineEntry &Row : D->Lines) {
           OS << "    " << format_hex(Row.Address, 18) << ' '
-             << filePath(R, Row.File, F) << ':' << Row.Line << '\n';
+             << filePath(R, Row.File, F) << ':' << Row.Line;
+          if (R.hasDetails()) {
+            OS << ':' << Row.Column;
+            if (Row.Discriminator)
+              OS << " discriminator " << Row.Discriminator;
+          }
+          OS << '\n';
+        }
       }
       if (D->Inline) {
         OS << "  InlineInfo:\n";

@@ -116,77 +116,101 @@ const uint8_t *bytes(StringRef S) {
   return reinterpret_cast<const uint8_t *>(S.data());
 }
 
-/// Reader side of the line-row state machine (see the writer).
+/// Reader side of the line-row state machine (see the writer): recent
+/// contexts, most recent first. An entry is File << 32 | last line: one
+/// move per entry when the history shifts.
 struct FileHistory {
   static constexpr unsigned Capacity = 32;
-  uint32_t Files[Capacity];
-  uint32_t Lines[Capacity];
+  uint64_t Entries[Capacity];
   unsigned Size = 0;
 
+  static uint64_t entry(uint32_t File, uint32_t Line) {
+    return uint64_t(File) << 32 | Line;
+  }
   void start(uint32_t File, uint32_t Line) {
-    Files[0] = File;
-    Lines[0] = Line;
+    Entries[0] = entry(File, Line);
     Size = 1;
   }
-  void setLine(uint32_t Line) { Lines[0] = Line; }
+  void setLine(uint32_t Line) {
+    Entries[0] = (Entries[0] & ~uint64_t(UINT32_MAX)) | Line;
+  }
+  /// Room for one more entry at index From: the entries from there on
+  /// move back by one, the last one dropping out of a full history.
+  void makeRoom(unsigned From) {
+    const unsigned Kept = std::min(Size, Capacity - 1);
+    for (unsigned I = Kept; I > From; --I)
+      Entries[I] = Entries[I - 1];
+    Size = Kept + 1;
+  }
 
+  /// SetFile with Operand: an earlier context (moved to the front) or a
+  /// new one of file Operand - Size at CurrentLine. Returns the line the
+  /// row's delta is relative to and sets File.
   uint32_t select(uint64_t Operand, uint32_t CurrentLine, uint32_t &File,
                   bool &OK) {
-    unsigned Index = Size;
     if (Operand < Size) {
-      Index = unsigned(Operand);
-      File = Files[Index];
-    } else {
-      uint64_t Id = Operand - Size;
-      if (Id > UINT32_MAX) {
-        OK = false;
-        return 0;
-      }
-      File = uint32_t(Id);
-      for (unsigned I = 0; I < Size; ++I)
-        if (Files[I] == File) {
-          Index = I;
-          break;
-        }
+      const unsigned Index = unsigned(Operand);
+      const uint64_t E = Entries[Index];
+      for (unsigned I = Index; I > 0; --I)
+        Entries[I] = Entries[I - 1];
+      Entries[0] = E;
+      File = uint32_t(E >> 32);
+      return uint32_t(E);
     }
-    uint32_t Base = CurrentLine;
-    if (Index < Size)
-      Base = Lines[Index];
-    else if (Size < Capacity)
-      ++Size; // a new file; when full, the least recent one drops out
-    else
-      Index = Capacity - 1;
-    // Move entries [0, Index) up by one and put the file in front.
-    for (unsigned I = std::min(Index, Size - 1); I > 0; --I) {
-      Files[I] = Files[I - 1];
-      Lines[I] = Lines[I - 1];
+    const uint64_t Id = Operand - Size;
+    if (Id > UINT32_MAX) {
+      OK = false;
+      return 0;
     }
-    Files[0] = File;
-    Lines[0] = Base;
-    return Base;
+    File = uint32_t(Id);
+    makeRoom(0);
+    Entries[0] = entry(File, CurrentLine);
+    return CurrentLine;
+  }
+  /// Before a LongRow: the front context is copied behind itself.
+  void push() {
+    makeRoom(1);
+    Entries[1] = Entries[0];
   }
 };
 
 template <typename Fn>
-Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
-                uint64_t RecordOffset, uint64_t NumRows, Fn &&Callback);
+Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
+                uint64_t FuncStart, uint64_t RecordOffset, uint64_t NumRows,
+                Fn &&Callback);
 
 /// Decodes a line table, calling Fn(Row) for every row until it returns
 /// false. With HasSize (an inline tree follows), the cursor is then moved
 /// past the whole table; without, decoding stops where the callback did.
 /// Every opcode consumes at least one byte, so a hostile row count ends
-/// with the record.
+/// with the record. With Deferred, the rows' columns are not decoded (they
+/// read 0): *Deferred is set to their codes, for the caller to decode the
+/// few it needs (columnOfRow).
 template <typename Fn>
-Error parseLines(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
-                 uint64_t RecordOffset, bool HasSize, Fn &&Callback) {
+Error parseLines(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
+                 uint64_t RecordOffset, bool HasSize, Fn &&Callback,
+                 BitReader *Deferred = nullptr) {
   uint64_t NumRows = C.uleb();
+  BitReader Cols;
+  if (F.Columns) {
+    // The rows' column codes come first: a bit string of its own.
+    uint64_t ColumnBytes = C.uleb();
+    if (!C.ok() || ColumnBytes > uint64_t(C.end() - C.pos()))
+      return makeError("record at " + hexString(RecordOffset) +
+                       ": column codes run past the record");
+    Cols = BitReader(C.pos(), C.pos() + ColumnBytes);
+    C.skip(ColumnBytes);
+  }
   uint64_t Size = HasSize ? C.uleb() : 0;
   const uint8_t *TableStart = C.pos();
   if (HasSize && (!C.ok() || Size > uint64_t(C.end() - TableStart)))
     return makeError("record at " + hexString(RecordOffset) +
                      ": line table size runs past the record");
   Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
-  if (Error E = parseRows(Rows, H, FuncStart, RecordOffset, NumRows, Callback))
+  if (Deferred)
+    *Deferred = Cols;
+  if (Error E = parseRows(Rows, F.Columns && !Deferred ? &Cols : nullptr, F,
+                          FuncStart, RecordOffset, NumRows, Callback))
     return E;
   if (HasSize)
     C.skip(Size);
@@ -195,19 +219,60 @@ Error parseLines(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
   return Error::success();
 }
 
+/// The column of row Index from the codes parseLines deferred: the codes of
+/// the rows before it are read (a bit string decodes in order), nothing
+/// else.
+Expected<uint16_t> columnOfRow(BitReader Cols, const ColumnCode &Code,
+                               uint64_t Index, uint64_t RecordOffset) {
+  uint16_t Column = 0;
+  bool OK = true;
+  for (uint64_t I = 0; I <= Index && OK; ++I)
+    OK = Code.decode(Cols, Column);
+  if (LLVM_UNLIKELY(!OK || Cols.overran()))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": bad or missing column code");
+  return Column;
+}
+
+/// Reads the column of the next row into Row.
+LLVM_ATTRIBUTE_ALWAYS_INLINE Error readColumn(BitReader *Cols,
+                                              const ColumnCode *Code,
+                                              uint64_t RecordOffset,
+                                              LineEntry &Row) {
+  if (!Cols)
+    return Error::success();
+  uint16_t Column;
+  if (LLVM_UNLIKELY(!Code->decode(*Cols, Column) || Cols->overran()))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": bad or missing column code");
+  Row.Column = Column;
+  return Error::success();
+}
+
 template <typename Fn>
-Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
-                uint64_t RecordOffset, uint64_t NumRows, Fn &&Callback) {
+Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
+                uint64_t FuncStart, uint64_t RecordOffset, uint64_t NumRows,
+                Fn &&Callback) {
+  const SpecialOpcodes &H = F.Special;
   LineEntry Row;
   Row.Address = FuncStart + C.uleb();
-  Row.File = C.u32leb();
+  uint64_t FileCode = C.uleb();
   Row.Line = C.u32leb();
-  if (!C.ok() || NumRows == 0)
+  // With details the file id's low bit says a discriminator follows.
+  if (F.Details) {
+    if (FileCode & 1)
+      Row.Discriminator = C.u32leb();
+    FileCode >>= 1;
+  }
+  if (!C.ok() || NumRows == 0 || FileCode > UINT32_MAX)
     return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or empty line table");
+  Row.File = uint32_t(FileCode);
   if (Row.Address < FuncStart)
     return makeError("record at " + hexString(RecordOffset) +
                      ": first line row overflows the address space");
+  if (Error E = readColumn(Cols, F.Columns, RecordOffset, Row))
+    return E;
   FileHistory Files;
   Files.start(Row.File, Row.Line);
   if (!Callback(Row))
@@ -215,15 +280,23 @@ Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
   bool OK = true;
   for (uint64_t R = 1; R < NumRows; ++R) {
     uint32_t BaseLine = Row.Line;
+    Row.Discriminator = 0;
     uint8_t Op = C.u8();
-    while ((Op == SetFile || Op == SwapFile) && C.ok() && OK) {
-      uint64_t Operand = Op == SwapFile ? 1 : C.uleb();
-      BaseLine = Files.select(Operand, Row.Line, Row.File, OK);
+    while (Op < FirstSpecial && Op != LongRow && C.ok() && OK) {
+      if (Op == SetDiscriminator) {
+        if (LLVM_UNLIKELY(!F.Details))
+          OK = false;
+        Row.Discriminator = C.u32leb();
+      } else {
+        uint64_t Operand = Op == SwapFile ? 1 : C.uleb();
+        BaseLine = Files.select(Operand, Row.Line, Row.File, OK);
+      }
       Op = C.u8();
     }
     uint64_t AddrDelta;
     int64_t LineDelta;
     if (Op == LongRow) {
+      Files.push();
       AddrDelta = C.uleb();
       LineDelta = C.sleb();
     } else {
@@ -240,19 +313,196 @@ Error parseRows(Cursor &C, const SpecialOpcodes &H, uint64_t FuncStart,
     // Wrapping arithmetic: hostile deltas must not overflow signed math.
     Row.Line = uint32_t(uint64_t(BaseLine) + uint64_t(LineDelta));
     Files.setLine(Row.Line);
+    if (Error E = readColumn(Cols, F.Columns, RecordOffset, Row))
+      return E;
     if (!Callback(Row))
       return Error::success();
   }
+  if (Cols && !Cols->atEnd())
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": column codes longer than the rows need");
+  return Error::success();
+}
+
+/// What a lookup needs of a line table: its first row (the reference of
+/// the inline tree's first call site) and the row in effect at an address
+/// (the last one at or before it, if any) with its index. Columns are left
+/// 0: columnOfRow decodes the one of the row found.
+struct RowSeek {
+  LineEntry First, Row;
+  uint64_t Index = 0;
+  bool Found = false;
+};
+
+/// parseLines for a lookup: the same rows and errors, in a loop that keeps
+/// the common row (one special opcode) to a few instructions and stops at
+/// the first row past Address. Cols is set to the table's column codes.
+Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
+              uint64_t RecordOffset, bool HasSize, uint64_t Address, RowSeek &S,
+              BitReader &Cols) {
+  uint64_t NumRows = C.uleb();
+  if (F.Columns) {
+    uint64_t ColumnBytes = C.uleb();
+    if (!C.ok() || ColumnBytes > uint64_t(C.end() - C.pos()))
+      return makeError("record at " + hexString(RecordOffset) +
+                       ": column codes run past the record");
+    Cols = BitReader(C.pos(), C.pos() + ColumnBytes);
+    C.skip(ColumnBytes);
+  }
+  uint64_t Size = HasSize ? C.uleb() : 0;
+  const uint8_t *TableStart = C.pos();
+  if (HasSize && (!C.ok() || Size > uint64_t(C.end() - TableStart)))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": line table size runs past the record");
+  Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
+  LineEntry Row;
+  Row.Address = FuncStart + Rows.uleb();
+  uint64_t FileCode = Rows.uleb();
+  Row.Line = Rows.u32leb();
+  if (F.Details) {
+    if (FileCode & 1)
+      Row.Discriminator = Rows.u32leb();
+    FileCode >>= 1;
+  }
+  if (!Rows.ok() || NumRows == 0 || FileCode > UINT32_MAX)
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": truncated or empty line table");
+  Row.File = uint32_t(FileCode);
+  if (Row.Address < FuncStart)
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": first line row overflows the address space");
+  S.First = Row;
+  S.Found = Row.Address <= Address;
+  if (S.Found) {
+    S.Row = Row;
+    S.Index = 0;
+    FileHistory Files;
+    Files.start(Row.File, Row.Line);
+    const SpecialOpcodes &H = F.Special;
+    uint64_t Addr = Row.Address;
+    uint32_t Line = Row.Line, File = Row.File;
+    bool OK = true;
+    for (uint64_t R = 1; R < NumRows; ++R) {
+      uint32_t BaseLine = Line, Discriminator = 0;
+      uint8_t Op = Rows.u8();
+      uint64_t AddrDelta;
+      if (LLVM_LIKELY(Op >= FirstSpecial)) {
+        AddrDelta = H.AddrDelta[Op];
+        BaseLine += uint32_t(int32_t(H.LineDelta[Op]));
+      } else {
+        // File and discriminator operations, then the row's opcode. The
+        // history learns the current line only when it is consulted.
+        Files.setLine(Line);
+        while (Op < FirstSpecial && Op != LongRow && Rows.ok() && OK) {
+          if (Op == SetDiscriminator) {
+            OK &= F.Details;
+            Discriminator = Rows.u32leb();
+          } else {
+            uint64_t Operand = Op == SwapFile ? 1 : Rows.uleb();
+            BaseLine = Files.select(Operand, Line, File, OK);
+          }
+          Op = Rows.u8();
+        }
+        if (Op == LongRow) {
+          Files.push();
+          AddrDelta = Rows.uleb();
+          BaseLine = uint32_t(uint64_t(BaseLine) + uint64_t(Rows.sleb()));
+        } else {
+          AddrDelta = H.AddrDelta[Op];
+          BaseLine += uint32_t(int32_t(H.LineDelta[Op]));
+        }
+      }
+      if (LLVM_UNLIKELY(!Rows.ok() || !OK))
+        return makeError("record at " + hexString(RecordOffset) +
+                         ": truncated or malformed line row " + Twine(R));
+      if (LLVM_UNLIKELY(Addr + AddrDelta < Addr))
+        return makeError("record at " + hexString(RecordOffset) +
+                         ": line row address overflows");
+      Addr += AddrDelta;
+      Line = BaseLine;
+      if (Addr > Address)
+        break;
+      S.Row.Address = Addr;
+      S.Row.File = File;
+      S.Row.Line = Line;
+      S.Row.Discriminator = Discriminator;
+      S.Index = R;
+    }
+  }
+  if (HasSize)
+    C.skip(Size);
+  else
+    C = Rows;
+  return Error::success();
+}
+
+/// The details of a node after its call line (tables with details).
+struct NodeDetails {
+  uint32_t CallColumn = 0;
+  uint32_t CallDiscriminator = 0;
+  std::optional<uint64_t> StartAddress;
+};
+
+/// Reads the head value: the number of children and the flags.
+LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t readNodeHead(Cursor &C, bool Details,
+                                                   uint64_t &Flags) {
+  uint64_t H = C.uleb();
+  const unsigned Bits = nodeFlagBits(Details);
+  Flags = H & ((uint64_t(1) << Bits) - 1);
+  return H >> Bits;
+}
+
+/// Reads the details that follow a node's call line; FirstStart is the
+/// start of its first range.
+LLVM_ATTRIBUTE_ALWAYS_INLINE Error readDetails(Cursor &C, uint64_t Flags,
+                                               uint64_t FirstStart,
+                                               uint64_t RecordOffset,
+                                               NodeDetails &D) {
+  D.CallColumn = C.u32leb();
+  if (Flags & NodeStartAtFirstRange)
+    D.StartAddress = FirstStart;
+  if (Flags & NodeExtra) {
+    uint64_t Extra = C.uleb();
+    if (Extra == 0 ||
+        (Extra & ~uint64_t(ExtraStartAddress | ExtraCallDiscriminator)) ||
+        ((Extra & ExtraStartAddress) && (Flags & NodeStartAtFirstRange)))
+      return makeError("record at " + hexString(RecordOffset) +
+                       ": invalid inline node flags");
+    if (Extra & ExtraStartAddress)
+      D.StartAddress = FirstStart + uint64_t(C.sleb());
+    if (Extra & ExtraCallDiscriminator)
+      D.CallDiscriminator = C.u32leb();
+  }
+  if (LLVM_UNLIKELY(!C.ok()))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": truncated or malformed inline node");
+  return Error::success();
+}
+
+/// Reads the size of a node's children (only a node with children has
+/// one), which must lie inside the record.
+LLVM_ATTRIBUTE_ALWAYS_INLINE Error readChildrenBytes(Cursor &C,
+                                                     uint64_t NumChildren,
+                                                     uint64_t RecordOffset,
+                                                     uint64_t &Bytes) {
+  Bytes = NumChildren ? C.uleb() : 0;
+  // Each child takes two bytes at least: a bound on hostile counts.
+  if (LLVM_UNLIKELY(!C.ok() || Bytes > uint64_t(C.end() - C.pos()) ||
+                    Bytes / 2 < NumChildren))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": truncated or malformed inline node");
   return Error::success();
 }
 
 /// The fields of one inline node before its children.
 struct NodeHead {
   uint64_t NumChildren = 0;
+  uint64_t ChildrenBytes = 0; ///< Of the children's encodings.
   SmallVector<AddressRange, 2> Ranges;
   uint32_t Name = 0;
   uint32_t CallFile = 0;
   uint32_t CallLine = 0;
+  NodeDetails Details;
 };
 
 /// Reads a node's call site, coded against the previous sibling's
@@ -277,11 +527,11 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Error readCallSite(Cursor &C, uint32_t &PrevFile,
 
 /// Reads a node head; PrevFile/PrevLine carry the previous sibling's call
 /// site (the references of the delta codes).
-Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
+Error readHead(Cursor &C, bool Details, uint64_t ParentBase, uint32_t &PrevFile,
                uint32_t &PrevLine, uint64_t RecordOffset, NodeHead &N) {
-  uint64_t H = C.uleb();
-  N.NumChildren = H >> 1;
-  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
+  uint64_t Flags;
+  N.NumChildren = readNodeHead(C, Details, Flags);
+  uint64_t NumRanges = (Flags & NodeMultiRange) ? C.uleb() : 1;
   // Each range takes at least two bytes: a cheap bound on hostile counts.
   if (!C.ok() || NumRanges == 0 || NumRanges > (1u << 24))
     return makeError("record at " + hexString(RecordOffset) +
@@ -297,8 +547,14 @@ Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
     Prev = Start + Size;
   }
   N.Name = C.u32leb();
-  return readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
-                      N.CallLine);
+  if (Error E = readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
+                             N.CallLine))
+    return E;
+  if (Details)
+    if (Error E = readDetails(C, Flags, N.Ranges.front().Start, RecordOffset,
+                              N.Details))
+      return E;
+  return readChildrenBytes(C, N.NumChildren, RecordOffset, N.ChildrenBytes);
 }
 
 /// A node head as lookups need it: the first range's start (the base of
@@ -306,20 +562,22 @@ Error readHead(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
 /// any; every range is still validated.
 struct NodeKey {
   uint64_t NumChildren = 0;
+  uint64_t ChildrenBytes = 0;
   uint64_t FirstStart = 0;
   uint64_t HitStart = 0;
   bool Hit = false;
   uint32_t Name = 0;
   uint32_t CallFile = 0;
   uint32_t CallLine = 0;
+  NodeDetails Details;
 };
 
-Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
+Error readKey(Cursor &C, bool Details, uint64_t ParentBase, uint32_t &PrevFile,
               uint32_t &PrevLine, uint64_t RecordOffset, uint64_t Addr,
               NodeKey &N) {
-  uint64_t H = C.uleb();
-  N.NumChildren = H >> 1;
-  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
+  uint64_t Flags;
+  N.NumChildren = readNodeHead(C, Details, Flags);
+  uint64_t NumRanges = (Flags & NodeMultiRange) ? C.uleb() : 1;
   // Each range takes at least two bytes: a cheap bound on hostile counts.
   if (LLVM_UNLIKELY(!C.ok() || NumRanges == 0 || NumRanges > (1u << 24)))
     return makeError("record at " + hexString(RecordOffset) +
@@ -345,8 +603,13 @@ Error readKey(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
     N.Name = C.u32leb();
   else
     C.skipLeb();
-  return readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
-                      N.CallLine);
+  if (Error E = readCallSite(C, PrevFile, PrevLine, RecordOffset, N.CallFile,
+                             N.CallLine))
+    return E;
+  if (Details)
+    if (Error E = readDetails(C, Flags, N.FirstStart, RecordOffset, N.Details))
+      return E;
+  return readChildrenBytes(C, N.NumChildren, RecordOffset, N.ChildrenBytes);
 }
 
 /// A record's head: its name id (above RecordFlagBits) and flags.
@@ -358,67 +621,41 @@ Expected<uint64_t> readRecordHead(Cursor &C, uint64_t RecordFileOffset) {
   return Head;
 }
 
-/// Skips a node and its subtree, none of which the lookup needs: only the
-/// structure is read (every byte bounds-checked, as GSYM's reader skips),
-/// no value is decoded. Siblings' delta codes refer to the previous
-/// sibling, so only whole subtrees below a node can be skipped this way.
-Error skipSubtree(Cursor &C, unsigned Depth, uint64_t RecordOffset) {
-  if (Depth > MaxInlineDepth)
-    return makeError("record at " + hexString(RecordOffset) +
-                     ": inline tree deeper than " + Twine(MaxInlineDepth));
-  uint64_t H = C.uleb();
-  uint64_t NumChildren = H >> 1;
-  uint64_t NumRanges = (H & 1) ? C.uleb() : 1;
-  if (LLVM_UNLIKELY(!C.ok() || NumRanges == 0 || NumRanges > (1u << 24)))
-    return makeError("record at " + hexString(RecordOffset) +
-                     ": truncated or malformed inline node");
-  // Two per range, then the name, the call file and the line delta.
-  for (uint64_t I = 0; I < 2 * NumRanges + 3; ++I)
-    C.skipLeb();
-  if (LLVM_UNLIKELY(!C.ok()))
-    return makeError("record at " + hexString(RecordOffset) +
-                     ": truncated or malformed inline node");
-  // Each child takes bytes: hostile counts end with the record.
-  for (uint64_t I = 0; I < NumChildren; ++I)
-    if (Error E = skipSubtree(C, Depth + 1, RecordOffset))
-      return E;
-  return Error::success();
-}
-
 /// A node on the path to the looked-up address.
 struct Match {
   uint32_t Name;
   uint32_t CallFile;
   uint32_t CallLine;
   uint64_t HitStart;
+  NodeDetails Details;
 };
 
 /// GSYM's inline lookup: the first sibling whose ranges contain Addr is
 /// entered; its subtree is searched the same way.
-Error matchNode(Cursor &C, uint64_t ParentBase, uint32_t &PrevFile,
-                uint32_t &PrevLine, unsigned Depth, uint64_t RecordOffset,
-                uint64_t Addr, SmallVectorImpl<Match> &Chain, bool &Hit) {
+Error matchNode(Cursor &C, bool Details, uint64_t ParentBase,
+                uint32_t &PrevFile, uint32_t &PrevLine, unsigned Depth,
+                uint64_t RecordOffset, uint64_t Addr,
+                SmallVectorImpl<Match> &Chain, bool &Hit) {
   if (Depth > MaxInlineDepth)
     return makeError("record at " + hexString(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
   NodeKey N;
-  if (Error E =
-          readKey(C, ParentBase, PrevFile, PrevLine, RecordOffset, Addr, N))
+  if (Error E = readKey(C, Details, ParentBase, PrevFile, PrevLine,
+                        RecordOffset, Addr, N))
     return E;
   uint32_t ChildFile = 0, ChildLine = 0;
   const uint64_t ChildBase = N.FirstStart;
   Hit = N.Hit;
   if (!Hit) {
-    for (uint64_t I = 0; I < N.NumChildren; ++I)
-      if (Error E = skipSubtree(C, Depth + 1, RecordOffset))
-        return E;
+    // Off the address's path: its subtree is jumped over, unread.
+    C.skip(N.ChildrenBytes);
     return Error::success();
   }
-  Chain.push_back({N.Name, N.CallFile, N.CallLine, N.HitStart});
+  Chain.push_back({N.Name, N.CallFile, N.CallLine, N.HitStart, N.Details});
   for (uint64_t I = 0; I < N.NumChildren; ++I) {
     bool ChildHit = false;
-    if (Error E = matchNode(C, ChildBase, ChildFile, ChildLine, Depth + 1,
-                            RecordOffset, Addr, Chain, ChildHit))
+    if (Error E = matchNode(C, Details, ChildBase, ChildFile, ChildLine,
+                            Depth + 1, RecordOffset, Addr, Chain, ChildHit))
       return E;
     if (ChildHit)
       break; // nothing after the match is needed
@@ -433,27 +670,42 @@ Error decodeNode(const CompactReader &R, Cursor &C, uint64_t ParentBase,
     return makeError("record at " + hexString(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
   NodeHead N;
-  if (Error E = readHead(C, ParentBase, PrevFile, PrevLine, RecordOffset, N))
+  if (Error E = readHead(C, R.hasDetails(), ParentBase, PrevFile, PrevLine,
+                         RecordOffset, N))
     return E;
   Out.Ranges.assign(N.Ranges.begin(), N.Ranges.end());
+  Out.CallColumn = N.Details.CallColumn;
+  Out.CallDiscriminator = N.Details.CallDiscriminator;
+  Out.StartAddress = N.Details.StartAddress;
   Out.CallFile = N.CallFile;
   Out.CallLine = N.CallLine;
   if (N.CallFile > R.header().NumFiles)
     return makeError("record at " + hexString(RecordOffset) + ": call file " +
                      Twine(N.CallFile) + " is out of range");
-  if (Error E = R.getName(N.Name, Out.Name))
+  if (Error E = R.getName(N.Name, Out.Name, Out.Decl))
     return E;
+  if (Out.Decl.File > R.header().NumFiles)
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": declaration file " + Twine(Out.Decl.File) +
+                     " is out of range");
   uint32_t ChildFile = 0, ChildLine = 0;
+  // The children must fill exactly the bytes the node gives them.
+  Cursor Children(C.pos(), C.pos() + N.ChildrenBytes);
   for (uint64_t I = 0; I < N.NumChildren; ++I) {
     // Each node takes bytes: a bound on hostile child counts.
-    if (C.atEnd())
+    if (Children.atEnd())
       return makeError("record at " + hexString(RecordOffset) +
                        ": truncated inline tree");
     Out.Children.emplace_back();
-    if (Error E = decodeNode(R, C, N.Ranges.front().Start, ChildFile, ChildLine,
-                             Depth + 1, RecordOffset, Out.Children.back()))
+    if (Error E =
+            decodeNode(R, Children, N.Ranges.front().Start, ChildFile,
+                       ChildLine, Depth + 1, RecordOffset, Out.Children.back()))
       return E;
   }
+  if (!Children.atEnd())
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": inline node children end before their size says");
+  C.skip(N.ChildrenBytes);
   return Error::success();
 }
 
@@ -484,8 +736,9 @@ CompactReader::create(MemoryBufferRef Buffer) {
 
 const char *sectionName(Section S) {
   static const char *const Names[NumSections] = {
-      "UUID",  "BlockIndex", "AddressBlocks", "Records", "NameTokens",
-      "Names", "PathTokens", "Paths",         "Files",   "Segments"};
+      "UUID",       "BlockIndex", "AddressBlocks", "Records",
+      "NameTokens", "Names",      "PathTokens",    "Paths",
+      "Files",      "Segments",   "ColumnCode"};
   return S < NumSections ? Names[S] : "?";
 }
 
@@ -527,7 +780,7 @@ Error CompactReader::parse() {
                      hexString(Hdr.Magic));
   Hdr.Version = support::endian::read16le(P + 4);
   Hdr.BlockShift = P[6];
-  Hdr.Reserved = P[7];
+  Hdr.Flags = P[7];
   Hdr.BaseAddress = read64le(P + 8);
   Hdr.NumFunctions = read32le(P + 16);
   Hdr.NumBlocks = read32le(P + 20);
@@ -540,15 +793,20 @@ Error CompactReader::parse() {
   if (Hdr.Version != Version)
     return makeError("unsupported compact table version " + Twine(Hdr.Version) +
                      " (only version " + Twine(Version) +
-                     " is supported; convert the input again)");
+                     " is supported): rebuild the table from its input with "
+                     "'dwarfpack gsym'");
+  if (Hdr.Flags & ~uint8_t(HasDetails))
+    return makeError("unknown header flags " + hexString(Hdr.Flags));
+  Format.Details = Hdr.Flags & HasDetails;
   if (Hdr.BlockShift > MaxBlockShift)
     return makeError("invalid block shift " + Twine(unsigned(Hdr.BlockShift)) +
                      " (at most " + Twine(MaxBlockShift) + ")");
   if (Hdr.LineRange == 0)
     return makeError("invalid line range 0");
   for (unsigned Op = FirstSpecial; Op < 256; ++Op) {
-    Special.AddrDelta[Op] = (Op - FirstSpecial) / Hdr.LineRange;
-    Special.LineDelta[Op] = Hdr.LineBase + (Op - FirstSpecial) % Hdr.LineRange;
+    Format.Special.AddrDelta[Op] = (Op - FirstSpecial) / Hdr.LineRange;
+    Format.Special.LineDelta[Op] =
+        Hdr.LineBase + (Op - FirstSpecial) % Hdr.LineRange;
   }
   uint64_t PerBlock = uint64_t(1) << Hdr.BlockShift;
   if (Hdr.NumBlocks != (uint64_t(Hdr.NumFunctions) + PerBlock - 1) / PerBlock)
@@ -613,6 +871,13 @@ Error CompactReader::parse() {
   }
   if (Error E = checkLoadSegments(Segments))
     return E;
+  Expected<ColumnCode> Code = ColumnCode::parse(Sec(SecColumnCode));
+  if (!Code)
+    return Code.takeError();
+  Columns = std::move(*Code);
+  if (!Columns.empty() && !Format.Details)
+    return makeError("a column code in a table without details");
+  Format.Columns = Columns.empty() ? nullptr : &Columns;
   expandPathsAndFiles();
   locateNameTokens();
   return Error::success();
@@ -725,7 +990,8 @@ Error CompactReader::decodeEntry(const token::TokenTable &Tokens,
 
 Error CompactReader::appendEntry(const token::TokenTable &Tokens,
                                  const uint8_t *P, const uint8_t *ListEnd,
-                                 const char *What, std::string &Out) const {
+                                 const char *What, std::string &Out,
+                                 const uint8_t **EntryEnd) const {
   // Name tokens come from the table located at open (no length sums nor
   // long-token searches per token); path tokens are only read at open.
   ArrayRef<TokenRef> Located;
@@ -737,6 +1003,8 @@ Error CompactReader::appendEntry(const token::TokenTable &Tokens,
     return makeError("corrupt " + Twine(What) +
                      " list entry: length runs past the list");
   const uint8_t *Q = C.pos(), *End = Q + N;
+  if (EntryEnd)
+    *EntryEnd = End;
   // Tokens are appended as they are read (no id list); one reservation
   // covers most names, whose bytes are a few times their codes' size.
   Out.reserve(Out.size() + std::min<uint64_t>(4 * N + 16, 1024));
@@ -764,6 +1032,51 @@ Error CompactReader::appendEntry(const token::TokenTable &Tokens,
   return Error::success();
 }
 
+Error CompactReader::appendName(const uint8_t *P, std::string &Out,
+                                const uint8_t *&EntryEnd) const {
+  const uint8_t *ListEnd = bytes(Names) + Names.size();
+  if (NameTokenRefs.empty())
+    return appendEntry(NameTokens, P, ListEnd, "name", Out, &EntryEnd);
+  // The tokens located at open: their ids are read first, then the name
+  // is written with one resize and a copy per token.
+  Cursor C(P, ListEnd);
+  uint64_t N = C.uleb();
+  if (!C.ok() || N > uint64_t(C.end() - C.pos()))
+    return makeError("corrupt name list entry: length runs past the list");
+  const uint8_t *Q = C.pos(), *End = Q + N;
+  EntryEnd = End;
+  SmallVector<uint32_t, 32> Ids;
+  uint64_t Size = 0;
+  const char Word = NameTokens.separators().Word;
+  const char Sub = NameTokens.separators().Sub;
+  while (Q < End) {
+    uint32_t Tok;
+    if (LLVM_UNLIKELY(!NameTokens.readId(Q, End, Tok)))
+      return makeError("corrupt name list entry: bad token id");
+    Ids.push_back(Tok);
+    Size += NameTokenRefs[Tok].Length + 1;
+  }
+  // Hostile token lengths could make a short entry expand to gigabytes:
+  // no real name comes near this bound.
+  if (LLVM_UNLIKELY(Size > (16u << 20)))
+    return makeError("corrupt name list entry: expands to more than 16 MiB");
+  const size_t Start = Out.size();
+  Out.resize(Start + Size);
+  char *W = &Out[Start];
+  for (size_t I = 0; I < Ids.size(); ++I) {
+    const TokenRef &T = NameTokenRefs[Ids[I]];
+    const char *Text = NameTokenText + T.Offset;
+    // As TokenTable::joinsWithSeparator: a token that starts with the
+    // sub-separator joins without a word separator.
+    if (I > 0 && !(Sub && T.Length && Text[0] == Sub))
+      *W++ = Word;
+    memcpy(W, Text, T.Length);
+    W += T.Length;
+  }
+  Out.resize(W - Out.data());
+  return Error::success();
+}
+
 Error CompactReader::getName(uint32_t Offset, std::string &Out) const {
   if (Offset >= Names.size())
     return makeError("name offset " + hexString(Offset) +
@@ -771,6 +1084,30 @@ Error CompactReader::getName(uint32_t Offset, std::string &Out) const {
                      " bytes)");
   return decodeEntry(NameTokens, bytes(Names) + Offset,
                      bytes(Names) + Names.size(), "name", Out);
+}
+
+Error CompactReader::getName(uint32_t Offset, std::string &Out,
+                             Declaration &Decl) const {
+  Decl = Declaration();
+  if (!Format.Details)
+    return getName(Offset, Out);
+  if (Offset >= Names.size())
+    return makeError("name offset " + hexString(Offset) +
+                     " is outside the name list (" + hexString(Names.size()) +
+                     " bytes)");
+  Out.clear();
+  const uint8_t *End = bytes(Names) + Names.size();
+  const uint8_t *DeclAt;
+  if (Error E = appendEntry(NameTokens, bytes(Names) + Offset, End, "name", Out,
+                            &DeclAt))
+    return E;
+  Cursor C(DeclAt, End);
+  Decl.File = C.u32leb();
+  Decl.Line = C.u32leb();
+  if (!C.ok())
+    return makeError("name entry at " + hexString(Offset) +
+                     ": truncated declaration");
+  return Error::success();
 }
 
 Error CompactReader::getPath(uint32_t Id, std::string &Out) const {
@@ -960,27 +1297,71 @@ Error CompactReader::decodeBlock(uint32_t Block,
   return Error::success();
 }
 
+const CompactReader::FunctionIndex &CompactReader::functionIndex() const {
+  std::call_once(IndexOnce, [this] {
+    FunctionIndex I;
+    std::vector<FunctionLocation> Block;
+    for (uint32_t B = 0; B < Hdr.NumBlocks; ++B) {
+      if (Error E = decodeBlock(B, Block)) {
+        consumeError(std::move(E)); // lookups decode blocks, and report it
+        return;
+      }
+      for (const FunctionLocation &L : Block) {
+        uint64_t Start = L.Start - Hdr.BaseAddress;
+        if (Start > UINT32_MAX || L.Size > UINT32_MAX ||
+            L.RecordEnd > UINT32_MAX)
+          return;
+        I.Starts.push_back(uint32_t(Start));
+        I.Sizes.push_back(uint32_t(L.Size));
+        I.RecordOffsets.push_back(uint32_t(L.RecordOffset));
+        I.RecordEnds.push_back(uint32_t(L.RecordEnd));
+      }
+    }
+    Index = std::move(I);
+  });
+  return Index;
+}
+
+bool CompactReader::findIndexed(uint64_t Address, FunctionLocation &Loc) const {
+  const FunctionIndex &I = Index;
+  const uint64_t Off = Address - Hdr.BaseAddress;
+  // The last function starting at or before Off, by conditional moves.
+  const uint32_t *S = I.Starts.data();
+  size_t Lo = 0, Count = I.Starts.size();
+  while (Count > 1) {
+    const size_t Half = Count / 2;
+    Lo = S[Lo + Half] <= Off ? Lo + Half : Lo;
+    Count -= Half;
+  }
+  if (S[Lo] > Off || Off - S[Lo] >= I.Sizes[Lo])
+    return false;
+  Loc = {Hdr.BaseAddress + S[Lo], I.Sizes[Lo], I.RecordOffsets[Lo],
+         I.RecordEnds[Lo]};
+  return true;
+}
+
 Expected<bool> CompactReader::findFunction(uint64_t Address,
                                            FunctionLocation &Loc) const {
   if (Hdr.NumBlocks == 0 || Address < Hdr.BaseAddress)
     return false;
+  if (!functionIndex().Starts.empty())
+    return findIndexed(Address, Loc);
   const uint64_t Off = Address - Hdr.BaseAddress;
   const uint8_t *Index = bytes(Data) + SecOff[SecBlockIndex];
-  // The last block whose first start is <= Off.
+  // The last block whose first start is <= Off, by a search whose steps
+  // are conditional moves: a branch per step would be mispredicted half
+  // the time.
   uint32_t Lo = 0, Count = Hdr.NumBlocks;
-  while (Count > 0) {
-    uint32_t Step = Count / 2;
-    uint32_t Mid = Lo + Step;
-    if (read64le(Index + uint64_t(Mid) * BlockIndexEntrySize) <= Off) {
-      Lo = Mid + 1;
-      Count -= Step + 1;
-    } else {
-      Count = Step;
-    }
+  while (Count > 1) {
+    const uint32_t Half = Count / 2;
+    const bool Right =
+        read64le(Index + uint64_t(Lo + Half) * BlockIndexEntrySize) <= Off;
+    Lo = Right ? Lo + Half : Lo;
+    Count -= Half;
   }
-  if (Lo == 0)
+  if (read64le(Index + uint64_t(Lo) * BlockIndexEntrySize) > Off)
     return false;
-  const uint32_t Block = Lo - 1;
+  const uint32_t Block = Lo;
   BlockBounds B = blockBounds(Block);
   Cursor C(B.Begin, B.End);
   uint64_t N = B.Count, Start = B.Start, RecOff = B.RecOff, RecEnd = B.RecEnd;
@@ -1009,64 +1390,64 @@ Expected<bool> CompactReader::findFunction(uint64_t Address,
   return false;
 }
 
-Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
-  LookupResult Result;
-  Result.Address = Address;
+struct CompactReader::RawFrame {
+  uint32_t Name = 0; ///< Offset of the name entry in Names.
+  uint32_t File = 0; ///< Compact file id.
+  uint32_t Line = 0, Column = 0, Discriminator = 0;
+  uint64_t Start = 0;
+  bool HasStart = true;
+};
+
+Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
+  Out.Frames.clear();
   FunctionLocation Loc;
   Expected<bool> Found = findFunction(Address, Loc);
   if (!Found)
     return Found.takeError();
   if (!*Found)
-    return Result;
+    return Error::success();
   const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
   Cursor C(Rec + Loc.RecordOffset, Rec + Loc.RecordEnd);
   const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
   Expected<uint64_t> HeadOr = readRecordHead(C, RecordFileOffset);
   if (!HeadOr)
     return HeadOr.takeError();
-  uint64_t Head = *HeadOr;
-  const uint32_t NameId = uint32_t(Head >> RecordFlagBits);
-  // Names and files are decoded last; prefetching their list entries while
-  // the rows and the inline tree are decoded hides most of the cache misses.
-  __builtin_prefetch(Names.data() + std::min<uint64_t>(NameId, Names.size()));
-
-  SourceFrame Frame;
-  Frame.StartAddress = Loc.Start;
+  const uint64_t Head = *HeadOr;
+  SmallVector<RawFrame, 8> Raw;
+  RawFrame Top;
+  Top.Name = uint32_t(Head >> RecordFlagBits);
+  Top.Start = Loc.Start;
+  // Names are decoded last; prefetching their entries while the rows and
+  // the inline tree are decoded hides most of the cache misses.
+  __builtin_prefetch(Names.data() + std::min<uint64_t>(Top.Name, Names.size()));
   if (!(Head & HasLines)) {
     // Without a line table GSYM ignores inline info as well.
-    if (Error E = getName(NameId, Frame.FunctionName))
-      return std::move(E);
-    Result.Frames.push_back(std::move(Frame));
-    return Result;
+    Raw.push_back(Top);
+    return materialize(Raw, Out);
   }
-  std::optional<LineEntry> Row;
-  LineEntry FirstRow;
-  bool IsFirst = true;
   const bool HasInline = Head & (HasInlineChildren | HasInlineRoot);
-  if (Error E = parseLines(C, Special, Loc.Start, RecordFileOffset, HasInline,
-                           [&](const LineEntry &R) {
-                             if (IsFirst) {
-                               FirstRow = R;
-                               IsFirst = false;
-                             }
-                             if (R.Address > Address)
-                               return false;
-                             Row = R;
-                             return true;
-                           }))
-    return std::move(E);
+  // Only the column of the row found is needed: the codes are decoded once
+  // that row is known.
+  RowSeek Seek;
+  BitReader Columns;
+  if (Error E = seekRow(C, Format, Loc.Start, RecordFileOffset, HasInline,
+                        Address, Seek, Columns))
+    return E;
   // As GSYM: no row at or before the address, or a row without a file, is
   // an error for the whole lookup.
-  if (!Row || Row->File == 0)
+  if (!Seek.Found || Seek.Row.File == 0)
     return makeError("address " + hexString(Address) +
                      " is not in the line table of the function at " +
                      hexString(Loc.Start));
-  if (Row->File > Hdr.NumFiles)
-    return makeError("line table file index " + Twine(Row->File) +
-                     " is out of range (" + Twine(Hdr.NumFiles) + " files)");
-  const bool LazyFiles = FileParts.empty() && Hdr.NumFiles != 0;
-  if (LazyFiles)
-    prefetch(Files, Hdr.NumFiles, Row->File - 1, false);
+  const LineEntry &FirstRow = Seek.First;
+  LineEntry *Row = &Seek.Row;
+  if (Format.Columns) {
+    Expected<uint16_t> Column =
+        columnOfRow(Columns, *Format.Columns, Seek.Index, RecordFileOffset);
+    if (!Column)
+      return Column.takeError();
+    Row->Column = *Column;
+  }
   SmallVector<Match, 8> Chain;
   if (Head & HasInlineChildren) {
     // Children of the implicit root refer to the first line row.
@@ -1077,71 +1458,217 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
                        ": truncated inline tree");
     for (uint64_t I = 0; I < NumChildren; ++I) {
       bool Hit = false;
-      if (Error E = matchNode(C, Loc.Start, PrevFile, PrevLine, 1,
-                              RecordFileOffset, Address, Chain, Hit))
-        return std::move(E);
+      if (Error E = matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine,
+                              1, RecordFileOffset, Address, Chain, Hit))
+        return E;
       if (Hit)
         break;
     }
   } else if (Head & HasInlineRoot) {
     uint32_t PrevFile = 0, PrevLine = 0;
     bool Hit = false;
-    if (Error E = matchNode(C, Loc.Start, PrevFile, PrevLine, 0,
+    if (Error E = matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine, 0,
                             RecordFileOffset, Address, Chain, Hit))
-      return std::move(E);
+      return E;
   }
-  for (const Match &M : Chain)
-    if (M.CallFile != 0) {
-      __builtin_prefetch(Names.data() +
-                         std::min<uint64_t>(M.Name, Names.size()));
-      if (LazyFiles)
-        prefetch(Files, Hdr.NumFiles, M.CallFile - 1, false);
-    }
-  if (LazyFiles) {
-    prefetch(Files, Hdr.NumFiles, Row->File - 1, true);
-    for (const Match &M : Chain)
-      if (M.CallFile != 0)
-        prefetch(Files, Hdr.NumFiles, M.CallFile - 1, true);
-  }
-
-  if (Error E = getName(NameId, Frame.FunctionName))
-    return std::move(E);
-  if (Error E = getFilePath(Row->File, Frame.FileName))
-    return std::move(E);
-  Frame.Line = Row->Line;
-  Result.Frames.reserve(Chain.size() + 1);
-  Result.Frames.push_back(std::move(Frame));
-  // Files already expanded in this lookup, by the frame that holds them.
-  SmallVector<std::pair<uint32_t, size_t>, 8> Known;
-  Known.emplace_back(Row->File, 0);
+  Top.File = Row->File;
+  Top.Line = Row->Line;
+  Top.Column = Row->Column;
+  Top.Discriminator = Row->Discriminator;
+  Raw.push_back(Top);
   // Innermost first: each matched call renames the current innermost frame
   // and pushes its caller at the call site.
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
-    if (It->CallFile > Hdr.NumFiles)
-      return makeError("inline call file index " + Twine(It->CallFile) +
-                       " is out of range (" + Twine(Hdr.NumFiles) + " files)");
     if (It->CallFile == 0)
       continue;
-    SourceFrame Caller;
-    Caller.FunctionName = std::move(Result.Frames.back().FunctionName);
-    Caller.StartAddress = Result.Frames.back().StartAddress;
-    // Inlined frames often share files: decode each file once per lookup.
-    std::optional<size_t> Have;
-    for (const auto &[Id, FrameIndex] : Known)
-      if (Id == It->CallFile)
-        Have = FrameIndex;
-    if (Have) {
-      Caller.FileName = Result.Frames[*Have].FileName;
-    } else {
-      if (Error E = getFilePath(It->CallFile, Caller.FileName))
-        return std::move(E);
-      Known.emplace_back(It->CallFile, Result.Frames.size());
-    }
+    RawFrame Caller = Raw.back();
+    Caller.File = It->CallFile;
     Caller.Line = It->CallLine;
-    if (Error E = getName(It->Name, Result.Frames.back().FunctionName))
-      return std::move(E);
-    Result.Frames.back().StartAddress = It->HitStart;
-    Result.Frames.push_back(std::move(Caller));
+    Caller.Column = It->Details.CallColumn;
+    Caller.Discriminator = It->Details.CallDiscriminator;
+    RawFrame &Callee = Raw.back();
+    Callee.Name = It->Name;
+    // Without details the start is the range's, as GSYM gives it; with
+    // them, what llvm-symbolizer prints: the call's DW_AT_low_pc or none.
+    Callee.Start = It->HitStart;
+    Callee.HasStart = true;
+    if (Format.Details) {
+      Callee.HasStart = It->Details.StartAddress.has_value();
+      if (It->Details.StartAddress)
+        Callee.Start = *It->Details.StartAddress;
+    }
+    __builtin_prefetch(Names.data() +
+                       std::min<uint64_t>(It->Name, Names.size()));
+    Raw.push_back(Caller);
+  }
+  return materialize(Raw, Out);
+}
+
+Expected<const FrameBuffer::CachedName *>
+CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
+  auto [It, New] = Out.Names.try_emplace(Offset);
+  if (!New)
+    return &It->second;
+  if (Offset >= Names.size()) {
+    Out.Names.erase(It);
+    return makeError("name offset " + hexString(Offset) +
+                     " is outside the name list (" + hexString(Names.size()) +
+                     " bytes)");
+  }
+  // Expanded into the scratch text, then kept in the arena (which never
+  // moves what it holds).
+  const uint8_t *NamesEnd = bytes(Names) + Names.size();
+  const uint8_t *EntryEnd;
+  std::string &Scratch = Out.Scratch;
+  Scratch.clear();
+  FrameBuffer::CachedName C;
+  Error E = appendName(bytes(Names) + Offset, Scratch, EntryEnd);
+  if (!E && Format.Details) {
+    Cursor D(EntryEnd, NamesEnd);
+    C.DeclFile = D.u32leb();
+    C.DeclLine = D.u32leb();
+    if (!D.ok())
+      E = makeError("name entry at " + hexString(Offset) +
+                    ": truncated declaration");
+  }
+  if (E) {
+    Out.Names.erase(Offset);
+    return std::move(E);
+  }
+  char *Copy = static_cast<char *>(Out.NameArena.Allocate(Scratch.size(), 1));
+  memcpy(Copy, Scratch.data(), Scratch.size());
+  Out.NameBytes += Scratch.size();
+  C.Name = StringRef(Copy, Scratch.size());
+  // The map may have grown while the name was expanded: find it again.
+  FrameBuffer::CachedName &Slot = Out.Names[Offset];
+  Slot = C;
+  return &Slot;
+}
+
+Error CompactReader::appendFileParts(uint32_t Id, FrameBuffer &Out,
+                                     FrameBuffer::Span &Dir,
+                                     FrameBuffer::Span &Base) const {
+  Dir = Base = FrameBuffer::Span();
+  if (Id == 0)
+    return Error::success();
+  if (Id > Hdr.NumFiles)
+    return makeError("file index " + Twine(Id) + " is out of range (" +
+                     Twine(Hdr.NumFiles) + " files)");
+  uint32_t DirId, BaseId;
+  if (Error E = getFileParts(Id, DirId, BaseId))
+    return E;
+  const uint8_t *ListEnd = bytes(Paths) + Paths.size();
+  for (auto [PathId, Span] :
+       {std::pair<uint32_t, FrameBuffer::Span *>{DirId, &Dir},
+        {BaseId, &Base}}) {
+    const uint8_t *P;
+    if (Error E = findListEntry(Paths, Hdr.NumPaths, PathId, 1, P))
+      return E;
+    Span->Offset = uint32_t(Out.Text.size());
+    if (Error E = appendEntry(PathTokens, P, ListEnd, "path", Out.Text))
+      return E;
+    Span->Size = uint32_t(Out.Text.size() - Span->Offset);
+  }
+  return Error::success();
+}
+
+Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
+                                 FrameBuffer &Out) const {
+  Out.Text.clear();
+  Out.Spans.clear();
+  Out.Frames.resize(Raw.size());
+  if (Out.NameReader != this || Out.NameBytes > FrameBuffer::NameCacheLimit)
+    Out.resetNames(this);
+  // Paths expanded at open are referred to in place; names (and paths of
+  // a table whose lists are read lazily) are expanded into Out.Text, and
+  // referred to once it stops growing.
+  const bool Cached = !FileParts.empty() || Hdr.NumFiles == 0;
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    const RawFrame &R = Raw[I];
+    FrameRef &F = Out.Frames[I];
+    F.Line = R.Line;
+    F.Column = R.Column;
+    F.Discriminator = R.Discriminator;
+    F.StartAddress = R.Start;
+    F.HasStartAddress = R.HasStart;
+    std::array<FrameBuffer::Span, 5> Spans;
+    Expected<const FrameBuffer::CachedName *> Name = cachedName(R.Name, Out);
+    if (!Name)
+      return Name.takeError();
+    F.Name = (*Name)->Name;
+    F.DeclLine = (*Name)->DeclLine;
+    const uint32_t DeclFile = (*Name)->DeclFile;
+    if (R.File > Hdr.NumFiles || DeclFile > Hdr.NumFiles)
+      return makeError("file index " + Twine(std::max(R.File, DeclFile)) +
+                       " is out of range (" + Twine(Hdr.NumFiles) + " files)");
+    if (Cached) {
+      auto Parts = [&](uint32_t Id, StringRef &Dir, StringRef &Base) {
+        if (Id == 0) {
+          Dir = Base = StringRef();
+          return;
+        }
+        auto [DirId, BaseId] = FileParts[Id - 1];
+        Dir = cachedPath(DirId);
+        Base = cachedPath(BaseId);
+      };
+      Parts(R.File, F.Dir, F.Base);
+      Parts(DeclFile, F.DeclDir, F.DeclBase);
+    } else {
+      if (Error E = appendFileParts(R.File, Out, Spans[1], Spans[2]))
+        return E;
+      if (Error E = appendFileParts(DeclFile, Out, Spans[3], Spans[4]))
+        return E;
+    }
+    Out.Spans.push_back(Spans);
+  }
+  auto Text = [&](const FrameBuffer::Span &S) {
+    return StringRef(Out.Text.data() + S.Offset, S.Size);
+  };
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    FrameRef &F = Out.Frames[I];
+    const std::array<FrameBuffer::Span, 5> &S = Out.Spans[I];
+    if (!Cached) {
+      F.Dir = Text(S[1]);
+      F.Base = Text(S[2]);
+      F.DeclDir = Text(S[3]);
+      F.DeclBase = Text(S[4]);
+    }
+  }
+  return Error::success();
+}
+
+/// The path of a file given as directory and base, as getFilePath joins it.
+static void joinInto(StringRef D, StringRef B, std::string &Out) {
+  if (!D.empty() && !B.empty() && D.back() != '/' && B[0] != '/' &&
+      D.find('\\') == StringRef::npos) {
+    Out.reserve(D.size() + 1 + B.size());
+    Out.assign(D.data(), D.size());
+    Out.push_back('/');
+    Out.append(B.data(), B.size());
+    return;
+  }
+  Out = gsym::joinPath(D, B);
+}
+
+Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
+  LookupResult Result;
+  Result.Address = Address;
+  FrameBuffer Buf;
+  if (Error E = lookupFrames(Address, Buf))
+    return std::move(E);
+  Result.Frames.resize(Buf.frames().size());
+  for (size_t I = 0; I < Buf.frames().size(); ++I) {
+    const FrameRef &F = Buf.frames()[I];
+    SourceFrame &S = Result.Frames[I];
+    S.FunctionName.assign(F.Name.data(), F.Name.size());
+    joinInto(F.Dir, F.Base, S.FileName);
+    S.Line = F.Line;
+    S.Column = F.Column;
+    S.Discriminator = F.Discriminator;
+    joinInto(F.DeclDir, F.DeclBase, S.StartFileName);
+    S.StartLine = F.DeclLine;
+    S.StartAddress = F.StartAddress;
+    S.HasStartAddress = F.HasStartAddress;
   }
   return Result;
 }
@@ -1159,13 +1686,17 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
   if (!HeadOr)
     return HeadOr.takeError();
   uint64_t Head = *HeadOr;
-  if (Error E = getName(uint32_t(Head >> RecordFlagBits), D.Name))
+  if (Error E = getName(uint32_t(Head >> RecordFlagBits), D.Name, D.Decl))
     return std::move(E);
+  if (D.Decl.File > Hdr.NumFiles)
+    return makeError("record at " + hexString(RecordFileOffset) +
+                     ": declaration file " + Twine(D.Decl.File) +
+                     " is out of range");
   D.HasLines = Head & HasLines;
   const uint8_t *LinesAt = C.pos();
   D.HeadBytes = LinesAt - (Rec + Loc.RecordOffset);
   if (D.HasLines) {
-    if (Error E = parseLines(C, Special, Loc.Start, RecordFileOffset,
+    if (Error E = parseLines(C, Format, Loc.Start, RecordFileOffset,
                              Head & (HasInlineChildren | HasInlineRoot),
                              [&](const LineEntry &R) {
                                D.Lines.push_back(R);
@@ -1184,6 +1715,7 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
     DecodedInline Root;
     Root.Ranges.push_back({Loc.Start, Loc.Start + Loc.Size});
     Root.Name = D.Name;
+    Root.Decl = D.Decl;
     uint32_t PrevFile = D.Lines.empty() ? 0 : D.Lines.front().File;
     uint32_t PrevLine = D.Lines.empty() ? 0 : D.Lines.front().Line;
     uint64_t NumChildren = C.uleb();

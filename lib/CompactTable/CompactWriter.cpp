@@ -3,12 +3,14 @@
 // Layout: docs/CompactTable.md. The writer works in passes: count names,
 // files and path components (ids follow decreasing use, so frequent ones
 // take one byte), compute every line row's deltas (which do not depend on
-// the special-opcode parameters) to choose those parameters, then encode
-// records, address blocks and the name, path and file lists.
+// the special-opcode parameters) to choose those parameters, count columns
+// for their prefix code, then encode records, address blocks and the name,
+// path and file lists.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/CompactTable/CompactWriter.h"
+#include "dwarfpack/CompactTable/ColumnCode.h"
 #include "dwarfpack/CompactTable/CompactFormat.h"
 #include "dwarfpack/Token/TokenTable.h"
 
@@ -93,27 +95,31 @@ bool isEmptyFile(const FunctionModel &M, FileId Id) {
 
 /// The line-row state machine of docs/CompactTable.md: recently used files
 /// (most recent first) with the last line seen in each.
+/// The line-row state machine of docs/CompactTable.md: recent contexts
+/// (a file and the last line seen there), most recent first. A file may
+/// have several: the caller's line and an inlined callee's, in one file.
 struct FileHistory {
   static constexpr unsigned Capacity = 32;
-  SmallVector<std::pair<uint32_t, uint32_t>, Capacity> Recent;
+  SmallVector<std::pair<uint32_t, uint32_t>, Capacity + 1> Recent;
 
-  int find(uint32_t File) const {
-    for (unsigned I = 0; I < Recent.size(); ++I)
-      if (Recent[I].first == File)
-        return I;
-    return -1;
+  /// Moves entry Index to the front; returns its line.
+  uint32_t select(unsigned Index) {
+    auto E = Recent[Index];
+    Recent.erase(Recent.begin() + Index);
+    Recent.insert(Recent.begin(), E);
+    return E.second;
   }
-  /// Makes File current; returns the line deltas are relative to.
-  uint32_t select(int Index, uint32_t File, uint32_t CurrentLine) {
-    uint32_t Base = CurrentLine;
-    if (Index >= 0) {
-      Base = Recent[Index].second;
-      Recent.erase(Recent.begin() + Index);
-    } else if (Recent.size() == Capacity) {
+  /// A new context of File at Line in front.
+  void add(uint32_t File, uint32_t Line) {
+    Recent.insert(Recent.begin(), {File, Line});
+    if (Recent.size() > Capacity)
       Recent.pop_back();
-    }
-    Recent.insert(Recent.begin(), {File, Base});
-    return Base;
+  }
+  /// Before a LongRow: the context left keeps its line behind the front.
+  void push() {
+    Recent.insert(Recent.begin() + 1, Recent.front());
+    if (Recent.size() > Capacity)
+      Recent.pop_back();
   }
 };
 
@@ -123,7 +129,12 @@ struct RowCode {
   uint64_t FileOperand = 0; ///< SetFile operand (1 means SwapFile).
   uint64_t AddrDelta = 0;
   int64_t LineDelta = 0;
+  uint32_t Discriminator = 0;
 };
+
+/// A name entry: the name and, with details, the declaration (model file
+/// id << 32 | line) that lookups print with it.
+using NameKey = std::pair<StringRef, uint64_t>;
 
 unsigned ulebSize(uint64_t V) { return getULEB128Size(V); }
 unsigned slebSize(int64_t V) { return getSLEB128Size(V); }
@@ -143,17 +154,82 @@ bool special(int LineBase, unsigned LineRange, uint64_t AddrDelta,
 
 struct Writer {
   const FunctionModel &M;
-  const WriteOptions &Opts;
+  WriteOptions Opts;
   WriteStats S;
 
-  Numbering<StringRef> NameIds;
+  Numbering<NameKey> NameIds;
   Numbering<FileId> FileIds; // model id -> compact id (1-based)
   Numbering<StringRef> PathIds;
   std::vector<std::vector<RowCode>> Codes; // per function
+  /// Without details: each function's rows, those that differ from the
+  /// previous one only in column or discriminator left out.
+  std::vector<std::vector<LineEntry>> PlainRows;
+  ColumnCode Columns;
   int LineBase = 0;
   unsigned LineRange = 1;
 
-  Writer(const FunctionModel &M, const WriteOptions &Opts) : M(M), Opts(Opts) {}
+  Writer(const FunctionModel &M, const WriteOptions &Options)
+      : M(M), Opts(Options) {
+    // A model without any (Breakpad input) is written without details.
+    Opts.Details = Options.Details && hasDetails(M);
+  }
+
+  static bool hasDetails(const InlineNode &N) {
+    if (N.CallColumn || N.CallDiscriminator || N.Decl.File || N.Decl.Line ||
+        N.LowPC)
+      return true;
+    return llvm::any_of(N.Children,
+                        [](const InlineNode &C) { return hasDetails(C); });
+  }
+  static bool hasDetails(const FunctionModel &M) {
+    return llvm::any_of(M.functions(), [](const FunctionEntry &F) {
+      return F.Decl.File || F.Decl.Line ||
+             llvm::any_of(F.Lines,
+                          [](const LineEntry &L) {
+                            return L.Column || L.Discriminator;
+                          }) ||
+             (F.Inline && hasDetails(*F.Inline));
+    });
+  }
+
+  ArrayRef<LineEntry> rows(size_t I) const {
+    return Opts.Details ? ArrayRef<LineEntry>(M.functions()[I].Lines)
+                        : ArrayRef<LineEntry>(PlainRows[I]);
+  }
+
+  void dropDetailRows() {
+    if (Opts.Details)
+      return;
+    PlainRows.resize(M.functions().size());
+    for (size_t I = 0; I < M.functions().size(); ++I)
+      for (const LineEntry &L : M.functions()[I].Lines) {
+        std::vector<LineEntry> &Out = PlainRows[I];
+        // Files that read as "no file" are one file to a lookup.
+        auto Same = [&](FileId A, FileId B) {
+          return A == B || (isEmptyFile(M, A) && isEmptyFile(M, B));
+        };
+        if (!Out.empty() && Same(Out.back().File, L.File) &&
+            Out.back().Line == L.Line)
+          continue;
+        LineEntry P;
+        P.Address = L.Address;
+        P.File = L.File;
+        P.Line = L.Line;
+        Out.push_back(P);
+      }
+  }
+
+  /// The name entry of Name declared at D (D ignored without details).
+  NameKey nameKey(StringRef Name, const Declaration &D) const {
+    if (!Opts.Details || (isEmptyFile(M, D.File) && D.Line == 0))
+      return {Name, 0};
+    uint64_t File = isEmptyFile(M, D.File) ? 0 : D.File;
+    return {Name, File << 32 | D.Line};
+  }
+  void useDecl(const Declaration &D) {
+    if (Opts.Details && !isEmptyFile(M, D.File))
+      FileIds.use(D.File);
+  }
 
   static StringRef nameOf(const FunctionEntry &F) {
     // GSYM cannot store an empty function name; its writer uses "??", and
@@ -161,42 +237,55 @@ struct Writer {
     return F.Name.empty() ? StringRef("??") : F.Name;
   }
 
-  DenseMap<StringRef, uint32_t> NameOffsets;
+  DenseMap<NameKey, uint32_t> NameOffsets;
   /// Names are referred to by the offset of their entry in the name list
   /// (frequent names first, so most offsets are short): a lookup reaches a
   /// name without an index.
-  uint32_t nameRef(StringRef Name) const { return NameOffsets.lookup(Name); }
+  uint32_t nameRef(StringRef Name, const Declaration &D) const {
+    return NameOffsets.lookup(nameKey(Name, D));
+  }
 
   uint32_t file(FileId Id) const {
     return isEmptyFile(M, Id) ? 0 : FileIds.id(Id);
   }
 
   void countNode(const InlineNode &N) {
-    NameIds.use(N.Name);
+    NameIds.use(nameKey(N.Name, N.Decl));
+    useDecl(N.Decl);
     if (!isEmptyFile(M, N.CallFile))
       FileIds.use(N.CallFile);
     for (const InlineNode &C : N.Children)
       countNode(C);
   }
 
+  bool fileLess(FileId A, FileId B) const {
+    const FileEntry &FA = M.file(A), &FB = M.file(B);
+    if (FA.Dir != FB.Dir)
+      return FA.Dir < FB.Dir;
+    return FA.Base < FB.Base;
+  }
+
   void numberAll() {
-    for (const FunctionEntry &F : M.functions()) {
-      NameIds.use(nameOf(F));
-      for (const LineEntry &L : F.Lines)
+    for (size_t I = 0; I < M.functions().size(); ++I) {
+      const FunctionEntry &F = M.functions()[I];
+      NameIds.use(nameKey(nameOf(F), F.Decl));
+      useDecl(F.Decl);
+      for (const LineEntry &L : rows(I))
         if (!isEmptyFile(M, L.File))
           FileIds.use(L.File);
       if (F.Inline)
         countNode(*F.Inline);
     }
-    NameIds.finish([](StringRef A, StringRef B) { return A < B; });
-    FileIds.finish(
-        [&](FileId A, FileId B) {
-          const FileEntry &FA = M.file(A), &FB = M.file(B);
-          if (FA.Dir != FB.Dir)
-            return FA.Dir < FB.Dir;
-          return FA.Base < FB.Base;
-        },
-        1);
+    // Ties by content: name, then declaration file path, then line.
+    NameIds.finish([&](const NameKey &A, const NameKey &B) {
+      if (A.first != B.first)
+        return A.first < B.first;
+      FileId FA = FileId(A.second >> 32), FB = FileId(B.second >> 32);
+      if (FA != FB)
+        return FA == 0 || (FB != 0 && fileLess(FA, FB));
+      return uint32_t(A.second) < uint32_t(B.second);
+    });
+    FileIds.finish([&](FileId A, FileId B) { return fileLess(A, B); }, 1);
     for (FileId F : FileIds.order()) {
       PathIds.use(M.file(F).Dir);
       PathIds.use(M.file(F).Base);
@@ -204,44 +293,80 @@ struct Writer {
     PathIds.finish([](StringRef A, StringRef B) { return A < B; });
   }
 
+  /// Bytes of a row's opcode and operands under the current window.
+  unsigned rowBytes(uint64_t AddrDelta, int64_t LineDelta) const {
+    uint8_t Op;
+    if (special(LineBase, LineRange, AddrDelta, LineDelta, Op))
+      return 1;
+    return 1 + ulebSize(AddrDelta) + slebSize(LineDelta);
+  }
+
+  /// The operations of every row. Each row takes the context that codes it
+  /// in the fewest bytes under the current special-opcode window: the
+  /// current one, an earlier one of the same file (the caller's line after
+  /// an inlined callee's, in one file), or a new one.
   Error computeRows() {
-    Codes.resize(M.functions().size());
+    Codes.assign(M.functions().size(), {});
     for (size_t I = 0; I < M.functions().size(); ++I) {
       const FunctionEntry &F = M.functions()[I];
-      if (F.Lines.empty())
+      ArrayRef<LineEntry> Lines = rows(I);
+      if (Lines.empty())
         continue;
       std::vector<RowCode> &Out = Codes[I];
-      Out.reserve(F.Lines.size());
+      Out.reserve(Lines.size());
       FileHistory H;
-      const LineEntry &First = F.Lines.front();
+      const LineEntry &First = Lines.front();
       if (First.Address < F.Range.Start)
         return makeError("function '" + nameOf(F) + "': line row at 0x" +
                          utohexstr(First.Address) + " before its start");
-      uint32_t CurFile = file(First.File);
-      H.select(-1, CurFile, First.Line);
+      H.add(file(First.File), First.Line);
       uint64_t PrevAddr = First.Address;
-      uint32_t PrevLine = First.Line;
-      for (size_t R = 1; R < F.Lines.size(); ++R) {
-        const LineEntry &L = F.Lines[R];
+      for (size_t R = 1; R < Lines.size(); ++R) {
+        const LineEntry &L = Lines[R];
         if (L.Address < PrevAddr)
           return makeError("function '" + nameOf(F) +
                            "': line rows not ascending at 0x" +
                            utohexstr(L.Address));
         RowCode C;
-        uint32_t BaseLine = PrevLine;
-        uint32_t NewFile = file(L.File);
-        if (NewFile != CurFile) {
-          C.FileSwitch = true;
-          int Idx = H.find(NewFile);
-          C.FileOperand = Idx >= 0 ? uint64_t(Idx) : H.Recent.size() + NewFile;
-          BaseLine = H.select(Idx, NewFile, PrevLine);
-          CurFile = NewFile;
-        }
         C.AddrDelta = L.Address - PrevAddr;
-        C.LineDelta = int64_t(L.Line) - int64_t(BaseLine);
+        C.Discriminator = L.Discriminator;
+        const uint32_t File = file(L.File);
+        auto Delta = [&](uint32_t Base) {
+          return int64_t(L.Line) - int64_t(Base);
+        };
+        // Cost and choice: -1 stays, 0 a new context, k >= 1 entry k.
+        unsigned Best = ~0u;
+        int Choice = -2;
+        if (H.Recent.front().first == File) {
+          Best = rowBytes(C.AddrDelta, Delta(H.Recent.front().second));
+          Choice = -1;
+        }
+        for (unsigned K = 1; K < H.Recent.size(); ++K) {
+          if (H.Recent[K].first != File)
+            continue;
+          unsigned Cost = (K == 1 ? 1 : 1 + ulebSize(K)) +
+                          rowBytes(C.AddrDelta, Delta(H.Recent[K].second));
+          if (Cost < Best) {
+            Best = Cost;
+            Choice = int(K);
+          }
+        }
+        const uint32_t CurrentLine = H.Recent.front().second;
+        if (Choice == -2) {
+          C.FileSwitch = true;
+          C.FileOperand = H.Recent.size() + uint64_t(File);
+          H.add(File, CurrentLine);
+        } else if (Choice > 0) {
+          C.FileSwitch = true;
+          C.FileOperand = unsigned(Choice);
+          H.select(unsigned(Choice));
+        }
+        C.LineDelta = Delta(H.Recent.front().second);
+        uint8_t Op;
+        if (!special(LineBase, LineRange, C.AddrDelta, C.LineDelta, Op))
+          H.push();
         H.Recent.front().second = L.Line;
         PrevAddr = L.Address;
-        PrevLine = L.Line;
         Out.push_back(C);
       }
     }
@@ -281,13 +406,54 @@ struct Writer {
       }
   }
 
-  Error encodeLines(const FunctionEntry &F, const std::vector<RowCode> &Rows,
-                    std::string &Out) {
-    const LineEntry &First = F.Lines.front();
+  /// The prefix code of the rows' columns; empty when every column is 0
+  /// (or without details).
+  void chooseColumnCode() {
+    if (!Opts.Details)
+      return;
+    // Keys are 32-bit: DenseMap reserves the two largest values of a key.
+    DenseMap<uint32_t, uint64_t> Counts;
+    bool AnyColumn = false;
+    for (const FunctionEntry &F : M.functions())
+      for (const LineEntry &L : F.Lines) {
+        ++Counts[L.Column];
+        AnyColumn |= L.Column != 0;
+      }
+    if (!AnyColumn)
+      return;
+    std::vector<std::pair<uint16_t, uint64_t>> List;
+    for (const auto &[Value, Count] : Counts)
+      List.push_back({uint16_t(Value), Count});
+    Columns = ColumnCode::fromCounts(List);
+  }
+
+  /// The column codes of a function's rows, as a line table stores them.
+  std::string encodeColumns(ArrayRef<LineEntry> Lines) const {
+    BitWriter W;
+    for (const LineEntry &L : Lines)
+      Columns.encode(L.Column, W);
+    return W.finish();
+  }
+
+  Error encodeLines(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
+                    const std::vector<RowCode> &Rows, std::string &Out) {
+    const LineEntry &First = Lines.front();
     appendULEB(Out, First.Address - F.Range.Start);
-    appendULEB(Out, file(First.File));
-    appendULEB(Out, First.Line);
+    if (Opts.Details) {
+      appendULEB(Out,
+                 uint64_t(file(First.File)) << 1 | (First.Discriminator != 0));
+      appendULEB(Out, First.Line);
+      if (First.Discriminator)
+        appendULEB(Out, First.Discriminator);
+    } else {
+      appendULEB(Out, file(First.File));
+      appendULEB(Out, First.Line);
+    }
     for (const RowCode &C : Rows) {
+      if (C.Discriminator) {
+        Out.push_back(char(SetDiscriminator));
+        appendULEB(Out, C.Discriminator);
+      }
       if (C.FileSwitch) {
         if (C.FileOperand == 1) {
           Out.push_back(char(SwapFile));
@@ -328,8 +494,21 @@ struct Writer {
                          "' not contained in its parent");
       Prev = R.End;
     }
-    appendULEB(Out, (uint64_t(N.Children.size()) << 1) |
-                        (N.Ranges.size() > 1 ? 1 : 0));
+    const bool StartAtFirst =
+        Opts.Details && N.LowPC && *N.LowPC == N.Ranges.front().Start;
+    uint64_t Extra = 0;
+    if (Opts.Details && N.LowPC && !StartAtFirst)
+      Extra |= ExtraStartAddress;
+    if (Opts.Details && N.CallDiscriminator)
+      Extra |= ExtraCallDiscriminator;
+    uint64_t Flags = N.Ranges.size() > 1 ? uint64_t(NodeMultiRange) : 0;
+    if (StartAtFirst)
+      Flags |= NodeStartAtFirstRange;
+    if (Extra)
+      Flags |= NodeExtra;
+    appendULEB(Out,
+               (uint64_t(N.Children.size()) << nodeFlagBits(Opts.Details)) |
+                   Flags);
     if (N.Ranges.size() > 1)
       appendULEB(Out, N.Ranges.size());
     Prev = ParentBase;
@@ -338,28 +517,45 @@ struct Writer {
       appendULEB(Out, R.size());
       Prev = R.End;
     }
-    appendULEB(Out, nameRef(N.Name));
+    appendULEB(Out, nameRef(N.Name, N.Decl));
     uint32_t CallFile = file(N.CallFile);
     appendULEB(Out, CallFile == PrevFile ? 0 : uint64_t(CallFile) + 1);
     appendSLEB(Out, int64_t(N.CallLine) - int64_t(PrevLine));
     PrevFile = CallFile;
     PrevLine = N.CallLine;
+    if (Opts.Details) {
+      appendULEB(Out, N.CallColumn);
+      if (Extra) {
+        appendULEB(Out, Extra);
+        if (Extra & ExtraStartAddress)
+          appendSLEB(Out, int64_t(*N.LowPC - N.Ranges.front().Start));
+        if (Extra & ExtraCallDiscriminator)
+          appendULEB(Out, N.CallDiscriminator);
+      }
+    }
+    if (N.Children.empty())
+      return Error::success();
+    // The children's bytes come after their size, so that a lookup skips
+    // the subtree of a node off its address's path in one step.
+    std::string Children;
     uint32_t ChildFile = 0, ChildLine = 0;
     for (const InlineNode &C : N.Children) {
       ++S.InlineNodes;
       if (Error E = encodeNode(C, N.Ranges.front().Start, N.Ranges, ChildFile,
-                               ChildLine, Depth + 1, Out))
+                               ChildLine, Depth + 1, Children))
         return E;
     }
+    appendULEB(Out, Children.size());
+    Out += Children;
     return Error::success();
   }
 
   /// Children of the root are encoded with the function's first line row
   /// as the reference for the first call site.
-  Error encodeChildren(const FunctionEntry &F, const InlineNode &Root,
-                       std::string &Out) {
-    uint32_t PrevFile = F.Lines.empty() ? 0 : file(F.Lines.front().File);
-    uint32_t PrevLine = F.Lines.empty() ? 0 : F.Lines.front().Line;
+  Error encodeChildren(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
+                       const InlineNode &Root, std::string &Out) {
+    uint32_t PrevFile = Lines.empty() ? 0 : file(Lines.front().File);
+    uint32_t PrevLine = Lines.empty() ? 0 : Lines.front().Line;
     appendULEB(Out, Root.Children.size());
     for (const InlineNode &C : Root.Children) {
       ++S.InlineNodes;
@@ -370,27 +566,42 @@ struct Writer {
     return Error::success();
   }
 
+  /// A root that the record can leave implicit: the function itself.
+  bool isStandardRoot(const FunctionEntry &F, const InlineNode &R) const {
+    if (R.Ranges.size() != 1 || !(R.Ranges.front() == F.Range) ||
+        R.Name != nameOf(F) || file(R.CallFile) != 0 || R.CallLine != 0)
+      return false;
+    return !Opts.Details ||
+           (nameKey(R.Name, R.Decl) == nameKey(nameOf(F), F.Decl) &&
+            R.CallColumn == 0 && R.CallDiscriminator == 0 && !R.LowPC);
+  }
+
   Expected<std::string> encodeRecord(size_t I) {
     const FunctionEntry &F = M.functions()[I];
+    ArrayRef<LineEntry> Lines = rows(I);
     std::string Out;
     uint64_t Flags = 0;
-    if (!F.Lines.empty())
+    if (!Lines.empty())
       Flags |= HasLines;
     bool StandardRoot = false;
     if (F.Inline) {
-      const InlineNode &R = *F.Inline;
-      StandardRoot = R.Ranges.size() == 1 && R.Ranges.front() == F.Range &&
-                     R.Name == nameOf(F) && file(R.CallFile) == 0 &&
-                     R.CallLine == 0;
+      StandardRoot = isStandardRoot(F, *F.Inline);
       Flags |= StandardRoot ? HasInlineChildren : HasInlineRoot;
     }
-    appendULEB(Out, (uint64_t(nameRef(nameOf(F))) << RecordFlagBits) | Flags);
+    appendULEB(Out, (uint64_t(nameRef(nameOf(F), F.Decl)) << RecordFlagBits) |
+                        Flags);
     S.FramingBytes += Out.size();
-    if (!F.Lines.empty()) {
+    if (!Lines.empty()) {
       size_t Before = Out.size();
-      appendULEB(Out, F.Lines.size());
+      appendULEB(Out, Lines.size());
+      if (!Columns.empty()) {
+        std::string Bits = encodeColumns(Lines);
+        appendULEB(Out, Bits.size());
+        Out += Bits;
+        S.ColumnBytes += Out.size() - Before - ulebSize(Lines.size());
+      }
       std::string Rows;
-      if (Error E = encodeLines(F, Codes[I], Rows))
+      if (Error E = encodeLines(F, Lines, Codes[I], Rows))
         return std::move(E);
       // With an inline tree after the rows, their size lets a lookup stop
       // decoding rows at its address and jump to the tree.
@@ -398,12 +609,12 @@ struct Writer {
         appendULEB(Out, Rows.size());
       Out += Rows;
       S.LineBytes += Out.size() - Before;
-      S.LineRows += F.Lines.size();
+      S.LineRows += Lines.size();
     }
     if (F.Inline) {
       size_t Before = Out.size();
       if (StandardRoot) {
-        if (Error E = encodeChildren(F, *F.Inline, Out))
+        if (Error E = encodeChildren(F, Lines, *F.Inline, Out))
           return std::move(E);
       } else {
         uint32_t PrevFile = 0, PrevLine = 0;
@@ -430,10 +641,12 @@ struct Writer {
 
   /// Token-encodes Strings. Returns the list section (WithIndex) or the
   /// bare entries, and each entry's offset among the entries.
+  /// Suffixes, when given, are appended to the entries (declarations).
   static Expected<std::string>
   makeNameList(const std::vector<StringRef> &Strings, token::Separators Seps,
                std::string &TokenBytes, bool WithIndex,
-               std::vector<uint32_t> *Offsets = nullptr) {
+               std::vector<uint32_t> *Offsets = nullptr,
+               const std::vector<std::string> *Suffixes = nullptr) {
     token::TokenTableBuilder B(Seps);
     for (StringRef Str : Strings)
       B.addName(Str);
@@ -455,7 +668,8 @@ struct Writer {
     Entries.reserve(Strings.size());
     SmallVector<uint32_t, 16> Ids;
     SmallVector<uint8_t, 64> Code;
-    for (StringRef Str : Strings) {
+    for (size_t I = 0; I < Strings.size(); ++I) {
+      StringRef Str = Strings[I];
       Ids.clear();
       Code.clear();
       bool OK = Enc->tokenize(Str, Ids);
@@ -468,6 +682,8 @@ struct Writer {
       std::string E;
       appendULEB(E, Code.size());
       E.append(reinterpret_cast<const char *>(Code.data()), Code.size());
+      if (Suffixes)
+        E += (*Suffixes)[I];
       Entries.push_back(std::move(E));
     }
     if (WithIndex)
@@ -499,17 +715,39 @@ struct Writer {
         return makeError("functions not sorted or overlapping at 0x" +
                          utohexstr(Fs[I].Range.Start));
     }
+    dropDetailRows();
     numberAll();
+    // The contexts rows take depend on the special-opcode window, and the
+    // window on the rows' deltas: deltas under a common window choose the
+    // window, under which the rows are then coded.
+    LineBase = -4;
+    LineRange = 13;
     if (Error E = computeRows())
       return std::move(E);
     chooseLineParams();
+    if (Error E = computeRows())
+      return std::move(E);
+    chooseColumnCode();
 
-    // Names first: records refer to them by offset.
+    // Names first: records refer to them by offset. With details each
+    // entry ends with its declaration.
     std::string NameTokens;
     std::vector<uint32_t> Offsets;
+    std::vector<StringRef> NameStrings;
+    std::vector<std::string> Decls;
+    for (const NameKey &K : NameIds.order()) {
+      NameStrings.push_back(K.first);
+      if (!Opts.Details)
+        continue;
+      std::string D;
+      FileId DeclFile = FileId(K.second >> 32);
+      appendULEB(D, DeclFile ? FileIds.id(DeclFile) : 0);
+      appendULEB(D, uint32_t(K.second));
+      Decls.push_back(std::move(D));
+    }
     Expected<std::string> Names =
-        makeNameList(NameIds.order(), token::Separators{'_', '.'}, NameTokens,
-                     false, &Offsets);
+        makeNameList(NameStrings, token::Separators{'_', '.'}, NameTokens,
+                     false, &Offsets, Opts.Details ? &Decls : nullptr);
     if (!Names)
       return Names.takeError();
     if (Names->size() > UINT32_MAX)
@@ -569,16 +807,20 @@ struct Writer {
       appendU64(Segments, Seg.Address);
       appendU64(Segments, Seg.FileSize);
     }
+    std::string ColumnSection;
+    Columns.serialize(ColumnSection);
+    S.ColumnBytes += ColumnSection.size();
+    S.LineBytes += ColumnSection.size();
     const std::string *Sections[NumSections] = {
-        &UUID,   &Index,      &Blocks, &Records, &NameTokens,
-        &*Names, &PathTokens, &*Paths, &Files,   &Segments};
+        &UUID,       &Index,  &Blocks, &Records,  &NameTokens,   &*Names,
+        &PathTokens, &*Paths, &Files,  &Segments, &ColumnSection};
 
     std::string Out;
     appendU32(Out, Magic);
     Out.push_back(char(Version & 0xff));
     Out.push_back(char(Version >> 8));
     Out.push_back(char(Opts.BlockShift));
-    Out.push_back(0);
+    Out.push_back(char(Opts.Details ? HasDetails : 0));
     appendU64(Out, Base);
     appendU32(Out, N);
     appendU32(Out, NumBlocks);

@@ -350,39 +350,41 @@ Die Die::getAttributeValueAsReferencedDie(const FormValue &V) const {
   return U->refTarget(V);
 }
 
+std::optional<FormValue>
+Die::findRecursively(ArrayRef<dwarf::Attribute> Attrs) const {
+  // As LLVM's: depth first, the abstract origin pushed before the
+  // specification (so the specification is looked at first), each DIE
+  // once.
+  SmallVector<Die, 3> Worklist{*this};
+  SmallVector<Die, 4> Seen{*this};
+  while (!Worklist.empty()) {
+    Die D = Worklist.pop_back_val();
+    if (!D)
+      continue;
+    for (dwarf::Attribute A : Attrs)
+      if (auto V = D.find(A))
+        return V;
+    for (dwarf::Attribute A :
+         {dwarf::DW_AT_abstract_origin, dwarf::DW_AT_specification})
+      if (Die R = D.getAttributeValueAsReferencedDie(A))
+        if (!is_contained(Seen, R) && Seen.size() < 64) {
+          Seen.push_back(R);
+          Worklist.push_back(R);
+        }
+  }
+  return std::nullopt;
+}
+
 const char *Die::getLinkageNameOrName() const {
-  // DWARFDie::getName(LinkageName): findRecursively for the linkage names
-  // (DW_AT_MIPS_linkage_name first), then for DW_AT_name; each search
-  // takes the DIE, then (depth first, the specification before the
-  // abstract origin) the DIEs those refer to, each once.
-  auto FindRecursively =
-      [&](ArrayRef<dwarf::Attribute> Attrs) -> std::optional<FormValue> {
-    SmallVector<Die, 3> Worklist{*this};
-    SmallVector<Die, 4> Seen{*this};
-    while (!Worklist.empty()) {
-      Die D = Worklist.pop_back_val();
-      if (!D)
-        continue;
-      for (dwarf::Attribute A : Attrs)
-        if (auto V = D.find(A))
-          return V;
-      for (dwarf::Attribute A :
-           {dwarf::DW_AT_abstract_origin, dwarf::DW_AT_specification})
-        if (Die R = D.getAttributeValueAsReferencedDie(A))
-          if (!is_contained(Seen, R) && Seen.size() < 64) {
-            Seen.push_back(R);
-            Worklist.push_back(R);
-          }
-    }
-    return std::nullopt;
-  };
+  // DWARFDie::getName(LinkageName): the linkage names (DW_AT_MIPS_linkage_name
+  // first), then DW_AT_name, each found recursively.
   auto ToString = [](std::optional<FormValue> V) -> const char * {
     return V ? V->cstr() : nullptr;
   };
-  if (const char *N = ToString(FindRecursively(
+  if (const char *N = ToString(findRecursively(
           {dwarf::DW_AT_MIPS_linkage_name, dwarf::DW_AT_linkage_name})))
     return N;
-  return ToString(FindRecursively({dwarf::DW_AT_name}));
+  return ToString(findRecursively({dwarf::DW_AT_name}));
 }
 
 Die Die::getParent() const {

@@ -345,8 +345,19 @@ void encodeChunk(const std::vector<FunctionEntry> &Fs, size_t Begin, size_t End,
     if (!F.Lines.empty()) {
       LinePayload.clear();
       Mapped.clear();
-      for (const LineEntry &L : F.Lines)
-        Mapped.push_back({L.Address, T.fileOf(L.File), L.Line});
+      // GSYM has no columns nor discriminators: rows that differ from the
+      // previous one only there say nothing more to a GSYM reader.
+      for (const LineEntry &L : F.Lines) {
+        uint32_t File = T.fileOf(L.File);
+        if (!Mapped.empty() && Mapped.back().File == File &&
+            Mapped.back().Line == L.Line)
+          continue;
+        LineEntry G;
+        G.Address = L.Address;
+        G.File = File;
+        G.Line = L.Line;
+        Mapped.push_back(G);
+      }
       if (Error E = encodeLineTable(Mapped, F.Range.Start, LinePayload)) {
         C.Error =
             ("function '" + F.Name + "': " + toString(std::move(E))).str();
@@ -355,7 +366,7 @@ void encodeChunk(const std::vector<FunctionEntry> &Fs, size_t Begin, size_t End,
       W.u32(LineTableInfo);
       W.u32(LinePayload.size());
       C.Buf.append(LinePayload);
-      C.Rows += F.Lines.size();
+      C.Rows += Mapped.size();
     }
     if (F.Inline) {
       W.u32(InlineInfo);

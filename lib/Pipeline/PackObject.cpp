@@ -24,7 +24,7 @@ double secondsSince(Clock::time_point T) {
 Expected<std::string> encodeTable(const FunctionModel &Model,
                                   TableFormat Format, unsigned Threads,
                                   gsym::WriteStats *Stats,
-                                  compact::WriteStats *Compact) {
+                                  compact::WriteStats *Compact, bool Details) {
   gsym::WriteStats WS;
   if (Format == TableFormat::Gsym) {
     Expected<std::string> Bytes = gsym::encodeGsym(Model, &WS, Threads);
@@ -33,7 +33,9 @@ Expected<std::string> encodeTable(const FunctionModel &Model,
     return Bytes;
   }
   compact::WriteStats CWS;
-  Expected<std::string> Bytes = compact::encodeCompact(Model, &CWS);
+  compact::WriteOptions Options;
+  Options.Details = Details;
+  Expected<std::string> Bytes = compact::encodeCompact(Model, &CWS, Options);
   // Compact's figures mapped onto GSYM's, for reports of either format.
   WS.Functions = CWS.Functions;
   WS.LineRows = CWS.LineRows;
@@ -133,8 +135,9 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
     R->Model.finalize(Log);
     R->Times.Finalize = secondsSince(T0);
     if (!R->Model.functions().empty()) {
-      Expected<std::string> Bytes = encodeTable(
-          R->Model, Opts.Format, Threads, &R->TableStats, &R->CompactStats);
+      Expected<std::string> Bytes =
+          encodeTable(R->Model, Opts.Format, Threads, &R->TableStats,
+                      &R->CompactStats, Opts.TableDetails);
       if (Bytes)
         R->Table = std::move(*Bytes);
       else

@@ -186,6 +186,7 @@ ResultPrinter::selectFrames(const LookupResult &R) const {
     const SourceFrame &Fn = F.back();
     One.FunctionName = Fn.FunctionName;
     One.StartAddress = Fn.StartAddress;
+    One.HasStartAddress = Fn.HasStartAddress;
     One.Size = Fn.Size;
     One.Module = Fn.Module;
     One.SymbolType = Fn.SymbolType;
@@ -267,7 +268,7 @@ json::Object ResultPrinter::frameToJSON(const SourceFrame *F) const {
   O["FileName"] = F ? displayPath(F->FileName) : "";
   O["FunctionName"] = Named ? displayName(F->FunctionName) : "";
   O["Line"] = F ? F->Line : 0;
-  O["StartAddress"] = F ? toHex(F->StartAddress) : "";
+  O["StartAddress"] = F && F->HasStartAddress ? toHex(F->StartAddress) : "";
   O["StartFileName"] = F ? displayPath(F->StartFileName) : "";
   O["StartLine"] = F ? F->StartLine : 0;
   return O;

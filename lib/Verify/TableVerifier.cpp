@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/Verify/TableVerifier.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/Support/DwarfSections.h"
 
 #include "dwarfpack/CompactTable/CompactReader.h"
@@ -68,10 +69,23 @@ template <typename FnT> void forEachSubprogram(DWARFUnit &U, FnT Fn) {
 
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
+/// ":column[ (discriminator N)] decl FILE:LINE start 0x..|none", the
+/// details a frame is compared on.
+std::string describeDetails(uint32_t Column, uint32_t Discriminator,
+                            StringRef DeclFile, uint32_t DeclLine,
+                            std::optional<uint64_t> Start) {
+  std::string S = ":" + std::to_string(Column);
+  if (Discriminator)
+    S += " (discriminator " + std::to_string(Discriminator) + ")";
+  S += " decl " + DeclFile.str() + ":" + std::to_string(DeclLine);
+  S += " start " + (Start ? hex(*Start) : std::string("none"));
+  return S;
+}
+
 /// A table's name matches a DWARF one when equal, when it is the name of a
 /// compiler clone of it, or when it is the same name qualified with its
-/// scopes (GSYM and compact converters qualify short names, DWARF gives the
-/// bare DW_AT_name).
+/// scopes (llvm-gsymutil qualifies short names, DWARF gives the bare
+/// DW_AT_name).
 bool namesMatch(StringRef Table, StringRef Dwarf) {
   if (Table == Dwarf)
     return true;
@@ -98,6 +112,13 @@ struct DwarfFrame {
   llvm::StringRef Name; // DILineInfo::BadString when unknown
   llvm::StringRef File; // empty when unknown
   uint32_t Line = 0;
+  uint32_t Column = 0;
+  uint32_t Discriminator = 0;
+  /// The frame's DIE's declaration and DW_AT_low_pc, as
+  /// DWARFContext::getInliningInfoForAddress gives them.
+  llvm::StringRef DeclFile;
+  uint32_t DeclLine = 0;
+  std::optional<uint64_t> LowPC;
 };
 
 /// DWARFContext::getInliningInfoForAddress, step for step with the same
@@ -155,14 +176,25 @@ public:
         uint32_t Row = LT->lookupAddress(sectioned(Addr));
         if (Row != UINT32_MAX)
           if (std::optional<StringRef> File =
-                  fileName(CU, LT, LT->Rows[Row].File))
-            Out.push_back({DILineInfo::BadString, *File, LT->Rows[Row].Line});
+                  fileName(CU, LT, LT->Rows[Row].File)) {
+            DwarfFrame F;
+            F.Name = DILineInfo::BadString;
+            F.File = *File;
+            F.Line = LT->Rows[Row].Line;
+            F.Column = LT->Rows[Row].Column;
+            F.Discriminator = LT->Rows[Row].Discriminator;
+            Out.push_back(F);
+          }
       }
       return !Out.empty();
     }
     for (size_t I = 0; I < Chain.size(); ++I) {
       DwarfFrame F;
       F.Name = name(Chain[I]);
+      const DieDetails &D = details(Chain[I]);
+      F.DeclFile = D.DeclFile;
+      F.DeclLine = D.DeclLine;
+      F.LowPC = D.LowPC;
       if (I == 0) {
         if (LT) {
           uint32_t Row = LT->lookupAddress(sectioned(Addr));
@@ -171,6 +203,8 @@ public:
             if (std::optional<StringRef> File = fileName(CU, LT, R.File)) {
               F.File = *File;
               F.Line = R.Line;
+              F.Column = R.Column;
+              F.Discriminator = R.Discriminator;
             }
           }
         }
@@ -180,6 +214,8 @@ public:
           if (std::optional<StringRef> File = fileName(CU, LT, C.File))
             F.File = *File;
         F.Line = C.Line;
+        F.Column = C.Column;
+        F.Discriminator = C.Discriminator;
       }
       Out.push_back(F);
     }
@@ -188,8 +224,35 @@ public:
 
 private:
   struct CallSite {
-    uint32_t File = 0, Line = 0;
+    uint32_t File = 0, Line = 0, Column = 0, Discriminator = 0;
   };
+  struct DieDetails {
+    StringRef DeclFile;
+    uint32_t DeclLine = 0;
+    std::optional<uint64_t> LowPC;
+  };
+  /// What DWARFContext::getInliningInfoForAddress reads of a chain DIE
+  /// besides its name, with LLVM's own getDeclFile and getDeclLine (the
+  /// context locks its line tables when it is shared by threads).
+  const DieDetails &details(const DWARFDie &D) {
+    auto [It, New] = Details.try_emplace(D.getDebugInfoEntry());
+    if (New) {
+      // getDeclFile reads the line table of the unit that holds the value:
+      // only when it was loaded beforehand (a header LLVM cannot take is
+      // never handed to it).
+      std::optional<DWARFFormValue> V =
+          D.findRecursively(dwarf::DW_AT_decl_file);
+      DWARFUnit *Owner = V ? const_cast<DWARFUnit *>(V->getUnit()) : nullptr;
+      if (Owner && LineTables.lookup(Owner->getLinkedUnit()))
+        It->second.DeclFile = Saver.save(D.getDeclFile(
+            DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath));
+      It->second.DeclLine = uint32_t(D.getDeclLine());
+      if (std::optional<object::SectionedAddress> Low =
+              dwarf::toSectionedAddress(D.find(dwarf::DW_AT_low_pc)))
+        It->second.LowPC = Low->Address;
+    }
+    return It->second;
+  }
 
   const DWARFDebugLine::LineTable *lineTable(DWARFUnit *CU) {
     return LineTables.lookup(CU);
@@ -206,10 +269,9 @@ private:
   }
   const CallSite &callSite(const DWARFDie &D) {
     auto [It, New] = CallSites.try_emplace(D.getDebugInfoEntry());
-    if (New) {
-      uint32_t Column = 0, Discriminator = 0;
-      D.getCallerFrame(It->second.File, It->second.Line, Column, Discriminator);
-    }
+    if (New)
+      D.getCallerFrame(It->second.File, It->second.Line, It->second.Column,
+                       It->second.Discriminator);
     return It->second;
   }
   std::optional<StringRef>
@@ -233,6 +295,7 @@ private:
   ArrayRef<PlacedSection> Placed;
   DenseMap<const void *, StringRef> Names;
   DenseMap<const void *, CallSite> CallSites;
+  DenseMap<const void *, DieDetails> Details;
   DenseMap<std::pair<const void *, uint64_t>, std::optional<StringRef>> Files;
   BumpPtrAllocator Alloc;
   StringSaver Saver{Alloc};
@@ -351,13 +414,18 @@ private:
     }
     return filesMatch(gsym::joinPath(Dir, Base), Path);
   }
-  static std::string describeTable(ArrayRef<TableFrame> Frames) {
+  /// The frames; with Details, also what tables with details add.
+  static std::string describeTable(ArrayRef<TableFrame> Frames,
+                                   bool Details = false) {
     std::string S;
     for (const TableFrame &F : Frames) {
       if (!S.empty())
         S += " <- ";
       S += (F.Name + " " + gsym::joinPath(F.Dir, F.Base) + ":" + Twine(F.Line))
                .str();
+      if (Details)
+        S += describeDetails(F.Column, F.Discriminator, F.DeclFile, F.DeclLine,
+                             F.Start);
     }
     return S.empty() ? "nothing" : S;
   }
@@ -384,12 +452,15 @@ private:
 
 } // namespace
 
-static std::string describe(ArrayRef<DwarfFrame> Frames) {
+static std::string describe(ArrayRef<DwarfFrame> Frames, bool Details = false) {
   std::string S;
   for (const DwarfFrame &F : Frames) {
     if (!S.empty())
       S += " <- ";
     S += (F.Name + " " + F.File + ":" + Twine(F.Line)).str();
+    if (Details)
+      S += describeDetails(F.Column, F.Discriminator, F.DeclFile, F.DeclLine,
+                           F.LowPC);
   }
   return S.empty() ? "nothing" : S;
 }
@@ -432,13 +503,17 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
   if (CrossCheck)
     crossCheck(Addr);
   auto Report = [&](StringRef Kind, unsigned Frame) {
-    if ((Kind == "function-name" || Kind == "frame-count") &&
+    if ((Kind == "function-name" || Kind == "frame-count" ||
+         Kind == "declaration") &&
         isFoldedCopy(Func)) {
       ++Stats.FoldedAddresses;
       return;
     }
+    bool Details = Kind == "column" || Kind == "discriminator" ||
+                   Kind == "declaration" || Kind == "start-address";
     mismatch(Kind, hex(Addr) + " frame " + Twine(Frame) + ": " + T.kind() +
-                       " " + describeTable(F) + "; DWARF " + describe(DFrames));
+                       " " + describeTable(F, Details) + "; DWARF " +
+                       describe(DFrames, Details));
   };
   if (F.size() != DFrames.size())
     return Report("frame-count", 0);
@@ -458,6 +533,21 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
       return Report("file", I);
     if (F[I].Line != DF.Line)
       return Report("line", I);
+    if (!T.hasDetails())
+      continue;
+    if (F[I].Column != DF.Column)
+      return Report("column", I);
+    if (F[I].Discriminator != DF.Discriminator)
+      return Report("discriminator", I);
+    if (DF.Name == DILineInfo::BadString)
+      continue; // no DIE: neither declares anything
+    if (F[I].DeclLine != DF.DeclLine ||
+        !(F[I].DeclFile == DF.DeclFile ||
+          filesMatch(F[I].DeclFile, DF.DeclFile)))
+      return Report("declaration", I);
+    // The outermost frame's start is the function's (or its symbol's).
+    if (I + 1 < F.size() && F[I].Start != DF.LowPC)
+      return Report("start-address", I);
   }
 }
 
@@ -477,8 +567,13 @@ void Checker::crossCheck(uint64_t Addr) {
     // LLVM does not read dwz's supplementary file: where it knows no
     // name, ours may come from there.
     bool NameFromSup = Shared.Sup && A.FunctionName == DILineInfo::BadString;
-    Same = (A.FunctionName == DFrames[I].Name || NameFromSup) &&
-           File == DFrames[I].File && A.Line == DFrames[I].Line;
+    const DwarfFrame &F = DFrames[I];
+    Same = (A.FunctionName == F.Name || NameFromSup) && File == F.File &&
+           A.Line == F.Line && A.Column == F.Column &&
+           A.Discriminator == F.Discriminator && A.StartLine == F.DeclLine &&
+           (NameFromSup || A.StartFileName == F.DeclFile ||
+            (A.StartFileName == DILineInfo::BadString && F.DeclFile.empty())) &&
+           (I + 1 == D.getNumberOfFrames() || A.StartAddress == F.LowPC);
   }
   if (!Same)
     mismatch("internal-oracle", hex(Addr) + ": cached DWARF answer " +
@@ -869,15 +964,19 @@ Expected<TableVerifyStats> verifyTableBuffer(MemoryBufferRef TableBytes,
     Gsym = std::move(*R);
     Table = makeGsymTable(*Gsym);
   }
-  auto Bin = object::createBinary(ObjectBytes);
-  if (!Bin)
-    return createFileError(ObjectPath, Bin.takeError());
-  auto *Obj = dyn_cast<ObjectFile>(Bin->get());
-  if (!Obj)
-    return createFileError(
-        ObjectPath,
-        createStringError(inconvertibleErrorCode(), "not an object file"));
-  Expected<TableVerifyStats> S = verifyTableAgainst(*Table, *Obj, Log, Opts);
+  // Opened as every command opens an object, so that the same files are
+  // refused with the same messages; the comparison then reads its DWARF
+  // with LLVM's reader, independently of ours. dwz's file is the
+  // verifier's own business.
+  input::OpenOptions Open;
+  Open.Supplementary = false;
+  WarningLog OpenLog;
+  Expected<std::unique_ptr<input::InputObject>> In =
+      input::InputObject::open(ObjectBytes, OpenLog, Open);
+  if (!In)
+    return In.takeError();
+  Expected<TableVerifyStats> S =
+      verifyTableAgainst(*Table, (*In)->object(), Log, Opts);
   if (!S)
     return createFileError(ObjectPath, S.takeError());
   return S;

@@ -35,6 +35,12 @@ Error fromLookup(Expected<LookupResult> R, SmallVectorImpl<TableFrame> &Out,
     T.Name = F.FunctionName;
     T.Base = F.FileName;
     T.Line = F.Line;
+    T.Column = F.Column;
+    T.Discriminator = F.Discriminator;
+    T.DeclFile = F.StartFileName;
+    T.DeclLine = F.StartLine;
+    if (F.HasStartAddress)
+      T.Start = F.StartAddress;
     Out.push_back(T);
   }
   return Error::success();
@@ -135,6 +141,7 @@ public:
 
   StringRef kind() const override { return "compact"; }
   ArrayRef<uint8_t> uuid() const override { return R.uuid(); }
+  bool hasDetails() const override { return R.hasDetails(); }
   std::optional<ArrayRef<LoadSegment>> loadSegments() const override {
     return R.loadSegments();
   }

@@ -102,6 +102,12 @@ cl::opt<bool> BreakpadStore(
     cl::desc("INPUT and OUTPUT are directories: convert every "
              "<debug_file>/<ID>/<name>.sym of a Breakpad symbol store"),
     cl::sub(GsymSub), cl::cat(category()));
+cl::opt<bool> NoDetails(
+    "no-details",
+    cl::desc("Compact output: leave out columns, discriminators, "
+             "declarations and inlined calls' start addresses (a smaller "
+             "table; lookups then print them as from GSYM)"),
+    cl::sub(GsymSub), cl::cat(category()));
 using OutFormat = pipeline::TableFormat;
 cl::opt<OutFormat>
     Format("format",
@@ -202,8 +208,8 @@ buildTable(const MemoryBuffer &Buf, OutFormat Fmt, WarningLog &Log,
     T->Breakpad.finalize(Log);
     Clock::time_point Finalized = Clock::now();
     if (!T->Breakpad.functions().empty()) {
-      Expected<std::string> Bytes =
-          pipeline::encodeTable(T->Breakpad, Fmt, NumThreads, &T->WS);
+      Expected<std::string> Bytes = pipeline::encodeTable(
+          T->Breakpad, Fmt, NumThreads, &T->WS, nullptr, !NoDetails);
       if (!Bytes)
         return Bytes.takeError();
       T->Bytes = std::move(*Bytes);
@@ -223,6 +229,7 @@ buildTable(const MemoryBuffer &Buf, OutFormat Fmt, WarningLog &Log,
   pipeline::PackOptions Opts;
   Opts.NumThreads = NumThreads;
   Opts.Format = Fmt;
+  Opts.TableDetails = !NoDetails;
   Opts.Progress = std::move(Progress);
   Expected<std::unique_ptr<pipeline::PackResult>> R =
       pipeline::packObject(*Opened.Object, Opts, Log);

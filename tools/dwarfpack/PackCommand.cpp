@@ -73,6 +73,11 @@ cl::opt<pipeline::TableFormat> Format(
                           "LLVM GSYM V1 (readable by llvm-gsymutil)")),
     cl::sub(Sub), cl::cat(category()));
 DebugFileArgs DebugFiles(Sub);
+cl::opt<bool> NoDetails(
+    "no-details",
+    cl::desc("Compact table: leave out columns, discriminators, "
+             "declarations and inlined calls' start addresses (smaller)"),
+    cl::sub(Sub), cl::cat(category()));
 cl::opt<unsigned> NumThreads("num-threads",
                              cl::desc("Threads (default: all cores); the "
                                       "outputs do not depend on it"),
@@ -190,6 +195,7 @@ int runPack() {
   pipeline::PackOptions Opts;
   Opts.NumThreads = NumThreads;
   Opts.Format = Format;
+  Opts.TableDetails = !NoDetails;
   Opts.AddressTable = !TableOut.empty() || !StoreDir.empty() || Embed;
   Opts.Types = !CtfOut.empty() || Embed;
   Opts.Progress = terminalProgress("pack", Quiet);

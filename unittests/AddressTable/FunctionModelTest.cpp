@@ -217,6 +217,64 @@ TEST(FunctionModel, SliceClipsLinesAndInlineTree) {
   EXPECT_FALSE(sliceFunction(E, {0x30, 0x40}).Inline.has_value());
 }
 
+TEST(FunctionModel, SliceKeepsColumnsDeclarationsAndStarts) {
+  FunctionModel M;
+  FileId F = M.addFile("/src", "a.c"), H = M.addFile("/src", "h.h");
+  FunctionEntry E = dwarf(0x0, 0x100, "f", F, {{0x0, 1}, {0x40, 2}});
+  E.Lines[1].Column = 7;
+  E.Lines[1].Discriminator = 3;
+  E.Decl = {F, 10};
+  InlineNode Root;
+  Root.Ranges = {{0x0, 0x100}};
+  Root.Name = "f";
+  InlineNode Call;
+  Call.Ranges = {{0x30, 0x70}};
+  Call.Name = "g";
+  Call.CallFile = F;
+  Call.CallLine = 12;
+  Call.CallColumn = 5;
+  Call.CallDiscriminator = 2;
+  Call.Decl = {H, 4};
+  Call.LowPC = 0x30;
+  Root.Children = {Call};
+  E.Inline = Root;
+
+  FunctionEntry S = sliceFunction(E, {0x50, 0x60});
+  EXPECT_EQ(S.Decl, (Declaration{F, 10}));
+  ASSERT_EQ(S.Lines.size(), 1u);
+  EXPECT_EQ(S.Lines[0].Column, 7u);
+  EXPECT_EQ(S.Lines[0].Discriminator, 3u);
+  ASSERT_TRUE(S.Inline.has_value());
+  const InlineNode &C = S.Inline->Children.at(0);
+  EXPECT_EQ(C.Ranges, (std::vector<AddressRange>{{0x50, 0x60}}));
+  // The start llvm-symbolizer prints is the DIE's, not the slice's.
+  EXPECT_EQ(C.LowPC, std::optional<uint64_t>(0x30));
+  EXPECT_EQ(C.CallColumn, 5u);
+  EXPECT_EQ(C.CallDiscriminator, 2u);
+  EXPECT_EQ(C.Decl, (Declaration{H, 4}));
+}
+
+TEST(FunctionModel, ColumnsAndDeclarationsAreDebugInfo) {
+  // Entries that differ only in a column, or in a declaration, are not the
+  // same debug info: dropping one is reported.
+  for (int Variant = 0; Variant < 2; ++Variant) {
+    FunctionModel M;
+    FileId F = M.addFile("/src", "a.c");
+    FunctionEntry A = dwarf(0x10, 0x20, "alpha", F, {{0x10, 7}});
+    FunctionEntry B = dwarf(0x10, 0x20, "beta", F, {{0x10, 7}});
+    if (Variant == 0)
+      B.Lines[0].Column = 4;
+    else
+      B.Decl = {F, 3};
+    M.addFunction(A);
+    M.addFunction(B);
+    WarningLog Log;
+    M.finalize(Log);
+    ASSERT_EQ(M.functions().size(), 1u);
+    EXPECT_EQ(Log.count("duplicate-range"), 1u) << "variant " << Variant;
+  }
+}
+
 TEST(FunctionModel, ResultDoesNotDependOnInsertionOrder) {
   auto Build = [](unsigned Seed) {
     FunctionModel M;

@@ -17,7 +17,9 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <random>
+#include <thread>
 
 using namespace llvm;
 using namespace dwarfpack;
@@ -42,11 +44,12 @@ std::string describe(Expected<LookupResult> R) {
 
 /// Encodes M both ways and compares lookups over [Lo, Hi).
 void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
-                       unsigned BlockShift = 4) {
+                       unsigned BlockShift = 4, bool Details = true) {
   Expected<std::string> G = gsym::encodeGsym(M);
   ASSERT_TRUE(bool(G)) << toString(G.takeError());
   compact::WriteOptions WO;
   WO.BlockShift = BlockShift;
+  WO.Details = Details;
   Expected<std::string> C = compact::encodeCompact(M, nullptr, WO);
   ASSERT_TRUE(bool(C)) << toString(C.takeError());
   auto GR = gsym::GsymReader::create(MemoryBufferRef(*G, "g"));
@@ -65,7 +68,10 @@ void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
 /// decoder's file history holds), file switches, big line jumps, nested and
 /// multi-range inline calls, a function without lines, a row without a
 /// file, an explicitly stored inline root, a first row after the start.
-void buildModel(FunctionModel &M, bool Reverse = false) {
+/// With Details, what llvm-symbolizer prints besides: columns (some rows
+/// differ only there), discriminators, declarations, call columns and
+/// discriminators, start addresses (none, the first range's, another).
+void buildModel(FunctionModel &M, bool Reverse = false, bool Details = false) {
   M.BaseAddress = 0x1000;
   M.UUID = {1, 2, 3, 4};
   M.LoadSegments = {{0, 0, 0x800}, {0x800, 0x1000, 0x4000}};
@@ -90,15 +96,31 @@ void buildModel(FunctionModel &M, bool Reverse = false) {
           File = Empty;
         if (I == 9 && R == 1)
           File = 0;
-        F.Lines.push_back({A, File, Line});
+        LineEntry Row{A, File, Line};
+        if (Details) {
+          Row.Column = uint16_t((R * 7 + I) % 23 == 0 ? 65535 : R % 9);
+          Row.Discriminator = R % 5 == 1 ? uint32_t(R * 3) : 0;
+          // Same line, other column: a row of its own.
+          if (R % 6 == 2 && !F.Lines.empty() &&
+              F.Lines.back().Address + 1 < A) {
+            LineEntry Before = F.Lines.back();
+            Before.Address = A - 1;
+            Before.Column = uint16_t(Before.Column + 40);
+            F.Lines.push_back(Before);
+          }
+        }
+        F.Lines.push_back(Row);
         A += 1 + (R * 3 + I) % 11;
         Line = R % 6 == 5 ? Line + 3000 : R % 7 == 4 ? Line - 5 : Line + 1;
       }
     }
+    if (Details && I % 4 != 1)
+      F.Decl = {Files[(I * 3) % Files.size()], uint32_t(I % 4 == 2 ? 0 : I)};
     if (I % 3 == 0) {
       InlineNode Root;
       Root.Ranges = {F.Range};
       Root.Name = F.Name;
+      Root.Decl = F.Decl;
       InlineNode A;
       A.Ranges = {{Addr + 4, Addr + 20}};
       A.Name = M.saveString("inlined_a");
@@ -109,6 +131,15 @@ void buildModel(FunctionModel &M, bool Reverse = false) {
       B.Name = M.saveString("inlined_b_" + std::to_string(I % 4));
       B.CallFile = Files[(I + 1) % 40];
       B.CallLine = 7;
+      if (Details) {
+        A.CallColumn = 3 + I;
+        A.Decl = {Files[(I + 5) % Files.size()], 40};
+        A.LowPC = A.Ranges.front().Start;
+        B.CallColumn = 70000;
+        B.CallDiscriminator = I % 2 ? 9 : 0;
+        B.Decl = {0, 12};
+        B.LowPC = Addr + 2; // before its first range, as after a slice
+      }
       A.Children.push_back(B);
       Root.Children.push_back(A);
       InlineNode C;
@@ -141,6 +172,208 @@ TEST(CompactTable, SameAnswersAsGsym) {
   uint64_t End = M.functions().back().Range.End;
   for (unsigned Shift : {0u, 1u, 2u, 4u, 8u})
     expectSameAnswers(M, 0xf00, End + 0x20, Shift);
+}
+
+/// The frames llvm-symbolizer prints at Address, from the model itself
+/// (what a table with details must answer), described as describeAll does.
+std::string modelFrames(const FunctionModel &M, uint64_t Address) {
+  auto It = llvm::partition_point(M.functions(), [&](const FunctionEntry &F) {
+    return F.Range.End <= Address;
+  });
+  if (It == M.functions().end() || !It->Range.contains(Address))
+    return "";
+  const FunctionEntry &F = *It;
+  auto Path = [&](FileId Id) {
+    const FileEntry &E = M.file(Id);
+    return E.Dir.empty() ? E.Base.str() : (E.Dir + "/" + E.Base).str();
+  };
+  struct Frame {
+    std::string Name, File, DeclFile;
+    uint32_t Line = 0, Column = 0, Disc = 0, DeclLine = 0;
+    std::optional<uint64_t> Start;
+  };
+  Frame Top;
+  Top.Name = F.Name.empty() ? "??" : F.Name.str();
+  Top.DeclFile = Path(F.Decl.File);
+  Top.DeclLine = F.Decl.Line;
+  Top.Start = F.Range.Start;
+  if (F.Lines.empty())
+    return "";
+  auto Row = std::prev(
+      llvm::upper_bound(F.Lines, Address, [](uint64_t A, const LineEntry &L) {
+        return A < L.Address;
+      }));
+  if (Row->File == 0)
+    return ""; // GSYM's error, which both formats give
+  Top.File = Path(Row->File);
+  Top.Line = Row->Line;
+  Top.Column = Row->Column;
+  Top.Disc = Row->Discriminator;
+  std::vector<Frame> Frames{Top};
+  std::vector<const InlineNode *> Chain;
+  if (F.Inline) {
+    const InlineNode *N = &*F.Inline;
+    while (N) {
+      Chain.push_back(N);
+      const InlineNode *Next = nullptr;
+      for (const InlineNode &C : N->Children)
+        if (llvm::any_of(C.Ranges, [&](const AddressRange &R) {
+              return R.contains(Address);
+            })) {
+          Next = &C;
+          break;
+        }
+      N = Next;
+    }
+  }
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+    const InlineNode &N = **It;
+    if (!N.CallFile)
+      continue;
+    Frame Caller = Frames.back();
+    Caller.File = Path(N.CallFile);
+    Caller.Line = N.CallLine;
+    Caller.Column = N.CallColumn;
+    Caller.Disc = N.CallDiscriminator;
+    Frame &Callee = Frames.back();
+    Callee.Name = N.Name.str();
+    Callee.DeclFile = Path(N.Decl.File);
+    Callee.DeclLine = N.Decl.Line;
+    Callee.Start = N.LowPC;
+    Frames.push_back(Caller);
+  }
+  std::string S;
+  for (const Frame &Fr : Frames)
+    S += Fr.Name + "@" + Fr.File + ":" + std::to_string(Fr.Line) + ":" +
+         std::to_string(Fr.Column) + "/" + std::to_string(Fr.Disc) + " decl " +
+         Fr.DeclFile + ":" + std::to_string(Fr.DeclLine) + " start " +
+         (Fr.Start ? utohexstr(*Fr.Start) : std::string("none")) + ";";
+  return S;
+}
+
+/// Every field of a lookup, as modelFrames describes them.
+std::string describeAll(Expected<LookupResult> R) {
+  if (!R) {
+    consumeError(R.takeError());
+    return "error";
+  }
+  std::string S;
+  for (const SourceFrame &F : R->Frames)
+    S += F.FunctionName + "@" + F.FileName + ":" + std::to_string(F.Line) +
+         ":" + std::to_string(F.Column) + "/" +
+         std::to_string(F.Discriminator) + " decl " + F.StartFileName + ":" +
+         std::to_string(F.StartLine) + " start " +
+         (F.HasStartAddress ? utohexstr(F.StartAddress) : std::string("none")) +
+         ";";
+  return S;
+}
+
+TEST(CompactTable, DetailsAreWhatTheModelSays) {
+  FunctionModel M;
+  buildModel(M, /*Reverse=*/false, /*Details=*/true);
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  auto R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  EXPECT_TRUE((*R)->hasDetails());
+  EXPECT_FALSE((*R)->columnCode().empty());
+  unsigned Compared = 0;
+  for (uint64_t A = 0xff0; A < M.functions().back().Range.End + 8; ++A) {
+    std::string Want = modelFrames(M, A);
+    if (Want.empty())
+      continue; // not found, or GSYM's no-line-table error
+    ++Compared;
+    ASSERT_EQ(describeAll((*R)->lookup(A)), Want) << "0x" << utohexstr(A);
+  }
+  EXPECT_GT(Compared, 1000u);
+  std::string Dump;
+  raw_string_ostream OS(Dump);
+  EXPECT_FALSE(bool(compact::dumpCompact(**R, OS)));
+  EXPECT_NE(Dump.find(" discriminator 9 decl "), std::string::npos);
+}
+
+TEST(CompactTable, WithoutDetailsAnswersAsGsym) {
+  // Rows that differ only in column or discriminator are merged, every
+  // detail is dropped, and GSYM's answers (which have none) come out.
+  FunctionModel M;
+  buildModel(M, /*Reverse=*/false, /*Details=*/true);
+  uint64_t End = M.functions().back().Range.End;
+  expectSameAnswers(M, 0xf00, End + 0x20, 4, /*Details=*/false);
+  compact::WriteOptions Plain;
+  Plain.Details = false;
+  compact::WriteStats WithStats, PlainStats;
+  Expected<std::string> A = compact::encodeCompact(M, &WithStats);
+  Expected<std::string> B = compact::encodeCompact(M, &PlainStats, Plain);
+  ASSERT_TRUE(A && B);
+  EXPECT_LT(B->size(), A->size());
+  EXPECT_LT(PlainStats.LineRows, WithStats.LineRows);
+  EXPECT_EQ(PlainStats.ColumnBytes, 0u);
+  auto R = compact::CompactReader::create(MemoryBufferRef(*B, "b"));
+  ASSERT_TRUE(bool(R));
+  EXPECT_FALSE((*R)->hasDetails());
+}
+
+TEST(CompactTable, ModelWithoutDetailsIsWrittenWithout) {
+  FunctionModel M;
+  buildModel(M);
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C));
+  auto R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(R));
+  EXPECT_FALSE((*R)->hasDetails());
+}
+
+TEST(CompactTable, FrameBufferAcrossReadersAndThreads) {
+  // Two tables whose names differ at the same name offsets: a buffer used
+  // with one and then the other must not answer with the first's names.
+  FunctionModel A, B;
+  buildModel(A, false, true);
+  buildModel(B, false, true);
+  for (FunctionEntry &F : B.functions()) {
+    F.Name = B.saveString(F.Name.str() + "_b");
+    if (F.Inline)
+      F.Inline->Name = F.Name;
+  }
+  Expected<std::string> CA = compact::encodeCompact(A);
+  Expected<std::string> CB = compact::encodeCompact(B);
+  ASSERT_TRUE(CA && CB);
+  auto RA = compact::CompactReader::create(MemoryBufferRef(*CA, "a"));
+  auto RB = compact::CompactReader::create(MemoryBufferRef(*CB, "b"));
+  ASSERT_TRUE(RA && RB);
+  const uint64_t Addr = A.functions().front().Range.Start;
+  compact::FrameBuffer Buf;
+  ASSERT_FALSE(bool((*RA)->lookupFrames(Addr, Buf)));
+  ASSERT_FALSE(Buf.frames().empty());
+  EXPECT_FALSE(Buf.frames().back().Name.ends_with("_b"));
+  ASSERT_FALSE(bool((*RB)->lookupFrames(Addr, Buf)));
+  ASSERT_FALSE(Buf.frames().empty());
+  EXPECT_TRUE(Buf.frames().back().Name.ends_with("_b"));
+
+  // One reader, several threads, a buffer each: the same answers as
+  // lookup() (the first lookups race to build the function index).
+  const compact::CompactReader &R = **RA;
+  const uint64_t End = A.functions().back().Range.End;
+  std::vector<std::string> Want;
+  for (uint64_t X = 0xff0; X < End; ++X)
+    Want.push_back(describeAll(R.lookup(X)));
+  auto RC = compact::CompactReader::create(MemoryBufferRef(*CA, "a"));
+  ASSERT_TRUE(bool(RC));
+  std::vector<std::thread> Threads;
+  std::atomic<unsigned> Differences{0};
+  for (unsigned T = 0; T < 4; ++T)
+    Threads.emplace_back([&, T] {
+      compact::FrameBuffer Mine;
+      for (uint64_t X = 0xff0 + T; X < End; X += 3) {
+        Expected<LookupResult> L = (*RC)->lookup(X);
+        if (describeAll(std::move(L)) != Want[X - 0xff0])
+          ++Differences;
+        if (Error E = (*RC)->lookupFrames(X, Mine))
+          consumeError(std::move(E));
+      }
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  EXPECT_EQ(Differences, 0u);
 }
 
 TEST(CompactTable, Deterministic) {
@@ -225,22 +458,24 @@ void exercise(const std::string &Bytes, uint64_t Lo, uint64_t Hi) {
 }
 
 TEST(CompactTable, DamagedBytesNeverCrash) {
-  FunctionModel M;
-  buildModel(M);
-  Expected<std::string> C = compact::encodeCompact(M);
-  ASSERT_TRUE(bool(C));
-  const uint64_t Lo = 0xff0, Hi = M.functions().back().Range.End + 8;
-  // Every truncation.
-  for (size_t Len = 0; Len < C->size(); Len += 1 + Len / 64)
-    exercise(C->substr(0, Len), Lo, Hi);
-  // Every byte, changed to a few values.
-  for (size_t I = 0; I < C->size(); ++I)
-    for (uint8_t V :
-         {uint8_t(0), uint8_t(0xff), uint8_t(0x80), uint8_t((*C)[I] ^ 1)}) {
-      std::string D = *C;
-      D[I] = char(V);
-      exercise(D, Lo, Hi);
-    }
+  for (bool Details : {false, true}) {
+    FunctionModel M;
+    buildModel(M, /*Reverse=*/false, Details);
+    Expected<std::string> C = compact::encodeCompact(M);
+    ASSERT_TRUE(bool(C));
+    const uint64_t Lo = 0xff0, Hi = M.functions().back().Range.End + 8;
+    // Every truncation.
+    for (size_t Len = 0; Len < C->size(); Len += 1 + Len / 64)
+      exercise(C->substr(0, Len), Lo, Hi);
+    // Every byte, changed to a few values.
+    for (size_t I = 0; I < C->size(); ++I)
+      for (uint8_t V :
+           {uint8_t(0), uint8_t(0xff), uint8_t(0x80), uint8_t((*C)[I] ^ 1)}) {
+        std::string D = *C;
+        D[I] = char(V);
+        exercise(D, Lo, Hi);
+      }
+  }
 }
 
 // Paths and files are expanded at open; a path list that does not decode

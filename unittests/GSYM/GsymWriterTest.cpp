@@ -203,6 +203,40 @@ TEST(GsymWriter, LLVMReaderLooksUpWhatWeWrote) {
   EXPECT_TRUE(fails(Reader->lookup(0xfff)));
 }
 
+TEST(GsymWriter, RowsDifferingOnlyInColumnAreMerged) {
+  // GSYM has no columns nor discriminators: a row that differs from the
+  // previous one only there is left out, and the file is as without them.
+  auto Make = [](FunctionModel &M, bool Details) {
+    FileId F = M.addFile("/src", "a.c");
+    FunctionEntry E;
+    E.Range = {0x1000, 0x1040};
+    E.Name = M.saveString("f");
+    std::vector<LineEntry> Rows = rows(0x1000, {{0, 5}, {0x10, 5}, {0x20, 6}});
+    for (LineEntry &L : Rows)
+      L.File = F;
+    if (Details) {
+      Rows[0].Column = 3;
+      Rows[1].Column = 9; // only the column changes
+      Rows[1].Discriminator = 2;
+    } else {
+      Rows.erase(Rows.begin() + 1);
+    }
+    E.Lines = Rows;
+    M.addFunction(E);
+    WarningLog Log;
+    M.finalize(Log);
+  };
+  FunctionModel WithColumns, Without;
+  Make(WithColumns, true);
+  Make(Without, false);
+  gsym::WriteStats S;
+  llvm::Expected<std::string> A = gsym::encodeGsym(WithColumns, &S);
+  llvm::Expected<std::string> B = gsym::encodeGsym(Without);
+  ASSERT_TRUE(A && B);
+  EXPECT_EQ(*A, *B);
+  EXPECT_EQ(S.LineRows, 2u);
+}
+
 TEST(GsymWriter, BigEndianOutput) {
   FunctionModel M;
   fillModel(M);

@@ -40,9 +40,13 @@ import struct
 import sys
 
 MAGIC = 0x54415044
+VERSION = 3
 HEADER_SIZE = 40
-NUM_SECTIONS = 10
-TABLE_END = HEADER_SIZE + NUM_SECTIONS * 8  # 120
+NUM_SECTIONS = 11
+TABLE_END = HEADER_SIZE + NUM_SECTIONS * 8  # 128
+HAS_DETAILS = 1  # header Flags
+FIRST_SPECIAL = 4
+MAX_CODE_LENGTH = 20
 SECTION_NAMES = [
     "UUID",
     "BlockIndex",
@@ -54,9 +58,10 @@ SECTION_NAMES = [
     "Paths",
     "Files",
     "Segments",
+    "ColumnCode",
 ]
 (UUID, BLOCK_INDEX, ADDRESS_BLOCKS, RECORDS, NAME_TOKENS, NAMES, PATH_TOKENS,
- PATHS, FILES, SEGMENTS) = range(10)
+ PATHS, FILES, SEGMENTS, COLUMN_CODE) = range(11)
 HISTORY_SIZE = 32
 MAX_EXPANDED = 16 << 20
 MAX_INLINE_DEPTH = 256  # GSYM.md: deeper trees are an error
@@ -332,12 +337,16 @@ class Table:
         if u32(d, 0) != MAGIC:
             fail("bad magic 0x%08x" % u32(d, 0))
         self.version = u16(d, 4)
-        if self.version != 2:
+        if self.version != VERSION:
             fail("version %d" % self.version)
         self.block_shift = d[6]
         if self.block_shift > 12:
             fail("BlockShift %d above 12" % self.block_shift)
-        if d[7] != 0 or d[26] != 0 or d[27] != 0:
+        self.flags = d[7]
+        if self.flags & ~HAS_DETAILS:
+            fail("unknown header flags 0x%x" % self.flags)
+        self.details = bool(self.flags & HAS_DETAILS)
+        if d[26] != 0 or d[27] != 0:
             fail("reserved header bytes are not zero")
         self.base = u64(d, 8)
         self.num_functions = u32(d, 16)
@@ -400,6 +409,7 @@ class Table:
             if self.base + first > U64:
                 fail("block %d: start beyond 2^64" % b)
             self.blocks.append((first, boff, roff))
+        self._parse_column_code()
         self.name_tokens = TokenTable(self.section(NAME_TOKENS), "NameTokens", ord("_"), ord("."))
         self.path_tokens = TokenTable(self.section(PATH_TOKENS), "PathTokens", ord("/"), 0)
         self.paths = self._list(PATHS, self.num_paths, self._path_entry)
@@ -409,6 +419,64 @@ class Table:
     def section(self, i):
         off, size = self.sections[i]
         return self.data[off:off + size]
+
+    def _parse_column_code(self):
+        """The canonical prefix code of columns: self.symbols in canonical
+        order, self.codes {(length, code): value}."""
+        off, size = self.sections[COLUMN_CODE]
+        self.symbols, self.codes = [], {}
+        if size == 0:
+            return
+        if not self.details:
+            fail("ColumnCode in a table without details")
+        c = Cursor(self.data, off, off + size, "ColumnCode")
+        count = c.uleb()
+        if count < 1 or count > 65536:
+            fail("ColumnCode: %d symbols" % count)
+        kraft = 0
+        for _ in range(count):
+            value = c.uleb()
+            length = c.byte()
+            if value > 0xFFFF or not 1 <= length <= MAX_CODE_LENGTH:
+                fail("ColumnCode: symbol (%d, %d) out of range" % (value, length))
+            if self.symbols and (length, value) <= (self.symbols[-1][1], self.symbols[-1][0]):
+                fail("ColumnCode: symbols not in canonical order")
+            self.symbols.append((value, length))
+            kraft += 1 << (MAX_CODE_LENGTH - length)
+        if kraft > 1 << MAX_CODE_LENGTH:
+            fail("ColumnCode: lengths of no prefix code")
+        if len(set(v for v, _ in self.symbols)) != count:
+            fail("ColumnCode: a value with two codes")
+        if not c.at_end():
+            fail("ColumnCode: trailing bytes")
+        code, prev_len = 0, None
+        for value, length in self.symbols:
+            if prev_len is not None:
+                code = (code + 1) << (length - prev_len)
+            self.codes[(length, code)] = value
+            prev_len = length
+
+    def read_columns(self, pos, end, n, what):
+        """n column codes from the bit string [pos, end), most significant
+        bit first; the string must have exactly the bytes they need."""
+        out, bit = [], 0
+        nbits = 8 * (end - pos)
+        for _ in range(n):
+            code, length = 0, 0
+            while True:
+                if bit >= nbits:
+                    fail("%s: column codes run past their bytes" % what)
+                code = code << 1 | (self.data[pos + bit // 8] >> (7 - bit % 8)) & 1
+                bit += 1
+                length += 1
+                if (length, code) in self.codes:
+                    out.append(self.codes[(length, code)])
+                    break
+                if length == MAX_CODE_LENGTH:
+                    fail("%s: bits that are no column code" % what)
+        if (bit + 7) // 8 != end - pos:
+            fail("%s: column codes of %d bits in %d bytes" % (what, bit, end - pos))
+        return out
 
     def _list(self, sec, count, entry):
         off, size = self.sections[sec]
@@ -441,14 +509,24 @@ class Table:
         return join_path(self.paths[dir_id], self.paths[base_id]), c.pos
 
     def name(self, off):
+        return self.name_decl(off)[0]
+
+    def name_decl(self, off):
+        """(name, declaration file id, declaration line) of the entry at
+        off; with details the entry ends with the declaration."""
         if off in self._name_cache:
             return self._name_cache[off]
         noff, nsize = self.sections[NAMES]
         if off >= nsize:
             fail("name offset %d outside Names (%d bytes)" % (off, nsize))
-        name, _ = read_entry(self.data, noff + off, noff + nsize, self.name_tokens, "Names")
-        self._name_cache[off] = name
-        return name
+        name, pos = read_entry(self.data, noff + off, noff + nsize, self.name_tokens, "Names")
+        decl_file = decl_line = 0
+        if self.details:
+            c = Cursor(self.data, pos, noff + nsize, "Names")
+            decl_file, decl_line = c.uleb(32), c.uleb(32)
+            self.file(decl_file)
+        self._name_cache[off] = (name, decl_file, decl_line)
+        return self._name_cache[off]
 
     def file(self, fid):
         if fid > self.num_files:
@@ -508,8 +586,10 @@ class Table:
     # -- records
 
     def decode_record(self, f, full=True):
-        """Returns (name_offset, rows, tree); tree is None or a root node
-        dict {ranges, name, call_file, call_line, children}."""
+        """Returns (name_offset, rows, tree); rows are (address, file, line,
+        column, discriminator); tree is None or a root node dict {ranges,
+        name, call_file, call_line, call_column, call_disc, start,
+        children}."""
         r_off = self.sections[RECORDS][0]
         c = Cursor(self.data, r_off + f.rec_off, r_off + f.rec_end, "record of function %d" % f.index)
         head = c.uleb()
@@ -531,7 +611,8 @@ class Table:
             n = c.uleb()
             kids = self._siblings(c, n, f.start, ref, 1, [(f.start, f.start + f.size)])
             tree = {"ranges": [(f.start, f.start + f.size)], "name": name_off,
-                    "call_file": 0, "call_line": 0, "children": kids}
+                    "call_file": 0, "call_line": 0, "call_column": 0,
+                    "call_disc": 0, "start": None, "children": kids}
         elif root:
             kids = self._siblings(c, 1, f.start, (0, 0), 0, [(f.start, f.start + f.size)])
             tree = kids[0]
@@ -544,22 +625,43 @@ class Table:
         num_rows = c.uleb()
         if num_rows < 1:
             fail("function %d: line table of 0 rows" % f.index)
+        columns = [0] * num_rows
+        if self.codes:
+            col_bytes = c.uleb()
+            if c.pos + col_bytes > c.end:
+                fail("function %d: ColumnBytes past the record" % f.index)
+            columns = self.read_columns(c.pos, c.pos + col_bytes, num_rows,
+                                        "function %d" % f.index)
+            c.pos += col_bytes
         if has_tree:
             row_bytes = c.uleb()
             lt_end = c.pos + row_bytes
             if lt_end > c.end:
                 fail("function %d: RowBytes past the record" % f.index)
         addr = f.start + c.uleb()
-        fid = c.uleb(32)
+        fid = c.uleb(33 if self.details else 32)
         line = c.uleb(32)
+        disc = 0
+        if self.details:
+            if fid & 1:
+                disc = c.uleb(32)
+            fid >>= 1
         self.file(fid)
-        rows = [(addr, fid, line)]
+        rows = [(addr, fid, line, columns[0], disc)]
         history = [[fid, line]]
-        for _ in range(num_rows - 1):
+        for r in range(1, num_rows):
             base_line = line
+            disc = 0
             while True:
                 op = c.byte()
+                if op == 3:
+                    if not self.details:
+                        fail("function %d: SetDiscriminator without details" % f.index)
+                    disc = c.uleb(32)
+                    continue
                 if op in (1, 2):
+                    # A context: an earlier one, or a new one of a file at
+                    # the current line (even if the file has one already).
                     k = c.uleb() if op == 1 else 1
                     n = len(history)
                     if k < n:
@@ -567,31 +669,27 @@ class Table:
                     else:
                         new_id = k - n
                         self.file(new_id)
-                        ent = None
-                        for i, e in enumerate(history):
-                            if e[0] == new_id:
-                                ent = history.pop(i)
-                                break
-                        if ent is None:
-                            ent = [new_id, base_line]
-                            if len(history) == HISTORY_SIZE:
-                                history.pop()
-                    base_line = ent[1]
+                        ent = [new_id, line]
                     history.insert(0, ent)
+                    del history[HISTORY_SIZE:]
+                    base_line = ent[1]
                     fid = ent[0]
                     continue
                 if op == 0:
+                    # The context left keeps its line behind the front.
+                    history.insert(1, list(history[0]))
+                    del history[HISTORY_SIZE:]
                     ad = c.uleb()
                     ld = c.sleb()
                 else:
-                    v = op - 3
+                    v = op - FIRST_SPECIAL
                     ad = v // self.line_range
                     ld = self.line_base + v % self.line_range
                 break
             addr += ad
             line = (base_line + ld) & U32
             history[0][1] = line
-            rows.append((addr, fid, line))
+            rows.append((addr, fid, line, columns[r], disc))
         for i in range(1, len(rows)):
             if rows[i][0] < rows[i - 1][0]:
                 fail("function %d: line rows descend" % f.index)
@@ -608,7 +706,8 @@ class Table:
         out = []
         for _ in range(n):
             h = c.uleb()
-            nkids = h >> 1
+            flag_bits = 3 if self.details else 1
+            nkids = h >> flag_bits
             nranges = c.uleb() if h & 1 else 1
             if nranges < 1:
                 fail("inline node with 0 ranges")
@@ -626,12 +725,36 @@ class Table:
             call_file = prev_file if code == 0 else code - 1
             self.file(call_file)
             call_line = (prev_line + c.sleb()) & U32
+            call_column, call_disc, start = 0, 0, None
+            if self.details:
+                call_column = c.uleb(32)
+                if h & 2:
+                    start = ranges[0][0]
+                if h & 4:
+                    extra = c.uleb()
+                    if extra == 0 or extra & ~3 or (extra & 1 and h & 2):
+                        fail("inline node: extra flags 0x%x" % extra)
+                    if extra & 1:
+                        start = (ranges[0][0] + c.sleb()) & U64
+                    if extra & 2:
+                        call_disc = c.uleb(32)
             for s, e in ranges:
                 if not any(ps <= s and e <= pe for ps, pe in parent_ranges):
                     fail("inline range [0x%x, 0x%x) not inside its parent" % (s, e))
-            kids = self._siblings(c, nkids, ranges[0][0], (0, 0), depth + 1, ranges)
+            kids = []
+            if nkids:
+                kid_bytes = c.uleb()
+                kid_end = c.pos + kid_bytes
+                if kid_end > c.end:
+                    fail("inline node: ChildrenBytes past the record")
+                kc = Cursor(c.data, c.pos, kid_end, c.what)
+                kids = self._siblings(kc, nkids, ranges[0][0], (0, 0), depth + 1, ranges)
+                if not kc.at_end():
+                    fail("inline node: children end %d bytes before ChildrenBytes" % (kid_end - kc.pos))
+                c.pos = kid_end
             out.append({"ranges": ranges, "name": name, "call_file": call_file,
-                        "call_line": call_line, "children": kids})
+                        "call_line": call_line, "call_column": call_column,
+                        "call_disc": call_disc, "start": start, "children": kids})
             prev_file, prev_line = call_file, call_line
         return out
 
@@ -668,14 +791,23 @@ class Table:
         return None
 
     def lookup(self, addr):
-        """None (not found) or a list of frames (name, start, file, line),
-        innermost first. Raises LookupError_ for GSYM's line-table error."""
+        """None (not found) or a list of frames, innermost first: dicts of
+        name, start (None: none printed), file, line, column, disc,
+        decl_file, decl_line. Raises LookupError_ for GSYM's line-table
+        error."""
         f = self.find_function(addr)
         if f is None:
             return None
         name_off, rows, tree = self.decode_record(f)
+
+        def frame(name_off, start, file_id, line, column, disc):
+            name, decl_file, decl_line = self.name_decl(name_off)
+            return {"name": name, "start": start, "file": self.file(file_id),
+                    "line": line, "column": column, "disc": disc,
+                    "decl_file": self.file(decl_file), "decl_line": decl_line}
+
         if rows is None:
-            return [(self.name(name_off), f.start, b"", 0)]
+            return [frame(name_off, f.start, 0, 0, 0, 0)]
         row = None
         for r in rows:
             if r[0] <= addr:
@@ -685,7 +817,7 @@ class Table:
         if row is None or row[1] == 0:
             raise LookupError_("address 0x%x is not in the line table of the function at 0x%x"
                                % (addr, f.start))
-        frames = [[self.name(name_off), f.start, self.file(row[1]), row[2]]]
+        frames = [frame(name_off, f.start, row[1], row[2], row[3], row[4])]
         chain = []
         if tree is not None and any(s <= addr < e for s, e in tree["ranges"]):
             chain.append(tree)
@@ -702,11 +834,17 @@ class Table:
             if nd["call_file"] == 0:
                 continue
             last = frames[-1]
-            prev_name, prev_start = last[0], last[1]
-            last[0] = self.name(nd["name"])
-            last[1] = next(s for s, e in nd["ranges"] if s <= addr < e)
-            frames.append([prev_name, prev_start, self.file(nd["call_file"]), nd["call_line"]])
-        return [tuple(fr) for fr in frames]
+            caller = dict(last)
+            caller.update(file=self.file(nd["call_file"]), line=nd["call_line"],
+                          column=nd["call_column"], disc=nd["call_disc"])
+            name, decl_file, decl_line = self.name_decl(nd["name"])
+            last.update(name=name, decl_file=self.file(decl_file), decl_line=decl_line)
+            if self.details:
+                last["start"] = nd["start"]
+            else:
+                last["start"] = next(s for s, e in nd["ranges"] if s <= addr < e)
+            frames.append(caller)
+        return frames
 
 
 def join_path(d, b):
@@ -762,11 +900,16 @@ def json_str(b):
     return "".join(out)
 
 
-def json_frame(name, start, fname, line):
-    return ('{"Column":0,"Discriminator":0,"FileName":%s,"FunctionName":%s,"Line":%d,'
-            '"StartAddress":%s,"StartFileName":"","StartLine":0}'
-            % (json_str(fname), json_str(name), line,
-               '"0x%x"' % start if start is not None else '""'))
+def json_frame(fr):
+    return ('{"Column":%d,"Discriminator":%d,"FileName":%s,"FunctionName":%s,"Line":%d,'
+            '"StartAddress":%s,"StartFileName":%s,"StartLine":%d}'
+            % (fr["column"], fr["disc"], json_str(fr["file"]), json_str(fr["name"]),
+               fr["line"], '"0x%x"' % fr["start"] if fr["start"] is not None else '""',
+               json_str(fr["decl_file"]), fr["decl_line"]))
+
+
+NOT_FOUND = {"name": b"", "start": None, "file": b"", "line": 0, "column": 0,
+             "disc": 0, "decl_file": b"", "decl_line": 0}
 
 
 def answer(table, addr, style, module, no_inlines, offsets=False):
@@ -786,21 +929,22 @@ def answer(table, addr, style, module, no_inlines, offsets=False):
             return ('{"Address":"0x%x","Error":{"Message":%s},"ModuleName":%s}'
                     % (addr, json_str(warning.encode()), json_str(module)), warning)
     if frames and no_inlines:
-        frames = [(frames[-1][0], frames[-1][1], frames[0][2], frames[0][3])]
+        one = dict(frames[-1])
+        for k in ("file", "line", "column", "disc"):
+            one[k] = frames[0][k]
+        frames = [one]
     if style == "JSON":
-        if frames:
-            syms = ",".join(json_frame(*fr) for fr in frames)
-        else:
-            syms = json_frame(b"", None, b"", 0)
+        syms = ",".join(json_frame(fr) for fr in frames or [NOT_FOUND])
         return '{"Address":"0x%x","ModuleName":%s,"Symbol":[%s]}' % (addr, json_str(module), syms), warning
     lines = []
-    for name, start, fname, line in frames or [(b"", 0, b"", 0)]:
-        n = name.decode("utf-8", "surrogateescape") or "??"
-        fn = fname.decode("utf-8", "surrogateescape") or "??"
+    for fr in frames or [NOT_FOUND]:
+        n = fr["name"].decode("utf-8", "surrogateescape") or "??"
+        fn = fr["file"].decode("utf-8", "surrogateescape") or "??"
         if style == "GNU":
-            lines += [n, "%s:%d" % (fn, line)]
+            disc = " (discriminator %d)" % fr["disc"] if fr["disc"] else ""
+            lines += [n, "%s:%d%s" % (fn, fr["line"], disc)]
         else:
-            lines += [n, "%s:%d:0" % (fn, line)]
+            lines += [n, "%s:%d:%d" % (fn, fr["line"], fr["column"])]
     if style != "GNU":
         lines.append("")
     return "\n".join(lines), warning
@@ -893,6 +1037,7 @@ def cmd_dump(args):
     o.append("  Magic        = 0x%08x" % MAGIC)
     o.append("  Version      = %d" % t.version)
     o.append("  BlockShift   = %d" % t.block_shift)
+    o.append("  Flags        = %d" % t.flags)
     o.append("  BaseAddress  = 0x%016x" % t.base)
     o.append("  NumFunctions = %d" % t.num_functions)
     o.append("  NumBlocks    = %d" % t.num_blocks)
@@ -908,6 +1053,9 @@ def cmd_dump(args):
     o.append("Segments: %d" % len(t.segments))
     for fo, addr, size in t.segments:
         o.append("  file [0x%016x, 0x%016x) at 0x%016x" % (fo, fo + size, addr))
+    o.append("ColumnCode: %d" % len(t.symbols))
+    for value, length in t.symbols:
+        o.append("  %d %d" % (value, length))
     o.append("Files: %d" % t.num_files)
     for i in range(1, t.num_files + 1):
         o.append("  [%4d] %s" % (i, quoted(t.files[i])))
@@ -917,12 +1065,19 @@ def cmd_dump(args):
     r_off = t.sections[RECORDS][0]
     for f in t.all_functions():
         name_off, rows, tree = t.decode_record(f)
-        o.append('[%4d] @ 0x%08x: [0x%016x - 0x%016x) %s' % (
-            f.index, r_off + f.rec_off, f.start, f.start + f.size, quoted(t.name(name_off))))
+        name, decl_file, decl_line = t.name_decl(name_off)
+        o.append('[%4d] @ 0x%08x: [0x%016x - 0x%016x) %s%s' % (
+            f.index, r_off + f.rec_off, f.start, f.start + f.size, quoted(name),
+            dump_decl(t, decl_file, decl_line)))
         if rows is not None:
             o.append("  LineTable: %d rows" % len(rows))
-            for a, fid, line in rows:
-                o.append("    0x%016x %s:%d" % (a, t.file(fid).decode("utf-8", "surrogateescape"), line))
+            for a, fid, line, col, disc in rows:
+                s = "    0x%016x %s:%d" % (a, t.file(fid).decode("utf-8", "surrogateescape"), line)
+                if t.details:
+                    s += ":%d" % col
+                    if disc:
+                        s += " discriminator %d" % disc
+                o.append(s)
         if tree is not None:
             o.append("  InlineInfo:")
             dump_node(t, tree, 4, o)
@@ -934,11 +1089,25 @@ def cmd_dump(args):
     return 0
 
 
+def dump_decl(t, decl_file, decl_line):
+    if not t.details or (decl_file == 0 and decl_line == 0):
+        return ""
+    return " decl %s:%d" % (t.file(decl_file).decode("utf-8", "surrogateescape"), decl_line)
+
+
 def dump_node(t, nd, indent, o):
     s = " " * indent + " ".join("[0x%016x - 0x%016x)" % r for r in nd["ranges"])
-    s += " " + t.name(nd["name"]).decode("utf-8", "surrogateescape")
+    name, decl_file, decl_line = t.name_decl(nd["name"])
+    s += " " + name.decode("utf-8", "surrogateescape")
     if nd["call_file"]:
         s += " called from %s:%d" % (t.file(nd["call_file"]).decode("utf-8", "surrogateescape"), nd["call_line"])
+        if t.details:
+            s += ":%d" % nd["call_column"]
+            if nd["call_disc"]:
+                s += " discriminator %d" % nd["call_disc"]
+    s += dump_decl(t, decl_file, decl_line)
+    if t.details and nd["start"] is not None:
+        s += " start 0x%016x" % nd["start"]
     o.append(s)
     for k in nd["children"]:
         dump_node(t, k, indent + 2, o)
@@ -1034,12 +1203,22 @@ def enc_sleb(v):
         out.append(b | 0x80)
 
 
-def enc_nodes(nodes, parent_base, ref):
+def enc_nodes(nodes, parent_base, ref, details):
     out = bytearray()
     prev_file, prev_line = ref
     for nd in nodes:
         multi = len(nd["ranges"]) > 1
-        out += enc_uleb(len(nd["children"]) << 1 | int(multi))
+        first = nd["ranges"][0][0]
+        extra = 0
+        if details and nd["start"] is not None and nd["start"] != first:
+            extra |= 1
+        if details and nd["call_disc"]:
+            extra |= 2
+        if details:
+            flags = int(multi) | (2 if nd["start"] == first else 0) | (4 if extra else 0)
+            out += enc_uleb(len(nd["children"]) << 3 | flags)
+        else:
+            out += enc_uleb(len(nd["children"]) << 1 | int(multi))
         if multi:
             out += enc_uleb(len(nd["ranges"]))
         pos = parent_base
@@ -1050,7 +1229,18 @@ def enc_nodes(nodes, parent_base, ref):
         out += enc_uleb(0 if nd["call_file"] == prev_file else nd["call_file"] + 1)
         line_delta = (nd["call_line"] - prev_line) & U32
         out += enc_sleb(line_delta - (1 << 32) if line_delta >> 31 else line_delta)
-        out += enc_nodes(nd["children"], nd["ranges"][0][0], (0, 0))
+        if details:
+            out += enc_uleb(nd["call_column"])
+            if extra:
+                out += enc_uleb(extra)
+                if extra & 1:
+                    delta = (nd["start"] - first) & U64
+                    out += enc_sleb(delta - (1 << 64) if delta >> 63 else delta)
+                if extra & 2:
+                    out += enc_uleb(nd["call_disc"])
+        if nd["children"]:
+            kids = enc_nodes(nd["children"], nd["ranges"][0][0], (0, 0), details)
+            out += enc_uleb(len(kids)) + kids
         prev_file, prev_line = nd["call_file"], nd["call_line"]
     return bytes(out)
 
@@ -1108,12 +1298,16 @@ def cmd_rewrite(args):
             implicit += 1
             if every and implicit % every == 0:
                 lines = b""
-                if rows is not None:  # verbatim, RowBytes included
+                if rows is not None:  # verbatim, columns and RowBytes included
                     c = Cursor(d, body, r_off + f.rec_end, "record")
                     c.uleb()
+                    if t.codes:
+                        col_bytes = c.uleb()
+                        c.pos += col_bytes
                     row_bytes = c.uleb()
                     lines = bytes(d[body:c.pos + row_bytes])
-                rec = enc_uleb(name_off << 3 | (flags & 1) | 4) + lines + enc_nodes([tree], f.start, (0, 0))
+                rec = (enc_uleb(name_off << 3 | (flags & 1) | 4) + lines +
+                       enc_nodes([tree], f.start, (0, 0), t.details))
                 converted += 1
         funcs.append(f)
         records.append(rec)

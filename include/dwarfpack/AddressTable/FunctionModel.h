@@ -47,20 +47,45 @@ struct AddressRange {
 using FileId = uint32_t;
 
 /// One row of a function's line table: from Address on, code belongs to
-/// File:Line (until the next row or the end of the function).
+/// File:Line:Column (until the next row or the end of the function).
+/// 24 bytes: a kernel has millions of rows.
 struct LineEntry {
   uint64_t Address = 0;
   FileId File = 0;
   uint32_t Line = 0;
-  bool operator==(const LineEntry &O) const {
-    return Address == O.Address && File == O.File && Line == O.Line;
+  /// 0: no column. 16 bits, as LLVM's line-table rows keep it (and so
+  /// llvm-symbolizer prints it).
+  uint16_t Column = 0;
+  /// The row's discriminator (DWARF 4), 0 when none.
+  uint32_t Discriminator = 0;
+
+  /// Same source position (everything but the address).
+  bool sameLocation(const LineEntry &O) const {
+    return File == O.File && Line == O.Line && Column == O.Column &&
+           Discriminator == O.Discriminator;
   }
+  bool operator==(const LineEntry &O) const {
+    return Address == O.Address && sameLocation(O);
+  }
+  bool operator!=(const LineEntry &O) const { return !(*this == O); }
+};
+
+/// Where a function is declared: DW_AT_decl_file and DW_AT_decl_line as
+/// llvm-symbolizer finds them (its StartFileName and StartLine). File 0 and
+/// line 0: unknown.
+struct Declaration {
+  FileId File = 0;
+  uint32_t Line = 0;
+  bool operator==(const Declaration &O) const {
+    return File == O.File && Line == O.Line;
+  }
+  bool operator!=(const Declaration &O) const { return !(*this == O); }
 };
 
 /// A node of an inline call tree. The root describes the concrete function
 /// itself (its ranges, its name, no call site); each child is a call that the
 /// compiler inlined into its parent: code in the child's ranges belongs to
-/// the child's Name, called from CallFile:CallLine in the parent.
+/// the child's Name, called from CallFile:CallLine:CallColumn in the parent.
 struct InlineNode {
   /// Sorted, non-overlapping, non-empty, each inside one of the parent's.
   /// (std::vector: its noexcept move keeps vectors of nodes from copying
@@ -69,6 +94,17 @@ struct InlineNode {
   llvm::StringRef Name;
   FileId CallFile = 0;
   uint32_t CallLine = 0;
+  /// DW_AT_call_column and the call's DW_AT_GNU_discriminator (0: none),
+  /// which llvm-symbolizer prints for the caller's frame.
+  uint32_t CallColumn = 0;
+  uint32_t CallDiscriminator = 0;
+  /// The inlined function's declaration.
+  Declaration Decl;
+  /// DW_AT_low_pc of the call's DIE, the frame's StartAddress as
+  /// llvm-symbolizer prints it; none when the DIE gives its code as
+  /// DW_AT_ranges (llvm-symbolizer then prints no start). Not clipped with
+  /// the ranges: a lookup in a slice of the call still prints it.
+  std::optional<uint64_t> LowPC;
   std::vector<InlineNode> Children;
 };
 
@@ -80,6 +116,9 @@ struct FunctionEntry {
   llvm::StringRef Name;
   /// Ascending by address; when present, the first row is at Range.Start.
   std::vector<LineEntry> Lines;
+  /// The function's declaration (of its DWARF description; none for
+  /// symbols).
+  Declaration Decl;
   /// Present only when the function has at least one inlined call.
   std::optional<InlineNode> Inline;
   /// Where the description comes in the input: the index of its DWARF
@@ -101,7 +140,8 @@ class FunctionModel;
 
 /// Total order on entries of model M by content: range, then debug info
 /// first, then (among entries with debug info) InputOrder, then named first,
-/// then name, then line rows (files compared by path), then inline tree.
+/// then name, then line rows (files compared by path), then declaration,
+/// then inline tree.
 /// Returns <0, 0 or >0. Never depends on the order of insertion.
 int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
                      const FunctionModel &M);

@@ -17,9 +17,18 @@ namespace compact {
 /// The bytes "DPAT" read as a little-endian u32. Distinct from GSYM's
 /// "MYSG"/"GSYM", so LLVM's reader rejects the file by its magic.
 constexpr uint32_t Magic = 0x54415044;
-/// Version 2 added the Segments section; version 1 files are refused.
-constexpr uint16_t Version = 2;
+/// Version 2 added the Segments section, version 3 the source details
+/// (columns, discriminators, declarations, call columns, start addresses)
+/// and the ColumnCode section. Older versions are refused.
+constexpr uint16_t Version = 3;
 constexpr uint32_t HeaderSize = 40;
+
+/// Bits of the header's Flags byte.
+enum HeaderFlags : uint8_t {
+  /// Rows carry columns and discriminators, inline nodes call columns,
+  /// call discriminators and start addresses, name entries declarations.
+  HasDetails = 1,
+};
 
 /// The sections, in file order; the section table follows the header.
 enum Section : unsigned {
@@ -33,6 +42,7 @@ enum Section : unsigned {
   SecPaths,
   SecFiles,
   SecSegments,
+  SecColumnCode,
   NumSections
 };
 constexpr uint32_t SectionTableSize = NumSections * 8;
@@ -60,8 +70,28 @@ enum LineOpcode : uint8_t {
   LongRow = 0,  ///< ULEB address delta, SLEB line delta.
   SetFile = 1,  ///< ULEB file operand; the next opcode describes the row.
   SwapFile = 2, ///< SetFile with operand 1 (the previously used file).
-  FirstSpecial = 3,
+  /// ULEB discriminator of the next row (rows have 0 otherwise).
+  SetDiscriminator = 3,
+  FirstSpecial = 4,
 };
+
+/// Low bits of an inline node's head value (ULEB NumChildren << bits |
+/// flags); the start-address bits exist only in tables with details.
+enum NodeFlags : uint64_t {
+  NodeMultiRange = 1,
+  /// The node's start address is its first range's start.
+  NodeStartAtFirstRange = 2,
+  /// A ULEB of NodeExtraFlags follows the call column.
+  NodeExtra = 4,
+};
+enum NodeExtraFlags : uint64_t {
+  /// SLEB start address minus the first range's start follows.
+  ExtraStartAddress = 1,
+  /// ULEB call discriminator follows.
+  ExtraCallDiscriminator = 2,
+};
+/// Bits of flags below NumChildren in a node's head value.
+inline unsigned nodeFlagBits(bool Details) { return Details ? 3 : 1; }
 
 /// Deepest inline tree the reader accepts (as the GSYM reader).
 constexpr unsigned MaxInlineDepth = 256;

@@ -15,17 +15,22 @@
 #define DWARFPACK_COMPACTTABLE_COMPACTREADER_H
 
 #include "dwarfpack/AddressTable/FunctionModel.h"
+#include "dwarfpack/CompactTable/ColumnCode.h"
 #include "dwarfpack/CompactTable/CompactFormat.h"
 #include "dwarfpack/Symbolize/Frame.h"
 #include "dwarfpack/Token/TokenTable.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -37,7 +42,7 @@ struct Header {
   uint32_t Magic = 0;
   uint16_t Version = 0;
   uint8_t BlockShift = 0;
-  uint8_t Reserved = 0;
+  uint8_t Flags = 0; ///< HeaderFlags.
   uint64_t BaseAddress = 0;
   uint32_t NumFunctions = 0;
   uint32_t NumBlocks = 0;
@@ -56,6 +61,15 @@ struct SpecialOpcodes {
   int16_t LineDelta[256] = {};
 };
 
+/// How the records of one table are coded: what the header says.
+struct RecordFormat {
+  SpecialOpcodes Special;
+  /// Rows carry discriminators, nodes details, names declarations.
+  bool Details = false;
+  /// Rows carry columns (the table's code is not empty).
+  const ColumnCode *Columns = nullptr;
+};
+
 /// Where one function's entry lies: its range and its record's bytes.
 struct FunctionLocation {
   uint64_t Start = 0;
@@ -70,6 +84,10 @@ struct DecodedInline {
   std::string Name;
   uint32_t CallFile = 0;
   uint32_t CallLine = 0;
+  uint32_t CallColumn = 0;
+  uint32_t CallDiscriminator = 0;
+  Declaration Decl;
+  std::optional<uint64_t> StartAddress;
   std::vector<DecodedInline> Children;
 };
 
@@ -77,11 +95,71 @@ struct DecodedInline {
 struct DecodedFunction {
   FunctionLocation Loc;
   std::string Name;
+  Declaration Decl;             ///< A compact file id.
   std::vector<LineEntry> Lines; ///< File fields are compact file ids.
   bool HasLines = false;
   std::optional<DecodedInline> Inline;
   /// Bytes of the record's parts: head, line table, inline tree.
   uint64_t HeadBytes = 0, LineBytes = 0, InlineBytes = 0;
+};
+
+/// One frame of CompactReader::lookupFrames. Names and paths point into the
+/// reader's decoded paths or into the FrameBuffer that holds the frame:
+/// valid until that buffer's next lookup. A file is a directory and a base
+/// name, to be joined as gsym::joinPath joins them (either may be empty);
+/// the other fields are those of SourceFrame.
+struct FrameRef {
+  llvm::StringRef Name;
+  llvm::StringRef Dir, Base;
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+  uint32_t Discriminator = 0;
+  llvm::StringRef DeclDir, DeclBase;
+  uint32_t DeclLine = 0;
+  uint64_t StartAddress = 0;
+  bool HasStartAddress = true;
+};
+
+/// What lookupFrames fills, reused from one lookup to the next so that a
+/// loop of lookups allocates nothing once the buffers have grown. One
+/// buffer per thread: a reader may be shared, a buffer may not. The buffer
+/// keeps the names it has expanded (a few per lookup, shared by many
+/// addresses) until it is used with another reader or holds more than
+/// NameCacheLimit bytes of them.
+class FrameBuffer {
+public:
+  static constexpr size_t NameCacheLimit = 64u << 20;
+
+  /// Innermost first; empty: not found.
+  llvm::ArrayRef<FrameRef> frames() const { return Frames; }
+
+private:
+  friend class CompactReader;
+  /// A name entry expanded, with the declaration that follows it.
+  struct CachedName {
+    llvm::StringRef Name;
+    uint32_t DeclFile = 0, DeclLine = 0;
+  };
+  void resetNames(const void *Reader) {
+    Names.clear();
+    NameArena.Reset();
+    NameBytes = 0;
+    NameReader = Reader;
+  }
+
+  llvm::SmallVector<FrameRef, 8> Frames;
+  const void *NameReader = nullptr;
+  llvm::DenseMap<uint32_t, CachedName> Names;
+  llvm::BumpPtrAllocator NameArena;
+  size_t NameBytes = 0; ///< Held by NameArena.
+  std::string Scratch;
+  /// Expanded names (and paths, when the table's lists are read lazily).
+  std::string Text;
+  /// Where each frame's strings lie in Text until it stops growing.
+  struct Span {
+    uint32_t Offset = 0, Size = 0;
+  };
+  llvm::SmallVector<std::array<Span, 5>, 8> Spans;
 };
 
 class CompactReader : public AddressSymbolizer {
@@ -96,6 +174,9 @@ public:
   static bool isCompact(llvm::StringRef Contents);
 
   const Header &header() const { return Hdr; }
+  /// Whether the table records source details (header flag HasDetails).
+  bool hasDetails() const { return Format.Details; }
+  const ColumnCode &columnCode() const { return Columns; }
   llvm::StringRef data() const { return Data; }
   llvm::ArrayRef<uint8_t> uuid() const override;
   /// File offset and size of section S.
@@ -112,6 +193,10 @@ public:
 
   /// The name whose entry starts at Offset in the name list, expanded.
   llvm::Error getName(uint32_t Offset, std::string &Out) const;
+  /// The same, with the declaration that follows the name in tables with
+  /// details (0 and 0 in the others).
+  llvm::Error getName(uint32_t Offset, std::string &Out,
+                      Declaration &Decl) const;
   /// Path component Id, expanded.
   llvm::Error getPath(uint32_t Id, std::string &Out) const;
   /// File Id (1-based; 0 is "no file") as "dir/base", as GSYM joins it.
@@ -124,6 +209,9 @@ public:
                                     FunctionLocation &Loc) const;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+  /// lookup() without allocating per frame: the frames in Out, their
+  /// strings in the table or in Out (FrameRef). Not found: no frames.
+  llvm::Error lookupFrames(uint64_t Address, FrameBuffer &Out) const;
   llvm::Expected<std::optional<uint64_t>>
   fileOffsetToAddress(uint64_t Offset) const override;
   /// The address of the first load segment (the lowest file offset): where
@@ -157,7 +245,24 @@ private:
   /// decodeEntry, appending to Out.
   llvm::Error appendEntry(const token::TokenTable &Tokens, const uint8_t *P,
                           const uint8_t *ListEnd, const char *What,
-                          std::string &Out) const;
+                          std::string &Out,
+                          const uint8_t **EntryEnd = nullptr) const;
+  /// Appends the name whose entry starts at P to Out; EntryEnd is set to
+  /// where its tokens end (where a declaration follows).
+  llvm::Error appendName(const uint8_t *P, std::string &Out,
+                         const uint8_t *&EntryEnd) const;
+  /// A frame of a lookup before its strings are looked up: table ids.
+  struct RawFrame;
+  /// lookupFrames' last step: the strings of frames given by table ids.
+  llvm::Error materialize(llvm::ArrayRef<RawFrame> Raw, FrameBuffer &Out) const;
+  /// The name entry at Offset, from Out's cache or expanded into it.
+  llvm::Expected<const FrameBuffer::CachedName *>
+  cachedName(uint32_t Offset, FrameBuffer &Out) const;
+  /// Expands file Id's directory and base into Out.Text (lists read
+  /// lazily).
+  llvm::Error appendFileParts(uint32_t Id, FrameBuffer &Out,
+                              FrameBuffer::Span &Dir,
+                              FrameBuffer::Span &Base) const;
   llvm::Error expandName(const token::TokenTable &Tokens, llvm::StringRef List,
                          uint32_t Count, uint32_t Id, unsigned Kind,
                          std::string &Out) const;
@@ -178,7 +283,8 @@ private:
   uint32_t SecSize[NumSections] = {};
   token::TokenTable NameTokens;
   token::TokenTable PathTokens;
-  SpecialOpcodes Special;
+  ColumnCode Columns;
+  RecordFormat Format;
   llvm::StringRef Names, Paths, Files;
   /// Every path expanded at open (path Id is [PathEnds[Id - 1],
   /// PathEnds[Id]) of PathText), and every file's (dir, base) path ids;
@@ -195,6 +301,21 @@ private:
   std::vector<TokenRef> NameTokenRefs;
   const char *NameTokenText = nullptr;
   std::vector<LoadSegment> Segments;
+
+  /// Every function's start (from BaseAddress), size and record, decoded
+  /// from the address blocks on the first lookup, so that a lookup
+  /// searches one array without decoding a block's varints (a block search
+  /// costs a branch mispredicted per step and per function scanned). Empty
+  /// when the blocks do not all decode, or when the table's spans need more
+  /// than 32 bits: lookups then decode blocks.
+  struct FunctionIndex {
+    std::vector<uint32_t> Starts, Sizes, RecordOffsets, RecordEnds;
+  };
+  mutable std::once_flag IndexOnce;
+  mutable FunctionIndex Index;
+  const FunctionIndex &functionIndex() const;
+  /// findFunction through the index, when there is one.
+  bool findIndexed(uint64_t Address, FunctionLocation &Loc) const;
 };
 
 /// The name of section S as the dump and error messages print it.

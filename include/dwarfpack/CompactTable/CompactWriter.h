@@ -35,6 +35,7 @@ struct WriteStats {
   uint64_t AddressBytes = 0; ///< Block index and address blocks.
   uint64_t FramingBytes = 0; ///< Record heads.
   uint64_t LineBytes = 0;    ///< Line tables (row count and rows).
+  uint64_t ColumnBytes = 0;  ///< Of LineBytes: column codes (and the code).
   uint64_t InlineBytes = 0;  ///< Inline trees.
   uint64_t NameBytes = 0;    ///< Name token table and name list.
   uint64_t PathBytes = 0;    ///< Path token table, path list, file table.
@@ -43,6 +44,13 @@ struct WriteStats {
 struct WriteOptions {
   /// Functions per address block is 1 << BlockShift.
   unsigned BlockShift = 4;
+  /// Keep what llvm-symbolizer prints beyond GSYM's content: columns and
+  /// discriminators of line rows, call columns, call discriminators and
+  /// start addresses of inlined calls, declarations of functions. Without
+  /// them lookups answer as from GSYM (column 0, no declaration), and rows
+  /// that differ only there are merged. A model without any (Breakpad
+  /// input) is written without them whatever this says.
+  bool Details = true;
 };
 
 /// Encodes a finalized model (sorted, disjoint, non-empty entries). Fails

@@ -301,6 +301,11 @@ public:
   /// DWARFDie::getName(DINameKind::LinkageName): the linkage name, else the
   /// name, looked up through abstract origins and specifications.
   const char *getLinkageNameOrName() const;
+  /// DWARFDie::findRecursively: the first of Attrs on this DIE, else on the
+  /// DIEs its DW_AT_specification and DW_AT_abstract_origin lead to (the
+  /// specification's first), each visited once.
+  std::optional<FormValue>
+  findRecursively(llvm::ArrayRef<llvm::dwarf::Attribute> Attrs) const;
   Die getParent() const;
   Die getFirstChild() const;
   /// The next DIE with the same parent (none after the last).

@@ -38,12 +38,14 @@ enum class TableFormat { Compact, Gsym };
 
 /// Encodes a finalized model in Format, with Threads threads (GSYM's
 /// records; 0: all cores). Stats: what went in (compact's figures mapped
-/// onto GSYM's), when given.
+/// onto GSYM's), when given. Details: a compact table keeps what
+/// llvm-symbolizer prints beyond GSYM's content (compact::WriteOptions).
 llvm::Expected<std::string> encodeTable(const FunctionModel &Model,
                                         TableFormat Format,
                                         unsigned Threads = 1,
                                         gsym::WriteStats *Stats = nullptr,
-                                        compact::WriteStats *Compact = nullptr);
+                                        compact::WriteStats *Compact = nullptr,
+                                        bool Details = true);
 
 struct PackOptions {
   /// Worker threads of the walk and the writers; 0: all cores. The outputs
@@ -53,6 +55,8 @@ struct PackOptions {
   bool AddressTable = true;
   bool Types = false;
   TableFormat Format = TableFormat::Compact;
+  /// A compact table keeps columns, discriminators and declarations.
+  bool TableDetails = true;
   /// The CTF writer's options (Threads and Symtab are set here).
   ctf::WriteOptions Ctf;
   /// Name data objects and functions in index sections (no SymtabOrder).

@@ -39,8 +39,13 @@ struct SourceFrame {
   std::string StartFileName;
   uint32_t StartLine = 0;
   /// Start of the function (outermost frame) or of the inlined range that
-  /// contains the address (inlined frames).
+  /// contains the address (inlined frames); in tables that record it, the
+  /// inlined call's DW_AT_low_pc, as llvm-symbolizer prints it.
   uint64_t StartAddress = 0;
+  /// False when llvm-symbolizer prints no start for the frame (an inlined
+  /// call whose DIE has DW_AT_ranges instead of DW_AT_low_pc); JSON then
+  /// has "StartAddress":"". StartAddress still holds the range start.
+  bool HasStartAddress = true;
   /// Size of the symbol, when the table knows it (kernel symbol tables).
   std::optional<uint64_t> Size;
   /// Kernel module of a kallsyms symbol; empty for the core kernel.

@@ -26,6 +26,12 @@
 //   function-name    a frame's function name differs
 //   file             a frame's file differs
 //   line             a frame's line differs
+// and for tables with details (the compact table's columns, ...):
+//   column           a frame's column differs
+//   discriminator    a frame's discriminator differs
+//   declaration      a frame's declaration (file or line) differs
+//   start-address    an inlined frame's start (DW_AT_low_pc, or none)
+//                    differs
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +81,12 @@ struct TableFrame {
   /// being then the whole path. Both empty: no file.
   llvm::StringRef Dir, Base;
   uint32_t Line = 0;
+  /// Only from tables with details (VerifiableTable::hasDetails).
+  uint32_t Column = 0;
+  uint32_t Discriminator = 0;
+  llvm::StringRef DeclFile;
+  uint32_t DeclLine = 0;
+  std::optional<uint64_t> Start;
 };
 
 /// What the verifier needs of an address table. Functions are numbered in
@@ -87,6 +99,9 @@ public:
   virtual llvm::StringRef kind() const = 0;
   /// The build-id the table records; empty when none.
   virtual llvm::ArrayRef<uint8_t> uuid() const = 0;
+  /// Whether the frames carry columns, discriminators, declarations and
+  /// inlined frames' starts as llvm-symbolizer prints them (then checked).
+  virtual bool hasDetails() const { return false; }
   /// The load segments the table records; std::nullopt when its format
   /// has no place for them (GSYM).
   virtual std::optional<llvm::ArrayRef<LoadSegment>> loadSegments() const {

@@ -1,7 +1,11 @@
 """Damages a compact address table in one named way (for lit tests).
 
 usage: mutate.py IN OUT KIND
-KIND: version, blockshift, records (fill the records section with 0xff),
+KIND: version (9), version2 (a version-2 table's number), flags (an unknown
+      header flag), columns (a column code whose symbols are all 1 bit long,
+      out of canonical order), column-value (the column code's last
+      symbol decodes to another column: the table reads, but wrong),
+      blockshift, records (fill the records section with 0xff),
       index (unsort the block index), names (bad token ids in the name list),
       paths (a bad token id in the first path), segment-address (the first
       load segment moved by 0x1000), segments-overlap (the second segment
@@ -22,6 +26,48 @@ def section(n):
 
 if kind == "version":
     struct.pack_into("<H", data, 4, 9)
+elif kind == "version2":
+    struct.pack_into("<H", data, 4, 2)
+elif kind == "flags":
+    data[7] |= 0x80
+elif kind == "columns":
+    off, size = section(10)
+    assert size >= 5, "needs a column code of two symbols"
+    # Every symbol one bit long: the values are then out of order (and more
+    # than one bit can code).
+    count = data[off]
+    assert count < 0x80
+    pos = off + 1
+    for _ in range(count):
+        while data[pos] & 0x80:
+            pos += 1
+        data[pos + 1] = 1
+        pos += 2
+elif kind == "column-value":
+    off, size = section(10)
+    count = data[off]
+    assert 0 < count < 0x80 and size >= 3
+    # Walk to the last symbol; its value becomes an unused one of the same
+    # ULEB size, larger than its own (the canonical order holds).
+    pos, values = off + 1, []
+    for _ in range(count):
+        start = pos
+        while data[pos] & 0x80:
+            pos += 1
+        values.append((start, pos + 1 - start))
+        pos += 2
+    start, length = values[-1]
+    value = 0
+    for k in range(length):
+        value |= (data[start + k] & 0x7F) << (7 * k)
+    used = set()
+    for s0, l0 in values:
+        used.add(sum((data[s0 + k] & 0x7F) << (7 * k) for k in range(l0)))
+    limit = 0x80 if length == 1 else 0x4000
+    new = next(v for v in range(value + 1, limit) if v not in used)
+    for k in range(length):
+        byte = (new >> (7 * k)) & 0x7F
+        data[start + k] = byte | (0x80 if k + 1 < length else 0)
 elif kind == "blockshift":
     data[6] = 13
 elif kind == "records":

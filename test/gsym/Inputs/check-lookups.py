@@ -6,9 +6,11 @@ spaced sample of them), looks the address up with `llvm-gsymutil
 --addresses-from-stdin` in the GSYM file and with `llvm-symbolizer --inlines`
 in the binary, and compares the full inline chain: function name, file and
 line of every frame. Where DWARF has no linkage name, llvm-symbolizer prints
-the bare DW_AT_name ("~function") and dwarfpack the name qualified with its
-namespaces and classes ("std::function<void ()>::~function"); such a frame
-counts as equal when the qualified name ends in "::" + the bare name. Addresses that DWARF does not cover (the symbolizer
+the bare DW_AT_name ("~function"), as dwarfpack stores it, and llvm-gsymutil
+the name qualified with its namespaces and classes
+("std::function<void ()>::~function"); such a frame counts as equal when the
+qualified name ends in "::" + the bare name (and is counted). Addresses that
+DWARF does not cover (the symbolizer
 knows no function or no source line there) are skipped. Prints a summary and
 the first mismatches; exits 1 if any address differs.
 

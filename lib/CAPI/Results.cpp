@@ -1,0 +1,101 @@
+//===- Results.cpp - Lookup results as the C API hands them out -----------===//
+
+#include "Results.h"
+
+#include "llvm/Demangle/Demangle.h"
+
+using namespace llvm;
+
+namespace dwarfpack {
+namespace capi {
+
+/// The caller sees the dwarfpack_results base; the rest is the storage it
+/// points into.
+struct ResultsBuilder::Object : dwarfpack_results {
+  std::vector<dwarfpack_result> Results;
+  std::vector<dwarfpack_frame> Frames;
+  BumpPtrAllocator Memory;
+  /// File and function names repeat across a batch: each is kept once.
+  UniqueStringSaver Strings{Memory};
+
+  const char *save(StringRef S) { return Strings.save(S).data(); }
+};
+
+ResultsBuilder::ResultsBuilder(size_t Count, uint32_t Flags)
+    : Out(std::make_unique<Object>()),
+      Demangle(Flags & DWARFPACK_SYMBOLIZE_DEMANGLE) {
+  Out->Results.reserve(Count);
+  FirstFrame.reserve(Count);
+}
+
+ResultsBuilder::~ResultsBuilder() = default;
+
+void ResultsBuilder::add(uint64_t Value, const LookupResult &R,
+                         std::optional<StringRef> Module) {
+  dwarfpack_result Result = {};
+  Result.address = Value;
+  Result.status = DWARFPACK_OK;
+  Result.frame_count = R.Frames.size();
+  FirstFrame.push_back(Out->Frames.size());
+  StringRef Outermost = R.Frames.empty() ? "" : R.Frames.back().Module;
+  for (size_t I = 0, N = R.Frames.size(); I < N; ++I) {
+    const SourceFrame &S = R.Frames[I];
+    dwarfpack_frame F = {};
+    F.function = Demangle ? Out->save(llvm::demangle(S.FunctionName))
+                          : Out->save(S.FunctionName);
+    F.file = Out->save(S.FileName);
+    F.line = S.Line;
+    F.column = S.Column;
+    F.start_address = S.StartAddress;
+    F.module = Out->save(Module              ? *Module
+                         : !S.Module.empty() ? StringRef(S.Module)
+                                             : Outermost);
+    F.inlined = I + 1 < N;
+    Out->Frames.push_back(F);
+  }
+  Out->Results.push_back(Result);
+}
+
+void ResultsBuilder::lookup(const AddressSymbolizer &Table, uint64_t Value,
+                            bool FileOffsets, std::optional<StringRef> Module) {
+  uint64_t Address = Value;
+  if (FileOffsets) {
+    Expected<std::optional<uint64_t>> A = Table.fileOffsetToAddress(Value);
+    if (!A)
+      return addFailure(Value,
+                        toFailure(A.takeError(), DWARFPACK_ERR_UNSUPPORTED));
+    if (!*A) // no segment loads that offset: not found
+      return add(Value, LookupResult(), Module);
+    Address = **A;
+  }
+  Expected<LookupResult> R = Table.lookup(Address);
+  if (!R)
+    return addFailure(Value, toFailure(R.takeError(), DWARFPACK_ERR_CORRUPT));
+  add(Value, *R, Module);
+}
+
+void ResultsBuilder::addFailure(uint64_t Value, const Failure &F) {
+  dwarfpack_result Result = {};
+  Result.address = Value;
+  Result.status = F.Status;
+  Result.error = Out->save(F.Message);
+  FirstFrame.push_back(Out->Frames.size());
+  Out->Results.push_back(Result);
+}
+
+dwarfpack_results *ResultsBuilder::finish() {
+  for (size_t I = 0; I < Out->Results.size(); ++I)
+    Out->Results[I].frames = Out->Results[I].frame_count
+                                 ? Out->Frames.data() + FirstFrame[I]
+                                 : nullptr;
+  Out->count = Out->Results.size();
+  Out->results = Out->Results.data();
+  return Out.release();
+}
+
+void ResultsBuilder::release(dwarfpack_results *R) {
+  delete static_cast<ResultsBuilder::Object *>(R);
+}
+
+} // namespace capi
+} // namespace dwarfpack

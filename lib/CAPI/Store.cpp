@@ -1,0 +1,173 @@
+//===- Store.cpp - The C API: tables filed by build-id --------------------===//
+
+#include "Options.h"
+#include "Results.h"
+#include "Status.h"
+#include "Tables.h"
+
+#include "dwarfpack/Symbolize/TableStore.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <mutex>
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::capi;
+
+struct dwarfpack_store {
+  dwarfpack_store(std::string Dir, OpenOptions Opts)
+      : Tables(std::move(Dir),
+               [Opts](StringRef Path) { return openStoredTable(Path, Opts); }) {
+  }
+
+  /// The table of BuildId, or why there is none (a StatusError).
+  Expected<const AddressSymbolizer &> open(ArrayRef<uint8_t> BuildId);
+
+private:
+  static Expected<std::unique_ptr<AddressSymbolizer>>
+  openStoredTable(StringRef Path, const OpenOptions &Opts) {
+    Expected<OpenedTable> T = openTablePath(Path, Opts);
+    if (!T)
+      return T.takeError();
+    return std::move(T->Table);
+  }
+
+  /// TableStore opens tables on first use: its map changes then, so
+  /// threads that share the store take turns; a table, once open, is read
+  /// by all at once (readers are immutable, and stay where they are).
+  std::mutex Mutex;
+  TableStore Tables;
+};
+
+Expected<const AddressSymbolizer &>
+dwarfpack_store::open(ArrayRef<uint8_t> BuildId) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Expected<const AddressSymbolizer &> T = Tables.open(BuildId);
+  if (T)
+    return T;
+  // TableStore's own errors: a FileError for a table that records another
+  // build-id, a plain one for a build-id without a table. Ours (opening a
+  // file) carry their status.
+  Failure F{DWARFPACK_ERR_NOT_FOUND, ""};
+  handleAllErrors(
+      T.takeError(),
+      [&](const StatusError &S) {
+        F = {S.status(), S.message()};
+      },
+      [&](const FileError &E) {
+        F = {DWARFPACK_ERR_MISMATCH, E.message()};
+      },
+      [&](const ErrorInfoBase &E) { F.Message = E.message(); });
+  return statusError(F.Status, F.Message);
+}
+
+namespace {
+
+/// The tables of one batch's build-ids, each looked for once per batch:
+/// a million samples of a module without a table look for it once.
+class BatchTables {
+public:
+  explicit BatchTables(dwarfpack_store &Store) : Store(Store) {}
+
+  /// The table of BuildId, or the failure to find it.
+  const AddressSymbolizer *find(ArrayRef<uint8_t> BuildId, std::string &Hex,
+                                const Failure *&Why) {
+    Hex = toHex(BuildId, /*LowerCase=*/true);
+    auto [It, New] = Known.try_emplace(Hex);
+    Entry &E = It->second;
+    if (New) {
+      Expected<const AddressSymbolizer &> T = Store.open(BuildId);
+      if (T)
+        E.Table = &*T;
+      else
+        E.Why = toFailure(T.takeError(), DWARFPACK_ERR_NOT_FOUND);
+    }
+    Why = &E.Why;
+    return E.Table;
+  }
+
+private:
+  struct Entry {
+    const AddressSymbolizer *Table = nullptr;
+    Failure Why{DWARFPACK_OK, ""};
+  };
+  dwarfpack_store &Store;
+  StringMap<Entry> Known;
+};
+
+} // namespace
+
+extern "C" {
+
+dwarfpack_status dwarfpack_store_open(const char *Dir,
+                                      const dwarfpack_store_options *Options,
+                                      dwarfpack_store **Out) {
+  return guard([&] {
+    if (!Out)
+      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
+                  "dwarfpack_store_open: OUT is NULL");
+    *Out = nullptr;
+    dwarfpack_store_options Opts;
+    if (Error E = readOptions(Options, "dwarfpack_store_options", Opts))
+      return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
+    if (Error E = checkFlags(Opts.flags, DWARFPACK_OPEN_PORTABLE_READERS,
+                             "dwarfpack_store_options"))
+      return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
+    if (!Dir || !*Dir)
+      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
+                  "dwarfpack_store_open: no directory");
+    if (!sys::fs::is_directory(Dir))
+      return fail(DWARFPACK_ERR_NOT_FOUND,
+                  "'" + std::string(Dir) + "': not a directory");
+    *Out = new dwarfpack_store(Dir, openOptions(Opts.flags));
+    return DWARFPACK_OK;
+  });
+}
+
+void dwarfpack_store_close(dwarfpack_store *Store) { delete Store; }
+
+dwarfpack_status dwarfpack_store_symbolize(dwarfpack_store *Store,
+                                           const dwarfpack_sample *Samples,
+                                           size_t Count, uint32_t Flags,
+                                           dwarfpack_results **Out) {
+  return guard([&] {
+    if (!Out)
+      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
+                  "dwarfpack_store_symbolize: OUT is NULL");
+    *Out = nullptr;
+    if (!Store || (!Samples && Count))
+      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
+                  "dwarfpack_store_symbolize: STORE or SAMPLES is NULL");
+    if (Error E = checkFlags(Flags,
+                             DWARFPACK_SYMBOLIZE_FILE_OFFSETS |
+                                 DWARFPACK_SYMBOLIZE_DEMANGLE,
+                             "dwarfpack_store_symbolize"))
+      return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
+    bool FileOffsets = Flags & DWARFPACK_SYMBOLIZE_FILE_OFFSETS;
+    BatchTables Tables(*Store);
+    ResultsBuilder Builder(Count, Flags);
+    std::string Hex;
+    for (size_t I = 0; I < Count; ++I) {
+      const dwarfpack_sample &S = Samples[I];
+      if (S.build_id_size < 2 || !S.build_id) {
+        Builder.addFailure(S.value, {DWARFPACK_ERR_INVALID_ARGUMENT,
+                                     "a build-id has at least 2 bytes"});
+        continue;
+      }
+      const Failure *Why = nullptr;
+      const AddressSymbolizer *T =
+          Tables.find(ArrayRef(S.build_id, S.build_id_size), Hex, Why);
+      if (!T)
+        Builder.addFailure(S.value, *Why);
+      else
+        Builder.lookup(*T, S.value, FileOffsets, StringRef(Hex));
+    }
+    *Out = Builder.finish();
+    return DWARFPACK_OK;
+  });
+}
+
+} // extern "C"

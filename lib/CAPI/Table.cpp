@@ -1,0 +1,137 @@
+//===- Table.cpp - The C API: one table file ------------------------------===//
+
+#include "Options.h"
+#include "Results.h"
+#include "Status.h"
+#include "Tables.h"
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::capi;
+
+struct dwarfpack_table {
+  OpenedTable Opened;
+  std::string Name;
+};
+
+namespace {
+
+dwarfpack_status finishOpen(Expected<OpenedTable> T, StringRef Name,
+                            dwarfpack_table **Out) {
+  if (!T)
+    return fail(T.takeError(), DWARFPACK_ERR_CORRUPT);
+  *Out = new dwarfpack_table{std::move(*T), Name.str()};
+  return DWARFPACK_OK;
+}
+
+/// Checks the arguments common to the open functions (Function names the
+/// one called); clears *Out.
+Error checkOpen(const char *Function, const dwarfpack_table_options *Options,
+                dwarfpack_table_options &Opts, dwarfpack_table **Out) {
+  if (!Out)
+    return statusError(DWARFPACK_ERR_INVALID_ARGUMENT,
+                       Twine(Function) + ": OUT is NULL");
+  *Out = nullptr;
+  if (Error E = readOptions(Options, "dwarfpack_table_options", Opts))
+    return E;
+  return checkFlags(Opts.flags, DWARFPACK_OPEN_PORTABLE_READERS,
+                    "dwarfpack_table_options");
+}
+
+/// An error when T cannot turn file offsets into addresses at all (it
+/// records no load segments).
+Error checkFileOffsets(const dwarfpack_table &T) {
+  Expected<std::optional<uint64_t>> A = T.Opened.Table->fileOffsetToAddress(0);
+  if (A)
+    return Error::success();
+  return statusError(DWARFPACK_ERR_UNSUPPORTED,
+                     "'" + T.Name + "' (" + T.Opened.Format->Name +
+                         "): file offsets: " + toString(A.takeError()));
+}
+
+} // namespace
+
+extern "C" {
+
+dwarfpack_status dwarfpack_table_open(const char *Path,
+                                      const dwarfpack_table_options *Options,
+                                      dwarfpack_table **Out) {
+  return guard([&] {
+    dwarfpack_table_options Opts;
+    if (Error E = checkOpen("dwarfpack_table_open", Options, Opts, Out))
+      return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
+    if (!Path || !*Path)
+      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
+                  "dwarfpack_table_open: no path");
+    return finishOpen(openTablePath(Path, openOptions(Opts.flags)), Path, Out);
+  });
+}
+
+dwarfpack_status
+dwarfpack_table_open_memory(const void *Data, size_t Size, const char *Name,
+                            const dwarfpack_table_options *Options,
+                            dwarfpack_table **Out) {
+  return guard([&] {
+    dwarfpack_table_options Opts;
+    if (Error E = checkOpen("dwarfpack_table_open_memory", Options, Opts, Out))
+      return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
+    if (!Data && Size)
+      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
+                  "dwarfpack_table_open_memory: DATA is NULL");
+    StringRef TableName = Name ? Name : "<memory>";
+    // A copy: the caller's bytes need not outlive the call, and the copy
+    // is aligned as the readers want it.
+    std::unique_ptr<MemoryBuffer> Buffer = MemoryBuffer::getMemBufferCopy(
+        StringRef(static_cast<const char *>(Data), Size), TableName);
+    return finishOpen(
+        openTableBuffer(std::move(Buffer), TableName, openOptions(Opts.flags)),
+        TableName, Out);
+  });
+}
+
+void dwarfpack_table_close(dwarfpack_table *Table) { delete Table; }
+
+const char *dwarfpack_table_format(const dwarfpack_table *Table) {
+  return Table ? Table->Opened.Format->Name : nullptr;
+}
+
+size_t dwarfpack_table_build_id(const dwarfpack_table *Table,
+                                const uint8_t **Id) {
+  ArrayRef<uint8_t> B =
+      Table ? Table->Opened.Table->uuid() : ArrayRef<uint8_t>();
+  if (Id)
+    *Id = B.empty() ? nullptr : B.data();
+  return B.size();
+}
+
+dwarfpack_status dwarfpack_table_symbolize(const dwarfpack_table *Table,
+                                           const uint64_t *Addresses,
+                                           size_t Count, uint32_t Flags,
+                                           dwarfpack_results **Out) {
+  return guard([&] {
+    if (!Out)
+      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
+                  "dwarfpack_table_symbolize: OUT is NULL");
+    *Out = nullptr;
+    if (!Table || (!Addresses && Count))
+      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
+                  "dwarfpack_table_symbolize: TABLE or ADDRESSES is NULL");
+    if (Error E = checkFlags(Flags,
+                             DWARFPACK_SYMBOLIZE_FILE_OFFSETS |
+                                 DWARFPACK_SYMBOLIZE_DEMANGLE,
+                             "dwarfpack_table_symbolize"))
+      return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
+    bool FileOffsets = Flags & DWARFPACK_SYMBOLIZE_FILE_OFFSETS;
+    // Every offset would fail the same way: fail the call once.
+    if (FileOffsets)
+      if (Error E = checkFileOffsets(*Table))
+        return fail(std::move(E), DWARFPACK_ERR_UNSUPPORTED);
+    ResultsBuilder Builder(Count, Flags);
+    for (size_t I = 0; I < Count; ++I)
+      Builder.lookup(*Table->Opened.Table, Addresses[I], FileOffsets);
+    *Out = Builder.finish();
+    return DWARFPACK_OK;
+  });
+}
+
+} // extern "C"

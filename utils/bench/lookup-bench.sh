@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Lookup speed of the compact reader against LLVM 19's own GsymReader
+# (issue 32, item 6), in one process over the same addresses: for each
+# input, `dwarfpack gsym` writes the compact table and, with
+# --format=gsym, GSYM of the same content; llvm-gsymutil --convert writes
+# LLVM's own GSYM; dwarfpack-lookup-bench (lookup-bench.cpp, built against
+# llvm-19-dev) then times LLVM's GsymReader::lookup on each GSYM file and
+# CompactReader::lookupFrames on the compact table (1,000,000 addresses:
+# a uniform function, then a uniform offset in it; every frame's name,
+# file and line consumed; best of alternating runs, thread CPU time), and
+# prints ns/lookup and the ratios. It also prints the sizes (compact, with
+# and without details, against llvm-gsymutil's GSYM).
+#
+# usage: utils/bench/lookup-bench.sh [INPUT...]   (default: vmlinux)
+#   INPUT: vmlinux, sqlite-gcc, sqlite-clang, dwarfpack
+# Environment: BENCH_ADDRESSES (1000000), BENCH_RUNS (3), BENCH_SEED (1).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=$(realpath "${DWARFPACK:-$root/build/bin/dwarfpack}")
+bench=$(dirname "$bin")/dwarfpack-lookup-bench
+gsymutil=/usr/lib/llvm-19/bin/llvm-gsymutil
+work=${DWARFPACK_BENCH_DIR:-/var/tmp/dwarfpack-bench}/lookup
+mkdir -p "$work"
+
+inputs=("$@")
+[ ${#inputs[@]} -gt 0 ] || inputs=(vmlinux)
+
+for name in "${inputs[@]}"; do
+  input=$("$here/fetch-inputs.sh" --print | awk -v n="$name" '$1 == n { print $2 }')
+  if [ -z "$input" ] || [ ! -e "$input" ]; then
+    echo "== $name: input not available (utils/bench/fetch-inputs.sh), skipped"
+    continue
+  fi
+  echo "== $name: $input"
+  "$bin" gsym --quiet "$input" -o "$work/$name.dpat"
+  "$bin" gsym --quiet --no-details "$input" -o "$work/$name.plain.dpat"
+  "$bin" gsym --quiet --format=gsym "$input" -o "$work/$name.gsym"
+  "$gsymutil" --convert "$input" -o "$work/$name.llvm.gsym" --quiet > /dev/null 2>&1
+  size() { stat -c %s "$1"; }
+  llvm=$(size "$work/$name.llvm.gsym")
+  for t in dpat plain.dpat gsym; do
+    s=$(size "$work/$name.$t")
+    printf '  %-24s %10d bytes  %.3f of llvm-gsymutil'"'"'s %d\n' \
+      "$name.$t" "$s" "$(echo "$s / $llvm" | bc -l)" "$llvm"
+  done
+  echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  for g in gsym llvm.gsym; do
+    echo "  -- LLVM's GsymReader on $name.$g"
+    "$bench" "$work/$name.dpat" "$work/$name.$g" \
+      --addresses "${BENCH_ADDRESSES:-1000000}" --runs "${BENCH_RUNS:-3}" \
+      --seed "${BENCH_SEED:-1}" | sed 's/^/  /'
+  done
+done
