@@ -385,13 +385,24 @@ int runGsym() {
     outs() << Output << "\n";
   // The bytes just written, not the file: standard output cannot be read
   // back, and a piped input was read once.
-  if (Verify)
+  // Against the file the DWARF came from: a stripped binary's debug file.
+  if (Verify) {
+    std::unique_ptr<MemoryBuffer> DebugBuf;
+    MemoryBufferRef Against((*Buf)->getBuffer(), Input);
+    if (Opened.Debug) {
+      Expected<std::unique_ptr<MemoryBuffer>> D =
+          mapInputFile(Opened.Debug->Path);
+      if (!D)
+        return reportError(D.takeError());
+      DebugBuf = std::move(*D);
+      Against = MemoryBufferRef(DebugBuf->getBuffer(), Opened.Debug->Path);
+    }
     if (int Status = runVerification(
             MemoryBufferRef((*T)->Bytes, Output == "-" ? StringRef("<stdout>")
                                                        : StringRef(Output)),
-            MemoryBufferRef((*Buf)->getBuffer(), Input), NumThreads, Stats,
-            Report))
+            Against, NumThreads, Stats, Report))
       return Status;
+  }
   if (!Quiet)
     printWarnings(Log);
   if (Stats)
