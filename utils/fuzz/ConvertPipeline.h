@@ -50,6 +50,7 @@
 
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <cstring>
 #include <random>
@@ -223,9 +224,15 @@ kernelObjects(MemoryBufferRef Main, std::optional<MemoryBufferRef> Partner,
   In.Loadable.push_back(
       {Main.getBufferIdentifier().str(), "all", Main.getBuffer()});
   if (Partner) {
-    std::string Path = Partner->getBufferIdentifier().str();
-    In.BuiltinObjs.push_back({Path, "pbuiltin", Partner->getBuffer()});
-    In.Loadable.push_back({Path, "partner", Partner->getBuffer()});
+    // Named apart (the tables are named by the object's file name), in the
+    // partner's directory (where split DWARF files are looked for).
+    SmallString<128> Builtin(
+        sys::path::parent_path(Partner->getBufferIdentifier()));
+    sys::path::append(Builtin, "pbuiltin.o");
+    In.BuiltinObjs.push_back(
+        {std::string(Builtin), "pbuiltin", Partner->getBuffer()});
+    In.Loadable.push_back({Partner->getBufferIdentifier().str(), "partner",
+                           Partner->getBuffer()});
   }
   In.ModuleForUnit = [&Unit](StringRef, StringRef) {
     return Unit++ % 2 ? StringRef("odd") : StringRef();
