@@ -43,37 +43,37 @@ static cl::alias ExeE("e", cl::desc("Alias for --exe"), cl::aliasopt(Exe));
 static cl::opt<bool> ShowAddresses(
     "addresses",
     cl::desc("Print each address (16 hex digits) before its answer (also -a)"),
-    cl::Grouping, cl::sub(Addr2lineSub), cl::cat(category()));
+    cl::sub(Addr2lineSub), cl::cat(category()));
 static cl::alias ShowAddressesA("a", cl::desc("Alias for --addresses"),
                                 cl::aliasopt(ShowAddresses), cl::Grouping);
 static cl::opt<bool> Demangle("demangle",
                               cl::desc("Demangle function names (also -C)"),
-                              cl::Grouping, cl::sub(Addr2lineSub),
+                              cl::sub(Addr2lineSub),
                               cl::cat(category()));
 static cl::alias DemangleC("C", cl::desc("Alias for --demangle"),
                            cl::aliasopt(Demangle), cl::Grouping);
 static cl::opt<bool> Functions("functions",
                                cl::desc("Print function names (also -f)"),
-                               cl::Grouping, cl::sub(Addr2lineSub),
+                               cl::sub(Addr2lineSub),
                                cl::cat(category()));
 static cl::alias FunctionsF("f", cl::desc("Alias for --functions"),
                             cl::aliasopt(Functions), cl::Grouping);
 static cl::opt<bool> Inlines("inlines",
                              cl::desc("Print the inlined frames (also -i)"),
-                             cl::Grouping, cl::sub(Addr2lineSub),
+                             cl::sub(Addr2lineSub),
                              cl::cat(category()));
 static cl::alias InlinesI("i", cl::desc("Alias for --inlines"),
                           cl::aliasopt(Inlines), cl::Grouping);
 static cl::opt<bool>
     Pretty("pretty-print",
            cl::desc("One line per address, 'FUNCTION at FILE:LINE' (also -p)"),
-           cl::Grouping, cl::sub(Addr2lineSub), cl::cat(category()));
+           cl::sub(Addr2lineSub), cl::cat(category()));
 static cl::alias PrettyP("p", cl::desc("Alias for --pretty-print"),
                          cl::aliasopt(Pretty), cl::Grouping);
 static cl::opt<bool> Basenames("basenames",
                                cl::desc("Strip directories from file names "
                                         "(also -s)"),
-                               cl::Grouping, cl::sub(Addr2lineSub),
+                               cl::sub(Addr2lineSub),
                                cl::cat(category()));
 static cl::alias BasenamesS("s", cl::desc("Alias for --basenames"),
                             cl::aliasopt(Basenames), cl::Grouping);

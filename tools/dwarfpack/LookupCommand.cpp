@@ -70,7 +70,7 @@ static cl::alias ObjE("e", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 // the last one given counts, as in llvm-symbolizer.
 static cl::opt<bool> Inlines(
     "inlines", cl::desc("Print every inlined frame (the default; also -i)"),
-    cl::init(true), cl::Grouping, cl::sub(LookupSub), cl::cat(category()));
+    cl::init(true), cl::sub(LookupSub), cl::cat(category()));
 static cl::alias InlinesI("i", cl::desc("Alias for --inlines"),
                           cl::aliasopt(Inlines), cl::Grouping);
 static cl::alias
@@ -111,7 +111,7 @@ static cl::alias FunctionsF("f", cl::desc("Alias for --functions"),
 static cl::opt<bool>
     Addresses("addresses",
               cl::desc("Print each address before its answer (also -a)"),
-              cl::Grouping, cl::sub(LookupSub), cl::cat(category()));
+              cl::sub(LookupSub), cl::cat(category()));
 static cl::alias AddressesA("a", cl::desc("Alias for --addresses"),
                             cl::aliasopt(Addresses), cl::Grouping);
 static cl::alias AddressesPrint("print-address",
