@@ -9,6 +9,7 @@
 #include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/Support/ElfEmbed.h"
 #include "dwarfpack/Support/OutputFile.h"
+#include "dwarfpack/Support/Stopwatch.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -18,8 +19,6 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
-#include <chrono>
-
 using namespace llvm;
 using namespace dwarfpack::ctfkernel;
 
@@ -27,11 +26,6 @@ namespace dwarfpack {
 namespace pipeline {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point T) {
-  return std::chrono::duration<double>(Clock::now() - T).count();
-}
 
 Error fail(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
@@ -443,11 +437,11 @@ packKernelObjects(const KernelObjects &In, const KernelPackOptions &O,
   if (O.NoCompress)
     WOpts.CompressThreshold = 0;
 
-  Clock::time_point T0 = Clock::now();
+  Stopwatch T0;
   if (O.Standalone) {
     if (Error E = packStandalone(In, O, WOpts, *R, Log))
       return std::move(E);
-    R->ReadSeconds = secondsSince(T0);
+    R->ReadSeconds = T0.seconds();
     return std::move(R);
   }
   SharedRepository Repo(/*Share=*/true);
@@ -463,22 +457,22 @@ packKernelObjects(const KernelObjects &In, const KernelPackOptions &O,
       });
   if (E)
     return std::move(E);
-  R->ReadSeconds = secondsSince(T0);
+  R->ReadSeconds = T0.seconds();
 
-  Clock::time_point T1 = Clock::now();
+  Stopwatch T1;
   Expected<SharedRepository::Result> Res = Repo.finish();
   if (!Res)
     return Res.takeError();
   R->Repository = Res->Stats;
-  R->DedupSeconds = secondsSince(T1);
+  R->DedupSeconds = T1.seconds();
 
-  Clock::time_point T2 = Clock::now();
+  Stopwatch T2;
   if (Error E = writeDicts(*Res, In, O, WOpts, *R))
     return std::move(E);
   if (O.EmbedModules)
     if (Error E = embedModules(In, *R, Log))
       return std::move(E);
-  R->WriteSeconds = secondsSince(T2);
+  R->WriteSeconds = T2.seconds();
   return std::move(R);
 }
 

@@ -2,24 +2,17 @@
 
 #include "dwarfpack/Pipeline/PackObject.h"
 #include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/Support/Stopwatch.h"
 #include "dwarfpack/Types/TypeTableBuilder.h"
 
 #include "llvm/Support/Threading.h"
 
-#include <chrono>
 #include <future>
 
 using namespace llvm;
 
 namespace dwarfpack {
 namespace pipeline {
-
-namespace {
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point T) {
-  return std::chrono::duration<double>(Clock::now() - T).count();
-}
-} // namespace
 
 Expected<std::string> encodeTable(const FunctionModel &Model,
                                   TableFormat Format, unsigned Threads,
@@ -57,7 +50,7 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
   unsigned Threads = Opts.NumThreads
                          ? Opts.NumThreads
                          : hardware_concurrency().compute_thread_count();
-  Clock::time_point Start = Clock::now();
+  Stopwatch Start;
   R->Convert.DebugBytes = Obj.debugBytes();
   std::vector<input::WalkItem> Units = input::compileUnits(Obj);
   R->HasDwarf = !Units.empty();
@@ -95,15 +88,15 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
     R->Convert.DwarfFunctions = Functions->numDwarfFunctions();
     R->Convert.SymbolFunctions = readSymbolFunctions(Obj, R->Model);
   }
-  R->Times.Walk = secondsSince(Start);
+  R->Times.Walk = Start.seconds();
 
   // The type model's tail and dict, beside the address model's: the two
   // share nothing but the object, which is only read.
-  Clock::time_point Tail = Clock::now();
+  Stopwatch Tail;
   std::future<Error> TypeSide;
   if (Types) {
     auto Run = [&]() -> Error {
-      Clock::time_point T0 = Clock::now();
+      Stopwatch T0;
       types::BuildOptions BO;
       BO.NumThreads = Threads;
       Expected<types::BuildResult> B = Types->finish(BO, Log);
@@ -111,7 +104,7 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
         return B.takeError();
       B->NumUnits = Units.size();
       R->Types = std::move(*B);
-      R->Times.Types = secondsSince(T0);
+      R->Times.Types = T0.seconds();
       std::optional<ctf::SymtabOrder> Symtab;
       if (Order.valid())
         Symtab = Order.get();
@@ -131,9 +124,9 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
   }
   Error AddressError = Error::success();
   if (Functions) {
-    Clock::time_point T0 = Clock::now();
+    Stopwatch T0;
     R->Model.finalize(Log);
-    R->Times.Finalize = secondsSince(T0);
+    R->Times.Finalize = T0.seconds();
     if (!R->Model.functions().empty()) {
       Expected<std::string> Bytes =
           encodeTable(R->Model, Opts.Format, Threads, &R->TableStats,
@@ -145,7 +138,7 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
     }
   }
   Error TypeError = TypeSide.valid() ? TypeSide.get() : Error::success();
-  R->Times.Tail = secondsSince(Tail);
+  R->Times.Tail = Tail.seconds();
   if (AddressError || TypeError)
     return createFileError(
         Obj.path(), joinErrors(std::move(AddressError), std::move(TypeError)));

@@ -6,13 +6,12 @@
 #include "dwarfpack/Pipeline/KernelPack.h"
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Support/OutputFile.h"
+#include "dwarfpack/Support/Stopwatch.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <chrono>
 
 using namespace llvm;
 
@@ -71,11 +70,6 @@ cl::opt<pipeline::TableFormat> KernelFormat(
                           "dwarfpack's compact address table, the default"),
                clEnumValN(pipeline::TableFormat::Gsym, "gsym", "LLVM GSYM V1")),
     cl::sub(PackSub), cl::cat(category()));
-
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point T) {
-  return std::chrono::duration<double>(Clock::now() - T).count();
-}
 
 /// Module progress for people watching a terminal: a kernel has ~1,000
 /// modules and a run takes seconds.
@@ -168,7 +162,7 @@ Expected<KernelRun> packAndCommit(const KernelArgs &A,
     return R.takeError();
   }
   Run.R = std::move(*R);
-  Clock::time_point Commit = Clock::now();
+  Stopwatch Commit;
   SmallVector<std::pair<std::string, StringRef>, 1> Extra;
   if (!ArchivePath.empty())
     Extra.push_back({ArchivePath.str(), Run.R->Archive});
@@ -178,7 +172,7 @@ Expected<KernelRun> packAndCommit(const KernelArgs &A,
   Summarise();
   if (E)
     return std::move(E);
-  Run.WriteSeconds = Run.R->WriteSeconds + secondsSince(Commit);
+  Run.WriteSeconds = Run.R->WriteSeconds + Commit.seconds();
   return std::move(Run);
 }
 
@@ -197,7 +191,7 @@ bool kernelPackRequested() {
 
 int runKernelCtf(const KernelArgs &A, const std::string &OutDirPath, bool Embed,
                  bool NoCompress) {
-  Clock::time_point Start = Clock::now();
+  Stopwatch Start;
   if (OutDirPath.empty())
     return reportError("-o OUTDIR is required");
   if (OutDirPath == "-")
@@ -224,16 +218,16 @@ int runKernelCtf(const KernelArgs &A, const std::string &OutDirPath, bool Embed,
     const pipeline::KernelPackResult &R = *Run->R;
     raw_ostream &OS = reportStream(ArchiveOut);
     printStats(R, R.Files.size(), Run->Written, Run->Unchanged, Standalone,
-               secondsSince(Start), OS);
+               Start.seconds(), OS);
     if (!ArchiveOut.empty())
       OS << "archive size: " << R.Archive.size() << "\n";
-    printTimes(R, Run->WriteSeconds, secondsSince(Start), OS);
+    printTimes(R, Run->WriteSeconds, Start.seconds(), OS);
   }
   return 0;
 }
 
 int runKernelPack(const KernelArgs &A) {
-  Clock::time_point Start = Clock::now();
+  Stopwatch Start;
   if (CtfArchiveOut.empty() && TableDir.empty())
     return reportError("kernel mode (several inputs): give --ctf-archive "
                        "FILE and/or --table-dir DIR");
@@ -262,7 +256,7 @@ int runKernelPack(const KernelArgs &A) {
     const pipeline::KernelPackResult &R = *Run->R;
     raw_ostream &OS = reportStream(CtfArchiveOut);
     printStats(R, R.Files.size(), Run->Written, Run->Unchanged, false,
-               secondsSince(Start), OS);
+               Start.seconds(), OS);
     OS << "archive size: " << R.Archive.size() << "\n";
     OS << "address tables: " << R.Tables.size();
     if (!R.WithoutFunctions.empty())
@@ -270,7 +264,7 @@ int runKernelPack(const KernelArgs &A) {
          << " object(s) without functions, e.g. '" << R.WithoutFunctions.front()
          << "')";
     OS << "\n";
-    printTimes(R, Run->WriteSeconds, secondsSince(Start), OS);
+    printTimes(R, Run->WriteSeconds, Start.seconds(), OS);
   }
   return 0;
 }
