@@ -125,16 +125,10 @@ dwarfpack_status dwarfpack_kernel_symbolize(const dwarfpack_kernel *Kernel,
                                             size_t Count, uint32_t Flags,
                                             dwarfpack_results **Out) {
   return guard([&] {
-    if (!Out)
-      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
-                  "dwarfpack_kernel_symbolize: OUT is NULL");
-    *Out = nullptr;
-    if (!Kernel || (!Addresses && Count))
-      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
-                  "dwarfpack_kernel_symbolize: KERNEL or ADDRESSES is NULL");
     // File offsets do not apply: a kernel's code is not mapped from a file.
-    if (Error E = checkFlags(Flags, DWARFPACK_SYMBOLIZE_DEMANGLE,
-                             "dwarfpack_kernel_symbolize"))
+    if (Error E = checkSymbolizeCall("dwarfpack_kernel_symbolize", Out, Kernel,
+                                     Addresses || !Count, "KERNEL or ADDRESSES",
+                                     Flags, DWARFPACK_SYMBOLIZE_DEMANGLE))
       return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
     ResultsBuilder Builder(Count, Flags);
     for (size_t I = 0; I < Count; ++I)

@@ -55,6 +55,24 @@ inline llvm::Error checkFlags(uint32_t Flags, uint32_t Known,
   return llvm::Error::success();
 }
 
+/// The checks every *_symbolize call makes before it looks anything up, in
+/// this order: OUT is given (and then cleared, so that a failed call leaves
+/// NULL there), the handle and the input array are given (the array may be
+/// NULL when the count is 0; Missing names them), no unknown flag.
+inline llvm::Error checkSymbolizeCall(const char *Call, dwarfpack_results **Out,
+                                      bool HasHandle, bool HasItems,
+                                      const char *Missing, uint32_t Flags,
+                                      uint32_t Known) {
+  if (!Out)
+    return statusError(DWARFPACK_ERR_INVALID_ARGUMENT,
+                       llvm::Twine(Call) + ": OUT is NULL");
+  *Out = nullptr;
+  if (!HasHandle || !HasItems)
+    return statusError(DWARFPACK_ERR_INVALID_ARGUMENT,
+                       llvm::Twine(Call) + ": " + Missing + " is NULL");
+  return checkFlags(Flags, Known, Call);
+}
+
 } // namespace capi
 } // namespace dwarfpack
 

@@ -134,17 +134,10 @@ dwarfpack_status dwarfpack_store_symbolize(dwarfpack_store *Store,
                                            size_t Count, uint32_t Flags,
                                            dwarfpack_results **Out) {
   return guard([&] {
-    if (!Out)
-      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
-                  "dwarfpack_store_symbolize: OUT is NULL");
-    *Out = nullptr;
-    if (!Store || (!Samples && Count))
-      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
-                  "dwarfpack_store_symbolize: STORE or SAMPLES is NULL");
-    if (Error E = checkFlags(Flags,
-                             DWARFPACK_SYMBOLIZE_FILE_OFFSETS |
-                                 DWARFPACK_SYMBOLIZE_DEMANGLE,
-                             "dwarfpack_store_symbolize"))
+    if (Error E = checkSymbolizeCall(
+            "dwarfpack_store_symbolize", Out, Store, Samples || !Count,
+            "STORE or SAMPLES", Flags,
+            DWARFPACK_SYMBOLIZE_FILE_OFFSETS | DWARFPACK_SYMBOLIZE_DEMANGLE))
       return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
     bool FileOffsets = Flags & DWARFPACK_SYMBOLIZE_FILE_OFFSETS;
     BatchTables Tables(*Store);

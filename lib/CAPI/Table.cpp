@@ -109,17 +109,10 @@ dwarfpack_status dwarfpack_table_symbolize(const dwarfpack_table *Table,
                                            size_t Count, uint32_t Flags,
                                            dwarfpack_results **Out) {
   return guard([&] {
-    if (!Out)
-      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
-                  "dwarfpack_table_symbolize: OUT is NULL");
-    *Out = nullptr;
-    if (!Table || (!Addresses && Count))
-      return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
-                  "dwarfpack_table_symbolize: TABLE or ADDRESSES is NULL");
-    if (Error E = checkFlags(Flags,
-                             DWARFPACK_SYMBOLIZE_FILE_OFFSETS |
-                                 DWARFPACK_SYMBOLIZE_DEMANGLE,
-                             "dwarfpack_table_symbolize"))
+    if (Error E = checkSymbolizeCall(
+            "dwarfpack_table_symbolize", Out, Table, Addresses || !Count,
+            "TABLE or ADDRESSES", Flags,
+            DWARFPACK_SYMBOLIZE_FILE_OFFSETS | DWARFPACK_SYMBOLIZE_DEMANGLE))
       return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
     bool FileOffsets = Flags & DWARFPACK_SYMBOLIZE_FILE_OFFSETS;
     // Every offset would fail the same way: fail the call once.

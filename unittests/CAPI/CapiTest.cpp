@@ -340,6 +340,25 @@ TEST(CAPI, ArgumentsAreChecked) {
             DWARFPACK_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(dwarfpack_table_symbolize(Owned.get(), &A, 1, 0, nullptr),
             DWARFPACK_ERR_INVALID_ARGUMENT);
+  // Every symbolize call checks the same things, names itself and leaves
+  // NULL in OUT when it fails.
+  R = reinterpret_cast<dwarfpack_results *>(&A);
+  EXPECT_EQ(dwarfpack_kernel_symbolize(nullptr, &A, 1, 0, &R),
+            DWARFPACK_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(R, nullptr);
+  EXPECT_STREQ(dwarfpack_last_error(),
+               "dwarfpack_kernel_symbolize: KERNEL or ADDRESSES is NULL");
+  EXPECT_EQ(dwarfpack_store_symbolize(nullptr, nullptr, 0, 0, nullptr),
+            DWARFPACK_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(dwarfpack_last_error(),
+               "dwarfpack_store_symbolize: OUT is NULL");
+  EXPECT_EQ(dwarfpack_table_symbolize(Owned.get(), nullptr, 0, 1u << 30, &R),
+            DWARFPACK_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(dwarfpack_last_error(),
+               "dwarfpack_table_symbolize: unknown flags 0x40000000");
+  EXPECT_EQ(dwarfpack_table_symbolize(Owned.get(), nullptr, 0, 0, &R),
+            DWARFPACK_OK);
+  dwarfpack_results_free(R);
   dwarfpack_results_free(nullptr);
   EXPECT_STREQ(dwarfpack_status_string(DWARFPACK_ERR_CORRUPT), "corrupt table");
   EXPECT_STREQ(dwarfpack_status_string(static_cast<dwarfpack_status>(99)),
