@@ -93,6 +93,7 @@ InputObject::open(MemoryBufferRef Buffer, WarningLog &Log,
                   const OpenOptions &Opts) {
   std::unique_ptr<InputObject> O(new InputObject());
   O->Path = Buffer.getBufferIdentifier().str();
+  O->FileMapping = Opts.BufferIsFileMapping;
   O->Bytes = MemoryBufferRef(Buffer.getBuffer(), O->Path);
   if (Error E = O->load(Log, Opts))
     return createFileError(O->Path, std::move(E));
@@ -375,8 +376,16 @@ void InputObject::releaseSectionPrefix(Sec S, uint64_t Size) const {
       Data.data() + Data.size() > File.data() + File.size())
     return;
   static const uintptr_t Page = sysconf(_SC_PAGESIZE);
+  // A page fault maps more than its page: the pages around it that are in
+  // the page cache (fault-around, 64 KiB by default) or the whole large
+  // folio that holds it (up to 2 MiB). Reading the next unit brings back
+  // released pages of its block, so each release starts again at the 2 MiB
+  // block of the last one (a few hundred page table entries to clear).
+  const uintptr_t FaultAround = std::max<uintptr_t>(Page, 2 * 1024 * 1024);
   uint64_t &Done = Released[size_t(S)];
-  uintptr_t Begin = (uintptr_t(Data.data()) + Done) & ~(Page - 1);
+  uintptr_t Begin =
+      std::max((uintptr_t(Data.data()) + Done) & ~(FaultAround - 1),
+               uintptr_t(Data.data()) & ~(Page - 1));
   uintptr_t End = uintptr_t(Data.data() + Size) & ~(Page - 1);
   if (End > Begin)
     madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);

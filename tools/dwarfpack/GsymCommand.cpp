@@ -221,6 +221,8 @@ buildTable(const MemoryBuffer &Buf, OutFormat Fmt, WarningLog &Log,
   }
   input::OpenOptions Open;
   Open.SupConsequence = "names stored there are missing";
+  Open.BufferIsFileMapping =
+      Buf.getBufferKind() == MemoryBuffer::MemoryBuffer_MMap;
   Expected<input::InputWithDebugFile> O = input::openWithDebugFile(
       MemoryBufferRef(Buf.getBuffer(), Input), DebugFiles.options(), Log, Open);
   if (!O)

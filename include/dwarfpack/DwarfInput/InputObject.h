@@ -56,6 +56,11 @@ struct OpenOptions {
   /// debugFile() are the debug file's. Refused, naming it, when the two
   /// record different build-ids.
   std::string DebugFile;
+  /// For open(MemoryBufferRef): the buffer is a read-only mapping of the
+  /// file it names (MemoryBuffer_MMap), so the walk may give back the pages
+  /// of units it is done with, and unit headers may be read with pread.
+  /// Never set it for bytes in the heap: releasing those would zero them.
+  bool BufferIsFileMapping = false;
 };
 
 class InputObject {

@@ -1,0 +1,149 @@
+//===- ReleasePagesTest.cpp - The walk gives back the pages it is done with
+//===//
+//
+// A big object's .debug_info is read once, unit after unit: the walk hands
+// each merged unit's pages of a file mapping back to the kernel, so that
+// the resident set holds the models being built, not the whole section.
+// Objects opened from bytes in memory say whether those bytes are a file
+// mapping; only then may pages be released.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/DwarfInput/UnitWalk.h"
+
+#include "llvm/ObjectYAML/yaml2obj.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+
+using namespace llvm;
+using namespace dwarfpack;
+using namespace dwarfpack::input;
+
+namespace {
+
+/// An executable of Units compile units whose names are NameSize bytes
+/// long, so that its .debug_info spans many pages.
+std::string manyUnits(unsigned Units, unsigned NameSize) {
+  std::string Y = R"(--- !ELF
+FileHeader:
+  Class:   ELFCLASS64
+  Data:    ELFDATA2LSB
+  Type:    ET_EXEC
+  Machine: EM_X86_64
+DWARF:
+  debug_abbrev:
+    - Table:
+        - { Code: 1, Tag: DW_TAG_compile_unit, Children: DW_CHILDREN_no,
+            Attributes: [ { Attribute: DW_AT_name, Form: DW_FORM_string } ] }
+  debug_info:
+)";
+  for (unsigned I = 0; I < Units; ++I)
+    Y += "    - { Version: 4, AbbrevTableID: 0, AbbrOffset: 0, AddrSize: 8,\n"
+         "        Entries: [ { AbbrCode: 1, Values: [ { CStr: u" +
+         std::to_string(I) + std::string(NameSize, 'x') + " } ] } ] }\n";
+  return Y;
+}
+
+/// Writes the object made from Yaml to a file and maps it.
+std::unique_ptr<MemoryBuffer> mapObject(const std::string &Yaml,
+                                        SmallString<128> &Path) {
+  SmallVector<char, 0> Bytes;
+  raw_svector_ostream OS(Bytes);
+  yaml::Input In(Yaml);
+  if (!yaml::convertYAML(In, OS,
+                         [](const Twine &M) { ADD_FAILURE() << M.str(); }))
+    return nullptr;
+  int Fd;
+  if (sys::fs::createTemporaryFile("release-pages", "o", Fd, Path))
+    return nullptr;
+  {
+    raw_fd_ostream Out(Fd, /*shouldClose=*/true);
+    Out.write(Bytes.data(), Bytes.size());
+  }
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  return Buf ? std::move(*Buf) : nullptr;
+}
+
+/// KiB of the mapping that holds Address in this process's resident set.
+uint64_t residentKiB(const void *Address) {
+  std::ifstream Smaps("/proc/self/smaps");
+  std::string Line;
+  bool InMapping = false;
+  while (std::getline(Smaps, Line)) {
+    uintptr_t Begin, End;
+    char Dash;
+    std::istringstream Head(Line);
+    if (Head >> std::hex >> Begin >> Dash >> End && Dash == '-') {
+      InMapping = Begin <= uintptr_t(Address) && uintptr_t(Address) < End;
+      continue;
+    }
+    if (InMapping && Line.rfind("Rss:", 0) == 0)
+      return std::stoull(Line.substr(4));
+  }
+  return 0;
+}
+
+/// Reads every byte of each unit, as a visitor reading all its DIEs would.
+class Toucher : public UnitVisitor {
+public:
+  std::unique_ptr<UnitResult> visit(const UnitContext &C) override {
+    StringRef Info = C.Object.dwarf().section(Sec::Info);
+    const UnitHeader &H = C.Skel.header();
+    unsigned Sum = 0;
+    for (uint64_t I = H.Offset; I < H.end() && I < Info.size(); ++I)
+      Sum += uint8_t(Info[I]);
+    Touched += Sum != 0;
+    return std::make_unique<UnitResult>();
+  }
+  bool merge(size_t, std::unique_ptr<UnitResult>) override { return true; }
+  std::atomic<unsigned> Touched{0};
+};
+
+uint64_t residentAfterWalk(bool FileMapping) {
+  SmallString<128> Path;
+  std::unique_ptr<MemoryBuffer> Buf = mapObject(manyUnits(160, 2000), Path);
+  EXPECT_TRUE(Buf);
+  if (!Buf)
+    return 0;
+  EXPECT_EQ(Buf->getBufferKind(), MemoryBuffer::MemoryBuffer_MMap);
+  WarningLog Log;
+  OpenOptions Opts;
+  Opts.BufferIsFileMapping = FileMapping;
+  auto Obj = InputObject::open(MemoryBufferRef(*Buf), Log, Opts);
+  EXPECT_TRUE(bool(Obj)) << toString(Obj.takeError());
+  uint64_t KiB = 0;
+  if (Obj) {
+    EXPECT_EQ((*Obj)->isFileMapping(), FileMapping);
+    Toucher V;
+    std::vector<WalkItem> Items = compileUnits(**Obj);
+    EXPECT_EQ(Items.size(), 160u);
+    WalkOptions W;
+    W.Threads = 2;
+    UnitVisitor *Visitors[] = {&V};
+    EXPECT_FALSE(bool(walkUnits(**Obj, Items, Visitors, W, Log)));
+    EXPECT_EQ(V.Touched, 160u);
+    KiB = residentKiB(Buf->getBufferStart());
+  }
+  sys::fs::remove(Path);
+  return KiB;
+}
+
+TEST(ReleasePages, WalkReleasesUnitsOfAFileMapping) {
+  // 160 units of about 2 KB: 320 KB of .debug_info, all of it read.
+  uint64_t Released = residentAfterWalk(/*FileMapping=*/true);
+  uint64_t Kept = residentAfterWalk(/*FileMapping=*/false);
+  EXPECT_GE(Kept, 300u);
+  EXPECT_LT(Released, 64u);
+}
+
+} // namespace
