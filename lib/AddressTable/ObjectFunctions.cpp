@@ -101,6 +101,8 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     uint64_t Addr, Size;
     StringRef Name;
     bool Typed;
+    /// The STT_FILE symbol before a local symbol (SymbolFile).
+    StringRef File;
   };
   std::vector<Candidate> Cands;
   DenseSet<uint64_t> TypedAddrs;
@@ -109,8 +111,18 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     SectionBase[P.Index] = P.Start;
   bool Arm = Obj.getEMachine() == ELF::EM_ARM;
 
+  // The STT_FILE symbol that precedes a local symbol names its file, as
+  // llvm-symbolizer reads it (FunctionEntry::SymbolFile).
+  StringRef CurrentFile;
   auto Visit = [&](const ELFSymbolRef &Sym) {
     uint8_t Type = Sym.getELFType();
+    if (Type == ELF::STT_FILE) {
+      Expected<StringRef> NameOrErr = Sym.getName();
+      CurrentFile = NameOrErr ? *NameOrErr : StringRef();
+      if (!NameOrErr)
+        consumeError(NameOrErr.takeError());
+      return;
+    }
     bool Typed = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
     if (!Typed && Type != ELF::STT_NOTYPE)
       return;
@@ -154,21 +166,29 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     if (Addr < SecStart || Addr >= SecEnd)
       return; // section end markers such as _etext
     uint64_t Size = std::min<uint64_t>(Sym.getSize(), SecEnd - Addr);
-    Cands.push_back({Addr, Size, Name, Typed});
+    StringRef File =
+        Sym.getBinding() == ELF::STB_LOCAL ? CurrentFile : StringRef();
+    Cands.push_back({Addr, Size, Name, Typed, File});
     if (Typed && isDenseKey(Addr))
       TypedAddrs.insert(Addr);
   };
-  for (const ELFSymbolRef &Sym : Obj.symbols())
-    Visit(Sym);
-  for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
+  // As llvm-symbolizer: .symtab, or .dynsym when there is no .symtab (a
+  // stripped binary); the two list the same exported functions, and which
+  // of several aliases names an address depends on the one table's order.
+  auto Syms = Obj.symbols();
+  if (Syms.begin() == Syms.end())
+    Syms = Obj.getDynamicSymbolIterators();
+  for (const ELFSymbolRef &Sym : Syms)
     Visit(Sym);
 
   // An untyped label at a function's address is an alias of it.
   llvm::erase_if(Cands, [&](const Candidate &C) {
     return !C.Typed && isDenseKey(C.Addr) && TypedAddrs.count(C.Addr);
   });
-  // One name per address, chosen as llvm-symbolizer chooses among aliases:
-  // the largest size, then the last in table order (.symtab, then .dynsym).
+  // One name per address, chosen as llvm-symbolizer 19 chooses among
+  // aliases (SymbolizableObjectFile: a stable sort by address and size,
+  // the last of each address kept): the largest size, then the last in
+  // table order.
   std::stable_sort(Cands.begin(), Cands.end(),
                    [](const Candidate &A, const Candidate &B) {
                      return std::tie(A.Addr, A.Size) < std::tie(B.Addr, B.Size);
@@ -180,6 +200,8 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     FunctionEntry F;
     F.Range = {Cands[I].Addr, Cands[I].Addr + Cands[I].Size};
     F.Name = M.saveString(Cands[I].Name);
+    if (!Cands[I].File.empty())
+      F.SymbolFile = M.addFilePath(Cands[I].File);
     Out.push_back(std::move(F));
   }
   uint64_t N = Out.size();
