@@ -625,19 +625,20 @@ Expected<RecordHead> readRecordHead(Cursor &C, bool Details,
                                     uint64_t RecordFileOffset) {
   RecordHead H;
   uint64_t Head = C.uleb();
-  H.Flags = Head & ((uint64_t(1) << RecordFlagBits) - 1);
+  const unsigned FlagBits = recordFlagBits(Details);
+  H.Flags = Head & ((uint64_t(1) << FlagBits) - 1);
   if (H.Flags & HasDwarfName)
     H.DwarfName = C.u32leb();
   if (H.Flags & HasSymbolFile)
     H.SymbolFile = C.u32leb();
-  if (LLVM_UNLIKELY(!C.ok() || Head >> RecordFlagBits > UINT32_MAX))
+  if (LLVM_UNLIKELY(!C.ok() || Head >> FlagBits > UINT32_MAX))
     return makeError("record at " + hexString(RecordFileOffset) +
                      " is truncated");
   if (LLVM_UNLIKELY((!Details && (H.Flags & ~PlainRecordFlags)) ||
                     (H.Flags & HasInlineChildren && H.Flags & HasInlineRoot)))
     return makeError("record at " + hexString(RecordFileOffset) +
                      ": invalid flags " + hexString(H.Flags));
-  H.Name = uint32_t(Head >> RecordFlagBits);
+  H.Name = uint32_t(Head >> FlagBits);
   return H;
 }
 

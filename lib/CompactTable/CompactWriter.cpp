@@ -684,8 +684,9 @@ struct Writer {
       if (SymFile)
         Flags |= HasSymbolFile;
     }
-    appendULEB(Out,
-               (uint64_t(nameRef(functionKey(F))) << RecordFlagBits) | Flags);
+    appendULEB(Out, (uint64_t(nameRef(functionKey(F)))
+                     << recordFlagBits(Opts.Details)) |
+                        Flags);
     if (DwarfName)
       appendULEB(Out, nameRef(dwarfNameKey(F)));
     if (SymFile)

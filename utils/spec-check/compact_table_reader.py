@@ -45,7 +45,13 @@ HEADER_SIZE = 40
 NUM_SECTIONS = 11
 TABLE_END = HEADER_SIZE + NUM_SECTIONS * 8  # 128
 HAS_DETAILS = 1  # header Flags
-RECORD_FLAG_BITS = 6
+
+
+def record_flag_bits(details):
+    """Flag bits below a record head's name offset."""
+    return 6 if details else 3
+
+
 # Record flags beyond HasLines (1), HasInlineChildren (2), HasInlineRoot (4),
 # only with details.
 NO_DWARF_START, HAS_DWARF_NAME, HAS_SYMBOL_FILE = 8, 16, 32
@@ -609,8 +615,9 @@ class Table:
         r_off = self.sections[RECORDS][0]
         c = Cursor(self.data, r_off + f.rec_off, r_off + f.rec_end, "record of function %d" % f.index)
         head = c.uleb()
-        flags = head & ((1 << RECORD_FLAG_BITS) - 1)
-        name_off = head >> RECORD_FLAG_BITS
+        bits = record_flag_bits(self.details)
+        flags = head & ((1 << bits) - 1)
+        name_off = head >> bits
         if name_off > U32:
             fail("function %d: name offset beyond 32 bits" % f.index)
         if not self.details and flags & ~7:
@@ -1338,7 +1345,8 @@ def cmd_rewrite(args):
     funcs, records, implicit, converted = [], [], 0, 0
     for f in t.all_functions():
         c = Cursor(d, r_off + f.rec_off, r_off + f.rec_end, "record")
-        flags = c.uleb() & ((1 << RECORD_FLAG_BITS) - 1)
+        bits = record_flag_bits(t.details)
+        flags = c.uleb() & ((1 << bits) - 1)
         if flags & HAS_DWARF_NAME:
             c.uleb()
         if flags & HAS_SYMBOL_FILE:
@@ -1359,8 +1367,8 @@ def cmd_rewrite(args):
                         c.pos += col_bytes
                     row_bytes = c.uleb()
                     lines = bytes(d[body:c.pos + row_bytes])
-                extra = head[len(enc_uleb(name_off << RECORD_FLAG_BITS | flags)):]
-                rec = (enc_uleb(name_off << RECORD_FLAG_BITS | (flags & ~6) | 4) +
+                extra = head[len(enc_uleb(name_off << bits | flags)):]
+                rec = (enc_uleb(name_off << bits | (flags & ~6) | 4) +
                        extra + lines + enc_nodes([tree], f.start, (0, 0), t.details))
                 converted += 1
         funcs.append(f)

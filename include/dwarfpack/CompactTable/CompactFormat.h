@@ -60,7 +60,8 @@ constexpr unsigned MaxBlockShift = 12;
 /// One sparse offset every 2^ListIndexShift entries of a list section.
 constexpr unsigned ListIndexShift = 2;
 
-/// Bits of a record's head value (ULEB128 NameId << RecordFlagBits | flags).
+/// Bits of a record's head value (ULEB128 NameId << recordFlagBits() |
+/// flags).
 enum RecordFlags : uint64_t {
   HasLines = 1,
   HasInlineChildren = 2, ///< Inline tree whose root is the function itself.
@@ -73,10 +74,12 @@ enum RecordFlags : uint64_t {
   /// A ULEB file id follows: the file of the function's local symbol.
   HasSymbolFile = 32,
 };
-constexpr unsigned RecordFlagBits = 6;
 /// The record flags a table without details may set.
 constexpr uint64_t PlainRecordFlags =
     HasLines | HasInlineChildren | HasInlineRoot;
+/// Flag bits below a record's name offset: tables without details have
+/// only the plain flags, and do not pay for the others in every head.
+constexpr unsigned recordFlagBits(bool Details) { return Details ? 6 : 3; }
 
 /// Bits below the declaration file in a name entry's first detail value.
 enum NameEntryFlags : uint64_t {
