@@ -59,15 +59,20 @@ Error readIdentity(const ELFObjectFile<ELFT> &Obj, bool Relocatable,
   }
   llvm::sort(M.ExecutableRanges);
 
-  unsigned Dropped = 0;
-  Expected<std::vector<LoadSegment>> Segments = readLoadSegments(Obj, &Dropped);
+  LoadSegmentNotes Notes;
+  Expected<std::vector<LoadSegment>> Segments = readLoadSegments(Obj, &Notes);
   if (!Segments)
     return Segments.takeError();
   M.LoadSegments = std::move(*Segments);
-  if (Dropped)
+  if (Notes.Dropped)
     Log.report("overlapping-segments",
-               Twine(Dropped) + " PT_LOAD segment(s) whose file bytes overlap "
-                                "another's left out of the load map");
+               Twine(Notes.Dropped) +
+                   " PT_LOAD segment(s) whose file bytes overlap another's "
+                   "left out of the load map");
+  if (Notes.Reconstructed)
+    Log.note("reconstructed-segments",
+             "a separate debug file: the binary's file offsets were "
+             "reconstructed from the segments' addresses");
   ArrayRef<uint8_t> BuildId = gnuBuildId(Obj);
   if (BuildId.size() > 20)
     Log.report("build-id-too-long",
@@ -114,7 +119,7 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
   // The STT_FILE symbol that precedes a local symbol names its file, as
   // llvm-symbolizer reads it (FunctionEntry::SymbolFile).
   StringRef CurrentFile;
-  auto Visit = [&](const ELFSymbolRef &Sym) {
+  auto Visit = [&](const ELFObjectFileBase &From, const ELFSymbolRef &Sym) {
     uint8_t Type = Sym.getELFType();
     if (Type == ELF::STT_FILE) {
       Expected<StringRef> NameOrErr = Sym.getName();
@@ -140,7 +145,7 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
       consumeError(SecOrErr.takeError());
       return;
     }
-    if (*SecOrErr == Obj.section_end())
+    if (*SecOrErr == From.section_end())
       return;
     ELFSectionRef Sec(**SecOrErr);
     if (!(Sec.getFlags() & ELF::SHF_EXECINSTR))
@@ -172,14 +177,23 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     if (Typed && isDenseKey(Addr))
       TypedAddrs.insert(Addr);
   };
-  // As llvm-symbolizer: .symtab, or .dynsym when there is no .symtab (a
-  // stripped binary); the two list the same exported functions, and which
-  // of several aliases names an address depends on the one table's order.
-  auto Syms = Obj.symbols();
-  if (Syms.begin() == Syms.end())
-    Syms = Obj.getDynamicSymbolIterators();
-  for (const ELFSymbolRef &Sym : Syms)
-    Visit(Sym);
+  auto VisitAll = [&](const ELFObjectFileBase &From, auto Symbols) {
+    CurrentFile = StringRef();
+    for (const ELFSymbolRef &Sym : Symbols)
+      Visit(From, Sym);
+  };
+  VisitAll(Obj, Obj.symbols());
+  // A stripped binary's symbol table is in its debug file; the dynamic
+  // symbols stay in the binary (the debug file has them as NOBITS).
+  if (const input::InputObject *Debug = In.debugFile()) {
+    const auto &DebugObj = cast<ELFObjectFileBase>(Debug->object());
+    VisitAll(DebugObj, DebugObj.symbols());
+  }
+  // As llvm-symbolizer, .dynsym only without .symtab (a stripped binary):
+  // the two list the same exported functions, and which of several aliases
+  // names an address depends on the one table's order.
+  if (Obj.symbols().empty())
+    VisitAll(Obj, Obj.getDynamicSymbolIterators());
 
   // An untyped label at a function's address is an alias of it.
   llvm::erase_if(Cands, [&](const Candidate &C) {
