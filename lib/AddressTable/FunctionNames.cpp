@@ -2,6 +2,8 @@
 
 #include "dwarfpack/AddressTable/FunctionNames.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 
 #include <cstdlib>
@@ -80,6 +82,16 @@ std::string shortFunctionName(StringRef Name) {
       return *S;
   std::string Demangled = llvm::demangle(Name);
   return lastComponent(Demangled).str();
+}
+
+bool isOwnShortName(StringRef Name) {
+  if (Name.empty() || Name.starts_with("_R") || Name.starts_with("_D"))
+    return false;
+  // llvm::demangle takes 1 to 4 underscores and a 'Z' for Itanium.
+  size_t Underscores = Name.find_first_not_of('_');
+  if (Underscores >= 1 && Underscores <= 4 && Name[Underscores] == 'Z')
+    return false;
+  return llvm::all_of(Name, [](char C) { return isAlnum(C) || C == '_'; });
 }
 
 } // namespace dwarfpack

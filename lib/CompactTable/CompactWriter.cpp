@@ -252,6 +252,9 @@ struct Writer {
   /// Short names derived from stored names, per name.
   DenseMap<StringRef, std::string> Derived;
   bool derivesTo(StringRef Name, StringRef Short) {
+    // C names decide without the cache (most of a kernel's).
+    if (isOwnShortName(Name))
+      return Name == Short;
     auto [It, New] = Derived.try_emplace(Name);
     if (New)
       It->second = shortFunctionName(Name);
@@ -282,6 +285,7 @@ struct Writer {
   /// renamed (beyond a clone suffix, which derived names drop).
   bool recordsDwarfName(const FunctionEntry &F) const {
     return Opts.Details && F.FromDwarf && !F.DwarfName.empty() &&
+           F.DwarfName != F.Name &&
            F.DwarfName != F.Name.take_front(cloneSuffix(F.Name));
   }
   /// The entry of F's name. It gives F's short name unless the record

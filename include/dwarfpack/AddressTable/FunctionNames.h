@@ -31,6 +31,11 @@ size_t cloneSuffix(llvm::StringRef Name);
 /// `.isra.0`, `.part.0`, `.constprop.0`).
 std::string shortFunctionName(llvm::StringRef Name);
 
+/// Whether Name is, without demangling, its own short name: a plain
+/// identifier (letters, digits, `_`) that no demangler takes for a mangled
+/// name. shortFunctionName(Name) == Name then; false says nothing.
+bool isOwnShortName(llvm::StringRef Name);
+
 } // namespace dwarfpack
 
 #endif
