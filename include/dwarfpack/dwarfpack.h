@@ -147,7 +147,8 @@ typedef struct dwarfpack_frame {
   /* The function's name as the table records it (a linkage name may be
    * mangled unless DWARFPACK_SYMBOLIZE_DEMANGLE). */
   const char *function;
-  /* The source file's full path. */
+  /* The source file's full path; for code without a line (line 0), the
+   * file its local symbol names, as llvm-symbolizer prints it. */
   const char *file;
   /* 1-based; 0 when unknown. */
   uint32_t line;

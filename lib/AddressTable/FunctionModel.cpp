@@ -102,6 +102,8 @@ static int compareNodes(const InlineNode &A, const InlineNode &B,
       return C;
   if (int C = A.Name.compare(B.Name))
     return C;
+  if (int C = A.ShortName.compare(B.ShortName))
+    return C;
   if (int C = compareFiles(A.CallFile, B.CallFile, M))
     return C;
   if (int C = cmp3(A.CallLine, B.CallLine))
@@ -155,6 +157,18 @@ int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
   }
   if (int C = compareDecls(A.Decl, B.Decl, M))
     return C;
+  if (int C = cmp3(A.linesStart(), B.linesStart()))
+    return C;
+  if (int C = cmp3(A.FromDwarf, B.FromDwarf))
+    return C;
+  if (int C = A.DwarfName.compare(B.DwarfName))
+    return C;
+  if (int C = A.ShortName.compare(B.ShortName))
+    return C;
+  if (int C = cmp3(A.LowPC, B.LowPC))
+    return C;
+  if (int C = compareFiles(A.SymbolFile, B.SymbolFile, M))
+    return C;
   if (int C = cmp3(A.Inline.has_value(), B.Inline.has_value()))
     return C;
   if (A.Inline)
@@ -182,12 +196,22 @@ static bool clipNode(InlineNode &N, AddressRange R) {
   return true;
 }
 
+void copyDescription(const FunctionEntry &From, FunctionEntry &To) {
+  To.FromDwarf = From.FromDwarf;
+  To.DwarfName = From.DwarfName;
+  To.ShortName = From.ShortName;
+  To.LowPC = From.LowPC;
+  To.SymbolFile = From.SymbolFile;
+}
+
 FunctionEntry sliceFunction(const FunctionEntry &F, AddressRange R) {
   FunctionEntry S;
   S.Range = {std::max(F.Range.Start, R.Start), std::min(F.Range.End, R.End)};
   S.Name = F.Name;
   S.Decl = F.Decl;
   S.InputOrder = F.InputOrder;
+  copyDescription(F, S);
+  S.LinesFrom = std::min(std::max(F.LinesFrom, S.Range.Start), S.Range.End);
   if (!F.Lines.empty()) {
     // The row in effect at S.Range.Start is the last one at or before it.
     auto It = llvm::upper_bound(
@@ -359,10 +383,12 @@ attachLineOnlyCode(std::vector<FunctionEntry> Syms,
         FunctionEntry Plain;
         Plain.Range = {Pos, From};
         Plain.Name = P.Name;
+        Plain.SymbolFile = P.SymbolFile;
         Out.push_back(std::move(Plain));
       }
       FunctionEntry Piece = sliceFunction(Code[K], {From, To});
       Piece.Name = P.Name;
+      Piece.SymbolFile = P.SymbolFile;
       Out.push_back(std::move(Piece));
       Pos = To;
     }
@@ -370,6 +396,7 @@ attachLineOnlyCode(std::vector<FunctionEntry> Syms,
       FunctionEntry Plain;
       Plain.Range = {Pos, P.Range.End};
       Plain.Name = P.Name;
+      Plain.SymbolFile = P.SymbolFile;
       Out.push_back(std::move(Plain));
     }
   }
@@ -383,13 +410,13 @@ attachLineOnlyCode(std::vector<FunctionEntry> Syms,
 /// whose DWARF names the original "foo"), which alias the linker kept, and
 /// gives a mangled name where GCC's DWARF has none (anonymous namespaces).
 static void adoptSymbolNames(std::vector<FunctionEntry> &All) {
-  DenseMap<uint64_t, StringRef> SymbolAt;
+  DenseMap<uint64_t, const FunctionEntry *> SymbolAt;
   for (const FunctionEntry &F : All) {
     if (F.hasDebugInfo() || F.Name.empty() || !isDenseKey(F.Range.Start))
       continue;
-    auto [It, Inserted] = SymbolAt.try_emplace(F.Range.Start, F.Name);
-    if (!Inserted && F.Name < It->second)
-      It->second = F.Name;
+    auto [It, Inserted] = SymbolAt.try_emplace(F.Range.Start, &F);
+    if (!Inserted && F.Name < It->second->Name)
+      It->second = &F;
   }
   if (SymbolAt.empty())
     return;
@@ -397,9 +424,12 @@ static void adoptSymbolNames(std::vector<FunctionEntry> &All) {
     if (!F.hasDebugInfo() || !isDenseKey(F.Range.Start))
       continue;
     auto It = SymbolAt.find(F.Range.Start);
-    if (It == SymbolAt.end() || It->second == F.Name)
+    if (It == SymbolAt.end())
       continue;
-    F.Name = It->second;
+    F.SymbolFile = It->second->SymbolFile;
+    if (It->second->Name == F.Name)
+      continue;
+    F.Name = It->second->Name;
     if (F.Inline)
       F.Inline->Name = F.Name;
   }
@@ -434,6 +464,7 @@ nameInnerSymbols(std::vector<FunctionEntry> Debug,
       Pos = std::min(S.Range.End, D.Range.End);
       FunctionEntry Named = sliceFunction(D, {S.Range.Start, Pos});
       Named.Name = S.Name;
+      Named.SymbolFile = S.SymbolFile;
       if (Named.Inline)
         Named.Inline->Name = S.Name;
       Out.push_back(std::move(Named));

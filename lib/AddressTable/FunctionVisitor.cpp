@@ -250,43 +250,51 @@ private:
     return *S ? StringRef(*S) : StringRef();
   }
 
-  /// Name of a subprogram or inlined subroutine: the linkage name found
-  /// through DW_AT_abstract_origin / DW_AT_specification, else the bare
-  /// DW_AT_name found the same way, as llvm-symbolizer prints it.
-  /// A is D's attributes. Names are cached per DIE, so the many inlined
-  /// copies of one function resolve their shared origin once.
-  StringRef nameOf(const Die &D, const DieAttrs &A) {
-    StringRef Linkage = cstr(A.LinkageName);
-    if (!Linkage.empty())
-      return M.saveString(Linkage);
+  /// What a subprogram or inlined subroutine is called: the name lookups
+  /// print by default (the linkage name found through
+  /// DW_AT_abstract_origin / DW_AT_specification, else the bare
+  /// DW_AT_name found the same way, as llvm-symbolizer prints it) and the
+  /// DW_AT_name alone (--functions=short).
+  struct DieNames {
+    StringRef Name, Short;
+  };
+
+  /// The names of D, whose attributes are A. Names are cached per DIE, so
+  /// the many inlined copies of one function resolve their shared origin
+  /// once.
+  const DieNames &namesOf(const Die &D, const DieAttrs &A) {
     const std::optional<FormValue> &Ref =
         A.AbstractOrigin ? A.AbstractOrigin : A.Specification;
-    if (Ref && !(A.AbstractOrigin && A.Specification) && !A.Name) {
+    if (Ref && !(A.AbstractOrigin && A.Specification) && !A.Name &&
+        !A.LinkageName) {
       Die Target = D.getAttributeValueAsReferencedDie(*Ref);
       if (Target && Target != D)
-        return nameOf(Target);
+        return namesOf(Target);
     }
-    return nameOf(D);
+    return namesOf(D);
   }
 
-  StringRef nameOf(const Die &D) {
+  const DieNames &namesOf(const Die &D) {
     auto Key =
         std::make_pair(static_cast<const void *>(D.getDwarfUnit()), D.index());
     auto It = NameCache.find(Key);
     if (It != NameCache.end())
       return It->second;
-    StringRef Result = computeName(D);
-    NameCache[Key] = Result;
-    return Result;
+    DieNames Result = computeNames(D);
+    return NameCache[Key] = Result;
   }
 
-  StringRef computeName(const Die &Start) {
+  /// The walk of DWARFDie::findRecursively (depth first, a DIE's
+  /// specification before its abstract origin, each DIE once), finding
+  /// the first linkage name and the first DW_AT_name on the way.
+  DieNames computeNames(const Die &Start) {
     constexpr unsigned MaxChain = 16;
     SmallVector<Die, 4> Work{Start};
     SmallVector<Die, 8> Seen{Start};
-    StringRef Short;
+    StringRef Linkage, Short;
+    bool HasShort = false;
     unsigned Steps = 0;
-    while (!Work.empty()) {
+    while (!Work.empty() && (Linkage.empty() || !HasShort)) {
       Die D = Work.pop_back_val();
       if (++Steps > MaxChain) {
         warn("reference-chain-too-long",
@@ -295,11 +303,12 @@ private:
         break;
       }
       DieAttrs A = readAttrs(D);
-      StringRef Linkage = cstr(A.LinkageName);
-      if (!Linkage.empty())
-        return M.saveString(Linkage);
-      if (Short.empty())
+      if (Linkage.empty())
+        Linkage = cstr(A.LinkageName);
+      if (!HasShort && A.Name) {
         Short = cstr(A.Name);
+        HasShort = true;
+      }
       for (const auto &Ref : {A.AbstractOrigin, A.Specification}) {
         if (!Ref)
           continue;
@@ -320,7 +329,10 @@ private:
         Work.push_back(Next);
       }
     }
-    return Short.empty() ? StringRef() : M.saveString(Short);
+    DieNames N;
+    N.Short = Short.empty() ? StringRef() : M.saveString(Short);
+    N.Name = Linkage.empty() ? N.Short : M.saveString(Linkage);
+    return N;
   }
 
   bool inExec(AddressRange R) const {
@@ -375,19 +387,27 @@ private:
                              toString(RangesOrErr.takeError()));
       return;
     }
-    StringRef Name;
+    StringRef Name, Short;
     bool Named = false;
+    // llvm-symbolizer's StartAddress with --functions=short|none.
+    std::optional<uint64_t> LowPC = placedLowPC(A);
     for (const DieRange &R : *RangesOrErr) {
       std::optional<AddressRange> Range = mapRange(R, D, "range");
       if (!Range)
         continue;
       if (!Named) {
-        Name = nameOf(D, A);
+        const DieNames &N = namesOf(D, A);
+        Name = N.Name;
+        Short = N.Short;
         Named = true;
       }
       FunctionEntry F;
       F.Range = *Range;
       F.Name = Name;
+      F.FromDwarf = true;
+      F.DwarfName = Name;
+      F.ShortName = Short;
+      F.LowPC = LowPC;
       F.Decl = declarationOf(D);
       addLines(F, D, A);
       addInlineTree(F, D);
@@ -433,8 +453,10 @@ private:
       L.Discriminator = Row.Discriminator;
       pushRow(Lines, L);
     }
-    if (!Lines.empty())
+    if (!Lines.empty()) {
+      FirstRow = Lines.front().Address;
       Lines.front().Address = Mapped.Start;
+    }
   }
 
   /// Indexes of the rows that describe [Lo, Hi): from every sequence that
@@ -472,8 +494,12 @@ private:
 
   void addLines(FunctionEntry &F, Die D, const DieAttrs &A) {
     collectLines(F.Range, F.Name, F.Lines);
-    if (!F.Lines.empty())
+    if (!F.Lines.empty()) {
+      F.LinesFrom = FirstRow;
       return;
+    }
+    // llvm-symbolizer finds no line anywhere in the function.
+    F.LinesFrom = F.Range.End;
     // No rows: fall back to the declaration, as llvm-gsymutil does. An
     // out-of-line definition (often a ".cold" part) carries it on the DIE
     // it specifies; without a row its inline frames would be lost too.
@@ -616,12 +642,19 @@ private:
     N.CallColumn = U32(A.CallColumn);
     N.CallDiscriminator = U32(A.Discriminator);
     N.Decl = declarationOf(D);
+    N.LowPC = placedLowPC(A);
+  }
+
+  /// The DIE's DW_AT_low_pc, when it is an address in the program (the DIE
+  /// may give its code as DW_AT_ranges instead).
+  static std::optional<uint64_t> placedLowPC(const DieAttrs &A) {
     if (A.LowPC)
       if (std::optional<uint64_t> Low = A.LowPC->getAsAddress()) {
         Placement P = A.LowPC->placement();
         if (P == Placement::Linked || P == Placement::Executable)
-          N.LowPC = *Low;
+          return *Low;
       }
+    return std::nullopt;
   }
 
   /// The declaration llvm-symbolizer prints for a subprogram or inlined
@@ -702,6 +735,7 @@ private:
     InlineNode Root;
     Root.Ranges.push_back(F.Range);
     Root.Name = F.Name;
+    Root.ShortName = F.ShortName;
     Root.Decl = F.Decl;
     for (Die C = D.getFirstChild(); C; C = C.getSibling())
       walkInline(C, Root, F.Range, 0);
@@ -760,9 +794,9 @@ private:
       N.CallFile = *File;
     }
     addCallSiteDetails(D, A, N);
-    N.Name = nameOf(D, A);
-    if (N.Name.empty())
-      N.Name = "??";
+    const DieNames &Names = namesOf(D, A);
+    N.Name = Names.Name.empty() ? StringRef("??") : Names.Name;
+    N.ShortName = Names.Short;
     if (D.hasChildren())
       for (Die C = D.getFirstChild(); C; C = C.getSibling())
         walkInline(C, N, Bound, Depth + 1);
@@ -784,7 +818,7 @@ private:
   std::vector<FunctionEntry> Out, LineOnly;
   const LineTable *LT = nullptr;
   std::vector<int64_t> FileCache; // -1 unknown, -2 invalid
-  DenseMap<std::pair<const void *, uint32_t>, StringRef> NameCache;
+  DenseMap<std::pair<const void *, uint32_t>, DieNames> NameCache;
   /// Other units' line tables, for declarations a reference reached.
   struct OtherTable {
     std::unique_ptr<LineTable> Table;
@@ -794,6 +828,9 @@ private:
   DenseMap<std::pair<const Unit *, uint64_t>, FileId> OtherFiles;
   std::string CompDir;
   std::vector<uint32_t> RowIndexes;
+  /// Address of the first row collectLines found, before it was moved to
+  /// the start of the range.
+  uint64_t FirstRow = 0;
 };
 
 } // namespace

@@ -106,6 +106,8 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     uint64_t Addr, Size;
     StringRef Name;
     bool Typed;
+    /// The STT_FILE symbol before a local symbol (SymbolFile).
+    StringRef File;
   };
   std::vector<Candidate> Cands;
   DenseSet<uint64_t> TypedAddrs;
@@ -114,8 +116,18 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     SectionBase[P.Index] = P.Start;
   bool Arm = Obj.getEMachine() == ELF::EM_ARM;
 
+  // The STT_FILE symbol that precedes a local symbol names its file, as
+  // llvm-symbolizer reads it (FunctionEntry::SymbolFile).
+  StringRef CurrentFile;
   auto Visit = [&](const ELFObjectFileBase &From, const ELFSymbolRef &Sym) {
     uint8_t Type = Sym.getELFType();
+    if (Type == ELF::STT_FILE) {
+      Expected<StringRef> NameOrErr = Sym.getName();
+      CurrentFile = NameOrErr ? *NameOrErr : StringRef();
+      if (!NameOrErr)
+        consumeError(NameOrErr.takeError());
+      return;
+    }
     bool Typed = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
     if (!Typed && Type != ELF::STT_NOTYPE)
       return;
@@ -159,28 +171,38 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     if (Addr < SecStart || Addr >= SecEnd)
       return; // section end markers such as _etext
     uint64_t Size = std::min<uint64_t>(Sym.getSize(), SecEnd - Addr);
-    Cands.push_back({Addr, Size, Name, Typed});
+    StringRef File =
+        Sym.getBinding() == ELF::STB_LOCAL ? CurrentFile : StringRef();
+    Cands.push_back({Addr, Size, Name, Typed, File});
     if (Typed && isDenseKey(Addr))
       TypedAddrs.insert(Addr);
   };
-  for (const ELFSymbolRef &Sym : Obj.symbols())
-    Visit(Obj, Sym);
+  auto VisitAll = [&](const ELFObjectFileBase &From, auto Symbols) {
+    CurrentFile = StringRef();
+    for (const ELFSymbolRef &Sym : Symbols)
+      Visit(From, Sym);
+  };
+  VisitAll(Obj, Obj.symbols());
   // A stripped binary's symbol table is in its debug file; the dynamic
   // symbols stay in the binary (the debug file has them as NOBITS).
   if (const input::InputObject *Debug = In.debugFile()) {
     const auto &DebugObj = cast<ELFObjectFileBase>(Debug->object());
-    for (const ELFSymbolRef &Sym : DebugObj.symbols())
-      Visit(DebugObj, Sym);
+    VisitAll(DebugObj, DebugObj.symbols());
   }
-  for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
-    Visit(Obj, Sym);
+  // As llvm-symbolizer, .dynsym only without .symtab (a stripped binary):
+  // the two list the same exported functions, and which of several aliases
+  // names an address depends on the one table's order.
+  if (Obj.symbols().empty())
+    VisitAll(Obj, Obj.getDynamicSymbolIterators());
 
   // An untyped label at a function's address is an alias of it.
   llvm::erase_if(Cands, [&](const Candidate &C) {
     return !C.Typed && isDenseKey(C.Addr) && TypedAddrs.count(C.Addr);
   });
-  // One name per address, chosen as llvm-symbolizer chooses among aliases:
-  // the largest size, then the last in table order (.symtab, then .dynsym).
+  // One name per address, chosen as llvm-symbolizer 19 chooses among
+  // aliases (SymbolizableObjectFile: a stable sort by address and size,
+  // the last of each address kept): the largest size, then the last in
+  // table order.
   std::stable_sort(Cands.begin(), Cands.end(),
                    [](const Candidate &A, const Candidate &B) {
                      return std::tie(A.Addr, A.Size) < std::tie(B.Addr, B.Size);
@@ -192,6 +214,8 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     FunctionEntry F;
     F.Range = {Cands[I].Addr, Cands[I].Addr + Cands[I].Size};
     F.Name = M.saveString(Cands[I].Name);
+    if (!Cands[I].File.empty())
+      F.SymbolFile = M.addFilePath(Cands[I].File);
     Out.push_back(std::move(F));
   }
   uint64_t N = Out.size();

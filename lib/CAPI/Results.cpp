@@ -43,7 +43,9 @@ void ResultsBuilder::add(uint64_t Value, const LookupResult &R,
     dwarfpack_frame F = {};
     F.function = Demangle ? Out->save(llvm::demangle(S.FunctionName))
                           : Out->save(S.FunctionName);
-    F.file = Out->save(S.FileName);
+    // As lookup prints it: code without a line is in its symbol's file.
+    F.file = Out->save(S.FileName.empty() && I + 1 == N ? S.SymbolFileName
+                                                        : S.FileName);
     F.line = S.Line;
     F.column = S.Column;
     F.start_address = S.StartAddress;

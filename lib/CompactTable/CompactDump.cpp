@@ -48,6 +48,12 @@ static void dumpDecl(const CompactReader &R, const Declaration &D,
     OS << " decl " << filePath(R, D.File, F) << ':' << D.Line;
 }
 
+/// What a name entry records besides its name and declaration.
+static void dumpShort(bool HasShort, StringRef Short, raw_ostream &OS) {
+  if (HasShort)
+    OS << " short \"" << Short << '"';
+}
+
 static void dumpInline(const CompactReader &R, const DecodedInline &Node,
                        unsigned Indent, DumpFailures &F, raw_ostream &OS) {
   OS.indent(Indent);
@@ -66,6 +72,7 @@ static void dumpInline(const CompactReader &R, const DecodedInline &Node,
   }
   if (R.hasDetails()) {
     dumpDecl(R, Node.Decl, F, OS);
+    dumpShort(Node.HasShortName, Node.ShortName, OS);
     if (Node.StartAddress)
       OS << " start " << format_hex(*Node.StartAddress, 18);
   }
@@ -138,9 +145,21 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
         continue;
       }
       OS << '[' << format_hex(L.Start, 18) << " - "
-         << format_hex(L.Start + L.Size, 18) << ") \"" << D->Name << '"';
-      if (R.hasDetails())
-        dumpDecl(R, D->Decl, F, OS);
+         << format_hex(L.Start + L.Size, 18) << ") \"" << D->Name.Name << '"';
+      if (R.hasDetails()) {
+        const NameEntry &N = D->Name;
+        dumpDecl(R, N.Decl, F, OS);
+        dumpShort(N.HasShort, N.Short, OS);
+        if (const std::optional<NameEntry> &DN = D->DwarfName) {
+          OS << " dwarf-name \"" << DN->Name << '"';
+          dumpDecl(R, DN->Decl, F, OS);
+          dumpShort(DN->HasShort, DN->Short, OS);
+        }
+        if (D->NoDwarfStart)
+          OS << " no-dwarf-start";
+        if (D->SymbolFile)
+          OS << " symbol-file " << filePath(R, D->SymbolFile, F);
+      }
       OS << '\n';
       if (D->HasLines) {
         OS << "  LineTable: " << D->Lines.size() << " rows\n";

@@ -612,13 +612,34 @@ Error readKey(Cursor &C, bool Details, uint64_t ParentBase, uint32_t &PrevFile,
   return readChildrenBytes(C, N.NumChildren, RecordOffset, N.ChildrenBytes);
 }
 
-/// A record's head: its name id (above RecordFlagBits) and flags.
-Expected<uint64_t> readRecordHead(Cursor &C, uint64_t RecordFileOffset) {
+/// A record's head: its name id (above RecordFlagBits) and flags, and the
+/// values some flags add.
+struct RecordHead {
+  uint64_t Flags = 0;
+  uint32_t Name = 0;
+  uint32_t DwarfName = 0; ///< With HasDwarfName.
+  uint32_t SymbolFile = 0;
+};
+
+Expected<RecordHead> readRecordHead(Cursor &C, bool Details,
+                                    uint64_t RecordFileOffset) {
+  RecordHead H;
   uint64_t Head = C.uleb();
-  if (!C.ok() || Head >> RecordFlagBits > UINT32_MAX)
+  const unsigned FlagBits = recordFlagBits(Details);
+  H.Flags = Head & ((uint64_t(1) << FlagBits) - 1);
+  if (H.Flags & HasDwarfName)
+    H.DwarfName = C.u32leb();
+  if (H.Flags & HasSymbolFile)
+    H.SymbolFile = C.u32leb();
+  if (LLVM_UNLIKELY(!C.ok() || Head >> FlagBits > UINT32_MAX))
     return makeError("record at " + hexString(RecordFileOffset) +
                      " is truncated");
-  return Head;
+  if (LLVM_UNLIKELY((!Details && (H.Flags & ~PlainRecordFlags)) ||
+                    (H.Flags & HasInlineChildren && H.Flags & HasInlineRoot)))
+    return makeError("record at " + hexString(RecordFileOffset) +
+                     ": invalid flags " + hexString(H.Flags));
+  H.Name = uint32_t(Head >> FlagBits);
+  return H;
 }
 
 /// A node on the path to the looked-up address.
@@ -682,8 +703,13 @@ Error decodeNode(const CompactReader &R, Cursor &C, uint64_t ParentBase,
   if (N.CallFile > R.header().NumFiles)
     return makeError("record at " + hexString(RecordOffset) + ": call file " +
                      Twine(N.CallFile) + " is out of range");
-  if (Error E = R.getName(N.Name, Out.Name, Out.Decl))
+  NameEntry Name;
+  if (Error E = R.getName(N.Name, Name))
     return E;
+  Out.Name = std::move(Name.Name);
+  Out.Decl = Name.Decl;
+  Out.HasShortName = Name.HasShort;
+  Out.ShortName = std::move(Name.Short);
   if (Out.Decl.File > R.header().NumFiles)
     return makeError("record at " + hexString(RecordOffset) +
                      ": declaration file " + Twine(Out.Decl.File) +
@@ -914,11 +940,11 @@ Error CompactReader::forEachFunction(
       if (L.RecordEnd > SecSize[SecRecords] || L.RecordOffset > L.RecordEnd)
         return makeError("record is outside the records section");
       Cursor C(Rec + L.RecordOffset, Rec + L.RecordEnd);
-      Expected<uint64_t> Head =
-          readRecordHead(C, SecOff[SecRecords] + L.RecordOffset);
+      Expected<RecordHead> Head = readRecordHead(
+          C, Format.Details, SecOff[SecRecords] + L.RecordOffset);
       if (!Head)
         return Head.takeError();
-      if (Error E = getName(uint32_t(*Head >> RecordFlagBits), Name))
+      if (Error E = getName(Head->Name, Name))
         return E;
       Fn(L.Start, Name);
     }
@@ -1086,27 +1112,41 @@ Error CompactReader::getName(uint32_t Offset, std::string &Out) const {
                      bytes(Names) + Names.size(), "name", Out);
 }
 
-Error CompactReader::getName(uint32_t Offset, std::string &Out,
-                             Declaration &Decl) const {
-  Decl = Declaration();
+Error CompactReader::getName(uint32_t Offset, NameEntry &Out) const {
+  Out = NameEntry();
   if (!Format.Details)
-    return getName(Offset, Out);
+    return getName(Offset, Out.Name);
   if (Offset >= Names.size())
     return makeError("name offset " + hexString(Offset) +
                      " is outside the name list (" + hexString(Names.size()) +
                      " bytes)");
-  Out.clear();
   const uint8_t *End = bytes(Names) + Names.size();
   const uint8_t *DeclAt;
-  if (Error E = appendEntry(NameTokens, bytes(Names) + Offset, End, "name", Out,
-                            &DeclAt))
+  if (Error E = appendEntry(NameTokens, bytes(Names) + Offset, End, "name",
+                            Out.Name, &DeclAt))
     return E;
-  Cursor C(DeclAt, End);
-  Decl.File = C.u32leb();
+  const uint8_t *ShortAt;
+  uint64_t Flags;
+  if (Error E = readNameDetails(DeclAt, Offset, Out.Decl, Flags, ShortAt))
+    return E;
+  Out.HasShort = Flags & NameHasShort;
+  if (Out.HasShort)
+    return appendEntry(NameTokens, ShortAt, End, "short name", Out.Short);
+  return Error::success();
+}
+
+Error CompactReader::readNameDetails(const uint8_t *P, uint32_t Offset,
+                                     Declaration &Decl, uint64_t &Flags,
+                                     const uint8_t *&ShortAt) const {
+  Cursor C(P, bytes(Names) + Names.size());
+  uint64_t Head = C.uleb();
   Decl.Line = C.u32leb();
-  if (!C.ok())
+  ShortAt = C.pos();
+  Flags = Head & ((uint64_t(1) << NameEntryFlagBits) - 1);
+  if (!C.ok() || (Head >> NameEntryFlagBits) > UINT32_MAX)
     return makeError("name entry at " + hexString(Offset) +
                      ": truncated declaration");
+  Decl.File = uint32_t(Head >> NameEntryFlagBits);
   return Error::success();
 }
 
@@ -1396,6 +1436,10 @@ struct CompactReader::RawFrame {
   uint32_t Line = 0, Column = 0, Discriminator = 0;
   uint64_t Start = 0;
   bool HasStart = true;
+  /// The outermost frame's: its record's DWARF name entry (with
+  /// HasDwarfName), DWARF start and symbol's file.
+  bool HasDwarfName = false, HasDwarfStart = true;
+  uint32_t DwarfName = 0, SymbolFile = 0;
 };
 
 Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
@@ -1409,14 +1453,19 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
   const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
   Cursor C(Rec + Loc.RecordOffset, Rec + Loc.RecordEnd);
   const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
-  Expected<uint64_t> HeadOr = readRecordHead(C, RecordFileOffset);
+  Expected<RecordHead> HeadOr =
+      readRecordHead(C, Format.Details, RecordFileOffset);
   if (!HeadOr)
     return HeadOr.takeError();
-  const uint64_t Head = *HeadOr;
+  const uint64_t Head = HeadOr->Flags;
   SmallVector<RawFrame, 8> Raw;
   RawFrame Top;
-  Top.Name = uint32_t(Head >> RecordFlagBits);
+  Top.Name = HeadOr->Name;
   Top.Start = Loc.Start;
+  Top.HasDwarfName = Head & HasDwarfName;
+  Top.DwarfName = HeadOr->DwarfName;
+  Top.HasDwarfStart = !(Head & NoDwarfStart);
+  Top.SymbolFile = HeadOr->SymbolFile;
   // Names are decoded last; prefetching their entries while the rows and
   // the inline tree are decoded hides most of the cache misses.
   __builtin_prefetch(Names.data() + std::min<uint64_t>(Top.Name, Names.size()));
@@ -1434,8 +1483,9 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
                         Address, Seek, Columns))
     return E;
   // As GSYM: no row at or before the address, or a row without a file, is
-  // an error for the whole lookup.
-  if (!Seek.Found || Seek.Row.File == 0)
+  // an error for the whole lookup. With details a row without a file is
+  // code without a line (llvm-symbolizer's answer).
+  if (!Seek.Found || (Seek.Row.File == 0 && !Format.Details))
     return makeError("address " + hexString(Address) +
                      " is not in the line table of the function at " +
                      hexString(Loc.Start));
@@ -1488,6 +1538,9 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
     Caller.Discriminator = It->Details.CallDiscriminator;
     RawFrame &Callee = Raw.back();
     Callee.Name = It->Name;
+    Callee.HasDwarfName = false;
+    Callee.HasDwarfStart = true;
+    Callee.SymbolFile = 0;
     // Without details the start is the range's, as GSYM gives it; with
     // them, what llvm-symbolizer prints: the call's DW_AT_low_pc or none.
     Callee.Start = It->HitStart;
@@ -1523,14 +1576,20 @@ CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
   Scratch.clear();
   FrameBuffer::CachedName C;
   Error E = appendName(bytes(Names) + Offset, Scratch, EntryEnd);
+  size_t NameSize = Scratch.size();
   if (!E && Format.Details) {
-    Cursor D(EntryEnd, NamesEnd);
-    C.DeclFile = D.u32leb();
-    C.DeclLine = D.u32leb();
-    if (!D.ok())
-      E = makeError("name entry at " + hexString(Offset) +
-                    ": truncated declaration");
+    Declaration Decl;
+    uint64_t Flags;
+    const uint8_t *ShortAt;
+    E = readNameDetails(EntryEnd, Offset, Decl, Flags, ShortAt);
+    C.DeclFile = Decl.File;
+    C.DeclLine = Decl.Line;
+    C.HasShort = Flags & NameHasShort;
+    const uint8_t *ShortEnd;
+    if (!E && C.HasShort)
+      E = appendName(ShortAt, Scratch, ShortEnd);
   }
+  (void)NamesEnd;
   if (E) {
     Out.Names.erase(Offset);
     return std::move(E);
@@ -1538,7 +1597,8 @@ CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
   char *Copy = static_cast<char *>(Out.NameArena.Allocate(Scratch.size(), 1));
   memcpy(Copy, Scratch.data(), Scratch.size());
   Out.NameBytes += Scratch.size();
-  C.Name = StringRef(Copy, Scratch.size());
+  C.Name = StringRef(Copy, NameSize);
+  C.Short = StringRef(Copy + NameSize, Scratch.size() - NameSize);
   // The map may have grown while the name was expanded: find it again.
   FrameBuffer::CachedName &Slot = Out.Names[Offset];
   Slot = C;
@@ -1591,16 +1651,34 @@ Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
     F.Discriminator = R.Discriminator;
     F.StartAddress = R.Start;
     F.HasStartAddress = R.HasStart;
-    std::array<FrameBuffer::Span, 5> Spans;
+    std::array<FrameBuffer::Span, 7> Spans;
     Expected<const FrameBuffer::CachedName *> Name = cachedName(R.Name, Out);
     if (!Name)
       return Name.takeError();
     F.Name = (*Name)->Name;
     F.DeclLine = (*Name)->DeclLine;
+    // The short name is the DWARF name entry's when the record names one.
+    const FrameBuffer::CachedName *Described = *Name;
+    F.HasDwarfName = R.HasDwarfName;
+    F.DwarfName = StringRef();
+    if (R.HasDwarfName) {
+      Expected<const FrameBuffer::CachedName *> Dwarf =
+          cachedName(R.DwarfName, Out);
+      if (!Dwarf)
+        return Dwarf.takeError();
+      Described = *Dwarf;
+      F.DwarfName = Described->Name;
+    }
+    F.ShortName = Described->Short;
+    F.HasShortName = Described->HasShort;
+    F.HasDwarfStart = R.HasDwarfStart;
     const uint32_t DeclFile = (*Name)->DeclFile;
-    if (R.File > Hdr.NumFiles || DeclFile > Hdr.NumFiles)
-      return makeError("file index " + Twine(std::max(R.File, DeclFile)) +
-                       " is out of range (" + Twine(Hdr.NumFiles) + " files)");
+    if (R.File > Hdr.NumFiles || DeclFile > Hdr.NumFiles ||
+        R.SymbolFile > Hdr.NumFiles)
+      return makeError(
+          "file index " +
+          Twine(std::max(std::max(R.File, DeclFile), R.SymbolFile)) +
+          " is out of range (" + Twine(Hdr.NumFiles) + " files)");
     if (Cached) {
       auto Parts = [&](uint32_t Id, StringRef &Dir, StringRef &Base) {
         if (Id == 0) {
@@ -1613,10 +1691,13 @@ Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
       };
       Parts(R.File, F.Dir, F.Base);
       Parts(DeclFile, F.DeclDir, F.DeclBase);
+      Parts(R.SymbolFile, F.SymbolDir, F.SymbolBase);
     } else {
       if (Error E = appendFileParts(R.File, Out, Spans[1], Spans[2]))
         return E;
       if (Error E = appendFileParts(DeclFile, Out, Spans[3], Spans[4]))
+        return E;
+      if (Error E = appendFileParts(R.SymbolFile, Out, Spans[5], Spans[6]))
         return E;
     }
     Out.Spans.push_back(Spans);
@@ -1626,12 +1707,14 @@ Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
   };
   for (size_t I = 0; I < Raw.size(); ++I) {
     FrameRef &F = Out.Frames[I];
-    const std::array<FrameBuffer::Span, 5> &S = Out.Spans[I];
+    const std::array<FrameBuffer::Span, 7> &S = Out.Spans[I];
     if (!Cached) {
       F.Dir = Text(S[1]);
       F.Base = Text(S[2]);
       F.DeclDir = Text(S[3]);
       F.DeclBase = Text(S[4]);
+      F.SymbolDir = Text(S[5]);
+      F.SymbolBase = Text(S[6]);
     }
   }
   return Error::success();
@@ -1653,6 +1736,7 @@ static void joinInto(StringRef D, StringRef B, std::string &Out) {
 Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   LookupResult Result;
   Result.Address = Address;
+  Result.HasDetails = Format.Details;
   FrameBuffer Buf;
   if (Error E = lookupFrames(Address, Buf))
     return std::move(E);
@@ -1669,6 +1753,13 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
     S.StartLine = F.DeclLine;
     S.StartAddress = F.StartAddress;
     S.HasStartAddress = F.HasStartAddress;
+    S.ShortName.assign(F.ShortName.data(), F.ShortName.size());
+    S.HasShortName = F.HasShortName;
+    S.DwarfName.assign(F.DwarfName.data(), F.DwarfName.size());
+    S.HasDwarfName = F.HasDwarfName;
+    S.HasDwarfStart = F.HasDwarfStart;
+    if (!F.SymbolDir.empty() || !F.SymbolBase.empty())
+      joinInto(F.SymbolDir, F.SymbolBase, S.SymbolFileName);
   }
   return Result;
 }
@@ -1682,16 +1773,28 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
   const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
   Cursor C(Rec + Loc.RecordOffset, Rec + Loc.RecordEnd);
   const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
-  Expected<uint64_t> HeadOr = readRecordHead(C, RecordFileOffset);
+  Expected<RecordHead> HeadOr =
+      readRecordHead(C, Format.Details, RecordFileOffset);
   if (!HeadOr)
     return HeadOr.takeError();
-  uint64_t Head = *HeadOr;
-  if (Error E = getName(uint32_t(Head >> RecordFlagBits), D.Name, D.Decl))
+  uint64_t Head = HeadOr->Flags;
+  if (Error E = getName(HeadOr->Name, D.Name))
     return std::move(E);
-  if (D.Decl.File > Hdr.NumFiles)
+  if (D.Name.Decl.File > Hdr.NumFiles)
     return makeError("record at " + hexString(RecordFileOffset) +
-                     ": declaration file " + Twine(D.Decl.File) +
+                     ": declaration file " + Twine(D.Name.Decl.File) +
                      " is out of range");
+  if (Head & HasDwarfName) {
+    D.DwarfName.emplace();
+    if (Error E = getName(HeadOr->DwarfName, *D.DwarfName))
+      return std::move(E);
+  }
+  D.SymbolFile = HeadOr->SymbolFile;
+  if (D.SymbolFile > Hdr.NumFiles)
+    return makeError("record at " + hexString(RecordFileOffset) +
+                     ": symbol file " + Twine(D.SymbolFile) +
+                     " is out of range");
+  D.NoDwarfStart = Head & NoDwarfStart;
   D.HasLines = Head & HasLines;
   const uint8_t *LinesAt = C.pos();
   D.HeadBytes = LinesAt - (Rec + Loc.RecordOffset);
@@ -1714,8 +1817,10 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
   if (Head & HasInlineChildren) {
     DecodedInline Root;
     Root.Ranges.push_back({Loc.Start, Loc.Start + Loc.Size});
-    Root.Name = D.Name;
-    Root.Decl = D.Decl;
+    Root.Name = D.Name.Name;
+    Root.Decl = D.Name.Decl;
+    Root.HasShortName = D.Name.HasShort;
+    Root.ShortName = D.Name.Short;
     uint32_t PrevFile = D.Lines.empty() ? 0 : D.Lines.front().File;
     uint32_t PrevLine = D.Lines.empty() ? 0 : D.Lines.front().Line;
     uint64_t NumChildren = C.uleb();

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/CompactTable/CompactWriter.h"
+#include "dwarfpack/AddressTable/FunctionNames.h"
 #include "dwarfpack/CompactTable/ColumnCode.h"
 #include "dwarfpack/CompactTable/CompactFormat.h"
 #include "dwarfpack/Token/TokenTable.h"
@@ -133,8 +134,9 @@ struct RowCode {
 };
 
 /// A name entry: the name and, with details, the declaration (model file
-/// id << 32 | line) that lookups print with it.
-using NameKey = std::pair<StringRef, uint64_t>;
+/// id << 32 | line) that lookups print with it, the short name when it is
+/// recorded and the entry's NameEntryFlags.
+using NameKey = std::tuple<StringRef, uint64_t, StringRef, uint64_t>;
 
 unsigned ulebSize(uint64_t V) { return getULEB128Size(V); }
 unsigned slebSize(int64_t V) { return getSLEB128Size(V); }
@@ -192,9 +194,37 @@ struct Writer {
     });
   }
 
+  /// With details: the rows of functions whose code starts without a line
+  /// (FunctionEntry::LinesFrom), a row of file 0 first.
+  DenseMap<size_t, std::vector<LineEntry>> NoLineRows;
+
   ArrayRef<LineEntry> rows(size_t I) const {
-    return Opts.Details ? ArrayRef<LineEntry>(M.functions()[I].Lines)
-                        : ArrayRef<LineEntry>(PlainRows[I]);
+    if (!Opts.Details)
+      return PlainRows[I];
+    auto It = NoLineRows.find(I);
+    if (It != NoLineRows.end())
+      return It->second;
+    return M.functions()[I].Lines;
+  }
+
+  /// Code before the first row of the line table has no line in
+  /// llvm-symbolizer: a row of file 0 stands for it.
+  void addNoLineRows() {
+    if (!Opts.Details)
+      return;
+    for (size_t I = 0; I < M.functions().size(); ++I) {
+      const FunctionEntry &F = M.functions()[I];
+      if (F.Lines.empty() || F.linesStart() == F.Range.Start)
+        continue;
+      std::vector<LineEntry> &Out = NoLineRows[I];
+      LineEntry None;
+      None.Address = F.Range.Start;
+      Out.push_back(None);
+      if (F.linesStart() == F.Range.End)
+        continue; // only the declaration's row, which is no line
+      Out.insert(Out.end(), F.Lines.begin(), F.Lines.end());
+      Out[1].Address = F.linesStart();
+    }
   }
 
   void dropDetailRows() {
@@ -219,12 +249,65 @@ struct Writer {
       }
   }
 
-  /// The name entry of Name declared at D (D ignored without details).
-  NameKey nameKey(StringRef Name, const Declaration &D) const {
-    if (!Opts.Details || (isEmptyFile(M, D.File) && D.Line == 0))
-      return {Name, 0};
-    uint64_t File = isEmptyFile(M, D.File) ? 0 : D.File;
-    return {Name, File << 32 | D.Line};
+  /// Short names derived from stored names, per name.
+  DenseMap<StringRef, std::string> Derived;
+  bool derivesTo(StringRef Name, StringRef Short) {
+    // C names decide without the cache (most of a kernel's).
+    if (isOwnShortName(Name))
+      return Name == Short;
+    auto [It, New] = Derived.try_emplace(Name);
+    if (New)
+      It->second = shortFunctionName(Name);
+    return It->second == Short;
+  }
+
+  /// The name entry of Name declared at D (D ignored without details),
+  /// its short name Short recorded when the name does not derive to it.
+  NameKey nameKey(StringRef Name, const Declaration &D, StringRef Short = "",
+                  bool Describe = false) {
+    if (!Opts.Details)
+      return {Name, 0, StringRef(), 0};
+    uint64_t Decl = 0;
+    if (!(isEmptyFile(M, D.File) && D.Line == 0))
+      Decl = uint64_t(isEmptyFile(M, D.File) ? 0 : D.File) << 32 | D.Line;
+    uint64_t Flags = 0;
+    if (Describe && !derivesTo(Name, Short))
+      Flags |= NameHasShort;
+    else
+      Short = StringRef();
+    return {Name, Decl, Short, Flags};
+  }
+  NameKey nameKey(const InlineNode &N) {
+    return nameKey(N.Name, N.Decl, N.ShortName, true);
+  }
+
+  /// Whether F's record names the DWARF name of a function a symbol
+  /// renamed (beyond a clone suffix, which derived names drop).
+  bool recordsDwarfName(const FunctionEntry &F) const {
+    return Opts.Details && F.FromDwarf && !F.DwarfName.empty() &&
+           F.DwarfName != F.Name &&
+           F.DwarfName != F.Name.take_front(cloneSuffix(F.Name));
+  }
+  /// The entry of F's name. It gives F's short name unless the record
+  /// names a DWARF name entry that does; code only symbols describe has no
+  /// short name.
+  NameKey functionKey(const FunctionEntry &F) {
+    if (!F.FromDwarf)
+      return nameKey(nameOf(F), F.Decl, "", true);
+    if (recordsDwarfName(F))
+      return nameKey(nameOf(F), F.Decl);
+    return nameKey(nameOf(F), F.Decl, F.ShortName, true);
+  }
+  NameKey dwarfNameKey(const FunctionEntry &F) {
+    return nameKey(F.DwarfName, F.Decl, F.ShortName, true);
+  }
+  /// The file of F's local symbol, when an address of F can have no line
+  /// (llvm-symbolizer then prints it).
+  FileId symbolFile(const FunctionEntry &F) const {
+    if (!Opts.Details || isEmptyFile(M, F.SymbolFile))
+      return 0;
+    bool NoLine = F.Lines.empty() || F.linesStart() > F.Range.Start;
+    return NoLine ? F.SymbolFile : 0;
   }
   void useDecl(const Declaration &D) {
     if (Opts.Details && !isEmptyFile(M, D.File))
@@ -241,16 +324,14 @@ struct Writer {
   /// Names are referred to by the offset of their entry in the name list
   /// (frequent names first, so most offsets are short): a lookup reaches a
   /// name without an index.
-  uint32_t nameRef(StringRef Name, const Declaration &D) const {
-    return NameOffsets.lookup(nameKey(Name, D));
-  }
+  uint32_t nameRef(const NameKey &K) const { return NameOffsets.lookup(K); }
 
   uint32_t file(FileId Id) const {
     return isEmptyFile(M, Id) ? 0 : FileIds.id(Id);
   }
 
   void countNode(const InlineNode &N) {
-    NameIds.use(nameKey(N.Name, N.Decl));
+    NameIds.use(nameKey(N));
     useDecl(N.Decl);
     if (!isEmptyFile(M, N.CallFile))
       FileIds.use(N.CallFile);
@@ -268,8 +349,12 @@ struct Writer {
   void numberAll() {
     for (size_t I = 0; I < M.functions().size(); ++I) {
       const FunctionEntry &F = M.functions()[I];
-      NameIds.use(nameKey(nameOf(F), F.Decl));
+      NameIds.use(functionKey(F));
+      if (recordsDwarfName(F))
+        NameIds.use(dwarfNameKey(F));
       useDecl(F.Decl);
+      if (FileId Sym = symbolFile(F))
+        FileIds.use(Sym);
       for (const LineEntry &L : rows(I))
         if (!isEmptyFile(M, L.File))
           FileIds.use(L.File);
@@ -278,12 +363,16 @@ struct Writer {
     }
     // Ties by content: name, then declaration file path, then line.
     NameIds.finish([&](const NameKey &A, const NameKey &B) {
-      if (A.first != B.first)
-        return A.first < B.first;
-      FileId FA = FileId(A.second >> 32), FB = FileId(B.second >> 32);
+      if (std::get<0>(A) != std::get<0>(B))
+        return std::get<0>(A) < std::get<0>(B);
+      FileId FA = FileId(std::get<1>(A) >> 32),
+             FB = FileId(std::get<1>(B) >> 32);
       if (FA != FB)
         return FA == 0 || (FB != 0 && fileLess(FA, FB));
-      return uint32_t(A.second) < uint32_t(B.second);
+      if (uint32_t(std::get<1>(A)) != uint32_t(std::get<1>(B)))
+        return uint32_t(std::get<1>(A)) < uint32_t(std::get<1>(B));
+      return std::tie(std::get<3>(A), std::get<2>(A)) <
+             std::tie(std::get<3>(B), std::get<2>(B));
     });
     FileIds.finish([&](FileId A, FileId B) { return fileLess(A, B); }, 1);
     for (FileId F : FileIds.order()) {
@@ -517,7 +606,7 @@ struct Writer {
       appendULEB(Out, R.size());
       Prev = R.End;
     }
-    appendULEB(Out, nameRef(N.Name, N.Decl));
+    appendULEB(Out, nameRef(nameKey(N)));
     uint32_t CallFile = file(N.CallFile);
     appendULEB(Out, CallFile == PrevFile ? 0 : uint64_t(CallFile) + 1);
     appendSLEB(Out, int64_t(N.CallLine) - int64_t(PrevLine));
@@ -567,13 +656,14 @@ struct Writer {
   }
 
   /// A root that the record can leave implicit: the function itself.
-  bool isStandardRoot(const FunctionEntry &F, const InlineNode &R) const {
+  bool isStandardRoot(const FunctionEntry &F, const InlineNode &R) {
     if (R.Ranges.size() != 1 || !(R.Ranges.front() == F.Range) ||
         R.Name != nameOf(F) || file(R.CallFile) != 0 || R.CallLine != 0)
       return false;
     return !Opts.Details ||
            (nameKey(R.Name, R.Decl) == nameKey(nameOf(F), F.Decl) &&
-            R.CallColumn == 0 && R.CallDiscriminator == 0 && !R.LowPC);
+            R.ShortName == F.ShortName && R.CallColumn == 0 &&
+            R.CallDiscriminator == 0 && !R.LowPC);
   }
 
   Expected<std::string> encodeRecord(size_t I) {
@@ -588,8 +678,23 @@ struct Writer {
       StandardRoot = isStandardRoot(F, *F.Inline);
       Flags |= StandardRoot ? HasInlineChildren : HasInlineRoot;
     }
-    appendULEB(Out, (uint64_t(nameRef(nameOf(F), F.Decl)) << RecordFlagBits) |
+    const bool DwarfName = recordsDwarfName(F);
+    const FileId SymFile = symbolFile(F);
+    if (Opts.Details) {
+      if (!F.FromDwarf || !F.LowPC)
+        Flags |= NoDwarfStart;
+      if (DwarfName)
+        Flags |= HasDwarfName;
+      if (SymFile)
+        Flags |= HasSymbolFile;
+    }
+    appendULEB(Out, (uint64_t(nameRef(functionKey(F)))
+                     << recordFlagBits(Opts.Details)) |
                         Flags);
+    if (DwarfName)
+      appendULEB(Out, nameRef(dwarfNameKey(F)));
+    if (SymFile)
+      appendULEB(Out, file(SymFile));
     S.FramingBytes += Out.size();
     if (!Lines.empty()) {
       size_t Before = Out.size();
@@ -639,17 +744,30 @@ struct Writer {
     return Index + Body;
   }
 
+  /// What follows a name in its entry, with details: the declaration and
+  /// the entry's flags, then the short name when the flags say so.
+  struct NameDetails {
+    uint64_t FileAndFlags = 0; ///< Compact file id << NameEntryFlagBits.
+    uint32_t Line = 0;
+    StringRef Short;
+    bool HasShort = false;
+  };
+
   /// Token-encodes Strings. Returns the list section (WithIndex) or the
-  /// bare entries, and each entry's offset among the entries.
-  /// Suffixes, when given, are appended to the entries (declarations).
+  /// bare entries, and each entry's offset among the entries. Details,
+  /// when given, follow the entries (their short names token-encoded too).
   static Expected<std::string>
   makeNameList(const std::vector<StringRef> &Strings, token::Separators Seps,
                std::string &TokenBytes, bool WithIndex,
                std::vector<uint32_t> *Offsets = nullptr,
-               const std::vector<std::string> *Suffixes = nullptr) {
+               const std::vector<NameDetails> *Details = nullptr) {
     token::TokenTableBuilder B(Seps);
     for (StringRef Str : Strings)
       B.addName(Str);
+    if (Details)
+      for (const NameDetails &D : *Details)
+        if (D.HasShort)
+          B.addName(D.Short);
     Expected<token::TokenEncoder> Enc = B.finish();
     if (!Enc)
       return Enc.takeError();
@@ -668,8 +786,9 @@ struct Writer {
     Entries.reserve(Strings.size());
     SmallVector<uint32_t, 16> Ids;
     SmallVector<uint8_t, 64> Code;
-    for (size_t I = 0; I < Strings.size(); ++I) {
-      StringRef Str = Strings[I];
+    // A byte length (not a token count) lets readers skip entries without
+    // decoding them.
+    auto Append = [&](StringRef Str, std::string &E) {
       Ids.clear();
       Code.clear();
       bool OK = Enc->tokenize(Str, Ids);
@@ -677,13 +796,19 @@ struct Writer {
       (void)OK;
       for (uint32_t Id : Ids)
         Enc->code().encode(Id, Code);
-      // A byte length (not a token count) lets readers skip entries
-      // without decoding them.
-      std::string E;
       appendULEB(E, Code.size());
       E.append(reinterpret_cast<const char *>(Code.data()), Code.size());
-      if (Suffixes)
-        E += (*Suffixes)[I];
+    };
+    for (size_t I = 0; I < Strings.size(); ++I) {
+      std::string E;
+      Append(Strings[I], E);
+      if (Details) {
+        const NameDetails &D = (*Details)[I];
+        appendULEB(E, D.FileAndFlags);
+        appendULEB(E, D.Line);
+        if (D.HasShort)
+          Append(D.Short, E);
+      }
       Entries.push_back(std::move(E));
     }
     if (WithIndex)
@@ -716,6 +841,7 @@ struct Writer {
                          utohexstr(Fs[I].Range.Start));
     }
     dropDetailRows();
+    addNoLineRows();
     numberAll();
     // The contexts rows take depend on the special-opcode window, and the
     // window on the rows' deltas: deltas under a common window choose the
@@ -730,20 +856,24 @@ struct Writer {
     chooseColumnCode();
 
     // Names first: records refer to them by offset. With details each
-    // entry ends with its declaration.
+    // entry ends with its declaration, flags and short name.
     std::string NameTokens;
     std::vector<uint32_t> Offsets;
     std::vector<StringRef> NameStrings;
-    std::vector<std::string> Decls;
+    std::vector<NameDetails> Decls;
     for (const NameKey &K : NameIds.order()) {
-      NameStrings.push_back(K.first);
+      NameStrings.push_back(std::get<0>(K));
       if (!Opts.Details)
         continue;
-      std::string D;
-      FileId DeclFile = FileId(K.second >> 32);
-      appendULEB(D, DeclFile ? FileIds.id(DeclFile) : 0);
-      appendULEB(D, uint32_t(K.second));
-      Decls.push_back(std::move(D));
+      NameDetails D;
+      FileId DeclFile = FileId(std::get<1>(K) >> 32);
+      D.FileAndFlags = uint64_t(DeclFile ? FileIds.id(DeclFile) : 0)
+                           << NameEntryFlagBits |
+                       std::get<3>(K);
+      D.Line = uint32_t(std::get<1>(K));
+      D.HasShort = std::get<3>(K) & NameHasShort;
+      D.Short = std::get<2>(K);
+      Decls.push_back(D);
     }
     Expected<std::string> Names =
         makeNameList(NameStrings, token::Separators{'_', '.'}, NameTokens,

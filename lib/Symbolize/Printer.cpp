@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/Symbolize/Printer.h"
+#include "dwarfpack/AddressTable/FunctionNames.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -29,71 +30,6 @@ ResultPrinter::~ResultPrinter() = default;
 
 static std::string toHex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
-/// Where GCC's and clang's clone and part suffixes start (`foo.cold`,
-/// `foo.isra.0`, `_Z3barv.part.0`, `baz.llvm.123`), or npos: DWARF names
-/// such a symbol's code after the function it came from.
-static size_t cloneSuffix(StringRef Name) {
-  static const char *const Suffixes[] = {
-      ".cold",   ".isra.",      ".part.", ".constprop.",  ".lto_priv.",
-      ".clone.", ".localalias", ".llvm.", ".specialized."};
-  size_t Cut = StringRef::npos;
-  for (const char *S : Suffixes)
-    Cut = std::min(Cut, Name.find(S));
-  return Cut;
-}
-
-/// The part of Name after its last `::` outside brackets.
-static StringRef lastComponent(StringRef Name) {
-  int Depth = 0;
-  size_t Start = 0;
-  for (size_t I = 0; I < Name.size(); ++I) {
-    char C = Name[I];
-    if (C == '<' || C == '(' || C == '[')
-      ++Depth;
-    else if ((C == '>' || C == ')' || C == ']') && Depth > 0)
-      --Depth;
-    else if (C == ':' && Depth == 0 && I + 1 < Name.size() &&
-             Name[I + 1] == ':')
-      Start = I + 2;
-  }
-  return Name.drop_front(Start);
-}
-
-/// The short name of an Itanium function name, or std::nullopt when Name
-/// is not one: the base name with the template arguments that follow it
-/// in the function's full name.
-static std::optional<std::string> shortItaniumName(const std::string &Name) {
-  ItaniumPartialDemangler D;
-  if (D.partialDemangle(Name.c_str()) || !D.isFunction())
-    return std::nullopt;
-  size_t N = 0;
-  char *Full = D.getFunctionName(nullptr, &N);
-  char *Base = Full ? D.getFunctionBaseName(nullptr, &N) : nullptr;
-  std::optional<std::string> Short;
-  if (Full && Base) {
-    StringRef F(Full), B(Base);
-    // The base name's own occurrence: after a scope (or first), followed by
-    // nothing or its template arguments.
-    for (size_t Limit = F.size(), At; !B.empty() && Limit >= B.size();
-         Limit = At + B.size() - 1) {
-      At = F.take_front(Limit).rfind(B);
-      if (At == StringRef::npos)
-        break;
-      StringRef Before = F.take_front(At), After = F.drop_front(At + B.size());
-      if ((Before.empty() || Before.ends_with("::")) &&
-          (After.empty() || After.starts_with("<"))) {
-        Short = F.drop_front(At).str();
-        break;
-      }
-    }
-    if (!Short)
-      Short = lastComponent(F).str();
-  }
-  std::free(Full);
-  std::free(Base);
-  return Short;
-}
-
 /// Name demangled by the C++ runtime's demangler (GCC's, as binutils'), or
 /// as it is when it is not a mangled name.
 static std::string gnuDemangle(StringRef Name) {
@@ -105,18 +41,10 @@ static std::string gnuDemangle(StringRef Name) {
   return Result;
 }
 
-std::string shortFunctionName(StringRef Name) {
-  Name = Name.take_front(cloneSuffix(Name));
-  if (Name.starts_with("_Z"))
-    if (std::optional<std::string> S = shortItaniumName(Name.str()))
-      return *S;
-  std::string Demangled = llvm::demangle(Name);
-  return lastComponent(Demangled).str();
-}
-
 std::string ResultPrinter::displayName(StringRef Name) const {
+  // Short names are chosen with the frames (selectFrames).
   if (Opts.Functions == FunctionNames::Short)
-    return shortFunctionName(Name);
+    return Name.str();
   // addr2line demangles with the GNU demangler (lambdas as
   // {lambda(...)#1}, not LLVM's 'lambda'(...)).
   if (Opts.Style == OutputStyle::Addr2Line && Opts.Demangle)
@@ -157,20 +85,58 @@ void ResultPrinter::emit(json::Value V) {
   OS.flush();
 }
 
+/// The name binutils' addr2line prints for frame I of F (innermost first):
+/// the names DWARF gives; a symbol's for code only a symbol describes.
+static std::string binutilsName(ArrayRef<SourceFrame> F, size_t I,
+                                bool Details) {
+  const SourceFrame &Fr = F[I];
+  const SourceFrame &Fn = F.back();
+  // Without details, a frame without a line is taken for a symbol's (no
+  // DWARF function); with them, a symbol's code has no short name.
+  bool SymbolOnly = Details ? Fn.HasShortName && Fn.ShortName.empty()
+                            : Fr.FileName.empty() && !Fr.Line;
+  if (I + 1 == F.size() && SymbolOnly)
+    return Fr.FunctionName;
+  std::string Name =
+      I + 1 == F.size() && Fn.HasDwarfName ? Fn.DwarfName : Fr.FunctionName;
+  // GCC's clone parts (foo.cold) are the function they came from.
+  Name.resize(std::min(Name.size(), cloneSuffix(Name)));
+  return Name;
+}
+
 std::vector<SourceFrame>
 ResultPrinter::selectFrames(const LookupResult &R) const {
   std::vector<SourceFrame> F = R.Frames;
-  // addr2line names a function with debug information after its DWARF,
-  // where GCC's clone parts (foo.cold) are the function they came from.
-  if (Opts.Style == OutputStyle::Addr2Line)
+  if (F.empty())
+    return F;
+  if (Opts.Style == OutputStyle::Addr2Line) {
+    std::vector<std::string> Names;
+    for (size_t I = 0; I < F.size(); ++I)
+      Names.push_back(binutilsName(F, I, R.HasDetails));
+    for (size_t I = 0; I < F.size(); ++I) {
+      F[I].FunctionName = std::move(Names[I]);
+      // addr2line prints the row's discriminator on every frame.
+      F[I].Discriminator = F.front().Discriminator;
+    }
+  }
+  // What llvm-symbolizer reads from DWARF alone with short names or none:
+  // the names (a symbol-only function has none) and the function's start.
+  const bool Dwarf = Opts.Functions != FunctionNames::Linkage &&
+                     Opts.Style != OutputStyle::Addr2Line;
+  if (Dwarf) {
     for (SourceFrame &Fr : F)
-      if (!Fr.FileName.empty() || Fr.Line)
-        Fr.FunctionName.resize(
-            std::min(Fr.FunctionName.size(), cloneSuffix(Fr.FunctionName)));
+      Fr.FunctionName = shortName(Fr);
+    SourceFrame &Fn = F.back();
+    Fn.HasStartAddress = Fn.HasStartAddress && Fn.HasDwarfStart;
+  } else if (Opts.Style != OutputStyle::Addr2Line &&
+             F.back().FileName.empty()) {
+    // An address without a line: the file of the function's local symbol.
+    F.back().FileName = F.back().SymbolFileName;
+  }
   // Short names come from DWARF only: llvm-symbolizer finds nothing for a
   // function the symbol table alone names (no file, no line).
-  if (Opts.Functions == FunctionNames::Short && F.size() == 1 &&
-      F[0].FileName.empty() && !F[0].Line)
+  if (Opts.Functions == FunctionNames::Short && !R.HasDetails &&
+      F.size() == 1 && F[0].FileName.empty() && !F[0].Line)
     return {};
   if (Opts.Inlines || F.size() <= 1)
     return F;
@@ -190,8 +156,16 @@ ResultPrinter::selectFrames(const LookupResult &R) const {
     One.Size = Fn.Size;
     One.Module = Fn.Module;
     One.SymbolType = Fn.SymbolType;
+    if (One.FileName.empty())
+      One.FileName = Fn.SymbolFileName;
   }
   return {One};
+}
+
+std::string ResultPrinter::shortName(const SourceFrame &F) {
+  if (F.HasShortName)
+    return F.ShortName;
+  return shortFunctionName(F.HasDwarfName ? F.DwarfName : F.FunctionName);
 }
 
 void ResultPrinter::printHeader(std::optional<uint64_t> Address) {

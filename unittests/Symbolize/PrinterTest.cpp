@@ -252,4 +252,18 @@ TEST(Printer, ShortFunctionNames) {
   EXPECT_EQ(shortFunctionName(""), "");
 }
 
+TEST(ShortFunctionName, OwnShortNames) {
+  // Plain identifiers are their own short names; anything a demangler,
+  // a scope or a clone suffix may change is not claimed.
+  for (const char *N : {"leaf", "__do_sys_open", "x86_64_start_kernel", "_a",
+                        "Z", "_", "_____Zq"})
+    EXPECT_TRUE(isOwnShortName(N)) << N;
+  for (const char *N :
+       {"", "_Z3barv", "__Z3barv", "____Z3barv", "____Zq", "_R1x", "_Dfoo",
+        "?f@@YAXXZ", "leaf.cold", "ns::f", "f<int>"})
+    EXPECT_FALSE(isOwnShortName(N)) << N;
+  for (const char *N : {"leaf", "__do_sys_open", "_a", "Z", "_", "_____Zq"})
+    EXPECT_EQ(shortFunctionName(N), N);
+}
+
 } // namespace

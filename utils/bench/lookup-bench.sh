@@ -52,3 +52,47 @@ for name in "${inputs[@]}"; do
       --seed "${BENCH_SEED:-1}" | sed 's/^/  /'
   done
 done
+
+# Batch symbolization through the CLIs (issue 32, item 6): the same
+# BENCH_CLI_ADDRESSES (1,000,000) addresses of the last input's functions
+# (a uniform function symbol, then a uniform offset in it), `dwarfpack lookup
+# --obj=TABLE --output-style=JSON` against `llvm-gsymutil
+# --addresses-from-stdin` on LLVM's GSYM, each writing to a file; best wall
+# and user time of BENCH_RUNS alternating runs.
+cli_bench() {
+  local name=$1 input=$2 n=${BENCH_CLI_ADDRESSES:-1000000}
+  /usr/lib/llvm-19/bin/llvm-nm -S --defined-only "$input" |
+    python3 -c '
+import random, sys
+n, seed, gsym = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+fns = []
+for line in sys.stdin:
+    f = line.split()
+    if len(f) == 4 and f[2] in "tTwW" and int(f[1], 16) > 0:
+        fns.append((int(f[0], 16), int(f[1], 16)))
+rng = random.Random(seed)
+with open(sys.argv[4], "w") as ours, open(sys.argv[5], "w") as theirs:
+    for _ in range(n):
+        start, size = fns[rng.randrange(len(fns))]
+        a = "0x%x" % (start + rng.randrange(size))
+        ours.write(a + "\n")
+        theirs.write(a + " " + gsym + "\n")
+' "$n" "${BENCH_SEED:-1}" "$work/$name.llvm.gsym" "$work/$name.addrs" \
+      "$work/$name.gsymutil-addrs"
+  echo "== $name: $n addresses through the CLIs"
+  echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  local best_ours=999999 best_llvm=999999 t
+  for _ in $(seq "${BENCH_RUNS:-3}"); do
+    t=$( { /usr/bin/time -f '%e %U' "$bin" lookup --obj="$work/$name.dpat" \
+      --output-style=JSON < "$work/$name.addrs" > "$work/$name.out.json"; } 2>&1)
+    echo "  dwarfpack lookup:      wall ${t% *} s, user ${t#* } s"
+    best_ours=$(echo "if (${t% *} < $best_ours) ${t% *} else $best_ours" | bc -l)
+    t=$( { /usr/bin/time -f '%e %U' "$gsymutil" --addresses-from-stdin \
+      < "$work/$name.gsymutil-addrs" > "$work/$name.out.gsymutil"; } 2>&1)
+    echo "  llvm-gsymutil:         wall ${t% *} s, user ${t#* } s"
+    best_llvm=$(echo "if (${t% *} < $best_llvm) ${t% *} else $best_llvm" | bc -l)
+  done
+  printf '  best wall: ours %s s, llvm-gsymutil %s s, ratio %.3f\n' \
+    "$best_ours" "$best_llvm" "$(echo "$best_ours / $best_llvm" | bc -l)"
+}
+[ -z "${input:-}" ] || [ ! -e "$input" ] || cli_bench "$name" "$input"

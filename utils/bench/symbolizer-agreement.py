@@ -14,7 +14,7 @@ output is identical byte for byte, and classifies the others by the first of
 these explanations that makes both outputs equal (each one is applied on top
 of the previous ones):
 
-  column           columns differ (tables carry none yet: h-tables)
+  column           columns differ (tables without details carry none)
   discriminator    GNU "(discriminator N)" differs (likewise)
   decl-line        JSON StartFileName/StartLine differ (likewise)
   start-address    JSON StartAddress: llvm-symbolizer prints none for an
@@ -372,8 +372,8 @@ def main():
     data_kinds = ("identical", "column", "discriminator", "decl-line")
     modulo = sum(overall.kinds[k] for k in data_kinds)
     out.write("lookup, all option sets: %d/%d identical (%.2f%%); %.2f%% "
-              "once the tables carry columns, discriminators and "
-              "declaration lines\n" %
+              "but for columns, discriminators and declaration lines (what "
+              "tables without details lack)\n" %
               (same, overall.total, 100.0 * same / max(overall.total, 1),
                100.0 * modulo / max(overall.total, 1)))
     if args.summary_json:

@@ -40,11 +40,23 @@ import struct
 import sys
 
 MAGIC = 0x54415044
-VERSION = 3
+VERSION = 4
 HEADER_SIZE = 40
 NUM_SECTIONS = 11
 TABLE_END = HEADER_SIZE + NUM_SECTIONS * 8  # 128
 HAS_DETAILS = 1  # header Flags
+
+
+def record_flag_bits(details):
+    """Flag bits below a record head's name offset."""
+    return 6 if details else 3
+
+
+# Record flags beyond HasLines (1), HasInlineChildren (2), HasInlineRoot (4),
+# only with details.
+NO_DWARF_START, HAS_DWARF_NAME, HAS_SYMBOL_FILE = 8, 16, 32
+# Name entry flags (with details), below the declaration file.
+NAME_HAS_SHORT = 1
 FIRST_SPECIAL = 4
 MAX_CODE_LENGTH = 20
 SECTION_NAMES = [
@@ -514,6 +526,11 @@ class Table:
     def name_decl(self, off):
         """(name, declaration file id, declaration line) of the entry at
         off; with details the entry ends with the declaration."""
+        return self.name_entry(off)[:3]
+
+    def name_entry(self, off):
+        """(name, declaration file id, declaration line, short name or
+        None) of the entry at off."""
         if off in self._name_cache:
             return self._name_cache[off]
         noff, nsize = self.sections[NAMES]
@@ -521,11 +538,15 @@ class Table:
             fail("name offset %d outside Names (%d bytes)" % (off, nsize))
         name, pos = read_entry(self.data, noff + off, noff + nsize, self.name_tokens, "Names")
         decl_file = decl_line = 0
+        short = None
         if self.details:
             c = Cursor(self.data, pos, noff + nsize, "Names")
-            decl_file, decl_line = c.uleb(32), c.uleb(32)
+            head = c.uleb(33)
+            decl_file, decl_line = head >> 1, c.uleb(32)
             self.file(decl_file)
-        self._name_cache[off] = (name, decl_file, decl_line)
+            if head & NAME_HAS_SHORT:
+                short, _ = read_entry(self.data, c.pos, noff + nsize, self.name_tokens, "Names")
+        self._name_cache[off] = (name, decl_file, decl_line, short)
         return self._name_cache[off]
 
     def file(self, fid):
@@ -589,19 +610,28 @@ class Table:
         """Returns (name_offset, rows, tree); rows are (address, file, line,
         column, discriminator); tree is None or a root node dict {ranges,
         name, call_file, call_line, call_column, call_disc, start,
-        children}."""
+        children}. The head's other values are in self.head_extra:
+        {flags, dwarf_name (offset or None), symbol_file (file id)}."""
         r_off = self.sections[RECORDS][0]
         c = Cursor(self.data, r_off + f.rec_off, r_off + f.rec_end, "record of function %d" % f.index)
         head = c.uleb()
-        flags = head & 7
-        name_off = head >> 3
+        bits = record_flag_bits(self.details)
+        flags = head & ((1 << bits) - 1)
+        name_off = head >> bits
         if name_off > U32:
             fail("function %d: name offset beyond 32 bits" % f.index)
+        if not self.details and flags & ~7:
+            fail("function %d: record flags 0x%x without details" % (f.index, flags))
         has_lines = flags & 1
         children = flags & 2
         root = flags & 4
         if children and root:
             fail("function %d: both inline flags set" % f.index)
+        dwarf_name = c.uleb(32) if flags & HAS_DWARF_NAME else None
+        symbol_file = c.uleb(32) if flags & HAS_SYMBOL_FILE else 0
+        self.file(symbol_file)
+        self.head_extra = {"flags": flags, "dwarf_name": dwarf_name,
+                           "symbol_file": symbol_file}
         rows = None
         if has_lines:
             rows = self._line_table(c, f, bool(children or root))
@@ -799,12 +829,14 @@ class Table:
         if f is None:
             return None
         name_off, rows, tree = self.decode_record(f)
+        symbol_file = self.file(self.head_extra["symbol_file"])
 
         def frame(name_off, start, file_id, line, column, disc):
             name, decl_file, decl_line = self.name_decl(name_off)
             return {"name": name, "start": start, "file": self.file(file_id),
                     "line": line, "column": column, "disc": disc,
-                    "decl_file": self.file(decl_file), "decl_line": decl_line}
+                    "decl_file": self.file(decl_file), "decl_line": decl_line,
+                    "symbol_file": symbol_file}
 
         if rows is None:
             return [frame(name_off, f.start, 0, 0, 0, 0)]
@@ -814,7 +846,9 @@ class Table:
                 row = r
             else:
                 break
-        if row is None or row[1] == 0:
+        # With details a row of file 0 is code without a line: a frame
+        # without file; without, GSYM's error.
+        if row is None or (row[1] == 0 and not self.details):
             raise LookupError_("address 0x%x is not in the line table of the function at 0x%x"
                                % (addr, f.start))
         frames = [frame(name_off, f.start, row[1], row[2], row[3], row[4])]
@@ -838,7 +872,8 @@ class Table:
             caller.update(file=self.file(nd["call_file"]), line=nd["call_line"],
                           column=nd["call_column"], disc=nd["call_disc"])
             name, decl_file, decl_line = self.name_decl(nd["name"])
-            last.update(name=name, decl_file=self.file(decl_file), decl_line=decl_line)
+            last.update(name=name, decl_file=self.file(decl_file), decl_line=decl_line,
+                        symbol_file=b"")
             if self.details:
                 last["start"] = nd["start"]
             else:
@@ -909,7 +944,7 @@ def json_frame(fr):
 
 
 NOT_FOUND = {"name": b"", "start": None, "file": b"", "line": 0, "column": 0,
-             "disc": 0, "decl_file": b"", "decl_line": 0}
+             "disc": 0, "decl_file": b"", "decl_line": 0, "symbol_file": b""}
 
 
 def answer(table, addr, style, module, no_inlines, offsets=False):
@@ -933,6 +968,9 @@ def answer(table, addr, style, module, no_inlines, offsets=False):
         for k in ("file", "line", "column", "disc"):
             one[k] = frames[0][k]
         frames = [one]
+    # An address without a line: the file of the function's local symbol.
+    if frames and not frames[-1]["file"]:
+        frames[-1] = dict(frames[-1], file=frames[-1]["symbol_file"])
     if style == "JSON":
         syms = ",".join(json_frame(fr) for fr in frames or [NOT_FOUND])
         return '{"Address":"0x%x","ModuleName":%s,"Symbol":[%s]}' % (addr, json_str(module), syms), warning
@@ -1066,9 +1104,19 @@ def cmd_dump(args):
     for f in t.all_functions():
         name_off, rows, tree = t.decode_record(f)
         name, decl_file, decl_line = t.name_decl(name_off)
-        o.append('[%4d] @ 0x%08x: [0x%016x - 0x%016x) %s%s' % (
+        extra = t.head_extra
+        s = '[%4d] @ 0x%08x: [0x%016x - 0x%016x) %s%s%s' % (
             f.index, r_off + f.rec_off, f.start, f.start + f.size, quoted(name),
-            dump_decl(t, decl_file, decl_line)))
+            dump_decl(t, decl_file, decl_line), dump_name_details(t, name_off))
+        if extra["dwarf_name"] is not None:
+            dn, dfile, dline = t.name_decl(extra["dwarf_name"])
+            s += " dwarf-name %s%s%s" % (quoted(dn), dump_decl(t, dfile, dline),
+                                        dump_name_details(t, extra["dwarf_name"]))
+        if extra["flags"] & NO_DWARF_START:
+            s += " no-dwarf-start"
+        if extra["symbol_file"]:
+            s += " symbol-file " + t.file(extra["symbol_file"]).decode("utf-8", "surrogateescape")
+        o.append(s)
         if rows is not None:
             o.append("  LineTable: %d rows" % len(rows))
             for a, fid, line, col, disc in rows:
@@ -1089,6 +1137,11 @@ def cmd_dump(args):
     return 0
 
 
+def dump_name_details(t, off):
+    short = t.name_entry(off)[3]
+    return "" if short is None else " short " + quoted(short)
+
+
 def dump_decl(t, decl_file, decl_line):
     if not t.details or (decl_file == 0 and decl_line == 0):
         return ""
@@ -1106,6 +1159,8 @@ def dump_node(t, nd, indent, o):
             if nd["call_disc"]:
                 s += " discriminator %d" % nd["call_disc"]
     s += dump_decl(t, decl_file, decl_line)
+    if t.details:
+        s += dump_name_details(t, nd["name"])
     if t.details and nd["start"] is not None:
         s += " start 0x%016x" % nd["start"]
     o.append(s)
@@ -1290,7 +1345,13 @@ def cmd_rewrite(args):
     funcs, records, implicit, converted = [], [], 0, 0
     for f in t.all_functions():
         c = Cursor(d, r_off + f.rec_off, r_off + f.rec_end, "record")
-        flags = c.uleb() & 7
+        bits = record_flag_bits(t.details)
+        flags = c.uleb() & ((1 << bits) - 1)
+        if flags & HAS_DWARF_NAME:
+            c.uleb()
+        if flags & HAS_SYMBOL_FILE:
+            c.uleb()
+        head = bytes(d[r_off + f.rec_off:c.pos])
         body = c.pos
         name_off, rows, tree = t.decode_record(f)
         rec = bytes(d[r_off + f.rec_off:r_off + f.rec_end])
@@ -1306,8 +1367,9 @@ def cmd_rewrite(args):
                         c.pos += col_bytes
                     row_bytes = c.uleb()
                     lines = bytes(d[body:c.pos + row_bytes])
-                rec = (enc_uleb(name_off << 3 | (flags & 1) | 4) + lines +
-                       enc_nodes([tree], f.start, (0, 0), t.details))
+                extra = head[len(enc_uleb(name_off << bits | flags)):]
+                rec = (enc_uleb(name_off << bits | (flags & ~6) | 4) +
+                       extra + lines + enc_nodes([tree], f.start, (0, 0), t.details))
                 converted += 1
         funcs.append(f)
         records.append(rec)

@@ -19,6 +19,7 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -92,6 +93,10 @@ struct InlineNode {
   /// whole subtrees when they grow.)
   std::vector<AddressRange> Ranges;
   llvm::StringRef Name;
+  /// DW_AT_name, found through DW_AT_abstract_origin and
+  /// DW_AT_specification as llvm-symbolizer --functions=short finds it;
+  /// empty when none.
+  llvm::StringRef ShortName;
   FileId CallFile = 0;
   uint32_t CallLine = 0;
   /// DW_AT_call_column and the call's DW_AT_GNU_discriminator (0: none),
@@ -113,12 +118,41 @@ struct InlineNode {
 /// name (as in LLVM's GSYM).
 struct FunctionEntry {
   AddressRange Range; ///< Range.size() may be 0: a symbol without size.
+  /// The name lookups print (llvm-symbolizer's default): the symbol's that
+  /// starts at Range.Start when there is one (finalize(), rule 2), else
+  /// DwarfName.
   llvm::StringRef Name;
   /// Ascending by address; when present, the first row is at Range.Start.
   std::vector<LineEntry> Lines;
+  /// Where the line table's own rows start: Lines.front() stands at
+  /// Range.Start for GSYM, but llvm-symbolizer finds no line for the code
+  /// before LinesFrom (a .cold part whose line sequence starts after its
+  /// first bytes). Range.End when the only row is the declaration's (no
+  /// row describes the code); 0 (or Range.Start) when the rows start at
+  /// Range.Start.
+  uint64_t LinesFrom = 0;
   /// The function's declaration (of its DWARF description; none for
   /// symbols).
   Declaration Decl;
+
+  /// What the DWARF description says, where it differs from what a symbol
+  /// says: llvm-symbolizer --functions=short|none reads DWARF only, and
+  /// binutils' addr2line names functions from DWARF. FromDwarf: a
+  /// subprogram DIE describes the code (false for symbols and the line
+  /// rows given to them).
+  bool FromDwarf = false;
+  /// The DIE's linkage name, else its DW_AT_name (found through
+  /// DW_AT_abstract_origin and DW_AT_specification), before a symbol
+  /// renames the entry; DW_AT_name alone (ShortName) for --functions=short.
+  llvm::StringRef DwarfName, ShortName;
+  /// The DIE's DW_AT_low_pc, llvm-symbolizer's StartAddress with
+  /// --functions=short|none; none when the DIE gives DW_AT_ranges.
+  std::optional<uint64_t> LowPC;
+  /// The file named by the STT_FILE symbol that precedes the local symbol
+  /// naming this entry: llvm-symbolizer prints it as the file of an
+  /// address without a line (with linkage names); 0 when none.
+  FileId SymbolFile = 0;
+
   /// Present only when the function has at least one inlined call.
   std::optional<InlineNode> Inline;
   /// Where the description comes in the input: the index of its DWARF
@@ -129,12 +163,21 @@ struct FunctionEntry {
   uint32_t InputOrder = 0;
 
   bool hasDebugInfo() const { return !Lines.empty() || Inline.has_value(); }
+  /// Where the rows of the line table start (LinesFrom, clamped to the
+  /// range).
+  uint64_t linesStart() const {
+    return std::min(std::max(LinesFrom, Range.Start), Range.End);
+  }
 };
 
 /// The part of F inside R (R must intersect F.Range): the line table keeps
 /// the row in effect at R.Start (moved to R.Start) and the rows inside R; the
 /// inline tree keeps the range parts inside R and drops nodes left empty.
 FunctionEntry sliceFunction(const FunctionEntry &F, AddressRange R);
+
+/// Copies what From says of its DWARF description and its symbol's file
+/// (FromDwarf, DwarfName, ShortName, LowPC, SymbolFile).
+void copyDescription(const FunctionEntry &From, FunctionEntry &To);
 
 class FunctionModel;
 

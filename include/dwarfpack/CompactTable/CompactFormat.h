@@ -19,8 +19,11 @@ namespace compact {
 constexpr uint32_t Magic = 0x54415044;
 /// Version 2 added the Segments section, version 3 the source details
 /// (columns, discriminators, declarations, call columns, start addresses)
-/// and the ColumnCode section. Older versions are refused.
-constexpr uint16_t Version = 3;
+/// and the ColumnCode section, version 4 what llvm-symbolizer prints with
+/// --functions=short|none (short names, functions' DWARF starts), the
+/// DWARF names binutils prints, symbols' files and code without a line.
+/// Older versions are refused.
+constexpr uint16_t Version = 4;
 constexpr uint32_t HeaderSize = 40;
 
 /// Bits of the header's Flags byte.
@@ -57,13 +60,33 @@ constexpr unsigned MaxBlockShift = 12;
 /// One sparse offset every 2^ListIndexShift entries of a list section.
 constexpr unsigned ListIndexShift = 2;
 
-/// Bits of a record's head value (ULEB128 NameId << RecordFlagBits | flags).
+/// Bits of a record's head value (ULEB128 NameId << recordFlagBits() |
+/// flags).
 enum RecordFlags : uint64_t {
   HasLines = 1,
   HasInlineChildren = 2, ///< Inline tree whose root is the function itself.
   HasInlineRoot = 4,     ///< Inline tree with an explicitly stored root.
+  /// The rest only with details.
+  /// DWARF gives the function no start (DW_AT_ranges, or no DIE).
+  NoDwarfStart = 8,
+  /// A ULEB name offset follows: the name DWARF gives the function.
+  HasDwarfName = 16,
+  /// A ULEB file id follows: the file of the function's local symbol.
+  HasSymbolFile = 32,
 };
-constexpr unsigned RecordFlagBits = 3;
+/// The record flags a table without details may set.
+constexpr uint64_t PlainRecordFlags =
+    HasLines | HasInlineChildren | HasInlineRoot;
+/// Flag bits below a record's name offset: tables without details have
+/// only the plain flags, and do not pay for the others in every head.
+constexpr unsigned recordFlagBits(bool Details) { return Details ? 6 : 3; }
+
+/// Bits below the declaration file in a name entry's first detail value.
+enum NameEntryFlags : uint64_t {
+  /// The short name (ULEB byte length, token ids) follows the line.
+  NameHasShort = 1,
+};
+constexpr unsigned NameEntryFlagBits = 1;
 
 /// Line table opcodes; opcodes from FirstSpecial on are special rows.
 enum LineOpcode : uint8_t {

@@ -78,10 +78,22 @@ struct FunctionLocation {
   uint64_t RecordEnd = 0;
 };
 
+/// A name entry, decoded; files are compact file ids. Without details only
+/// the name.
+struct NameEntry {
+  std::string Name;
+  Declaration Decl;
+  /// The short name, when the entry records one.
+  bool HasShort = false;
+  std::string Short;
+};
+
 /// A decoded inline node; names are expanded, files are compact file ids.
 struct DecodedInline {
   std::vector<AddressRange> Ranges;
   std::string Name;
+  bool HasShortName = false;
+  std::string ShortName;
   uint32_t CallFile = 0;
   uint32_t CallLine = 0;
   uint32_t CallColumn = 0;
@@ -94,8 +106,13 @@ struct DecodedInline {
 /// A fully decoded record (for dump and tests).
 struct DecodedFunction {
   FunctionLocation Loc;
-  std::string Name;
-  Declaration Decl;             ///< A compact file id.
+  NameEntry Name;
+  /// The DWARF name entry the record names, if any.
+  std::optional<NameEntry> DwarfName;
+  /// The file of the function's symbol (0: none).
+  uint32_t SymbolFile = 0;
+  /// The record says DWARF gives the function no start.
+  bool NoDwarfStart = false;
   std::vector<LineEntry> Lines; ///< File fields are compact file ids.
   bool HasLines = false;
   std::optional<DecodedInline> Inline;
@@ -118,6 +135,12 @@ struct FrameRef {
   uint32_t DeclLine = 0;
   uint64_t StartAddress = 0;
   bool HasStartAddress = true;
+  llvm::StringRef ShortName;
+  bool HasShortName = false;
+  llvm::StringRef DwarfName;
+  bool HasDwarfName = false;
+  bool HasDwarfStart = true;
+  llvm::StringRef SymbolDir, SymbolBase;
 };
 
 /// What lookupFrames fills, reused from one lookup to the next so that a
@@ -135,10 +158,11 @@ public:
 
 private:
   friend class CompactReader;
-  /// A name entry expanded, with the declaration that follows it.
+  /// A name entry expanded, with the details that follow it.
   struct CachedName {
-    llvm::StringRef Name;
+    llvm::StringRef Name, Short;
     uint32_t DeclFile = 0, DeclLine = 0;
+    bool HasShort = false;
   };
   void resetNames(const void *Reader) {
     Names.clear();
@@ -159,7 +183,7 @@ private:
   struct Span {
     uint32_t Offset = 0, Size = 0;
   };
-  llvm::SmallVector<std::array<Span, 5>, 8> Spans;
+  llvm::SmallVector<std::array<Span, 7>, 8> Spans;
 };
 
 class CompactReader : public AddressSymbolizer {
@@ -193,10 +217,9 @@ public:
 
   /// The name whose entry starts at Offset in the name list, expanded.
   llvm::Error getName(uint32_t Offset, std::string &Out) const;
-  /// The same, with the declaration that follows the name in tables with
-  /// details (0 and 0 in the others).
-  llvm::Error getName(uint32_t Offset, std::string &Out,
-                      Declaration &Decl) const;
+  /// The whole entry: with details also the declaration, short name and
+  /// flags that follow the name.
+  llvm::Error getName(uint32_t Offset, NameEntry &Out) const;
   /// Path component Id, expanded.
   llvm::Error getPath(uint32_t Id, std::string &Out) const;
   /// File Id (1-based; 0 is "no file") as "dir/base", as GSYM joins it.
@@ -251,6 +274,11 @@ private:
   /// where its tokens end (where a declaration follows).
   llvm::Error appendName(const uint8_t *P, std::string &Out,
                          const uint8_t *&EntryEnd) const;
+  /// Reads the details after a name entry's tokens (at P): declaration
+  /// and flags; ShortAt is where the short name's tokens would start.
+  llvm::Error readNameDetails(const uint8_t *P, uint32_t Offset,
+                              Declaration &Decl, uint64_t &Flags,
+                              const uint8_t *&ShortAt) const;
   /// A frame of a lookup before its strings are looked up: table ids.
   struct RawFrame;
   /// lookupFrames' last step: the strings of frames given by table ids.

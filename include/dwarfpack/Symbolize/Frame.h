@@ -46,6 +46,27 @@ struct SourceFrame {
   /// call whose DIE has DW_AT_ranges instead of DW_AT_low_pc); JSON then
   /// has "StartAddress":"". StartAddress still holds the range start.
   bool HasStartAddress = true;
+  /// What llvm-symbolizer --functions=short prints, DWARF's DW_AT_name,
+  /// when the table records it: tables record it only where it is not
+  /// shortFunctionName() of the frame's DWARF name (DwarfName or
+  /// FunctionName). Empty with HasShortName: DWARF describes no function
+  /// there (code that only a symbol names), so the frame has no short name.
+  std::string ShortName;
+  bool HasShortName = false;
+  /// Outermost frame: the name DWARF gives the function (its linkage name,
+  /// else DW_AT_name), when the table records one because a symbol named
+  /// the function otherwise (an alias, a static C++ function); binutils'
+  /// addr2line prints it.
+  std::string DwarfName;
+  bool HasDwarfName = false;
+  /// Outermost frame: whether its DWARF description gives a start
+  /// (DW_AT_low_pc, not DW_AT_ranges); with --functions=short|none
+  /// llvm-symbolizer prints a start only then.
+  bool HasDwarfStart = true;
+  /// Outermost frame: the STT_FILE name of the function's local symbol,
+  /// which llvm-symbolizer prints (with linkage names) as the file of an
+  /// address without a line; empty when none.
+  std::string SymbolFileName;
   /// Size of the symbol, when the table knows it (kernel symbol tables).
   std::optional<uint64_t> Size;
   /// Kernel module of a kallsyms symbol; empty for the core kernel.
@@ -63,6 +84,10 @@ struct LookupResult {
   /// keep the table's (link-time) starts as llvm-symbolizer --adjust-vma
   /// prints them; 0 otherwise.
   uint64_t StartSlide = 0;
+  /// The table records what llvm-symbolizer reads from DWARF alone
+  /// (SourceFrame's ShortName, DwarfName, HasDwarfStart...): a compact
+  /// table with details. Without, the printer guesses it.
+  bool HasDetails = false;
 };
 
 /// A file of one of our formats, opened for address lookups.

@@ -16,6 +16,7 @@
 #ifndef DWARFPACK_SYMBOLIZE_PRINTER_H
 #define DWARFPACK_SYMBOLIZE_PRINTER_H
 
+#include "dwarfpack/AddressTable/FunctionNames.h"
 #include "dwarfpack/Symbolize/Frame.h"
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 
@@ -136,6 +137,8 @@ public:
 
 private:
   std::vector<SourceFrame> selectFrames(const LookupResult &R) const;
+  /// The frame's name with --functions=short.
+  static std::string shortName(const SourceFrame &F);
   void printHeader(std::optional<uint64_t> Address);
   void printFrame(const SourceFrame *F, bool Inlined);
   void printFooter();
@@ -150,14 +153,6 @@ private:
   PrinterOptions Opts;
   std::unique_ptr<llvm::json::Array> List;
 };
-
-/// The name without scope, template-free parameters or return type, as
-/// DWARF's DW_AT_name gives it: from an Itanium linkage name, its last
-/// component with its template arguments (`twice<int>` for
-/// `_ZN2nsL5twiceIiEET_RKNS_3BoxIS1_EE`); from a plain name, the part after
-/// the last `::` outside brackets; without GCC's clone suffixes (`.cold`,
-/// `.isra.0`, `.part.0`, `.constprop.0`).
-std::string shortFunctionName(llvm::StringRef Name);
 
 } // namespace dwarfpack
 

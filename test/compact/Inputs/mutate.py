@@ -1,8 +1,8 @@
 """Damages a compact address table in one named way (for lit tests).
 
 usage: mutate.py IN OUT KIND
-KIND: version (9), version2 (a version-2 table's number), flags (an unknown
-      header flag), columns (a column code whose symbols are all 1 bit long,
+KIND: version (9), version2 and version3 (an older table's number), flags
+      (an unknown header flag), columns (a column code whose symbols are all 1 bit long,
       out of canonical order), column-value (the column code's last
       symbol decodes to another column: the table reads, but wrong),
       blockshift, records (fill the records section with 0xff),
@@ -28,6 +28,8 @@ if kind == "version":
     struct.pack_into("<H", data, 4, 9)
 elif kind == "version2":
     struct.pack_into("<H", data, 4, 2)
+elif kind == "version3":
+    struct.pack_into("<H", data, 4, 3)
 elif kind == "flags":
     data[7] |= 0x80
 elif kind == "columns":

@@ -13,10 +13,8 @@ gives each tool its own spelling. Addresses are read from stdin, or with
 --args given as arguments (llvm-symbolizer's JSON then prints one array).
 
 Blanked on both sides (see blank()): in JSON, ModuleName, which names
-different files, and our StartAddress where llvm-symbolizer's is empty (an
-inlined call of several ranges, docs/UserGuide.md). Columns,
-discriminators and declaration lines are compared: the compact tables
-carry them.
+different files. Columns, discriminators, declaration lines and start
+addresses are compared: the compact tables carry them.
 Everything else must be byte-identical. Exits 1 at the first difference.
 """
 import difflib
@@ -49,20 +47,10 @@ def objects(values):
         yield from v if isinstance(v, list) else [v]
 
 
-def blank_start_addresses(ref, ours):
-    """llvm-symbolizer prints no StartAddress for an inlined call of several
-    ranges; the tables give the start of the range at the address."""
-    for r, o in zip(objects(ref), objects(ours)):
-        for rf, of in zip(r.get("Symbol") or [], o.get("Symbol") or []):
-            if rf.get("StartAddress") == "":
-                of["StartAddress"] = ""
-
-
 def blank(texts, style, pretty):
     """Both outputs, with what the tables lack blanked."""
     if style == "json":
         values = [json_values(t, pretty) for t in texts]
-        blank_start_addresses(*values)
         out = []
         for vs in values:
             for v in vs:
