@@ -82,7 +82,6 @@ void ResultPrinter::emit(json::Value V) {
   }
   json::OStream(OS, Opts.Pretty ? 2 : 0).value(V);
   OS << '\n';
-  OS.flush();
 }
 
 /// The name binutils' addr2line prints for frame I of F (innermost first):
@@ -221,7 +220,6 @@ void ResultPrinter::printFrame(const SourceFrame *F, bool Inlined) {
 void ResultPrinter::printFooter() {
   if (Opts.Style == OutputStyle::LLVM)
     OS << '\n';
-  OS.flush();
 }
 
 void ResultPrinter::printPlain(std::optional<uint64_t> Address,

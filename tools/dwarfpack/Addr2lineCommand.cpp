@@ -11,6 +11,7 @@
 
 #include "Command.h"
 #include "FormatRegistry.h"
+#include "StdinLines.h"
 
 #include "dwarfpack/Symbolize/InputLine.h"
 #include "dwarfpack/Symbolize/Printer.h"
@@ -19,7 +20,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <iostream>
 #include <string>
 
 using namespace llvm;
@@ -48,20 +48,17 @@ static cl::alias ShowAddressesA("a", cl::desc("Alias for --addresses"),
                                 cl::aliasopt(ShowAddresses), cl::Grouping);
 static cl::opt<bool> Demangle("demangle",
                               cl::desc("Demangle function names (also -C)"),
-                              cl::sub(Addr2lineSub),
-                              cl::cat(category()));
+                              cl::sub(Addr2lineSub), cl::cat(category()));
 static cl::alias DemangleC("C", cl::desc("Alias for --demangle"),
                            cl::aliasopt(Demangle), cl::Grouping);
 static cl::opt<bool> Functions("functions",
                                cl::desc("Print function names (also -f)"),
-                               cl::sub(Addr2lineSub),
-                               cl::cat(category()));
+                               cl::sub(Addr2lineSub), cl::cat(category()));
 static cl::alias FunctionsF("f", cl::desc("Alias for --functions"),
                             cl::aliasopt(Functions), cl::Grouping);
 static cl::opt<bool> Inlines("inlines",
                              cl::desc("Print the inlined frames (also -i)"),
-                             cl::sub(Addr2lineSub),
-                             cl::cat(category()));
+                             cl::sub(Addr2lineSub), cl::cat(category()));
 static cl::alias InlinesI("i", cl::desc("Alias for --inlines"),
                           cl::aliasopt(Inlines), cl::Grouping);
 static cl::opt<bool>
@@ -73,8 +70,7 @@ static cl::alias PrettyP("p", cl::desc("Alias for --pretty-print"),
 static cl::opt<bool> Basenames("basenames",
                                cl::desc("Strip directories from file names "
                                         "(also -s)"),
-                               cl::sub(Addr2lineSub),
-                               cl::cat(category()));
+                               cl::sub(Addr2lineSub), cl::cat(category()));
 static cl::alias BasenamesS("s", cl::desc("Alias for --basenames"),
                             cl::aliasopt(Basenames), cl::Grouping);
 
@@ -105,7 +101,8 @@ static int runAddr2line() {
   if (!Addresses.empty())
     return 0;
   std::string Line;
-  while (std::getline(std::cin, Line))
+  StdinLines In(outs());
+  while (In.next(Line))
     Session.answerAddress(M, parseAddr2LineAddress(Line));
   return 0;
 }

@@ -19,6 +19,7 @@
 #include "Command.h"
 #include "FormatRegistry.h"
 #include "LookupModes.h"
+#include "StdinLines.h"
 
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Symbolize/Debuginfod.h"
@@ -36,7 +37,6 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <iostream>
 #include <string>
 
 using namespace llvm;
@@ -68,9 +68,10 @@ static cl::alias ObjExe("exe", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 static cl::alias ObjE("e", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 // llvm-symbolizer's options. Where it has an option and its negation,
 // the last one given counts, as in llvm-symbolizer.
-static cl::opt<bool> Inlines(
-    "inlines", cl::desc("Print every inlined frame (the default; also -i)"),
-    cl::init(true), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<bool>
+    Inlines("inlines",
+            cl::desc("Print every inlined frame (the default; also -i)"),
+            cl::init(true), cl::sub(LookupSub), cl::cat(category()));
 static cl::alias InlinesI("i", cl::desc("Alias for --inlines"),
                           cl::aliasopt(Inlines), cl::Grouping);
 static cl::alias
@@ -292,7 +293,8 @@ static void runQueries(QuerySession &Session, ResultPrinter &P,
     return;
   }
   std::string Line;
-  while (std::getline(std::cin, Line)) {
+  StdinLines In(outs());
+  while (In.next(Line)) {
     // As llvm-symbolizer: line ends go, wherever they are.
     llvm::erase_if(Line, [](char C) { return C == '\r' || C == '\n'; });
     Session.answerLine(Line);

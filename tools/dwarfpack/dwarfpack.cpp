@@ -108,6 +108,8 @@ ProgressFn terminalProgress(StringRef Command, bool Quiet) {
 }
 
 void reportWarning(const Twine &Message) {
+  // Answers written before the warning come before it.
+  outs().flush();
   WithColor::warning(errs(), "dwarfpack") << Message << '\n';
 }
 
