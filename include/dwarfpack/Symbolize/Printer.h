@@ -144,6 +144,11 @@ private:
   void printFooter();
   void printPlain(std::optional<uint64_t> Address,
                   const std::vector<SourceFrame> &Frames);
+  /// Calls Member with each member of the frame's JSON object, in order.
+  void forEachFrameMember(
+      const SourceFrame *F,
+      llvm::function_ref<void(llvm::StringRef, llvm::json::Value)> Member)
+      const;
   llvm::json::Object frameToJSON(const SourceFrame *F) const;
   llvm::json::Object requestToJSON(std::optional<uint64_t> Address,
                                    llvm::StringRef SymName) const;
