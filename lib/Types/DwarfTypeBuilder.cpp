@@ -958,13 +958,29 @@ constexpr unsigned HashRounds = 48;
 
 } // namespace
 
+namespace {
+/// hashUnitTypes()'s working arrays, kept by each thread from unit to unit:
+/// allocating and clearing a score of arrays per unit (and faulting their
+/// pages in) cost a tenth of the hashing.
+struct HashScratch {
+  std::vector<uint32_t> Begin, Adj, Height, Inner, Roots, Compact, IBegin,
+      ITarget;
+  std::vector<uint64_t> Cur, IH0, ISum, ICur, INext, IPos;
+  std::vector<uint8_t> State, Fixed, Referenced;
+  std::vector<std::pair<uint32_t, uint32_t>> Stack;
+};
+} // namespace
+
 void hashUnitTypes(UnitTypes &UT) {
+  static thread_local HashScratch S;
   size_t N = UT.Types.size();
   // The references as flat arrays: the rounds below touch them many times,
   // and walking the Type records themselves would be cache-hostile.
-  std::vector<uint32_t> Begin(N + 1);
-  std::vector<TypeId> Adj;
-  std::vector<uint64_t> H0(N), Cur(N), Next(N);
+  std::vector<uint32_t> &Begin = S.Begin, &Adj = S.Adj;
+  std::vector<uint64_t> H0(N), &Cur = S.Cur;
+  Begin.resize(N + 1);
+  Adj.clear();
+  Cur.resize(N);
   for (size_t I = 0; I < N; ++I) {
     Begin[I] = Adj.size();
     UT.Types[I].forEachRef([&](TypeId C) { Adj.push_back(C); });
@@ -986,19 +1002,22 @@ void hashUnitTypes(UnitTypes &UT) {
 
   // A type whose references never lead into a cycle, in a tree shallower
   // than the rounds, has its full recursive hash after the rounds: that is
-  // computed once, bottom-up, and stays fixed (in both buffers) while the
-  // rounds run over the other types. Both the set and the values depend
-  // only on the types' structure, so units still agree.
+  // computed once, bottom-up, and stays fixed while the rounds run over the
+  // other types. Both the set and the values depend only on the types'
+  // structure, so units still agree.
   constexpr uint32_t Cyclic = UINT32_MAX;
-  std::vector<uint32_t> Height(N, 0);
-  std::vector<uint8_t> State(N, 0); // 0: unseen, 1: on the walk, 2: done
-  std::vector<bool> Fixed(N, false);
-  std::vector<std::pair<uint32_t, uint32_t>> Stack; // type, next reference
-  for (size_t S = 0; S < N; ++S) {
-    if (State[S])
+  std::vector<uint32_t> &Height = S.Height;
+  std::vector<uint8_t> &State = S.State, &Fixed = S.Fixed;
+  Height.assign(N, 0);
+  State.assign(N, 0); // 0: unseen, 1: on the walk, 2: done
+  Fixed.assign(N, 0);
+  std::vector<std::pair<uint32_t, uint32_t>> &Stack = S.Stack; // type, next
+  Stack.clear();
+  for (size_t Root = 0; Root < N; ++Root) {
+    if (State[Root])
       continue;
-    State[S] = 1;
-    Stack.push_back({uint32_t(S), Begin[S]});
+    State[Root] = 1;
+    Stack.push_back({uint32_t(Root), Begin[Root]});
     while (!Stack.empty()) {
       uint32_t I = Stack.back().first;
       if (Stack.back().second < Begin[I + 1]) {
@@ -1027,14 +1046,16 @@ void hashUnitTypes(UnitTypes &UT) {
       }
     }
   }
-  Next = Cur;
 
   // Types no other type refers to (a unit's function prototypes, mostly)
   // need only the last round: nothing reads their earlier values.
-  std::vector<bool> Referenced(N, false);
+  std::vector<uint8_t> &Referenced = S.Referenced;
+  Referenced.assign(N, 0);
   for (TypeId C : Adj)
     Referenced[C] = true;
-  std::vector<uint32_t> Inner, Roots;
+  std::vector<uint32_t> &Inner = S.Inner, &Roots = S.Roots;
+  Inner.clear();
+  Roots.clear();
   for (size_t I = 0; I < N; ++I)
     if (!Fixed[I])
       (Referenced[I] ? Inner : Roots).push_back(I);
@@ -1043,12 +1064,20 @@ void hashUnitTypes(UnitTypes &UT) {
   // once (the sum is order-free); only references between inner types
   // are recomputed. Same values as Combine() on the full arrays.
   size_t NI = Inner.size();
-  std::vector<uint32_t> Compact(N, UINT32_MAX);
+  std::vector<uint32_t> &Compact = S.Compact;
+  Compact.assign(N, UINT32_MAX);
   for (size_t K = 0; K < NI; ++K)
     Compact[Inner[K]] = K;
-  std::vector<uint64_t> IH0(NI), ISum(NI), ICur(NI), INext(NI);
-  std::vector<uint32_t> IBegin(NI + 1), ITarget;
-  std::vector<uint64_t> IPos;
+  std::vector<uint64_t> &IH0 = S.IH0, &ISum = S.ISum, &ICur = S.ICur,
+                        &INext = S.INext, &IPos = S.IPos;
+  std::vector<uint32_t> &IBegin = S.IBegin, &ITarget = S.ITarget;
+  IH0.resize(NI);
+  ISum.resize(NI);
+  ICur.resize(NI);
+  INext.resize(NI);
+  IBegin.resize(NI + 1);
+  ITarget.clear();
+  IPos.clear();
   for (size_t K = 0; K < NI; ++K) {
     uint32_t I = Inner[K];
     IBegin[K] = ITarget.size();
@@ -1082,11 +1111,13 @@ void hashUnitTypes(UnitTypes &UT) {
   }
   for (size_t K = 0; K < NI; ++K)
     Cur[Inner[K]] = ICur[K];
+  // The last round, into the result (fixed types keep their values).
+  std::vector<uint64_t> Hashes(Cur.begin(), Cur.end());
   for (uint32_t I : Inner)
-    Next[I] = Combine(I, Cur);
+    Hashes[I] = Combine(I, Cur);
   for (uint32_t I : Roots)
-    Next[I] = Combine(I, Cur);
-  UT.Hashes = std::move(Next);
+    Hashes[I] = Combine(I, Cur);
+  UT.Hashes = std::move(Hashes);
   UT.ShallowHashes = std::move(H0);
 }
 
