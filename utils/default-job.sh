@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# The default job: convert dwarfpack's own binary (built with DWARF) into a
-# compact address table (the default format of `dwarfpack gsym`), look a few
-# of its functions up in llvm-symbolizer's and addr2line's styles, and print
-# a summary. --verify then checks every line
-# row and inline boundary of the table against the DWARF.
+# The default job: `dwarfpack pack` on dwarfpack's own binary (built with
+# DWARF): one read of its DWARF gives its compact address table and its CTF
+# types. verify then checks every line row and inline boundary of the table
+# against the DWARF (through LLVM's own reader); a few functions are looked
+# up in llvm-symbolizer's and addr2line's styles, and a type is printed from
+# the CTF.
 set -euo pipefail
 bin=${1:-build/bin/dwarfpack}
 out=$(dirname "$bin")/dwarfpack-self.dpat
+ctf=$(dirname "$bin")/dwarfpack-self.ctf
 
-echo "== dwarfpack gsym $bin -o $out --stats --verify"
-"$bin" gsym "$bin" -o "$out" --stats --verify
+echo "== dwarfpack pack $bin --table $out --ctf $ctf --stats"
+"$bin" pack "$bin" --table "$out" --ctf "$ctf" --stats
+echo "== dwarfpack verify $out $bin"
+"$bin" verify "$out" "$bin"
 
 # Four functions whose names read well (demangled, at most 40 characters,
 # no templates), spread evenly over the binary; an address 5 bytes into each.
@@ -33,3 +37,8 @@ echo "== dwarfpack lookup --obj=$out --output-style=JSON --functions=short ${add
 "$bin" lookup --obj="$out" --output-style=JSON --functions=short "${addrs[0]}"
 echo "== dwarfpack addr2line -e $out -f -i -C ${addrs[*]}"
 "$bin" addr2line -e "$out" -f -i -C "${addrs[@]}"
+# A C type from the CTF dict (a libctf reader such as `objdump --ctf` or
+# GDB reads the same dict).
+echo "== dwarfpack dump $ctf: struct timespec"
+"$bin" dump "$ctf" | awk '/struct .timespec. size/ { p = 1; print; next }
+  p && /^      / { print; next } { p = 0 }'

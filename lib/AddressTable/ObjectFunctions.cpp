@@ -59,15 +59,20 @@ Error readIdentity(const ELFObjectFile<ELFT> &Obj, bool Relocatable,
   }
   llvm::sort(M.ExecutableRanges);
 
-  unsigned Dropped = 0;
-  Expected<std::vector<LoadSegment>> Segments = readLoadSegments(Obj, &Dropped);
+  LoadSegmentNotes Notes;
+  Expected<std::vector<LoadSegment>> Segments = readLoadSegments(Obj, &Notes);
   if (!Segments)
     return Segments.takeError();
   M.LoadSegments = std::move(*Segments);
-  if (Dropped)
+  if (Notes.Dropped)
     Log.report("overlapping-segments",
-               Twine(Dropped) + " PT_LOAD segment(s) whose file bytes overlap "
-                                "another's left out of the load map");
+               Twine(Notes.Dropped) +
+                   " PT_LOAD segment(s) whose file bytes overlap another's "
+                   "left out of the load map");
+  if (Notes.Reconstructed)
+    Log.note("reconstructed-segments",
+             "a separate debug file: the binary's file offsets were "
+             "reconstructed from the segments' addresses");
   ArrayRef<uint8_t> BuildId = gnuBuildId(Obj);
   if (BuildId.size() > 20)
     Log.report("build-id-too-long",
@@ -109,7 +114,7 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
     SectionBase[P.Index] = P.Start;
   bool Arm = Obj.getEMachine() == ELF::EM_ARM;
 
-  auto Visit = [&](const ELFSymbolRef &Sym) {
+  auto Visit = [&](const ELFObjectFileBase &From, const ELFSymbolRef &Sym) {
     uint8_t Type = Sym.getELFType();
     bool Typed = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
     if (!Typed && Type != ELF::STT_NOTYPE)
@@ -128,7 +133,7 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
       consumeError(SecOrErr.takeError());
       return;
     }
-    if (*SecOrErr == Obj.section_end())
+    if (*SecOrErr == From.section_end())
       return;
     ELFSectionRef Sec(**SecOrErr);
     if (!(Sec.getFlags() & ELF::SHF_EXECINSTR))
@@ -159,9 +164,16 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
       TypedAddrs.insert(Addr);
   };
   for (const ELFSymbolRef &Sym : Obj.symbols())
-    Visit(Sym);
+    Visit(Obj, Sym);
+  // A stripped binary's symbol table is in its debug file; the dynamic
+  // symbols stay in the binary (the debug file has them as NOBITS).
+  if (const input::InputObject *Debug = In.debugFile()) {
+    const auto &DebugObj = cast<ELFObjectFileBase>(Debug->object());
+    for (const ELFSymbolRef &Sym : DebugObj.symbols())
+      Visit(DebugObj, Sym);
+  }
   for (const ELFSymbolRef &Sym : Obj.getDynamicSymbolIterators())
-    Visit(Sym);
+    Visit(Obj, Sym);
 
   // An untyped label at a function's address is an alias of it.
   llvm::erase_if(Cands, [&](const Candidate &C) {

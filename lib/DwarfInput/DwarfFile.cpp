@@ -173,13 +173,19 @@ struct IndexRow {
 /// The rows of a package's unit index (checked first by checkUnitIndex).
 std::vector<IndexRow> readUnitIndex(StringRef B, bool LE, bool IsTypeIndex) {
   std::vector<IndexRow> Rows;
-  if (B.size() < 16 || checkUnitIndex(B, LE, IsTypeIndex)) {
-    // An index LLVM would not read, or a damaged one (checkUnitIndex's
-    // error is reported by the file's opener).
+  if (B.size() < 16)
+    return Rows;
+  if (Error E = checkUnitIndex(B, LE, IsTypeIndex)) {
+    // A damaged index (the file's opener reports checkUnitIndex's error).
+    consumeError(std::move(E));
     return Rows;
   }
   auto U32 = [&](uint64_t At) { return readFixed(B.data() + At, 4, LE); };
-  unsigned Version = U32(0) == 2 ? 2 : 5;
+  // The version as checkUnitIndex reads it: an index of another version is
+  // one LLVM ignores, and checkUnitIndex checks nothing else of it.
+  unsigned Version = U32(0) == 2 ? 2 : readFixed(B.data(), 2, LE) == 5 ? 5 : 0;
+  if (!Version)
+    return Rows;
   uint64_t Columns = U32(4), Units = U32(8), Buckets = U32(12);
   uint64_t SigAt = 16, RowAt = SigAt + Buckets * 8, IdAt = RowAt + Buckets * 4,
            OffAt = IdAt + Columns * 4, SizeAt = OffAt + Units * Columns * 4;

@@ -1,6 +1,7 @@
 //===- InputObject.cpp - An object file opened and checked once -----------===//
 
 #include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/DwarfInput/DebugFile.h"
 #include "dwarfpack/Support/DwarfSections.h"
 #include "dwarfpack/Support/ElfTables.h"
 #include "dwarfpack/Support/SupplementaryDwarf.h"
@@ -99,8 +100,8 @@ InputObject::open(MemoryBufferRef Buffer, WarningLog &Log,
 }
 
 bool InputObject::hasDebugInfo() const {
-  return !Dwarf->section(Sec::Info).empty() ||
-         !Dwarf->section(Sec::Types).empty();
+  return !dwarf().section(Sec::Info).empty() ||
+         !dwarf().section(Sec::Types).empty();
 }
 
 Error InputObject::load(WarningLog &Log, const OpenOptions &Opts) {
@@ -164,6 +165,24 @@ Error InputObject::load(WarningLog &Log, const OpenOptions &Opts) {
   Splits = std::make_unique<SplitUnits>(Path);
   if (Opts.Supplementary && !IsDwo)
     openSupplementary(Log, Opts);
+  if (!Opts.DebugFile.empty())
+    return openDebugFile(Log, Opts);
+  return Error::success();
+}
+
+Error InputObject::openDebugFile(WarningLog &Log, const OpenOptions &Opts) {
+  if (isRelocatable())
+    return inputError("a relocatable object has no separate debug file ('" +
+                      Opts.DebugFile + "' given)");
+  OpenOptions DebugOpts = Opts;
+  DebugOpts.DebugFile.clear();
+  Expected<std::unique_ptr<InputObject>> D =
+      InputObject::open(Opts.DebugFile, Log, DebugOpts);
+  if (!D)
+    return D.takeError();
+  if (Error E = checkSameBuild(*Obj, (*D)->object(), Opts.DebugFile))
+    return E;
+  Debug = std::move(*D);
   return Error::success();
 }
 
@@ -348,6 +367,8 @@ std::vector<std::string> InputObject::scanUnitsFromFile() {
 }
 
 void InputObject::releaseSectionPrefix(Sec S, uint64_t Size) const {
+  if (Debug)
+    return Debug->releaseSectionPrefix(S, Size);
   StringRef Data = Dwarf->section(S);
   StringRef File = Bytes.getBuffer();
   if (!FileMapping || Size > Data.size() || Data.data() < File.data() ||

@@ -37,17 +37,6 @@ Error fail(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
 
-/// An input and the module it belongs to.
-struct Input {
-  std::string Path, Module;
-};
-
-/// The inputs sorted into built-in module objects, core kernel objects and
-/// loadable modules (by name: the outputs do not depend on argument order).
-struct Inputs {
-  std::vector<Input> BuiltinObjs, CoreObjs, Loadable;
-};
-
 Error readLists(const KernelPackOptions &O, ModuleMap &MM) {
   using Parser = Error (ModuleMap::*)(StringRef, StringRef);
   for (auto [Path, Parse] :
@@ -69,8 +58,12 @@ Error readLists(const KernelPackOptions &O, ModuleMap &MM) {
   return Error::success();
 }
 
-Expected<Inputs> classify(const KernelPackOptions &O, const ModuleMap &MM) {
-  Inputs R;
+/// The inputs sorted into built-in module objects, core kernel objects and
+/// loadable modules (by name: the outputs do not depend on argument order),
+/// their units attributed through MM.
+Expected<KernelObjects> classify(const KernelPackOptions &O,
+                                 const ModuleMap &MM) {
+  KernelObjects R;
   StringMap<std::string> SeenModule;
   for (const std::string &P : O.Inputs) {
     bool IsKo = StringRef(P).ends_with(".ko");
@@ -87,24 +80,37 @@ Expected<Inputs> classify(const KernelPackOptions &O, const ModuleMap &MM) {
       if (!New)
         return fail("module '" + Name + "' given twice: " + It->second +
                     " and " + P);
-      R.Loadable.push_back({P, Name});
+      R.Loadable.push_back({P, Name, std::nullopt});
     } else if (StringRef M = MM.builtinModuleForModuleObject(P); !M.empty()) {
-      R.BuiltinObjs.push_back({P, M.str()});
+      R.BuiltinObjs.push_back({P, M.str(), std::nullopt});
     } else {
-      R.CoreObjs.push_back({P, CoreModule});
+      R.CoreObjs.push_back({P, CoreModule, std::nullopt});
     }
   }
-  llvm::stable_sort(R.Loadable, [](const Input &X, const Input &Y) {
-    return X.Module < Y.Module;
-  });
+  llvm::stable_sort(R.Loadable,
+                    [](const KernelObject &X, const KernelObject &Y) {
+                      return X.Module < Y.Module;
+                    });
+  R.ModuleForUnit = [&MM](StringRef Dir, StringRef Name) {
+    return MM.moduleForUnit(Dir, Name);
+  };
+  R.IsBlocklisted = [&MM](StringRef M) { return MM.isBlocklisted(M); };
+  R.IsBuiltinModule = [&MM](StringRef M) { return MM.isBuiltinModule(M); };
   return std::move(R);
 }
 
-Expected<std::unique_ptr<input::InputObject>> openObject(StringRef Path,
+bool isBlocklisted(const KernelObjects &In, StringRef Module) {
+  return In.IsBlocklisted && In.IsBlocklisted(Module);
+}
+
+Expected<std::unique_ptr<input::InputObject>> openObject(const KernelObject &In,
                                                          WarningLog &Log) {
   input::OpenOptions Opts;
   Opts.SupConsequence = "types stored there are unknown";
-  return input::InputObject::open(Path, Log, Opts);
+  if (In.Bytes)
+    return input::InputObject::open(MemoryBufferRef(*In.Bytes, In.Path), Log,
+                                    Opts);
+  return input::InputObject::open(In.Path, Log, Opts);
 }
 
 std::string tableFileName(StringRef Module, TableFormat F) {
@@ -158,11 +164,10 @@ struct LoadedModule {
   std::string AddressTable;
 };
 
-Expected<std::unique_ptr<LoadedModule>> loadModule(const Input &In,
+Expected<std::unique_ptr<LoadedModule>> loadModule(const KernelObject &In,
                                                    const KernelPackOptions &O) {
   auto R = std::make_unique<LoadedModule>();
-  Expected<std::unique_ptr<input::InputObject>> Obj =
-      openObject(In.Path, R->Log);
+  Expected<std::unique_ptr<input::InputObject>> Obj = openObject(In, R->Log);
   if (!Obj)
     return Obj.takeError();
   R->Obj = std::move(*Obj);
@@ -196,8 +201,9 @@ Expected<std::unique_ptr<LoadedModule>> loadModule(const Input &In,
 /// Converts the loadable modules on a pool and hands each to Consume in
 /// module order (the first error stops the consuming).
 Error forEachLoadable(
-    ArrayRef<Input> Loadable, const KernelPackOptions &O, WarningLog &Log,
-    function_ref<Error(const Input &, LoadedModule &)> Consume) {
+    ArrayRef<KernelObject> Loadable, const KernelPackOptions &O,
+    WarningLog &Log,
+    function_ref<Error(const KernelObject &, LoadedModule &)> Consume) {
   std::vector<Expected<std::unique_ptr<LoadedModule>>> Results;
   for (size_t I = 0; I < Loadable.size(); ++I)
     Results.push_back(nullptr);
@@ -226,11 +232,12 @@ Error forEachLoadable(
 }
 
 /// Out-of-tree modules: each merged within itself into a plain dict.
-Error packStandalone(const Inputs &In, const KernelPackOptions &O,
+Error packStandalone(const KernelObjects &In, const KernelPackOptions &O,
                      const ctf::WriteOptions &WOpts, KernelPackResult &R,
                      WarningLog &Log) {
   return forEachLoadable(
-      In.Loadable, O, Log, [&](const Input &I, LoadedModule &M) -> Error {
+      In.Loadable, O, Log,
+      [&](const KernelObject &I, LoadedModule &M) -> Error {
         ctf::WriteStats WS;
         Expected<std::string> D = ctf::writeDict(M.Table, WOpts, &WS);
         if (!D)
@@ -260,19 +267,17 @@ struct ModuleBuild {
 /// The core kernel's and built-in modules' objects into the repository:
 /// built-in module objects first, so their units are theirs even when
 /// vmlinux.o contains them too; a unit seen twice is converted once.
-Error addBuiltIn(const Inputs &In, const ModuleMap &MM,
-                 const KernelPackOptions &O, SharedRepository &Repo,
-                 KernelPackResult &R, WarningLog &Log) {
+Error addBuiltIn(const KernelObjects &In, const KernelPackOptions &O,
+                 SharedRepository &Repo, KernelPackResult &R, WarningLog &Log) {
   std::map<std::string, ModuleBuild> Builds; // by module name
   StringSet<> SeenUnits;                     // comp_dir \0 name
   // The mergers' strings point into the objects until they are finished.
   std::vector<std::unique_ptr<input::InputObject>> KeepOpen;
   types::BuildOptions BOpts;
   BOpts.NumThreads = O.NumThreads;
-  for (const std::vector<Input> *List : {&In.BuiltinObjs, &In.CoreObjs})
-    for (const Input &I : *List) {
-      Expected<std::unique_ptr<input::InputObject>> Obj =
-          openObject(I.Path, Log);
+  for (const std::vector<KernelObject> *List : {&In.BuiltinObjs, &In.CoreObjs})
+    for (const KernelObject &I : *List) {
+      Expected<std::unique_ptr<input::InputObject>> Obj = openObject(I, Log);
       if (!Obj)
         return Obj.takeError();
       types::ElfSymbolNames Syms =
@@ -280,8 +285,9 @@ Error addBuiltIn(const Inputs &In, const ModuleMap &MM,
       StringSet<> Touched;
       bool FixedModule = List == &In.BuiltinObjs;
       auto Classify = [&](StringRef Dir, StringRef Name) -> UnitTarget {
-        StringRef M =
-            FixedModule ? StringRef(I.Module) : MM.moduleForUnit(Dir, Name);
+        StringRef M = FixedModule        ? StringRef(I.Module)
+                      : In.ModuleForUnit ? In.ModuleForUnit(Dir, Name)
+                                         : StringRef();
         if (M.empty())
           M = CoreModule;
         if (!SeenUnits.insert((Dir + Twine('\0') + Name).str()).second)
@@ -337,7 +343,7 @@ Error addBuiltIn(const Inputs &In, const ModuleMap &MM,
   for (const std::string &Name : Order) {
     ModuleBuild &B = Builds[Name];
     types::TypeTable T = B.Merger.finish(B.Symbols);
-    Repo.addModule(Name, T, hashTypeTable(T), MM.isBlocklisted(Name));
+    Repo.addModule(Name, T, hashTypeTable(T), isBlocklisted(In, Name));
     Builds.erase(Name);
   }
   return Error::success();
@@ -345,9 +351,9 @@ Error addBuiltIn(const Inputs &In, const ModuleMap &MM,
 
 /// The repository's parent and children as dicts, in parallel (each into
 /// its own slot), named as docs/CTF-kernel.md says, and the archive.
-Error writeDicts(const SharedRepository::Result &Res, const Inputs &In,
-                 const ModuleMap &MM, const KernelPackOptions &O,
-                 const ctf::WriteOptions &WOpts, KernelPackResult &R) {
+Error writeDicts(const SharedRepository::Result &Res, const KernelObjects &In,
+                 const KernelPackOptions &O, const ctf::WriteOptions &WOpts,
+                 KernelPackResult &R) {
   size_t NumDicts = Res.Children.size() + 1;
   std::vector<Expected<std::string>> Dicts;
   std::vector<ctf::WriteStats> WS(NumDicts);
@@ -381,8 +387,9 @@ Error writeDicts(const SharedRepository::Result &Res, const Inputs &In,
     R.Size += WS[I].Size;
     std::string Name =
         I == 0 ? std::string("shared_ctf") : Res.Children[I - 1].Name;
-    bool Loaded = I > 0 && !MM.isBuiltinModule(Name) && Name != CoreModule &&
-                  llvm::any_of(In.Loadable, [&](const Input &X) {
+    bool Loaded = I > 0 && !(In.IsBuiltinModule && In.IsBuiltinModule(Name)) &&
+                  Name != CoreModule &&
+                  llvm::any_of(In.Loadable, [&](const KernelObject &X) {
                     return X.Module == Name;
                   });
     Members.push_back({I == 0 ? ParentMemberName : Name, *Dicts[I]});
@@ -396,9 +403,10 @@ Error writeDicts(const SharedRepository::Result &Res, const Inputs &In,
 }
 
 /// Copies of the loadable modules with their child dicts in .ctf.
-Error embedModules(const Inputs &In, KernelPackResult &R, WarningLog &Log) {
-  for (const Input &I : In.Loadable) {
-    Expected<std::unique_ptr<input::InputObject>> Obj = openObject(I.Path, Log);
+Error embedModules(const KernelObjects &In, KernelPackResult &R,
+                   WarningLog &Log) {
+  for (const KernelObject &I : In.Loadable) {
+    Expected<std::unique_ptr<input::InputObject>> Obj = openObject(I, Log);
     if (!Obj)
       return Obj.takeError();
     std::string Copy;
@@ -418,9 +426,15 @@ packKernel(const KernelPackOptions &O, WarningLog &Log) {
   ModuleMap MM;
   if (Error E = readLists(O, MM))
     return std::move(E);
-  Expected<Inputs> In = classify(O, MM);
+  Expected<KernelObjects> In = classify(O, MM);
   if (!In)
     return In.takeError();
+  return packKernelObjects(*In, O, Log);
+}
+
+Expected<std::unique_ptr<KernelPackResult>>
+packKernelObjects(const KernelObjects &In, const KernelPackOptions &O,
+                  WarningLog &Log) {
   auto R = std::make_unique<KernelPackResult>();
   ctf::WriteOptions WOpts;
   // The indexed data-object section already maps each global variable's
@@ -431,17 +445,19 @@ packKernel(const KernelPackOptions &O, WarningLog &Log) {
 
   Clock::time_point T0 = Clock::now();
   if (O.Standalone) {
-    if (Error E = packStandalone(*In, O, WOpts, *R, Log))
+    if (Error E = packStandalone(In, O, WOpts, *R, Log))
       return std::move(E);
     R->ReadSeconds = secondsSince(T0);
     return std::move(R);
   }
   SharedRepository Repo(/*Share=*/true);
-  if (Error E = addBuiltIn(*In, MM, O, Repo, *R, Log))
+  if (Error E = addBuiltIn(In, O, Repo, *R, Log))
     return std::move(E);
   Error E = forEachLoadable(
-      In->Loadable, O, Log, [&](const Input &I, LoadedModule &M) -> Error {
-        Repo.addModule(I.Module, M.Table, M.Hashes, MM.isBlocklisted(I.Module));
+      In.Loadable, O, Log,
+      [&](const KernelObject &I, LoadedModule &M) -> Error {
+        Repo.addModule(I.Module, M.Table, M.Hashes,
+                       isBlocklisted(In, I.Module));
         addTable(I.Module, I.Path, std::move(M.AddressTable), O, *R);
         return Error::success();
       });
@@ -457,10 +473,10 @@ packKernel(const KernelPackOptions &O, WarningLog &Log) {
   R->DedupSeconds = secondsSince(T1);
 
   Clock::time_point T2 = Clock::now();
-  if (Error E = writeDicts(*Res, *In, MM, O, WOpts, *R))
+  if (Error E = writeDicts(*Res, In, O, WOpts, *R))
     return std::move(E);
   if (O.EmbedModules)
-    if (Error E = embedModules(*In, *R, Log))
+    if (Error E = embedModules(In, *R, Log))
       return std::move(E);
   R->WriteSeconds = secondsSince(T2);
   return std::move(R);

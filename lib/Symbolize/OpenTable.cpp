@@ -114,18 +114,24 @@ Expected<std::unique_ptr<object::ObjectFile>> openElf(MemoryBufferRef Buffer) {
   return Obj;
 }
 
-/// An ELF file carrying a .ctf section (`dwarfpack ctf --embed`, GNU ld).
-bool identifyElfWithCtf(StringRef Contents) {
+/// Contents opened as an ELF file to identify it; null when it is none.
+std::unique_ptr<object::ObjectFile> elfToIdentify(StringRef Contents) {
   if (!Contents.starts_with("\x7f"
                             "ELF"))
-    return false;
+    return nullptr;
   Expected<std::unique_ptr<object::ObjectFile>> Obj =
       openElf(MemoryBufferRef(Contents, ""));
   if (!Obj) {
     consumeError(Obj.takeError());
-    return false;
+    return nullptr;
   }
-  return ctfSection(**Obj).has_value();
+  return std::move(*Obj);
+}
+
+/// An ELF file carrying a .ctf section (`dwarfpack ctf --embed`, GNU ld).
+bool identifyElfWithCtf(StringRef Contents) {
+  std::unique_ptr<object::ObjectFile> Obj = elfToIdentify(Contents);
+  return Obj && ctfSection(*Obj).has_value();
 }
 
 /// Dumps the .ctf section, naming the entries of unindexed symbol sections
@@ -170,16 +176,8 @@ std::optional<StringRef> elfSection(const object::ObjectFile &Obj,
 /// An ELF file with an address table in a section (`dwarfpack pack
 /// --embed`; docs/EmbeddedTable.md).
 bool identifyElfWithTable(StringRef Contents) {
-  if (!Contents.starts_with("\x7f"
-                            "ELF"))
-    return false;
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      openElf(MemoryBufferRef(Contents, ""));
-  if (!Obj) {
-    consumeError(Obj.takeError());
-    return false;
-  }
-  return elfSection(**Obj, EmbeddedTableSection).has_value();
+  std::unique_ptr<object::ObjectFile> Obj = elfToIdentify(Contents);
+  return Obj && elfSection(*Obj, EmbeddedTableSection).has_value();
 }
 
 /// The table in its program: the program's bytes stay mapped as long as

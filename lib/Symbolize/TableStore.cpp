@@ -69,9 +69,20 @@ TableStore::open(ArrayRef<uint8_t> BuildId) {
         return T.takeError();
       return *(Opened[Key] = std::move(*T));
     }
-  return createStringError(inconvertibleErrorCode(), "no table for build-id " +
-                                                         Key + " in '" + Dir +
-                                                         "'");
+  std::string Missing = "no table for build-id " + Key + " in '" + Dir + "'";
+  if (!Filler || BuildId.size() < 2)
+    return createStringError(inconvertibleErrorCode(), Missing);
+  auto [Tried, First] = Filled.try_emplace(Key);
+  if (First) {
+    std::string Path = tablePath(Dir, BuildId, "dpat");
+    if (Error E = Filler(BuildId, Path))
+      Tried->second = toString(std::move(E));
+    else
+      return open(BuildId);
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           Missing +
+                               ", and none could be made: " + Tried->second);
 }
 
 } // namespace dwarfpack

@@ -2,6 +2,7 @@
 
 #include "BreakpadInput.h"
 #include "Command.h"
+#include "DebugFileArgs.h"
 #include "FormatRegistry.h"
 
 #include "dwarfpack/AddressTable/FunctionModel.h"
@@ -42,6 +43,12 @@ const char *GsymSubDetails =
     "  it); --format=gsym writes LLVM GSYM instead, for llvm-gsymutil and\n"
     "  other GSYM readers.\n"
     "\n"
+    "  A stripped INPUT (without DWARF) is read with its separate debug\n"
+    "  file: --debug-file, or the one found by build-id or .gnu_debuglink\n"
+    "  under --debug-file-directory and /usr/lib/debug (a note names it);\n"
+    "  the table's build-id and load segments are INPUT's\n"
+    "  (docs/UserGuide.md, \"Separate debug files\").\n"
+    "\n"
     "  INPUT may also be a Breakpad symbol file (.sym, recognised by its\n"
     "  MODULE first line); addresses stay module-relative. With\n"
     "  --breakpad-store, INPUT is a symbol store directory\n"
@@ -74,6 +81,7 @@ cl::opt<std::string> StoreDir(
     cl::value_desc("dir"), cl::sub(GsymSub), cl::cat(category()));
 cl::alias OutputLong("output", cl::desc("Alias for -o"), cl::aliasopt(Output),
                      cl::cat(category()));
+DebugFileArgs DebugFiles(GsymSub);
 cl::opt<unsigned>
     NumThreads("num-threads",
                cl::desc("Threads for the DWARF conversion (default: all "
@@ -186,7 +194,7 @@ OutFormat outputFormat() {
 /// Builds the table of the input read into Buf.
 Expected<std::unique_ptr<BuiltTable>>
 buildTable(const MemoryBuffer &Buf, OutFormat Fmt, WarningLog &Log,
-           ProgressFn Progress, std::unique_ptr<input::InputObject> &Object) {
+           ProgressFn Progress, input::InputWithDebugFile &Opened) {
   auto T = std::make_unique<BuiltTable>();
   Clock::time_point Start = Clock::now();
   T->IsBreakpad = looksLikeBreakpad(Buf.getBuffer());
@@ -213,18 +221,18 @@ buildTable(const MemoryBuffer &Buf, OutFormat Fmt, WarningLog &Log,
   }
   input::OpenOptions Open;
   Open.SupConsequence = "names stored there are missing";
-  Expected<std::unique_ptr<input::InputObject>> O = input::InputObject::open(
-      MemoryBufferRef(Buf.getBuffer(), Input), Log, Open);
+  Expected<input::InputWithDebugFile> O = input::openWithDebugFile(
+      MemoryBufferRef(Buf.getBuffer(), Input), DebugFiles.options(), Log, Open);
   if (!O)
     return O.takeError();
-  Object = std::move(*O);
+  Opened = std::move(*O);
   pipeline::PackOptions Opts;
   Opts.NumThreads = NumThreads;
   Opts.Format = Fmt;
   Opts.TableDetails = !NoDetails;
   Opts.Progress = std::move(Progress);
   Expected<std::unique_ptr<pipeline::PackResult>> R =
-      pipeline::packObject(*Object, Opts, Log);
+      pipeline::packObject(*Opened.Object, Opts, Log);
   if (!R)
     return R.takeError();
   T->Packed = std::move(*R);
@@ -331,13 +339,21 @@ int runGsym() {
   if (!Buf)
     return reportError(Buf.takeError());
   WarningLog Log;
-  std::unique_ptr<input::InputObject> Object;
+  input::InputWithDebugFile Opened;
   Expected<std::unique_ptr<BuiltTable>> T =
-      buildTable(**Buf, Fmt, Log, terminalProgress("gsym", Quiet), Object);
+      buildTable(**Buf, Fmt, Log, terminalProgress("gsym", Quiet), Opened);
   if (!T) {
     if (!Quiet)
       printWarnings(Log);
     return reportError(T.takeError());
+  }
+  if (Opened.Object) {
+    reportDebugFile(Opened, Input, Quiet);
+    if (!(*T)->Packed->HasDwarf && !Opened.Debug && !Quiet &&
+        !Opened.Object->isRelocatable())
+      reportWarning("'" + Input +
+                    "': no DWARF (built without -g?): a symbol-only table; " +
+                    noDebugFileReason(Opened));
   }
   // The verifier compares with DWARF, which a .sym does not have.
   if ((*T)->IsBreakpad && Verify)
@@ -369,13 +385,24 @@ int runGsym() {
     outs() << Output << "\n";
   // The bytes just written, not the file: standard output cannot be read
   // back, and a piped input was read once.
-  if (Verify)
+  // Against the file the DWARF came from: a stripped binary's debug file.
+  if (Verify) {
+    std::unique_ptr<MemoryBuffer> DebugBuf;
+    MemoryBufferRef Against((*Buf)->getBuffer(), Input);
+    if (Opened.Debug) {
+      Expected<std::unique_ptr<MemoryBuffer>> D =
+          mapInputFile(Opened.Debug->Path);
+      if (!D)
+        return reportError(D.takeError());
+      DebugBuf = std::move(*D);
+      Against = MemoryBufferRef(DebugBuf->getBuffer(), Opened.Debug->Path);
+    }
     if (int Status = runVerification(
             MemoryBufferRef((*T)->Bytes, Output == "-" ? StringRef("<stdout>")
                                                        : StringRef(Output)),
-            MemoryBufferRef((*Buf)->getBuffer(), Input), NumThreads, Stats,
-            Report))
+            Against, NumThreads, Stats, Report))
       return Status;
+  }
   if (!Quiet)
     printWarnings(Log);
   if (Stats)

@@ -138,6 +138,50 @@ void printTimes(const pipeline::KernelPackResult &R, double WriteSeconds,
                RS.SharingSeconds, RS.SplitSeconds, WriteSeconds, Seconds);
 }
 
+/// What a kernel run produced and wrote.
+struct KernelRun {
+  std::unique_ptr<pipeline::KernelPackResult> R;
+  uint64_t Written = 0, Unchanged = 0;
+  /// The pipeline's writing and the commit's.
+  double WriteSeconds = 0;
+};
+
+/// Runs the kernel pipeline, then writes into Dir the files TablesNotDicts
+/// picks of its result (the address tables or the dicts) and the archive
+/// to ArchivePath when given, all or none. The warnings are summarised
+/// either way (unless --quiet); an error is reported and gives the exit
+/// status.
+Expected<KernelRun> packAndCommit(const KernelArgs &A,
+                                  const pipeline::KernelPackOptions &O,
+                                  StringRef Dir, bool TablesNotDicts,
+                                  StringRef ArchivePath) {
+  WarningLog Log;
+  auto Summarise = [&] {
+    if (!A.Quiet)
+      reportWarningSummary(Log);
+  };
+  KernelRun Run;
+  Expected<std::unique_ptr<pipeline::KernelPackResult>> R =
+      pipeline::packKernel(O, Log);
+  if (!R) {
+    Summarise();
+    return R.takeError();
+  }
+  Run.R = std::move(*R);
+  Clock::time_point Commit = Clock::now();
+  SmallVector<std::pair<std::string, StringRef>, 1> Extra;
+  if (!ArchivePath.empty())
+    Extra.push_back({ArchivePath.str(), Run.R->Archive});
+  Error E = pipeline::commitKernelOutputs(
+      Dir, TablesNotDicts ? Run.R->Tables : Run.R->Files, Extra, Run.Written,
+      Run.Unchanged);
+  Summarise();
+  if (E)
+    return std::move(E);
+  Run.WriteSeconds = Run.R->WriteSeconds + secondsSince(Commit);
+  return std::move(Run);
+}
+
 } // namespace
 
 bool kernelCtfRequested() {
@@ -166,39 +210,24 @@ int runKernelCtf(const KernelArgs &A, const std::string &OutDirPath, bool Embed,
   if (!sys::fs::is_directory(OutDirPath))
     return reportError(OutDirPath + ": not a directory");
 
-  WarningLog Log;
   pipeline::KernelPackOptions O = kernelOptions(A, "ctf");
   O.Standalone = Standalone;
   O.NoCompress = NoCompress;
   O.EmbedModules = Embed;
-  auto Fail = [&](Error E) {
-    if (!A.Quiet)
-      reportWarningSummary(Log);
-    return reportError(std::move(E));
-  };
-  Expected<std::unique_ptr<pipeline::KernelPackResult>> R =
-      pipeline::packKernel(O, Log);
-  if (!R)
-    return Fail(R.takeError());
-  Clock::time_point T3 = Clock::now();
-  uint64_t Written = 0, Unchanged = 0;
-  SmallVector<std::pair<std::string, StringRef>, 1> Extra;
-  if (!ArchiveOut.empty() && !Standalone)
-    Extra.push_back({ArchiveOut, (*R)->Archive});
-  if (Error E = pipeline::commitKernelOutputs(OutDirPath, (*R)->Files, Extra,
-                                              Written, Unchanged))
-    return Fail(std::move(E));
+  Expected<KernelRun> Run =
+      packAndCommit(A, O, OutDirPath, /*TablesNotDicts=*/false,
+                    Standalone ? StringRef() : StringRef(ArchiveOut));
+  if (!Run)
+    return reportError(Run.takeError());
   OutDir->keep();
-  double WriteSeconds = (*R)->WriteSeconds + secondsSince(T3);
-  if (!A.Quiet)
-    reportWarningSummary(Log);
   if (A.Stats) {
+    const pipeline::KernelPackResult &R = *Run->R;
     raw_ostream &OS = reportStream(ArchiveOut);
-    printStats(**R, (*R)->Files.size(), Written, Unchanged, Standalone,
+    printStats(R, R.Files.size(), Run->Written, Run->Unchanged, Standalone,
                secondsSince(Start), OS);
     if (!ArchiveOut.empty())
-      OS << "archive size: " << (*R)->Archive.size() << "\n";
-    printTimes(**R, WriteSeconds, secondsSince(Start), OS);
+      OS << "archive size: " << R.Archive.size() << "\n";
+    printTimes(R, Run->WriteSeconds, secondsSince(Start), OS);
   }
   return 0;
 }
@@ -219,45 +248,29 @@ int runKernelPack(const KernelArgs &A) {
     if (!sys::fs::is_directory(TableDir))
       return reportError(TableDir + ": not a directory");
   }
-  WarningLog Log;
   pipeline::KernelPackOptions O = kernelOptions(A, "pack");
   O.AddressTables = !TableDir.empty();
   O.Format = KernelFormat;
-  auto Fail = [&](Error E) {
-    if (!A.Quiet)
-      reportWarningSummary(Log);
-    return reportError(std::move(E));
-  };
-  Expected<std::unique_ptr<pipeline::KernelPackResult>> R =
-      pipeline::packKernel(O, Log);
-  if (!R)
-    return Fail(R.takeError());
-  Clock::time_point T3 = Clock::now();
-  uint64_t Written = 0, Unchanged = 0;
-  SmallVector<std::pair<std::string, StringRef>, 1> Extra;
-  if (!CtfArchiveOut.empty())
-    Extra.push_back({CtfArchiveOut, (*R)->Archive});
   // The tables are all the directory gets: the dicts are in the archive.
-  if (Error E = pipeline::commitKernelOutputs(TableDir, (*R)->Tables, Extra,
-                                              Written, Unchanged))
-    return Fail(std::move(E));
+  Expected<KernelRun> Run =
+      packAndCommit(A, O, TableDir, /*TablesNotDicts=*/true, CtfArchiveOut);
+  if (!Run)
+    return reportError(Run.takeError());
   if (Dir)
     Dir->keep();
-  if (!A.Quiet)
-    reportWarningSummary(Log);
   if (A.Stats) {
+    const pipeline::KernelPackResult &R = *Run->R;
     raw_ostream &OS = reportStream(CtfArchiveOut);
-    printStats(**R, (*R)->Files.size(), Written, Unchanged, false,
+    printStats(R, R.Files.size(), Run->Written, Run->Unchanged, false,
                secondsSince(Start), OS);
-    OS << "archive size: " << (*R)->Archive.size() << "\n";
-    OS << "address tables: " << (*R)->Tables.size();
-    if (!(*R)->WithoutFunctions.empty())
-      OS << " (none for " << (*R)->WithoutFunctions.size()
-         << " object(s) without functions, e.g. '"
-         << (*R)->WithoutFunctions.front() << "')";
+    OS << "archive size: " << R.Archive.size() << "\n";
+    OS << "address tables: " << R.Tables.size();
+    if (!R.WithoutFunctions.empty())
+      OS << " (none for " << R.WithoutFunctions.size()
+         << " object(s) without functions, e.g. '" << R.WithoutFunctions.front()
+         << "')";
     OS << "\n";
-    printTimes(**R, (*R)->WriteSeconds + secondsSince(T3), secondsSince(Start),
-               OS);
+    printTimes(R, Run->WriteSeconds, secondsSince(Start), OS);
   }
   return 0;
 }

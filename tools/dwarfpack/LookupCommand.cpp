@@ -21,6 +21,7 @@
 #include "LookupModes.h"
 
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Symbolize/Debuginfod.h"
 #include "dwarfpack/Symbolize/KernelSymbolizer.h"
 #include "dwarfpack/Symbolize/Printer.h"
 #include "dwarfpack/Symbolize/QuerySession.h"
@@ -32,6 +33,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <iostream>
@@ -151,6 +153,27 @@ static cl::opt<std::string> Store(
              "(<dir>/<first 2 hex digits>/<rest>.dpat or .gsym); queries "
              "are 'BUILDID:<hex> <address or symbol[+offset]>', as "
              "llvm-symbolizer reads them"),
+    cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
+// What the --help of a build without the client says of --debuginfod.
+static const std::string DebuginfodHelp =
+    std::string("With --store: fetch the debug file of a build-id without a "
+                "table from this debuginfod server (repeatable; instead of "
+                "the servers of DEBUGINFOD_URLS, which are used without "
+                "it), convert it once and file its table in the store") +
+    (debuginfodAvailable() ? ""
+                           : " [NOT AVAILABLE: this dwarfpack was built "
+                             "without libdebuginfod]");
+static cl::list<std::string> DebuginfodUrls("debuginfod",
+                                            cl::desc(DebuginfodHelp),
+                                            cl::value_desc("url"),
+                                            cl::sub(LookupSub),
+                                            cl::cat(category()));
+static cl::list<std::string> StoreDebugDirs(
+    "debug-file-directory",
+    cl::desc("With --store: a build-id without a table gets one made from "
+             "its debug file in <dir>/.build-id/xx/rest.debug (or "
+             "<dir>/xx/rest.debug), filed in the store; looked at before "
+             "debuginfod (repeatable)"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<std::string>
     BuildIdArg("build-id",
@@ -363,11 +386,52 @@ static int runSession(SessionTables &Modules, StringRef ModuleName,
   return 0;
 }
 
+/// Where the store's missing tables come from: --debug-file-directory,
+/// then the servers of --debuginfod or DEBUGINFOD_URLS. Fill is kept by
+/// the caller for the run.
+static int setStoreFiller(TableStore &Tables,
+                          std::unique_ptr<DebugFileTables> &Fill) {
+  if (!DebuginfodUrls.empty()) {
+    if (!debuginfodAvailable())
+      return reportError("--debuginfod: this dwarfpack was built without "
+                         "libdebuginfod (elfutils' debuginfod client)");
+    // The client reads its servers from the environment only.
+    std::string Urls = join(DebuginfodUrls, " ");
+    ::setenv("DEBUGINFOD_URLS", Urls.c_str(), /*overwrite=*/1);
+  }
+  DebugFileSources Sources;
+  Sources.Directories.assign(StoreDebugDirs.begin(), StoreDebugDirs.end());
+  const char *Env = std::getenv("DEBUGINFOD_URLS");
+  if (Env && !StringRef(Env).trim().empty()) {
+    Expected<std::unique_ptr<DebuginfodClient>> C = DebuginfodClient::create();
+    if (C)
+      Sources.Debuginfod = std::move(*C);
+    else if (!Quiet)
+      reportWarning("DEBUGINFOD_URLS: " + toString(C.takeError()));
+  }
+  if (Sources.Directories.empty() && !Sources.Debuginfod)
+    return 0;
+  auto Filed = [](StringRef Table, StringRef From) {
+    if (!Quiet)
+      WithColor::note(errs(), "dwarfpack")
+          << "filed '" << Table << "', made from '" << From << "'\n";
+  };
+  Fill = std::make_unique<DebugFileTables>(std::move(Sources), Filed,
+                                           /*Threads=*/0);
+  Tables.setFiller([&F = *Fill](ArrayRef<uint8_t> Id, StringRef Path) {
+    return F.makeTable(Id, Path);
+  });
+  return 0;
+}
+
 static int runStoreLookup() {
   if (Obj.getNumOccurrences())
     return reportError("--store and --obj exclude each other: the build-id "
                        "of each query chooses the table");
-  if (!sys::fs::is_directory(Store))
+  // A store that tables are filed in may start empty, even absent.
+  bool Fills = !DebuginfodUrls.empty() || !StoreDebugDirs.empty() ||
+               std::getenv("DEBUGINFOD_URLS");
+  if (!sys::fs::is_directory(Store) && (!Fills || sys::fs::exists(Store)))
     return reportError("'" + Store + "': not a directory");
   std::optional<SmallVector<uint8_t, 20>> Fixed;
   if (BuildIdArg.getNumOccurrences()) {
@@ -388,6 +452,9 @@ static int runStoreLookup() {
           return T.takeError();
         return std::move(T->Table);
       });
+  std::unique_ptr<DebugFileTables> Fill;
+  if (int Status = setStoreFiller(Tables, Fill))
+    return Status;
   SessionTables Modules(openOptions());
   Modules.setStore(Tables, std::move(Fixed));
   return runSession(Modules, "", Opts, Args);
@@ -431,6 +498,10 @@ static int runLookup() {
   if (BuildIdArg.getNumOccurrences())
     return reportError("--build-id needs --store (the directory to find the "
                        "module's table in)");
+  if (!DebuginfodUrls.empty() || !StoreDebugDirs.empty())
+    return reportError(Twine(DebuginfodUrls.empty() ? "--debug-file-directory"
+                                                    : "--debuginfod") +
+                       " needs --store (the store its tables are filed in)");
   std::string InputFile = Obj;
   ArrayRef<std::string> Queries = Args;
   if (Obj.getNumOccurrences() == 0) {
@@ -471,7 +542,11 @@ static const char *LookupDetails =
     "  one line at a time and answers each at once. --kaslr-from and\n"
     "  --module-tables answer a running kernel's addresses; --store and\n"
     "  --file-offsets answer profilers' (build-id, file offset) samples\n"
-    "  (docs/UserGuide.md). --annotate prints trace text (kernel oops,\n"
-    "  perf script) with each frame's function and source line added.\n";
+    "  (docs/UserGuide.md); a build-id without a table in the store gets\n"
+    "  one made from its debug file, found in a --debug-file-directory\n"
+    "  .build-id tree or fetched from a debuginfod server (--debuginfod,\n"
+    "  DEBUGINFOD_URLS), and filed there. --annotate prints trace text\n"
+    "  (kernel oops, perf script) with each frame's function and source\n"
+    "  line added.\n";
 
 static CommandRegistration RegisterLookup(LookupSub, runLookup, LookupDetails);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
+#include "DebugFileArgs.h"
 #include "KernelMode.h"
 
 #include "dwarfpack/DwarfInput/InputObject.h"
@@ -71,6 +72,7 @@ cl::opt<pipeline::TableFormat> Format(
                clEnumValN(pipeline::TableFormat::Gsym, "gsym",
                           "LLVM GSYM V1 (readable by llvm-gsymutil)")),
     cl::sub(Sub), cl::cat(category()));
+DebugFileArgs DebugFiles(Sub);
 cl::opt<bool> NoDetails(
     "no-details",
     cl::desc("Compact table: leave out columns, discriminators, "
@@ -183,10 +185,12 @@ int runPack() {
     return reportError(std::move(E));
   const std::string &Input = Inputs.front();
   WarningLog Log;
-  Expected<std::unique_ptr<input::InputObject>> In =
-      input::InputObject::open(Input, Log);
-  if (!In)
-    return reportError(In.takeError());
+  Expected<input::InputWithDebugFile> Opened =
+      input::openWithDebugFile(Input, DebugFiles.options(), Log);
+  if (!Opened)
+    return reportError(Opened.takeError());
+  reportDebugFile(*Opened, Input, Quiet);
+  std::unique_ptr<input::InputObject> &In = Opened->Object;
 
   pipeline::PackOptions Opts;
   Opts.NumThreads = NumThreads;
@@ -196,7 +200,7 @@ int runPack() {
   Opts.Types = !CtfOut.empty() || Embed;
   Opts.Progress = terminalProgress("pack", Quiet);
   Expected<std::unique_ptr<pipeline::PackResult>> P =
-      pipeline::packObject(**In, Opts, Log);
+      pipeline::packObject(*In, Opts, Log);
   auto Fail = [&](Error E) {
     if (!Quiet)
       reportWarningSummary(Log);
@@ -213,8 +217,9 @@ int runPack() {
     if (Strict || !CtfOut.empty())
       return Fail(fail(Why + (Strict ? "" : ": --ctf needs its types")));
     if (!Quiet)
-      reportWarning(Why + ": a symbol-only table" +
-                    (Embed ? ", no .ctf section" : ""));
+      reportWarning(
+          Why + ": a symbol-only table" + (Embed ? ", no .ctf section" : "") +
+          (In->isRelocatable() ? "" : "; " + noDebugFileReason(*Opened)));
   }
   if (Opts.AddressTable && R.Model.functions().empty())
     return Fail(fail("'" + Input +
@@ -253,7 +258,7 @@ int runPack() {
     Sections.push_back({EmbeddedTableSection, R.Table});
     std::string Copy;
     raw_string_ostream OS(Copy);
-    if (Error E = embedSections((*In)->buffer(), Sections, OS))
+    if (Error E = embedSections(In->buffer(), Sections, OS))
       return Fail(createFileError(Input, std::move(E)));
     if (Error E = Out.add(Path, Copy, *Mode))
       return Fail(std::move(E));
@@ -272,7 +277,7 @@ int runPack() {
   // The process is about to exit: the kernel reclaims the models faster
   // than their destructors would free them.
   BuryPointer(std::move(*P));
-  BuryPointer(std::move(*In));
+  BuryPointer(std::move(In));
   return 0;
 }
 
@@ -288,9 +293,11 @@ const char *PackDetails =
     "  as `dwarfpack ctf`), and with --embed the object itself with the\n"
     "  dict in .ctf and the table in .dwarfpack.table (docs/EmbeddedTable.md;\n"
     "  `dwarfpack lookup OBJECT` reads it). Outputs are written all or\n"
-    "  none. An object without DWARF gets a symbol-only table and a note\n"
-    "  (--strict: an error). Meant as a post-link build step\n"
-    "  (docs/UserGuide.md).\n"
+    "  none. An object without DWARF is read with its separate debug file\n"
+    "  (--debug-file, or found by build-id or .gnu_debuglink under\n"
+    "  --debug-file-directory and /usr/lib/debug), else gets a symbol-only\n"
+    "  table and a note (--strict: an error). Meant as a post-link build\n"
+    "  step (docs/UserGuide.md).\n"
     "\n"
     "  With several objects, a kernel and its modules: the shared-parent\n"
     "  CTF archive (as `dwarfpack ctf` writes it) and one address table per\n"

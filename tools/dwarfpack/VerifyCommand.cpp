@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
+#include "DebugFileArgs.h"
 #include "FormatRegistry.h"
 
 #include "dwarfpack/Verify/TableVerifier.h"
@@ -35,6 +36,8 @@ static cl::opt<unsigned>
                cl::desc("Worker threads (default: all cores); the report "
                         "does not depend on it"),
                cl::init(0), cl::sub(VerifySub), cl::cat(category()));
+
+static DebugFileArgs DebugFiles(VerifySub);
 
 static cl::opt<bool>
     ShowStats("stats",
@@ -105,9 +108,33 @@ static int runVerify() {
   Expected<std::unique_ptr<MemoryBuffer>> Input = mapInputFile(InputFile);
   if (!Input)
     return reportError(Input.takeError());
+  // A stripped binary is checked against its debug file, found as `gsym`
+  // finds it when it made the table.
+  MemoryBufferRef Against((*Input)->getBuffer(), InputFile);
+  WarningLog Log;
+  Expected<input::InputWithDebugFile> Opened =
+      input::openWithDebugFile(Against, DebugFiles.options(), Log);
+  if (!Opened)
+    return reportError(Opened.takeError());
+  reportWarningSummary(Log);
+  std::unique_ptr<MemoryBuffer> DebugBuf;
+  if (Opened->Debug) {
+    reportDebugFile(*Opened, InputFile, /*Quiet=*/false);
+    Expected<std::unique_ptr<MemoryBuffer>> D =
+        mapInputFile(Opened->Debug->Path);
+    if (!D)
+      return reportError(D.takeError());
+    DebugBuf = std::move(*D);
+    Against = MemoryBufferRef(DebugBuf->getBuffer(), Opened->Debug->Path);
+  } else if (!Opened->Object->hasDebugInfo() &&
+             !Opened->Object->isRelocatable()) {
+    // A symbol-only table is checked all the same (segments, symbols).
+    reportWarning("'" + InputFile + "': no DWARF to check lines against; " +
+                  noDebugFileReason(*Opened));
+  }
+  Opened->Object.reset();
   return runVerification(MemoryBufferRef((*Table)->getBuffer(), TableFile),
-                         MemoryBufferRef((*Input)->getBuffer(), InputFile),
-                         NumThreads, ShowStats, outs());
+                         Against, NumThreads, ShowStats, outs());
 }
 
 static const char *VerifyDetails =
@@ -116,6 +143,8 @@ static const char *VerifyDetails =
     "  Checks an address table (compact or GSYM, from dwarfpack or\n"
     "  llvm-gsymutil) against the DWARF of the binary it was made from:\n"
     "  every line row and inline boundary of every function. Prints the\n"
-    "  mismatches counted by kind; exit status 1 when there is one.\n";
+    "  mismatches counted by kind; exit status 1 when there is one.\n"
+    "  A stripped BINARY is checked against its separate debug file,\n"
+    "  found as `gsym` finds it (--debug-file, --debug-file-directory).\n";
 
 static CommandRegistration RegisterVerify(VerifySub, runVerify, VerifyDetails);

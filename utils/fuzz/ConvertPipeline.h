@@ -1,20 +1,37 @@
-//===- ConvertPipeline.h - ELF files through both converters ----*- C++ -*-===//
+//===- ConvertPipeline.h - ELF files through the pipelines ------*- C++ -*-===//
 //
-// What fuzz-convert and fuzz-sidefile run on an ELF file with DWARF: the
-// address converter (convertObject, finalize, both table writers, both
-// tables read back and checked by the verifier against the same DWARF), the
-// type converter (buildTypeTable with the library's own DWARF reader and
-// with LLVM's, the CTF writer, the dict read back), and the kernel mode's
-// pipeline (units split among modules, the shared repository, parent and
-// child dicts, the archive). Invariants: what we write opens with our
-// readers, the two DWARF readers give the same dict (docs/CTF.md: "the
-// types are the same either way"), and the shared repository never refuses
-// (it fails only on its own bugs). The type converters see only objects
-// the ctf command would read (typesContext).
+// What fuzz-convert and fuzz-sidefile run on an ELF file with DWARF, all of
+// it through the library's entry points, as the commands run it:
+//
+//  * InputObject::open on the bytes, then pipeline::packObject: the address
+//    model and the type model in one walk (`dwarfpack pack`), on 1 and on
+//    2 threads, and each model alone (what `gsym` and `ctf` run);
+//  * the outputs read back: the compact table (packObject's) and GSYM
+//    (encodeTable of the same model) opened by content (OpenTable.h) and
+//    looked up at every function's first and last byte, then checked by
+//    the verifier (lib/Verify, LLVM's DWARFContext: only a crash or a hang
+//    counts there, the DWARF being damaged); the CTF dict identified,
+//    dumped and opened by DictReader;
+//  * the kernel pipeline, pipeline::packKernelObjects, on the object's
+//    bytes: its units split between the core kernel and a built-in module,
+//    the object again as a blocklisted loadable module, and a partner
+//    object (another object whose types partly agree with it and partly
+//    conflict) as a built-in module's object and as a loadable module; on
+//    1 and 2 threads, every dict, the archive and every address table
+//    read back.
+//
+// Invariants (fail() aborts on them):
+//  * pack's outputs are those of the single-model runs: one model fails
+//    when both together fail, neither when they succeed, and the table and
+//    the dict are byte-identical;
+//  * the thread count changes no byte (nor whether a run fails);
+//  * what the pipelines write opens with our readers;
+//  * the kernel pipeline succeeds on objects that pack converts with their
+//    types (its repository fails only on its own bugs).
 //
 // Mutations are ELF-aware (mutateElf): most of them change the bytes of one
 // .debug_* section (or the symbol table) in place, so the file stays an ELF
-// file and the DWARF parsers, not the section headers, meet the damage; the
+// file and the DWARF readers, not the section headers, meet the damage; the
 // rest mutate the whole file.
 //
 //===----------------------------------------------------------------------===//
@@ -25,29 +42,18 @@
 #include "FuzzCommon.h"
 
 #include "dwarfpack/CTF/CtfReader.h"
-#include "dwarfpack/CTF/CtfWriter.h"
-#include "dwarfpack/CTF/SymtabOrder.h"
-#include "dwarfpack/CompactTable/CompactReader.h"
-#include "dwarfpack/CompactTable/CompactWriter.h"
-#include "dwarfpack/CtfKernel/CtfArchive.h"
-#include "dwarfpack/CtfKernel/GroupedBuild.h"
-#include "dwarfpack/CtfKernel/SharedRepository.h"
-#include "dwarfpack/DWARF/ObjectConverter.h"
-#include "dwarfpack/GSYM/GsymReader.h"
-#include "dwarfpack/GSYM/GsymWriter.h"
-#include "dwarfpack/Support/DieExtents.h"
-#include "dwarfpack/Support/DwarfSections.h"
-#include "dwarfpack/Support/ElfTables.h"
-#include "dwarfpack/Types/DwarfTypeBuilder.h"
+#include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/Pipeline/KernelPack.h"
+#include "dwarfpack/Pipeline/PackObject.h"
+#include "dwarfpack/Symbolize/OpenTable.h"
 #include "dwarfpack/Verify/TableVerifier.h"
 
-#include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <cstring>
 #include <random>
-#include <tuple>
 #include <vector>
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t *Data, size_t Size, size_t MaxSize);
@@ -57,270 +63,265 @@ namespace fuzz {
 
 using namespace llvm;
 
-inline void verifyAgainst(const verify::VerifiableTable &Table,
-                          const object::ObjectFile &Obj) {
+/// The object in Input, opened as the commands open their input; null when
+/// it is refused.
+inline std::unique_ptr<input::InputObject> openObject(MemoryBufferRef Input,
+                                                      WarningLog &Log) {
+  Expected<std::unique_ptr<input::InputObject>> Obj =
+      input::InputObject::open(Input, Log);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return nullptr;
+  }
+  return std::move(*Obj);
+}
+
+/// packObject with the models asked for (the table in the compact
+/// format); null when it fails.
+inline std::unique_ptr<pipeline::PackResult> pack(const input::InputObject &Obj,
+                                                  bool Addresses, bool Types,
+                                                  unsigned Threads) {
+  pipeline::PackOptions Opts;
+  Opts.NumThreads = Threads;
+  Opts.AddressTable = Addresses;
+  Opts.Types = Types;
+  WarningLog Log;
+  Expected<std::unique_ptr<pipeline::PackResult>> R =
+      pipeline::packObject(Obj, Opts, Log);
+  if (!R) {
+    consumeError(R.takeError());
+    return nullptr;
+  }
+  return std::move(*R);
+}
+
+/// Fails unless both runs failed, or both wrote the same bytes.
+inline void sameBytes(const std::string *A, const std::string *B,
+                      const Twine &What) {
+  if (bool(A) != bool(B))
+    fail(What + ": one run fails, the other does not");
+  if (A && *A != *B)
+    fail(What + ": different bytes (" + Twine(A->size()) + " and " +
+         Twine(B->size()) + ")");
+}
+
+inline const std::string *tableOf(const pipeline::PackResult *R) {
+  return R ? &R->Table : nullptr;
+}
+inline const std::string *dictOf(const pipeline::PackResult *R) {
+  return R ? &R->Ctf : nullptr;
+}
+
+/// An address table the pipeline wrote (Format: how it was asked for): it
+/// must open by content as that format; lookups at Picker's addresses; the
+/// verifier against the object (Object: its bytes), when given.
+inline void checkTable(StringRef Bytes, FileFormat::Kind Format,
+                       const AddressPicker &Picker,
+                       std::optional<MemoryBufferRef> Object) {
+  const FileFormat *F = identifyFormat(Bytes);
+  if (!F || F->ID != Format)
+    fail("an address table just written is not recognised as what it is");
+  Expected<OpenedTable> T =
+      openTable(MemoryBuffer::getMemBufferCopy(Bytes, "table"));
+  if (!T)
+    fail("an address table just written does not open: " +
+         toString(T.takeError()));
+  keep(lookupAll(*T->Table, Picker));
+  if (!Object)
+    return;
   WarningLog Log;
   // Mismatches are expected where the DWARF is damaged: only crashes and
   // hangs count.
-  auto S = verify::verifyTableAgainst(Table, Obj, Log);
+  Expected<verify::TableVerifyStats> S =
+      verify::verifyTableBuffer(MemoryBufferRef(Bytes, "table"), *Object, Log);
   if (!S)
     consumeError(S.takeError());
 }
 
-inline void addressTables(MemoryBufferRef Input,
-                          const object::ObjectFile *Obj) {
-  FunctionModel Model;
-  WarningLog Log;
-  ConvertOptions Opts;
-  Opts.NumThreads = 1;
-  if (Error E = convertObject(Input, Model, Opts, Log)) {
-    consumeError(std::move(E));
-    return;
-  }
-  Model.finalize(Log);
-  if (Model.functions().empty())
-    return;
-  // A writer may refuse a model with an error (sizes or spans its format
-  // cannot encode): a clear error, not a finding.
-  Expected<std::string> G = gsym::encodeGsym(Model);
-  if (G) {
-    auto R = gsym::GsymReader::create(MemoryBufferRef(*G, "table.gsym"));
-    if (!R)
-      fail("GSYM just written does not open: " + toString(R.takeError()));
-    AddressPicker Picker;
-    for (const FunctionEntry &F : Model.functions()) {
-      Picker.add(F.Range.Start);
-      Picker.add(F.Range.End - 1);
-    }
-    keep(lookupAll(**R, Picker));
-    if (Obj)
-      verifyAgainst(*verify::makeGsymTable(**R), *Obj);
-  } else {
-    consumeError(G.takeError());
-  }
-  Expected<std::string> C = compact::encodeCompact(Model);
-  if (C) {
-    auto R = compact::CompactReader::create(MemoryBufferRef(*C, "table.dpat"));
-    if (!R)
-      fail("compact table just written does not open: " +
-           toString(R.takeError()));
-    auto T = verify::makeCompactTable(**R);
-    if (!T)
-      consumeError(T.takeError());
-    else if (Obj)
-      verifyAgainst(**T, *Obj);
-  } else {
-    consumeError(C.takeError());
-  }
-}
-
-inline std::unique_ptr<DWARFContext>
-quietContext(const object::ObjectFile &Obj) {
-  auto Ignore = [](Error E) { consumeError(std::move(E)); };
-  return DWARFContext::create(
-      Obj,
-      Obj.isRelocatableObject() ? DWARFContext::ProcessDebugRelocations::Process
-                                : DWARFContext::ProcessDebugRelocations::Ignore,
-      nullptr, "", Ignore, Ignore);
-}
-
-/// Obj's DWARF context, or null where the ctf command would refuse the
-/// object before reading its types (tools/dwarfpack/CtfCommand.cpp, and
-/// openObject in CtfKernel.cpp for each object of the kernel mode): bad
-/// ELF tables, compressed sections that cannot be had, DIEs whose values
-/// run past their section.
-inline std::unique_ptr<DWARFContext>
-typesContext(const object::ObjectFile &Obj) {
-  if (Error E =
-          joinErrors(checkElfTables(Obj), checkDebugSectionsReadable(Obj))) {
-    consumeError(std::move(E));
-    return nullptr;
-  }
-  std::unique_ptr<DWARFContext> Ctx = quietContext(Obj);
-  if (Error E = checkDieExtents(*Ctx)) {
-    consumeError(std::move(E));
-    return nullptr;
-  }
-  return Ctx;
-}
-
-/// The dict of Obj's types, read with the fast DWARF reader or LLVM's;
-/// empty when the build refuses the object.
-inline std::string typeDict(const object::ObjectFile &Obj, bool FastReader) {
-  std::unique_ptr<DWARFContext> Ctx = quietContext(Obj);
-  types::BuildOptions Opts;
-  Opts.FastReader = FastReader;
-  WarningLog Log;
-  Expected<types::BuildResult> R = types::buildTypeTable(Obj, *Ctx, Opts, Log);
-  if (!R) {
-    consumeError(R.takeError());
-    return {};
-  }
-  std::optional<ctf::SymtabOrder> Order = ctf::symtabOrder(Obj);
-  ctf::WriteOptions W;
-  W.Threads = 1;
-  W.Symtab = Order ? &*Order : nullptr;
-  Expected<std::string> Dict = ctf::writeDict(R->Table, W);
-  if (!Dict) {
-    consumeError(Dict.takeError());
-    return {};
-  }
-  auto D = ctf::DictReader::open(*Dict);
-  if (!D)
-    fail("CTF dict just written does not open: " + toString(D.takeError()));
-  return std::move(*Dict);
-}
-
-/// The kernel mode's pipeline (tools/dwarfpack/CtfKernel.cpp) on Obj's
-/// units (Ctx: its typesContext): odd and even units make two modules, all
-/// units again a third (blocklisted), so that types are shared, private and
-/// stored twice. A Partner (another object, whose types partly agree with
-/// Obj's and partly conflict) is a fourth module, and its units go into the
-/// third too: modules built from different objects, as the kernel's are.
-/// An intact partner (PartnerIntact: fuzz-convert's DWARFPACK_FUZZ_PARTNER)
-/// must open and convert. A damaged one (the pair mode) is opened as the
-/// kernel mode opens each object: one the command would refuse is left
-/// out, one whose units do not convert ends the run, as it ends the
-/// command.
-inline void kernelDicts(const object::ObjectFile &Obj, DWARFContext &Ctx,
-                        const object::ObjectFile *Partner = nullptr,
-                        bool PartnerIntact = true) {
-  using namespace ctfkernel;
-  types::BuildOptions Opts;
-  WarningLog Log;
-  ElfSymbolNames Syms = collectElfSymbols(Obj, /*GlobalDataOnly=*/true);
-  types::TypeMerger Even, Odd, All, Other;
-  unsigned Unit = 0;
-  auto Alternate = [&](StringRef, StringRef) -> UnitTarget {
-    return {Unit++ % 2 ? &Odd : &Even, &Syms.Objects};
-  };
-  auto Everything = [&](StringRef, StringRef) -> UnitTarget {
-    return {&All, &Syms.Objects};
-  };
-  for (const UnitClassifier &Classify :
-       {UnitClassifier(Alternate), UnitClassifier(Everything)}) {
-    Expected<GroupedStats> S = convertUnitsInto(Ctx, Opts, Classify, Log);
-    if (!S) {
-      consumeError(S.takeError());
-      return;
-    }
-  }
-  ElfSymbolNames PartnerSyms;
-  std::unique_ptr<DWARFContext> PCtx =
-      Partner ? typesContext(*Partner) : nullptr;
-  if (Partner && !PCtx && PartnerIntact)
-    fail("the partner object is refused");
-  if (PCtx) {
-    PartnerSyms = collectElfSymbols(*Partner, /*GlobalDataOnly=*/true);
-    auto Own = [&](StringRef, StringRef) -> UnitTarget {
-      return {&Other, &PartnerSyms.Objects};
-    };
-    auto Shared = [&](StringRef, StringRef) -> UnitTarget {
-      return {&All, &PartnerSyms.Objects};
-    };
-    for (const UnitClassifier &Classify :
-         {UnitClassifier(Own), UnitClassifier(Shared)})
-      if (Expected<GroupedStats> S =
-              convertUnitsInto(*PCtx, Opts, Classify, Log);
-          !S) {
-        if (PartnerIntact)
-          fail("the partner object does not convert: " +
-               toString(S.takeError()));
-        consumeError(S.takeError());
-        return;
-      }
-  }
-  StringSet<> Defined;
-  for (types::TypeMerger *M : {&Even, &Odd, &All, &Other})
-    M->collectDefinedVariables(Defined);
-  SharedRepository Repo;
-  for (auto [Name, M, ModSyms] :
-       {std::tuple<StringRef, types::TypeMerger *, const ElfSymbolNames *>{
-            "vmlinux", &Even, &Syms},
-        {"odd", &Odd, &Syms},
-        {"all", &All, &Syms},
-        {"partner", &Other, &PartnerSyms}}) {
-    if (M == &Other && !PCtx)
-      continue;
-    M->dropDeclarations(Defined);
-    types::TypeTable T = M->finish(*ModSyms);
-    Repo.addModule(Name, T, hashTypeTable(T), /*Blocklisted=*/Name == "all");
-  }
-  Expected<SharedRepository::Result> R = Repo.finish();
-  if (!R)
-    fail("the shared repository refused the modules: " +
-         toString(R.takeError()));
-  ctf::WriteOptions W;
-  W.Threads = 1;
-  std::vector<std::string> Dicts;
-  std::vector<ArchiveMember> Members;
-  for (size_t I = 0; I <= R->Children.size(); ++I) {
-    if (I == 1)
-      W.ParentName = ParentMemberName;
-    Expected<std::string> D =
-        ctf::writeDict(I ? R->Children[I - 1].Table : R->Parent, W);
-    if (!D) {
-      consumeError(D.takeError());
-      return;
-    }
-    if (auto Read = ctf::DictReader::open(*D); !Read)
-      fail("kernel-mode dict just written does not open: " +
-           toString(Read.takeError()));
-    Dicts.push_back(std::move(*D));
-  }
-  for (size_t I = 0; I < Dicts.size(); ++I)
-    Members.push_back(
-        {I ? R->Children[I - 1].Name : std::string(ParentMemberName),
-         Dicts[I]});
-  std::string Archive = writeCtfArchive(std::move(Members));
+/// A CTF dict or archive the pipeline wrote: recognised by content, dumped
+/// whole; a dict opened by DictReader too.
+inline void checkCtf(StringRef Bytes, FileFormat::Kind Format) {
+  const FileFormat *F = identifyFormat(Bytes);
+  if (!F || F->ID != Format)
+    fail("a CTF file just written is not recognised as what it is");
   raw_null_ostream Null;
-  if (Error E = ctf::dump(Archive, Null))
-    fail("kernel-mode archive just written does not read: " +
-         toString(std::move(E)));
+  if (Error E = F->Dump(MemoryBufferRef(Bytes, "ctf"), Null, OpenOptions()))
+    fail("a CTF file just written does not dump: " + toString(std::move(E)));
+  if (Format != FileFormat::Kind::CtfDict)
+    return;
+  if (Expected<ctf::DictReader> D = ctf::DictReader::open(Bytes); !D)
+    fail("a CTF dict just written does not open: " + toString(D.takeError()));
+}
+
+/// Every function's first and last byte, and the usual corner values.
+inline AddressPicker functionAddresses(const FunctionModel &Model) {
+  AddressPicker Picker;
+  for (const FunctionEntry &F : Model.functions()) {
+    Picker.add(F.Range.Start);
+    Picker.add(F.Range.End - 1);
+  }
+  return Picker;
+}
+
+/// Both models in one walk, against each alone and against 2 threads; the
+/// outputs read back. Returns whether pack converted the object's types.
+inline bool packChecks(const input::InputObject &Obj, MemoryBufferRef Input) {
+  std::unique_ptr<pipeline::PackResult> Both = pack(Obj, true, true, 1);
+  std::unique_ptr<pipeline::PackResult> Two = pack(Obj, true, true, 2);
+  sameBytes(tableOf(Both.get()), tableOf(Two.get()),
+            "pack's table on 1 and 2 threads");
+  sameBytes(dictOf(Both.get()), dictOf(Two.get()),
+            "pack's dict on 1 and 2 threads");
+  std::unique_ptr<pipeline::PackResult> Table = pack(Obj, true, false, 1);
+  std::unique_ptr<pipeline::PackResult> Dict = pack(Obj, false, true, 1);
+  if (!Both) {
+    if (Table && Dict)
+      fail("pack fails with both models, and succeeds with each alone");
+    return false;
+  }
+  sameBytes(tableOf(Both.get()), tableOf(Table.get()),
+            "pack's table with both models and alone");
+  sameBytes(dictOf(Both.get()), dictOf(Dict.get()),
+            "pack's dict with both models and alone");
+  if (!Both->Model.functions().empty()) {
+    AddressPicker Picker = functionAddresses(Both->Model);
+    checkTable(Both->Table, FileFormat::Kind::CompactAddressTable, Picker,
+               Input);
+    // GSYM from the same model, as `gsym --format=gsym` writes it.
+    Expected<std::string> G1 =
+        pipeline::encodeTable(Both->Model, pipeline::TableFormat::Gsym, 1);
+    Expected<std::string> G2 =
+        pipeline::encodeTable(Both->Model, pipeline::TableFormat::Gsym, 2);
+    // A writer may refuse a model with an error (sizes or spans its
+    // format cannot encode): a clear error, not a finding.
+    sameBytes(G1 ? &*G1 : nullptr, G2 ? &*G2 : nullptr,
+              "GSYM on 1 and 2 threads");
+    if (G1)
+      checkTable(*G1, FileFormat::Kind::Gsym, Picker, Input);
+    else
+      consumeError(G1.takeError());
+    if (!G2)
+      consumeError(G2.takeError());
+  }
+  if (!Both->Types)
+    return false;
+  checkCtf(Both->Ctf, FileFormat::Kind::CtfDict);
+  return true;
+}
+
+/// The kernel pipeline's objects: Main's units alternately the core
+/// kernel's and the built-in module "odd"'s, Main again as the loadable
+/// module "all" (blocklisted, so it shares nothing and stores its types
+/// again), and Partner, when given, as the object of the built-in module
+/// "pbuiltin" and as the loadable module "partner". Unit counts the units
+/// attributed so far.
+inline pipeline::KernelObjects
+kernelObjects(MemoryBufferRef Main, std::optional<MemoryBufferRef> Partner,
+              unsigned &Unit) {
+  pipeline::KernelObjects In;
+  In.CoreObjs.push_back(
+      {Main.getBufferIdentifier().str(), "", Main.getBuffer()});
+  In.Loadable.push_back(
+      {Main.getBufferIdentifier().str(), "all", Main.getBuffer()});
+  if (Partner) {
+    // Named apart (the tables are named by the object's file name), in the
+    // partner's directory (where split DWARF files are looked for).
+    SmallString<128> Builtin(
+        sys::path::parent_path(Partner->getBufferIdentifier()));
+    sys::path::append(Builtin, "pbuiltin.o");
+    In.BuiltinObjs.push_back(
+        {std::string(Builtin), "pbuiltin", Partner->getBuffer()});
+    In.Loadable.push_back({Partner->getBufferIdentifier().str(), "partner",
+                           Partner->getBuffer()});
+  }
+  In.ModuleForUnit = [&Unit](StringRef, StringRef) {
+    return Unit++ % 2 ? StringRef("odd") : StringRef();
+  };
+  In.IsBlocklisted = [](StringRef M) { return M == "all"; };
+  In.IsBuiltinModule = [](StringRef M) {
+    return M == "odd" || M == "pbuiltin";
+  };
+  return In;
+}
+
+/// The kernel pipeline on 1 thread; null when it fails (MustSucceed: a
+/// finding).
+inline std::unique_ptr<pipeline::KernelPackResult>
+packKernel(MemoryBufferRef Main, std::optional<MemoryBufferRef> Partner,
+           unsigned Threads, bool MustSucceed) {
+  unsigned Unit = 0;
+  pipeline::KernelObjects In = kernelObjects(Main, Partner, Unit);
+  pipeline::KernelPackOptions Opts;
+  Opts.NumThreads = Threads;
+  Opts.AddressTables = true;
+  WarningLog Log;
+  Expected<std::unique_ptr<pipeline::KernelPackResult>> R =
+      pipeline::packKernelObjects(In, Opts, Log);
+  if (!R) {
+    if (MustSucceed)
+      fail("the kernel pipeline refuses objects pack converts: " +
+           toString(R.takeError()));
+    consumeError(R.takeError());
+    return nullptr;
+  }
+  return std::move(*R);
+}
+
+/// The kernel pipeline on 1 and 2 threads, which must give the same bytes;
+/// every output read back.
+inline void kernelChecks(MemoryBufferRef Main,
+                         std::optional<MemoryBufferRef> Partner,
+                         bool MustSucceed) {
+  std::unique_ptr<pipeline::KernelPackResult> One =
+      packKernel(Main, Partner, 1, MustSucceed);
+  std::unique_ptr<pipeline::KernelPackResult> Two =
+      packKernel(Main, Partner, 2, MustSucceed);
+  if (bool(One) != bool(Two))
+    fail("the kernel pipeline fails on 1 or 2 threads only");
+  if (!One)
+    return;
+  if (One->Files != Two->Files || One->Archive != Two->Archive ||
+      One->Tables != Two->Tables)
+    fail("the kernel pipeline writes other bytes on 2 threads");
+  for (const auto &[Name, Bytes] : One->Files)
+    checkCtf(Bytes, FileFormat::Kind::CtfDict);
+  checkCtf(One->Archive, FileFormat::Kind::CtfArchive);
+  AddressPicker Picker;
+  for (const auto &[Name, Bytes] : One->Tables) {
+    Picker.addFromBytes(Bytes);
+    checkTable(Bytes, FileFormat::Kind::CompactAddressTable, Picker,
+               std::nullopt);
+  }
 }
 
 /// Runs everything above on Input (an ELF file, or anything else), with
-/// Partner, when given, in the kernel pipeline.
+/// Partner, an intact object, in the kernel pipeline.
 inline void convertAll(MemoryBufferRef Input,
-                       const object::ObjectFile *Partner = nullptr) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createELFObjectFile(Input);
-  if (!Obj)
-    consumeError(Obj.takeError());
-  addressTables(Input, Obj ? Obj->get() : nullptr);
+                       std::optional<MemoryBufferRef> Partner = std::nullopt) {
+  WarningLog Log;
+  std::unique_ptr<input::InputObject> Obj = openObject(Input, Log);
   if (!Obj)
     return;
-  std::unique_ptr<DWARFContext> Ctx = typesContext(**Obj);
-  if (!Ctx)
-    return;
-  std::string Fast = typeDict(**Obj, /*FastReader=*/true);
-  std::string Slow = typeDict(**Obj, /*FastReader=*/false);
-  if (Fast != Slow)
-    fail("the fast DWARF reader and LLVM's give different dicts (" +
-         Twine(Fast.size()) + " and " + Twine(Slow.size()) + " bytes)");
-  kernelDicts(**Obj, *Ctx, Partner);
+  bool Types = packChecks(*Obj, Input);
+  kernelChecks(Input, Partner, /*MustSucceed=*/Types);
 }
 
-/// Two objects of a pair (FuzzCommon.h), both possibly damaged, through
-/// the kernel pipeline only (fuzz-convert's pair mode; the rest of
-/// convertAll is what fuzz-convert runs on one object): First makes the
-/// first three modules, Second is the partner.
+/// Whether pack converts the types of the object in Input.
+inline bool packsTypes(MemoryBufferRef Input) {
+  WarningLog Log;
+  std::unique_ptr<input::InputObject> Obj = openObject(Input, Log);
+  if (!Obj)
+    return false;
+  std::unique_ptr<pipeline::PackResult> R = pack(*Obj, true, true, 1);
+  return R && R->Types;
+}
+
+/// Two objects of a pair (FuzzCommon.h), both possibly damaged, through the
+/// kernel pipeline only (fuzz-convert's pair mode; the rest of convertAll
+/// is what fuzz-convert runs on one object): First is the main object,
+/// Second the partner. The pipeline must succeed when pack converts both.
 inline void kernelPair(MemoryBufferRef First, MemoryBufferRef Second) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createELFObjectFile(First);
-  if (!Obj) {
-    consumeError(Obj.takeError());
-    return;
-  }
-  std::unique_ptr<DWARFContext> Ctx = typesContext(**Obj);
-  if (!Ctx)
-    return;
-  Expected<std::unique_ptr<object::ObjectFile>> Partner =
-      object::ObjectFile::createELFObjectFile(Second);
-  if (!Partner)
-    consumeError(Partner.takeError());
-  kernelDicts(**Obj, *Ctx, Partner ? Partner->get() : nullptr,
-              /*PartnerIntact=*/false);
+  kernelChecks(First, Second, packsTypes(First) && packsTypes(Second));
 }
 
 /// Where the bytes of the sections worth mutating lie in an ELF file:

@@ -166,6 +166,10 @@ for obj in prog prog.o; do
   "$DWARFPACK" ctf "$W/$obj" --no-compress --indexed-symbols -o "$W/$obj.plain.ctf"
 done
 "$DWARFPACK" ctf "$W/prog.o" --embed -o "$W/prog.emb"
+# ELF files with both sections (`pack --embed`: .ctf and the address table
+# in .dwarfpack.table), the table compact and GSYM.
+"$DWARFPACK" pack "$W/prog" --embed -o "$W/prog.pack.emb" --quiet
+"$DWARFPACK" pack "$W/prog.o" --embed --format=gsym -o "$W/prog.o.pack.emb" --quiet
 # ELF files with DWARF for fuzz-convert: both compilers, DWARF 4 and 5,
 # linked and relocatable, type units, C and C++.
 cat > "$W/prog.cc" <<'CC'

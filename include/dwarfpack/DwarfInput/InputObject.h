@@ -50,6 +50,12 @@ struct OpenOptions {
   /// missing with the reason. The walk finds the same in the units it
   /// reads, unit by unit.
   bool CheckAllUnits = false;
+  /// Read the DWARF (and the dwz and split DWARF files it names) from this
+  /// separate debug file instead (DebugFile.h): object() stays the input,
+  /// whose build-id and program headers are the module's; dwarf() and
+  /// debugFile() are the debug file's. Refused, naming it, when the two
+  /// record different build-ids.
+  std::string DebugFile;
 };
 
 class InputObject {
@@ -79,19 +85,24 @@ public:
   /// Relocatable objects: the executable sections' addresses.
   llvm::ArrayRef<PlacedSection> layout() const { return Layout; }
   /// Sum of the sizes of the .debug_* sections as stored.
-  uint64_t debugBytes() const { return DebugBytes; }
+  uint64_t debugBytes() const { return dwarfSource().DebugBytes; }
   /// Whether the file has any .debug_info (or .debug_info.dwo) bytes.
   bool hasDebugInfo() const;
 
   /// The file's DWARF, its units already listed.
-  const DwarfFile &dwarf() const { return *Dwarf; }
+  const DwarfFile &dwarf() const { return *dwarfSource().Dwarf; }
   /// What listing the units reported (headers LLVM would not read), in
   /// LLVM's words.
-  llvm::ArrayRef<std::string> unitProblems() const { return UnitProblems; }
+  llvm::ArrayRef<std::string> unitProblems() const {
+    return dwarfSource().UnitProblems;
+  }
   /// dwz's supplementary file, if the input names one and it was found.
-  const InputObject *supplementary() const { return Sup.get(); }
+  const InputObject *supplementary() const { return dwarfSource().Sup.get(); }
   /// The .dwo files and .dwp package of the units' skeletons.
-  SplitUnits &splitUnits() const { return *Splits; }
+  SplitUnits &splitUnits() const { return *dwarfSource().Splits; }
+  /// The separate debug file the DWARF is read from
+  /// (OpenOptions::DebugFile), or null.
+  const InputObject *debugFile() const { return Debug.get(); }
 
   /// Hands back to the kernel the pages of the first Size bytes of S when
   /// they lie in the file mapping (never a decompressed or relocated copy);
@@ -100,6 +111,9 @@ public:
 
 private:
   InputObject();
+  /// The file whose DWARF this object reads: the debug file, or itself.
+  const InputObject &dwarfSource() const { return Debug ? *Debug : *this; }
+  llvm::Error openDebugFile(WarningLog &Log, const OpenOptions &Opts);
   /// A debug section as read (decompressed), before sections of one kind
   /// are put together.
   struct Part {
@@ -130,6 +144,7 @@ private:
   std::vector<std::string> UnitProblems;
   std::unique_ptr<InputObject> Sup;
   std::unique_ptr<SplitUnits> Splits;
+  std::unique_ptr<InputObject> Debug;
   mutable std::vector<uint64_t> Released; ///< Per section, bytes released.
 };
 

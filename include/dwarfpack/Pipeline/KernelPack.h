@@ -20,11 +20,13 @@
 #include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +71,47 @@ struct KernelPackResult {
 /// recoverable problems go to Log (each input's in input order).
 llvm::Expected<std::unique_ptr<KernelPackResult>>
 packKernel(const KernelPackOptions &Opts, WarningLog &Log);
+
+/// One object of the kernel pipeline: a file, or bytes already in memory.
+struct KernelObject {
+  /// The file; with Bytes, the name errors give and split DWARF files are
+  /// looked for beside.
+  std::string Path;
+  /// The module of a built-in module's object or of a loadable module.
+  std::string Module;
+  /// The object's bytes, when they are not to be read from Path; the
+  /// caller keeps them alive until packKernelObjects returns.
+  std::optional<llvm::StringRef> Bytes;
+};
+
+/// A kernel's objects sorted by role, and which module a unit belongs to:
+/// what packKernel makes of its inputs and list files.
+struct KernelObjects {
+  /// Objects of built-in modules: each unit is its object's module's.
+  std::vector<KernelObject> BuiltinObjs;
+  /// Objects of the core kernel, whose units ModuleForUnit attributes; a
+  /// unit a built-in module's object brought already is skipped.
+  std::vector<KernelObject> CoreObjs;
+  /// Loadable modules, one object each, merged in this order.
+  std::vector<KernelObject> Loadable;
+  /// The module of a core object's unit (DW_AT_comp_dir, DW_AT_name); ""
+  /// or no function: the core kernel. Called in unit order.
+  std::function<llvm::StringRef(llvm::StringRef, llvm::StringRef)>
+      ModuleForUnit;
+  /// Modules whose uses never make a type shared (none without it).
+  std::function<bool(llvm::StringRef)> IsBlocklisted;
+  /// Built-in modules, whose dicts are <module>.builtin.ctf even when a
+  /// loadable module of the name is given (none without it).
+  std::function<bool(llvm::StringRef)> IsBuiltinModule;
+};
+
+/// Runs the kernel pipeline on objects already sorted (packKernel, once it
+/// has read its lists; the fuzzers, on objects in memory). Loadable modules
+/// are opened on the worker threads, one at a time each, as packKernel
+/// opens them. Opts.Inputs and Opts' list files are not read.
+llvm::Expected<std::unique_ptr<KernelPackResult>>
+packKernelObjects(const KernelObjects &Objects, const KernelPackOptions &Opts,
+                  WarningLog &Log);
 
 /// Writes each of Files into Dir and each of Extra (path, bytes), only
 /// those whose content differs from the file already there; all are

@@ -48,17 +48,32 @@ public:
                                llvm::ArrayRef<uint8_t> BuildId,
                                llvm::StringRef Ext);
 
+  /// Makes the table of a build-id that has none, at the path given (as
+  /// DebugFileTables::makeTable does, from its debug file); an error says
+  /// why it could not.
+  using FillFn = std::function<llvm::Error(llvm::ArrayRef<uint8_t> BuildId,
+                                           llvm::StringRef TablePath)>;
+  /// Fills the store's gaps with Fill: called once per build-id, its
+  /// failure given again for every later query (a fetch per query would
+  /// make a server of a failing store hammer the debug file's source).
+  void setFiller(FillFn Fill) { Filler = std::move(Fill); }
+
   /// The table of BuildId (.dpat first, then .gsym), mapped and opened on
-  /// first use and kept open. An error when none exists, or (naming the
-  /// file) when it does not open or records another build-id; a later call
-  /// looks again.
+  /// first use and kept open; when there is none, the one the filler makes
+  /// (a compact table). An error when none exists, or (naming the file)
+  /// when it does not open or records another build-id; a later call looks
+  /// again, but does not fill again.
   llvm::Expected<const AddressSymbolizer &>
   open(llvm::ArrayRef<uint8_t> BuildId);
 
 private:
   std::string Dir;
   OpenFn Opener;
+  FillFn Filler;
   llvm::StringMap<std::unique_ptr<AddressSymbolizer>> Opened;
+  /// Build-ids the filler was asked for, and why it failed (empty: it
+  /// did not).
+  llvm::StringMap<std::string> Filled;
 };
 
 } // namespace dwarfpack

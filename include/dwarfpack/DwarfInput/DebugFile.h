@@ -1,0 +1,131 @@
+//===- DebugFile.h - A stripped binary's separate debug file ----*- C++ -*-===//
+//
+// Distributions and most production builds ship binaries stripped of their
+// DWARF, which goes into a separate debug file (objcopy --only-keep-debug)
+// found by the binary's build-id (<dir>/.build-id/xx/rest.debug) or by the
+// name and CRC in its .gnu_debuglink section, as GDB and llvm-symbolizer
+// find it. A table of such a binary takes its identity (build-id, load
+// segments) from the binary and its DWARF and symbols from the debug file
+// (OpenOptions::DebugFile).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_DWARFINPUT_DEBUGFILE_H
+#define DWARFPACK_DWARFINPUT_DEBUGFILE_H
+
+#include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/Support/Diagnostics.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+namespace input {
+
+/// The contents of a .gnu_debuglink section: the debug file's name and the
+/// CRC-32 (zlib's) of its bytes.
+struct DebugLink {
+  std::string Name;
+  uint32_t Crc = 0;
+};
+
+/// The .gnu_debuglink of O; nothing when it has none. An error when the
+/// section is shorter than a name, its padding and the CRC.
+llvm::Expected<std::optional<DebugLink>>
+readDebugLink(const llvm::object::ObjectFile &O);
+
+/// The CRC a .gnu_debuglink records for a file of these bytes.
+uint32_t debugLinkCrc(llvm::StringRef Bytes);
+
+/// The system's debug directory, searched after those given.
+inline constexpr const char *SystemDebugDirectory = "/usr/lib/debug";
+
+/// Where to look for debug files.
+struct DebugFileSearch {
+  /// Searched in order, then SystemDebugDirectory: by build-id in
+  /// DIR/.build-id/xx/rest.debug and DIR/xx/rest.debug (DIR may be a
+  /// .build-id tree itself), by .gnu_debuglink in DIR/<the binary's
+  /// directory>/NAME.
+  std::vector<std::string> Directories;
+};
+
+/// The build-id paths of BuildId under Dir, in the order they are tried.
+std::vector<std::string> buildIdPaths(llvm::StringRef Dir,
+                                      llvm::ArrayRef<uint8_t> BuildId);
+
+/// How a debug file was chosen.
+enum class DebugFileVia { Given, BuildId, DebugLink };
+
+struct FoundDebugFile {
+  std::string Path;
+  DebugFileVia How = DebugFileVia::Given;
+};
+
+/// What a search found, and every path it looked at.
+struct DebugFileSearchResult {
+  std::optional<FoundDebugFile> Found;
+  std::vector<std::string> Tried;
+};
+
+/// Looks for the separate debug file of Binary (opened from BinaryPath): by
+/// its build-id, then by its .gnu_debuglink beside the binary, in its
+/// .debug subdirectory and under each debug directory. A candidate of
+/// another build-id, or whose CRC is not the one the link records, is
+/// skipped and reported to Log (kind debug-file-skipped), as is a
+/// .gnu_debuglink that cannot be read (bad-debuglink).
+DebugFileSearchResult findDebugFile(const llvm::object::ObjectFile &Binary,
+                                    llvm::StringRef BinaryPath,
+                                    const DebugFileSearch &Search,
+                                    WarningLog &Log);
+
+/// An error naming DebugPath when the two files record different
+/// build-ids (either without one is accepted).
+llvm::Error checkSameBuild(const llvm::object::ObjectFile &Binary,
+                           const llvm::object::ObjectFile &Debug,
+                           llvm::StringRef DebugPath);
+
+/// What to do about a debug file when opening an input for conversion.
+struct DebugFileOptions {
+  /// Read the DWARF from this file (no search).
+  std::string DebugFile;
+  /// Otherwise, for an input that has no DWARF and is not relocatable,
+  /// look for its debug file here.
+  bool Search = true;
+  DebugFileSearch Where;
+};
+
+/// An input opened for conversion, with the debug file it uses.
+struct InputWithDebugFile {
+  std::unique_ptr<InputObject> Object;
+  /// The debug file the DWARF is read from, if any.
+  std::optional<FoundDebugFile> Debug;
+  /// When a search found nothing: where it looked.
+  std::vector<std::string> Tried;
+};
+
+/// Opens Buffer (named Name, as InputObject::open) with its debug file as
+/// Options say. Errors name the file: the input's, or the given debug file
+/// that cannot be opened or is of another build.
+llvm::Expected<InputWithDebugFile>
+openWithDebugFile(llvm::MemoryBufferRef Buffer, const DebugFileOptions &Options,
+                  WarningLog &Log, OpenOptions Open = {});
+/// The same for a file, mapped.
+llvm::Expected<InputWithDebugFile>
+openWithDebugFile(llvm::StringRef Path, const DebugFileOptions &Options,
+                  WarningLog &Log, OpenOptions Open = {});
+
+/// "found by build-id", "found by .gnu_debuglink" or "given", for messages.
+llvm::StringRef describe(DebugFileVia How);
+
+} // namespace input
+} // namespace dwarfpack
+
+#endif

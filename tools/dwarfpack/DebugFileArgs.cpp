@@ -1,0 +1,53 @@
+//===- DebugFileArgs.cpp - --debug-file and --debug-file-directory --------===//
+
+#include "DebugFileArgs.h"
+#include "Command.h"
+
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace dwarfpack {
+namespace tool {
+
+DebugFileArgs::DebugFileArgs(cl::SubCommand &Sub)
+    : File("debug-file",
+           cl::desc("Read the DWARF and the symbol table from this separate "
+                    "debug file of the input (a stripped binary); the "
+                    "table's build-id and load segments stay the input's"),
+           cl::value_desc("file"), cl::sub(Sub), cl::cat(category())),
+      Directories(
+          "debug-file-directory",
+          cl::desc("Where to look for the debug file of an input without "
+                   "DWARF, before /usr/lib/debug (repeatable): by build-id "
+                   "(<dir>/.build-id/xx/rest.debug, <dir>/xx/rest.debug), "
+                   "by .gnu_debuglink (<dir>/<input's directory>/<name>)"),
+          cl::value_desc("dir"), cl::sub(Sub), cl::cat(category())) {}
+
+input::DebugFileOptions DebugFileArgs::options() const {
+  input::DebugFileOptions O;
+  O.DebugFile = File;
+  O.Where.Directories.assign(Directories.begin(), Directories.end());
+  return O;
+}
+
+void reportDebugFile(const input::InputWithDebugFile &In, StringRef Input,
+                     bool Quiet) {
+  if (Quiet || !In.Debug)
+    return;
+  WithColor::note(errs(), "dwarfpack")
+      << "'" << Input << "': DWARF and symbols from '" << In.Debug->Path
+      << "' (" << input::describe(In.Debug->How) << ")\n";
+}
+
+std::string noDebugFileReason(const input::InputWithDebugFile &In) {
+  if (In.Tried.empty())
+    return "no build-id or .gnu_debuglink to find a separate debug file by";
+  return "no separate debug file found (" + std::to_string(In.Tried.size()) +
+         " paths tried, the first '" + In.Tried.front() +
+         "'; --debug-file-directory adds places to look)";
+}
+
+} // namespace tool
+} // namespace dwarfpack

@@ -1,0 +1,44 @@
+//===- DebugFileArgs.h - --debug-file and --debug-file-directory -*- C++
+//-*-===//
+//
+// The options of `gsym` and `pack` that find a stripped binary's separate
+// debug file (DwarfInput/DebugFile.h), and the line that says which file a
+// conversion used.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_TOOLS_DEBUGFILEARGS_H
+#define DWARFPACK_TOOLS_DEBUGFILEARGS_H
+
+#include "dwarfpack/DwarfInput/DebugFile.h"
+
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+namespace dwarfpack {
+namespace tool {
+
+class DebugFileArgs {
+public:
+  explicit DebugFileArgs(llvm::cl::SubCommand &Sub);
+  input::DebugFileOptions options() const;
+
+private:
+  llvm::cl::opt<std::string> File;
+  llvm::cl::list<std::string> Directories;
+};
+
+/// Says on stderr, unless Quiet, which debug file the conversion of Input
+/// reads its DWARF from, if any.
+void reportDebugFile(const input::InputWithDebugFile &In, llvm::StringRef Input,
+                     bool Quiet);
+
+/// For an input without DWARF and without a debug file: why none was used,
+/// for the warning that the table has symbols only.
+std::string noDebugFileReason(const input::InputWithDebugFile &In);
+
+} // namespace tool
+} // namespace dwarfpack
+
+#endif
