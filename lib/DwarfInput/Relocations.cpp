@@ -162,37 +162,90 @@ RelocationApplier::valueOf(const SymbolRef &Sym) {
   return V;
 }
 
+unsigned RelocationApplier::widthAt(uint16_t Machine, uint64_t Type,
+                                    uint64_t Offset, size_t Size) {
+  unsigned Width = relocationWidth(Machine, Type);
+  if (Width == 0 || !Supports(Type)) {
+    // R_*_NONE and its kind write nothing.
+    if (Type != 0 && !Unsupported++)
+      FirstUnsupportedType = Type;
+    return 0;
+  }
+  if (Offset > Size || Size - Offset < Width) {
+    ++OutOfBounds;
+    return 0;
+  }
+  return Width;
+}
+
+void RelocationApplier::write(char *At, unsigned Width, bool LE,
+                              uint64_t Value) {
+  for (unsigned I = 0; I < Width; ++I)
+    At[LE ? I : Width - 1 - I] = char(Value >> (8 * I));
+}
+
+bool RelocationApplier::applyX86_64Rela(const SectionRef &RelSec,
+                                        MutableArrayRef<char> Target,
+                                        RelocatedOffsets &Placed) {
+  // Each field of a RelocationRef (type, offset, symbol, addend) finds and
+  // checks its section and record again: that was half of the loading of
+  // a kernel module's DWARF. The records read as one checked array give
+  // the same values, used as LLVM's resolveRelocation() uses them for an
+  // x86-64 SHT_RELA section: the record's addend, no located data. Other
+  // sections, machines and malformed tables take the general path.
+  const auto *Elf = dyn_cast<ELF64LEObjectFile>(&Obj);
+  if (!Elf || Elf->getELFFile().getHeader().e_machine != ELF::EM_X86_64)
+    return false;
+  const ELF64LE::Shdr *Sec = Elf->getSection(RelSec.getRawDataRefImpl());
+  if (Sec->sh_type != ELF::SHT_RELA)
+    return false;
+  Expected<ELF64LE::RelaRange> Relas = Elf->getELFFile().relas(*Sec);
+  if (!Relas) {
+    consumeError(Relas.takeError());
+    return false;
+  }
+  for (const ELF64LE::Rela &R : *Relas) {
+    uint64_t Type = R.getType(/*isMips64EL=*/false);
+    unsigned Width = widthAt(ELF::EM_X86_64, Type, R.r_offset, Target.size());
+    if (!Width)
+      continue;
+    SymbolValue S;
+    // As RelocationRef::getSymbol() names it; index 0 is no symbol.
+    if (uint32_t Index = R.getSymbol(/*isMips64EL=*/false)) {
+      DataRefImpl D;
+      D.d.a = Sec->sh_link;
+      D.d.b = Index;
+      S = valueOf(SymbolRef(D, &Obj));
+    }
+    write(Target.data() + R.r_offset, Width, /*LE=*/true,
+          Resolver(Type, R.r_offset, S.Value, /*LocData=*/0, R.r_addend));
+    if (S.P != Placement::None)
+      Placed.add(R.r_offset, S.P == Placement::Executable);
+  }
+  return true;
+}
+
 void RelocationApplier::apply(const SectionRef &RelSec,
                               MutableArrayRef<char> Target,
                               RelocatedOffsets &Placed) {
-  if (!Resolver)
+  if (!Resolver || applyX86_64Rela(RelSec, Target, Placed))
     return;
   auto *Elf = cast<ELFObjectFileBase>(&Obj);
   uint16_t Machine = Elf->getEMachine();
   bool LE = Obj.isLittleEndian();
   for (const RelocationRef &R : RelSec.relocations()) {
     uint64_t Type = R.getType();
-    unsigned Width = relocationWidth(Machine, Type);
-    if (Width == 0 || !Supports(Type)) {
-      // R_*_NONE and its kind write nothing.
-      if (Type != 0 && !Unsupported++)
-        FirstUnsupportedType = Type;
-      continue;
-    }
     uint64_t Offset = R.getOffset();
-    if (Offset > Target.size() || Target.size() - Offset < Width) {
-      ++OutOfBounds;
+    unsigned Width = widthAt(Machine, Type, Offset, Target.size());
+    if (!Width)
       continue;
-    }
     SymbolValue S;
     symbol_iterator Sym = R.getSymbol();
     if (Sym != Obj.symbol_end())
       S = valueOf(*Sym);
     char *At = Target.data() + Offset;
     uint64_t LocData = readFixed(At, Width, LE);
-    uint64_t Value = resolveRelocation(Resolver, R, S.Value, LocData);
-    for (unsigned I = 0; I < Width; ++I)
-      At[LE ? I : Width - 1 - I] = char(Value >> (8 * I));
+    write(At, Width, LE, resolveRelocation(Resolver, R, S.Value, LocData));
     if (S.P != Placement::None)
       Placed.add(Offset, S.P == Placement::Executable);
   }

@@ -48,6 +48,16 @@ private:
     Placement P = Placement::None;
   };
   SymbolValue valueOf(const llvm::object::SymbolRef &Sym);
+  /// The bytes a relocation of Type at Offset writes into a section of Size
+  /// bytes; 0, counted, when it writes none or would write past the end.
+  unsigned widthAt(uint16_t Machine, uint64_t Type, uint64_t Offset,
+                   size_t Size);
+  static void write(char *At, unsigned Width, bool LE, uint64_t Value);
+  /// apply() for an x86-64 ELF64 SHT_RELA section read as an array; false,
+  /// having done nothing, for any other section.
+  bool applyX86_64Rela(const llvm::object::SectionRef &RelSec,
+                       llvm::MutableArrayRef<char> Target,
+                       RelocatedOffsets &Placed);
 
   const llvm::object::ObjectFile &Obj;
   llvm::object::SupportsRelocation Supports;

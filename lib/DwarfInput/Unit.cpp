@@ -141,47 +141,6 @@ bool isSectionOverrun(const Error &E) { return E.isA<SectionOverrun>(); }
 // FormValue
 //===----------------------------------------------------------------------===//
 
-std::optional<uint64_t> FormValue::getAsUnsignedConstant() const {
-  using namespace dwarf;
-  switch (Form) {
-  case DW_FORM_data1:
-  case DW_FORM_data2:
-  case DW_FORM_data4:
-  case DW_FORM_data8:
-  case DW_FORM_udata:
-  case DW_FORM_implicit_const:
-  case DW_FORM_flag:
-  case DW_FORM_flag_present:
-    return V;
-  default:
-    return std::nullopt;
-  }
-}
-
-std::optional<int64_t> FormValue::getAsSignedConstant() const {
-  using namespace dwarf;
-  switch (Form) {
-  case DW_FORM_data1:
-    return int8_t(V);
-  case DW_FORM_data2:
-    return int16_t(V);
-  case DW_FORM_data4:
-    return int32_t(V);
-  case DW_FORM_udata:
-    if (V > uint64_t(INT64_MAX))
-      return std::nullopt;
-    return int64_t(V);
-  case DW_FORM_data8:
-  case DW_FORM_sdata:
-  case DW_FORM_implicit_const:
-  case DW_FORM_flag:
-  case DW_FORM_flag_present:
-    return int64_t(V);
-  default:
-    return std::nullopt;
-  }
-}
-
 std::optional<uint64_t> FormValue::getAsSectionOffset() const {
   using namespace dwarf;
   switch (Form) {
@@ -263,7 +222,7 @@ Expected<const char *> FormValue::getAsCString() const {
   return unitError(Msg);
 }
 
-const char *FormValue::cstr() const {
+const char *FormValue::cstrSlow() const {
   Expected<const char *> S = getAsCString();
   if (!S) {
     consumeError(S.takeError());
@@ -482,7 +441,8 @@ bool Unit::readValue(uint16_t Form, int64_t Const, uint64_t &Off,
       if (!Nul)
         return false;
       Data = Section.data() + Off;
-      Off = static_cast<const char *>(Nul) - Section.data() + 1;
+      X = static_cast<const char *>(Nul) - Data;
+      Off += X + 1;
       break;
     }
     case DW_FORM_block1:
@@ -546,6 +506,92 @@ bool Unit::readSpec(const AttrSpec &S, uint64_t &Off, FormValue *V) const {
   return readValue(S.Form, S.Const, Off, V);
 }
 
+bool Unit::decodeSpec(const AttrSpec &S, uint64_t &Off, FormValue &V) const {
+  using namespace dwarf;
+  if (S.Size < 0)
+    return readValue(S.Form, S.Const, Off, &V);
+  const uint64_t End = Section.size();
+  if (Off > End || End - Off < uint64_t(S.Size))
+    return false;
+  const char *P = Section.data() + Off;
+  uint64_t X;
+  const char *Data = nullptr;
+  switch (S.Form) {
+  case DW_FORM_implicit_const:
+    X = uint64_t(S.Const);
+    break;
+  case DW_FORM_flag_present:
+    X = 1;
+    break;
+  case DW_FORM_data16:
+    Data = P;
+    X = 16;
+    break;
+  default:
+    X = read(P, S.Size);
+    break;
+  }
+  V = FormValue(this, S.Form, X, Data, Off);
+  Off += S.Size;
+  return true;
+}
+
+bool Unit::skipVariable(uint16_t Form, uint64_t &Off) const {
+  using namespace dwarf;
+  // readValue() without a value, for the forms DIEs use most.
+  const uint64_t End = Section.size();
+  uint64_t X;
+  switch (Form) {
+  case DW_FORM_string: {
+    if (Off >= End)
+      return false;
+    const void *Nul = memchr(Section.data() + Off, 0, End - Off);
+    if (!Nul)
+      return false;
+    Off = static_cast<const char *>(Nul) - Section.data() + 1;
+    return true;
+  }
+  case DW_FORM_udata:
+  case DW_FORM_ref_udata:
+  case DW_FORM_strx:
+  case DW_FORM_addrx:
+  case DW_FORM_loclistx:
+  case DW_FORM_rnglistx:
+  case DW_FORM_GNU_addr_index:
+  case DW_FORM_GNU_str_index:
+    return readULEB(Section, Off, End, X);
+  case DW_FORM_sdata: {
+    int64_t S;
+    return readSLEB(Section, Off, End, S);
+  }
+  case DW_FORM_block:
+  case DW_FORM_exprloc:
+    if (!readULEB(Section, Off, End, X) || End - Off < X)
+      return false;
+    Off += X;
+    return true;
+  default:
+    return readValue(Form, 0, Off, nullptr);
+  }
+}
+
+bool Unit::offsetOf(uint32_t Idx, uint32_t I, uint64_t &Off) const {
+  const Abbrev &Ab = Abbrevs[Dies[Idx].Abbrev];
+  Off = Header.Offset + Dies[Idx].Attrs;
+  if (Specs[I].FixedOffset >= 0) {
+    Off += Specs[I].FixedOffset;
+    return true;
+  }
+  for (uint32_t J = Ab.AttrBegin; J < I; ++J) {
+    const AttrSpec &S = Specs[J];
+    if (S.Size >= 0)
+      Off += S.Size; // parseDies() checked that they fit
+    else if (!skipVariable(S.Form, Off))
+      return false;
+  }
+  return true;
+}
+
 std::optional<FormValue> Unit::findAttr(uint32_t Idx,
                                         dwarf::Attribute A) const {
   const Abbrev &Ab = Abbrevs[Dies[Idx].Abbrev];
@@ -554,16 +600,9 @@ std::optional<FormValue> Unit::findAttr(uint32_t Idx,
     ++I;
   if (I == E)
     return std::nullopt; // absent: nothing to decode
-  uint64_t Off = Header.Offset + Dies[Idx].Attrs;
-  if (Specs[I].FixedOffset >= 0) {
-    Off += Specs[I].FixedOffset;
-  } else {
-    for (uint32_t J = B; J < I; ++J)
-      if (!readSpec(Specs[J], Off, nullptr))
-        return std::nullopt;
-  }
+  uint64_t Off;
   FormValue V;
-  if (!readValue(Specs[I].Form, Specs[I].Const, Off, &V))
+  if (!offsetOf(Idx, I, Off) || !decodeSpec(Specs[I], Off, V))
     return std::nullopt;
   return V;
 }
@@ -576,15 +615,94 @@ void Unit::readAttrs(
   for (uint32_t I = Ab.AttrBegin, E = Ab.AttrBegin + Ab.NumAttrs; I < E; ++I) {
     const AttrSpec &S = Specs[I];
     if (!Want.contains(S.Attr)) {
-      if (!readSpec(S, Off, nullptr))
+      if (S.Size >= 0)
+        Off += S.Size; // parseDies() checked that it fits
+      else if (!skipVariable(S.Form, Off))
         return;
       continue;
     }
     FormValue V;
-    if (!readValue(S.Form, S.Const, Off, &V))
+    if (!decodeSpec(S, Off, V))
       return;
     Out.push_back({dwarf::Attribute(S.Attr), V});
   }
+}
+
+//===----------------------------------------------------------------------===//
+// DieAttrView
+//===----------------------------------------------------------------------===//
+
+AttrSlots::AttrSlots(ArrayRef<dwarf::Attribute> List) {
+  BySlotIndex.fill(-1);
+  for (dwarf::Attribute A : List) {
+    assert(Attrs.size() < 127 && "too many slots");
+    assert(!is_contained(Attrs, A) && "an attribute twice");
+    int8_t &S = BySlotIndex[A & 0x3fff];
+    S = S == -1 ? int8_t(Attrs.size()) : Shared;
+    Attrs.push_back(A);
+  }
+}
+
+int AttrSlots::slotOfSlow(uint16_t A) const {
+  auto It = llvm::find(Attrs, A);
+  return It == Attrs.end() ? -1 : int(It - Attrs.begin());
+}
+
+AbbrevSlots::AbbrevSlots(const Unit &U, const AttrSlots &Slots)
+    : U(&U), Width(Slots.size()), Map(U.Abbrevs.size() * Width, -1) {
+  for (size_t A = 0; A < U.Abbrevs.size(); ++A) {
+    const Unit::Abbrev &Ab = U.Abbrevs[A];
+    // The first of an attribute given twice counts, as in Die::find.
+    for (uint32_t I = Ab.NumAttrs; I-- > 0;)
+      if (int S = Slots.slotOf(U.Specs[Ab.AttrBegin + I].Attr); S >= 0)
+        Map[A * Width + S] = int32_t(I);
+  }
+}
+
+DieAttrView::DieAttrView(const Die &D, const AbbrevSlots *Slots)
+    : D(D), Slots(Slots) {
+  const Unit &U = *D.getDwarfUnit();
+  assert((!Slots || &Slots->unit() == &U) && "another unit's map");
+  const Unit::DieRecord &R = U.Dies[D.index()];
+  AbbrevIdx = R.Abbrev;
+  const Unit::Abbrev &Ab = U.Abbrevs[AbbrevIdx];
+  Begin = U.Specs.data() + Ab.AttrBegin;
+  End = Begin + Ab.NumAttrs;
+  Base = U.Header.Offset + R.Attrs;
+}
+
+void DieAttrView::locate() const {
+  const Unit &U = *D.getDwarfUnit();
+  uint64_t Off = Base;
+  bool Bad = false;
+  Offsets.resize(End - Begin);
+  for (const Unit::AttrSpec *S = Begin; S != End; ++S) {
+    Offsets[S - Begin] = Bad ? UINT32_MAX : uint32_t(Off - Base);
+    if (Bad)
+      continue;
+    if (S->Size >= 0)
+      Off += S->Size; // parseDies() checked that it fits
+    else
+      Bad = !U.skipVariable(S->Form, Off) || Off - Base >= UINT32_MAX;
+  }
+}
+
+std::optional<FormValue> DieAttrView::valueOf(const Unit::AttrSpec &S) const {
+  uint64_t Off = Base;
+  if (S.FixedOffset >= 0) {
+    Off += S.FixedOffset;
+  } else {
+    if (Offsets.empty())
+      locate();
+    uint32_t Rel = Offsets[&S - Begin];
+    if (Rel == UINT32_MAX)
+      return std::nullopt;
+    Off += Rel;
+  }
+  FormValue V;
+  if (!D.getDwarfUnit()->decodeSpec(S, Off, V))
+    return std::nullopt;
+  return V;
 }
 
 //===----------------------------------------------------------------------===//
@@ -608,9 +726,7 @@ std::string Unit::codeRanges() const {
   return Out;
 }
 
-uint32_t Unit::abbrevFor(uint64_t Code) const {
-  if (Code < CodeIndex.size())
-    return CodeIndex[Code];
+uint32_t Unit::abbrevForSparse(uint64_t Code) const {
   auto It = SparseCodes.find(Code);
   return It == SparseCodes.end() ? 0 : It->second;
 }
@@ -627,6 +743,7 @@ Error Unit::parseAbbrevs(uint64_t Off) {
   CodeIndex.clear();
   SparseCodes.clear();
   Specs.clear();
+  Steps.clear();
   uint64_t End = Sec.size();
   if (Off >= End)
     return Invalid();
@@ -647,7 +764,10 @@ Error Unit::parseAbbrevs(uint64_t Off) {
     A.Tag = Tag;
     A.HasChildren = Children == dwarf::DW_CHILDREN_yes;
     A.AttrBegin = Specs.size();
+    A.StepBegin = Steps.size();
     int64_t Fixed = 0;
+    // Fixed-size bytes since the last variable-size value.
+    uint64_t Run = 0;
     while (true) {
       uint64_t Attr, Form;
       if (!readULEB(Sec, Off, End, Attr) || !readULEB(Sec, Off, End, Form))
@@ -664,9 +784,20 @@ Error Unit::parseAbbrevs(uint64_t Off) {
       S.Size = int16_t(Size < 0 ? -1 : Size);
       Specs.push_back(S);
       Fixed = Size < 0 || Fixed < 0 ? -1 : Fixed + Size;
+      if (Size == -2)
+        A.UnknownForm = true;
+      if (Size >= 0) {
+        Run += Size;
+      } else {
+        Steps.push_back(
+            {uint32_t(std::min<uint64_t>(Run, UINT32_MAX)), uint16_t(Form)});
+        Run = 0;
+      }
     }
     A.NumAttrs = Specs.size() - A.AttrBegin;
     A.FixedSize = Fixed;
+    A.NumSteps = Steps.size() - A.StepBegin;
+    A.TailSize = uint32_t(std::min<uint64_t>(Run, UINT32_MAX));
     Abbrevs.push_back(A);
     // The first definition of a code counts, as in LLVM's linear search.
     if (Code < (1u << 16)) {
@@ -737,6 +868,17 @@ Error Unit::parseDies() {
     if (A.FixedSize >= 0) {
       Fits = Off <= Limit && Limit - Off >= uint64_t(A.FixedSize);
       Off += A.FixedSize;
+    } else if (!A.UnknownForm) {
+      // Runs of fixed-size values at once (a run that does not fit fails
+      // as its first value that does not would).
+      const SkipStep *St = Steps.data() + A.StepBegin;
+      for (const SkipStep *E = St + A.NumSteps; St != E && Fits; ++St) {
+        Fits = Off <= Limit && Limit - Off >= St->FixedBefore;
+        Off += St->FixedBefore;
+        Fits = Fits && skipVariable(St->Form, Off);
+      }
+      Fits = Fits && Off <= Limit && Limit - Off >= A.TailSize;
+      Off += A.TailSize;
     } else {
       for (uint32_t I = A.AttrBegin, E = A.AttrBegin + A.NumAttrs;
            I < E && Fits; ++I) {
@@ -785,13 +927,16 @@ Error Unit::parseDies() {
                                            hex8(Header.Offset) + " has no DIEs"
                                      : Problem);
   uint64_t Span = std::max<uint64_t>(Bytes.size(), Off - Header.Offset);
-  FirstDieInBlock.assign((Span >> BlockBits) + 1, 0);
-  for (uint32_t I = 0, B = 0, N = Dies.size(); B < FirstDieInBlock.size();
-       ++B) {
-    while (I < N && Dies[I].Offset < (uint64_t(B) << BlockBits))
-      ++I;
-    FirstDieInBlock[B] = I;
+  // Block B's first DIE is the first whose offset is in block B or after.
+  FirstDieInBlock.resize((Span >> BlockBits) + 1);
+  uint32_t *Block = FirstDieInBlock.data(),
+           *BlocksEnd = Block + FirstDieInBlock.size();
+  for (uint32_t I = 0, N = Dies.size(); I < N; ++I) {
+    uint32_t *Through = FirstDieInBlock.data() + (Dies[I].Offset >> BlockBits);
+    for (; Block <= Through && Block != BlocksEnd; ++Block)
+      *Block = I;
   }
+  std::fill(Block, BlocksEnd, uint32_t(Dies.size()));
   if (!Problem.empty())
     PartialProblem = std::move(Problem);
   return Error::success();

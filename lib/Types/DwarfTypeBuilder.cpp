@@ -29,60 +29,122 @@ constexpr unsigned MaxDepth = 4000;
 /// Largest type size believed (bytes); larger sizes are corrupt.
 constexpr uint64_t MaxSaneSize = uint64_t(1) << 48;
 
-/// The attributes the converter reads through a DieView (the others are
-/// stepped over when a DIE's attributes are decoded).
-const input::AttrSet &wantedAttrs() {
-  static const input::AttrSet Set = {dwarf::DW_AT_name,
-                                     dwarf::DW_AT_byte_size,
-                                     dwarf::DW_AT_type,
-                                     dwarf::DW_AT_encoding,
-                                     dwarf::DW_AT_declaration,
-                                     dwarf::DW_AT_signature,
-                                     dwarf::DW_AT_data_bit_offset,
-                                     dwarf::DW_AT_data_member_location,
-                                     dwarf::DW_AT_bit_offset,
-                                     dwarf::DW_AT_bit_size,
-                                     dwarf::DW_AT_external,
-                                     dwarf::DW_AT_count,
-                                     dwarf::DW_AT_upper_bound,
-                                     dwarf::DW_AT_lower_bound,
-                                     dwarf::DW_AT_const_value,
-                                     dwarf::DW_AT_abstract_origin,
-                                     dwarf::DW_AT_specification,
-                                     dwarf::DW_AT_location,
-                                     dwarf::DW_AT_low_pc,
-                                     dwarf::DW_AT_ranges,
-                                     dwarf::DW_AT_linkage_name,
-                                     dwarf::DW_AT_MIPS_linkage_name};
-  return Set;
+/// The attributes the converter reads through a DieView, each in a slot
+/// (input::AttrSlots): slotFor() numbers them in this order.
+constexpr dwarf::Attribute ConverterAttrs[] = {
+    dwarf::DW_AT_name,
+    dwarf::DW_AT_byte_size,
+    dwarf::DW_AT_type,
+    dwarf::DW_AT_encoding,
+    dwarf::DW_AT_declaration,
+    dwarf::DW_AT_signature,
+    dwarf::DW_AT_data_bit_offset,
+    dwarf::DW_AT_data_member_location,
+    dwarf::DW_AT_bit_offset,
+    dwarf::DW_AT_bit_size,
+    dwarf::DW_AT_external,
+    dwarf::DW_AT_count,
+    dwarf::DW_AT_upper_bound,
+    dwarf::DW_AT_lower_bound,
+    dwarf::DW_AT_const_value,
+    dwarf::DW_AT_abstract_origin,
+    dwarf::DW_AT_specification,
+    dwarf::DW_AT_location,
+    dwarf::DW_AT_low_pc,
+    dwarf::DW_AT_ranges,
+    dwarf::DW_AT_linkage_name,
+    dwarf::DW_AT_MIPS_linkage_name,
+};
+constexpr unsigned NumSlots = std::size(ConverterAttrs);
+
+/// The slot of A (NumSlots for none): a switch, which the compiler folds
+/// for the constants the converter passes.
+constexpr unsigned slotFor(dwarf::Attribute A) {
+  switch (A) {
+  case dwarf::DW_AT_name:
+    return 0;
+  case dwarf::DW_AT_byte_size:
+    return 1;
+  case dwarf::DW_AT_type:
+    return 2;
+  case dwarf::DW_AT_encoding:
+    return 3;
+  case dwarf::DW_AT_declaration:
+    return 4;
+  case dwarf::DW_AT_signature:
+    return 5;
+  case dwarf::DW_AT_data_bit_offset:
+    return 6;
+  case dwarf::DW_AT_data_member_location:
+    return 7;
+  case dwarf::DW_AT_bit_offset:
+    return 8;
+  case dwarf::DW_AT_bit_size:
+    return 9;
+  case dwarf::DW_AT_external:
+    return 10;
+  case dwarf::DW_AT_count:
+    return 11;
+  case dwarf::DW_AT_upper_bound:
+    return 12;
+  case dwarf::DW_AT_lower_bound:
+    return 13;
+  case dwarf::DW_AT_const_value:
+    return 14;
+  case dwarf::DW_AT_abstract_origin:
+    return 15;
+  case dwarf::DW_AT_specification:
+    return 16;
+  case dwarf::DW_AT_location:
+    return 17;
+  case dwarf::DW_AT_low_pc:
+    return 18;
+  case dwarf::DW_AT_ranges:
+    return 19;
+  case dwarf::DW_AT_linkage_name:
+    return 20;
+  case dwarf::DW_AT_MIPS_linkage_name:
+    return 21;
+  default:
+    return NumSlots;
+  }
 }
 
-/// A DIE's attributes read in one pass. The converter asks a type or
-/// member DIE for up to eight attributes, and each Die::find walks the
-/// abbreviation again and skips the values before the one it wants.
+constexpr bool slotsFollowTheList() {
+  for (unsigned I = 0; I < NumSlots; ++I)
+    if (slotFor(ConverterAttrs[I]) != I)
+      return false;
+  return true;
+}
+static_assert(slotsFollowTheList(), "slotFor() and ConverterAttrs disagree");
+
+const input::AttrSlots &converterSlots() {
+  static const input::AttrSlots Slots(ConverterAttrs);
+  return Slots;
+}
+
+/// A DIE's attributes, located once: the converter asks a type or member
+/// DIE for up to eight attributes (most of which it does not have), and
+/// each Die::find would walk the abbreviation again.
 class DieView {
 public:
-  explicit DieView(const Die &D) : D(D) {
-    D.getDwarfUnit()->readAttrs(D.index(), wantedAttrs(), Attrs);
-  }
+  DieView(const Die &D, const input::AbbrevSlots &Slots) : Attrs(D, &Slots) {}
   std::optional<FormValue> find(dwarf::Attribute A) const {
-    for (const auto &[Key, Value] : Attrs)
-      if (Key == A)
-        return Value;
-    return std::nullopt;
+    assert(slotFor(A) < NumSlots && "an attribute the converter does not read");
+    return Attrs.findSlot(slotFor(A));
   }
-  const Die &die() const { return D; }
-  dwarf::Tag getTag() const { return D.getTag(); }
-  Die::ChildRange children() const { return D.children(); }
+  bool has(dwarf::Attribute A) const { return Attrs.hasSlot(slotFor(A)); }
+  const Die &die() const { return Attrs.die(); }
+  dwarf::Tag getTag() const { return Attrs.getTag(); }
+  Die::ChildRange children() const { return die().children(); }
   Die getAttributeValueAsReferencedDie(dwarf::Attribute A) const {
     if (auto V = find(A))
-      return D.getAttributeValueAsReferencedDie(*V);
+      return die().getAttributeValueAsReferencedDie(*V);
     return Die();
   }
 
 private:
-  Die D;
-  SmallVector<std::pair<dwarf::Attribute, FormValue>, 10> Attrs;
+  input::DieAttrView Attrs;
 };
 
 /// Where a function begins (DW_AT_low_pc; functions described by ranges
@@ -159,7 +221,8 @@ class UnitConverter {
 public:
   UnitConverter(const input::Unit &U, WarningLog &Log,
                 const TypeUnitIndex *Sigs, const StringSet<> *Declared)
-      : U(U), Log(Log), Sigs(Sigs), Declared(Declared) {
+      : U(U), Log(Log), Sigs(Sigs), Declared(Declared),
+        Slots(U, converterSlots()) {
     IndexMemo.assign(U.numDies(), NoMemo);
     // About one type for four DIEs in C units.
     Out.Types.reserve(U.numDies() / 4 + 1);
@@ -174,6 +237,20 @@ private:
   const TypeUnitIndex *Sigs;
   const StringSet<> *Declared;
   UnitTypes Out;
+  /// The converter's attributes in U's abbreviations, and in those of the
+  /// other units its references lead to.
+  input::AbbrevSlots Slots;
+  DenseMap<const input::Unit *, std::unique_ptr<input::AbbrevSlots>>
+      ForeignSlots;
+  DieView view(const Die &D) {
+    const input::Unit *X = D.getDwarfUnit();
+    if (X == &U)
+      return DieView(D, Slots);
+    std::unique_ptr<input::AbbrevSlots> &S = ForeignSlots[X];
+    if (!S)
+      S = std::make_unique<input::AbbrevSlots>(*X, converterSlots());
+    return DieView(D, *S);
+  }
   /// Converted DIEs: those of U by index (NoMemo: not converted yet),
   /// others (type units, other units, dwz's file) by identity.
   static constexpr TypeId NoMemo = UINT32_MAX;
@@ -234,7 +311,7 @@ private:
 
   TypeId typeOf(const Die &D);
   TypeId refType(const DieView &D, dwarf::Attribute A = dwarf::DW_AT_type);
-  TypeId refType(const Die &D) { return refType(DieView(D)); }
+  TypeId refType(const Die &D) { return refType(view(D)); }
   /// The type unit's type DIE of a signature, looked up in every file read.
   Die signatureTarget(uint64_t Signature) const {
     return Sigs ? Sigs->lookup(Signature) : Die();
@@ -252,8 +329,7 @@ private:
 
 template <typename DieLike> StringRef nameOf(const DieLike &D) {
   if (auto V = D.find(dwarf::DW_AT_name))
-    if (const char *S = V->cstr())
-      return S;
+    return V->str();
   return {};
 }
 
@@ -294,7 +370,7 @@ TypeId UnitConverter::typeOf(const Die &D) {
   }
   ++Depth;
   TypeId Id;
-  DieView V(D);
+  DieView V = view(D);
   if (auto Sig = V.find(dwarf::DW_AT_signature)) {
     // A declaration standing for a type unit's definition (DWARF 4
     // -fdebug-types-section, DWARF 5 type units).
@@ -559,7 +635,7 @@ void UnitConverter::convertAggregate(const DieView &D, Type &T) {
         Tag != dwarf::DW_TAG_template_value_parameter &&
         Tag != dwarf::DW_TAG_subprogram)
       continue;
-    DieView C(CD);
+    DieView C = view(CD);
     if (Tag == dwarf::DW_TAG_inheritance) {
       // The closest C form of a base class: an unnamed member at its offset.
       warn("cxx-base-class", C,
@@ -585,7 +661,7 @@ void UnitConverter::convertAggregate(const DieView &D, Type &T) {
     if (Tag != dwarf::DW_TAG_member)
       continue;
     // C++ static data members are declarations, not storage.
-    if (C.find(dwarf::DW_AT_external) || C.find(dwarf::DW_AT_declaration)) {
+    if (C.has(dwarf::DW_AT_external) || C.has(dwarf::DW_AT_declaration)) {
       warn("static-member", C,
            "static data member '" + nameOf(C) + "' of '" + T.Name +
                "' dropped (not storage of the type)");
@@ -593,7 +669,7 @@ void UnitConverter::convertAggregate(const DieView &D, Type &T) {
     }
     Member M;
     M.Name = nameOf(C);
-    if (!C.find(dwarf::DW_AT_type)) {
+    if (!C.has(dwarf::DW_AT_type)) {
       warn("member-without-type", C,
            "member '" + M.Name + "' has no type; written as unknown");
       M.Type = unknown();
@@ -703,8 +779,8 @@ void UnitConverter::convertArray(const DieView &D, Type &T) {
     if (CD.getTag() != dwarf::DW_TAG_subrange_type &&
         CD.getTag() != dwarf::DW_TAG_enumeration_type)
       continue;
-    DieView C(CD);
-    Dim X{0, C.find(dwarf::DW_AT_type) ? refType(C) : defaultIndex()};
+    DieView C = view(CD);
+    Dim X{0, C.has(dwarf::DW_AT_type) ? refType(C) : defaultIndex()};
     if (auto Cnt = C.find(dwarf::DW_AT_count)) {
       // A count that is an expression or reference is a VLA: 0.
       X.N = Cnt->getAsUnsignedConstant().value_or(0);
@@ -882,13 +958,29 @@ constexpr unsigned HashRounds = 48;
 
 } // namespace
 
+namespace {
+/// hashUnitTypes()'s working arrays, kept by each thread from unit to unit:
+/// allocating and clearing a score of arrays per unit (and faulting their
+/// pages in) cost a tenth of the hashing.
+struct HashScratch {
+  std::vector<uint32_t> Begin, Adj, Height, Inner, Roots, Compact, IBegin,
+      ITarget;
+  std::vector<uint64_t> Cur, IH0, ISum, ICur, INext, IPos;
+  std::vector<uint8_t> State, Fixed, Referenced;
+  std::vector<std::pair<uint32_t, uint32_t>> Stack;
+};
+} // namespace
+
 void hashUnitTypes(UnitTypes &UT) {
+  static thread_local HashScratch S;
   size_t N = UT.Types.size();
   // The references as flat arrays: the rounds below touch them many times,
   // and walking the Type records themselves would be cache-hostile.
-  std::vector<uint32_t> Begin(N + 1);
-  std::vector<TypeId> Adj;
-  std::vector<uint64_t> H0(N), Cur(N), Next(N);
+  std::vector<uint32_t> &Begin = S.Begin, &Adj = S.Adj;
+  std::vector<uint64_t> H0(N), &Cur = S.Cur;
+  Begin.resize(N + 1);
+  Adj.clear();
+  Cur.resize(N);
   for (size_t I = 0; I < N; ++I) {
     Begin[I] = Adj.size();
     UT.Types[I].forEachRef([&](TypeId C) { Adj.push_back(C); });
@@ -910,19 +1002,22 @@ void hashUnitTypes(UnitTypes &UT) {
 
   // A type whose references never lead into a cycle, in a tree shallower
   // than the rounds, has its full recursive hash after the rounds: that is
-  // computed once, bottom-up, and stays fixed (in both buffers) while the
-  // rounds run over the other types. Both the set and the values depend
-  // only on the types' structure, so units still agree.
+  // computed once, bottom-up, and stays fixed while the rounds run over the
+  // other types. Both the set and the values depend only on the types'
+  // structure, so units still agree.
   constexpr uint32_t Cyclic = UINT32_MAX;
-  std::vector<uint32_t> Height(N, 0);
-  std::vector<uint8_t> State(N, 0); // 0: unseen, 1: on the walk, 2: done
-  std::vector<bool> Fixed(N, false);
-  std::vector<std::pair<uint32_t, uint32_t>> Stack; // type, next reference
-  for (size_t S = 0; S < N; ++S) {
-    if (State[S])
+  std::vector<uint32_t> &Height = S.Height;
+  std::vector<uint8_t> &State = S.State, &Fixed = S.Fixed;
+  Height.assign(N, 0);
+  State.assign(N, 0); // 0: unseen, 1: on the walk, 2: done
+  Fixed.assign(N, 0);
+  std::vector<std::pair<uint32_t, uint32_t>> &Stack = S.Stack; // type, next
+  Stack.clear();
+  for (size_t Root = 0; Root < N; ++Root) {
+    if (State[Root])
       continue;
-    State[S] = 1;
-    Stack.push_back({uint32_t(S), Begin[S]});
+    State[Root] = 1;
+    Stack.push_back({uint32_t(Root), Begin[Root]});
     while (!Stack.empty()) {
       uint32_t I = Stack.back().first;
       if (Stack.back().second < Begin[I + 1]) {
@@ -951,14 +1046,16 @@ void hashUnitTypes(UnitTypes &UT) {
       }
     }
   }
-  Next = Cur;
 
   // Types no other type refers to (a unit's function prototypes, mostly)
   // need only the last round: nothing reads their earlier values.
-  std::vector<bool> Referenced(N, false);
+  std::vector<uint8_t> &Referenced = S.Referenced;
+  Referenced.assign(N, 0);
   for (TypeId C : Adj)
     Referenced[C] = true;
-  std::vector<uint32_t> Inner, Roots;
+  std::vector<uint32_t> &Inner = S.Inner, &Roots = S.Roots;
+  Inner.clear();
+  Roots.clear();
   for (size_t I = 0; I < N; ++I)
     if (!Fixed[I])
       (Referenced[I] ? Inner : Roots).push_back(I);
@@ -967,12 +1064,20 @@ void hashUnitTypes(UnitTypes &UT) {
   // once (the sum is order-free); only references between inner types
   // are recomputed. Same values as Combine() on the full arrays.
   size_t NI = Inner.size();
-  std::vector<uint32_t> Compact(N, UINT32_MAX);
+  std::vector<uint32_t> &Compact = S.Compact;
+  Compact.assign(N, UINT32_MAX);
   for (size_t K = 0; K < NI; ++K)
     Compact[Inner[K]] = K;
-  std::vector<uint64_t> IH0(NI), ISum(NI), ICur(NI), INext(NI);
-  std::vector<uint32_t> IBegin(NI + 1), ITarget;
-  std::vector<uint64_t> IPos;
+  std::vector<uint64_t> &IH0 = S.IH0, &ISum = S.ISum, &ICur = S.ICur,
+                        &INext = S.INext, &IPos = S.IPos;
+  std::vector<uint32_t> &IBegin = S.IBegin, &ITarget = S.ITarget;
+  IH0.resize(NI);
+  ISum.resize(NI);
+  ICur.resize(NI);
+  INext.resize(NI);
+  IBegin.resize(NI + 1);
+  ITarget.clear();
+  IPos.clear();
   for (size_t K = 0; K < NI; ++K) {
     uint32_t I = Inner[K];
     IBegin[K] = ITarget.size();
@@ -1006,11 +1111,13 @@ void hashUnitTypes(UnitTypes &UT) {
   }
   for (size_t K = 0; K < NI; ++K)
     Cur[Inner[K]] = ICur[K];
+  // The last round, into the result (fixed types keep their values).
+  std::vector<uint64_t> Hashes(Cur.begin(), Cur.end());
   for (uint32_t I : Inner)
-    Next[I] = Combine(I, Cur);
+    Hashes[I] = Combine(I, Cur);
   for (uint32_t I : Roots)
-    Next[I] = Combine(I, Cur);
-  UT.Hashes = std::move(Next);
+    Hashes[I] = Combine(I, Cur);
+  UT.Hashes = std::move(Hashes);
   UT.ShallowHashes = std::move(H0);
 }
 

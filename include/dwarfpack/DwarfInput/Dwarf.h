@@ -248,13 +248,16 @@ public:
   /// Where the value lies in the unit's section.
   uint64_t sectionOffset() const { return SecOffset; }
 
-  std::optional<uint64_t> getAsUnsignedConstant() const;
-  std::optional<int64_t> getAsSignedConstant() const;
+  inline std::optional<uint64_t> getAsUnsignedConstant() const;
+  inline std::optional<int64_t> getAsSignedConstant() const;
   /// The string of a string form; an error in LLVM's words for an offset
   /// or index outside its section or table.
   llvm::Expected<const char *> getAsCString() const;
   /// As getAsCString, nullptr for any problem.
-  const char *cstr() const;
+  inline const char *cstr() const;
+  /// As cstr(), with its length (empty for any problem): a DW_FORM_string
+  /// value knows its length from being decoded.
+  inline llvm::StringRef str() const;
   std::optional<llvm::ArrayRef<uint8_t>> getAsBlock() const;
   /// DW_FORM_addr, or an addrx form resolved through the unit's address
   /// table (nothing when it has none or the entry is outside it).
@@ -267,8 +270,11 @@ public:
   Placement placement() const;
 
 private:
+  const char *cstrSlow() const;
+
   const Unit *U = nullptr;
   const char *Data = nullptr; ///< DW_FORM_string, blocks
+  /// DW_FORM_string: the string's length.
   uint64_t V = 0;
   uint64_t SecOffset = 0;
   uint16_t Form = 0;
@@ -422,19 +428,44 @@ public:
     uint64_t Code = 0;
     uint16_t Tag = 0;
     bool HasChildren = false;
+    /// A form this reader does not know: its DIEs are stepped over value by
+    /// value, to report where (the others follow their SkipSteps).
+    bool UnknownForm = false;
     uint32_t AttrBegin = 0, NumAttrs = 0;
     /// Sum of the attributes' sizes when all are fixed, else -1.
     int32_t FixedSize = -1;
+    /// How to step over a DIE's values when FixedSize is -1: its SkipSteps,
+    /// then TailSize bytes.
+    uint32_t StepBegin = 0, NumSteps = 0;
+    uint32_t TailSize = 0;
+  };
+  /// Stepping over a DIE's values: FixedBefore bytes of fixed-size values,
+  /// then one value of the variable-size Form. Most DIEs have at most one
+  /// or two variable values (an inline name, a location): runs of fixed
+  /// ones are stepped over at once, without a look at each one's form.
+  struct SkipStep {
+    uint32_t FixedBefore;
+    uint16_t Form;
   };
 
 private:
   friend class Die;
   friend class FormValue;
+  friend class DieAttrView;
+  friend class AbbrevSlots;
   /// Reads the value of Spec at *Off (advanced past it) into *V, or skips
   /// it when V is null. False when it does not fit the section.
   bool readValue(uint16_t Form, int64_t Const, uint64_t &Off,
                  FormValue *V) const;
   bool readSpec(const AttrSpec &S, uint64_t &Off, FormValue *V) const;
+  /// readValue() for S's value, without its checks of the form for the
+  /// fixed-size forms.
+  bool decodeSpec(const AttrSpec &S, uint64_t &Off, FormValue &V) const;
+  /// Steps over a value of a variable-size form (not past the section).
+  bool skipVariable(uint16_t Form, uint64_t &Off) const;
+  /// Steps over the values of DIE Idx up to its attribute I (of the
+  /// abbreviation's), from the first; Off: the section offset reached.
+  bool offsetOf(uint32_t Idx, uint32_t I, uint64_t &Off) const;
   std::optional<FormValue> findAttr(uint32_t Idx,
                                     llvm::dwarf::Attribute A) const;
   uint64_t read(const char *P, unsigned N) const;
@@ -443,7 +474,10 @@ private:
   llvm::Error parseDies();
   void setUpBases(const Unit *Skel);
   /// The index in Abbrevs of Code's abbreviation, 0 when there is none.
-  uint32_t abbrevFor(uint64_t Code) const;
+  uint32_t abbrevFor(uint64_t Code) const {
+    return Code < CodeIndex.size() ? CodeIndex[Code] : abbrevForSparse(Code);
+  }
+  uint32_t abbrevForSparse(uint64_t Code) const;
   /// The codes the unit defines, as LLVM's messages list them ("1-4").
   std::string codeRanges() const;
   Die refTarget(const FormValue &V) const;
@@ -461,6 +495,7 @@ private:
   std::vector<uint32_t> CodeIndex;
   llvm::DenseMap<uint64_t, uint32_t> SparseCodes;
   std::vector<AttrSpec> Specs;
+  std::vector<SkipStep> Steps;
   /// A DIE (or null entry) in the index: offsets from the unit's start of
   /// the DIE and of its first attribute, its abbreviation (index), the
   /// index of the entry after its subtree, its parent's index, its tag.
@@ -494,6 +529,102 @@ private:
   const DwarfFile *RangesFile = nullptr;
 };
 
+/// Attributes a consumer reads, each given a slot: a unit's abbreviations
+/// are mapped onto the slots once (AbbrevSlots), after which a DIE finds a
+/// slot's value without searching its abbreviation (DieAttrView). Most of
+/// what a consumer asks for is absent: a type converter asks a member DIE
+/// for eight attributes and finds three.
+class AttrSlots {
+public:
+  AttrSlots(llvm::ArrayRef<llvm::dwarf::Attribute> Attrs);
+  AttrSlots(std::initializer_list<llvm::dwarf::Attribute> Attrs)
+      : AttrSlots(llvm::ArrayRef<llvm::dwarf::Attribute>(Attrs)) {}
+  unsigned size() const { return Attrs.size(); }
+  /// The slot of attribute A, -1 when it has none.
+  int slotOf(uint16_t A) const {
+    int S = BySlotIndex[A & 0x3fff];
+    if (S == Shared)
+      return slotOfSlow(A);
+    return S >= 0 && Attrs[S] == A ? S : -1;
+  }
+
+private:
+  int slotOfSlow(uint16_t A) const;
+
+  llvm::SmallVector<uint16_t, 32> Attrs;
+  /// Slots by attribute: the vendor range (0x2000-0x3fff) folded in as in
+  /// AttrSet, checked against Attrs; Shared where two attributes fold
+  /// together.
+  static constexpr int8_t Shared = -2;
+  std::array<int8_t, 0x4000> BySlotIndex;
+};
+
+/// Where each abbreviation of one unit holds each slot's attribute.
+class AbbrevSlots {
+public:
+  AbbrevSlots(const Unit &U, const AttrSlots &Slots);
+  const Unit &unit() const { return *U; }
+  /// The index, among abbreviation Abbrev's attributes, of slot S's
+  /// attribute; -1 when the abbreviation has none.
+  int specOf(uint32_t Abbrev, unsigned S) const {
+    return Map[size_t(Abbrev) * Width + S];
+  }
+
+private:
+  const Unit *U;
+  unsigned Width;
+  std::vector<int32_t> Map;
+};
+
+/// The attributes of one DIE, for a consumer that asks it for several:
+/// where each value lies is worked out once (and only when a value does not
+/// sit at a fixed place of its abbreviation), each value is decoded when
+/// asked for. Decoding them all up front (Unit::readAttrs) costs more when
+/// a consumer reads a few of many.
+class DieAttrView {
+public:
+  /// Slots: the map of D's unit, for findSlot() and hasSlot().
+  explicit DieAttrView(const Die &D, const AbbrevSlots *Slots = nullptr);
+  const Die &die() const { return D; }
+  llvm::dwarf::Tag getTag() const { return D.getTag(); }
+  /// Whether the DIE's abbreviation has A (nothing is decoded).
+  bool has(llvm::dwarf::Attribute A) const { return specOf(A) != nullptr; }
+  /// As Die::find.
+  std::optional<FormValue> find(llvm::dwarf::Attribute A) const {
+    const Unit::AttrSpec *S = specOf(A);
+    return S ? valueOf(*S) : std::nullopt;
+  }
+  /// The same for the attribute of a slot of the map given.
+  bool hasSlot(unsigned Slot) const {
+    return Slots->specOf(AbbrevIdx, Slot) >= 0;
+  }
+  std::optional<FormValue> findSlot(unsigned Slot) const {
+    int I = Slots->specOf(AbbrevIdx, Slot);
+    return I >= 0 ? valueOf(Begin[I]) : std::nullopt;
+  }
+
+private:
+  const Unit::AttrSpec *specOf(llvm::dwarf::Attribute A) const {
+    for (const Unit::AttrSpec *S = Begin; S != End; ++S)
+      if (S->Attr == A)
+        return S;
+    return nullptr;
+  }
+  std::optional<FormValue> valueOf(const Unit::AttrSpec &S) const;
+  /// Fills Offsets.
+  void locate() const;
+
+  Die D;
+  const AbbrevSlots *Slots;
+  uint32_t AbbrevIdx;
+  const Unit::AttrSpec *Begin = nullptr, *End = nullptr;
+  /// Section offset of the DIE's first value.
+  uint64_t Base = 0;
+  /// For values not at a fixed place: each value's offset from Base,
+  /// filled on the first such request (UINT32_MAX: past a bad value).
+  mutable llvm::SmallVector<uint32_t, 16> Offsets;
+};
+
 inline llvm::dwarf::Tag Die::getTag() const {
   return llvm::dwarf::Tag(U->Dies[Idx].Tag);
 }
@@ -505,6 +636,63 @@ inline bool Die::hasChildren() const {
 inline Die::ChildIterator &Die::ChildIterator::operator++() {
   Idx = U->Dies[Idx].Next;
   return *this;
+}
+
+inline std::optional<uint64_t> FormValue::getAsUnsignedConstant() const {
+  using namespace llvm::dwarf;
+  switch (Form) {
+  case DW_FORM_data1:
+  case DW_FORM_data2:
+  case DW_FORM_data4:
+  case DW_FORM_data8:
+  case DW_FORM_udata:
+  case DW_FORM_implicit_const:
+  case DW_FORM_flag:
+  case DW_FORM_flag_present:
+    return V;
+  default:
+    return std::nullopt;
+  }
+}
+
+inline std::optional<int64_t> FormValue::getAsSignedConstant() const {
+  using namespace llvm::dwarf;
+  switch (Form) {
+  case DW_FORM_data1:
+    return int8_t(V);
+  case DW_FORM_data2:
+    return int16_t(V);
+  case DW_FORM_data4:
+    return int32_t(V);
+  case DW_FORM_udata:
+    if (V > uint64_t(INT64_MAX))
+      return std::nullopt;
+    return int64_t(V);
+  case DW_FORM_data8:
+  case DW_FORM_sdata:
+  case DW_FORM_implicit_const:
+  case DW_FORM_flag:
+  case DW_FORM_flag_present:
+    return int64_t(V);
+  default:
+    return std::nullopt;
+  }
+}
+
+inline const char *FormValue::cstr() const {
+  // The common forms here; the others, and every problem, in cstrSlow().
+  if (Form == llvm::dwarf::DW_FORM_string)
+    return Data;
+  if (Form == llvm::dwarf::DW_FORM_strp)
+    return U->cstrAt(U->File->section(Sec::Str), V);
+  return cstrSlow();
+}
+
+inline llvm::StringRef FormValue::str() const {
+  if (Form == llvm::dwarf::DW_FORM_string)
+    return llvm::StringRef(Data, V);
+  const char *S = cstr();
+  return S ? llvm::StringRef(S) : llvm::StringRef();
 }
 
 } // namespace input
