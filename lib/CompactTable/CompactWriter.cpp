@@ -18,9 +18,12 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/LEB128.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 
 #include <algorithm>
 
@@ -138,8 +141,17 @@ struct RowCode {
 /// recorded and the entry's NameEntryFlags.
 using NameKey = std::tuple<StringRef, uint64_t, StringRef, uint64_t>;
 
-unsigned ulebSize(uint64_t V) { return getULEB128Size(V); }
-unsigned slebSize(int64_t V) { return getSLEB128Size(V); }
+// Inline (LLVM's are out of line in its shared library): the row coder asks
+// for millions of sizes.
+unsigned ulebSize(uint64_t V) {
+  // 7 bits a byte: 1 + floor(log2(V) / 7), and 1 for 0.
+  return 1 + (63 - llvm::countl_zero(V | 1)) / 7;
+}
+unsigned slebSize(int64_t V) {
+  // The bits of V's value and its sign bit, 7 a byte.
+  uint64_t Magnitude = V < 0 ? ~uint64_t(V) : uint64_t(V);
+  return 1 + (64 - llvm::countl_zero(Magnitude)) / 7;
+}
 
 bool special(int LineBase, unsigned LineRange, uint64_t AddrDelta,
              int64_t LineDelta, uint8_t &Op) {
@@ -395,69 +407,96 @@ struct Writer {
   /// current one, an earlier one of the same file (the caller's line after
   /// an inlined callee's, in one file), or a new one.
   Error computeRows() {
-    Codes.assign(M.functions().size(), {});
-    for (size_t I = 0; I < M.functions().size(); ++I) {
-      const FunctionEntry &F = M.functions()[I];
-      ArrayRef<LineEntry> Lines = rows(I);
-      if (Lines.empty())
-        continue;
-      std::vector<RowCode> &Out = Codes[I];
-      Out.reserve(Lines.size());
-      FileHistory H;
-      const LineEntry &First = Lines.front();
-      if (First.Address < F.Range.Start)
-        return makeError("function '" + nameOf(F) + "': line row at 0x" +
-                         utohexstr(First.Address) + " before its start");
-      H.add(file(First.File), First.Line);
-      uint64_t PrevAddr = First.Address;
-      for (size_t R = 1; R < Lines.size(); ++R) {
-        const LineEntry &L = Lines[R];
-        if (L.Address < PrevAddr)
-          return makeError("function '" + nameOf(F) +
-                           "': line rows not ascending at 0x" +
-                           utohexstr(L.Address));
-        RowCode C;
-        C.AddrDelta = L.Address - PrevAddr;
-        C.Discriminator = L.Discriminator;
-        const uint32_t File = file(L.File);
-        auto Delta = [&](uint32_t Base) {
-          return int64_t(L.Line) - int64_t(Base);
-        };
-        // Cost and choice: -1 stays, 0 a new context, k >= 1 entry k.
-        unsigned Best = ~0u;
-        int Choice = -2;
-        if (H.Recent.front().first == File) {
-          Best = rowBytes(C.AddrDelta, Delta(H.Recent.front().second));
-          Choice = -1;
+    size_t N = M.functions().size();
+    Codes.assign(N, {});
+    // Each function's rows are coded on their own: in chunks on worker
+    // threads, the error of the first function in order reported.
+    constexpr size_t Chunk = 1024;
+    std::vector<std::string> Problems((N + Chunk - 1) / Chunk);
+    auto Run = [&](size_t C) {
+      for (size_t I = C * Chunk; I < std::min(N, (C + 1) * Chunk); ++I)
+        if (Error E = computeRowsOf(I)) {
+          Problems[C] = toString(std::move(E));
+          return;
         }
-        for (unsigned K = 1; K < H.Recent.size(); ++K) {
-          if (H.Recent[K].first != File)
-            continue;
-          unsigned Cost = (K == 1 ? 1 : 1 + ulebSize(K)) +
-                          rowBytes(C.AddrDelta, Delta(H.Recent[K].second));
-          if (Cost < Best) {
-            Best = Cost;
-            Choice = int(K);
-          }
-        }
-        const uint32_t CurrentLine = H.Recent.front().second;
-        if (Choice == -2) {
-          C.FileSwitch = true;
-          C.FileOperand = H.Recent.size() + uint64_t(File);
-          H.add(File, CurrentLine);
-        } else if (Choice > 0) {
-          C.FileSwitch = true;
-          C.FileOperand = unsigned(Choice);
-          H.select(unsigned(Choice));
-        }
-        C.LineDelta = Delta(H.Recent.front().second);
-        uint8_t Op;
-        if (!special(LineBase, LineRange, C.AddrDelta, C.LineDelta, Op))
-          H.push();
-        H.Recent.front().second = L.Line;
-        PrevAddr = L.Address;
-        Out.push_back(C);
+    };
+    if (Opts.Threads == 1 || Problems.size() <= 1) {
+      for (size_t C = 0; C < Problems.size(); ++C)
+        Run(C);
+    } else {
+      DefaultThreadPool Pool(hardware_concurrency(Opts.Threads));
+      for (size_t C = 0; C < Problems.size(); ++C)
+        Pool.async([&Run, C] { Run(C); });
+      Pool.wait();
+    }
+    for (const std::string &P : Problems)
+      if (!P.empty())
+        return makeError(P);
+    return Error::success();
+  }
+
+  /// The operations of function I's rows (computeRows).
+  Error computeRowsOf(size_t I) {
+    const FunctionEntry &F = M.functions()[I];
+    ArrayRef<LineEntry> Lines = rows(I);
+    if (Lines.empty())
+      return Error::success();
+    std::vector<RowCode> &Out = Codes[I];
+    Out.reserve(Lines.size());
+    FileHistory H;
+    const LineEntry &First = Lines.front();
+    if (First.Address < F.Range.Start)
+      return makeError("function '" + nameOf(F) + "': line row at 0x" +
+                       utohexstr(First.Address) + " before its start");
+    H.add(file(First.File), First.Line);
+    uint64_t PrevAddr = First.Address;
+    for (size_t R = 1; R < Lines.size(); ++R) {
+      const LineEntry &L = Lines[R];
+      if (L.Address < PrevAddr)
+        return makeError("function '" + nameOf(F) +
+                         "': line rows not ascending at 0x" +
+                         utohexstr(L.Address));
+      RowCode C;
+      C.AddrDelta = L.Address - PrevAddr;
+      C.Discriminator = L.Discriminator;
+      const uint32_t File = file(L.File);
+      auto Delta = [&](uint32_t Base) {
+        return int64_t(L.Line) - int64_t(Base);
+      };
+      // Cost and choice: -1 stays, 0 a new context, k >= 1 entry k.
+      unsigned Best = ~0u;
+      int Choice = -2;
+      if (H.Recent.front().first == File) {
+        Best = rowBytes(C.AddrDelta, Delta(H.Recent.front().second));
+        Choice = -1;
       }
+      for (unsigned K = 1; K < H.Recent.size(); ++K) {
+        if (H.Recent[K].first != File)
+          continue;
+        unsigned Cost = (K == 1 ? 1 : 1 + ulebSize(K)) +
+                        rowBytes(C.AddrDelta, Delta(H.Recent[K].second));
+        if (Cost < Best) {
+          Best = Cost;
+          Choice = int(K);
+        }
+      }
+      const uint32_t CurrentLine = H.Recent.front().second;
+      if (Choice == -2) {
+        C.FileSwitch = true;
+        C.FileOperand = H.Recent.size() + uint64_t(File);
+        H.add(File, CurrentLine);
+      } else if (Choice > 0) {
+        C.FileSwitch = true;
+        C.FileOperand = unsigned(Choice);
+        H.select(unsigned(Choice));
+      }
+      C.LineDelta = Delta(H.Recent.front().second);
+      uint8_t Op;
+      if (!special(LineBase, LineRange, C.AddrDelta, C.LineDelta, Op))
+        H.push();
+      H.Recent.front().second = L.Line;
+      PrevAddr = L.Address;
+      Out.push_back(C);
     }
     return Error::success();
   }

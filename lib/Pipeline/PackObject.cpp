@@ -28,6 +28,7 @@ Expected<std::string> encodeTable(const FunctionModel &Model,
   compact::WriteStats CWS;
   compact::WriteOptions Options;
   Options.Details = Details;
+  Options.Threads = Threads;
   Expected<std::string> Bytes = compact::encodeCompact(Model, &CWS, Options);
   // Compact's figures mapped onto GSYM's, for reports of either format.
   WS.Functions = CWS.Functions;

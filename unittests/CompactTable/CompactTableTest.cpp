@@ -386,6 +386,39 @@ TEST(CompactTable, Deterministic) {
   EXPECT_EQ(*EA, *EB);
 }
 
+TEST(CompactTable, ThreadsGiveTheSameBytesAndTheFirstError) {
+  // Enough functions for several chunks of rows coded on other threads.
+  auto Model = [](FunctionModel &M, std::vector<size_t> Broken) {
+    for (size_t I = 0; I < 5000; ++I) {
+      FunctionEntry F;
+      F.Name = M.saveString("f" + std::to_string(I));
+      uint64_t A = 0x1000 + I * 0x40;
+      F.Range = {A, A + 0x40};
+      F.Lines = {{A, 0, uint32_t(I % 97 + 1)},
+                 {A + 8, 0, uint32_t(I % 89 + 3)}};
+      if (llvm::is_contained(Broken, I))
+        F.Lines.push_back({A + 4, 0, 1}); // not ascending
+      M.addFunction(std::move(F));
+    }
+    // Not finalized: that would sort the broken rows. The functions are
+    // added in order.
+  };
+  FunctionModel Good;
+  Model(Good, {});
+  compact::WriteOptions One, Four;
+  Four.Threads = 4;
+  Expected<std::string> E1 = compact::encodeCompact(Good, nullptr, One);
+  Expected<std::string> E4 = compact::encodeCompact(Good, nullptr, Four);
+  ASSERT_TRUE(E1 && E4);
+  EXPECT_EQ(*E1, *E4);
+
+  FunctionModel Bad;
+  Model(Bad, {4100, 1500, 3000});
+  Expected<std::string> B = compact::encodeCompact(Bad, nullptr, Four);
+  ASSERT_FALSE(bool(B));
+  EXPECT_NE(toString(B.takeError()).find("'f1500'"), std::string::npos);
+}
+
 TEST(CompactTable, RandomModels) {
   std::mt19937 Gen(7);
   for (int Round = 0; Round < 20; ++Round) {

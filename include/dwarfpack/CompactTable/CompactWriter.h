@@ -51,6 +51,9 @@ struct WriteOptions {
   /// that differ only there are merged. A model without any (Breakpad
   /// input) is written without them whatever this says.
   bool Details = true;
+  /// Threads that code the functions' line rows (0: all cores). The bytes
+  /// do not depend on it.
+  unsigned Threads = 1;
 };
 
 /// Encodes a finalized model (sorted, disjoint, non-empty entries). Fails
