@@ -81,6 +81,7 @@ struct AnnotateTables {
   std::unique_ptr<AddressSymbolizer> Main, Running;
   SessionOptions Address;
   std::optional<TableStore> Store;
+  std::unique_ptr<DebugFileTables> StoreFill;
   std::optional<KernelModuleTables> Modules;
   std::optional<DsoTables> Dsos;
   std::optional<ProcMaps> Maps;
@@ -122,6 +123,10 @@ static int openAnnotateTables(AnnotateTables &A, const AnnotateArgs &Args,
     if (!sys::fs::is_directory(Args.Store))
       return reportError("'" + Args.Store + "': not a directory");
     A.Store.emplace(Args.Store, openSymbolizer);
+    // As for queries: a frame of a build-id the store lacks gets its table
+    // made from a debug file found or fetched.
+    if (int Status = setStoreFiller(*A.Store, A.StoreFill))
+      return Status;
   }
   TableStore *Store = A.Store ? &*A.Store : nullptr;
   // A running kernel's symbolizer answers its modules itself.

@@ -391,8 +391,8 @@ static int runSession(SessionTables &Modules, StringRef ModuleName,
 /// Where the store's missing tables come from: --debug-file-directory,
 /// then the servers of --debuginfod or DEBUGINFOD_URLS. Fill is kept by
 /// the caller for the run.
-static int setStoreFiller(TableStore &Tables,
-                          std::unique_ptr<DebugFileTables> &Fill) {
+int dwarfpack::tool::setStoreFiller(TableStore &Tables,
+                                    std::unique_ptr<DebugFileTables> &Fill) {
   if (!DebuginfodUrls.empty()) {
     if (!debuginfodAvailable())
       return reportError("--debuginfod: this dwarfpack was built without "

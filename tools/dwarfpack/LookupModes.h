@@ -10,8 +10,10 @@
 #ifndef DWARFPACK_TOOLS_LOOKUPMODES_H
 #define DWARFPACK_TOOLS_LOOKUPMODES_H
 
+#include "dwarfpack/Symbolize/Debuginfod.h"
 #include "dwarfpack/Symbolize/Frame.h"
 #include "dwarfpack/Symbolize/QuerySession.h"
+#include "dwarfpack/Symbolize/TableStore.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -34,6 +36,12 @@ llvm::cl::SubCommand &lookupSubCommand();
 int applyAddressOptions(SessionOptions &Opts, const AddressSymbolizer *Table,
                         llvm::StringRef TableFile,
                         std::unique_ptr<AddressSymbolizer> *Running = nullptr);
+
+/// Where --store's missing tables come from (--debug-file-directory,
+/// --debuginfod, DEBUGINFOD_URLS): sets Tables' filler, which Fill keeps
+/// for the run (null when there is none). 0 when it is fine, else the exit
+/// status (LookupCommand.cpp).
+int setStoreFiller(TableStore &Tables, std::unique_ptr<DebugFileTables> &Fill);
 
 /// What the options of every mode say that --annotate uses.
 struct AnnotateArgs {
