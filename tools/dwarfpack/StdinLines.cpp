@@ -1,0 +1,56 @@
+//===- StdinLines.cpp - Query lines from stdin, answers flushed when needed
+//===//
+
+#include "StdinLines.h"
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+namespace dwarfpack {
+namespace tool {
+
+bool StdinLines::next(std::string &Line) {
+  while (true) {
+    const char *B = Buf.data() + Begin;
+    if (const void *NL = std::memchr(B, '\n', End - Begin)) {
+      const char *E = static_cast<const char *>(NL);
+      Line.assign(B, E);
+      Begin += E - B + 1;
+      return true;
+    }
+    if (AtEnd || !fill()) {
+      if (Begin == End)
+        return false;
+      Line.assign(Buf.data() + Begin, Buf.data() + End);
+      Begin = End;
+      return true;
+    }
+  }
+}
+
+/// Reads more of stdin after what is left of the buffer; false at the end.
+bool StdinLines::fill() {
+  // Every line read so far has its answer: let whoever waits for it see it.
+  Out.flush();
+  if (Begin > 0) {
+    std::memmove(Buf.data(), Buf.data() + Begin, End - Begin);
+    End -= Begin;
+    Begin = 0;
+  }
+  if (Buf.size() - End < 4096)
+    Buf.resize(std::max<size_t>(64 * 1024, Buf.size() * 2));
+  ssize_t N;
+  do
+    N = ::read(STDIN_FILENO, Buf.data() + End, Buf.size() - End);
+  while (N < 0 && errno == EINTR);
+  if (N <= 0) {
+    AtEnd = true;
+    return false;
+  }
+  End += N;
+  return true;
+}
+
+} // namespace tool
+} // namespace dwarfpack

@@ -1,0 +1,42 @@
+//===- StdinLines.h - Query lines from stdin, answers flushed when needed -===//
+//
+// lookup and addr2line answer the lines of stdin. A program that writes one
+// query and waits must get its answer at once, so answers are flushed; but
+// a write per answer costs more than the lookup itself in a batch of a
+// million. So the output is flushed only before a read of stdin, that is,
+// when every line already read has been answered.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_TOOLS_STDINLINES_H
+#define DWARFPACK_TOOLS_STDINLINES_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace dwarfpack {
+namespace tool {
+
+class StdinLines {
+public:
+  /// Out is flushed before each read of stdin.
+  explicit StdinLines(llvm::raw_ostream &Out) : Out(Out) {}
+  /// The next line without its '\n' (the last line may have none); false
+  /// at the end of stdin or when it cannot be read.
+  bool next(std::string &Line);
+
+private:
+  bool fill();
+
+  llvm::raw_ostream &Out;
+  std::vector<char> Buf;
+  size_t Begin = 0, End = 0;
+  bool AtEnd = false;
+};
+
+} // namespace tool
+} // namespace dwarfpack
+
+#endif
