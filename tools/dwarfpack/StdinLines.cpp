@@ -13,7 +13,8 @@ namespace tool {
 bool StdinLines::next(std::string &Line) {
   while (true) {
     const char *B = Buf.data() + Begin;
-    if (const void *NL = std::memchr(B, '\n', End - Begin)) {
+    const void *NL = Begin < End ? std::memchr(B, '\n', End - Begin) : nullptr;
+    if (NL) {
       const char *E = static_cast<const char *>(NL);
       Line.assign(B, E);
       Begin += E - B + 1;
