@@ -542,8 +542,10 @@ struct Writer {
     // Keys are 32-bit: DenseMap reserves the two largest values of a key.
     DenseMap<uint32_t, uint64_t> Counts;
     bool AnyColumn = false;
-    for (const FunctionEntry &F : M.functions())
-      for (const LineEntry &L : F.Lines) {
+    // Over the rows written (rows()), which add rows of code without a
+    // line to the model's: every column encoded must have a code.
+    for (size_t I = 0; I < M.functions().size(); ++I)
+      for (const LineEntry &L : rows(I)) {
         ++Counts[L.Column];
         AnyColumn |= L.Column != 0;
       }

@@ -292,6 +292,38 @@ TEST(CompactTable, DetailsAreWhatTheModelSays) {
   EXPECT_NE(Dump.find(" discriminator 9 decl "), std::string::npos);
 }
 
+TEST(CompactTable, CodeBeforeTheFirstRowWhenEveryRowHasAColumn) {
+  // The row written for code before a function's first line row has column
+  // 0; no row of the model has: the column code must still have one for it
+  // (a kernel module's table crashed the writer).
+  FunctionModel M;
+  FunctionEntry F;
+  F.Name = M.saveString("f");
+  F.Range = {0x100, 0x200};
+  LineEntry L;
+  L.Address = 0x110;
+  L.Line = 7;
+  L.Column = 5;
+  F.Lines = {L};
+  F.LinesFrom = 0x110; // the rows start there, not at the function
+  M.addFunction(std::move(F));
+  WarningLog Log;
+  M.finalize(Log);
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  auto R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  Expected<LookupResult> Before = (*R)->lookup(0x104);
+  Expected<LookupResult> At = (*R)->lookup(0x110);
+  ASSERT_TRUE(Before && At);
+  ASSERT_EQ(Before->Frames.size(), 1u);
+  EXPECT_EQ(Before->Frames[0].Line, 0u);
+  EXPECT_EQ(Before->Frames[0].Column, 0u);
+  ASSERT_EQ(At->Frames.size(), 1u);
+  EXPECT_EQ(At->Frames[0].Line, 7u);
+  EXPECT_EQ(At->Frames[0].Column, 5u);
+}
+
 TEST(CompactTable, WithoutDetailsAnswersAsGsym) {
   // Rows that differ only in column or discriminator are merged, every
   // detail is dropped, and GSYM's answers (which have none) come out.
