@@ -174,6 +174,29 @@ struct FileHistory {
   }
 };
 
+/// A line table's first row: address, file (with details, its low bit
+/// says a discriminator follows) and line; the rows after it are coded as
+/// changes.
+Error readFirstRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
+                   uint64_t RecordOffset, uint64_t NumRows, LineEntry &Row) {
+  Row.Address = FuncStart + C.uleb();
+  uint64_t FileCode = C.uleb();
+  Row.Line = C.u32leb();
+  if (F.Details) {
+    if (FileCode & 1)
+      Row.Discriminator = C.u32leb();
+    FileCode >>= 1;
+  }
+  if (!C.ok() || NumRows == 0 || FileCode > UINT32_MAX)
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": truncated or empty line table");
+  Row.File = uint32_t(FileCode);
+  if (Row.Address < FuncStart)
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": first line row overflows the address space");
+  return Error::success();
+}
+
 template <typename Fn>
 Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
                 uint64_t FuncStart, uint64_t RecordOffset, uint64_t NumRows,
@@ -255,22 +278,8 @@ Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
                 Fn &&Callback) {
   const SpecialOpcodes &H = F.Special;
   LineEntry Row;
-  Row.Address = FuncStart + C.uleb();
-  uint64_t FileCode = C.uleb();
-  Row.Line = C.u32leb();
-  // With details the file id's low bit says a discriminator follows.
-  if (F.Details) {
-    if (FileCode & 1)
-      Row.Discriminator = C.u32leb();
-    FileCode >>= 1;
-  }
-  if (!C.ok() || NumRows == 0 || FileCode > UINT32_MAX)
-    return makeError("record at " + hexString(RecordOffset) +
-                     ": truncated or empty line table");
-  Row.File = uint32_t(FileCode);
-  if (Row.Address < FuncStart)
-    return makeError("record at " + hexString(RecordOffset) +
-                     ": first line row overflows the address space");
+  if (Error E = readFirstRow(C, F, FuncStart, RecordOffset, NumRows, Row))
+    return E;
   if (Error E = readColumn(Cols, F.Columns, RecordOffset, Row))
     return E;
   FileHistory Files;
@@ -356,21 +365,8 @@ Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
                      ": line table size runs past the record");
   Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
   LineEntry Row;
-  Row.Address = FuncStart + Rows.uleb();
-  uint64_t FileCode = Rows.uleb();
-  Row.Line = Rows.u32leb();
-  if (F.Details) {
-    if (FileCode & 1)
-      Row.Discriminator = Rows.u32leb();
-    FileCode >>= 1;
-  }
-  if (!Rows.ok() || NumRows == 0 || FileCode > UINT32_MAX)
-    return makeError("record at " + hexString(RecordOffset) +
-                     ": truncated or empty line table");
-  Row.File = uint32_t(FileCode);
-  if (Row.Address < FuncStart)
-    return makeError("record at " + hexString(RecordOffset) +
-                     ": first line row overflows the address space");
+  if (Error E = readFirstRow(Rows, F, FuncStart, RecordOffset, NumRows, Row))
+    return E;
   S.First = Row;
   S.Found = Row.Address <= Address;
   if (S.Found) {
