@@ -14,6 +14,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 
+#include <atomic>
+
 using namespace llvm;
 using llvm::support::endian::read32le;
 using llvm::support::endian::read64le;
@@ -736,6 +738,10 @@ Error decodeNode(const CompactReader &R, Cursor &C, uint64_t ParentBase,
 bool CompactReader::isCompact(StringRef Contents) {
   return Contents.size() >= 4 && read32le(Contents.data()) == Magic;
 }
+
+static std::atomic<uint64_t> NextReaderSerial{1};
+
+CompactReader::CompactReader() : Serial(NextReaderSerial++) {}
 
 Expected<std::unique_ptr<CompactReader>>
 CompactReader::create(std::unique_ptr<MemoryBuffer> Buffer) {
@@ -1633,8 +1639,8 @@ Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
   Out.Text.clear();
   Out.Spans.clear();
   Out.Frames.resize(Raw.size());
-  if (Out.NameReader != this || Out.NameBytes > FrameBuffer::NameCacheLimit)
-    Out.resetNames(this);
+  if (Out.NameReader != Serial || Out.NameBytes > FrameBuffer::NameCacheLimit)
+    Out.resetNames(Serial);
   // Paths expanded at open are referred to in place; names (and paths of
   // a table whose lists are read lazily) are expanded into Out.Text, and
   // referred to once it stops growing.
@@ -1733,7 +1739,10 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   LookupResult Result;
   Result.Address = Address;
   Result.HasDetails = Format.Details;
-  FrameBuffer Buf;
+  // Kept from one lookup of the thread to the next: most of a batch's
+  // names have been expanded by an earlier lookup, and expanding them
+  // again cost a sixth of a batch's time.
+  thread_local FrameBuffer Buf;
   if (Error E = lookupFrames(Address, Buf))
     return std::move(E);
   Result.Frames.resize(Buf.frames().size());

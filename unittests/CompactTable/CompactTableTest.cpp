@@ -381,6 +381,19 @@ TEST(CompactTable, FrameBufferAcrossReadersAndThreads) {
   ASSERT_FALSE(Buf.frames().empty());
   EXPECT_TRUE(Buf.frames().back().Name.ends_with("_b"));
 
+  // lookup() keeps each thread's expanded names from one call to the next:
+  // a reader made where a destroyed one was must not answer with the other
+  // one's names.
+  for (int I = 0; I < 8; ++I) {
+    auto R =
+        compact::CompactReader::create(MemoryBufferRef(I % 2 ? *CB : *CA, "x"));
+    ASSERT_TRUE(bool(R));
+    Expected<LookupResult> L = (*R)->lookup(Addr);
+    ASSERT_TRUE(L && !L->Frames.empty());
+    EXPECT_EQ(StringRef(L->Frames.back().FunctionName).ends_with("_b"),
+              I % 2 == 1);
+  }
+
   // One reader, several threads, a buffer each: the same answers as
   // lookup() (the first lookups race to build the function index).
   const compact::CompactReader &R = **RA;

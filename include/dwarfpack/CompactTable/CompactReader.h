@@ -164,7 +164,7 @@ private:
     uint32_t DeclFile = 0, DeclLine = 0;
     bool HasShort = false;
   };
-  void resetNames(const void *Reader) {
+  void resetNames(uint64_t Reader) {
     Names.clear();
     NameArena.Reset();
     NameBytes = 0;
@@ -172,7 +172,9 @@ private:
   }
 
   llvm::SmallVector<FrameRef, 8> Frames;
-  const void *NameReader = nullptr;
+  /// The serial number of the reader whose names are kept (0: none). Not
+  /// its address, which a later reader may be given.
+  uint64_t NameReader = 0;
   llvm::DenseMap<uint32_t, CachedName> Names;
   llvm::BumpPtrAllocator NameArena;
   size_t NameBytes = 0; ///< Held by NameArena.
@@ -246,7 +248,7 @@ public:
   llvm::ArrayRef<LoadSegment> loadSegments() const { return Segments; }
 
 private:
-  CompactReader() = default;
+  CompactReader();
   llvm::Error parse();
   /// Fills PathText/PathEnds and FileParts when the lists decode.
   void expandPathsAndFiles();
@@ -305,6 +307,8 @@ private:
   BlockBounds blockBounds(uint32_t Block) const;
 
   std::unique_ptr<llvm::MemoryBuffer> Owned;
+  /// Unique in the process: what a FrameBuffer's name cache belongs to.
+  const uint64_t Serial;
   llvm::StringRef Data;
   Header Hdr;
   uint32_t SecOff[NumSections] = {};
