@@ -15,6 +15,7 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
 
+#include <array>
 #include <cinttypes>
 #include <cstdlib>
 #include <cxxabi.h>
@@ -54,10 +55,10 @@ std::string ResultPrinter::displayName(StringRef Name) const {
   return llvm::demangle(Name);
 }
 
-std::string ResultPrinter::displayPath(StringRef Path) const {
+StringRef ResultPrinter::pathView(StringRef Path) const {
   if (Opts.Paths == PathStyle::BaseName)
-    return Path.substr(Path.rfind('/') + 1).str(); // npos + 1 is 0
-  return Path.str();
+    return Path.substr(Path.rfind('/') + 1); // npos + 1 is 0
+  return Path;
 }
 
 void ResultPrinter::beginList() {
@@ -103,9 +104,17 @@ static std::string binutilsName(ArrayRef<SourceFrame> F, size_t I,
   return Name;
 }
 
-std::vector<SourceFrame>
-ResultPrinter::selectFrames(const LookupResult &R) const {
-  std::vector<SourceFrame> F = R.Frames;
+ArrayRef<SourceFrame>
+ResultPrinter::selectFrames(const LookupResult &R,
+                            std::vector<SourceFrame> &Changed) const {
+  // Most answers print as the table gives them: no copy then.
+  if (Opts.Style != OutputStyle::Addr2Line &&
+      Opts.Functions == FunctionNames::Linkage &&
+      (Opts.Inlines || R.Frames.size() <= 1) &&
+      (R.Frames.empty() || !R.Frames.back().FileName.empty()))
+    return R.Frames;
+  std::vector<SourceFrame> &F = Changed;
+  F = R.Frames;
   if (F.empty())
     return F;
   if (Opts.Style == OutputStyle::Addr2Line) {
@@ -135,8 +144,10 @@ ResultPrinter::selectFrames(const LookupResult &R) const {
   // Short names come from DWARF only: llvm-symbolizer finds nothing for a
   // function the symbol table alone names (no file, no line).
   if (Opts.Functions == FunctionNames::Short && !R.HasDetails &&
-      F.size() == 1 && F[0].FileName.empty() && !F[0].Line)
-    return {};
+      F.size() == 1 && F[0].FileName.empty() && !F[0].Line) {
+    F.clear();
+    return F;
+  }
   if (Opts.Inlines || F.size() <= 1)
     return F;
   // GNU style asks for the inlined chain and keeps its innermost frame;
@@ -158,7 +169,8 @@ ResultPrinter::selectFrames(const LookupResult &R) const {
     if (One.FileName.empty())
       One.FileName = Fn.SymbolFileName;
   }
-  return {One};
+  F.assign(1, std::move(One));
+  return F;
 }
 
 std::string ResultPrinter::shortName(const SourceFrame &F) {
@@ -223,7 +235,7 @@ void ResultPrinter::printFooter() {
 }
 
 void ResultPrinter::printPlain(std::optional<uint64_t> Address,
-                               const std::vector<SourceFrame> &Frames) {
+                               ArrayRef<SourceFrame> Frames) {
   printHeader(Address);
   if (Frames.empty())
     printFrame(nullptr, false);
@@ -232,27 +244,131 @@ void ResultPrinter::printPlain(std::optional<uint64_t> Address,
   printFooter();
 }
 
-void ResultPrinter::forEachFrameMember(
-    const SourceFrame *F,
-    function_ref<void(StringRef, json::Value)> Member) const {
+template <typename MemberFn>
+void ResultPrinter::forEachFrameMember(const SourceFrame *F,
+                                       MemberFn &&Member) const {
   // In the order json::Object prints its keys (sorted), as llvm-symbolizer
   // does.
+  auto Number = [&](StringRef Key, uint64_t V) { Member(Key, V); };
+  auto String = [&](StringRef Key, StringRef V) { Member(Key, V); };
   bool Named = F && Opts.Functions != FunctionNames::None;
-  Member("Column", F ? F->Column : 0);
-  Member("Discriminator", F ? F->Discriminator : 0);
-  Member("FileName", F ? displayPath(F->FileName) : "");
-  Member("FunctionName", Named ? displayName(F->FunctionName) : "");
-  Member("Line", F ? F->Line : 0);
-  Member("StartAddress", F && F->HasStartAddress ? toHex(F->StartAddress) : "");
-  Member("StartFileName", F ? displayPath(F->StartFileName) : "");
-  Member("StartLine", F ? F->StartLine : 0);
+  Number("Column", F ? F->Column : 0);
+  Number("Discriminator", F ? F->Discriminator : 0);
+  String("FileName", F ? pathView(F->FileName) : "");
+  String("FunctionName", Named ? displayName(F->FunctionName) : "");
+  Number("Line", F ? F->Line : 0);
+  String("StartAddress", F && F->HasStartAddress ? toHex(F->StartAddress) : "");
+  String("StartFileName", F ? pathView(F->StartFileName) : "");
+  Number("StartLine", F ? F->StartLine : 0);
+}
+
+/// A member's value as a json::Value that owns its string, mended as
+/// llvm-symbolizer mends one that is not UTF-8 (json::Value asserts
+/// otherwise).
+static json::Value owned(uint64_t V) { return V; }
+static json::Value owned(StringRef V) {
+  return json::isUTF8(V) ? V.str() : json::fixUTF8(V);
 }
 
 json::Object ResultPrinter::frameToJSON(const SourceFrame *F) const {
   json::Object O;
-  forEachFrameMember(
-      F, [&](StringRef Key, json::Value V) { O[Key] = std::move(V); });
+  // The object keeps its strings: a copy, not the StringRef.
+  forEachFrameMember(F, [&](StringRef Key, auto V) { O[Key] = owned(V); });
   return O;
+}
+
+namespace {
+/// Writes JSON as json::OStream writes it unindented, without building a
+/// json::Value of each member: a batch of a million answers spends most of
+/// its time printing otherwise.
+class JSONLineWriter {
+public:
+  explicit JSONLineWriter(raw_ostream &OS) : OS(OS) {}
+  void objectBegin() {
+    comma();
+    OS << '{';
+    First = true;
+  }
+  void objectEnd() {
+    OS << '}';
+    First = false;
+  }
+  void arrayBegin(StringRef Key) {
+    key(Key);
+    OS << '[';
+    First = true;
+  }
+  void arrayEnd() {
+    OS << ']';
+    First = false;
+  }
+  void attribute(StringRef Key, StringRef V) {
+    key(Key);
+    string(V);
+  }
+  void attribute(StringRef Key, uint64_t V) {
+    key(Key);
+    OS << V;
+  }
+
+private:
+  void comma() {
+    if (!First)
+      OS << ',';
+    First = false;
+  }
+  void key(StringRef K) {
+    comma();
+    string(K);
+    OS << ':';
+  }
+  /// Bytes that json::OStream writes as they are.
+  static constexpr std::array<bool, 256> PlainBytes = [] {
+    std::array<bool, 256> T{};
+    for (unsigned C = 0x20; C < 0x7f; ++C)
+      T[C] = C != '"' && C != '\\';
+    return T;
+  }();
+
+  void string(StringRef S) {
+    bool Plain = true;
+    for (unsigned char C : S)
+      Plain &= PlainBytes[C];
+    if (Plain) {
+      OS << '"' << S << '"';
+      return;
+    }
+    // Escapes and mended UTF-8 exactly as json::OStream gives them.
+    if (json::isUTF8(S))
+      json::OStream(OS).value(S);
+    else
+      json::OStream(OS).value(json::fixUTF8(S));
+  }
+
+  raw_ostream &OS;
+  bool First = true;
+};
+} // namespace
+
+void ResultPrinter::printJSONLine(uint64_t Address,
+                                  ArrayRef<SourceFrame> Frames) {
+  JSONLineWriter J(OS);
+  J.objectBegin();
+  J.attribute("Address", toHex(Address));
+  J.attribute("ModuleName", Opts.ModuleName);
+  J.arrayBegin("Symbol");
+  auto Frame = [&](const SourceFrame *F) {
+    J.objectBegin();
+    forEachFrameMember(F, [&](StringRef Key, auto V) { J.attribute(Key, V); });
+    J.objectEnd();
+  };
+  if (Frames.empty())
+    Frame(nullptr);
+  for (const SourceFrame &F : Frames)
+    Frame(&F);
+  J.arrayEnd();
+  J.objectEnd();
+  OS << '\n';
 }
 
 json::Object ResultPrinter::requestToJSON(std::optional<uint64_t> Address,
@@ -267,19 +383,22 @@ json::Object ResultPrinter::requestToJSON(std::optional<uint64_t> Address,
 }
 
 void ResultPrinter::print(const LookupResult &Result) {
-  std::vector<SourceFrame> Frames = selectFrames(Result);
+  std::vector<SourceFrame> Changed;
+  ArrayRef<SourceFrame> Frames = selectFrames(Result, Changed);
   if (Opts.Style != OutputStyle::JSON) {
     printPlain(Result.Address, Frames);
     return;
   }
+  if (!List && !Opts.Pretty)
+    return printJSONLine(Result.Address, Frames);
   if (!List) {
-    // Written as it is made, not built as a json::Object first: an answer
-    // of a batch costs about a third of the time that way.
-    json::OStream J(OS, Opts.Pretty ? 2 : 0);
+    // Indented by json::OStream, still written as it is made rather than
+    // built as a json::Object first.
+    json::OStream J(OS, 2);
     auto Frame = [&](const SourceFrame *F) {
       J.object([&] {
         forEachFrameMember(
-            F, [&](StringRef Key, json::Value V) { J.attribute(Key, V); });
+            F, [&](StringRef Key, auto V) { J.attribute(Key, owned(V)); });
       });
     };
     J.object([&] {
@@ -335,9 +454,9 @@ void ResultPrinter::printSymbol(StringRef SymName,
   if (Style != OutputStyle::JSON)
     Opts.Style = OutputStyle::LLVM;
   std::vector<SourceFrame> Frames;
+  std::vector<SourceFrame> Changed;
   for (const LookupResult &M : Matches)
-    for (SourceFrame &F : selectFrames(M))
-      Frames.push_back(std::move(F));
+    llvm::append_range(Frames, selectFrames(M, Changed));
   Opts = Saved;
   if (Style != OutputStyle::JSON) {
     if (Frames.empty())

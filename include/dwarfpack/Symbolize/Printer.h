@@ -133,22 +133,30 @@ public:
   /// short or not).
   std::string displayName(llvm::StringRef Name) const;
   /// The displayed form of a source path under these options.
-  std::string displayPath(llvm::StringRef Path) const;
+  std::string displayPath(llvm::StringRef Path) const {
+    return pathView(Path).str();
+  }
 
 private:
-  std::vector<SourceFrame> selectFrames(const LookupResult &R) const;
+  /// The frames to print of R: R's own when they print as they are, else
+  /// the changed copies put in Changed.
+  llvm::ArrayRef<SourceFrame>
+  selectFrames(const LookupResult &R, std::vector<SourceFrame> &Changed) const;
   /// The frame's name with --functions=short.
   static std::string shortName(const SourceFrame &F);
   void printHeader(std::optional<uint64_t> Address);
   void printFrame(const SourceFrame *F, bool Inlined);
   void printFooter();
   void printPlain(std::optional<uint64_t> Address,
-                  const std::vector<SourceFrame> &Frames);
-  /// Calls Member with each member of the frame's JSON object, in order.
-  void forEachFrameMember(
-      const SourceFrame *F,
-      llvm::function_ref<void(llvm::StringRef, llvm::json::Value)> Member)
-      const;
+                  llvm::ArrayRef<SourceFrame> Frames);
+  /// The part of Path that is printed (a substring).
+  llvm::StringRef pathView(llvm::StringRef Path) const;
+  /// Calls Member(Key, Value) with each member of the frame's JSON object,
+  /// in order; Value is a uint64_t or a StringRef valid during the call.
+  template <typename MemberFn>
+  void forEachFrameMember(const SourceFrame *F, MemberFn &&Member) const;
+  /// One answer as one line of JSON, written as it is made.
+  void printJSONLine(uint64_t Address, llvm::ArrayRef<SourceFrame> Frames);
   llvm::json::Object frameToJSON(const SourceFrame *F) const;
   llvm::json::Object requestToJSON(std::optional<uint64_t> Address,
                                    llvm::StringRef SymName) const;
