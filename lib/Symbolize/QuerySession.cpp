@@ -136,7 +136,8 @@ void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
   if (Command == QueryCommand::Frame) {
     if (!WarnedFrame)
       warn("FRAME: tables record no local variables; every FRAME query "
-           "answers the unknown answer");
+           "answers the unknown answer",
+           "FRAME"); // once for every thread's session too
     WarnedFrame = true;
     P.printNoLocals(Value);
     return;

@@ -15,6 +15,7 @@
 
 #include "dwarfpack/Symbolize/InputLine.h"
 #include "dwarfpack/Symbolize/Printer.h"
+#include "dwarfpack/Symbolize/QueryBatch.h"
 #include "dwarfpack/Symbolize/QuerySession.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -74,6 +75,12 @@ static cl::opt<bool> Basenames("basenames",
 static cl::alias BasenamesS("s", cl::desc("Alias for --basenames"),
                             cl::aliasopt(Basenames), cl::Grouping);
 
+static cl::opt<unsigned> NumThreads(
+    "num-threads",
+    cl::desc("Threads that answer the lines of stdin (default: all cores); "
+             "the output does not depend on it"),
+    cl::init(0), cl::sub(Addr2lineSub), cl::cat(category()));
+
 static int runAddr2line() {
   Expected<OpenedTable> T = openLookupTable(Exe);
   if (!T)
@@ -92,18 +99,23 @@ static int runAddr2line() {
   InputLine Fixed;
   QueryModule &M = cantFail(Tables.find(Fixed));
   StringSet<> Warned;
-  QuerySession Session(Tables, P, SessionOptions(), [&](const QueryWarning &W) {
+  QueryWarningFn Warn = [&](const QueryWarning &W) {
     if (W.Once.empty() || Warned.insert(W.Once).second)
       reportWarning(W.Message);
-  });
+  };
+  QuerySession Session(Tables, P, SessionOptions(), Warn);
   for (const std::string &A : Addresses)
     Session.answerAddress(M, parseAddr2LineAddress(A));
   if (!Addresses.empty())
     return 0;
-  std::string Line;
+  QueryBatch Batch(Tables, PO, SessionOptions(), NumThreads);
+  auto Answer = [](QuerySession &S, StringRef Line) {
+    S.answerAddress(*S.tables().fixed(), parseAddr2LineAddress(Line));
+  };
   StdinLines In(outs());
-  while (In.next(Line))
-    Session.answerAddress(M, parseAddr2LineAddress(Line));
+  std::vector<StringRef> Lines;
+  while (In.next(Lines))
+    Batch.answer(Lines, Answer, outs(), Warn);
   return 0;
 }
 

@@ -25,6 +25,7 @@
 #include "dwarfpack/Symbolize/Debuginfod.h"
 #include "dwarfpack/Symbolize/KernelSymbolizer.h"
 #include "dwarfpack/Symbolize/Printer.h"
+#include "dwarfpack/Symbolize/QueryBatch.h"
 #include "dwarfpack/Symbolize/QuerySession.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
@@ -68,6 +69,12 @@ static cl::alias ObjExe("exe", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 static cl::alias ObjE("e", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 // llvm-symbolizer's options. Where it has an option and its negation,
 // the last one given counts, as in llvm-symbolizer.
+static cl::opt<unsigned> NumThreads(
+    "num-threads",
+    cl::desc("Threads that answer the lines of stdin when one table answers "
+             "them all (default: all cores); the output does not depend on "
+             "it"),
+    cl::init(0), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<bool>
     Inlines("inlines",
             cl::desc("Print every inlined frame (the default; also -i)"),
@@ -281,24 +288,23 @@ private:
   StringSet<> Seen;
 };
 
-/// Answers each query of the command line, or each line of stdin at once
-/// (flushed), through Session.
-static void runQueries(QuerySession &Session, ResultPrinter &P,
-                       ArrayRef<std::string> Queries) {
-  if (!Queries.empty()) {
-    P.beginList();
-    for (const std::string &Q : Queries)
-      Session.answerLine(Q);
-    P.endList();
-    return;
-  }
-  std::string Line;
-  StdinLines In(outs());
-  while (In.next(Line)) {
+/// Answers the lines of stdin through Modules, each batch that has
+/// arrived at once (flushed), on --num-threads threads.
+static void runStdinQueries(SessionTables &Modules, const PrinterOptions &PO,
+                            SessionOptions Opts, const QueryWarningFn &Warn) {
+  QueryBatch Batch(Modules, PO, Opts, NumThreads);
+  auto Answer = [](QuerySession &Session, StringRef Line) {
+    if (!Line.contains('\r'))
+      return Session.answerLine(Line);
     // As llvm-symbolizer: line ends go, wherever they are.
-    llvm::erase_if(Line, [](char C) { return C == '\r' || C == '\n'; });
-    Session.answerLine(Line);
-  }
+    std::string Kept = Line.str();
+    llvm::erase(Kept, '\r');
+    Session.answerLine(Kept);
+  };
+  StdinLines In(outs());
+  std::vector<StringRef> Lines;
+  while (In.next(Lines))
+    Batch.answer(Lines, Answer, outs(), Warn);
 }
 
 /// A message about an input of a running kernel, naming the input by the
@@ -380,11 +386,18 @@ static int runSession(SessionTables &Modules, StringRef ModuleName,
   if (!PO)
     return reportError(PO.takeError());
   Opts.FileOffsets = FileOffsets;
+  WarningPrinter Warnings;
+  auto Warn = [&](const QueryWarning &W) { Warnings(W); };
+  if (Queries.empty()) {
+    runStdinQueries(Modules, *PO, Opts, Warn);
+    return 0;
+  }
   ResultPrinter P(outs(), std::move(*PO));
-  WarningPrinter Warn;
-  QuerySession Session(Modules, P, Opts,
-                       [&](const QueryWarning &W) { Warn(W); });
-  runQueries(Session, P, Queries);
+  QuerySession Session(Modules, P, Opts, Warn);
+  P.beginList();
+  for (const std::string &Q : Queries)
+    Session.answerLine(Q);
+  P.endList();
   return 0;
 }
 

@@ -10,20 +10,24 @@
 namespace dwarfpack {
 namespace tool {
 
-bool StdinLines::next(std::string &Line) {
+bool StdinLines::next(std::vector<llvm::StringRef> &Lines) {
+  Lines.clear();
   while (true) {
-    const char *B = Buf.data() + Begin;
-    const void *NL = Begin < End ? std::memchr(B, '\n', End - Begin) : nullptr;
-    if (NL) {
-      const char *E = static_cast<const char *>(NL);
-      Line.assign(B, E);
-      Begin += E - B + 1;
-      return true;
+    const char *B = Buf.data() + Begin, *E = Buf.data() + End;
+    while (B < E) {
+      const char *NL = static_cast<const char *>(std::memchr(B, '\n', E - B));
+      if (!NL)
+        break;
+      Lines.emplace_back(B, NL - B);
+      B = NL + 1;
     }
+    Begin = B - Buf.data();
+    if (!Lines.empty())
+      return true;
     if (AtEnd || !fill()) {
       if (Begin == End)
         return false;
-      Line.assign(Buf.data() + Begin, Buf.data() + End);
+      Lines.emplace_back(Buf.data() + Begin, End - Begin);
       Begin = End;
       return true;
     }

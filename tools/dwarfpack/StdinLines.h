@@ -11,9 +11,9 @@
 #ifndef DWARFPACK_TOOLS_STDINLINES_H
 #define DWARFPACK_TOOLS_STDINLINES_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <string>
 #include <vector>
 
 namespace dwarfpack {
@@ -23,9 +23,10 @@ class StdinLines {
 public:
   /// Out is flushed before each read of stdin.
   explicit StdinLines(llvm::raw_ostream &Out) : Out(Out) {}
-  /// The next line without its '\n' (the last line may have none); false
-  /// at the end of stdin or when it cannot be read.
-  bool next(std::string &Line);
+  /// The lines that have arrived (at least one, reading stdin if none
+  /// has), without their '\n' (the last line may have none), valid until
+  /// the next call; false at the end of stdin or when it cannot be read.
+  bool next(std::vector<llvm::StringRef> &Lines);
 
 private:
   bool fill();

@@ -56,6 +56,8 @@ public:
   void setStore(TableStore &Store,
                 std::optional<llvm::SmallVector<uint8_t, 20>> BuildId);
 
+  /// The module of every query, when setFixed gave one; else nullptr.
+  QueryModule *fixed() { return Fixed ? &*Fixed : nullptr; }
   /// What a query line may name.
   LineModules lineModules() const;
   /// The module Q asks about, as answers name it: a build-id in upper-case
@@ -104,6 +106,8 @@ public:
   /// line prints the `??` record without a warning (llvm-symbolizer's
   /// liveness probe).
   void answerLine(llvm::StringRef Line);
+  /// The tables the session answers from.
+  SessionTables &tables() { return Modules; }
   /// Prints the answer for Value (an address, or with FileOffsets a file
   /// offset) in Module.
   void answerAddress(QueryModule &Module, uint64_t Value,

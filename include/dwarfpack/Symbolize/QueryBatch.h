@@ -1,0 +1,64 @@
+//===- QueryBatch.h - Answering batches of query lines on threads ---------===//
+//
+// A profiler's batch of a million addresses spends its time in lookups and
+// in printing their answers, and both can run on several threads when every
+// query is answered from one table, which readers share between threads
+// (tables opened as queries name them are not: those lines are answered on
+// the caller's thread). Each thread answers a contiguous part of the batch
+// through a session and printer of its own; the answers are then written
+// in the order of the lines, so that the output is byte for byte what one
+// session answering the lines in turn prints, at any thread count, and the
+// warnings are passed on in that order too.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_SYMBOLIZE_QUERYBATCH_H
+#define DWARFPACK_SYMBOLIZE_QUERYBATCH_H
+
+#include "dwarfpack/Symbolize/Printer.h"
+#include "dwarfpack/Symbolize/QuerySession.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
+
+namespace dwarfpack {
+
+class QueryBatch {
+public:
+  /// Answers one line through a thread's session (which prints to that
+  /// thread's part of the output).
+  using AnswerFn = std::function<void(QuerySession &, llvm::StringRef Line)>;
+
+  /// Threads: 0 for every core. The sessions answer through Tables (which
+  /// must outlive this), with Printer's and Session's options.
+  QueryBatch(SessionTables &Tables, const PrinterOptions &Printer,
+             SessionOptions Session, unsigned Threads);
+  ~QueryBatch();
+
+  /// Answers every line of Lines through Answer, then writes the answers
+  /// to OS and passes the warnings to Warn, both in the order of the lines.
+  /// The sessions live from one batch to the next, as one session would.
+  void answer(llvm::ArrayRef<llvm::StringRef> Lines, const AnswerFn &Answer,
+              llvm::raw_ostream &OS, const QueryWarningFn &Warn);
+
+  /// How many threads answer a large batch.
+  unsigned threads() const { return Workers.size(); }
+
+private:
+  struct Worker;
+  std::vector<std::unique_ptr<Worker>> Workers;
+  std::unique_ptr<llvm::ThreadPoolInterface> Pool;
+};
+
+} // namespace dwarfpack
+
+#endif

@@ -1,0 +1,141 @@
+//===- QueryBatchTest.cpp - Batches answered on threads -------------------===//
+
+#include "dwarfpack/Symbolize/QueryBatch.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace dwarfpack;
+using namespace llvm;
+
+namespace {
+
+/// Function I spans [I * 0x100, I * 0x100 + 0x80), named fI; addresses
+/// that are multiples of 0x1000 hit a corrupt record (an error). Read-only:
+/// threads share it.
+class StripedTable : public AddressSymbolizer {
+public:
+  Expected<LookupResult> lookup(uint64_t A) const override {
+    if (A % 0x1000 == 0)
+      return createStringError(inconvertibleErrorCode(),
+                               "corrupt record at " + Twine(A));
+    LookupResult R;
+    R.Address = A;
+    if (A % 0x100 < 0x80) {
+      SourceFrame F;
+      F.FunctionName = ("f" + Twine(A / 0x100)).str();
+      F.FileName = "/src/striped.c";
+      F.Line = static_cast<uint32_t>(A % 0x100);
+      F.StartAddress = A - A % 0x100;
+      R.Frames.push_back(F);
+    }
+    return R;
+  }
+  Error
+  forEachFunction(function_ref<void(uint64_t, StringRef)> Fn) const override {
+    for (uint64_t I = 0; I < 64; ++I)
+      Fn(I * 0x100, ("f" + Twine(I)).str());
+    return Error::success();
+  }
+};
+
+/// Lines of every kind a session answers: addresses in and out of
+/// functions, errors, symbols, empty lines and lines that are not queries.
+std::vector<std::string> queryLines() {
+  std::vector<std::string> Lines;
+  for (unsigned I = 0; I < 3000; ++I) {
+    switch (I % 7) {
+    case 0:
+      Lines.push_back("0x" + utohexstr(I * 0x40));
+      break;
+    case 1:
+      Lines.push_back("0x" + utohexstr((I % 64) * 0x1000)); // an error
+      break;
+    case 2:
+      Lines.push_back("f" + std::to_string(I % 70) + "+3"); // by symbol
+      break;
+    case 3:
+      Lines.push_back("");
+      break;
+    case 4:
+      Lines.push_back("not a query " + std::to_string(I));
+      break;
+    default:
+      Lines.push_back(std::to_string(I * 13));
+    }
+  }
+  return Lines;
+}
+
+/// Everything a batch run prints, warnings in the same stream where a
+/// tool's reportWarning puts them.
+std::string runBatch(unsigned Threads, OutputStyle Style) {
+  StripedTable Table;
+  SessionTables Tables;
+  Tables.setFixed(Table, "striped");
+  PrinterOptions PO;
+  PO.Style = Style;
+  PO.ModuleName = "striped";
+  QueryBatch Batch(Tables, PO, SessionOptions(), Threads);
+  std::string Out;
+  raw_string_ostream OS(Out);
+  auto Warn = [&](const QueryWarning &W) {
+    OS << "warning: " << W.Message << '\n';
+  };
+  auto Answer = [](QuerySession &S, StringRef Line) { S.answerLine(Line); };
+  std::vector<std::string> All = queryLines();
+  // Batches of several sizes, as reads of stdin give them.
+  size_t At = 0;
+  for (size_t Size : {1u, 700u, 3u, 2000u, 10000u}) {
+    std::vector<StringRef> Lines(All.begin() + At,
+                                 All.begin() + std::min(At + Size, All.size()));
+    Batch.answer(Lines, Answer, OS, Warn);
+    At = std::min(At + Size, All.size());
+  }
+  return Out;
+}
+
+/// The same lines answered by one session, one after the other.
+std::string runSerial(OutputStyle Style) {
+  StripedTable Table;
+  SessionTables Tables;
+  Tables.setFixed(Table, "striped");
+  PrinterOptions PO;
+  PO.Style = Style;
+  PO.ModuleName = "striped";
+  std::string Out;
+  raw_string_ostream OS(Out);
+  ResultPrinter P(OS, PO);
+  QuerySession S(Tables, P, SessionOptions(), [&](const QueryWarning &W) {
+    OS << "warning: " << W.Message << '\n';
+  });
+  for (const std::string &Line : queryLines())
+    S.answerLine(Line);
+  return Out;
+}
+
+TEST(QueryBatch, SameOutputAndWarningsAsOneSessionAtAnyThreadCount) {
+  for (OutputStyle Style : {OutputStyle::LLVM, OutputStyle::JSON}) {
+    std::string Want = runSerial(Style);
+    ASSERT_NE(Want.find("warning: 'striped': corrupt record"),
+              std::string::npos);
+    ASSERT_NE(Want.find("f3"), std::string::npos);
+    for (unsigned Threads : {1u, 2u, 4u})
+      EXPECT_EQ(runBatch(Threads, Style), Want) << "threads " << Threads;
+  }
+}
+
+TEST(QueryBatch, TablesNamedByQueriesAreAnsweredOnOneThread) {
+  SessionTables ByPath;
+  EXPECT_EQ(QueryBatch(ByPath, PrinterOptions(), SessionOptions(), 4).threads(),
+            1u);
+  StripedTable Table;
+  SessionTables Fixed;
+  Fixed.setFixed(Table, "striped");
+  EXPECT_EQ(QueryBatch(Fixed, PrinterOptions(), SessionOptions(), 4).threads(),
+            4u);
+}
+
+} // namespace
