@@ -18,8 +18,12 @@ struct QueryBatch::Worker {
       : Out(Text), Printer(Out, PO),
         Session(Copy ? Own : Shared, Printer, SO,
                 [this](const QueryWarning &W) {
+                  Out.flush();
                   Warnings.push_back({W, Text.size()});
                 }) {
+    // An answer is written in many small pieces: buffered, they cost a
+    // copy each instead of a call.
+    Out.SetBufferSize(64 * 1024);
     if (Copy)
       Own.setFixed(*Shared.fixed()->Table, Shared.fixed()->Name);
   }
@@ -27,6 +31,7 @@ struct QueryBatch::Worker {
   void answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer) {
     for (StringRef Line : Lines)
       Answer(Session, Line);
+    Out.flush();
   }
 
   SessionTables Own;
