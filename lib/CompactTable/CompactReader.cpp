@@ -1737,18 +1737,27 @@ static void joinInto(StringRef D, StringRef B, std::string &Out) {
 
 Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   LookupResult Result;
+  if (Error E = lookupInto(Address, Result))
+    return std::move(E);
+  return Result;
+}
+
+Error CompactReader::lookupInto(uint64_t Address, LookupResult &Result) const {
   Result.Address = Address;
   Result.HasDetails = Format.Details;
+  Result.StartSlide = 0;
   // Kept from one lookup of the thread to the next: most of a batch's
   // names have been expanded by an earlier lookup, and expanding them
   // again cost a sixth of a batch's time.
   thread_local FrameBuffer Buf;
   if (Error E = lookupFrames(Address, Buf))
-    return std::move(E);
+    return E;
   Result.Frames.resize(Buf.frames().size());
   for (size_t I = 0; I < Buf.frames().size(); ++I) {
     const FrameRef &F = Buf.frames()[I];
     SourceFrame &S = Result.Frames[I];
+    // Assigned, not made anew: the strings keep their storage from an
+    // earlier lookup into the same Result.
     S.FunctionName.assign(F.Name.data(), F.Name.size());
     joinInto(F.Dir, F.Base, S.FileName);
     S.Line = F.Line;
@@ -1763,10 +1772,14 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
     S.DwarfName.assign(F.DwarfName.data(), F.DwarfName.size());
     S.HasDwarfName = F.HasDwarfName;
     S.HasDwarfStart = F.HasDwarfStart;
+    S.SymbolFileName.clear();
     if (!F.SymbolDir.empty() || !F.SymbolBase.empty())
       joinInto(F.SymbolDir, F.SymbolBase, S.SymbolFileName);
+    S.Size.reset();
+    S.Module.clear();
+    S.SymbolType = 0;
   }
-  return Result;
+  return Error::success();
 }
 
 Expected<DecodedFunction>

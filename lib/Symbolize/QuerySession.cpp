@@ -147,15 +147,14 @@ void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
     return;
   if (Command == QueryCommand::Data)
     return answerData(M, Value, *Addr);
-  Expected<LookupResult> R = M.Table->lookup(*Addr);
-  if (!R) {
-    std::string Msg = toString(R.takeError());
+  if (Error E = M.Table->lookupInto(*Addr, Answer)) {
+    std::string Msg = toString(std::move(E));
     warn("'" + M.Name + "': " + Msg);
     P.printError(Value, Msg);
     return;
   }
-  R->Address = Value; // printed as queried, as llvm-symbolizer does
-  P.print(*R);
+  Answer.Address = Value; // printed as queried, as llvm-symbolizer does
+  P.print(Answer);
 }
 
 void QuerySession::answerData(QueryModule &M, uint64_t Value,

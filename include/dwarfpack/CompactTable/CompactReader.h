@@ -234,6 +234,7 @@ public:
                                     FunctionLocation &Loc) const;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+  llvm::Error lookupInto(uint64_t Address, LookupResult &Result) const override;
   /// lookup() without allocating per frame: the frames in Out, their
   /// strings in the table or in Out (FrameRef). Not found: no frames.
   llvm::Error lookupFrames(uint64_t Address, FrameBuffer &Out) const;

@@ -97,6 +97,16 @@ public:
   /// Looks one address up. Not finding it is not an error; a corrupt record
   /// found on the way is.
   virtual llvm::Expected<LookupResult> lookup(uint64_t Address) const = 0;
+  /// Looks one address up into Result, as lookup() does, reusing Result's
+  /// storage (its frames and their strings): what a loop of lookups calls.
+  /// Result is left unspecified by an error.
+  virtual llvm::Error lookupInto(uint64_t Address, LookupResult &Result) const {
+    llvm::Expected<LookupResult> R = lookup(Address);
+    if (!R)
+      return R.takeError();
+    Result = std::move(*R);
+    return llvm::Error::success();
+  }
   /// The build-id the table records; empty when none.
   virtual llvm::ArrayRef<uint8_t> uuid() const { return {}; }
   /// The address at which byte Offset of the module's file is loaded

@@ -129,6 +129,8 @@ private:
   SessionOptions Opts;
   QueryWarningFn Warn;
   bool WarnedFrame = false;
+  /// The last answer by address: its storage serves the next one.
+  LookupResult Answer;
   /// Modules that could not be opened (by name).
   llvm::StringSet<> Failed;
 };
