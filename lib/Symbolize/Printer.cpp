@@ -31,6 +31,28 @@ ResultPrinter::~ResultPrinter() = default;
 
 static std::string toHex(uint64_t V) { return "0x" + utohexstr(V, true); }
 
+namespace {
+/// "0x" and V in lower-case hex, as toHex(), without allocating.
+class HexText {
+public:
+  explicit HexText(uint64_t V) {
+    char *P = std::end(Buf);
+    do {
+      *--P = "0123456789abcdef"[V & 15];
+      V >>= 4;
+    } while (V);
+    *--P = 'x';
+    *--P = '0';
+    Text = StringRef(P, std::end(Buf) - P);
+  }
+  operator StringRef() const { return Text; }
+
+private:
+  char Buf[18];
+  StringRef Text;
+};
+} // namespace
+
 /// Name demangled by the C++ runtime's demangler (GCC's, as binutils'), or
 /// as it is when it is not a mangled name.
 static std::string gnuDemangle(StringRef Name) {
@@ -43,16 +65,26 @@ static std::string gnuDemangle(StringRef Name) {
 }
 
 std::string ResultPrinter::displayName(StringRef Name) const {
-  // Short names are chosen with the frames (selectFrames).
-  if (Opts.Functions == FunctionNames::Short)
-    return Name.str();
+  std::string Storage;
+  return displayName(Name, Storage).str();
+}
+
+StringRef ResultPrinter::displayName(StringRef Name,
+                                     std::string &Storage) const {
+  // Short names are chosen with the frames (selectFrames). Only names that
+  // start so can be mangled (Itanium, Rust and D names with '_', MSVC's
+  // with '?', type info with '.'): the others print as they are, without
+  // a copy (and a C function named 'f' is not the type "float" to the C++
+  // runtime's demangler).
+  bool MaybeMangled =
+      !Name.empty() && (Name[0] == '_' || Name[0] == '?' || Name[0] == '.');
+  if (Opts.Functions == FunctionNames::Short || !Opts.Demangle || !MaybeMangled)
+    return Name;
   // addr2line demangles with the GNU demangler (lambdas as
   // {lambda(...)#1}, not LLVM's 'lambda'(...)).
-  if (Opts.Style == OutputStyle::Addr2Line && Opts.Demangle)
-    return gnuDemangle(Name);
-  if (!Opts.Demangle)
-    return Name.str();
-  return llvm::demangle(Name);
+  Storage = Opts.Style == OutputStyle::Addr2Line ? gnuDemangle(Name)
+                                                 : llvm::demangle(Name);
+  return Storage;
 }
 
 StringRef ResultPrinter::pathView(StringRef Path) const {
@@ -255,9 +287,13 @@ void ResultPrinter::forEachFrameMember(const SourceFrame *F,
   Number("Column", F ? F->Column : 0);
   Number("Discriminator", F ? F->Discriminator : 0);
   String("FileName", F ? pathView(F->FileName) : "");
-  String("FunctionName", Named ? displayName(F->FunctionName) : "");
+  std::string Demangled;
+  String("FunctionName",
+         Named ? displayName(F->FunctionName, Demangled) : StringRef());
   Number("Line", F ? F->Line : 0);
-  String("StartAddress", F && F->HasStartAddress ? toHex(F->StartAddress) : "");
+  String("StartAddress", F && F->HasStartAddress
+                             ? StringRef(HexText(F->StartAddress))
+                             : StringRef());
   String("StartFileName", F ? pathView(F->StartFileName) : "");
   Number("StartLine", F ? F->StartLine : 0);
 }
@@ -354,7 +390,7 @@ void ResultPrinter::printJSONLine(uint64_t Address,
                                   ArrayRef<SourceFrame> Frames) {
   JSONLineWriter J(OS);
   J.objectBegin();
-  J.attribute("Address", toHex(Address));
+  J.attribute("Address", HexText(Address));
   J.attribute("ModuleName", Opts.ModuleName);
   J.arrayBegin("Symbol");
   auto Frame = [&](const SourceFrame *F) {

@@ -132,6 +132,9 @@ public:
   /// The displayed form of a name under these options (demangled or not,
   /// short or not).
   std::string displayName(llvm::StringRef Name) const;
+  /// Same, without a copy when the name prints as it is; else the
+  /// displayed form is put in Storage.
+  llvm::StringRef displayName(llvm::StringRef Name, std::string &Storage) const;
   /// The displayed form of a source path under these options.
   std::string displayPath(llvm::StringRef Path) const {
     return pathView(Path).str();
