@@ -1354,31 +1354,53 @@ const CompactReader::FunctionIndex &CompactReader::functionIndex() const {
             L.RecordEnd > UINT32_MAX)
           return;
         I.Starts.push_back(uint32_t(Start));
-        I.Sizes.push_back(uint32_t(L.Size));
-        I.RecordOffsets.push_back(uint32_t(L.RecordOffset));
-        I.RecordEnds.push_back(uint32_t(L.RecordEnd));
+        I.Entries.push_back({uint32_t(L.Size), uint32_t(L.RecordOffset),
+                             uint32_t(L.RecordEnd)});
       }
     }
+    fillBuckets(I);
     Index = std::move(I);
   });
   return Index;
 }
 
+void CompactReader::fillBuckets(FunctionIndex &I) {
+  if (I.Starts.empty())
+    return;
+  const uint64_t Span = uint64_t(I.Starts.back()) + 1;
+  while ((Span >> I.BucketShift) > I.Starts.size())
+    ++I.BucketShift;
+  const size_t NumBuckets = size_t(Span >> I.BucketShift) + 1;
+  I.Buckets.resize(NumBuckets);
+  size_t F = 0;
+  for (size_t B = 0; B < NumBuckets; ++B) {
+    const uint64_t First = uint64_t(B) << I.BucketShift;
+    while (F + 1 < I.Starts.size() && I.Starts[F + 1] <= First)
+      ++F;
+    I.Buckets[B] = uint32_t(F);
+  }
+}
+
 bool CompactReader::findIndexed(uint64_t Address, FunctionLocation &Loc) const {
   const FunctionIndex &I = Index;
   const uint64_t Off = Address - Hdr.BaseAddress;
-  // The last function starting at or before Off, by conditional moves.
+  const size_t B =
+      size_t(std::min<uint64_t>(Off >> I.BucketShift, I.Buckets.size() - 1));
+  // The last function starting at or before Off, by conditional moves,
+  // among those from its bucket's to the next bucket's.
   const uint32_t *S = I.Starts.data();
-  size_t Lo = 0, Count = I.Starts.size();
+  size_t Lo = I.Buckets[B];
+  size_t Count =
+      (B + 1 < I.Buckets.size() ? I.Buckets[B + 1] + 1 : I.Starts.size()) - Lo;
   while (Count > 1) {
     const size_t Half = Count / 2;
     Lo = S[Lo + Half] <= Off ? Lo + Half : Lo;
     Count -= Half;
   }
-  if (S[Lo] > Off || Off - S[Lo] >= I.Sizes[Lo])
+  const FunctionIndex::Entry &E = I.Entries[Lo];
+  if (S[Lo] > Off || Off - S[Lo] >= E.Size)
     return false;
-  Loc = {Hdr.BaseAddress + S[Lo], I.Sizes[Lo], I.RecordOffsets[Lo],
-         I.RecordEnds[Lo]};
+  Loc = {Hdr.BaseAddress + S[Lo], E.Size, E.RecordOffset, E.RecordEnd};
   return true;
 }
 

@@ -342,11 +342,25 @@ private:
   /// when the blocks do not all decode, or when the table's spans need more
   /// than 32 bits: lookups then decode blocks.
   struct FunctionIndex {
-    std::vector<uint32_t> Starts, Sizes, RecordOffsets, RecordEnds;
+    std::vector<uint32_t> Starts;
+    /// Each function's size and record, together: a lookup reads one
+    /// cache line of them.
+    struct Entry {
+      uint32_t Size, RecordOffset, RecordEnd;
+    };
+    std::vector<Entry> Entries;
+    /// Buckets[Off >> BucketShift]: the last function starting at or
+    /// before the bucket's first offset (0 when none). The function that
+    /// holds Off lies between that of its bucket and that of the next, so
+    /// a lookup searches a few starts (about one bucket per function)
+    /// instead of halving the whole array, a cache miss a step.
+    std::vector<uint32_t> Buckets;
+    unsigned BucketShift = 0;
   };
   mutable std::once_flag IndexOnce;
   mutable FunctionIndex Index;
   const FunctionIndex &functionIndex() const;
+  static void fillBuckets(FunctionIndex &I);
   /// findFunction through the index, when there is one.
   bool findIndexed(uint64_t Address, FunctionLocation &Loc) const;
 };
