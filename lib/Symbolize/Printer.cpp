@@ -15,9 +15,9 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/Format.h"
 
-#include <array>
 #include <cinttypes>
 #include <cstdlib>
+#include <cstring>
 #include <cxxabi.h>
 
 using namespace llvm;
@@ -358,19 +358,38 @@ private:
     string(K);
     OS << ':';
   }
-  /// Bytes that json::OStream writes as they are.
-  static constexpr std::array<bool, 256> PlainBytes = [] {
-    std::array<bool, 256> T{};
-    for (unsigned C = 0x20; C < 0x7f; ++C)
-      T[C] = C != '"' && C != '\\';
-    return T;
-  }();
+  /// Whether json::OStream writes every byte of S as it is: printable
+  /// ASCII but for '"' and '\\'. Eight bytes at a time (names and paths
+  /// are most of a batch's output).
+  static bool plain(StringRef S) {
+    constexpr uint64_t Ones = 0x0101010101010101ULL;
+    constexpr uint64_t Highs = 0x8080808080808080ULL;
+    // Whether some byte of V is 0 / below N / above N (exact for "some").
+    auto AnyZero = [&](uint64_t V) { return (V - Ones) & ~V & Highs; };
+    auto AnyBelow = [&](uint64_t V, uint64_t N) {
+      return (V - Ones * N) & ~V & Highs;
+    };
+    auto AnyAbove = [&](uint64_t V, uint64_t N) {
+      return ((V + Ones * (127 - N)) | V) & Highs;
+    };
+    const char *P = S.data(), *E = P + S.size();
+    for (; E - P >= 8; P += 8) {
+      uint64_t V;
+      std::memcpy(&V, P, 8);
+      if (AnyBelow(V, 0x20) | AnyAbove(V, 0x7e) | AnyZero(V ^ (Ones * '"')) |
+          AnyZero(V ^ (Ones * '\\')))
+        return false;
+    }
+    for (; P < E; ++P) {
+      unsigned char C = *P;
+      if (C < 0x20 || C >= 0x7f || C == '"' || C == '\\')
+        return false;
+    }
+    return true;
+  }
 
   void string(StringRef S) {
-    bool Plain = true;
-    for (unsigned char C : S)
-      Plain &= PlainBytes[C];
-    if (Plain) {
+    if (plain(S)) {
       OS << '"' << S << '"';
       return;
     }

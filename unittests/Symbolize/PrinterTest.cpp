@@ -8,6 +8,7 @@
 
 #include "dwarfpack/Symbolize/Printer.h"
 
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
@@ -195,6 +196,32 @@ TEST(Printer, JsonIndentedWithPrettyPrint) {
             "\"Line\": 0,\n      \"StartAddress\": \"\",\n      "
             "\"StartFileName\": \"\",\n      \"StartLine\": 0\n"
             "    }\n  ]\n}\n");
+}
+
+TEST(Printer, JsonLinesEscapeAsLlvmJson) {
+  // Every byte, at places in and across the eight-byte words the printer
+  // checks at once, escaped (and invalid UTF-8 mended) as llvm::json does.
+  PrinterOptions O;
+  O.Style = OutputStyle::JSON;
+  for (unsigned B = 0; B < 256; ++B)
+    for (unsigned At : {0u, 3u, 7u, 8u, 12u, 16u, 18u}) {
+      std::string Path(19, 'a');
+      Path[At] = char(B);
+      LookupResult R;
+      R.Address = 1;
+      SourceFrame F;
+      F.FunctionName = "f";
+      F.FileName = Path;
+      F.Line = 1;
+      R.Frames.push_back(F);
+      std::string Got, Want;
+      raw_string_ostream GotOS(Got), WantOS(Want);
+      ResultPrinter(GotOS, O).print(R);
+      json::OStream(WantOS).value(json::isUTF8(Path) ? json::Value(Path)
+                                                     : json::fixUTF8(Path));
+      EXPECT_NE(Got.find("\"FileName\":" + Want + ","), std::string::npos)
+          << "byte " << B << " at " << At << ": " << Got;
+    }
 }
 
 TEST(Printer, DataAndFrameQueries) {
