@@ -69,16 +69,23 @@ std::vector<std::string> queryLines() {
   return Lines;
 }
 
+/// One table for every query, and the printer's options.
+struct Setup {
+  explicit Setup(OutputStyle Style) {
+    Tables.setFixed(Table, "striped");
+    PO.Style = Style;
+    PO.ModuleName = "striped";
+  }
+  StripedTable Table;
+  SessionTables Tables;
+  PrinterOptions PO;
+};
+
 /// Everything a batch run prints, warnings in the same stream where a
 /// tool's reportWarning puts them.
 std::string runBatch(unsigned Threads, OutputStyle Style) {
-  StripedTable Table;
-  SessionTables Tables;
-  Tables.setFixed(Table, "striped");
-  PrinterOptions PO;
-  PO.Style = Style;
-  PO.ModuleName = "striped";
-  QueryBatch Batch(Tables, PO, SessionOptions(), Threads);
+  Setup S(Style);
+  QueryBatch Batch(S.Tables, S.PO, SessionOptions(), Threads);
   std::string Out;
   raw_string_ostream OS(Out);
   auto Warn = [&](const QueryWarning &W) {
@@ -99,20 +106,15 @@ std::string runBatch(unsigned Threads, OutputStyle Style) {
 
 /// The same lines answered by one session, one after the other.
 std::string runSerial(OutputStyle Style) {
-  StripedTable Table;
-  SessionTables Tables;
-  Tables.setFixed(Table, "striped");
-  PrinterOptions PO;
-  PO.Style = Style;
-  PO.ModuleName = "striped";
+  Setup S(Style);
   std::string Out;
   raw_string_ostream OS(Out);
-  ResultPrinter P(OS, PO);
-  QuerySession S(Tables, P, SessionOptions(), [&](const QueryWarning &W) {
-    OS << "warning: " << W.Message << '\n';
-  });
+  ResultPrinter P(OS, S.PO);
+  QuerySession Session(
+      S.Tables, P, SessionOptions(),
+      [&](const QueryWarning &W) { OS << "warning: " << W.Message << '\n'; });
   for (const std::string &Line : queryLines())
-    S.answerLine(Line);
+    Session.answerLine(Line);
   return Out;
 }
 
