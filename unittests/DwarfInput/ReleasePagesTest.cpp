@@ -143,7 +143,9 @@ TEST(ReleasePages, WalkReleasesUnitsOfAFileMapping) {
   uint64_t Released = residentAfterWalk(/*FileMapping=*/true);
   uint64_t Kept = residentAfterWalk(/*FileMapping=*/false);
   EXPECT_GE(Kept, 300u);
-  EXPECT_LT(Released, 64u);
+  // Usually 4 KiB stay; a page touched again after its release brings back
+  // its fault-around block (64 KiB) now and then.
+  EXPECT_LT(Released, Kept / 3) << "kept " << Kept;
 }
 
 } // namespace
