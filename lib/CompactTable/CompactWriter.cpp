@@ -261,22 +261,32 @@ struct Writer {
       }
   }
 
-  /// Short names derived from stored names, per name.
+  /// Short names derived from stored names, per name that is not its own
+  /// short name. numberAll fills it; the record encoders only read it, on
+  /// several threads.
   DenseMap<StringRef, std::string> Derived;
-  bool derivesTo(StringRef Name, StringRef Short) {
+  void learnShortName(StringRef Name) {
     // C names decide without the cache (most of a kernel's).
-    if (isOwnShortName(Name))
-      return Name == Short;
+    if (!Opts.Details || isOwnShortName(Name))
+      return;
     auto [It, New] = Derived.try_emplace(Name);
     if (New)
       It->second = shortFunctionName(Name);
+  }
+  bool derivesTo(StringRef Name, StringRef Short) const {
+    if (isOwnShortName(Name))
+      return Name == Short;
+    auto It = Derived.find(Name);
+    assert(It != Derived.end() && "a name numberAll did not learn");
+    if (It == Derived.end())
+      return shortFunctionName(Name) == Short;
     return It->second == Short;
   }
 
   /// The name entry of Name declared at D (D ignored without details),
   /// its short name Short recorded when the name does not derive to it.
   NameKey nameKey(StringRef Name, const Declaration &D, StringRef Short = "",
-                  bool Describe = false) {
+                  bool Describe = false) const {
     if (!Opts.Details)
       return {Name, 0, StringRef(), 0};
     uint64_t Decl = 0;
@@ -289,7 +299,7 @@ struct Writer {
       Short = StringRef();
     return {Name, Decl, Short, Flags};
   }
-  NameKey nameKey(const InlineNode &N) {
+  NameKey nameKey(const InlineNode &N) const {
     return nameKey(N.Name, N.Decl, N.ShortName, true);
   }
 
@@ -303,14 +313,14 @@ struct Writer {
   /// The entry of F's name. It gives F's short name unless the record
   /// names a DWARF name entry that does; code only symbols describe has no
   /// short name.
-  NameKey functionKey(const FunctionEntry &F) {
+  NameKey functionKey(const FunctionEntry &F) const {
     if (!F.FromDwarf)
       return nameKey(nameOf(F), F.Decl, "", true);
     if (recordsDwarfName(F))
       return nameKey(nameOf(F), F.Decl);
     return nameKey(nameOf(F), F.Decl, F.ShortName, true);
   }
-  NameKey dwarfNameKey(const FunctionEntry &F) {
+  NameKey dwarfNameKey(const FunctionEntry &F) const {
     return nameKey(F.DwarfName, F.Decl, F.ShortName, true);
   }
   /// The file of F's local symbol, when an address of F can have no line
@@ -343,6 +353,7 @@ struct Writer {
   }
 
   void countNode(const InlineNode &N) {
+    learnShortName(N.Name);
     NameIds.use(nameKey(N));
     useDecl(N.Decl);
     if (!isEmptyFile(M, N.CallFile))
@@ -361,9 +372,12 @@ struct Writer {
   void numberAll() {
     for (size_t I = 0; I < M.functions().size(); ++I) {
       const FunctionEntry &F = M.functions()[I];
+      learnShortName(nameOf(F));
       NameIds.use(functionKey(F));
-      if (recordsDwarfName(F))
+      if (recordsDwarfName(F)) {
+        learnShortName(F.DwarfName);
         NameIds.use(dwarfNameKey(F));
+      }
       useDecl(F.Decl);
       if (FileId Sym = symbolFile(F))
         FileIds.use(Sym);
@@ -566,7 +580,7 @@ struct Writer {
   }
 
   Error encodeLines(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
-                    const std::vector<RowCode> &Rows, std::string &Out) {
+                    const std::vector<RowCode> &Rows, std::string &Out) const {
     const LineEntry &First = Lines.front();
     appendULEB(Out, First.Address - F.Range.Start);
     if (Opts.Details) {
@@ -606,7 +620,8 @@ struct Writer {
 
   Error encodeNode(const InlineNode &N, uint64_t ParentBase,
                    ArrayRef<AddressRange> ParentRanges, uint32_t &PrevFile,
-                   uint32_t &PrevLine, unsigned Depth, std::string &Out) {
+                   uint32_t &PrevLine, unsigned Depth, std::string &Out,
+                   WriteStats &Stats) const {
     if (Depth > MaxInlineDepth)
       return makeError("inline tree of '" + N.Name + "' is deeper than " +
                        Twine(MaxInlineDepth));
@@ -670,9 +685,9 @@ struct Writer {
     std::string Children;
     uint32_t ChildFile = 0, ChildLine = 0;
     for (const InlineNode &C : N.Children) {
-      ++S.InlineNodes;
+      ++Stats.InlineNodes;
       if (Error E = encodeNode(C, N.Ranges.front().Start, N.Ranges, ChildFile,
-                               ChildLine, Depth + 1, Children))
+                               ChildLine, Depth + 1, Children, Stats))
         return E;
     }
     appendULEB(Out, Children.size());
@@ -683,21 +698,22 @@ struct Writer {
   /// Children of the root are encoded with the function's first line row
   /// as the reference for the first call site.
   Error encodeChildren(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
-                       const InlineNode &Root, std::string &Out) {
+                       const InlineNode &Root, std::string &Out,
+                       WriteStats &Stats) const {
     uint32_t PrevFile = Lines.empty() ? 0 : file(Lines.front().File);
     uint32_t PrevLine = Lines.empty() ? 0 : Lines.front().Line;
     appendULEB(Out, Root.Children.size());
     for (const InlineNode &C : Root.Children) {
-      ++S.InlineNodes;
+      ++Stats.InlineNodes;
       if (Error E = encodeNode(C, Root.Ranges.front().Start, Root.Ranges,
-                               PrevFile, PrevLine, 1, Out))
+                               PrevFile, PrevLine, 1, Out, Stats))
         return E;
     }
     return Error::success();
   }
 
   /// A root that the record can leave implicit: the function itself.
-  bool isStandardRoot(const FunctionEntry &F, const InlineNode &R) {
+  bool isStandardRoot(const FunctionEntry &F, const InlineNode &R) const {
     if (R.Ranges.size() != 1 || !(R.Ranges.front() == F.Range) ||
         R.Name != nameOf(F) || file(R.CallFile) != 0 || R.CallLine != 0)
       return false;
@@ -707,10 +723,12 @@ struct Writer {
             R.CallDiscriminator == 0 && !R.LowPC);
   }
 
-  Expected<std::string> encodeRecord(size_t I) {
+  /// Appends function I's record to Out and counts it in Stats. Reads the
+  /// writer's state only: records are encoded on several threads.
+  Error encodeRecord(size_t I, std::string &Out, WriteStats &Stats) const {
     const FunctionEntry &F = M.functions()[I];
     ArrayRef<LineEntry> Lines = rows(I);
-    std::string Out;
+    const size_t Start = Out.size();
     uint64_t Flags = 0;
     if (!Lines.empty())
       Flags |= HasLines;
@@ -736,7 +754,7 @@ struct Writer {
       appendULEB(Out, nameRef(dwarfNameKey(F)));
     if (SymFile)
       appendULEB(Out, file(SymFile));
-    S.FramingBytes += Out.size();
+    Stats.FramingBytes += Out.size() - Start;
     if (!Lines.empty()) {
       size_t Before = Out.size();
       appendULEB(Out, Lines.size());
@@ -744,33 +762,33 @@ struct Writer {
         std::string Bits = encodeColumns(Lines);
         appendULEB(Out, Bits.size());
         Out += Bits;
-        S.ColumnBytes += Out.size() - Before - ulebSize(Lines.size());
+        Stats.ColumnBytes += Out.size() - Before - ulebSize(Lines.size());
       }
       std::string Rows;
       if (Error E = encodeLines(F, Lines, Codes[I], Rows))
-        return std::move(E);
+        return E;
       // With an inline tree after the rows, their size lets a lookup stop
       // decoding rows at its address and jump to the tree.
       if (F.Inline)
         appendULEB(Out, Rows.size());
       Out += Rows;
-      S.LineBytes += Out.size() - Before;
-      S.LineRows += Lines.size();
+      Stats.LineBytes += Out.size() - Before;
+      Stats.LineRows += Lines.size();
     }
     if (F.Inline) {
       size_t Before = Out.size();
       if (StandardRoot) {
-        if (Error E = encodeChildren(F, Lines, *F.Inline, Out))
-          return std::move(E);
+        if (Error E = encodeChildren(F, Lines, *F.Inline, Out, Stats))
+          return E;
       } else {
         uint32_t PrevFile = 0, PrevLine = 0;
         if (Error E = encodeNode(*F.Inline, F.Range.Start, {}, PrevFile,
-                                 PrevLine, 0, Out))
-          return std::move(E);
+                                 PrevLine, 0, Out, Stats))
+          return E;
       }
-      S.InlineBytes += Out.size() - Before;
+      Stats.InlineBytes += Out.size() - Before;
     }
-    return std::move(Out);
+    return Error::success();
   }
 
   /// A list section: u32 offsets of every 16th entry (relative to the first
@@ -931,12 +949,12 @@ struct Writer {
     const uint32_t PerBlock = 1u << Opts.BlockShift;
     const uint64_t N = Fs.size();
     const uint64_t NumBlocks = (N + PerBlock - 1) / PerBlock;
-    std::string Records, Blocks, Index;
+    std::string Records, Blocks, Index, Rec;
     for (uint64_t I = 0; I < N; ++I) {
       const FunctionEntry &F = Fs[I];
-      Expected<std::string> Rec = encodeRecord(I);
-      if (!Rec)
-        return Rec.takeError();
+      Rec.clear();
+      if (Error E = encodeRecord(I, Rec, S))
+        return std::move(E);
       bool First = I % PerBlock == 0;
       bool Last = I % PerBlock == PerBlock - 1 || I + 1 == N;
       if (First) {
@@ -948,8 +966,8 @@ struct Writer {
       }
       appendULEB(Blocks, F.Range.size());
       if (!Last)
-        appendULEB(Blocks, Rec->size());
-      Records += *Rec;
+        appendULEB(Blocks, Rec.size());
+      Records += Rec;
       if (Records.size() > UINT32_MAX || Blocks.size() > UINT32_MAX)
         return makeError("records beyond 4 GiB");
     }
