@@ -791,6 +791,124 @@ struct Writer {
     return Error::success();
   }
 
+  /// The records of a run of functions, concatenated, with each one's
+  /// size, what they add to the statistics and the first one's error.
+  struct RecordChunk {
+    std::string Bytes;
+    std::vector<size_t> Sizes;
+    WriteStats Stats;
+    std::string Problem;
+  };
+  /// Functions per chunk of records encoded on one thread.
+  static constexpr size_t RecordChunkSize = 1024;
+
+  RecordChunk encodeChunk(size_t Begin, size_t End) const {
+    RecordChunk C;
+    C.Sizes.reserve(End - Begin);
+    for (size_t I = Begin; I < End; ++I) {
+      size_t Before = C.Bytes.size();
+      if (Error E = encodeRecord(I, C.Bytes, C.Stats)) {
+        C.Problem = toString(std::move(E));
+        break;
+      }
+      C.Sizes.push_back(C.Bytes.size() - Before);
+    }
+    return C;
+  }
+
+  /// What the records add to the statistics.
+  static void addRecordStats(WriteStats &To, const WriteStats &From) {
+    To.LineRows += From.LineRows;
+    To.InlineNodes += From.InlineNodes;
+    To.FramingBytes += From.FramingBytes;
+    To.LineBytes += From.LineBytes;
+    To.ColumnBytes += From.ColumnBytes;
+    To.InlineBytes += From.InlineBytes;
+  }
+
+  /// The sections the records make: block index, address blocks, records.
+  struct RecordSections {
+    std::string Index, Blocks, Records;
+  };
+
+  /// Appends the records of the chunk that starts at function Begin, and
+  /// their functions' entries in the address blocks.
+  Error appendChunk(size_t Begin, const RecordChunk &C, uint64_t Base,
+                    RecordSections &Out) {
+    if (!C.Problem.empty())
+      return makeError(C.Problem);
+    const std::vector<FunctionEntry> &Fs = M.functions();
+    const uint32_t PerBlock = 1u << Opts.BlockShift;
+    size_t Offset = 0;
+    for (size_t K = 0; K < C.Sizes.size(); ++K) {
+      const size_t I = Begin + K;
+      const FunctionEntry &F = Fs[I];
+      bool First = I % PerBlock == 0;
+      bool Last = I % PerBlock == PerBlock - 1 || I + 1 == Fs.size();
+      if (First) {
+        appendU64(Out.Index, F.Range.Start - Base);
+        appendU32(Out.Index, Out.Blocks.size());
+        appendU32(Out.Index, Out.Records.size());
+      } else {
+        appendULEB(Out.Blocks, F.Range.Start - Fs[I - 1].Range.End);
+      }
+      appendULEB(Out.Blocks, F.Range.size());
+      if (!Last)
+        appendULEB(Out.Blocks, C.Sizes[K]);
+      Out.Records.append(C.Bytes, Offset, C.Sizes[K]);
+      Offset += C.Sizes[K];
+      if (Out.Records.size() > UINT32_MAX || Out.Blocks.size() > UINT32_MAX)
+        return makeError("records beyond 4 GiB");
+    }
+    addRecordStats(S, C.Stats);
+    return Error::success();
+  }
+
+  /// Encodes the records in chunks on worker threads and appends them in
+  /// function order, so the bytes, the statistics and the error reported
+  /// (the first function's) do not depend on the threads. Only a few
+  /// chunks a thread run ahead of the one appended: the encoded records
+  /// are not held twice.
+  Error encodeRecords(uint64_t Base, RecordSections &Out) {
+    const size_t N = M.functions().size();
+    const size_t NumChunks = (N + RecordChunkSize - 1) / RecordChunkSize;
+    std::vector<RecordChunk> Chunks(NumChunks);
+    auto Encode = [&](size_t C) {
+      Chunks[C] = encodeChunk(C * RecordChunkSize,
+                              std::min(N, (C + 1) * RecordChunkSize));
+    };
+    auto Append = [&](size_t C) {
+      RecordChunk Done = std::move(Chunks[C]); // freed once appended
+      return appendChunk(C * RecordChunkSize, Done, Base, Out);
+    };
+    if (Opts.Threads == 1 || NumChunks <= 1) {
+      for (size_t C = 0; C < NumChunks; ++C) {
+        Encode(C);
+        if (Error E = Append(C))
+          return E;
+      }
+      return Error::success();
+    }
+    DefaultThreadPool Pool(hardware_concurrency(Opts.Threads));
+    const size_t Ahead = 4 * size_t(Pool.getMaxConcurrency());
+    std::vector<std::shared_future<void>> Encoded(NumChunks);
+    auto Start = [&](size_t C) {
+      if (C < NumChunks)
+        Encoded[C] = Pool.async([&Encode, C] { Encode(C); });
+    };
+    for (size_t C = 0; C < Ahead; ++C)
+      Start(C);
+    for (size_t C = 0; C < NumChunks; ++C) {
+      Encoded[C].wait();
+      Start(C + Ahead);
+      if (Error E = Append(C)) {
+        Pool.wait(); // the tasks refer to Chunks
+        return E;
+      }
+    }
+    return Error::success();
+  }
+
   /// A list section: u32 offsets of every 16th entry (relative to the first
   /// entry), then the entries.
   static std::string makeList(const std::vector<std::string> &Entries) {
@@ -949,28 +1067,11 @@ struct Writer {
     const uint32_t PerBlock = 1u << Opts.BlockShift;
     const uint64_t N = Fs.size();
     const uint64_t NumBlocks = (N + PerBlock - 1) / PerBlock;
-    std::string Records, Blocks, Index, Rec;
-    for (uint64_t I = 0; I < N; ++I) {
-      const FunctionEntry &F = Fs[I];
-      Rec.clear();
-      if (Error E = encodeRecord(I, Rec, S))
-        return std::move(E);
-      bool First = I % PerBlock == 0;
-      bool Last = I % PerBlock == PerBlock - 1 || I + 1 == N;
-      if (First) {
-        appendU64(Index, F.Range.Start - Base);
-        appendU32(Index, Blocks.size());
-        appendU32(Index, Records.size());
-      } else {
-        appendULEB(Blocks, F.Range.Start - Fs[I - 1].Range.End);
-      }
-      appendULEB(Blocks, F.Range.size());
-      if (!Last)
-        appendULEB(Blocks, Rec.size());
-      Records += Rec;
-      if (Records.size() > UINT32_MAX || Blocks.size() > UINT32_MAX)
-        return makeError("records beyond 4 GiB");
-    }
+    RecordSections RS;
+    if (Error E = encodeRecords(Base, RS))
+      return std::move(E);
+    const std::string &Index = RS.Index, &Blocks = RS.Blocks,
+                      &Records = RS.Records;
 
     // Names, paths, files.
     std::string PathTokens;
