@@ -348,8 +348,11 @@ struct Writer {
   /// name without an index.
   uint32_t nameRef(const NameKey &K) const { return NameOffsets.lookup(K); }
 
+  /// Compact file ids by model file id (0 for files lookups treat as no
+  /// file): the row coders ask for one per row, a hash lookup too many.
+  std::vector<uint32_t> CompactFiles;
   uint32_t file(FileId Id) const {
-    return isEmptyFile(M, Id) ? 0 : FileIds.id(Id);
+    return Id < CompactFiles.size() ? CompactFiles[Id] : 0;
   }
 
   void countNode(const InlineNode &N) {
@@ -401,6 +404,9 @@ struct Writer {
              std::tie(std::get<3>(B), std::get<2>(B));
     });
     FileIds.finish([&](FileId A, FileId B) { return fileLess(A, B); }, 1);
+    CompactFiles.assign(M.numFiles(), 0);
+    for (FileId F : FileIds.order())
+      CompactFiles[F] = FileIds.id(F);
     for (FileId F : FileIds.order()) {
       PathIds.use(M.file(F).Dir);
       PathIds.use(M.file(F).Base);
