@@ -166,6 +166,45 @@ bool special(int LineBase, unsigned LineRange, uint64_t AddrDelta,
   return true;
 }
 
+/// Runs Work(C) for chunks C from 0 to NumChunks - 1 on Threads threads
+/// (0: all cores, 1: this one), and Consume(C) on this thread in chunk
+/// order, each chunk once its work is done. Work runs only a few chunks a
+/// thread ahead of Consume, so the chunks' results are not all held at
+/// once. Consume's first error ends the run.
+template <typename WorkFn, typename ConsumeFn>
+Error forEachChunk(unsigned Threads, size_t NumChunks, WorkFn Work,
+                   ConsumeFn Consume) {
+  if (Threads == 1 || NumChunks <= 1) {
+    for (size_t C = 0; C < NumChunks; ++C) {
+      Work(C);
+      if (Error E = Consume(C))
+        return E;
+    }
+    return Error::success();
+  }
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  const size_t Ahead = 4 * size_t(Pool.getMaxConcurrency());
+  std::vector<std::shared_future<void>> Done(NumChunks);
+  auto Start = [&](size_t C) {
+    if (C < NumChunks)
+      Done[C] = Pool.async([&Work, C] { Work(C); });
+  };
+  for (size_t C = 0; C < Ahead; ++C)
+    Start(C);
+  for (size_t C = 0; C < NumChunks; ++C) {
+    Done[C].wait();
+    Start(C + Ahead);
+    if (Error E = Consume(C)) {
+      Pool.wait(); // the work still queued refers to the caller's state
+      return E;
+    }
+  }
+  return Error::success();
+}
+
+/// Functions per chunk of the work done on worker threads.
+constexpr size_t ChunkSize = 1024;
+
 struct Writer {
   const FunctionModel &M;
   WriteOptions Opts;
@@ -174,7 +213,6 @@ struct Writer {
   Numbering<NameKey> NameIds;
   Numbering<FileId> FileIds; // model id -> compact id (1-based)
   Numbering<StringRef> PathIds;
-  std::vector<std::vector<RowCode>> Codes; // per function
   /// Without details: each function's rows, those that differ from the
   /// previous one only in column or discriminator left out.
   std::vector<std::vector<LineEntry>> PlainRows;
@@ -422,46 +460,55 @@ struct Writer {
     return 1 + ulebSize(AddrDelta) + slebSize(LineDelta);
   }
 
-  /// The operations of every row. Each row takes the context that codes it
-  /// in the fewest bytes under the current special-opcode window: the
-  /// current one, an earlier one of the same file (the caller's line after
-  /// an inlined callee's, in one file), or a new one.
-  Error computeRows() {
-    size_t N = M.functions().size();
-    Codes.assign(N, {});
-    // Each function's rows are coded on their own: in chunks on worker
-    // threads, the error of the first function in order reported.
-    constexpr size_t Chunk = 1024;
-    std::vector<std::string> Problems((N + Chunk - 1) / Chunk);
-    auto Run = [&](size_t C) {
-      for (size_t I = C * Chunk; I < std::min(N, (C + 1) * Chunk); ++I)
-        if (Error E = computeRowsOf(I)) {
+  /// Counts of (address delta, line delta) pairs of rows that a
+  /// special-opcode window could cover.
+  using DeltaCounts = DenseMap<std::pair<uint64_t, int64_t>, uint64_t>;
+  static constexpr int MinBase = -16;
+  static constexpr int MaxLine = 64;
+
+  /// Codes every function's rows under the current window and counts
+  /// their deltas, in chunks on worker threads; the error of the first
+  /// function in order is reported.
+  Error countDeltas(DeltaCounts &Deltas) const {
+    const size_t N = M.functions().size();
+    const size_t NumChunks = (N + ChunkSize - 1) / ChunkSize;
+    std::vector<DeltaCounts> Counts(NumChunks);
+    std::vector<std::string> Problems(NumChunks);
+    auto Work = [&](size_t C) {
+      std::vector<RowCode> Codes;
+      for (size_t I = C * ChunkSize; I < std::min(N, (C + 1) * ChunkSize);
+           ++I) {
+        if (Error E = computeRowsOf(I, Codes)) {
           Problems[C] = toString(std::move(E));
           return;
         }
+        for (const RowCode &R : Codes)
+          if (R.AddrDelta <= 255 && R.LineDelta >= MinBase &&
+              R.LineDelta < MaxLine)
+            ++Counts[C][{R.AddrDelta, R.LineDelta}];
+      }
     };
-    if (Opts.Threads == 1 || Problems.size() <= 1) {
-      for (size_t C = 0; C < Problems.size(); ++C)
-        Run(C);
-    } else {
-      DefaultThreadPool Pool(hardware_concurrency(Opts.Threads));
-      for (size_t C = 0; C < Problems.size(); ++C)
-        Pool.async([&Run, C] { Run(C); });
-      Pool.wait();
-    }
-    for (const std::string &P : Problems)
-      if (!P.empty())
-        return makeError(P);
-    return Error::success();
+    auto Merge = [&](size_t C) -> Error {
+      if (!Problems[C].empty())
+        return makeError(Problems[C]);
+      for (const auto &[Pair, Count] : Counts[C])
+        Deltas[Pair] += Count;
+      return Error::success();
+    };
+    return forEachChunk(Opts.Threads, NumChunks, Work, Merge);
   }
 
-  /// The operations of function I's rows (computeRows).
-  Error computeRowsOf(size_t I) {
+  /// The operations of function I's rows, in Out. Each row takes the
+  /// context that codes it in the fewest bytes under the current
+  /// special-opcode window: the current one, an earlier one of the same
+  /// file (the caller's line after an inlined callee's, in one file), or a
+  /// new one.
+  Error computeRowsOf(size_t I, std::vector<RowCode> &Out) const {
     const FunctionEntry &F = M.functions()[I];
     ArrayRef<LineEntry> Lines = rows(I);
+    Out.clear();
     if (Lines.empty())
       return Error::success();
-    std::vector<RowCode> &Out = Codes[I];
     Out.reserve(Lines.size());
     FileHistory H;
     const LineEntry &First = Lines.front();
@@ -521,19 +568,11 @@ struct Writer {
     return Error::success();
   }
 
-  /// Chooses the special-opcode window that saves the most bytes.
-  void chooseLineParams() {
-    // Histogram of (address delta, line delta) pairs a window could cover.
-    constexpr int MinBase = -16;
-    constexpr int MaxLine = 64;
-    DenseMap<std::pair<uint64_t, int64_t>, uint64_t> Hist;
-    for (const auto &Rows : Codes)
-      for (const RowCode &C : Rows)
-        if (C.AddrDelta <= 255 && C.LineDelta >= MinBase &&
-            C.LineDelta < MaxLine)
-          ++Hist[{C.AddrDelta, C.LineDelta}];
+  /// Chooses the special-opcode window that saves the most bytes on rows
+  /// of these deltas.
+  void chooseLineParams(const DeltaCounts &Deltas) {
     std::vector<std::pair<std::pair<uint64_t, int64_t>, uint64_t>> Pairs(
-        Hist.begin(), Hist.end());
+        Deltas.begin(), Deltas.end());
     llvm::sort(Pairs);
     uint64_t Best = 0;
     LineBase = 0;
@@ -586,7 +625,7 @@ struct Writer {
   }
 
   Error encodeLines(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
-                    const std::vector<RowCode> &Rows, std::string &Out) const {
+                    ArrayRef<RowCode> Rows, std::string &Out) const {
     const LineEntry &First = Lines.front();
     appendULEB(Out, First.Address - F.Range.Start);
     if (Opts.Details) {
@@ -731,7 +770,8 @@ struct Writer {
 
   /// Appends function I's record to Out and counts it in Stats. Reads the
   /// writer's state only: records are encoded on several threads.
-  Error encodeRecord(size_t I, std::string &Out, WriteStats &Stats) const {
+  Error encodeRecord(size_t I, ArrayRef<RowCode> Codes, std::string &Out,
+                     WriteStats &Stats) const {
     const FunctionEntry &F = M.functions()[I];
     ArrayRef<LineEntry> Lines = rows(I);
     const size_t Start = Out.size();
@@ -771,7 +811,7 @@ struct Writer {
         Stats.ColumnBytes += Out.size() - Before - ulebSize(Lines.size());
       }
       std::string Rows;
-      if (Error E = encodeLines(F, Lines, Codes[I], Rows))
+      if (Error E = encodeLines(F, Lines, Codes, Rows))
         return E;
       // With an inline tree after the rows, their size lets a lookup stop
       // decoding rows at its address and jump to the tree.
@@ -805,15 +845,17 @@ struct Writer {
     WriteStats Stats;
     std::string Problem;
   };
-  /// Functions per chunk of records encoded on one thread.
-  static constexpr size_t RecordChunkSize = 1024;
 
   RecordChunk encodeChunk(size_t Begin, size_t End) const {
     RecordChunk C;
     C.Sizes.reserve(End - Begin);
+    std::vector<RowCode> Codes;
     for (size_t I = Begin; I < End; ++I) {
       size_t Before = C.Bytes.size();
-      if (Error E = encodeRecord(I, C.Bytes, C.Stats)) {
+      Error E = computeRowsOf(I, Codes);
+      if (!E)
+        E = encodeRecord(I, Codes, C.Bytes, C.Stats);
+      if (E) {
         C.Problem = toString(std::move(E));
         break;
       }
@@ -870,49 +912,22 @@ struct Writer {
     return Error::success();
   }
 
-  /// Encodes the records in chunks on worker threads and appends them in
-  /// function order, so the bytes, the statistics and the error reported
-  /// (the first function's) do not depend on the threads. Only a few
-  /// chunks a thread run ahead of the one appended: the encoded records
-  /// are not held twice.
+  /// Codes the rows and encodes the records in chunks on worker threads
+  /// and appends them in function order, so the bytes, the statistics and
+  /// the error reported (the first function's) do not depend on the
+  /// threads. Only the chunks run ahead are held besides the records.
   Error encodeRecords(uint64_t Base, RecordSections &Out) {
     const size_t N = M.functions().size();
-    const size_t NumChunks = (N + RecordChunkSize - 1) / RecordChunkSize;
+    const size_t NumChunks = (N + ChunkSize - 1) / ChunkSize;
     std::vector<RecordChunk> Chunks(NumChunks);
-    auto Encode = [&](size_t C) {
-      Chunks[C] = encodeChunk(C * RecordChunkSize,
-                              std::min(N, (C + 1) * RecordChunkSize));
+    auto Work = [&](size_t C) {
+      Chunks[C] = encodeChunk(C * ChunkSize, std::min(N, (C + 1) * ChunkSize));
     };
     auto Append = [&](size_t C) {
       RecordChunk Done = std::move(Chunks[C]); // freed once appended
-      return appendChunk(C * RecordChunkSize, Done, Base, Out);
+      return appendChunk(C * ChunkSize, Done, Base, Out);
     };
-    if (Opts.Threads == 1 || NumChunks <= 1) {
-      for (size_t C = 0; C < NumChunks; ++C) {
-        Encode(C);
-        if (Error E = Append(C))
-          return E;
-      }
-      return Error::success();
-    }
-    DefaultThreadPool Pool(hardware_concurrency(Opts.Threads));
-    const size_t Ahead = 4 * size_t(Pool.getMaxConcurrency());
-    std::vector<std::shared_future<void>> Encoded(NumChunks);
-    auto Start = [&](size_t C) {
-      if (C < NumChunks)
-        Encoded[C] = Pool.async([&Encode, C] { Encode(C); });
-    };
-    for (size_t C = 0; C < Ahead; ++C)
-      Start(C);
-    for (size_t C = 0; C < NumChunks; ++C) {
-      Encoded[C].wait();
-      Start(C + Ahead);
-      if (Error E = Append(C)) {
-        Pool.wait(); // the tasks refer to Chunks
-        return E;
-      }
-    }
-    return Error::success();
+    return forEachChunk(Opts.Threads, NumChunks, Work, Append);
   }
 
   /// A list section: u32 offsets of every 16th entry (relative to the first
@@ -1029,13 +1044,13 @@ struct Writer {
     // The contexts rows take depend on the special-opcode window, and the
     // window on the rows' deltas: deltas under a common window choose the
     // window, under which the rows are then coded.
+    // The records code the rows again under the chosen window.
     LineBase = -4;
     LineRange = 13;
-    if (Error E = computeRows())
+    DeltaCounts Deltas;
+    if (Error E = countDeltas(Deltas))
       return std::move(E);
-    chooseLineParams();
-    if (Error E = computeRows())
-      return std::move(E);
+    chooseLineParams(Deltas);
     chooseColumnCode();
 
     // Names first: records refer to them by offset. With details each
