@@ -66,7 +66,7 @@ void appendU64(std::string &Out, uint64_t V) {
 /// content comparison, so the numbering depends only on the model.
 template <typename Key> class Numbering {
 public:
-  void use(const Key &K) { ++Counts[K]; }
+  void use(const Key &K, uint64_t Times = 1) { Counts[K] += Times; }
   template <typename Less> void finish(Less KeyLess, uint32_t FirstId = 0) {
     std::vector<std::pair<Key, uint64_t>> All(Counts.begin(), Counts.end());
     llvm::sort(All, [&](const auto &A, const auto &B) {
@@ -369,9 +369,16 @@ struct Writer {
     bool NoLine = F.Lines.empty() || F.linesStart() > F.Range.Start;
     return NoLine ? F.SymbolFile : 0;
   }
+  /// Uses of each model file, counted in a vector (once per row, a hash
+  /// lookup too many) and handed to FileIds once all are counted.
+  std::vector<uint64_t> FileUses;
+  void useFile(FileId Id) {
+    if (Id < FileUses.size())
+      ++FileUses[Id];
+  }
   void useDecl(const Declaration &D) {
-    if (Opts.Details && !isEmptyFile(M, D.File))
-      FileIds.use(D.File);
+    if (Opts.Details)
+      useFile(D.File);
   }
 
   static StringRef nameOf(const FunctionEntry &F) {
@@ -397,8 +404,7 @@ struct Writer {
     learnShortName(N.Name);
     NameIds.use(nameKey(N));
     useDecl(N.Decl);
-    if (!isEmptyFile(M, N.CallFile))
-      FileIds.use(N.CallFile);
+    useFile(N.CallFile);
     for (const InlineNode &C : N.Children)
       countNode(C);
   }
@@ -411,6 +417,7 @@ struct Writer {
   }
 
   void numberAll() {
+    FileUses.assign(M.numFiles(), 0);
     for (size_t I = 0; I < M.functions().size(); ++I) {
       const FunctionEntry &F = M.functions()[I];
       learnShortName(nameOf(F));
@@ -421,13 +428,17 @@ struct Writer {
       }
       useDecl(F.Decl);
       if (FileId Sym = symbolFile(F))
-        FileIds.use(Sym);
+        useFile(Sym);
       for (const LineEntry &L : rows(I))
-        if (!isEmptyFile(M, L.File))
-          FileIds.use(L.File);
+        useFile(L.File);
       if (F.Inline)
         countNode(*F.Inline);
     }
+    // Files lookups treat as no file get no id.
+    for (FileId Id = 0; Id < FileUses.size(); ++Id)
+      if (FileUses[Id] && !isEmptyFile(M, Id))
+        FileIds.use(Id, FileUses[Id]);
+    FileUses = {};
     // Ties by content: name, then declaration file path, then line.
     NameIds.finish([&](const NameKey &A, const NameKey &B) {
       if (std::get<0>(A) != std::get<0>(B))
