@@ -779,8 +779,9 @@ struct Writer {
             R.CallDiscriminator == 0 && !R.LowPC);
   }
 
-  /// Appends function I's record to Out and counts it in Stats. Reads the
-  /// writer's state only: records are encoded on several threads.
+  /// Appends function I's record, its rows coded as Codes, to Out and
+  /// counts it in Stats. Reads the writer's state only: records are
+  /// encoded on several threads.
   Error encodeRecord(size_t I, ArrayRef<RowCode> Codes, std::string &Out,
                      WriteStats &Stats) const {
     const FunctionEntry &F = M.functions()[I];
