@@ -429,7 +429,8 @@ std::vector<uint64_t> statsFigures(const compact::WriteStats &S) {
 
 /// Functions f<I> for the threads' tests, with details, inlined calls and
 /// names that derive their short names (C and mangled names) or record
-/// them: more than the encoders' chunks and than those they run ahead.
+/// them: 12 chunks of 1,024, more than the 8 the writer's 2 threads run
+/// ahead of the chunk appended.
 /// Functions in BrokenRows have rows out of order, those in BrokenInline
 /// an inlined call without a range (named broken<I>).
 void buildThreadsModel(FunctionModel &M, ArrayRef<size_t> BrokenRows = {},
