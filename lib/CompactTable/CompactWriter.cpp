@@ -66,7 +66,7 @@ void appendU64(std::string &Out, uint64_t V) {
 /// content comparison, so the numbering depends only on the model.
 template <typename Key> class Numbering {
 public:
-  void use(const Key &K) { ++Counts[K]; }
+  void use(const Key &K, uint64_t Times = 1) { Counts[K] += Times; }
   template <typename Less> void finish(Less KeyLess, uint32_t FirstId = 0) {
     std::vector<std::pair<Key, uint64_t>> All(Counts.begin(), Counts.end());
     llvm::sort(All, [&](const auto &A, const auto &B) {
@@ -166,6 +166,45 @@ bool special(int LineBase, unsigned LineRange, uint64_t AddrDelta,
   return true;
 }
 
+/// Runs Work(C) for chunks C from 0 to NumChunks - 1 on Threads threads
+/// (0: all cores, 1: this one), and Consume(C) on this thread in chunk
+/// order, each chunk once its work is done. Work runs only a few chunks a
+/// thread ahead of Consume, so the chunks' results are not all held at
+/// once. Consume's first error ends the run.
+template <typename WorkFn, typename ConsumeFn>
+Error forEachChunk(unsigned Threads, size_t NumChunks, WorkFn Work,
+                   ConsumeFn Consume) {
+  if (Threads == 1 || NumChunks <= 1) {
+    for (size_t C = 0; C < NumChunks; ++C) {
+      Work(C);
+      if (Error E = Consume(C))
+        return E;
+    }
+    return Error::success();
+  }
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  const size_t Ahead = 4 * size_t(Pool.getMaxConcurrency());
+  std::vector<std::shared_future<void>> Done(NumChunks);
+  auto Start = [&](size_t C) {
+    if (C < NumChunks)
+      Done[C] = Pool.async([&Work, C] { Work(C); });
+  };
+  for (size_t C = 0; C < Ahead; ++C)
+    Start(C);
+  for (size_t C = 0; C < NumChunks; ++C) {
+    Done[C].wait();
+    Start(C + Ahead);
+    if (Error E = Consume(C)) {
+      Pool.wait(); // the work still queued refers to the caller's state
+      return E;
+    }
+  }
+  return Error::success();
+}
+
+/// Functions per chunk of the work done on worker threads.
+constexpr size_t ChunkSize = 1024;
+
 struct Writer {
   const FunctionModel &M;
   WriteOptions Opts;
@@ -174,7 +213,6 @@ struct Writer {
   Numbering<NameKey> NameIds;
   Numbering<FileId> FileIds; // model id -> compact id (1-based)
   Numbering<StringRef> PathIds;
-  std::vector<std::vector<RowCode>> Codes; // per function
   /// Without details: each function's rows, those that differ from the
   /// previous one only in column or discriminator left out.
   std::vector<std::vector<LineEntry>> PlainRows;
@@ -261,22 +299,32 @@ struct Writer {
       }
   }
 
-  /// Short names derived from stored names, per name.
+  /// Short names derived from stored names, per name that is not its own
+  /// short name. numberAll fills it; the record encoders only read it, on
+  /// several threads.
   DenseMap<StringRef, std::string> Derived;
-  bool derivesTo(StringRef Name, StringRef Short) {
+  void learnShortName(StringRef Name) {
     // C names decide without the cache (most of a kernel's).
-    if (isOwnShortName(Name))
-      return Name == Short;
+    if (!Opts.Details || isOwnShortName(Name))
+      return;
     auto [It, New] = Derived.try_emplace(Name);
     if (New)
       It->second = shortFunctionName(Name);
+  }
+  bool derivesTo(StringRef Name, StringRef Short) const {
+    if (isOwnShortName(Name))
+      return Name == Short;
+    auto It = Derived.find(Name);
+    assert(It != Derived.end() && "a name numberAll did not learn");
+    if (It == Derived.end())
+      return shortFunctionName(Name) == Short;
     return It->second == Short;
   }
 
   /// The name entry of Name declared at D (D ignored without details),
   /// its short name Short recorded when the name does not derive to it.
   NameKey nameKey(StringRef Name, const Declaration &D, StringRef Short = "",
-                  bool Describe = false) {
+                  bool Describe = false) const {
     if (!Opts.Details)
       return {Name, 0, StringRef(), 0};
     uint64_t Decl = 0;
@@ -289,7 +337,7 @@ struct Writer {
       Short = StringRef();
     return {Name, Decl, Short, Flags};
   }
-  NameKey nameKey(const InlineNode &N) {
+  NameKey nameKey(const InlineNode &N) const {
     return nameKey(N.Name, N.Decl, N.ShortName, true);
   }
 
@@ -303,14 +351,14 @@ struct Writer {
   /// The entry of F's name. It gives F's short name unless the record
   /// names a DWARF name entry that does; code only symbols describe has no
   /// short name.
-  NameKey functionKey(const FunctionEntry &F) {
+  NameKey functionKey(const FunctionEntry &F) const {
     if (!F.FromDwarf)
       return nameKey(nameOf(F), F.Decl, "", true);
     if (recordsDwarfName(F))
       return nameKey(nameOf(F), F.Decl);
     return nameKey(nameOf(F), F.Decl, F.ShortName, true);
   }
-  NameKey dwarfNameKey(const FunctionEntry &F) {
+  NameKey dwarfNameKey(const FunctionEntry &F) const {
     return nameKey(F.DwarfName, F.Decl, F.ShortName, true);
   }
   /// The file of F's local symbol, when an address of F can have no line
@@ -321,9 +369,16 @@ struct Writer {
     bool NoLine = F.Lines.empty() || F.linesStart() > F.Range.Start;
     return NoLine ? F.SymbolFile : 0;
   }
+  /// Uses of each model file, counted in a vector (once per row, a hash
+  /// lookup too many) and handed to FileIds once all are counted.
+  std::vector<uint64_t> FileUses;
+  void useFile(FileId Id) {
+    if (Id < FileUses.size())
+      ++FileUses[Id];
+  }
   void useDecl(const Declaration &D) {
-    if (Opts.Details && !isEmptyFile(M, D.File))
-      FileIds.use(D.File);
+    if (Opts.Details)
+      useFile(D.File);
   }
 
   static StringRef nameOf(const FunctionEntry &F) {
@@ -338,15 +393,18 @@ struct Writer {
   /// name without an index.
   uint32_t nameRef(const NameKey &K) const { return NameOffsets.lookup(K); }
 
+  /// Compact file ids by model file id (0 for files lookups treat as no
+  /// file): the row coders ask for one per row, a hash lookup too many.
+  std::vector<uint32_t> CompactFiles;
   uint32_t file(FileId Id) const {
-    return isEmptyFile(M, Id) ? 0 : FileIds.id(Id);
+    return Id < CompactFiles.size() ? CompactFiles[Id] : 0;
   }
 
   void countNode(const InlineNode &N) {
+    learnShortName(N.Name);
     NameIds.use(nameKey(N));
     useDecl(N.Decl);
-    if (!isEmptyFile(M, N.CallFile))
-      FileIds.use(N.CallFile);
+    useFile(N.CallFile);
     for (const InlineNode &C : N.Children)
       countNode(C);
   }
@@ -359,20 +417,28 @@ struct Writer {
   }
 
   void numberAll() {
+    FileUses.assign(M.numFiles(), 0);
     for (size_t I = 0; I < M.functions().size(); ++I) {
       const FunctionEntry &F = M.functions()[I];
+      learnShortName(nameOf(F));
       NameIds.use(functionKey(F));
-      if (recordsDwarfName(F))
+      if (recordsDwarfName(F)) {
+        learnShortName(F.DwarfName);
         NameIds.use(dwarfNameKey(F));
+      }
       useDecl(F.Decl);
       if (FileId Sym = symbolFile(F))
-        FileIds.use(Sym);
+        useFile(Sym);
       for (const LineEntry &L : rows(I))
-        if (!isEmptyFile(M, L.File))
-          FileIds.use(L.File);
+        useFile(L.File);
       if (F.Inline)
         countNode(*F.Inline);
     }
+    // Files lookups treat as no file get no id.
+    for (FileId Id = 0; Id < FileUses.size(); ++Id)
+      if (FileUses[Id] && !isEmptyFile(M, Id))
+        FileIds.use(Id, FileUses[Id]);
+    FileUses = {};
     // Ties by content: name, then declaration file path, then line.
     NameIds.finish([&](const NameKey &A, const NameKey &B) {
       if (std::get<0>(A) != std::get<0>(B))
@@ -387,6 +453,9 @@ struct Writer {
              std::tie(std::get<3>(B), std::get<2>(B));
     });
     FileIds.finish([&](FileId A, FileId B) { return fileLess(A, B); }, 1);
+    CompactFiles.assign(M.numFiles(), 0);
+    for (FileId F : FileIds.order())
+      CompactFiles[F] = FileIds.id(F);
     for (FileId F : FileIds.order()) {
       PathIds.use(M.file(F).Dir);
       PathIds.use(M.file(F).Base);
@@ -402,46 +471,55 @@ struct Writer {
     return 1 + ulebSize(AddrDelta) + slebSize(LineDelta);
   }
 
-  /// The operations of every row. Each row takes the context that codes it
-  /// in the fewest bytes under the current special-opcode window: the
-  /// current one, an earlier one of the same file (the caller's line after
-  /// an inlined callee's, in one file), or a new one.
-  Error computeRows() {
-    size_t N = M.functions().size();
-    Codes.assign(N, {});
-    // Each function's rows are coded on their own: in chunks on worker
-    // threads, the error of the first function in order reported.
-    constexpr size_t Chunk = 1024;
-    std::vector<std::string> Problems((N + Chunk - 1) / Chunk);
-    auto Run = [&](size_t C) {
-      for (size_t I = C * Chunk; I < std::min(N, (C + 1) * Chunk); ++I)
-        if (Error E = computeRowsOf(I)) {
+  /// Counts of (address delta, line delta) pairs of rows that a
+  /// special-opcode window could cover.
+  using DeltaCounts = DenseMap<std::pair<uint64_t, int64_t>, uint64_t>;
+  static constexpr int MinBase = -16;
+  static constexpr int MaxLine = 64;
+
+  /// Codes every function's rows under the current window and counts
+  /// their deltas, in chunks on worker threads; the error of the first
+  /// function in order is reported.
+  Error countDeltas(DeltaCounts &Deltas) const {
+    const size_t N = M.functions().size();
+    const size_t NumChunks = (N + ChunkSize - 1) / ChunkSize;
+    std::vector<DeltaCounts> Counts(NumChunks);
+    std::vector<std::string> Problems(NumChunks);
+    auto Work = [&](size_t C) {
+      std::vector<RowCode> Codes;
+      for (size_t I = C * ChunkSize; I < std::min(N, (C + 1) * ChunkSize);
+           ++I) {
+        if (Error E = computeRowsOf(I, Codes)) {
           Problems[C] = toString(std::move(E));
           return;
         }
+        for (const RowCode &R : Codes)
+          if (R.AddrDelta <= 255 && R.LineDelta >= MinBase &&
+              R.LineDelta < MaxLine)
+            ++Counts[C][{R.AddrDelta, R.LineDelta}];
+      }
     };
-    if (Opts.Threads == 1 || Problems.size() <= 1) {
-      for (size_t C = 0; C < Problems.size(); ++C)
-        Run(C);
-    } else {
-      DefaultThreadPool Pool(hardware_concurrency(Opts.Threads));
-      for (size_t C = 0; C < Problems.size(); ++C)
-        Pool.async([&Run, C] { Run(C); });
-      Pool.wait();
-    }
-    for (const std::string &P : Problems)
-      if (!P.empty())
-        return makeError(P);
-    return Error::success();
+    auto Merge = [&](size_t C) -> Error {
+      if (!Problems[C].empty())
+        return makeError(Problems[C]);
+      for (const auto &[Pair, Count] : Counts[C])
+        Deltas[Pair] += Count;
+      return Error::success();
+    };
+    return forEachChunk(Opts.Threads, NumChunks, Work, Merge);
   }
 
-  /// The operations of function I's rows (computeRows).
-  Error computeRowsOf(size_t I) {
+  /// The operations of function I's rows, in Out. Each row takes the
+  /// context that codes it in the fewest bytes under the current
+  /// special-opcode window: the current one, an earlier one of the same
+  /// file (the caller's line after an inlined callee's, in one file), or a
+  /// new one.
+  Error computeRowsOf(size_t I, std::vector<RowCode> &Out) const {
     const FunctionEntry &F = M.functions()[I];
     ArrayRef<LineEntry> Lines = rows(I);
+    Out.clear();
     if (Lines.empty())
       return Error::success();
-    std::vector<RowCode> &Out = Codes[I];
     Out.reserve(Lines.size());
     FileHistory H;
     const LineEntry &First = Lines.front();
@@ -501,19 +579,11 @@ struct Writer {
     return Error::success();
   }
 
-  /// Chooses the special-opcode window that saves the most bytes.
-  void chooseLineParams() {
-    // Histogram of (address delta, line delta) pairs a window could cover.
-    constexpr int MinBase = -16;
-    constexpr int MaxLine = 64;
-    DenseMap<std::pair<uint64_t, int64_t>, uint64_t> Hist;
-    for (const auto &Rows : Codes)
-      for (const RowCode &C : Rows)
-        if (C.AddrDelta <= 255 && C.LineDelta >= MinBase &&
-            C.LineDelta < MaxLine)
-          ++Hist[{C.AddrDelta, C.LineDelta}];
+  /// Chooses the special-opcode window that saves the most bytes on rows
+  /// of these deltas.
+  void chooseLineParams(const DeltaCounts &Deltas) {
     std::vector<std::pair<std::pair<uint64_t, int64_t>, uint64_t>> Pairs(
-        Hist.begin(), Hist.end());
+        Deltas.begin(), Deltas.end());
     llvm::sort(Pairs);
     uint64_t Best = 0;
     LineBase = 0;
@@ -566,7 +636,7 @@ struct Writer {
   }
 
   Error encodeLines(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
-                    const std::vector<RowCode> &Rows, std::string &Out) {
+                    ArrayRef<RowCode> Rows, std::string &Out) const {
     const LineEntry &First = Lines.front();
     appendULEB(Out, First.Address - F.Range.Start);
     if (Opts.Details) {
@@ -606,7 +676,8 @@ struct Writer {
 
   Error encodeNode(const InlineNode &N, uint64_t ParentBase,
                    ArrayRef<AddressRange> ParentRanges, uint32_t &PrevFile,
-                   uint32_t &PrevLine, unsigned Depth, std::string &Out) {
+                   uint32_t &PrevLine, unsigned Depth, std::string &Out,
+                   WriteStats &Stats) const {
     if (Depth > MaxInlineDepth)
       return makeError("inline tree of '" + N.Name + "' is deeper than " +
                        Twine(MaxInlineDepth));
@@ -670,9 +741,9 @@ struct Writer {
     std::string Children;
     uint32_t ChildFile = 0, ChildLine = 0;
     for (const InlineNode &C : N.Children) {
-      ++S.InlineNodes;
+      ++Stats.InlineNodes;
       if (Error E = encodeNode(C, N.Ranges.front().Start, N.Ranges, ChildFile,
-                               ChildLine, Depth + 1, Children))
+                               ChildLine, Depth + 1, Children, Stats))
         return E;
     }
     appendULEB(Out, Children.size());
@@ -683,21 +754,22 @@ struct Writer {
   /// Children of the root are encoded with the function's first line row
   /// as the reference for the first call site.
   Error encodeChildren(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
-                       const InlineNode &Root, std::string &Out) {
+                       const InlineNode &Root, std::string &Out,
+                       WriteStats &Stats) const {
     uint32_t PrevFile = Lines.empty() ? 0 : file(Lines.front().File);
     uint32_t PrevLine = Lines.empty() ? 0 : Lines.front().Line;
     appendULEB(Out, Root.Children.size());
     for (const InlineNode &C : Root.Children) {
-      ++S.InlineNodes;
+      ++Stats.InlineNodes;
       if (Error E = encodeNode(C, Root.Ranges.front().Start, Root.Ranges,
-                               PrevFile, PrevLine, 1, Out))
+                               PrevFile, PrevLine, 1, Out, Stats))
         return E;
     }
     return Error::success();
   }
 
   /// A root that the record can leave implicit: the function itself.
-  bool isStandardRoot(const FunctionEntry &F, const InlineNode &R) {
+  bool isStandardRoot(const FunctionEntry &F, const InlineNode &R) const {
     if (R.Ranges.size() != 1 || !(R.Ranges.front() == F.Range) ||
         R.Name != nameOf(F) || file(R.CallFile) != 0 || R.CallLine != 0)
       return false;
@@ -707,10 +779,14 @@ struct Writer {
             R.CallDiscriminator == 0 && !R.LowPC);
   }
 
-  Expected<std::string> encodeRecord(size_t I) {
+  /// Appends function I's record, its rows coded as Codes, to Out and
+  /// counts it in Stats. Reads the writer's state only: records are
+  /// encoded on several threads.
+  Error encodeRecord(size_t I, ArrayRef<RowCode> Codes, std::string &Out,
+                     WriteStats &Stats) const {
     const FunctionEntry &F = M.functions()[I];
     ArrayRef<LineEntry> Lines = rows(I);
-    std::string Out;
+    const size_t Start = Out.size();
     uint64_t Flags = 0;
     if (!Lines.empty())
       Flags |= HasLines;
@@ -736,7 +812,7 @@ struct Writer {
       appendULEB(Out, nameRef(dwarfNameKey(F)));
     if (SymFile)
       appendULEB(Out, file(SymFile));
-    S.FramingBytes += Out.size();
+    Stats.FramingBytes += Out.size() - Start;
     if (!Lines.empty()) {
       size_t Before = Out.size();
       appendULEB(Out, Lines.size());
@@ -744,33 +820,126 @@ struct Writer {
         std::string Bits = encodeColumns(Lines);
         appendULEB(Out, Bits.size());
         Out += Bits;
-        S.ColumnBytes += Out.size() - Before - ulebSize(Lines.size());
+        Stats.ColumnBytes += Out.size() - Before - ulebSize(Lines.size());
       }
       std::string Rows;
-      if (Error E = encodeLines(F, Lines, Codes[I], Rows))
-        return std::move(E);
+      if (Error E = encodeLines(F, Lines, Codes, Rows))
+        return E;
       // With an inline tree after the rows, their size lets a lookup stop
       // decoding rows at its address and jump to the tree.
       if (F.Inline)
         appendULEB(Out, Rows.size());
       Out += Rows;
-      S.LineBytes += Out.size() - Before;
-      S.LineRows += Lines.size();
+      Stats.LineBytes += Out.size() - Before;
+      Stats.LineRows += Lines.size();
     }
     if (F.Inline) {
       size_t Before = Out.size();
       if (StandardRoot) {
-        if (Error E = encodeChildren(F, Lines, *F.Inline, Out))
-          return std::move(E);
+        if (Error E = encodeChildren(F, Lines, *F.Inline, Out, Stats))
+          return E;
       } else {
         uint32_t PrevFile = 0, PrevLine = 0;
         if (Error E = encodeNode(*F.Inline, F.Range.Start, {}, PrevFile,
-                                 PrevLine, 0, Out))
-          return std::move(E);
+                                 PrevLine, 0, Out, Stats))
+          return E;
       }
-      S.InlineBytes += Out.size() - Before;
+      Stats.InlineBytes += Out.size() - Before;
     }
-    return std::move(Out);
+    return Error::success();
+  }
+
+  /// The records of a run of functions, concatenated, with each one's
+  /// size, what they add to the statistics and the first one's error.
+  struct RecordChunk {
+    std::string Bytes;
+    std::vector<size_t> Sizes;
+    WriteStats Stats;
+    std::string Problem;
+  };
+
+  RecordChunk encodeChunk(size_t Begin, size_t End) const {
+    RecordChunk C;
+    C.Sizes.reserve(End - Begin);
+    std::vector<RowCode> Codes;
+    for (size_t I = Begin; I < End; ++I) {
+      size_t Before = C.Bytes.size();
+      Error E = computeRowsOf(I, Codes);
+      if (!E)
+        E = encodeRecord(I, Codes, C.Bytes, C.Stats);
+      if (E) {
+        C.Problem = toString(std::move(E));
+        break;
+      }
+      C.Sizes.push_back(C.Bytes.size() - Before);
+    }
+    return C;
+  }
+
+  /// What the records add to the statistics.
+  static void addRecordStats(WriteStats &To, const WriteStats &From) {
+    To.LineRows += From.LineRows;
+    To.InlineNodes += From.InlineNodes;
+    To.FramingBytes += From.FramingBytes;
+    To.LineBytes += From.LineBytes;
+    To.ColumnBytes += From.ColumnBytes;
+    To.InlineBytes += From.InlineBytes;
+  }
+
+  /// The sections the records make: block index, address blocks, records.
+  struct RecordSections {
+    std::string Index, Blocks, Records;
+  };
+
+  /// Appends the records of the chunk that starts at function Begin, and
+  /// their functions' entries in the address blocks.
+  Error appendChunk(size_t Begin, const RecordChunk &C, uint64_t Base,
+                    RecordSections &Out) {
+    if (!C.Problem.empty())
+      return makeError(C.Problem);
+    const std::vector<FunctionEntry> &Fs = M.functions();
+    const uint32_t PerBlock = 1u << Opts.BlockShift;
+    size_t Offset = 0;
+    for (size_t K = 0; K < C.Sizes.size(); ++K) {
+      const size_t I = Begin + K;
+      const FunctionEntry &F = Fs[I];
+      bool First = I % PerBlock == 0;
+      bool Last = I % PerBlock == PerBlock - 1 || I + 1 == Fs.size();
+      if (First) {
+        appendU64(Out.Index, F.Range.Start - Base);
+        appendU32(Out.Index, Out.Blocks.size());
+        appendU32(Out.Index, Out.Records.size());
+      } else {
+        appendULEB(Out.Blocks, F.Range.Start - Fs[I - 1].Range.End);
+      }
+      appendULEB(Out.Blocks, F.Range.size());
+      if (!Last)
+        appendULEB(Out.Blocks, C.Sizes[K]);
+      Out.Records.append(C.Bytes, Offset, C.Sizes[K]);
+      Offset += C.Sizes[K];
+      if (Out.Records.size() > UINT32_MAX || Out.Blocks.size() > UINT32_MAX)
+        return makeError("records beyond 4 GiB");
+    }
+    addRecordStats(S, C.Stats);
+    return Error::success();
+  }
+
+  /// Codes the rows and encodes the records in chunks on worker threads
+  /// and appends them in function order, so the bytes, the statistics and
+  /// the error reported (the first function's) do not depend on the
+  /// threads. Only the chunks run ahead are held besides the records.
+  Error encodeRecords(uint64_t Base, RecordSections &Out) {
+    const size_t N = M.functions().size();
+    const size_t NumChunks = (N + ChunkSize - 1) / ChunkSize;
+    std::vector<RecordChunk> Chunks(NumChunks);
+    auto Work = [&](size_t C) {
+      Chunks[C] = encodeChunk(C * ChunkSize, std::min(N, (C + 1) * ChunkSize));
+    };
+    auto Append = [&](size_t C) {
+      RecordChunk Done = std::move(Chunks[C]); // freed once appended
+      return appendChunk(C * ChunkSize, Done, Base, Out);
+    };
+    return forEachChunk(Opts.Threads, NumChunks, Work, Append);
   }
 
   /// A list section: u32 offsets of every 16th entry (relative to the first
@@ -887,13 +1056,13 @@ struct Writer {
     // The contexts rows take depend on the special-opcode window, and the
     // window on the rows' deltas: deltas under a common window choose the
     // window, under which the rows are then coded.
+    // The records code the rows again under the chosen window.
     LineBase = -4;
     LineRange = 13;
-    if (Error E = computeRows())
+    DeltaCounts Deltas;
+    if (Error E = countDeltas(Deltas))
       return std::move(E);
-    chooseLineParams();
-    if (Error E = computeRows())
-      return std::move(E);
+    chooseLineParams(Deltas);
     chooseColumnCode();
 
     // Names first: records refer to them by offset. With details each
@@ -931,28 +1100,11 @@ struct Writer {
     const uint32_t PerBlock = 1u << Opts.BlockShift;
     const uint64_t N = Fs.size();
     const uint64_t NumBlocks = (N + PerBlock - 1) / PerBlock;
-    std::string Records, Blocks, Index;
-    for (uint64_t I = 0; I < N; ++I) {
-      const FunctionEntry &F = Fs[I];
-      Expected<std::string> Rec = encodeRecord(I);
-      if (!Rec)
-        return Rec.takeError();
-      bool First = I % PerBlock == 0;
-      bool Last = I % PerBlock == PerBlock - 1 || I + 1 == N;
-      if (First) {
-        appendU64(Index, F.Range.Start - Base);
-        appendU32(Index, Blocks.size());
-        appendU32(Index, Records.size());
-      } else {
-        appendULEB(Blocks, F.Range.Start - Fs[I - 1].Range.End);
-      }
-      appendULEB(Blocks, F.Range.size());
-      if (!Last)
-        appendULEB(Blocks, Rec->size());
-      Records += *Rec;
-      if (Records.size() > UINT32_MAX || Blocks.size() > UINT32_MAX)
-        return makeError("records beyond 4 GiB");
-    }
+    RecordSections RS;
+    if (Error E = encodeRecords(Base, RS))
+      return std::move(E);
+    const std::string &Index = RS.Index, &Blocks = RS.Blocks,
+                      &Records = RS.Records;
 
     // Names, paths, files.
     std::string PathTokens;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwarfpack/AddressTable/FunctionNames.h"
 #include "dwarfpack/CompactTable/CompactReader.h"
 #include "dwarfpack/CompactTable/CompactWriter.h"
 #include "dwarfpack/GSYM/GsymReader.h"
@@ -431,37 +432,132 @@ TEST(CompactTable, Deterministic) {
   EXPECT_EQ(*EA, *EB);
 }
 
-TEST(CompactTable, ThreadsGiveTheSameBytesAndTheFirstError) {
-  // Enough functions for several chunks of rows coded on other threads.
-  auto Model = [](FunctionModel &M, std::vector<size_t> Broken) {
-    for (size_t I = 0; I < 5000; ++I) {
-      FunctionEntry F;
-      F.Name = M.saveString("f" + std::to_string(I));
-      uint64_t A = 0x1000 + I * 0x40;
-      F.Range = {A, A + 0x40};
-      F.Lines = {{A, 0, uint32_t(I % 97 + 1)},
-                 {A + 8, 0, uint32_t(I % 89 + 3)}};
-      if (llvm::is_contained(Broken, I))
-        F.Lines.push_back({A + 4, 0, 1}); // not ascending
-      M.addFunction(std::move(F));
-    }
-    // Not finalized: that would sort the broken rows. The functions are
-    // added in order.
-  };
-  FunctionModel Good;
-  Model(Good, {});
-  compact::WriteOptions One, Four;
-  Four.Threads = 4;
-  Expected<std::string> E1 = compact::encodeCompact(Good, nullptr, One);
-  Expected<std::string> E4 = compact::encodeCompact(Good, nullptr, Four);
-  ASSERT_TRUE(E1 && E4);
-  EXPECT_EQ(*E1, *E4);
+/// Every figure of the statistics, to compare them.
+std::vector<uint64_t> statsFigures(const compact::WriteStats &S) {
+  return {S.Functions,    S.LineRows,     S.InlineNodes, S.Names,
+          S.Paths,        S.Files,        S.Bytes,       S.HeaderBytes,
+          S.AddressBytes, S.FramingBytes, S.LineBytes,   S.ColumnBytes,
+          S.InlineBytes,  S.NameBytes,    S.PathBytes};
+}
 
-  FunctionModel Bad;
-  Model(Bad, {4100, 1500, 3000});
-  Expected<std::string> B = compact::encodeCompact(Bad, nullptr, Four);
+/// Functions f<I> for the threads' tests, with details, inlined calls and
+/// names that derive their short names (C and mangled names) or record
+/// them: 12 chunks of 1,024, more than the 8 the writer's 2 threads run
+/// ahead of the chunk appended.
+/// Functions in BrokenRows have rows out of order, those in BrokenInline
+/// an inlined call without a range (named broken<I>).
+void buildThreadsModel(FunctionModel &M, ArrayRef<size_t> BrokenRows = {},
+                       ArrayRef<size_t> BrokenInline = {}) {
+  FileId File = M.addFile("/src", "f.c");
+  for (size_t I = 0; I < 12000; ++I) {
+    FunctionEntry F;
+    std::string Name = "f" + std::to_string(I);
+    if (I % 3 == 0) {
+      F.Name = M.saveString(Name); // its own short name
+      F.ShortName = F.Name;
+    } else if (I % 3 == 1) {
+      F.Name = M.saveString("_ZN2ns" + std::to_string(Name.size()) + Name +
+                            "Ev"); // derives ns::f<I>() to f<I>
+      F.ShortName = M.saveString(Name);
+    } else {
+      F.Name = M.saveString("ns::" + Name + "(int)"); // does not derive g
+      F.ShortName = M.saveString("g" + std::to_string(I % 7));
+    }
+    F.FromDwarf = true;
+    uint64_t A = 0x1000 + I * 0x40;
+    F.Range = {A, A + 0x40};
+    F.LowPC = A;
+    F.Decl = {File, uint32_t(I % 13)};
+    F.Lines = {{A, File, uint32_t(I % 97 + 1)},
+               {A + 8, File, uint32_t(I % 89 + 3)}};
+    F.Lines[1].Column = uint16_t(I % 5);
+    if (llvm::is_contained(BrokenRows, I))
+      F.Lines.push_back({A + 4, File, 1}); // not ascending
+    if (I % 2 == 0) {
+      InlineNode Root;
+      Root.Ranges = {F.Range};
+      Root.Name = F.Name;
+      Root.ShortName = F.ShortName;
+      Root.Decl = F.Decl;
+      InlineNode Call;
+      Call.Ranges = {{A + 8, A + 0x10}};
+      Call.Name = M.saveString("_ZN2ns4inl" + std::to_string(I % 5) + "Ev");
+      Call.ShortName = M.saveString(I % 4 ? "inl" + std::to_string(I % 5)
+                                          : std::string("other"));
+      Call.CallFile = File;
+      Call.CallLine = uint32_t(I % 50);
+      if (llvm::is_contained(BrokenInline, I)) {
+        Call.Ranges.clear();
+        Call.Name = M.saveString("broken" + std::to_string(I));
+      }
+      Root.Children.push_back(std::move(Call));
+      F.Inline = std::move(Root);
+    }
+    M.addFunction(std::move(F));
+  }
+  // Not finalized: that would sort the broken rows. The functions are
+  // added in order.
+}
+
+TEST(CompactTable, ThreadsGiveTheSameBytesStatsAndFirstError) {
+  // Rows and records are coded in chunks on other threads, and appended
+  // (statistics too) in function order.
+  FunctionModel Good;
+  buildThreadsModel(Good);
+  compact::WriteStats S1, S2, S4;
+  compact::WriteOptions One, Two, Four;
+  Two.Threads = 2;
+  Four.Threads = 4;
+  Expected<std::string> E1 = compact::encodeCompact(Good, &S1, One);
+  Expected<std::string> E2 = compact::encodeCompact(Good, &S2, Two);
+  Expected<std::string> E4 = compact::encodeCompact(Good, &S4, Four);
+  ASSERT_TRUE(E1 && E2 && E4);
+  EXPECT_EQ(*E1, *E2);
+  EXPECT_EQ(*E1, *E4);
+  EXPECT_EQ(statsFigures(S1), statsFigures(S2));
+  EXPECT_EQ(statsFigures(S1), statsFigures(S4));
+  // Every chunk's figures, not just one's.
+  EXPECT_EQ(S4.LineRows, 2 * 12000u);
+  EXPECT_EQ(S4.InlineNodes, 6000u);
+  EXPECT_GE(S4.FramingBytes, 12000u);
+  EXPECT_GT(S4.ColumnBytes, 0u);
+  EXPECT_LT(S4.HeaderBytes, 1000u);
+
+  // Names whose short names derive, and those whose do not, answer with
+  // the model's short names.
+  auto R = compact::CompactReader::create(MemoryBufferRef(*E4, "c"));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  auto ShortName = [](const compact::FrameRef &Fr) {
+    return Fr.HasShortName ? Fr.ShortName.str() : shortFunctionName(Fr.Name);
+  };
+  compact::FrameBuffer Buf;
+  for (size_t I : {0u, 1u, 2u, 4u, 10u, 5000u, 7001u, 11999u}) {
+    const FunctionEntry &F = Good.functions()[I];
+    ASSERT_FALSE(bool((*R)->lookupFrames(F.Range.Start + 9, Buf)));
+    ArrayRef<compact::FrameRef> Frames = Buf.frames();
+    ASSERT_EQ(Frames.size(), I % 2 ? 1u : 2u) << I;
+    EXPECT_EQ(Frames.back().Name, F.Name) << I;
+    EXPECT_EQ(Frames.back().HasShortName, I % 3 == 2) << I;
+    EXPECT_EQ(ShortName(Frames.back()), F.ShortName) << I;
+    if (I % 2 == 0) {
+      EXPECT_EQ(Frames[0].HasShortName, I % 4 == 0) << I;
+      EXPECT_EQ(ShortName(Frames[0]), F.Inline->Children[0].ShortName) << I;
+    }
+  }
+
+  // The error of the first function in order, from the rows or the
+  // records.
+  FunctionModel BadRows, BadInline;
+  buildThreadsModel(BadRows, {10100, 1500, 3000});
+  buildThreadsModel(BadInline, {}, {10100, 1502, 3000, 8000});
+  Expected<std::string> B = compact::encodeCompact(BadRows, nullptr, Four);
   ASSERT_FALSE(bool(B));
-  EXPECT_NE(toString(B.takeError()).find("'f1500'"), std::string::npos);
+  EXPECT_NE(toString(B.takeError()).find("f1500"), std::string::npos);
+  for (const compact::WriteOptions &O : {One, Two, Four}) {
+    B = compact::encodeCompact(BadInline, nullptr, O);
+    ASSERT_FALSE(bool(B));
+    EXPECT_NE(toString(B.takeError()).find("'broken1502'"), std::string::npos);
+  }
 }
 
 TEST(CompactTable, RandomModels) {

@@ -51,8 +51,8 @@ struct WriteOptions {
   /// that differ only there are merged. A model without any (Breakpad
   /// input) is written without them whatever this says.
   bool Details = true;
-  /// Threads that code the functions' line rows (0: all cores). The bytes
-  /// do not depend on it.
+  /// Threads that code the functions' line rows and encode their records
+  /// (0: all cores). The bytes and the statistics do not depend on it.
   unsigned Threads = 1;
 };
 
