@@ -204,6 +204,51 @@ Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
                 uint64_t FuncStart, uint64_t RecordOffset, uint64_t NumRows,
                 Fn &&Callback);
 
+/// A line table's framing: its row count, its rows' column codes and the
+/// cursor over its rows.
+struct LineTableFrame {
+  uint64_t NumRows = 0;
+  BitReader Cols;
+  Cursor Rows{nullptr, nullptr};
+  /// With HasSize, the table's size (the cursor ends there).
+  uint64_t Size = 0;
+};
+
+/// Reads the framing of the line table at C (parseLines and seekRow).
+LLVM_ATTRIBUTE_ALWAYS_INLINE Error readLineTableFrame(Cursor &C,
+                                                      const RecordFormat &F,
+                                                      uint64_t RecordOffset,
+                                                      bool HasSize,
+                                                      LineTableFrame &T) {
+  T.NumRows = C.uleb();
+  if (F.Columns) {
+    // The rows' column codes come first: a bit string of their own.
+    uint64_t ColumnBytes = C.uleb();
+    if (!C.ok() || ColumnBytes > uint64_t(C.end() - C.pos()))
+      return makeError("record at " + hexString(RecordOffset) +
+                       ": column codes run past the record");
+    T.Cols = BitReader(C.pos(), C.pos() + ColumnBytes);
+    C.skip(ColumnBytes);
+  }
+  T.Size = HasSize ? C.uleb() : 0;
+  const uint8_t *TableStart = C.pos();
+  if (HasSize && (!C.ok() || T.Size > uint64_t(C.end() - TableStart)))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": line table size runs past the record");
+  T.Rows = Cursor(TableStart, HasSize ? TableStart + T.Size : C.end());
+  return Error::success();
+}
+
+/// Moves C past a line table whose rows were read with T.Rows: past the
+/// whole table with HasSize, else to where the rows' reading stopped.
+LLVM_ATTRIBUTE_ALWAYS_INLINE void
+endLineTable(Cursor &C, const LineTableFrame &T, bool HasSize) {
+  if (HasSize)
+    C.skip(T.Size);
+  else
+    C = T.Rows;
+}
+
 /// Decodes a line table, calling Fn(Row) for every row until it returns
 /// false. With HasSize (an inline tree follows), the cursor is then moved
 /// past the whole table; without, decoding stops where the callback did.
@@ -215,32 +260,15 @@ template <typename Fn>
 Error parseLines(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
                  uint64_t RecordOffset, bool HasSize, Fn &&Callback,
                  BitReader *Deferred = nullptr) {
-  uint64_t NumRows = C.uleb();
-  BitReader Cols;
-  if (F.Columns) {
-    // The rows' column codes come first: a bit string of its own.
-    uint64_t ColumnBytes = C.uleb();
-    if (!C.ok() || ColumnBytes > uint64_t(C.end() - C.pos()))
-      return makeError("record at " + hexString(RecordOffset) +
-                       ": column codes run past the record");
-    Cols = BitReader(C.pos(), C.pos() + ColumnBytes);
-    C.skip(ColumnBytes);
-  }
-  uint64_t Size = HasSize ? C.uleb() : 0;
-  const uint8_t *TableStart = C.pos();
-  if (HasSize && (!C.ok() || Size > uint64_t(C.end() - TableStart)))
-    return makeError("record at " + hexString(RecordOffset) +
-                     ": line table size runs past the record");
-  Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
-  if (Deferred)
-    *Deferred = Cols;
-  if (Error E = parseRows(Rows, F.Columns && !Deferred ? &Cols : nullptr, F,
-                          FuncStart, RecordOffset, NumRows, Callback))
+  LineTableFrame T;
+  if (Error E = readLineTableFrame(C, F, RecordOffset, HasSize, T))
     return E;
-  if (HasSize)
-    C.skip(Size);
-  else
-    C = Rows;
+  if (Deferred)
+    *Deferred = T.Cols;
+  if (Error E = parseRows(T.Rows, F.Columns && !Deferred ? &T.Cols : nullptr, F,
+                          FuncStart, RecordOffset, T.NumRows, Callback))
+    return E;
+  endLineTable(C, T, HasSize);
   return Error::success();
 }
 
@@ -351,21 +379,12 @@ struct RowSeek {
 Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
               uint64_t RecordOffset, bool HasSize, uint64_t Address, RowSeek &S,
               BitReader &Cols) {
-  uint64_t NumRows = C.uleb();
-  if (F.Columns) {
-    uint64_t ColumnBytes = C.uleb();
-    if (!C.ok() || ColumnBytes > uint64_t(C.end() - C.pos()))
-      return makeError("record at " + hexString(RecordOffset) +
-                       ": column codes run past the record");
-    Cols = BitReader(C.pos(), C.pos() + ColumnBytes);
-    C.skip(ColumnBytes);
-  }
-  uint64_t Size = HasSize ? C.uleb() : 0;
-  const uint8_t *TableStart = C.pos();
-  if (HasSize && (!C.ok() || Size > uint64_t(C.end() - TableStart)))
-    return makeError("record at " + hexString(RecordOffset) +
-                     ": line table size runs past the record");
-  Cursor Rows(TableStart, HasSize ? TableStart + Size : C.end());
+  LineTableFrame T;
+  if (Error E = readLineTableFrame(C, F, RecordOffset, HasSize, T))
+    return E;
+  Cols = T.Cols;
+  const uint64_t NumRows = T.NumRows;
+  Cursor &Rows = T.Rows;
   LineEntry Row;
   if (Error E = readFirstRow(Rows, F, FuncStart, RecordOffset, NumRows, Row))
     return E;
@@ -427,10 +446,7 @@ Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
       S.Index = R;
     }
   }
-  if (HasSize)
-    C.skip(Size);
-  else
-    C = Rows;
+  endLineTable(C, T, HasSize);
   return Error::success();
 }
 
