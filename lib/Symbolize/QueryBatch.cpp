@@ -34,6 +34,24 @@ struct QueryBatch::Worker {
     Out.flush();
   }
 
+  /// Writes the answers to OS and passes on the warnings, each where one
+  /// session would have given it: after the answers before it (a caller
+  /// that shows both streams together sees it before the answer it
+  /// concerns).
+  void writeOut(raw_ostream &OS, const QueryWarningFn &Warn) {
+    StringRef All = Text;
+    size_t Written = 0;
+    for (const auto &[M, At] : Warnings) {
+      OS << All.slice(Written, At);
+      Written = At;
+      if (Warn)
+        Warn(M);
+    }
+    OS << All.substr(Written);
+    Text.clear();
+    Warnings.clear();
+  }
+
   SessionTables Own;
   std::string Text;
   raw_string_ostream Out;
@@ -75,25 +93,12 @@ void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
           Answer);
     });
   Workers[0]->answer(Lines.take_front(Each), Answer);
+  // The first part is written while the others are still being answered.
+  Workers[0]->writeOut(OS, Warn);
   if (Parts > 1)
     Pool->wait();
-  for (size_t I = 0; I < Parts; ++I) {
-    // Each warning where one session would have given it: after the
-    // answers before it (a caller that shows both streams together sees
-    // it before the answer it concerns).
-    Worker &W = *Workers[I];
-    StringRef Text = W.Text;
-    size_t Written = 0;
-    for (const auto &[M, At] : W.Warnings) {
-      OS << Text.slice(Written, At);
-      Written = At;
-      if (Warn)
-        Warn(M);
-    }
-    OS << Text.substr(Written);
-    W.Text.clear();
-    W.Warnings.clear();
-  }
+  for (size_t I = 1; I < Parts; ++I)
+    Workers[I]->writeOut(OS, Warn);
 }
 
 } // namespace dwarfpack
