@@ -1193,8 +1193,7 @@ UnitTypes convertCompileUnit(const input::Unit &U, WarningLog &Log,
 // Merging
 
 TypeMerger::TypeMerger(bool StableInputs)
-    : NameIds(std::make_shared<StringMap<uint32_t>>()),
-      StableInputs(StableInputs) {
+    : NameIds(std::make_shared<NameMap>()), StableInputs(StableInputs) {
   NameById.push_back("");
   FirstAddress.push_back(nullptr);
   Nodes.emplace_back(); // void
