@@ -1322,7 +1322,10 @@ void TypeMerger::add(UnitTypes &&UT) {
     G.Encoding = T.Encoding;
     G.Varargs = T.Varargs;
     G.Name = intern(T.Name);
-    G.Size = T.Size;
+    G.Size = uint32_t(T.Size);
+    G.WideSize = T.Size > UINT32_MAX;
+    if (G.WideSize)
+      BigSizes[&G] = T.Size;
     G.NumElems = T.NumElems;
     G.Bits = T.Bits;
     G.BitOffset = T.BitOffset;
@@ -1380,7 +1383,7 @@ uint64_t TypeMerger::auxValue(const Node &N, uint32_t I) const {
 bool TypeMerger::sameAs(const Type &T, const Node &G,
                         const std::vector<TypeId> &Map) const {
   if (T.Kind != G.Kind || T.Encoding != G.Encoding || T.Varargs != G.Varargs ||
-      T.Size != G.Size || T.NumElems != G.NumElems || T.Bits != G.Bits ||
+      T.Size != sizeOf(G) || T.NumElems != G.NumElems || T.Bits != G.Bits ||
       T.BitOffset != G.BitOffset || !nameIs(T.Name, G.Name) ||
       T.Members.size() + T.Enumerators.size() != G.NumAux)
     return false;
@@ -1508,7 +1511,7 @@ Type TypeMerger::expand(const Node &N) const {
   T.Encoding = N.Encoding;
   T.Varargs = N.Varargs;
   T.Name = NameById[N.Name];
-  T.Size = N.Size;
+  T.Size = sizeOf(N);
   T.NumElems = N.NumElems;
   T.Bits = N.Bits;
   T.BitOffset = N.BitOffset;

@@ -592,8 +592,8 @@ TEST(TypeMerger, ForwardResolutionMergesLongChainsOnly) {
 }
 
 TEST(TypeMerger, KeepsWideOffsetsNegativeEnumeratorsAndWidths) {
-  // The merger stores member offsets and enumerators in 32 bits, with a
-  // side table for offsets beyond (structs over 512 MiB).
+  // The merger stores sizes, member offsets and enumerators in 32 bits,
+  // with side tables for sizes and offsets beyond (structs over 512 MiB).
   TypeMerger M(/*StableInputs=*/true);
   Type E;
   E.Kind = TypeKind::Enum;
@@ -614,6 +614,7 @@ TEST(TypeMerger, KeepsWideOffsetsNegativeEnumeratorsAndWidths) {
   ASSERT_EQ(T.Types.size(), 5u);
   for (const Type &X : T.Types) {
     if (X.Kind == TypeKind::Struct) {
+      EXPECT_EQ(X.Size, uint64_t(1) << 40);
       ASSERT_EQ(X.Members.size(), 2u);
       EXPECT_EQ(X.Members[1].BitOffset, (uint64_t(1) << 38) + 32);
     } else if (X.Kind == TypeKind::Enum) {
