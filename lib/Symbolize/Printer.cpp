@@ -29,10 +29,8 @@ ResultPrinter::ResultPrinter(raw_ostream &OS, PrinterOptions Opts)
 
 ResultPrinter::~ResultPrinter() = default;
 
-static std::string toHex(uint64_t V) { return "0x" + utohexstr(V, true); }
-
 namespace {
-/// "0x" and V in lower-case hex, as toHex(), without allocating.
+/// "0x" and V in lower-case hex, without allocating.
 class HexText {
 public:
   explicit HexText(uint64_t V) {
@@ -52,6 +50,8 @@ private:
   StringRef Text;
 };
 } // namespace
+
+static std::string toHex(uint64_t V) { return StringRef(HexText(V)).str(); }
 
 /// Name demangled by the C++ runtime's demangler (GCC's, as binutils'), or
 /// as it is when it is not a mangled name.
@@ -217,7 +217,7 @@ void ResultPrinter::printHeader(std::optional<uint64_t> Address) {
   if (Opts.Style == OutputStyle::Addr2Line)
     OS << format("0x%016" PRIx64, *Address);
   else
-    OS << "0x" << utohexstr(*Address, /*LowerCase=*/true);
+    OS << StringRef(HexText(*Address));
   OS << (Opts.Pretty ? ": " : "\n");
 }
 
@@ -365,11 +365,11 @@ private:
     constexpr uint64_t Ones = 0x0101010101010101ULL;
     constexpr uint64_t Highs = 0x8080808080808080ULL;
     // Whether some byte of V is 0 / below N / above N (exact for "some").
-    auto AnyZero = [&](uint64_t V) { return (V - Ones) & ~V & Highs; };
-    auto AnyBelow = [&](uint64_t V, uint64_t N) {
+    auto AnyZero = [](uint64_t V) { return (V - Ones) & ~V & Highs; };
+    auto AnyBelow = [](uint64_t V, uint64_t N) {
       return (V - Ones * N) & ~V & Highs;
     };
-    auto AnyAbove = [&](uint64_t V, uint64_t N) {
+    auto AnyAbove = [](uint64_t V, uint64_t N) {
       return ((V + Ones * (127 - N)) | V) & Highs;
     };
     const char *P = S.data(), *E = P + S.size();
@@ -394,10 +394,7 @@ private:
       return;
     }
     // Escapes and mended UTF-8 exactly as json::OStream gives them.
-    if (json::isUTF8(S))
-      json::OStream(OS).value(S);
-    else
-      json::OStream(OS).value(json::fixUTF8(S));
+    json::OStream(OS).value(owned(S));
   }
 
   raw_ostream &OS;
