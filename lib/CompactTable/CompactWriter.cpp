@@ -13,6 +13,7 @@
 #include "dwarfpack/AddressTable/FunctionNames.h"
 #include "dwarfpack/CompactTable/ColumnCode.h"
 #include "dwarfpack/CompactTable/CompactFormat.h"
+#include "dwarfpack/Support/RunInOrder.h"
 #include "dwarfpack/Token/TokenTable.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -22,8 +23,6 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/LEB128.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/ThreadPool.h"
-#include "llvm/Support/Threading.h"
 
 #include <algorithm>
 
@@ -164,42 +163,6 @@ bool special(int LineBase, unsigned LineRange, uint64_t AddrDelta,
     return false;
   Op = uint8_t(V + FirstSpecial);
   return true;
-}
-
-/// Runs Work(C) for chunks C from 0 to NumChunks - 1 on Threads threads
-/// (0: all cores, 1: this one), and Consume(C) on this thread in chunk
-/// order, each chunk once its work is done. Work runs only a few chunks a
-/// thread ahead of Consume, so the chunks' results are not all held at
-/// once. Consume's first error ends the run.
-template <typename WorkFn, typename ConsumeFn>
-Error forEachChunk(unsigned Threads, size_t NumChunks, WorkFn Work,
-                   ConsumeFn Consume) {
-  if (Threads == 1 || NumChunks <= 1) {
-    for (size_t C = 0; C < NumChunks; ++C) {
-      Work(C);
-      if (Error E = Consume(C))
-        return E;
-    }
-    return Error::success();
-  }
-  DefaultThreadPool Pool(hardware_concurrency(Threads));
-  const size_t Ahead = 4 * size_t(Pool.getMaxConcurrency());
-  std::vector<std::shared_future<void>> Done(NumChunks);
-  auto Start = [&](size_t C) {
-    if (C < NumChunks)
-      Done[C] = Pool.async([&Work, C] { Work(C); });
-  };
-  for (size_t C = 0; C < Ahead; ++C)
-    Start(C);
-  for (size_t C = 0; C < NumChunks; ++C) {
-    Done[C].wait();
-    Start(C + Ahead);
-    if (Error E = Consume(C)) {
-      Pool.wait(); // the work still queued refers to the caller's state
-      return E;
-    }
-  }
-  return Error::success();
 }
 
 /// Functions per chunk of the work done on worker threads.
@@ -506,7 +469,8 @@ struct Writer {
         Deltas[Pair] += Count;
       return Error::success();
     };
-    return forEachChunk(Opts.Threads, NumChunks, Work, Merge);
+    return runInOrder(NumChunks, Opts.Threads, /*WindowPerThread=*/4, Work,
+                      Merge);
   }
 
   /// The operations of function I's rows, in Out. Each row takes the
@@ -935,11 +899,12 @@ struct Writer {
     auto Work = [&](size_t C) {
       Chunks[C] = encodeChunk(C * ChunkSize, std::min(N, (C + 1) * ChunkSize));
     };
-    auto Append = [&](size_t C) {
+    auto Append = [&](size_t C) -> Error {
       RecordChunk Done = std::move(Chunks[C]); // freed once appended
       return appendChunk(C * ChunkSize, Done, Base, Out);
     };
-    return forEachChunk(Opts.Threads, NumChunks, Work, Append);
+    return runInOrder(NumChunks, Opts.Threads, /*WindowPerThread=*/4, Work,
+                      Append);
   }
 
   /// A list section: u32 offsets of every 16th entry (relative to the first

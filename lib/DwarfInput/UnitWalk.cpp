@@ -2,14 +2,9 @@
 
 #include "dwarfpack/DwarfInput/UnitWalk.h"
 #include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/Support/RunInOrder.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/ThreadPool.h"
-#include "llvm/Support/Threading.h"
-
-#include <atomic>
-#include <deque>
-#include <future>
 
 using namespace llvm;
 
@@ -23,33 +18,6 @@ std::vector<WalkItem> compileUnits(const InputObject &Obj) {
     if (!H.InTypesSection && !H.isTypeUnit())
       Items.push_back({&F, &H});
   return Items;
-}
-
-void runInOrder(size_t N, unsigned Threads, size_t WindowPerThread,
-                function_ref<void(size_t)> Convert,
-                function_ref<void(size_t)> Merge) {
-  if (Threads <= 1 || N <= 1) {
-    for (size_t I = 0; I < N; ++I) {
-      Convert(I);
-      Merge(I);
-    }
-    return;
-  }
-  DefaultThreadPool Pool(hardware_concurrency(Threads));
-  std::deque<std::shared_future<void>> Pending;
-  // Items differ a lot in size: with only 2 per thread in flight, a large
-  // one at the head stalls the pool.
-  size_t Next = 0, Window = std::max<size_t>(1, WindowPerThread) * Threads;
-  for (size_t I = 0; I < N; ++I) {
-    while (Next < N && Next < I + Window) {
-      size_t J = Next++;
-      Pending.push_back(Pool.async([Convert, J] { Convert(J); }));
-    }
-    Pending.front().wait();
-    Pending.pop_front();
-    Merge(I);
-  }
-  Pool.wait();
 }
 
 namespace {
@@ -75,9 +43,6 @@ struct WorkerUnits {
 Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
                 ArrayRef<UnitVisitor *> Visitors, const WalkOptions &Opts,
                 WarningLog &Log) {
-  unsigned Threads = Opts.Threads;
-  if (Threads == 0)
-    Threads = hardware_concurrency().compute_thread_count();
   if (Opts.ReportUnitProblems)
     for (const std::string &P : Obj.unitProblems())
       Log.report("dwarf-warning", P);
@@ -136,20 +101,16 @@ Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
     }
   };
 
-  Error Fatal = Error::success();
-  std::atomic<size_t> Done{0};
-  auto Merge = [&](size_t I) {
+  size_t Done = 0;
+  auto Merge = [&](size_t I) -> Error {
     Slot &S = Slots[I];
-    if (S.Fatal && !Fatal)
-      Fatal = std::move(S.Fatal);
-    consumeError(std::move(S.Fatal));
-    if (!Fatal) {
-      if (S.Log)
-        Log.merge(*S.Log);
-      for (size_t V = 0; V < S.Results.size(); ++V)
-        if (Visitors[V]->merge(I, std::move(S.Results[V])))
-          Log.merge(*S.VisitorLogs[V]);
-    }
+    if (S.Fatal)
+      return std::move(S.Fatal);
+    if (S.Log)
+      Log.merge(*S.Log);
+    for (size_t V = 0; V < S.Results.size(); ++V)
+      if (Visitors[V]->merge(I, std::move(S.Results[V])))
+        Log.merge(*S.VisitorLogs[V]);
     S = Slot();
     consumeError(std::move(S.Fatal));
     const WalkItem &Item = Items[I];
@@ -158,8 +119,13 @@ Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
       Obj.releaseSectionPrefix(Sec::Info, Item.Header->end());
     if (Opts.Progress)
       Opts.Progress(++Done, Items.size());
+    return Error::success();
   };
-  runInOrder(Items.size(), Threads, /*WindowPerThread=*/4, Convert, Merge);
+  Error Fatal = runInOrder(Items.size(), Opts.Threads, /*WindowPerThread=*/4,
+                           Convert, Merge);
+  // The units after the first unusable one are not merged.
+  for (Slot &S : Slots)
+    consumeError(std::move(S.Fatal));
   return Fatal;
 }
 

@@ -9,6 +9,7 @@
 #include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/Support/ElfEmbed.h"
 #include "dwarfpack/Support/OutputFile.h"
+#include "dwarfpack/Support/RunInOrder.h"
 #include "dwarfpack/Support/Stopwatch.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -201,27 +202,23 @@ Error forEachLoadable(
   std::vector<Expected<std::unique_ptr<LoadedModule>>> Results;
   for (size_t I = 0; I < Loadable.size(); ++I)
     Results.push_back(nullptr);
-  Error Failure = Error::success();
-  input::runInOrder(
+  Error Failure = runInOrder(
       Loadable.size(), std::max(1u, O.NumThreads), /*WindowPerThread=*/2,
       [&](size_t J) { Results[J] = loadModule(Loadable[J], O); },
-      [&](size_t I) {
+      [&](size_t I) -> Error {
         Expected<std::unique_ptr<LoadedModule>> R = std::move(Results[I]);
         Results[I] = nullptr;
         if (O.Progress)
           O.Progress(I + 1, Loadable.size());
-        if (Failure) {
-          if (!R)
-            consumeError(R.takeError());
-          return;
-        }
-        if (!R) {
-          Failure = R.takeError();
-          return;
-        }
+        if (!R)
+          return R.takeError();
         Log.merge((*R)->Log);
-        Failure = Consume(Loadable[I], **R);
+        return Consume(Loadable[I], **R);
       });
+  // The modules after the first failure are not consumed.
+  for (Expected<std::unique_ptr<LoadedModule>> &R : Results)
+    if (!R)
+      consumeError(R.takeError());
   return Failure;
 }
 

@@ -105,14 +105,6 @@ llvm::Error walkUnits(const InputObject &Obj, llvm::ArrayRef<WalkItem> Items,
                       llvm::ArrayRef<UnitVisitor *> Visitors,
                       const WalkOptions &Opts, WarningLog &Log);
 
-/// Runs Convert(I) for I in [0, N) on Threads threads and Merge(I, result)
-/// strictly in order on the calling thread, with a bounded window of work
-/// in flight; the scheduling the walk is built on, for other per-item
-/// pipelines (a kernel's modules).
-void runInOrder(size_t N, unsigned Threads, size_t WindowPerThread,
-                llvm::function_ref<void(size_t)> Convert,
-                llvm::function_ref<void(size_t)> Merge);
-
 } // namespace input
 } // namespace dwarfpack
 
