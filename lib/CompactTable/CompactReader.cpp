@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/CompactTable/CompactReader.h"
+#include "FileHistory.h"
 #include "dwarfpack/GSYM/GsymReader.h"
 #include "dwarfpack/Support/Diagnostics.h"
 
@@ -118,63 +119,25 @@ const uint8_t *bytes(StringRef S) {
   return reinterpret_cast<const uint8_t *>(S.data());
 }
 
-/// Reader side of the line-row state machine (see the writer): recent
-/// contexts, most recent first. An entry is File << 32 | last line: one
-/// move per entry when the history shifts.
-struct FileHistory {
-  static constexpr unsigned Capacity = 32;
-  uint64_t Entries[Capacity];
-  unsigned Size = 0;
-
-  static uint64_t entry(uint32_t File, uint32_t Line) {
-    return uint64_t(File) << 32 | Line;
+/// SetFile with Operand: an earlier context of Files (moved to the front)
+/// or a new one of file Operand - size() at CurrentLine. Returns the line
+/// the row's delta is relative to and sets File.
+uint32_t selectFile(FileHistory &Files, uint64_t Operand, uint32_t CurrentLine,
+                    uint32_t &File, bool &OK) {
+  if (Operand < Files.size()) {
+    const uint32_t Line = Files.select(unsigned(Operand));
+    File = Files.file(0);
+    return Line;
   }
-  void start(uint32_t File, uint32_t Line) {
-    Entries[0] = entry(File, Line);
-    Size = 1;
+  const uint64_t Id = Operand - Files.size();
+  if (Id > UINT32_MAX) {
+    OK = false;
+    return 0;
   }
-  void setLine(uint32_t Line) {
-    Entries[0] = (Entries[0] & ~uint64_t(UINT32_MAX)) | Line;
-  }
-  /// Room for one more entry at index From: the entries from there on
-  /// move back by one, the last one dropping out of a full history.
-  void makeRoom(unsigned From) {
-    const unsigned Kept = std::min(Size, Capacity - 1);
-    for (unsigned I = Kept; I > From; --I)
-      Entries[I] = Entries[I - 1];
-    Size = Kept + 1;
-  }
-
-  /// SetFile with Operand: an earlier context (moved to the front) or a
-  /// new one of file Operand - Size at CurrentLine. Returns the line the
-  /// row's delta is relative to and sets File.
-  uint32_t select(uint64_t Operand, uint32_t CurrentLine, uint32_t &File,
-                  bool &OK) {
-    if (Operand < Size) {
-      const unsigned Index = unsigned(Operand);
-      const uint64_t E = Entries[Index];
-      for (unsigned I = Index; I > 0; --I)
-        Entries[I] = Entries[I - 1];
-      Entries[0] = E;
-      File = uint32_t(E >> 32);
-      return uint32_t(E);
-    }
-    const uint64_t Id = Operand - Size;
-    if (Id > UINT32_MAX) {
-      OK = false;
-      return 0;
-    }
-    File = uint32_t(Id);
-    makeRoom(0);
-    Entries[0] = entry(File, CurrentLine);
-    return CurrentLine;
-  }
-  /// Before a LongRow: the front context is copied behind itself.
-  void push() {
-    makeRoom(1);
-    Entries[1] = Entries[0];
-  }
-};
+  File = uint32_t(Id);
+  Files.add(File, CurrentLine);
+  return CurrentLine;
+}
 
 /// A line table's first row: address, file (with details, its low bit
 /// says a discriminator follows) and line; the rows after it are coded as
@@ -328,7 +291,7 @@ Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
         Row.Discriminator = C.u32leb();
       } else {
         uint64_t Operand = Op == SwapFile ? 1 : C.uleb();
-        BaseLine = Files.select(Operand, Row.Line, Row.File, OK);
+        BaseLine = selectFile(Files, Operand, Row.Line, Row.File, OK);
       }
       Op = C.u8();
     }
@@ -416,7 +379,7 @@ Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
             Discriminator = Rows.u32leb();
           } else {
             uint64_t Operand = Op == SwapFile ? 1 : Rows.uleb();
-            BaseLine = Files.select(Operand, Line, File, OK);
+            BaseLine = selectFile(Files, Operand, Line, File, OK);
           }
           Op = Rows.u8();
         }

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/CompactTable/CompactWriter.h"
+#include "FileHistory.h"
 #include "dwarfpack/AddressTable/FunctionNames.h"
 #include "dwarfpack/CompactTable/ColumnCode.h"
 #include "dwarfpack/CompactTable/CompactFormat.h"
@@ -95,36 +96,6 @@ bool isEmptyFile(const FunctionModel &M, FileId Id) {
   const FileEntry &F = M.file(Id);
   return F.Dir.empty() && F.Base.empty();
 }
-
-/// The line-row state machine of docs/CompactTable.md: recently used files
-/// (most recent first) with the last line seen in each.
-/// The line-row state machine of docs/CompactTable.md: recent contexts
-/// (a file and the last line seen there), most recent first. A file may
-/// have several: the caller's line and an inlined callee's, in one file.
-struct FileHistory {
-  static constexpr unsigned Capacity = 32;
-  SmallVector<std::pair<uint32_t, uint32_t>, Capacity + 1> Recent;
-
-  /// Moves entry Index to the front; returns its line.
-  uint32_t select(unsigned Index) {
-    auto E = Recent[Index];
-    Recent.erase(Recent.begin() + Index);
-    Recent.insert(Recent.begin(), E);
-    return E.second;
-  }
-  /// A new context of File at Line in front.
-  void add(uint32_t File, uint32_t Line) {
-    Recent.insert(Recent.begin(), {File, Line});
-    if (Recent.size() > Capacity)
-      Recent.pop_back();
-  }
-  /// Before a LongRow: the context left keeps its line behind the front.
-  void push() {
-    Recent.insert(Recent.begin() + 1, Recent.front());
-    if (Recent.size() > Capacity)
-      Recent.pop_back();
-  }
-};
 
 /// One line row as the encoder sees it.
 struct RowCode {
@@ -490,7 +461,7 @@ struct Writer {
     if (First.Address < F.Range.Start)
       return makeError("function '" + nameOf(F) + "': line row at 0x" +
                        utohexstr(First.Address) + " before its start");
-    H.add(file(First.File), First.Line);
+    H.start(file(First.File), First.Line);
     uint64_t PrevAddr = First.Address;
     for (size_t R = 1; R < Lines.size(); ++R) {
       const LineEntry &L = Lines[R];
@@ -508,35 +479,38 @@ struct Writer {
       // Cost and choice: -1 stays, 0 a new context, k >= 1 entry k.
       unsigned Best = ~0u;
       int Choice = -2;
-      if (H.Recent.front().first == File) {
-        Best = rowBytes(C.AddrDelta, Delta(H.Recent.front().second));
+      if (H.file(0) == File) {
+        Best = rowBytes(C.AddrDelta, Delta(H.line(0)));
         Choice = -1;
       }
-      for (unsigned K = 1; K < H.Recent.size(); ++K) {
-        if (H.Recent[K].first != File)
+      // An earlier context costs its switch (a byte at least) and a row
+      // (a byte at least): only a front context dearer than 2 bytes can
+      // lose to one.
+      for (unsigned K = 1; K < H.size() && Best > 2; ++K) {
+        if (H.file(K) != File)
           continue;
         unsigned Cost = (K == 1 ? 1 : 1 + ulebSize(K)) +
-                        rowBytes(C.AddrDelta, Delta(H.Recent[K].second));
+                        rowBytes(C.AddrDelta, Delta(H.line(K)));
         if (Cost < Best) {
           Best = Cost;
           Choice = int(K);
         }
       }
-      const uint32_t CurrentLine = H.Recent.front().second;
+      const uint32_t CurrentLine = H.line(0);
       if (Choice == -2) {
         C.FileSwitch = true;
-        C.FileOperand = H.Recent.size() + uint64_t(File);
+        C.FileOperand = H.size() + uint64_t(File);
         H.add(File, CurrentLine);
       } else if (Choice > 0) {
         C.FileSwitch = true;
         C.FileOperand = unsigned(Choice);
         H.select(unsigned(Choice));
       }
-      C.LineDelta = Delta(H.Recent.front().second);
+      C.LineDelta = Delta(H.line(0));
       uint8_t Op;
       if (!special(LineBase, LineRange, C.AddrDelta, C.LineDelta, Op))
         H.push();
-      H.Recent.front().second = L.Line;
+      H.setLine(L.Line);
       PrevAddr = L.Address;
       Out.push_back(C);
     }
