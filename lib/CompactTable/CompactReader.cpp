@@ -1560,11 +1560,12 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
   return materialize(Raw, Out);
 }
 
-Expected<const FrameBuffer::CachedName *>
+Expected<FrameBuffer::CachedName>
 CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
+  // A copy, not a reference into the map: the next name may grow it.
   auto [It, New] = Out.Names.try_emplace(Offset);
   if (!New)
-    return &It->second;
+    return It->second;
   if (Offset >= Names.size()) {
     Out.Names.erase(It);
     return makeError("name offset " + hexString(Offset) +
@@ -1603,9 +1604,8 @@ CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
   C.Name = StringRef(Copy, NameSize);
   C.Short = StringRef(Copy + NameSize, Scratch.size() - NameSize);
   // The map may have grown while the name was expanded: find it again.
-  FrameBuffer::CachedName &Slot = Out.Names[Offset];
-  Slot = C;
-  return &Slot;
+  Out.Names[Offset] = C;
+  return C;
 }
 
 Error CompactReader::appendFileParts(uint32_t Id, FrameBuffer &Out,
@@ -1655,27 +1655,26 @@ Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
     F.StartAddress = R.Start;
     F.HasStartAddress = R.HasStart;
     std::array<FrameBuffer::Span, 7> Spans;
-    Expected<const FrameBuffer::CachedName *> Name = cachedName(R.Name, Out);
+    Expected<FrameBuffer::CachedName> Name = cachedName(R.Name, Out);
     if (!Name)
       return Name.takeError();
-    F.Name = (*Name)->Name;
-    F.DeclLine = (*Name)->DeclLine;
+    F.Name = Name->Name;
+    F.DeclLine = Name->DeclLine;
     // The short name is the DWARF name entry's when the record names one.
-    const FrameBuffer::CachedName *Described = *Name;
+    FrameBuffer::CachedName Described = *Name;
     F.HasDwarfName = R.HasDwarfName;
     F.DwarfName = StringRef();
     if (R.HasDwarfName) {
-      Expected<const FrameBuffer::CachedName *> Dwarf =
-          cachedName(R.DwarfName, Out);
+      Expected<FrameBuffer::CachedName> Dwarf = cachedName(R.DwarfName, Out);
       if (!Dwarf)
         return Dwarf.takeError();
       Described = *Dwarf;
-      F.DwarfName = Described->Name;
+      F.DwarfName = Described.Name;
     }
-    F.ShortName = Described->Short;
-    F.HasShortName = Described->HasShort;
+    F.ShortName = Described.Short;
+    F.HasShortName = Described.HasShort;
     F.HasDwarfStart = R.HasDwarfStart;
-    const uint32_t DeclFile = (*Name)->DeclFile;
+    const uint32_t DeclFile = Name->DeclFile;
     if (R.File > Hdr.NumFiles || DeclFile > Hdr.NumFiles ||
         R.SymbolFile > Hdr.NumFiles)
       return makeError(

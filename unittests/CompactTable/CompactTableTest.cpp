@@ -422,6 +422,46 @@ TEST(CompactTable, FrameBufferAcrossReadersAndThreads) {
   EXPECT_EQ(Differences, 0u);
 }
 
+TEST(CompactTable, SymbolAndDwarfNamesOfManyFunctions) {
+  // Each lookup expands two new name entries (the symbol's and the DWARF
+  // name's) into the buffer's cache: at some lookups the cache grows while
+  // the second one is added, and the first one's declaration must still
+  // be read right (under ASan: no use of the cache's old storage).
+  FunctionModel M;
+  const FileId File = M.addFilePath("/src/app.c");
+  const FileId DeclFile = M.addFilePath("/src/decl.h");
+  const unsigned N = 3000;
+  for (unsigned I = 0; I < N; ++I) {
+    FunctionEntry F;
+    F.Range = {0x1000 + 16 * I, 0x1000 + 16 * I + 16};
+    F.Name = M.saveString("sym_" + std::to_string(I));
+    F.FromDwarf = true;
+    F.DwarfName = M.saveString("fn_" + std::to_string(I));
+    F.ShortName = F.DwarfName;
+    F.Decl = {DeclFile, 100 + I};
+    F.Lines.push_back({F.Range.Start, File, 10 + I, 3, 0});
+    M.addFunction(std::move(F));
+  }
+  WarningLog Log;
+  M.finalize(Log);
+  Expected<std::string> C = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  auto R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  compact::FrameBuffer Buf;
+  for (unsigned I = 0; I < N; ++I) {
+    ASSERT_FALSE(bool((*R)->lookupFrames(0x1000 + 16 * I + 4, Buf)));
+    ASSERT_EQ(Buf.frames().size(), 1u);
+    const compact::FrameRef &F = Buf.frames()[0];
+    ASSERT_EQ(F.Name, "sym_" + std::to_string(I));
+    ASSERT_TRUE(F.HasDwarfName);
+    ASSERT_EQ(F.DwarfName, "fn_" + std::to_string(I));
+    ASSERT_EQ(F.DeclLine, 100 + I);
+    ASSERT_EQ(F.DeclBase, "decl.h") << I;
+    ASSERT_EQ(F.Line, 10 + I);
+  }
+}
+
 TEST(CompactTable, Deterministic) {
   FunctionModel A, B;
   buildModel(A);

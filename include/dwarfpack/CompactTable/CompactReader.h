@@ -287,7 +287,7 @@ private:
   /// lookupFrames' last step: the strings of frames given by table ids.
   llvm::Error materialize(llvm::ArrayRef<RawFrame> Raw, FrameBuffer &Out) const;
   /// The name entry at Offset, from Out's cache or expanded into it.
-  llvm::Expected<const FrameBuffer::CachedName *>
+  llvm::Expected<FrameBuffer::CachedName>
   cachedName(uint32_t Offset, FrameBuffer &Out) const;
   /// Expands file Id's directory and base into Out.Text (lists read
   /// lazily).
