@@ -65,6 +65,26 @@ void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
   EXPECT_FALSE(bool(compact::dumpCompact(**CR, OS)));
 }
 
+/// Finalizes M and opens its compact table, whose bytes Bytes keeps; null
+/// (with a test failure) when either step fails.
+std::unique_ptr<compact::CompactReader> finalizeAndOpen(FunctionModel &M,
+                                                        std::string &Bytes) {
+  WarningLog Log;
+  M.finalize(Log);
+  Expected<std::string> C = compact::encodeCompact(M);
+  if (!C) {
+    ADD_FAILURE() << toString(C.takeError());
+    return nullptr;
+  }
+  Bytes = std::move(*C);
+  auto R = compact::CompactReader::create(MemoryBufferRef(Bytes, "c"));
+  if (!R) {
+    ADD_FAILURE() << toString(R.takeError());
+    return nullptr;
+  }
+  return std::move(*R);
+}
+
 /// A model with what real inputs have: several files (more than the line
 /// decoder's file history holds), file switches, big line jumps, nested and
 /// multi-range inline calls, a function without lines, a row without a
@@ -308,14 +328,11 @@ TEST(CompactTable, CodeBeforeTheFirstRowWhenEveryRowHasAColumn) {
   F.Lines = {L};
   F.LinesFrom = 0x110; // the rows start there, not at the function
   M.addFunction(std::move(F));
-  WarningLog Log;
-  M.finalize(Log);
-  Expected<std::string> C = compact::encodeCompact(M);
-  ASSERT_TRUE(bool(C)) << toString(C.takeError());
-  auto R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
-  ASSERT_TRUE(bool(R)) << toString(R.takeError());
-  Expected<LookupResult> Before = (*R)->lookup(0x104);
-  Expected<LookupResult> At = (*R)->lookup(0x110);
+  std::string Bytes;
+  auto R = finalizeAndOpen(M, Bytes);
+  ASSERT_TRUE(R);
+  Expected<LookupResult> Before = R->lookup(0x104);
+  Expected<LookupResult> At = R->lookup(0x110);
   ASSERT_TRUE(Before && At);
   ASSERT_EQ(Before->Frames.size(), 1u);
   EXPECT_EQ(Before->Frames[0].Line, 0u);
@@ -442,15 +459,12 @@ TEST(CompactTable, SymbolAndDwarfNamesOfManyFunctions) {
     F.Lines.push_back({F.Range.Start, File, 10 + I, 3, 0});
     M.addFunction(std::move(F));
   }
-  WarningLog Log;
-  M.finalize(Log);
-  Expected<std::string> C = compact::encodeCompact(M);
-  ASSERT_TRUE(bool(C)) << toString(C.takeError());
-  auto R = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
-  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  std::string Bytes;
+  auto R = finalizeAndOpen(M, Bytes);
+  ASSERT_TRUE(R);
   compact::FrameBuffer Buf;
   for (unsigned I = 0; I < N; ++I) {
-    ASSERT_FALSE(bool((*R)->lookupFrames(0x1000 + 16 * I + 4, Buf)));
+    ASSERT_FALSE(bool(R->lookupFrames(0x1000 + 16 * I + 4, Buf)));
     ASSERT_EQ(Buf.frames().size(), 1u);
     const compact::FrameRef &F = Buf.frames()[0];
     ASSERT_EQ(F.Name, "sym_" + std::to_string(I));
