@@ -19,6 +19,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 using namespace llvm;
 
@@ -353,15 +356,31 @@ private:
       OS << ',';
     First = false;
   }
+  /// Keys are llvm-symbolizer's member names: plain ASCII.
   void key(StringRef K) {
+    assert(plain(K));
     comma();
-    string(K);
-    OS << ':';
+    OS << '"' << K << "\":";
   }
   /// Whether json::OStream writes every byte of S as it is: printable
-  /// ASCII but for '"' and '\\'. Eight bytes at a time (names and paths
-  /// are most of a batch's output).
+  /// ASCII but for '"' and '\\'. Sixteen or eight bytes at a time (names
+  /// and paths are most of a batch's output).
   static bool plain(StringRef S) {
+    const char *P = S.data(), *E = P + S.size();
+#if defined(__SSE2__)
+    // Signed bytes: below ' ' are the control bytes and every byte from
+    // 0x80 on.
+    const __m128i Space = _mm_set1_epi8(' '), Del = _mm_set1_epi8(0x7f),
+                  Quote = _mm_set1_epi8('"'), Backslash = _mm_set1_epi8('\\');
+    for (; E - P >= 16; P += 16) {
+      __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+      __m128i Bad = _mm_or_si128(
+          _mm_or_si128(_mm_cmplt_epi8(V, Space), _mm_cmpeq_epi8(V, Del)),
+          _mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, Backslash)));
+      if (_mm_movemask_epi8(Bad))
+        return false;
+    }
+#endif
     constexpr uint64_t Ones = 0x0101010101010101ULL;
     constexpr uint64_t Highs = 0x8080808080808080ULL;
     // Whether some byte of V is 0 / below N / above N (exact for "some").
@@ -372,7 +391,6 @@ private:
     auto AnyAbove = [](uint64_t V, uint64_t N) {
       return ((V + Ones * (127 - N)) | V) & Highs;
     };
-    const char *P = S.data(), *E = P + S.size();
     for (; E - P >= 8; P += 8) {
       uint64_t V;
       std::memcpy(&V, P, 8);

@@ -199,13 +199,15 @@ TEST(Printer, JsonIndentedWithPrettyPrint) {
 }
 
 TEST(Printer, JsonLinesEscapeAsLlvmJson) {
-  // Every byte, at places in and across the eight-byte words the printer
-  // checks at once, escaped (and invalid UTF-8 mended) as llvm::json does.
+  // Every byte, at places in the blocks the printer checks at once (two
+  // of sixteen bytes, one of eight, the three bytes after them), escaped
+  // (and invalid UTF-8 mended) as llvm::json does.
   PrinterOptions O;
   O.Style = OutputStyle::JSON;
   for (unsigned B = 0; B < 256; ++B)
-    for (unsigned At : {0u, 3u, 7u, 8u, 12u, 16u, 18u}) {
-      std::string Path(19, 'a');
+    for (unsigned At :
+         {0u, 3u, 7u, 8u, 12u, 15u, 16u, 20u, 31u, 32u, 35u, 39u, 40u, 42u}) {
+      std::string Path(43, 'a');
       Path[At] = char(B);
       LookupResult R;
       R.Address = 1;
