@@ -68,17 +68,23 @@ template <typename Key> class Numbering {
 public:
   void use(const Key &K, uint64_t Times = 1) { Counts[K] += Times; }
   template <typename Less> void finish(Less KeyLess, uint32_t FirstId = 0) {
-    std::vector<std::pair<Key, uint64_t>> All(Counts.begin(), Counts.end());
+    finishCounted({Counts.begin(), Counts.end()}, KeyLess);
+    for (size_t I = 0; I < Order.size(); ++I)
+      Ids[Order[I]] = FirstId + I;
+  }
+  /// The order of keys counted elsewhere (each key once in All): id()
+  /// knows none of them.
+  template <typename Less>
+  void finishCounted(std::vector<std::pair<Key, uint64_t>> All, Less KeyLess) {
     llvm::sort(All, [&](const auto &A, const auto &B) {
       if (A.second != B.second)
         return A.second > B.second;
       return KeyLess(A.first, B.first);
     });
     Order.clear();
-    for (auto &[K, C] : All) {
-      Ids[K] = FirstId + Order.size();
+    Order.reserve(All.size());
+    for (auto &[K, C] : All)
       Order.push_back(K);
-    }
   }
   uint32_t id(const Key &K) const { return Ids.lookup(K); }
   const std::vector<Key> &order() const { return Order; }
@@ -236,43 +242,48 @@ struct Writer {
   /// Short names derived from stored names, per name that is not its own
   /// short name. numberAll fills it; the record encoders only read it, on
   /// several threads.
-  DenseMap<StringRef, std::string> Derived;
-  void learnShortName(StringRef Name) {
+  using DerivedNames = DenseMap<StringRef, std::string>;
+  DerivedNames Derived;
+  void learnShortName(StringRef Name, DerivedNames &Into) const {
     // C names decide without the cache (most of a kernel's).
     if (!Opts.Details || isOwnShortName(Name))
       return;
-    auto [It, New] = Derived.try_emplace(Name);
+    auto [It, New] = Into.try_emplace(Name);
     if (New)
       It->second = shortFunctionName(Name);
   }
-  bool derivesTo(StringRef Name, StringRef Short) const {
+  bool derivesTo(StringRef Name, StringRef Short,
+                 const DerivedNames &From) const {
     if (isOwnShortName(Name))
       return Name == Short;
-    auto It = Derived.find(Name);
-    assert(It != Derived.end() && "a name numberAll did not learn");
-    if (It == Derived.end())
+    auto It = From.find(Name);
+    assert(It != From.end() && "a name numberAll did not learn");
+    if (It == From.end())
       return shortFunctionName(Name) == Short;
     return It->second == Short;
   }
 
   /// The name entry of Name declared at D (D ignored without details),
   /// its short name Short recorded when the name does not derive to it.
+  /// From: the short names learned (Derived once numberAll is done).
   NameKey nameKey(StringRef Name, const Declaration &D, StringRef Short = "",
-                  bool Describe = false) const {
+                  bool Describe = false,
+                  const DerivedNames *From = nullptr) const {
     if (!Opts.Details)
       return {Name, 0, StringRef(), 0};
     uint64_t Decl = 0;
     if (!(isEmptyFile(M, D.File) && D.Line == 0))
       Decl = uint64_t(isEmptyFile(M, D.File) ? 0 : D.File) << 32 | D.Line;
     uint64_t Flags = 0;
-    if (Describe && !derivesTo(Name, Short))
+    if (Describe && !derivesTo(Name, Short, From ? *From : Derived))
       Flags |= NameHasShort;
     else
       Short = StringRef();
     return {Name, Decl, Short, Flags};
   }
-  NameKey nameKey(const InlineNode &N) const {
-    return nameKey(N.Name, N.Decl, N.ShortName, true);
+  NameKey nameKey(const InlineNode &N,
+                  const DerivedNames *From = nullptr) const {
+    return nameKey(N.Name, N.Decl, N.ShortName, true, From);
   }
 
   /// Whether F's record names the DWARF name of a function a symbol
@@ -285,15 +296,17 @@ struct Writer {
   /// The entry of F's name. It gives F's short name unless the record
   /// names a DWARF name entry that does; code only symbols describe has no
   /// short name.
-  NameKey functionKey(const FunctionEntry &F) const {
+  NameKey functionKey(const FunctionEntry &F,
+                      const DerivedNames *From = nullptr) const {
     if (!F.FromDwarf)
-      return nameKey(nameOf(F), F.Decl, "", true);
+      return nameKey(nameOf(F), F.Decl, "", true, From);
     if (recordsDwarfName(F))
       return nameKey(nameOf(F), F.Decl);
-    return nameKey(nameOf(F), F.Decl, F.ShortName, true);
+    return nameKey(nameOf(F), F.Decl, F.ShortName, true, From);
   }
-  NameKey dwarfNameKey(const FunctionEntry &F) const {
-    return nameKey(F.DwarfName, F.Decl, F.ShortName, true);
+  NameKey dwarfNameKey(const FunctionEntry &F,
+                       const DerivedNames *From = nullptr) const {
+    return nameKey(F.DwarfName, F.Decl, F.ShortName, true, From);
   }
   /// The file of F's local symbol, when an address of F can have no line
   /// (llvm-symbolizer then prints it).
@@ -303,17 +316,28 @@ struct Writer {
     bool NoLine = F.Lines.empty() || F.linesStart() > F.Range.Start;
     return NoLine ? F.SymbolFile : 0;
   }
-  /// Uses of each model file, counted in a vector (once per row, a hash
-  /// lookup too many) and handed to FileIds once all are counted.
-  std::vector<uint64_t> FileUses;
-  void useFile(FileId Id) {
-    if (Id < FileUses.size())
-      ++FileUses[Id];
-  }
-  void useDecl(const Declaration &D) {
-    if (Opts.Details)
-      useFile(D.File);
-  }
+  /// What numberAll counts in one chunk of functions, on a worker thread:
+  /// the uses of each model file (in a vector: once per row, a hash lookup
+  /// too many), the name entries used, by shard, and the short names
+  /// learned.
+  struct ChunkUses {
+    static constexpr unsigned ShardBits = 6;
+    std::vector<uint64_t> Files;
+    std::vector<std::vector<NameKey>> Shards;
+    DerivedNames Derived;
+
+    static unsigned shardOf(const NameKey &K) {
+      // The top bits of a scrambled hash: a shard's map indexes its
+      // buckets with the low bits, which must not be all the same.
+      uint64_t H = DenseMapInfo<NameKey>::getHashValue(K);
+      return unsigned((H * 0x9e3779b97f4a7c15ULL) >> (64 - ShardBits));
+    }
+    void use(NameKey K) { Shards[shardOf(K)].push_back(K); }
+    void useFile(FileId Id) {
+      if (Id < Files.size())
+        ++Files[Id];
+    }
+  };
 
   static StringRef nameOf(const FunctionEntry &F) {
     // GSYM cannot store an empty function name; its writer uses "??", and
@@ -334,13 +358,81 @@ struct Writer {
     return Id < CompactFiles.size() ? CompactFiles[Id] : 0;
   }
 
-  void countNode(const InlineNode &N) {
-    learnShortName(N.Name);
-    NameIds.use(nameKey(N));
-    useDecl(N.Decl);
-    useFile(N.CallFile);
+  void countNode(const InlineNode &N, ChunkUses &U) const {
+    learnShortName(N.Name, U.Derived);
+    U.use(nameKey(N, &U.Derived));
+    if (Opts.Details)
+      U.useFile(N.Decl.File);
+    U.useFile(N.CallFile);
     for (const InlineNode &C : N.Children)
-      countNode(C);
+      countNode(C, U);
+  }
+  void countFunction(size_t I, ChunkUses &U) const {
+    const FunctionEntry &F = M.functions()[I];
+    learnShortName(nameOf(F), U.Derived);
+    U.use(functionKey(F, &U.Derived));
+    if (recordsDwarfName(F)) {
+      learnShortName(F.DwarfName, U.Derived);
+      U.use(dwarfNameKey(F, &U.Derived));
+    }
+    if (Opts.Details)
+      U.useFile(F.Decl.File);
+    if (FileId Sym = symbolFile(F))
+      U.useFile(Sym);
+    for (const LineEntry &L : rows(I))
+      U.useFile(L.File);
+    if (F.Inline)
+      countNode(*F.Inline, U);
+  }
+
+  /// Counts the uses of every name entry and model file. Chunks of
+  /// functions list their uses on the threads; then each shard of the
+  /// name entries is counted on its own. Counts do not depend on the
+  /// order of the uses, so neither do the ids numberAll gives.
+  void countUses(std::vector<uint64_t> &FileUses,
+                 std::vector<std::pair<NameKey, uint64_t>> &NameUses) {
+    const size_t N = M.functions().size();
+    const size_t NumChunks = (N + ChunkSize - 1) / ChunkSize;
+    const unsigned NumShards = 1u << ChunkUses::ShardBits;
+    std::vector<ChunkUses> Chunks(NumChunks);
+    FileUses.assign(M.numFiles(), 0);
+    auto List = [&](size_t C) {
+      ChunkUses &U = Chunks[C];
+      U.Files.assign(M.numFiles(), 0);
+      U.Shards.resize(NumShards);
+      for (size_t I = C * ChunkSize; I < std::min(N, (C + 1) * ChunkSize); ++I)
+        countFunction(I, U);
+    };
+    auto Add = [&](size_t C) -> Error {
+      ChunkUses &U = Chunks[C];
+      for (size_t F = 0; F < FileUses.size(); ++F)
+        FileUses[F] += U.Files[F];
+      U.Files = {};
+      for (auto &[Name, Short] : U.Derived)
+        Derived.try_emplace(Name, std::move(Short));
+      U.Derived = {};
+      return Error::success();
+    };
+    cantFail(
+        runInOrder(NumChunks, Opts.Threads, /*WindowPerThread=*/4, List, Add));
+    std::vector<std::vector<std::pair<NameKey, uint64_t>>> Counted(NumShards);
+    auto Count = [&](size_t S) {
+      DenseMap<NameKey, uint64_t> Counts;
+      for (ChunkUses &U : Chunks) {
+        for (const NameKey &K : U.Shards[S])
+          ++Counts[K];
+        U.Shards[S] = {};
+      }
+      Counted[S].assign(Counts.begin(), Counts.end());
+    };
+    NameUses.clear();
+    auto Gather = [&](size_t S) -> Error {
+      llvm::append_range(NameUses, Counted[S]);
+      Counted[S] = {};
+      return Error::success();
+    };
+    cantFail(runInOrder(NumShards, Opts.Threads, /*WindowPerThread=*/4, Count,
+                        Gather));
   }
 
   bool fileLess(FileId A, FileId B) const {
@@ -351,41 +443,27 @@ struct Writer {
   }
 
   void numberAll() {
-    FileUses.assign(M.numFiles(), 0);
-    for (size_t I = 0; I < M.functions().size(); ++I) {
-      const FunctionEntry &F = M.functions()[I];
-      learnShortName(nameOf(F));
-      NameIds.use(functionKey(F));
-      if (recordsDwarfName(F)) {
-        learnShortName(F.DwarfName);
-        NameIds.use(dwarfNameKey(F));
-      }
-      useDecl(F.Decl);
-      if (FileId Sym = symbolFile(F))
-        useFile(Sym);
-      for (const LineEntry &L : rows(I))
-        useFile(L.File);
-      if (F.Inline)
-        countNode(*F.Inline);
-    }
+    std::vector<uint64_t> FileUses;
+    std::vector<std::pair<NameKey, uint64_t>> NameUses;
+    countUses(FileUses, NameUses);
     // Files lookups treat as no file get no id.
     for (FileId Id = 0; Id < FileUses.size(); ++Id)
       if (FileUses[Id] && !isEmptyFile(M, Id))
         FileIds.use(Id, FileUses[Id]);
-    FileUses = {};
     // Ties by content: name, then declaration file path, then line.
-    NameIds.finish([&](const NameKey &A, const NameKey &B) {
-      if (std::get<0>(A) != std::get<0>(B))
-        return std::get<0>(A) < std::get<0>(B);
-      FileId FA = FileId(std::get<1>(A) >> 32),
-             FB = FileId(std::get<1>(B) >> 32);
-      if (FA != FB)
-        return FA == 0 || (FB != 0 && fileLess(FA, FB));
-      if (uint32_t(std::get<1>(A)) != uint32_t(std::get<1>(B)))
-        return uint32_t(std::get<1>(A)) < uint32_t(std::get<1>(B));
-      return std::tie(std::get<3>(A), std::get<2>(A)) <
-             std::tie(std::get<3>(B), std::get<2>(B));
-    });
+    NameIds.finishCounted(
+        std::move(NameUses), [&](const NameKey &A, const NameKey &B) {
+          if (std::get<0>(A) != std::get<0>(B))
+            return std::get<0>(A) < std::get<0>(B);
+          FileId FA = FileId(std::get<1>(A) >> 32),
+                 FB = FileId(std::get<1>(B) >> 32);
+          if (FA != FB)
+            return FA == 0 || (FB != 0 && fileLess(FA, FB));
+          if (uint32_t(std::get<1>(A)) != uint32_t(std::get<1>(B)))
+            return uint32_t(std::get<1>(A)) < uint32_t(std::get<1>(B));
+          return std::tie(std::get<3>(A), std::get<2>(A)) <
+                 std::tie(std::get<3>(B), std::get<2>(B));
+        });
     FileIds.finish([&](FileId A, FileId B) { return fileLess(A, B); }, 1);
     CompactFiles.assign(M.numFiles(), 0);
     for (FileId F : FileIds.order())
