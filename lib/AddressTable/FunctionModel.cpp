@@ -124,6 +124,44 @@ static int compareNodes(const InlineNode &A, const InlineNode &B,
   return 0;
 }
 
+/// Sorts Fs by the key KeyOf gives each entry (a pair, compared as pairs
+/// are), ties by TieLess, moving each entry once. The keys are compared in
+/// an array of their own, and the entries (272 bytes, that a sort would
+/// move about log2(n) times each) are reached only to break ties. The
+/// order is the one sorting the entries by the same comparison gives.
+template <typename KeyFn, typename TieFn>
+static void sortEntries(std::vector<FunctionEntry> &Fs, KeyFn KeyOf,
+                        TieFn TieLess, bool Stable = false) {
+  struct Keyed {
+    std::pair<uint64_t, uint64_t> Key;
+    uint32_t Index;
+  };
+  std::vector<Keyed> Order(Fs.size());
+  for (uint32_t I = 0; I < Order.size(); ++I)
+    Order[I] = {KeyOf(Fs[I]), I};
+  auto Less = [&](const Keyed &A, const Keyed &B) {
+    if (A.Key != B.Key)
+      return A.Key < B.Key;
+    return TieLess(Fs[A.Index], Fs[B.Index]);
+  };
+  if (Stable)
+    std::stable_sort(Order.begin(), Order.end(), Less);
+  else
+    llvm::sort(Order, Less);
+  std::vector<FunctionEntry> Sorted;
+  Sorted.reserve(Fs.size());
+  for (const Keyed &K : Order)
+    Sorted.push_back(std::move(Fs[K.Index]));
+  Fs = std::move(Sorted);
+}
+
+static std::pair<uint64_t, uint64_t> rangeKey(const FunctionEntry &F) {
+  return {F.Range.Start, F.Range.End};
+}
+static bool noTie(const FunctionEntry &, const FunctionEntry &) {
+  return false;
+}
+
 int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
                      const FunctionModel &M) {
   if (int C = cmp3(A.Range, B.Range))
@@ -260,12 +298,12 @@ public:
   std::vector<FunctionEntry> run() {
     // Sort by start, then longer first, so an enclosing entry is open before
     // the entries it encloses. Ties keep the content order (stable).
-    std::stable_sort(In.begin(), In.end(),
-                     [](const FunctionEntry &A, const FunctionEntry &B) {
-                       if (A.Range.Start != B.Range.Start)
-                         return A.Range.Start < B.Range.Start;
-                       return A.Range.End > B.Range.End;
-                     });
+    sortEntries(
+        In,
+        [](const FunctionEntry &F) {
+          return std::pair<uint64_t, uint64_t>(F.Range.Start, ~F.Range.End);
+        },
+        noTie, /*Stable=*/true);
     Out.reserve(In.size());
     for (size_t I = 0; I < In.size(); ++I) {
       uint64_t S = In[I].Range.Start;
@@ -359,9 +397,7 @@ attachLineOnlyCode(std::vector<FunctionEntry> Syms,
                    std::vector<FunctionEntry> &Code) {
   if (Code.empty())
     return Syms;
-  llvm::sort(Code, [](const FunctionEntry &A, const FunctionEntry &B) {
-    return A.Range < B.Range;
-  });
+  sortEntries(Code, rangeKey, noTie);
   std::vector<FunctionEntry> Out;
   Out.reserve(Syms.size());
   size_t C = 0;
@@ -519,9 +555,11 @@ void FunctionModel::finalize(WarningLog &Log) {
   adoptSymbolNames(All); // rule 2
 
   // Rule 3: one entry per identical range.
-  llvm::sort(All, [this](const FunctionEntry &A, const FunctionEntry &B) {
-    return compareFunctions(A, B, *this) < 0;
-  });
+  // compareFunctions orders by range first.
+  sortEntries(All, rangeKey,
+              [this](const FunctionEntry &A, const FunctionEntry &B) {
+                return compareFunctions(A, B, *this) < 0;
+              });
   std::vector<FunctionEntry> Debug, Plain;
   for (size_t I = 0; I < All.size();) {
     size_t J = I + 1;
@@ -586,9 +624,12 @@ void FunctionModel::finalize(WarningLog &Log) {
   LineOnlyCode.shrink_to_fit();
   for (FunctionEntry &F : Debug)
     Result.push_back(std::move(F));
-  llvm::sort(Result, [](const FunctionEntry &A, const FunctionEntry &B) {
-    return A.Range.Start < B.Range.Start;
-  });
+  sortEntries(
+      Result,
+      [](const FunctionEntry &F) {
+        return std::pair<uint64_t, uint64_t>(F.Range.Start, 0);
+      },
+      noTie);
   Functions = std::move(Result);
 }
 
