@@ -13,6 +13,7 @@
 #include "dwarfpack/Support/OutputFile.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
@@ -53,6 +54,15 @@ llvm::raw_ostream &reportStream(llvm::StringRef Output);
 
 /// Flushes standard output; a write error (disk full) becomes an Error.
 llvm::Error flushStandardOutput();
+
+/// Like clang's -disable-free, for a command that is about to exit with
+/// its outputs written: the kernel reclaims a model's pages at once, where
+/// its destructors free hundreds of thousands of blocks one by one (50 ms
+/// of a 0.8 s conversion of vmlinux). Leak checkers still find the memory
+/// reachable.
+template <typename T> void releaseAtExit(std::unique_ptr<T> P) {
+  llvm::BuryPointer(std::move(P));
+}
 
 /// The largest --num-threads accepted.
 constexpr unsigned MaxThreads = 1024;

@@ -11,7 +11,6 @@
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
 #include "llvm/Object/ObjectFile.h"
-#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/FileOutputBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -162,11 +161,8 @@ int run() {
     OS << "size: " << WStats.Size << (WStats.Compressed ? " (zlib)" : "")
        << "\n";
   }
-  // Like clang's -disable-free: the process is about to exit, and freeing
-  // the kernel's type model and DWARF context piece by piece takes longer
-  // than the kernel reclaiming the pages.
-  BuryPointer(std::move(*P));
-  BuryPointer(std::move(*In));
+  tool::releaseAtExit(std::move(*P));
+  tool::releaseAtExit(std::move(*In));
   return 0;
 }
 

@@ -409,6 +409,8 @@ int runGsym() {
     printWarnings(Log);
   if (Stats)
     printStats(**T, Fmt, Log, Start, Report);
+  releaseAtExit(std::move(*T));
+  releaseAtExit(std::move(Opened.Object));
   return 0;
 }
 

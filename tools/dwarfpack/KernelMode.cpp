@@ -223,6 +223,7 @@ int runKernelCtf(const KernelArgs &A, const std::string &OutDirPath, bool Embed,
       OS << "archive size: " << R.Archive.size() << "\n";
     printTimes(R, Run->WriteSeconds, Start.seconds(), OS);
   }
+  releaseAtExit(std::move(Run->R));
   return 0;
 }
 
@@ -266,6 +267,7 @@ int runKernelPack(const KernelArgs &A) {
     OS << "\n";
     printTimes(R, Run->WriteSeconds, Start.seconds(), OS);
   }
+  releaseAtExit(std::move(Run->R));
   return 0;
 }
 

@@ -16,7 +16,6 @@
 #include "dwarfpack/Support/ElfEmbed.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
-#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Threading.h"
@@ -274,10 +273,8 @@ int runPack() {
                reportStream(TableOut == "-" || CtfOut == "-" || EmbedOut == "-"
                                 ? "-"
                                 : ""));
-  // The process is about to exit: the kernel reclaims the models faster
-  // than their destructors would free them.
-  BuryPointer(std::move(*P));
-  BuryPointer(std::move(In));
+  releaseAtExit(std::move(*P));
+  releaseAtExit(std::move(In));
   return 0;
 }
 
