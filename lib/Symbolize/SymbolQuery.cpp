@@ -9,12 +9,28 @@ using namespace llvm;
 
 namespace dwarfpack {
 
+/// "0x" and up to 16 hex digits, the form of nearly every query: the same
+/// value getAsInteger(0) gives, without its radix guessing and overflow
+/// checks (a batch of a million addresses spent 2% of its time there).
+static bool parseShortHex(StringRef Token, uint64_t &Value) {
+  if (Token.size() < 3 || Token.size() > 18 || Token[0] != '0' ||
+      (Token[1] != 'x' && Token[1] != 'X'))
+    return false;
+  Value = 0;
+  for (char C : Token.drop_front(2)) {
+    if (!isHexDigit(C))
+      return false;
+    Value = Value << 4 | hexDigitValue(C);
+  }
+  return true;
+}
+
 ParsedQuery parseQuery(StringRef Token) {
   ParsedQuery Q;
   uint64_t Value;
   if (Token.empty())
     return Q;
-  if (!Token.getAsInteger(0, Value)) {
+  if (parseShortHex(Token, Value) || !Token.getAsInteger(0, Value)) {
     Q.Address = Value;
     return Q;
   }

@@ -24,8 +24,14 @@ TEST(SymbolQuery, AddressesAsLlvmSymbolizerReadsThem) {
   EXPECT_EQ(parseQuery("4096").Address, 4096u);
   EXPECT_EQ(parseQuery("0x10").Address, 16u);
   EXPECT_EQ(parseQuery("010").Address, 8u);
+  // Hex of every length up to 16 digits, either case, as getAsInteger(0)
+  // reads it; past 64 bits, none.
+  EXPECT_EQ(parseQuery("0XfFfF").Address, 0xffffu);
+  EXPECT_EQ(parseQuery("0xffffffff81000000").Address, 0xffffffff81000000u);
+  EXPECT_EQ(parseQuery("0x0000000000000000001").Address, 1u);
   // A digit first but no number, or nothing: neither.
-  for (const char *Bad : {"1abc", "0x", "12+4", ""}) {
+  for (const char *Bad :
+       {"1abc", "0x", "12+4", "", "0x1g", "0x10000000000000000"}) {
     ParsedQuery Q = parseQuery(Bad);
     EXPECT_FALSE(Q.Address) << Bad;
     EXPECT_FALSE(Q.Symbol) << Bad;
