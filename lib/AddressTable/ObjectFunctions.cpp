@@ -207,20 +207,21 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
                    [](const Candidate &A, const Candidate &B) {
                      return std::tie(A.Addr, A.Size) < std::tie(B.Addr, B.Size);
                    });
-  std::vector<FunctionEntry> Out;
+  // Made in place in the model: an entry is 272 bytes, and building a list
+  // first and appending it moved each one twice more (a kernel has 46,000).
+  std::vector<FunctionEntry> &Fs = M.functions();
+  const size_t Before = Fs.size();
+  Fs.reserve(Before + Cands.size());
   for (size_t I = 0; I < Cands.size(); ++I) {
     if (I + 1 < Cands.size() && Cands[I + 1].Addr == Cands[I].Addr)
       continue;
-    FunctionEntry F;
+    FunctionEntry &F = Fs.emplace_back();
     F.Range = {Cands[I].Addr, Cands[I].Addr + Cands[I].Size};
     F.Name = M.saveString(Cands[I].Name);
     if (!Cands[I].File.empty())
       F.SymbolFile = M.addFilePath(Cands[I].File);
-    Out.push_back(std::move(F));
   }
-  uint64_t N = Out.size();
-  M.appendFunctions(std::move(Out));
-  return N;
+  return Fs.size() - Before;
 }
 
 Error convertObject(const input::InputObject &Obj, FunctionModel &M,
