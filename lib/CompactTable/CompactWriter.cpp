@@ -625,21 +625,22 @@ struct Writer {
   void chooseColumnCode() {
     if (!Opts.Details)
       return;
-    // Keys are 32-bit: DenseMap reserves the two largest values of a key.
-    DenseMap<uint32_t, uint64_t> Counts;
-    bool AnyColumn = false;
+    // Columns are 16-bit: counted in an array (a hash lookup per row cost
+    // a tenth of the writer's time on a kernel).
+    static_assert(sizeof(LineEntry::Column) == 2, "a count per column value");
+    std::vector<uint64_t> Counts(1u << 16);
     // Over the rows written (rows()), which add rows of code without a
     // line to the model's: every column encoded must have a code.
     for (size_t I = 0; I < M.functions().size(); ++I)
-      for (const LineEntry &L : rows(I)) {
+      for (const LineEntry &L : rows(I))
         ++Counts[L.Column];
-        AnyColumn |= L.Column != 0;
-      }
-    if (!AnyColumn)
+    if (llvm::all_of(ArrayRef(Counts).drop_front(),
+                     [](uint64_t C) { return C == 0; }))
       return;
     std::vector<std::pair<uint16_t, uint64_t>> List;
-    for (const auto &[Value, Count] : Counts)
-      List.push_back({uint16_t(Value), Count});
+    for (uint32_t Value = 0; Value < Counts.size(); ++Value)
+      if (Counts[Value])
+        List.push_back({uint16_t(Value), Counts[Value]});
     Columns = ColumnCode::fromCounts(List);
   }
 
@@ -1049,6 +1050,43 @@ struct Writer {
     return Body;
   }
 
+  /// The name list section and its token table, and each entry's offset
+  /// (in NameIds order). Names come first in the records' needs: records
+  /// refer to them by offset. With details each entry ends with its
+  /// declaration, flags and short name.
+  struct NameList {
+    std::string Tokens, List;
+    std::vector<uint32_t> Offsets;
+  };
+  Expected<NameList> buildNames() const {
+    NameList Out;
+    std::vector<StringRef> NameStrings;
+    std::vector<NameDetails> Decls;
+    for (const NameKey &K : NameIds.order()) {
+      NameStrings.push_back(std::get<0>(K));
+      if (!Opts.Details)
+        continue;
+      NameDetails D;
+      FileId DeclFile = FileId(std::get<1>(K) >> 32);
+      D.FileAndFlags = uint64_t(DeclFile ? FileIds.id(DeclFile) : 0)
+                           << NameEntryFlagBits |
+                       std::get<3>(K);
+      D.Line = uint32_t(std::get<1>(K));
+      D.HasShort = std::get<3>(K) & NameHasShort;
+      D.Short = std::get<2>(K);
+      Decls.push_back(D);
+    }
+    Expected<std::string> List =
+        makeNameList(NameStrings, token::Separators{'_', '.'}, Out.Tokens,
+                     false, &Out.Offsets, Opts.Details ? &Decls : nullptr);
+    if (!List)
+      return List.takeError();
+    if (List->size() > UINT32_MAX)
+      return makeError("names beyond 4 GiB");
+    Out.List = std::move(*List);
+    return std::move(Out);
+  }
+
   Expected<std::string> run() {
     const std::vector<FunctionEntry> &Fs = M.functions();
     if (Fs.empty())
@@ -1072,8 +1110,7 @@ struct Writer {
     numberAll();
     // The contexts rows take depend on the special-opcode window, and the
     // window on the rows' deltas: deltas under a common window choose the
-    // window, under which the rows are then coded.
-    // The records code the rows again under the chosen window.
+    // window, under which the records code the rows again.
     LineBase = -4;
     LineRange = 13;
     DeltaCounts Deltas;
@@ -1081,36 +1118,12 @@ struct Writer {
       return std::move(E);
     chooseLineParams(Deltas);
     chooseColumnCode();
-
-    // Names first: records refer to them by offset. With details each
-    // entry ends with its declaration, flags and short name.
-    std::string NameTokens;
-    std::vector<uint32_t> Offsets;
-    std::vector<StringRef> NameStrings;
-    std::vector<NameDetails> Decls;
-    for (const NameKey &K : NameIds.order()) {
-      NameStrings.push_back(std::get<0>(K));
-      if (!Opts.Details)
-        continue;
-      NameDetails D;
-      FileId DeclFile = FileId(std::get<1>(K) >> 32);
-      D.FileAndFlags = uint64_t(DeclFile ? FileIds.id(DeclFile) : 0)
-                           << NameEntryFlagBits |
-                       std::get<3>(K);
-      D.Line = uint32_t(std::get<1>(K));
-      D.HasShort = std::get<3>(K) & NameHasShort;
-      D.Short = std::get<2>(K);
-      Decls.push_back(D);
-    }
-    Expected<std::string> Names =
-        makeNameList(NameStrings, token::Separators{'_', '.'}, NameTokens,
-                     false, &Offsets, Opts.Details ? &Decls : nullptr);
+    Expected<NameList> Names = buildNames();
     if (!Names)
       return Names.takeError();
-    if (Names->size() > UINT32_MAX)
-      return makeError("names beyond 4 GiB");
-    for (size_t I = 0; I < Offsets.size(); ++I)
-      NameOffsets[NameIds.order()[I]] = Offsets[I];
+    const std::string &NameTokens = Names->Tokens;
+    for (size_t I = 0; I < Names->Offsets.size(); ++I)
+      NameOffsets[NameIds.order()[I]] = Names->Offsets[I];
 
     // Records and address blocks.
     const uint64_t Base = std::min(M.BaseAddress, Fs.front().Range.Start);
@@ -1152,7 +1165,7 @@ struct Writer {
     S.ColumnBytes += ColumnSection.size();
     S.LineBytes += ColumnSection.size();
     const std::string *Sections[NumSections] = {
-        &UUID,       &Index,  &Blocks, &Records,  &NameTokens,   &*Names,
+        &UUID,       &Index,  &Blocks, &Records,  &NameTokens,   &Names->List,
         &PathTokens, &*Paths, &Files,  &Segments, &ColumnSection};
 
     std::string Out;
@@ -1193,7 +1206,7 @@ struct Writer {
     S.Files = FileIds.order().size();
     S.Bytes = Out.size();
     S.AddressBytes = Index.size() + Blocks.size();
-    S.NameBytes = NameTokens.size() + Names->size();
+    S.NameBytes = NameTokens.size() + Names->List.size();
     S.PathBytes = PathTokens.size() + Paths->size() + Files.size();
     S.HeaderBytes = S.Bytes - S.AddressBytes - S.NameBytes - S.PathBytes -
                     S.FramingBytes - S.LineBytes - S.InlineBytes;
