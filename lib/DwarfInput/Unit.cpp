@@ -355,8 +355,9 @@ Die Die::getParent() const {
 Die Die::getFirstChild() const {
   if (!hasChildren())
     return Die();
-  // A childless list holds only its closing null entry.
-  if (U->Dies[Idx + 1].Abbrev == 0 || Idx + 1 >= U->numDies())
+  // A unit cut short may end right after the DIE; a childless list holds
+  // only its closing null entry.
+  if (Idx + 1 >= U->numDies() || U->Dies[Idx + 1].Abbrev == 0)
     return Die();
   return Die(U, Idx + 1);
 }
