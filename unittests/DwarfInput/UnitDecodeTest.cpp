@@ -258,7 +258,14 @@ void expectSameValue(const FormValue &Ours, const DWARFFormValue &Theirs,
   if (Theirs.isFormClass(DWARFFormValue::FC_Reference)) {
     Die Target = Die(&*Ours.unit(), 0).getAttributeValueAsReferencedDie(Ours);
     ASSERT_TRUE(Target);
-    EXPECT_EQ(Target.getOffset(), *Theirs.getAsDebugInfoReference());
+    // LLVM 19 gives unit-relative forms relative to the unit, and only
+    // DW_FORM_ref_addr as a .debug_info offset.
+    std::optional<uint64_t> Rel = Theirs.getAsRelativeReference();
+    std::optional<uint64_t> Abs = Theirs.getAsDebugInfoReference();
+    ASSERT_TRUE(Rel || Abs);
+    const uint64_t UnitOffset =
+        Theirs.getUnit() ? Theirs.getUnit()->getOffset() : 0;
+    EXPECT_EQ(Target.getOffset(), Rel ? UnitOffset + *Rel : *Abs);
   }
 }
 
