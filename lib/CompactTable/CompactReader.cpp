@@ -1563,18 +1563,15 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
 Expected<FrameBuffer::CachedName>
 CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
   // A copy, not a reference into the map: the next name may grow it.
-  auto [It, New] = Out.Names.try_emplace(Offset);
-  if (!New)
+  auto It = Out.Names.find(Offset);
+  if (It != Out.Names.end())
     return It->second;
-  if (Offset >= Names.size()) {
-    Out.Names.erase(It);
+  if (Offset >= Names.size())
     return makeError("name offset " + hexString(Offset) +
                      " is outside the name list (" + hexString(Names.size()) +
                      " bytes)");
-  }
   // Expanded into the scratch text, then kept in the arena (which never
-  // moves what it holds).
-  const uint8_t *NamesEnd = bytes(Names) + Names.size();
+  // moves what it holds); a name that fails to expand is not kept.
   const uint8_t *EntryEnd;
   std::string &Scratch = Out.Scratch;
   Scratch.clear();
@@ -1593,18 +1590,14 @@ CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
     if (!E && C.HasShort)
       E = appendName(ShortAt, Scratch, ShortEnd);
   }
-  (void)NamesEnd;
-  if (E) {
-    Out.Names.erase(Offset);
+  if (E)
     return std::move(E);
-  }
   char *Copy = static_cast<char *>(Out.NameArena.Allocate(Scratch.size(), 1));
   memcpy(Copy, Scratch.data(), Scratch.size());
   Out.NameBytes += Scratch.size();
   C.Name = StringRef(Copy, NameSize);
   C.Short = StringRef(Copy + NameSize, Scratch.size() - NameSize);
-  // The map may have grown while the name was expanded: find it again.
-  Out.Names[Offset] = C;
+  Out.Names.try_emplace(Offset, C);
   return C;
 }
 

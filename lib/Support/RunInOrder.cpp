@@ -111,13 +111,16 @@ Error runInOrder(size_t N, unsigned Threads, size_t WindowPerThread,
   DefaultThreadPool Pool(hardware_concurrency(Threads - 1));
   for (unsigned T = 0; T + 1 < Threads; ++T)
     Pool.async([&S] { S.work(); });
-  Error Failure = Error::success();
-  for (size_t I = 0; I < N; ++I) {
-    S.open(I + Window);
-    S.await(I);
-    if ((Failure = Merge(I)))
-      break;
-  }
+  auto MergeAll = [&]() -> Error {
+    for (size_t I = 0; I < N; ++I) {
+      S.open(I + Window);
+      S.await(I);
+      if (Error E = Merge(I))
+        return E;
+    }
+    return Error::success();
+  };
+  Error Failure = MergeAll();
   // The conversions still running use the caller's state.
   S.close();
   Pool.wait();
