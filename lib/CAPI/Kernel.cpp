@@ -131,9 +131,8 @@ dwarfpack_status dwarfpack_kernel_symbolize(const dwarfpack_kernel *Kernel,
                                      Flags, DWARFPACK_SYMBOLIZE_DEMANGLE))
       return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
     ResultsBuilder Builder(Count, Flags);
-    for (size_t I = 0; I < Count; ++I)
-      Builder.lookup(*Kernel->Running.Symbolizer, Addresses[I],
-                     /*FileOffsets=*/false);
+    Builder.lookupAll(*Kernel->Running.Symbolizer, ArrayRef(Addresses, Count),
+                      /*FileOffsets=*/false);
     *Out = Builder.finish();
     return DWARFPACK_OK;
   });

@@ -2,7 +2,10 @@
 
 #include "Results.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Demangle/Demangle.h"
+
+#include <numeric>
 
 using namespace llvm;
 
@@ -30,13 +33,21 @@ ResultsBuilder::ResultsBuilder(size_t Count, uint32_t Flags)
 
 ResultsBuilder::~ResultsBuilder() = default;
 
+dwarfpack_result &ResultsBuilder::next() {
+  if (Slot) {
+    FirstFrame[*Slot] = Out->Frames.size();
+    return Out->Results[*Slot] = {};
+  }
+  FirstFrame.push_back(Out->Frames.size());
+  return Out->Results.emplace_back();
+}
+
 void ResultsBuilder::add(uint64_t Value, const LookupResult &R,
                          std::optional<StringRef> Module) {
-  dwarfpack_result Result = {};
+  dwarfpack_result &Result = next();
   Result.address = Value;
   Result.status = DWARFPACK_OK;
   Result.frame_count = R.Frames.size();
-  FirstFrame.push_back(Out->Frames.size());
   StringRef Outermost = R.Frames.empty() ? "" : R.Frames.back().Module;
   for (size_t I = 0, N = R.Frames.size(); I < N; ++I) {
     const SourceFrame &S = R.Frames[I];
@@ -55,7 +66,6 @@ void ResultsBuilder::add(uint64_t Value, const LookupResult &R,
     F.inlined = I + 1 < N;
     Out->Frames.push_back(F);
   }
-  Out->Results.push_back(Result);
 }
 
 void ResultsBuilder::lookup(const AddressSymbolizer &Table, uint64_t Value,
@@ -76,13 +86,32 @@ void ResultsBuilder::lookup(const AddressSymbolizer &Table, uint64_t Value,
   add(Value, *R, Module);
 }
 
+void ResultsBuilder::lookupAll(const AddressSymbolizer &Table,
+                               ArrayRef<uint64_t> Values, bool FileOffsets) {
+  // Looked up in address order, which misses the caches far less in a
+  // large batch (Symbolize/QueryBatch.h); the results stay in the order
+  // asked.
+  std::vector<uint32_t> Order(Values.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  const size_t MinToOrder = 64;
+  if (Values.size() >= MinToOrder)
+    llvm::stable_sort(
+        Order, [&](uint32_t A, uint32_t B) { return Values[A] < Values[B]; });
+  size_t Base = Out->Results.size();
+  Out->Results.resize(Base + Values.size());
+  FirstFrame.resize(Base + Values.size());
+  for (uint32_t I : Order) {
+    Slot = Base + I;
+    lookup(Table, Values[I], FileOffsets);
+  }
+  Slot.reset();
+}
+
 void ResultsBuilder::addFailure(uint64_t Value, const Failure &F) {
-  dwarfpack_result Result = {};
+  dwarfpack_result &Result = next();
   Result.address = Value;
   Result.status = F.Status;
   Result.error = Out->save(F.Message);
-  FirstFrame.push_back(Out->Frames.size());
-  Out->Results.push_back(Result);
 }
 
 dwarfpack_results *ResultsBuilder::finish() {

@@ -13,6 +13,7 @@
 
 #include "dwarfpack/Symbolize/Frame.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
@@ -42,6 +43,9 @@ public:
   /// corrupt record, a table without load segments); Module as for add().
   void lookup(const AddressSymbolizer &Table, uint64_t Value, bool FileOffsets,
               std::optional<llvm::StringRef> Module = std::nullopt);
+  /// lookup() for each of Values, the results in their order.
+  void lookupAll(const AddressSymbolizer &Table,
+                 llvm::ArrayRef<uint64_t> Values, bool FileOffsets);
   /// No frames for Value, for reason F.
   void addFailure(uint64_t Value, const Failure &F);
 
@@ -51,11 +55,16 @@ public:
   static void release(dwarfpack_results *R);
 
 private:
+  /// The result to fill next: the next in order, or Slot's.
+  dwarfpack_result &next();
+
   struct Object;
   std::unique_ptr<Object> Out;
   /// Per result, the index of its first frame in Out->Frames (the frames'
   /// array may move while it grows: pointers are set by finish()).
   std::vector<size_t> FirstFrame;
+  /// Where lookupAll() puts the result being added.
+  std::optional<size_t> Slot;
   bool Demangle;
 };
 

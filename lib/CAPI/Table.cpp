@@ -120,8 +120,8 @@ dwarfpack_status dwarfpack_table_symbolize(const dwarfpack_table *Table,
       if (Error E = checkFileOffsets(*Table))
         return fail(std::move(E), DWARFPACK_ERR_UNSUPPORTED);
     ResultsBuilder Builder(Count, Flags);
-    for (size_t I = 0; I < Count; ++I)
-      Builder.lookup(*Table->Opened.Table, Addresses[I], FileOffsets);
+    Builder.lookupAll(*Table->Opened.Table, ArrayRef(Addresses, Count),
+                      FileOffsets);
     *Out = Builder.finish();
     return DWARFPACK_OK;
   });

@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Symbolize/QueryBatch.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
@@ -15,12 +16,10 @@ struct QueryBatch::Worker {
   /// Shared gives one table for every query.
   Worker(SessionTables &Shared, bool Copy, const PrinterOptions &PO,
          SessionOptions SO)
-      : Out(Text), Printer(Out, PO),
-        Session(Copy ? Own : Shared, Printer, SO,
-                [this](const QueryWarning &W) {
-                  Out.flush();
-                  Warnings.push_back({W, Text.size()});
-                }) {
+      : Out(Text), Printer(Out, PO), Session(Copy ? Own : Shared, Printer, SO,
+                                             [this](const QueryWarning &W) {
+                                               Warnings.push_back({W, Current});
+                                             }) {
     // An answer is written in many small pieces: buffered, they cost a
     // copy each instead of a call.
     Out.SetBufferSize(64 * 1024);
@@ -28,37 +27,75 @@ struct QueryBatch::Worker {
       Own.setFixed(*Shared.fixed()->Table, Shared.fixed()->Name);
   }
 
-  void answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer) {
-    for (StringRef Line : Lines)
-      Answer(Session, Line);
+  /// Answers Lines, in the order of Order's keys when given.
+  void answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
+              const OrderFn &Order) {
+    Spans.resize(Lines.size());
+    auto AnswerOne = [&](uint32_t I) {
+      Current = I;
+      size_t From = Out.tell();
+      Answer(Session, Lines[I]);
+      Spans[I] = {From, size_t(Out.tell())};
+    };
+    // Below this many, the lookups touch too little of a table to gain.
+    const size_t MinToOrder = 64;
+    if (!Order || Lines.size() < MinToOrder) {
+      for (uint32_t I = 0; I < Lines.size(); ++I)
+        AnswerOne(I);
+    } else {
+      // Equal keys keep the order of their lines.
+      std::vector<std::pair<uint64_t, uint32_t>> Keys;
+      Keys.reserve(Lines.size());
+      for (uint32_t I = 0; I < Lines.size(); ++I)
+        Keys.push_back({Order(Lines[I]), I});
+      llvm::sort(Keys);
+      for (const auto &[Key, I] : Keys)
+        AnswerOne(I);
+      llvm::stable_sort(Warnings, [](const auto &A, const auto &B) {
+        return A.second < B.second;
+      });
+    }
     Out.flush();
   }
 
-  /// Writes the answers to OS and passes on the warnings, each where one
-  /// session would have given it: after the answers before it (a caller
-  /// that shows both streams together sees it before the answer it
-  /// concerns).
+  /// Writes the answers to OS in the order of the lines, and passes on the
+  /// warnings, each where one session would have given it: after the
+  /// answers before it (a caller that shows both streams together sees it
+  /// before the answer it concerns).
   void writeOut(raw_ostream &OS, const QueryWarningFn &Warn) {
     StringRef All = Text;
-    size_t Written = 0;
-    for (const auto &[M, At] : Warnings) {
-      OS << All.slice(Written, At);
-      Written = At;
-      if (Warn)
-        Warn(M);
+    // The answers are put in order in one text first: written one by one,
+    // a stream with a small buffer would make a system call every few.
+    Ordered.reserve(Text.size());
+    size_t W = 0;
+    for (uint32_t I = 0; I < Spans.size(); ++I) {
+      if (W < Warnings.size() && Warnings[W].second == I) {
+        OS << Ordered;
+        Ordered.clear();
+      }
+      for (; W < Warnings.size() && Warnings[W].second == I; ++W)
+        if (Warn)
+          Warn(Warnings[W].first);
+      Ordered += All.slice(Spans[I].first, Spans[I].second);
     }
-    OS << All.substr(Written);
+    OS << Ordered;
+    Ordered.clear();
     Text.clear();
+    Spans.clear();
     Warnings.clear();
   }
 
   SessionTables Own;
-  std::string Text;
+  std::string Text, Ordered;
   raw_string_ostream Out;
   ResultPrinter Printer;
   QuerySession Session;
-  /// Each warning, with where the text stood when it was given.
-  std::vector<std::pair<QueryWarning, size_t>> Warnings;
+  /// Where each line's answer lies in Text.
+  std::vector<std::pair<size_t, size_t>> Spans;
+  /// The line being answered.
+  uint32_t Current = 0;
+  /// Each warning, with the line it was given for.
+  std::vector<std::pair<QueryWarning, uint32_t>> Warnings;
 };
 
 QueryBatch::QueryBatch(SessionTables &Tables, const PrinterOptions &Printer,
@@ -68,6 +105,7 @@ QueryBatch::QueryBatch(SessionTables &Tables, const PrinterOptions &Printer,
   // Tables opened as the queries name them belong to one session.
   if (!Tables.fixed())
     Threads = 1;
+  Reorder = Tables.fixed() != nullptr;
   for (unsigned I = 0; I < std::max(Threads, 1u); ++I)
     Workers.push_back(
         std::make_unique<Worker>(Tables, I > 0, Printer, Session));
@@ -79,7 +117,12 @@ QueryBatch::QueryBatch(SessionTables &Tables, const PrinterOptions &Printer,
 QueryBatch::~QueryBatch() = default;
 
 void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
-                        raw_ostream &OS, const QueryWarningFn &Warn) {
+                        raw_ostream &OS, const QueryWarningFn &Warn,
+                        const OrderFn &Order) {
+  // A session that opens tables as queries name them warns once for a
+  // table it cannot open, and prints a failure's error with the first
+  // query only: its answers depend on their order.
+  OrderFn InOrder = Reorder ? Order : nullptr;
   // Below this many lines a thread's start costs more than it saves (and a
   // server's single queries stay on the caller's thread).
   const size_t MinPerThread = 256;
@@ -90,15 +133,26 @@ void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
     Pool->async([&, I] {
       Workers[I]->answer(
           Lines.slice(std::min(I * Each, Lines.size())).take_front(Each),
-          Answer);
+          Answer, InOrder);
     });
-  Workers[0]->answer(Lines.take_front(Each), Answer);
+  Workers[0]->answer(Lines.take_front(Each), Answer, InOrder);
   // The first part is written while the others are still being answered.
   Workers[0]->writeOut(OS, Warn);
   if (Parts > 1)
     Pool->wait();
   for (size_t I = 1; I < Parts; ++I)
     Workers[I]->writeOut(OS, Warn);
+}
+
+uint64_t queryLineOrder(StringRef Line, LineModules Modules) {
+  Expected<InputLine> Q = parseInputLine(Line, Modules);
+  if (!Q) {
+    consumeError(Q.takeError());
+    return UINT64_MAX;
+  }
+  if (!Q->Target.Address || Q->Command == QueryCommand::Frame)
+    return UINT64_MAX;
+  return *Q->Target.Address;
 }
 
 } // namespace dwarfpack

@@ -115,7 +115,7 @@ static int runAddr2line() {
   StdinLines In(outs());
   std::vector<StringRef> Lines;
   while (In.next(Lines))
-    Batch.answer(Lines, Answer, outs(), Warn);
+    Batch.answer(Lines, Answer, outs(), Warn, parseAddr2LineAddress);
   return 0;
 }
 

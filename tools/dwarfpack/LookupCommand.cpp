@@ -301,10 +301,12 @@ static void runStdinQueries(SessionTables &Modules, const PrinterOptions &PO,
     llvm::erase(Kept, '\r');
     Session.answerLine(Kept);
   };
+  LineModules LM = Modules.lineModules();
+  auto Order = [LM](StringRef Line) { return queryLineOrder(Line, LM); };
   StdinLines In(outs());
   std::vector<StringRef> Lines;
   while (In.next(Lines))
-    Batch.answer(Lines, Answer, outs(), Warn);
+    Batch.answer(Lines, Answer, outs(), Warn, Order);
 }
 
 /// A message about an input of a running kernel, naming the input by the

@@ -218,6 +218,25 @@ TEST(CAPI, TablesAnswerInnermostFirst) {
   }
 }
 
+TEST(CAPI, LargeBatchesAnswerInTheOrderAsked) {
+  for (bool Gsym : {false, true}) {
+    TablePtr T = openMemory(addressTable(Gsym));
+    ASSERT_TRUE(T);
+    // Enough to be looked up in address order, asked in another.
+    std::vector<uint64_t> Addrs;
+    for (uint64_t I = 0; I < 300; ++I)
+      Addrs.push_back(0xff0 + (I * 37) % 0x70);
+    ResultsPtr All = symbolize(T.get(), Addrs);
+    ASSERT_EQ(All->count, Addrs.size());
+    for (size_t I = 0; I < Addrs.size(); ++I) {
+      ResultsPtr One = symbolize(T.get(), {Addrs[I]});
+      EXPECT_EQ(All->results[I].address, Addrs[I]);
+      EXPECT_EQ(describe(All->results[I]), describe(One->results[0]))
+          << "address " << Addrs[I];
+    }
+  }
+}
+
 TEST(CAPI, FileOffsetsNeedLoadSegments) {
   TablePtr Compact = openMemory(addressTable(false));
   ResultsPtr R =

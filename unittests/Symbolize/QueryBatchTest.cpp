@@ -3,6 +3,7 @@
 #include "dwarfpack/Symbolize/QueryBatch.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
@@ -42,7 +43,8 @@ public:
 };
 
 /// Lines of every kind a session answers: addresses in and out of
-/// functions, errors, symbols, empty lines and lines that are not queries.
+/// functions, errors, symbols, FRAME queries, empty lines and lines that
+/// are not queries.
 std::vector<std::string> queryLines() {
   std::vector<std::string> Lines;
   for (unsigned I = 0; I < 3000; ++I) {
@@ -56,8 +58,8 @@ std::vector<std::string> queryLines() {
     case 2:
       Lines.push_back("f" + std::to_string(I % 70) + "+3"); // by symbol
       break;
-    case 3:
-      Lines.push_back("");
+    case 3: // FRAME warns once, at its first line
+      Lines.push_back(I % 2 ? "" : "FRAME 0x" + utohexstr(I));
       break;
     case 4:
       Lines.push_back("not a query " + std::to_string(I));
@@ -81,16 +83,22 @@ struct Setup {
   PrinterOptions PO;
 };
 
+/// Prints W as a tool does: a recurring problem once.
+void printWarning(raw_ostream &OS, StringSet<> &Seen, const QueryWarning &W) {
+  if (W.Once.empty() || Seen.insert(W.Once).second)
+    OS << "warning: " << W.Message << '\n';
+}
+
 /// Everything a batch run prints, warnings in the same stream where a
 /// tool's reportWarning puts them.
-std::string runBatch(unsigned Threads, OutputStyle Style) {
+std::string runBatch(unsigned Threads, OutputStyle Style,
+                     const QueryBatch::OrderFn &Order = nullptr) {
   Setup S(Style);
   QueryBatch Batch(S.Tables, S.PO, SessionOptions(), Threads);
   std::string Out;
   raw_string_ostream OS(Out);
-  auto Warn = [&](const QueryWarning &W) {
-    OS << "warning: " << W.Message << '\n';
-  };
+  StringSet<> Seen;
+  auto Warn = [&](const QueryWarning &W) { printWarning(OS, Seen, W); };
   auto Answer = [](QuerySession &S, StringRef Line) { S.answerLine(Line); };
   std::vector<std::string> All = queryLines();
   // Batches of several sizes, as reads of stdin give them.
@@ -98,7 +106,7 @@ std::string runBatch(unsigned Threads, OutputStyle Style) {
   for (size_t Size : {1u, 700u, 3u, 2000u, 10000u}) {
     std::vector<StringRef> Lines(All.begin() + At,
                                  All.begin() + std::min(At + Size, All.size()));
-    Batch.answer(Lines, Answer, OS, Warn);
+    Batch.answer(Lines, Answer, OS, Warn, Order);
     At = std::min(At + Size, All.size());
   }
   return Out;
@@ -110,9 +118,10 @@ std::string runSerial(OutputStyle Style) {
   std::string Out;
   raw_string_ostream OS(Out);
   ResultPrinter P(OS, S.PO);
+  StringSet<> Seen;
   QuerySession Session(
       S.Tables, P, SessionOptions(),
-      [&](const QueryWarning &W) { OS << "warning: " << W.Message << '\n'; });
+      [&](const QueryWarning &W) { printWarning(OS, Seen, W); });
   for (const std::string &Line : queryLines())
     Session.answerLine(Line);
   return Out;
@@ -124,9 +133,67 @@ TEST(QueryBatch, SameOutputAndWarningsAsOneSessionAtAnyThreadCount) {
     ASSERT_NE(Want.find("warning: 'striped': corrupt record"),
               std::string::npos);
     ASSERT_NE(Want.find("f3"), std::string::npos);
+    ASSERT_NE(Want.find("warning: FRAME"), std::string::npos);
     for (unsigned Threads : {1u, 2u, 4u})
       EXPECT_EQ(runBatch(Threads, Style), Want) << "threads " << Threads;
   }
+}
+
+uint64_t orderOfLine(StringRef Line) {
+  return queryLineOrder(Line, LineModules::None);
+}
+
+TEST(QueryBatch, AnsweredInAddressOrderPrintedInLineOrder) {
+  for (OutputStyle Style : {OutputStyle::LLVM, OutputStyle::JSON}) {
+    std::string Want = runSerial(Style);
+    for (unsigned Threads : {1u, 2u, 4u})
+      EXPECT_EQ(runBatch(Threads, Style, orderOfLine), Want)
+          << "threads " << Threads;
+  }
+}
+
+TEST(QueryBatch, OrderKeys) {
+  EXPECT_EQ(orderOfLine("0x1234"), 0x1234u);
+  EXPECT_EQ(orderOfLine("4660"), 4660u);
+  EXPECT_EQ(orderOfLine("DATA 0x10"), 0x10u);
+  EXPECT_EQ(orderOfLine("FRAME 0x10"), UINT64_MAX);
+  EXPECT_EQ(orderOfLine("f3+3"), UINT64_MAX);
+  EXPECT_EQ(orderOfLine(""), UINT64_MAX);
+  EXPECT_EQ(orderOfLine("not a query"), UINT64_MAX);
+}
+
+/// Records the addresses it is asked, in turn (one thread only).
+class RecordingTable : public StripedTable {
+public:
+  Expected<LookupResult> lookup(uint64_t A) const override {
+    Asked.push_back(A);
+    return StripedTable::lookup(A);
+  }
+  mutable std::vector<uint64_t> Asked;
+};
+
+TEST(QueryBatch, LookupsOfABatchGoInAddressOrder) {
+  RecordingTable Table;
+  SessionTables Tables;
+  Tables.setFixed(Table, "recording");
+  std::vector<std::string> Text;
+  for (unsigned I = 0; I < 200; ++I)
+    Text.push_back("0x" + utohexstr((I * 7919) % 4096 + 1));
+  std::vector<StringRef> Lines(Text.begin(), Text.end());
+  auto Answer = [](QuerySession &S, StringRef Line) { S.answerLine(Line); };
+  QueryBatch Batch(Tables, PrinterOptions(), SessionOptions(), 1);
+  std::string InTurn, Ordered;
+  raw_string_ostream InTurnOS(InTurn), OrderedOS(Ordered);
+  // Without keys, in the order of the lines.
+  Batch.answer(Lines, Answer, InTurnOS, nullptr);
+  ASSERT_EQ(Table.Asked.size(), Lines.size());
+  EXPECT_FALSE(llvm::is_sorted(Table.Asked));
+  Table.Asked.clear();
+  Batch.answer(Lines, Answer, OrderedOS, nullptr, orderOfLine);
+  ASSERT_EQ(Table.Asked.size(), Lines.size());
+  EXPECT_TRUE(llvm::is_sorted(Table.Asked));
+  // Printed in the order of the lines all the same.
+  EXPECT_EQ(Ordered, InTurn);
 }
 
 TEST(QueryBatch, TablesNamedByQueriesAreAnsweredOnOneThread) {
