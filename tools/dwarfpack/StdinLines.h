@@ -26,8 +26,10 @@ public:
   /// Out is flushed before each read of stdin.
   explicit StdinLines(llvm::raw_ostream &Out) : Out(Out) {}
   /// The lines that have arrived (at least one, reading stdin if none
-  /// has), without their '\n' (the last line may have none), valid until
-  /// the next call; false at the end of stdin or when it cannot be read.
+  /// has), without their '\n' (the last line may have none), one after
+  /// the other in one buffer (each line ends one byte before the next
+  /// begins), valid until the next call; false at the end of stdin or when
+  /// it cannot be read.
   bool next(std::vector<llvm::StringRef> &Lines);
 
 private:
