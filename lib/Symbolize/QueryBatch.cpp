@@ -3,6 +3,7 @@
 #include "dwarfpack/Symbolize/QueryBatch.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
@@ -43,14 +44,35 @@ struct QueryBatch::Worker {
       for (uint32_t I = 0; I < Lines.size(); ++I)
         AnswerOne(I);
     } else {
-      // Equal keys keep the order of their lines.
+      // Equal keys keep the order of their lines. The top bit of the line
+      // number says JustAddress.
+      const uint32_t Just = 1u << 31;
       std::vector<std::pair<uint64_t, uint32_t>> Keys;
       Keys.reserve(Lines.size());
-      for (uint32_t I = 0; I < Lines.size(); ++I)
-        Keys.push_back({Order(Lines[I]), I});
-      llvm::sort(Keys);
-      for (const auto &[Key, I] : Keys)
-        AnswerOne(I);
+      for (uint32_t I = 0; I < Lines.size(); ++I) {
+        LineKey K = Order(Lines[I]);
+        Keys.push_back({K.Order, I | (K.JustAddress ? Just : 0)});
+      }
+      llvm::sort(Keys, [](const auto &A, const auto &B) {
+        return A.first < B.first ||
+               (A.first == B.first && (A.second & ~Just) < (B.second & ~Just));
+      });
+      // As answerLine() names the module of every line.
+      QueryModule &Fixed = *Session.tables().fixed();
+      Printer.setModuleName(Fixed.Name);
+      for (const auto &[Key, Line] : Keys) {
+        if (!(Line & Just)) {
+          AnswerOne(Line);
+          continue;
+        }
+        // As answerLine() would, without reading the line again (which,
+        // out of turn, would miss the cache).
+        uint32_t I = Line & ~Just;
+        Current = I;
+        size_t From = Out.tell();
+        Session.answerAddress(Fixed, Key);
+        Spans[I] = {From, size_t(Out.tell())};
+      }
       llvm::stable_sort(Warnings, [](const auto &A, const auto &B) {
         return A.second < B.second;
       });
@@ -144,15 +166,27 @@ void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
     Workers[I]->writeOut(OS, Warn);
 }
 
-uint64_t queryLineOrder(StringRef Line, LineModules Modules) {
+QueryBatch::LineKey queryLineOrder(StringRef Line, LineModules Modules) {
+  if (Line.size() > 2 && Line.size() <= 18 && Line.starts_with("0x") &&
+      Modules == LineModules::None) {
+    uint64_t A = 0;
+    bool Hex = true;
+    for (char C : Line.drop_front(2)) {
+      unsigned D = llvm::hexDigitValue(C);
+      Hex &= D != -1U;
+      A = A << 4 | (D & 15);
+    }
+    if (Hex)
+      return {A, true};
+  }
   Expected<InputLine> Q = parseInputLine(Line, Modules);
   if (!Q) {
     consumeError(Q.takeError());
-    return UINT64_MAX;
+    return {};
   }
   if (!Q->Target.Address || Q->Command == QueryCommand::Frame)
-    return UINT64_MAX;
-  return *Q->Target.Address;
+    return {};
+  return {*Q->Target.Address, false};
 }
 
 } // namespace dwarfpack

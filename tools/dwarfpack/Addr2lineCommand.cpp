@@ -115,7 +115,9 @@ static int runAddr2line() {
   StdinLines In(outs());
   std::vector<StringRef> Lines;
   while (In.next(Lines))
-    Batch.answer(Lines, Answer, outs(), Warn, parseAddr2LineAddress);
+    Batch.answer(Lines, Answer, outs(), Warn, [](StringRef Line) {
+      return QueryBatch::LineKey{parseAddr2LineAddress(Line), true};
+    });
   return 0;
 }
 

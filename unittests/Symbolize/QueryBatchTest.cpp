@@ -139,8 +139,14 @@ TEST(QueryBatch, SameOutputAndWarningsAsOneSessionAtAnyThreadCount) {
   }
 }
 
-uint64_t orderOfLine(StringRef Line) {
+QueryBatch::LineKey orderOfLine(StringRef Line) {
   return queryLineOrder(Line, LineModules::None);
+}
+
+/// The key, and 'j' for JustAddress.
+std::pair<uint64_t, char> keyOf(StringRef Line) {
+  QueryBatch::LineKey K = orderOfLine(Line);
+  return {K.Order, K.JustAddress ? 'j' : '-'};
 }
 
 TEST(QueryBatch, AnsweredInAddressOrderPrintedInLineOrder) {
@@ -153,13 +159,24 @@ TEST(QueryBatch, AnsweredInAddressOrderPrintedInLineOrder) {
 }
 
 TEST(QueryBatch, OrderKeys) {
-  EXPECT_EQ(orderOfLine("0x1234"), 0x1234u);
-  EXPECT_EQ(orderOfLine("4660"), 4660u);
-  EXPECT_EQ(orderOfLine("DATA 0x10"), 0x10u);
-  EXPECT_EQ(orderOfLine("FRAME 0x10"), UINT64_MAX);
-  EXPECT_EQ(orderOfLine("f3+3"), UINT64_MAX);
-  EXPECT_EQ(orderOfLine(""), UINT64_MAX);
-  EXPECT_EQ(orderOfLine("not a query"), UINT64_MAX);
+  using K = std::pair<uint64_t, char>;
+  EXPECT_EQ(keyOf("0x1234"), K(0x1234, 'j'));
+  EXPECT_EQ(keyOf("0xffffffff8100ABcd"), K(0xffffffff8100abcd, 'j'));
+  EXPECT_EQ(keyOf("0x1234 words after"), K(0x1234, '-'));
+  EXPECT_EQ(keyOf("0x12345678901234567"), K(UINT64_MAX, '-')); // 65 bits
+  EXPECT_EQ(keyOf("0x12g4"), K(UINT64_MAX, '-'));
+  EXPECT_EQ(keyOf("0x"), K(UINT64_MAX, '-'));
+  EXPECT_EQ(keyOf("4660"), K(4660, '-'));
+  EXPECT_EQ(keyOf("CODE 0x10"), K(0x10, '-'));
+  EXPECT_EQ(keyOf("DATA 0x10"), K(0x10, '-'));
+  EXPECT_EQ(keyOf("FRAME 0x10"), K(UINT64_MAX, '-'));
+  EXPECT_EQ(keyOf("f3+3"), K(UINT64_MAX, '-'));
+  EXPECT_EQ(keyOf(""), K(UINT64_MAX, '-'));
+  EXPECT_EQ(keyOf("not a query"), K(UINT64_MAX, '-'));
+  // A line that names its module is no query of the one table's.
+  QueryBatch::LineKey Named =
+      queryLineOrder("0x10", LineModules::FileOrBuildId);
+  EXPECT_FALSE(Named.JustAddress);
 }
 
 /// Records the addresses it is asked, in turn (one thread only).

@@ -44,9 +44,17 @@ public:
   /// Answers one line through a thread's session (which prints to that
   /// thread's part of the output).
   using AnswerFn = std::function<void(QuerySession &, llvm::StringRef Line)>;
-  /// The address (or file offset) a line asks about: lines are answered in
-  /// the order of these keys, those without an address (UINT64_MAX) last.
-  using OrderFn = std::function<uint64_t(llvm::StringRef Line)>;
+  /// Where a line goes in the order of answering.
+  struct LineKey {
+    /// The address (or file offset) the line asks about; UINT64_MAX for a
+    /// line that asks none (answered after the others).
+    uint64_t Order = UINT64_MAX;
+    /// The line is a CODE query of Order and nothing else: it is answered
+    /// by QuerySession::answerAddress() with the one table's module (its
+    /// name that of the answers), without being read again.
+    bool JustAddress = false;
+  };
+  using OrderFn = std::function<LineKey(llvm::StringRef Line)>;
 
   /// Threads: 0 for every core. The sessions answer through Tables (which
   /// must outlive this), with Printer's and Session's options.
@@ -76,7 +84,8 @@ private:
 
 /// The key QueryBatch orders a query line (InputLine.h) by: the address or
 /// file offset a CODE or DATA query asks about; UINT64_MAX for the rest.
-uint64_t queryLineOrder(llvm::StringRef Line, LineModules Modules);
+/// A line of `0x` and hexadecimal digits only is JustAddress.
+QueryBatch::LineKey queryLineOrder(llvm::StringRef Line, LineModules Modules);
 
 } // namespace dwarfpack
 
