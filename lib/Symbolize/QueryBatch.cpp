@@ -73,35 +73,47 @@ struct QueryBatch::Worker {
         Session.answerAddress(Fixed, Key);
         Spans[I] = {From, size_t(Out.tell())};
       }
+      Out.flush();
+      putInOrder();
       llvm::stable_sort(Warnings, [](const auto &A, const auto &B) {
         return A.second < B.second;
       });
     }
     Out.flush();
+    // Each warning goes where its line's answer begins.
+    for (auto &W : Warnings)
+      W.second = Spans[W.second].first;
   }
 
-  /// Writes the answers to OS in the order of the lines, and passes on the
-  /// warnings, each where one session would have given it: after the
-  /// answers before it (a caller that shows both streams together sees it
-  /// before the answer it concerns).
+  /// Puts the answers in Text in the order of their lines (on the thread
+  /// that answered them: only the writing is left to the caller's).
+  void putInOrder() {
+    StringRef All = Text;
+    Ordered.clear();
+    Ordered.reserve(Text.size());
+    for (auto &[From, To] : Spans) {
+      size_t At = Ordered.size();
+      Ordered += All.slice(From, To);
+      From = At;
+      To = Ordered.size();
+    }
+    std::swap(Text, Ordered);
+  }
+
+  /// Writes the answers to OS and passes on the warnings, each where one
+  /// session would have given it: after the answers before it (a caller
+  /// that shows both streams together sees it before the answer it
+  /// concerns).
   void writeOut(raw_ostream &OS, const QueryWarningFn &Warn) {
     StringRef All = Text;
-    // The answers are put in order in one text first: written one by one,
-    // a stream with a small buffer would make a system call every few.
-    Ordered.reserve(Text.size());
-    size_t W = 0;
-    for (uint32_t I = 0; I < Spans.size(); ++I) {
-      if (W < Warnings.size() && Warnings[W].second == I) {
-        OS << Ordered;
-        Ordered.clear();
-      }
-      for (; W < Warnings.size() && Warnings[W].second == I; ++W)
-        if (Warn)
-          Warn(Warnings[W].first);
-      Ordered += All.slice(Spans[I].first, Spans[I].second);
+    size_t Written = 0;
+    for (const auto &[M, At] : Warnings) {
+      OS << All.slice(Written, At);
+      Written = At;
+      if (Warn)
+        Warn(M);
     }
-    OS << Ordered;
-    Ordered.clear();
+    OS << All.substr(Written);
     Text.clear();
     Spans.clear();
     Warnings.clear();
@@ -116,8 +128,9 @@ struct QueryBatch::Worker {
   std::vector<std::pair<size_t, size_t>> Spans;
   /// The line being answered.
   uint32_t Current = 0;
-  /// Each warning, with the line it was given for.
-  std::vector<std::pair<QueryWarning, uint32_t>> Warnings;
+  /// Each warning, with the line it was given for, once the lines are
+  /// answered where in Text that line's answer begins.
+  std::vector<std::pair<QueryWarning, size_t>> Warnings;
 };
 
 QueryBatch::QueryBatch(SessionTables &Tables, const PrinterOptions &Printer,
