@@ -44,8 +44,8 @@ struct QueryBatch::Worker {
       for (uint32_t I = 0; I < Lines.size(); ++I)
         AnswerOne(I);
     } else {
-      // Equal keys keep the order of their lines. The top bit of the line
-      // number says JustAddress.
+      // Lines of no address keep their order (FRAME warns at the first).
+      // The top bit of the line number says JustAddress.
       const uint32_t Just = 1u << 31;
       std::vector<std::pair<uint64_t, uint32_t>> Keys;
       Keys.reserve(Lines.size());
@@ -53,10 +53,9 @@ struct QueryBatch::Worker {
         LineKey K = Order(Lines[I]);
         Keys.push_back({K.Order, I | (K.JustAddress ? Just : 0)});
       }
-      llvm::sort(Keys, [](const auto &A, const auto &B) {
-        return A.first < B.first ||
-               (A.first == B.first && (A.second & ~Just) < (B.second & ~Just));
-      });
+      // (The bit can put a line of an address after a later line of the
+      // same address: the answers do not depend on it.)
+      llvm::sort(Keys);
       // As answerLine() names the module of every line.
       QueryModule &Fixed = *Session.tables().fixed();
       Printer.setModuleName(Fixed.Name);
