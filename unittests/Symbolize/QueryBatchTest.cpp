@@ -194,8 +194,11 @@ TEST(QueryBatch, LookupsOfABatchGoInAddressOrder) {
   SessionTables Tables;
   Tables.setFixed(Table, "recording");
   std::vector<std::string> Text;
-  for (unsigned I = 0; I < 200; ++I)
-    Text.push_back("0x" + utohexstr((I * 7919) % 4096 + 1));
+  // Keys that differ in low and high bits (several passes of a radix
+  // sort), some repeated.
+  for (uint64_t I = 0; I < 300; ++I)
+    Text.push_back("0x" + utohexstr((I * 7919) % 4096 + 1 + (I % 5 << 37) +
+                                    (I % 3 << 60)));
   std::vector<StringRef> Lines(Text.begin(), Text.end());
   auto Answer = [](QuerySession &S, StringRef Line) { S.answerLine(Line); };
   QueryBatch Batch(Tables, PrinterOptions(), SessionOptions(), 1);
