@@ -30,6 +30,7 @@ bool StdinLines::next(std::vector<llvm::StringRef> &Lines) {
         return false;
       Lines.emplace_back(Buf.data() + Begin, End - Begin);
       Begin = End;
+      Unended = true;
       return true;
     }
   }

@@ -31,6 +31,8 @@ public:
   /// begins), valid until the next call; false at the end of stdin or when
   /// it cannot be read.
   bool next(std::vector<llvm::StringRef> &Lines);
+  /// Whether the last line next() gave ended stdin without a line break.
+  bool lastLineUnended() const { return Unended; }
 
 private:
   bool fill();
@@ -38,7 +40,7 @@ private:
   llvm::raw_ostream &Out;
   std::vector<char> Buf;
   size_t Begin = 0, End = 0;
-  bool AtEnd = false;
+  bool AtEnd = false, Unended = false;
 };
 
 } // namespace tool

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""usage: stream.py ADDRFILE -- COMMAND [ARG...]
+"""usage: stream.py [--lines] ADDRFILE -- COMMAND [ARG...]
 Starts COMMAND, then for each line of ADDRFILE writes one line to its stdin and waits
-(at most 20 s) for the complete answer (LLVM style: up to the blank line)
-before sending the next one, keeping stdin open. Fails if an answer does not
+(at most 20 s) for the complete answer (LLVM style: up to the blank line;
+with --lines, one line) before sending the next one, keeping stdin open. Fails if an answer does not
 arrive while the process is kept open, i.e. if the tool does not flush.
 A line "!COMMAND" of ADDRFILE is run by the shell (between two queries)
 instead of being sent."""
@@ -11,9 +11,14 @@ import select
 import subprocess
 import sys
 
-sep = sys.argv.index("--")
-cmd = sys.argv[sep + 1:]
-with open(sys.argv[1]) as f:
+args = sys.argv[1:]
+end = b"\n\n"
+if args[0] == "--lines":
+    end = b"\n"
+    args = args[1:]
+sep = args.index("--")
+cmd = args[sep + 1:]
+with open(args[0]) as f:
     addrs = [l.strip() for l in f if l.strip()]
 p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 fd = p.stdout.fileno()
@@ -24,7 +29,7 @@ for a in addrs:
         continue
     p.stdin.write((a + "\n").encode())
     p.stdin.flush()
-    while b"\n\n" not in buf:
+    while end not in buf:
         r, _, _ = select.select([fd], [], [], 20)
         if not r:
             print("no answer for " + a + " while stdin is open", flush=True)
@@ -35,7 +40,7 @@ for a in addrs:
             print("EOF before the answer for " + a)
             sys.exit(1)
         buf += chunk
-    answer, buf = buf.split(b"\n\n", 1)
+    answer, buf = buf.split(end, 1)
     print("answer for " + a + ":")
     print(answer.decode())
 p.stdin.close()
