@@ -13,8 +13,8 @@ namespace dwarfpack {
 
 /// Sorts Keys by their first member, keeping the order of equal ones: a
 /// radix sort, 11 bits a pass, over the bits in which the keys differ
-/// (the addresses of one table share most of theirs), three times faster
-/// than a comparison sort on a batch.
+/// (the addresses of one table share most of theirs), several times
+/// faster than a comparison sort on a batch.
 static void sortByKey(std::vector<std::pair<uint64_t, uint32_t>> &Keys,
                       std::vector<std::pair<uint64_t, uint32_t>> &Scratch) {
   if (Keys.empty())
@@ -65,7 +65,8 @@ struct QueryBatch::Worker {
     };
     // Below this many, the lookups touch too little of a table to gain.
     const size_t MinToOrder = 64;
-    if (!Order || Lines.size() < MinToOrder) {
+    // (Line numbers take 31 bits in the keys.)
+    if (!Order || Lines.size() < MinToOrder || Lines.size() >> 31) {
       for (uint32_t I = 0; I < Lines.size(); ++I)
         AnswerOne(I);
     } else {
