@@ -564,14 +564,16 @@ static const char *LookupDetails =
     "  its options and query forms, from any table dwarfpack writes\n"
     "  (recognised by its content): function, file, line and inlined\n"
     "  frames. Without queries on the command line, reads them from stdin\n"
-    "  one line at a time and answers each at once. --kaslr-from and\n"
-    "  --module-tables answer a running kernel's addresses; --store and\n"
-    "  --file-offsets answer profilers' (build-id, file offset) samples\n"
-    "  (docs/UserGuide.md); a build-id without a table in the store gets\n"
-    "  one made from its debug file, found in a --debug-file-directory\n"
-    "  .build-id tree or fetched from a debuginfod server (--debuginfod,\n"
-    "  DEBUGINFOD_URLS), and filed there. --annotate prints trace text\n"
-    "  (kernel oops, perf script) with each frame's function and source\n"
-    "  line added.\n";
+    "  and answers every line that has arrived before it waits for more (a\n"
+    "  program may ask one address at a time); a large batch is answered\n"
+    "  on --num-threads threads, in address order, printed in line order.\n"
+    "  --kaslr-from and --module-tables answer a running kernel's\n"
+    "  addresses; --store and --file-offsets answer profilers' (build-id,\n"
+    "  file offset) samples (docs/UserGuide.md); a build-id without a table\n"
+    "  in the store gets one made from its debug file, found in a\n"
+    "  --debug-file-directory .build-id tree or fetched from a debuginfod\n"
+    "  server (--debuginfod, DEBUGINFOD_URLS), and filed there. --annotate\n"
+    "  prints trace text (kernel oops, perf script) with each frame's\n"
+    "  function and source line added.\n";
 
 static CommandRegistration RegisterLookup(LookupSub, runLookup, LookupDetails);
