@@ -3,7 +3,6 @@
 #include "dwarfpack/Symbolize/QueryBatch.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
@@ -57,18 +56,21 @@ struct QueryBatch::Worker {
   void answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
               const OrderFn &Order) {
     Spans.resize(Lines.size());
-    auto AnswerOne = [&](uint32_t I) {
+    // Answers line I by Do, noting where its answer lies.
+    auto AnswerAs = [&](uint32_t I, auto Do) {
       Current = I;
       size_t From = Out.tell();
-      Answer(Session, Lines[I]);
+      Do();
       Spans[I] = {From, size_t(Out.tell())};
     };
     // Below this many, the lookups touch too little of a table to gain.
-    const size_t MinToOrder = 64;
     // (Line numbers take 31 bits in the keys.)
-    if (!Order || Lines.size() < MinToOrder || Lines.size() >> 31) {
+    const size_t MinToOrder = 64;
+    const bool Ordered =
+        Order && Lines.size() >= MinToOrder && !(Lines.size() >> 31);
+    if (!Ordered) {
       for (uint32_t I = 0; I < Lines.size(); ++I)
-        AnswerOne(I);
+        AnswerAs(I, [&] { Answer(Session, Lines[I]); });
     } else {
       // Lines of one key keep their order (FRAME warns at the first line
       // of no address). The top bit of the line number says JustAddress.
@@ -84,25 +86,22 @@ struct QueryBatch::Worker {
       QueryModule &Fixed = *Session.tables().fixed();
       Printer.setModuleName(Fixed.Name);
       for (const auto &[Key, Line] : Keys) {
-        if (!(Line & Just)) {
-          AnswerOne(Line);
-          continue;
-        }
-        // As answerLine() would, without reading the line again (which,
-        // out of turn, would miss the cache).
         uint32_t I = Line & ~Just;
-        Current = I;
-        size_t From = Out.tell();
-        Session.answerAddress(Fixed, Key);
-        Spans[I] = {From, size_t(Out.tell())};
+        if (Line & Just)
+          // As answerLine() would, without reading the line again (which,
+          // out of turn, would miss the cache).
+          AnswerAs(I, [&, Key = Key] { Session.answerAddress(Fixed, Key); });
+        else
+          AnswerAs(I, [&] { Answer(Session, Lines[I]); });
       }
-      Out.flush();
+    }
+    Out.flush();
+    if (Ordered) {
       putInOrder();
       llvm::stable_sort(Warnings, [](const auto &A, const auto &B) {
         return A.second < B.second;
       });
     }
-    Out.flush();
     // Each warning goes where its line's answer begins.
     for (auto &W : Warnings)
       W.second = Spans[W.second].first;
@@ -112,15 +111,15 @@ struct QueryBatch::Worker {
   /// that answered them: only the writing is left to the caller's).
   void putInOrder() {
     StringRef All = Text;
-    Ordered.clear();
-    Ordered.reserve(Text.size());
+    InOrder.clear();
+    InOrder.reserve(Text.size());
     for (auto &[From, To] : Spans) {
-      size_t At = Ordered.size();
-      Ordered += All.slice(From, To);
+      size_t At = InOrder.size();
+      InOrder += All.slice(From, To);
       From = At;
-      To = Ordered.size();
+      To = InOrder.size();
     }
-    std::swap(Text, Ordered);
+    std::swap(Text, InOrder);
   }
 
   /// Writes the answers to OS and passes on the warnings, each where one
@@ -143,7 +142,7 @@ struct QueryBatch::Worker {
   }
 
   SessionTables Own;
-  std::string Text, Ordered;
+  std::string Text, InOrder;
   raw_string_ostream Out;
   ResultPrinter Printer;
   QuerySession Session;
@@ -204,18 +203,9 @@ void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
 }
 
 QueryBatch::LineKey queryLineOrder(StringRef Line, LineModules Modules) {
-  if (Line.size() > 2 && Line.size() <= 18 && Line.starts_with("0x") &&
-      Modules == LineModules::None) {
-    uint64_t A = 0;
-    bool Hex = true;
-    for (char C : Line.drop_front(2)) {
-      unsigned D = llvm::hexDigitValue(C);
-      Hex &= D != -1U;
-      A = A << 4 | (D & 15);
-    }
-    if (Hex)
-      return {A, true};
-  }
+  uint64_t Address;
+  if (Modules == LineModules::None && parseShortHex(Line, Address))
+    return {Address, true};
   Expected<InputLine> Q = parseInputLine(Line, Modules);
   if (!Q) {
     consumeError(Q.takeError());

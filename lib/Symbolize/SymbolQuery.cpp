@@ -9,10 +9,9 @@ using namespace llvm;
 
 namespace dwarfpack {
 
-/// "0x" and up to 16 hex digits, the form of nearly every query: the same
-/// value getAsInteger(0) gives, without its radix guessing and overflow
-/// checks (a batch of a million addresses spent 2% of its time there).
-static bool parseShortHex(StringRef Token, uint64_t &Value) {
+// getAsInteger(0)'s radix guessing and overflow checks were 2% of a batch
+// of a million addresses.
+bool parseShortHex(StringRef Token, uint64_t &Value) {
   if (Token.size() < 3 || Token.size() > 18 || Token[0] != '0' ||
       (Token[1] != 'x' && Token[1] != 'X'))
     return false;

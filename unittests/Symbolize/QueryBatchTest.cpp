@@ -162,6 +162,7 @@ TEST(QueryBatch, OrderKeys) {
   using K = std::pair<uint64_t, char>;
   EXPECT_EQ(keyOf("0x1234"), K(0x1234, 'j'));
   EXPECT_EQ(keyOf("0xffffffff8100ABcd"), K(0xffffffff8100abcd, 'j'));
+  EXPECT_EQ(keyOf("0X1234"), K(0x1234, 'j'));
   EXPECT_EQ(keyOf("0x1234 words after"), K(0x1234, '-'));
   EXPECT_EQ(keyOf("0x12345678901234567"), K(UINT64_MAX, '-')); // 65 bits
   EXPECT_EQ(keyOf("0x12g4"), K(UINT64_MAX, '-'));

@@ -84,7 +84,7 @@ private:
 
 /// The key QueryBatch orders a query line (InputLine.h) by: the address or
 /// file offset a CODE or DATA query asks about; UINT64_MAX for the rest.
-/// A line of `0x` and hexadecimal digits only is JustAddress.
+/// A line of `0x` (or `0X`) and hexadecimal digits only is JustAddress.
 QueryBatch::LineKey queryLineOrder(llvm::StringRef Line, LineModules Modules);
 
 } // namespace dwarfpack

@@ -45,6 +45,10 @@ struct ParsedQuery {
   std::optional<SymbolQuery> Symbol;
 };
 ParsedQuery parseQuery(llvm::StringRef Token);
+/// Whether Token is "0x" (or "0X") and 1 to 16 hex digits, the form of
+/// nearly every query, and its value: what parseQuery() gives it, without
+/// the radix guessing and overflow checks of a general number.
+bool parseShortHex(llvm::StringRef Token, uint64_t &Value);
 /// Reads a kernel trace's module word (`[name]`) into Q when Rest, what
 /// follows the query's first word, starts with one.
 void parseModuleWord(llvm::StringRef Rest, SymbolQuery &Q);
