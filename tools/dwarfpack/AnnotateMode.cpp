@@ -185,10 +185,10 @@ static void annotateFile(std::istream &In, const TraceAnnotator &Annotator,
     annotateLine(Line, !In.eof(), Annotator, Resolver, Warn);
 }
 
-/// Annotates each line of stdin, printed before a read that may wait (as
-/// from `dmesg -w`, each line as soon as it is read), but not written
-/// line by line when the lines come faster (one write a line was nine
-/// tenths of the time of a long perf script).
+/// Annotates each line of stdin. The output is flushed before each read of
+/// stdin, so a line from `dmesg -w` is printed as soon as it is read, but
+/// lines that arrive together are written together (a write a line was
+/// nine tenths of the time of a long perf script).
 static void annotateStdin(const TraceAnnotator &Annotator,
                           TraceResolver &Resolver,
                           function_ref<void(Error)> Warn) {
