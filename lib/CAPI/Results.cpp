@@ -88,21 +88,26 @@ void ResultsBuilder::lookup(const AddressSymbolizer &Table, uint64_t Value,
 
 void ResultsBuilder::lookupAll(const AddressSymbolizer &Table,
                                ArrayRef<uint64_t> Values, bool FileOffsets) {
-  // Looked up in address order, which misses the caches far less in a
-  // large batch (Symbolize/QueryBatch.h); the results stay in the order
-  // asked.
-  std::vector<uint32_t> Order(Values.size());
+  answerAll(
+      Values.size(),
+      [&](uint32_t A, uint32_t B) { return Values[A] < Values[B]; },
+      [&](size_t I) { lookup(Table, Values[I], FileOffsets); });
+}
+
+void ResultsBuilder::answerAll(size_t Count,
+                               function_ref<bool(uint32_t, uint32_t)> Less,
+                               function_ref<void(size_t I)> Answer) {
+  std::vector<uint32_t> Order(Count);
   std::iota(Order.begin(), Order.end(), 0);
   const size_t MinToOrder = 64;
-  if (Values.size() >= MinToOrder)
-    llvm::stable_sort(
-        Order, [&](uint32_t A, uint32_t B) { return Values[A] < Values[B]; });
+  if (Count >= MinToOrder)
+    llvm::stable_sort(Order, Less);
   size_t Base = Out->Results.size();
-  Out->Results.resize(Base + Values.size());
-  FirstFrame.resize(Base + Values.size());
+  Out->Results.resize(Base + Count);
+  FirstFrame.resize(Base + Count);
   for (uint32_t I : Order) {
     Slot = Base + I;
-    lookup(Table, Values[I], FileOffsets);
+    Answer(I);
   }
   Slot.reset();
 }

@@ -14,6 +14,7 @@
 #include "dwarfpack/Symbolize/Frame.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
@@ -46,6 +47,13 @@ public:
   /// lookup() for each of Values, the results in their order.
   void lookupAll(const AddressSymbolizer &Table,
                  llvm::ArrayRef<uint64_t> Values, bool FileOffsets);
+  /// Answers the numbers 0 to Count - 1 of a batch by Answer(I), which adds
+  /// one result: in the order of Less (stable) for a large batch, which
+  /// misses the caches far less when Less follows the tables' addresses
+  /// (Symbolize/QueryBatch.h); the results stay in the order asked.
+  void answerAll(size_t Count,
+                 llvm::function_ref<bool(uint32_t, uint32_t)> Less,
+                 llvm::function_ref<void(size_t I)> Answer);
   /// No frames for Value, for reason F.
   void addFailure(uint64_t Value, const Failure &F);
 
@@ -63,7 +71,7 @@ private:
   /// Per result, the index of its first frame in Out->Frames (the frames'
   /// array may move while it grows: pointers are set by finish()).
   std::vector<size_t> FirstFrame;
-  /// Where lookupAll() puts the result being added.
+  /// Where answerAll() puts the result being added.
   std::optional<size_t> Slot;
   bool Demangle;
 };

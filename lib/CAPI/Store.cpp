@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <algorithm>
 #include <mutex>
 
 using namespace llvm;
@@ -143,21 +144,30 @@ dwarfpack_status dwarfpack_store_symbolize(dwarfpack_store *Store,
     BatchTables Tables(*Store);
     ResultsBuilder Builder(Count, Flags);
     std::string Hex;
-    for (size_t I = 0; I < Count; ++I) {
+    auto Id = [&](const dwarfpack_sample &S) {
+      return S.build_id ? ArrayRef(S.build_id, S.build_id_size)
+                        : ArrayRef<uint8_t>();
+    };
+    // By module, then by number: each table is read in order.
+    auto Less = [&](uint32_t A, uint32_t B) {
+      ArrayRef<uint8_t> X = Id(Samples[A]), Y = Id(Samples[B]);
+      if (X != Y)
+        return std::lexicographical_compare(X.begin(), X.end(), Y.begin(),
+                                            Y.end());
+      return Samples[A].value < Samples[B].value;
+    };
+    Builder.answerAll(Count, Less, [&](size_t I) {
       const dwarfpack_sample &S = Samples[I];
-      if (S.build_id_size < 2 || !S.build_id) {
-        Builder.addFailure(S.value, {DWARFPACK_ERR_INVALID_ARGUMENT,
-                                     "a build-id has at least 2 bytes"});
-        continue;
-      }
+      if (S.build_id_size < 2 || !S.build_id)
+        return Builder.addFailure(S.value, {DWARFPACK_ERR_INVALID_ARGUMENT,
+                                            "a build-id has at least 2 bytes"});
       const Failure *Why = nullptr;
-      const AddressSymbolizer *T =
-          Tables.find(ArrayRef(S.build_id, S.build_id_size), Hex, Why);
+      const AddressSymbolizer *T = Tables.find(Id(S), Hex, Why);
       if (!T)
         Builder.addFailure(S.value, *Why);
       else
         Builder.lookup(*T, S.value, FileOffsets, StringRef(Hex));
-    }
+    });
     *Out = Builder.finish();
     return DWARFPACK_OK;
   });

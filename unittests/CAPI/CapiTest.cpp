@@ -428,6 +428,31 @@ TEST(CAPI, StoresAnswerSamplesByBuildId) {
   EXPECT_EQ(describe(R->results[5]),
             "success: _Z3twoi /src/a.c:20:0 [abcdef0123];");
 
+  // A batch large enough to be answered by module and offset, mixed: the
+  // results in the order asked, each as it is answered alone.
+  std::vector<dwarfpack_sample> Many;
+  for (uint64_t I = 0; I < 300; ++I) {
+    dwarfpack_sample Each = Samples[(I * 7) % std::size(Samples)];
+    Each.value = (I * 37) % 0x70;
+    Many.push_back(Each);
+  }
+  ASSERT_EQ(dwarfpack_store_symbolize(S, Many.data(), Many.size(),
+                                      DWARFPACK_SYMBOLIZE_FILE_OFFSETS, &R),
+            DWARFPACK_OK);
+  ResultsPtr All(R, dwarfpack_results_free);
+  ASSERT_EQ(All->count, Many.size());
+  for (size_t I = 0; I < Many.size(); ++I) {
+    ASSERT_EQ(dwarfpack_store_symbolize(S, &Many[I], 1,
+                                        DWARFPACK_SYMBOLIZE_FILE_OFFSETS, &R),
+              DWARFPACK_OK);
+    ResultsPtr One(R, dwarfpack_results_free);
+    const dwarfpack_result &A = All->results[I], &B = One->results[0];
+    EXPECT_EQ(A.address, Many[I].value);
+    EXPECT_EQ(A.status, B.status) << "sample " << I;
+    EXPECT_EQ(describe(A), describe(B)) << "sample " << I;
+    EXPECT_STREQ(A.error ? A.error : "", B.error ? B.error : "");
+  }
+
   // By address, and a table added while the store is open is found.
   D.write("99/99.dpat", addressTable(false)); // records BuildId: mismatch
   dwarfpack_sample ByAddress[] = {{BuildId, sizeof(BuildId), 0x1044},
