@@ -9,19 +9,25 @@ using namespace llvm;
 
 namespace dwarfpack {
 
+bool parseHexDigits(StringRef Digits, uint64_t &Value) {
+  if (Digits.empty() || Digits.size() > 16)
+    return false;
+  uint64_t V = 0;
+  for (char C : Digits) {
+    if (!isHexDigit(C))
+      return false;
+    V = V << 4 | hexDigitValue(C);
+  }
+  Value = V;
+  return true;
+}
+
 // getAsInteger(0)'s radix guessing and overflow checks were 2% of a batch
 // of a million addresses.
 bool parseShortHex(StringRef Token, uint64_t &Value) {
-  if (Token.size() < 3 || Token.size() > 18 || Token[0] != '0' ||
-      (Token[1] != 'x' && Token[1] != 'X'))
-    return false;
-  Value = 0;
-  for (char C : Token.drop_front(2)) {
-    if (!isHexDigit(C))
-      return false;
-    Value = Value << 4 | hexDigitValue(C);
-  }
-  return true;
+  return Token.size() > 2 && Token[0] == '0' &&
+         (Token[1] == 'x' || Token[1] == 'X') &&
+         parseHexDigits(Token.drop_front(2), Value);
 }
 
 ParsedQuery parseQuery(StringRef Token) {

@@ -48,15 +48,9 @@ static std::vector<Word> splitWords(StringRef Line) {
   return Words;
 }
 
-/// 1 to 16 hex digits, nothing else: a 64-bit number.
-static bool parseHex(StringRef Digits, uint64_t &V) {
-  if (Digits.empty() || Digits.size() > 16 || !all_of(Digits, isHexDigit))
-    return false;
-  return !Digits.getAsInteger(16, V);
-}
-
+/// Kernel traces write "0x" in lower case only.
 static bool parseHex0x(StringRef Text, uint64_t &V) {
-  return Text.consume_front("0x") && parseHex(Text, V);
+  return Text.consume_front("0x") && parseHexDigits(Text, V);
 }
 
 /// The characters of the kernel's symbol names (C identifiers, GCC's
@@ -153,7 +147,8 @@ static std::optional<TraceFrame> kernelAddress(StringRef Line, Word W) {
     return std::nullopt;
   size_t Close = Text.find(">]", Open);
   uint64_t V;
-  if (Close == StringRef::npos || !parseHex(Text.slice(Open + 2, Close), V))
+  if (Close == StringRef::npos ||
+      !parseHexDigits(Text.slice(Open + 2, Close), V))
     return std::nullopt;
   TraceFrame F;
   F.Kind = FrameKind::KernelAddress;
@@ -276,7 +271,7 @@ static std::optional<TraceFrame> perfFrame(StringRef Line,
   if (K == 0)
     return std::nullopt;
   auto HexAt = [&](size_t J, uint64_t &V) {
-    return parseHex(Line.slice(Words[J].Begin, Words[J].End), V);
+    return parseHexDigits(Line.slice(Words[J].Begin, Words[J].End), V);
   };
   uint64_t V = 0;
   std::optional<size_t> A;

@@ -45,6 +45,9 @@ struct ParsedQuery {
   std::optional<SymbolQuery> Symbol;
 };
 ParsedQuery parseQuery(llvm::StringRef Token);
+/// Whether Digits is 1 to 16 hex digits and nothing else (a 64-bit
+/// number), and its value.
+bool parseHexDigits(llvm::StringRef Digits, uint64_t &Value);
 /// Whether Token is "0x" (or "0X") and 1 to 16 hex digits, the form of
 /// nearly every query, and its value: what parseQuery() gives it, without
 /// the radix guessing and overflow checks of a general number.
