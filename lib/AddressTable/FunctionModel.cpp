@@ -170,9 +170,13 @@ int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
   if (int C = cmp3(!A.hasDebugInfo(), !B.hasDebugInfo()))
     return C;
   // The kept copy of COMDAT code is described first (FunctionEntry).
-  if (A.hasDebugInfo())
+  if (A.hasDebugInfo()) {
     if (int C = cmp3(A.InputOrder, B.InputOrder))
       return C;
+    // In one unit, the last subprogram of a range describes it.
+    if (int C = cmp3(B.UnitOrder, A.UnitOrder))
+      return C;
+  }
   // Named entries first, then by name.
   if (int C = cmp3(A.Name.empty(), B.Name.empty()))
     return C;
@@ -248,6 +252,7 @@ FunctionEntry sliceFunction(const FunctionEntry &F, AddressRange R) {
   S.Name = F.Name;
   S.Decl = F.Decl;
   S.InputOrder = F.InputOrder;
+  S.UnitOrder = F.UnitOrder;
   copyDescription(F, S);
   S.LinesFrom = std::min(std::max(F.LinesFrom, S.Range.Start), S.Range.End);
   if (!F.Lines.empty()) {

@@ -849,8 +849,10 @@ std::unique_ptr<UnitResult> FunctionVisitor::visit(const UnitContext &C) {
     Full = &C.Skel;
   }
   UnitConverter(C.Skel, *Full, M, Exec, Obj.isRelocatable(), C.Log).run(*R);
-  for (FunctionEntry &F : R->Functions)
-    F.InputOrder = uint32_t(C.Index);
+  for (size_t I = 0; I < R->Functions.size(); ++I) {
+    R->Functions[I].InputOrder = uint32_t(C.Index);
+    R->Functions[I].UnitOrder = uint32_t(I);
+  }
   return R;
 }
 

@@ -173,9 +173,16 @@ struct Writer {
     return llvm::any_of(N.Children,
                         [](const InlineNode &C) { return hasDetails(C); });
   }
+  /// Whether a symbol renamed F's DWARF description (beyond a clone
+  /// suffix, which derived names drop): --functions=short and addr2line
+  /// print the DWARF name.
+  static bool renamesDwarfName(const FunctionEntry &F) {
+    return F.FromDwarf && !F.DwarfName.empty() && F.DwarfName != F.Name &&
+           F.DwarfName != F.Name.take_front(cloneSuffix(F.Name));
+  }
   static bool hasDetails(const FunctionModel &M) {
     return llvm::any_of(M.functions(), [](const FunctionEntry &F) {
-      return F.Decl.File || F.Decl.Line ||
+      return F.Decl.File || F.Decl.Line || renamesDwarfName(F) ||
              llvm::any_of(F.Lines,
                           [](const LineEntry &L) {
                             return L.Column || L.Discriminator;
@@ -287,11 +294,9 @@ struct Writer {
   }
 
   /// Whether F's record names the DWARF name of a function a symbol
-  /// renamed (beyond a clone suffix, which derived names drop).
+  /// renamed.
   bool recordsDwarfName(const FunctionEntry &F) const {
-    return Opts.Details && F.FromDwarf && !F.DwarfName.empty() &&
-           F.DwarfName != F.Name &&
-           F.DwarfName != F.Name.take_front(cloneSuffix(F.Name));
+    return Opts.Details && renamesDwarfName(F);
   }
   /// The entry of F's name. It gives F's short name unless the record
   /// names a DWARF name entry that does; code only symbols describe has no

@@ -386,8 +386,10 @@ private:
   /// Several subprograms describe the code at the function's start:
   /// identical code folding (template instances with the same code) or
   /// COMDAT copies from several units, which the linker points at the one
-  /// kept copy although each unit inlined differently. The converter keeps
-  /// one of them and DWARFContext may pick another; both answers are DWARF's.
+  /// kept copy although each unit inlined differently. A table may keep
+  /// one of them (dwarfpack's keeps the one DWARFContext picks, another
+  /// converter's need not) and DWARFContext pick another; both answers are
+  /// DWARF's.
   bool isFoldedCopy(const TableFunction &Func) {
     return Shared.subprogramsAt(Func.Range.Start).size() >= 2;
   }

@@ -161,6 +161,12 @@ struct FunctionEntry {
   /// copies at the kept copy, which is the first in link order, like the
   /// unit that describes it.
   uint32_t InputOrder = 0;
+  /// Where the description comes in its unit: the DIE order of the
+  /// subprograms the unit describes. Of several descriptions of one range in
+  /// one unit, the last wins, as in llvm-symbolizer (GNU as describes each
+  /// alias of an assembly function, such as glibc's __kill and __GI_kill, by
+  /// a subprogram of the same range).
+  uint32_t UnitOrder = 0;
 
   bool hasDebugInfo() const { return !Lines.empty() || Inline.has_value(); }
   /// Where the rows of the line table start (LinesFrom, clamped to the
@@ -182,7 +188,8 @@ void copyDescription(const FunctionEntry &From, FunctionEntry &To);
 class FunctionModel;
 
 /// Total order on entries of model M by content: range, then debug info
-/// first, then (among entries with debug info) InputOrder, then named first,
+/// first, then (among entries with debug info) InputOrder, then UnitOrder
+/// from last to first, then named first,
 /// then name, then line rows (files compared by path), then declaration,
 /// then inline tree.
 /// Returns <0, 0 or >0. Never depends on the order of insertion.

@@ -1,7 +1,7 @@
 # Two subprograms on the same code, each with its own inlined call, as
 # identical code folding or COMDAT copies leave them: `first` inlines `ga`,
-# `second` inlines `gb`. Whichever the converter keeps, DWARFContext may
-# answer from the other. With FOLD=0 `second` starts elsewhere (only its
+# `second` inlines `gb`. DWARFContext answers from the last, `second`, and
+# so does the table. With FOLD=0 `second` starts elsewhere (only its
 # inlined call still lies on `first`'s code), so a differing answer there is
 # not explained by folding.
         .text
