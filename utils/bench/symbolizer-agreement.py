@@ -19,6 +19,12 @@ of the previous ones):
   decl-line        JSON StartFileName/StartLine differ (likewise)
   start-address    JSON StartAddress: llvm-symbolizer prints none for an
                    inlined call of several ranges, the table its range start
+  comp-dir         a relative directory is doubled (binutils 2.40 joins a
+                   relative DW_AT_comp_dir to DWARF 5's directory 0, which
+                   is that same directory: ./stdlib/./stdlib/abort.c for
+                   glibc's ./stdlib/abort.c)
+  empty-file       binutils prints an empty file name (":?") where the
+                   others print "??:?" (code that has no line row)
   basename         -s: llvm-symbolizer keeps a path the line table gives as
                    absolute; dwarfpack strips every path
   qualified-name   a name differs by its scope only (GCC functions without a
@@ -31,6 +37,10 @@ of the previous ones):
   inline-missed    the reference lacks the innermost inlined frames and names
                    their caller at the innermost line (binutils 2.40 with
                    inlined calls of several address ranges)
+  file             addr2line only: the same names and lines in other files,
+                   where elfutils' eu-addr2line names the files the table
+                   does (binutils 2.40 names another file of the unit for
+                   some rows of GCC's DWARF 5 line tables)
   name             the same locations under other names (an alias symbol
                    the table is named after, where DWARF names another)
   other            anything else (frames, files, lines): see the examples
@@ -56,6 +66,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 
@@ -169,6 +180,17 @@ def json_start_addresses(ref, ours):
     return json.dumps(o)
 
 
+def undoubled(t):
+    """Paths without a relative directory repeated after itself."""
+    return re.sub(r"(^|[\s|\"])(\.{1,2}(?:/[^\s/:\"|]+)*)/\2/", r"\1\2/", t,
+                  flags=re.M)
+
+
+def unknown_files(t):
+    """An empty file name (binutils: ":?") as "??"."""
+    return re.sub(r"(^| at )(:\?)$", r"\1??\2", t, flags=re.M)
+
+
 def basenames(t):
     return re.sub(r"(^|[\s\"])/[^\s:\"]*/([^/\s:\"]+:)", r"\1\2", t,
                   flags=re.M)
@@ -255,7 +277,9 @@ def classify(ref, ours, style):
             ref_t, ours_t = f(ref_t), f(ours_t)
             if ref_t == ours_t:
                 return kind
-    for kind, f in [("basename", basenames), ("qualified-name", unqualified),
+    for kind, f in [("comp-dir", undoubled), ("empty-file", unknown_files),
+                    ("basename", basenames),
+                    ("qualified-name", unqualified),
                     ("clone-name", unclone)]:
         ref_t, ours_t = f(ref_t), f(ours_t)
         if ref_t == ours_t:
@@ -274,7 +298,43 @@ def classify(ref, ours, style):
             return "inline-missed"
         if [f[1] for f in r] == [f[1] for f in o]:
             return "name"
+        if style == "addr2line" and ([(n, line_of(l)) for n, l in r] ==
+                                     [(n, line_of(l)) for n, l in o]):
+            return "file"
     return "other"
+
+
+def line_of(location):
+    """The line (and discriminator) of FILE:LINE[ (discriminator N)]."""
+    return location.rsplit(":", 1)[-1]
+
+
+def first_location(block):
+    """The FILE:LINE of a plain block's innermost frame, without column,
+    discriminator and doubled directories (comp-dir); "" when none."""
+    loc = re.compile(r"^(.*?:(?:\d+|\?))(?::\d+)?(?: \(discriminator \d+\))?$")
+    for line in block.splitlines():
+        line = re.sub(r"^0x[0-9a-f]+(: |$)", "", line)
+        m = loc.match(line.rsplit(" at ", 1)[-1])
+        if m and " inlined at " not in line:
+            return undoubled(m.group(1))
+    return ""
+
+
+def confirm_files(elf, tally, show):
+    """Keeps "file" only where eu-addr2line names the table's file for the
+    innermost frame (the row's file, which binutils misnames; eu-addr2line
+    misses some inlined frames); the rest become "other". Without
+    eu-addr2line, every one is "other"."""
+    cases = tally.cases.get("file", [])
+    if not cases:
+        return
+    eu = shutil.which("eu-addr2line")
+    text = "".join("0x%x\n" % c[0] for c in cases)
+    eu_b = split_plain(run([eu, "-e", elf, "-a"], text)) if eu else {}
+    for case in cases:
+        if first_location(eu_b.get(case[0], "")) != first_location(case[2]):
+            tally.move(case, "file", "other", show)
 
 
 # --- running ------------------------------------------------------------------
@@ -283,13 +343,23 @@ class Tally:
     def __init__(self):
         self.kinds = collections.Counter()
         self.examples = collections.defaultdict(list)
+        self.cases = collections.defaultdict(list)
         self.total = 0
 
     def add(self, kind, addr, ref, ours, show):
         self.total += 1
         self.kinds[kind] += 1
+        if kind == "file":
+            self.cases["file"].append((addr, ref, ours))
         if kind not in ("identical",) and len(self.examples[kind]) < show:
             self.examples[kind].append((addr, ref, ours))
+
+    def move(self, case, old, new, show):
+        self.kinds[old] -= 1
+        self.kinds[new] += 1
+        self.examples[old] = [e for e in self.examples[old] if e != case]
+        if len(self.examples[new]) < show:
+            self.examples[new].append(case)
 
 
 def compare_sets(ref_cmd, our_cmd, style, addrs, show):
@@ -365,7 +435,8 @@ def main():
         name = "addr2line " + " ".join(opts)
         t = compare_sets(["addr2line", "-e", args.elf] + opts + split,
                          [args.dwarfpack, "addr2line", "-e", table] + opts +
-                         split, "GNU", addrs, args.show)
+                         split, "addr2line", addrs, args.show)
+        confirm_files(args.elf, t, args.show)
         report(name, t, args.show, out)
         results[name] = dict(t.kinds)
     same = overall.kinds["identical"]
