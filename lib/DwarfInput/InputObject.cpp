@@ -105,6 +105,12 @@ bool InputObject::hasDebugInfo() const {
          !dwarf().section(Sec::Types).empty();
 }
 
+const object::ObjectFile &InputObject::symbolTableObject() const {
+  if (Debug && Obj->symbols().empty())
+    return Debug->object();
+  return *Obj;
+}
+
 Error InputObject::load(WarningLog &Log, const OpenOptions &Opts) {
   switch (identify_magic(Bytes.getBuffer())) {
   case file_magic::elf:

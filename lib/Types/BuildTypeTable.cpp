@@ -108,7 +108,7 @@ void collectImports(const input::Unit &U, SmallVectorImpl<uint64_t> &Out) {
 
 TypeTableBuilder::TypeTableBuilder(const input::InputObject &Obj,
                                    WarningLog &Log)
-    : Obj(Obj), Names(collectElfSymbols(Obj.object())),
+    : Obj(Obj), Names(collectElfSymbols(Obj.symbolTableObject())),
       // The object (and its decompressed sections) outlives the merger.
       Merger(/*StableInputs=*/true) {
   Sigs.addObject(Obj, Log);

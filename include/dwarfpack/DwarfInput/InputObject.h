@@ -108,6 +108,9 @@ public:
   /// The separate debug file the DWARF is read from
   /// (OpenOptions::DebugFile), or null.
   const InputObject *debugFile() const { return Debug.get(); }
+  /// The file whose symbol table (.symtab) names the module's functions and
+  /// variables: the input's, or a stripped binary's debug file's.
+  const llvm::object::ObjectFile &symbolTableObject() const;
 
   /// Hands back to the kernel the pages of the first Size bytes of S when
   /// they lie in the file mapping (never a decompressed or relocated copy);
