@@ -1,6 +1,7 @@
 //===- CtfCommand.cpp - `dwarfpack ctf`: DWARF types to CTF ---------------===//
 
 #include "Command.h"
+#include "DebugFileArgs.h"
 #include "KernelMode.h"
 
 #include "dwarfpack/CTF/CtfWriter.h"
@@ -68,6 +69,7 @@ cl::opt<bool> IndexedSymbols(
 cl::opt<bool> Stats("stats",
                     cl::desc("Print type counts by kind and sizes to stdout"),
                     cl::sub(CtfCmd), cl::cat(tool::category()));
+tool::DebugFileArgs DebugFiles(CtfCmd);
 cl::opt<bool> Quiet("quiet",
                     cl::desc("Do not print warnings about skipped input "
                              "problems (errors are still printed)"),
@@ -94,10 +96,12 @@ int run() {
   WarningLog Log;
   input::OpenOptions Open;
   Open.SupConsequence = "types stored there are unknown";
-  Expected<std::unique_ptr<input::InputObject>> In =
-      input::InputObject::open(Input, Log, Open);
-  if (!In)
-    return tool::reportError(In.takeError());
+  Expected<input::InputWithDebugFile> Opened =
+      input::openWithDebugFile(Input, DebugFiles.options(), Log, Open);
+  if (!Opened)
+    return tool::reportError(Opened.takeError());
+  tool::reportDebugFile(*Opened, Input, Quiet);
+  std::unique_ptr<input::InputObject> &In = Opened->Object;
   pipeline::PackOptions Opts;
   Opts.NumThreads = NumThreads;
   Opts.AddressTable = false;
@@ -108,11 +112,15 @@ int run() {
   Opts.Ctf.VariableSection = VariableSection;
   Opts.Progress = tool::terminalProgress("ctf", Quiet);
   Expected<std::unique_ptr<pipeline::PackResult>> P =
-      pipeline::packObject(**In, Opts, Log);
+      pipeline::packObject(*In, Opts, Log);
   if (P && !(*P)->Types)
-    P = createFileError(Input, createStringError(inconvertibleErrorCode(),
-                                                 "no DWARF compile units (no "
-                                                 "debug information)"));
+    P = createFileError(
+        Input, createStringError(
+                   inconvertibleErrorCode(),
+                   "no DWARF compile units (no debug information)" +
+                       (In->isRelocatable()
+                            ? std::string()
+                            : "; " + tool::noDebugFileReason(*Opened))));
   if (!P) {
     printWarnings(Log);
     return tool::reportError(P.takeError());
@@ -131,7 +139,7 @@ int run() {
     E = writeOutputFile(
         Output,
         [&](raw_ostream &OS) {
-          return embedSections((*In)->buffer(), {{".ctf", *Dict}}, OS);
+          return embedSections(In->buffer(), {{".ctf", *Dict}}, OS);
         },
         *Mode);
   } else {
@@ -162,7 +170,7 @@ int run() {
        << "\n";
   }
   tool::releaseAtExit(std::move(*P));
-  tool::releaseAtExit(std::move(*In));
+  tool::releaseAtExit(std::move(In));
   return 0;
 }
 
@@ -173,6 +181,9 @@ const char *CtfDetails =
     "  One object (ELF executable, library, object file): its C types and\n"
     "  global variables and functions as one CTF v3 dict (docs/CTF.md), or\n"
     "  with --embed a copy of INPUT with the dict in its .ctf section.\n"
+    "  A stripped INPUT is read with its separate debug file: --debug-file,\n"
+    "  or the one found by build-id or .gnu_debuglink under\n"
+    "  --debug-file-directory and /usr/lib/debug (a note names it).\n"
     "  Several objects (a kernel and its modules): a shared parent dict\n"
     "  and one child dict per module in OUTDIR (docs/CTF-kernel.md).\n"
     "  The output is the same for any --num-threads (default 1).\n";
