@@ -65,6 +65,18 @@ static cl::opt<bool> ExactReturnAddresses(
 
 bool dwarfpack::tool::annotateRequested() { return Annotate; }
 
+StringRef dwarfpack::tool::annotateOnlyOptionGiven() {
+  if (PidMaps.getNumOccurrences())
+    return "--pid-maps";
+  if (DsoTableArgs.getNumOccurrences())
+    return "--dso-table";
+  if (DsoBuildIds.getNumOccurrences())
+    return "--dso-build-ids";
+  if (ExactReturnAddresses.getNumOccurrences())
+    return "--exact-return-addresses";
+  return {};
+}
+
 /// Opens a table file, recognised by content, as the stores and DSO tables
 /// of the resolver want it.
 static Expected<std::unique_ptr<AddressSymbolizer>>

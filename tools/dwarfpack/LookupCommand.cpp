@@ -518,6 +518,12 @@ static int runAnnotateMode() {
 static int runLookup() {
   if (annotateRequested())
     return runAnnotateMode();
+  // Queries name their module or address themselves; a silently ignored
+  // option would leave every answer '??'.
+  if (StringRef Only = annotateOnlyOptionGiven(); !Only.empty())
+    return reportError(Only + " applies to --annotate (text such as perf "
+                              "script output, or one address per line), "
+                              "not to queries");
   if (Store.getNumOccurrences())
     return runStoreLookup();
   if (BuildIdArg.getNumOccurrences())

@@ -59,6 +59,8 @@ struct AnnotateArgs {
 
 /// Whether --annotate was given.
 bool annotateRequested();
+/// The first option given that only --annotate reads, or "".
+llvm::StringRef annotateOnlyOptionGiven();
 /// `lookup --annotate` (AnnotateMode.cpp).
 int runAnnotate(const AnnotateArgs &Args);
 
