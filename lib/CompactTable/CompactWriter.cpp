@@ -415,7 +415,7 @@ struct Writer {
       U.Files = {};
       for (auto &[Name, Short] : U.Derived)
         Derived.try_emplace(Name, std::move(Short));
-      U.Derived = {};
+      U.Derived = DerivedNames(); // freed once merged
       return Error::success();
     };
     cantFail(
