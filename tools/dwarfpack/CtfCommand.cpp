@@ -83,11 +83,15 @@ void printWarnings(const WarningLog &Log) {
 int run() {
   if (Error E = tool::checkNumThreads(NumThreads))
     return tool::reportError(std::move(E));
-  if (Inputs.size() > 1 || tool::kernelCtfRequested())
+  if (Inputs.size() > 1 || tool::kernelCtfRequested()) {
+    if (StringRef Opt = DebugFiles.given(); !Opt.empty())
+      return tool::reportError(Opt + " applies to one object, not to a "
+                                     "kernel and its modules");
     return tool::runKernelCtf(
         {std::vector<std::string>(Inputs.begin(), Inputs.end()), NumThreads,
          Quiet, Stats},
         Output, Embed, NoCompress);
+  }
   const std::string &Input = Inputs.front();
   // --embed may replace its input (a post-link step); a dict may not.
   if (!Embed)

@@ -25,6 +25,14 @@ DebugFileArgs::DebugFileArgs(cl::SubCommand &Sub)
                    "by .gnu_debuglink (<dir>/<input's directory>/<name>)"),
           cl::value_desc("dir"), cl::sub(Sub), cl::cat(category())) {}
 
+StringRef DebugFileArgs::given() const {
+  if (File.getNumOccurrences())
+    return "--debug-file";
+  if (Directories.getNumOccurrences())
+    return "--debug-file-directory";
+  return {};
+}
+
 input::DebugFileOptions DebugFileArgs::options() const {
   input::DebugFileOptions O;
   O.DebugFile = File;

@@ -1,7 +1,7 @@
 //===- DebugFileArgs.h - --debug-file and --debug-file-directory -*- C++
 //-*-===//
 //
-// The options of `gsym` and `pack` that find a stripped binary's separate
+// The options of `gsym`, `ctf` and `pack` that find a stripped binary's separate
 // debug file (DwarfInput/DebugFile.h), and the line that says which file a
 // conversion used.
 //
@@ -23,6 +23,9 @@ class DebugFileArgs {
 public:
   explicit DebugFileArgs(llvm::cl::SubCommand &Sub);
   input::DebugFileOptions options() const;
+  /// The first of the options given, or "": for modes that read no debug
+  /// file (a kernel and its modules) to refuse them.
+  llvm::StringRef given() const;
 
 private:
   llvm::cl::opt<std::string> File;

@@ -174,12 +174,16 @@ void printStats(const pipeline::PackResult &R, StringRef TablePath,
 }
 
 int runPack() {
-  if (Inputs.size() > 1 || kernelPackRequested())
+  if (Inputs.size() > 1 || kernelPackRequested()) {
+    if (StringRef Opt = DebugFiles.given(); !Opt.empty())
+      return reportError(Opt + " applies to one object, not to a kernel and "
+                               "its modules");
     return runKernelPack(
         {std::vector<std::string>(Inputs.begin(), Inputs.end()),
          NumThreads ? NumThreads
                     : hardware_concurrency().compute_thread_count(),
          Quiet, Stats});
+  }
   if (Error E = checkOptions())
     return reportError(std::move(E));
   const std::string &Input = Inputs.front();
