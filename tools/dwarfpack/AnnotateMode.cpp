@@ -132,8 +132,8 @@ static int openAnnotateTables(AnnotateTables &A, const AnnotateArgs &Args,
           applyAddressOptions(A.Address, A.Main.get(), MainFile, &A.Running))
     return Status;
   if (!Args.Store.empty()) {
-    if (!sys::fs::is_directory(Args.Store))
-      return reportError("'" + Args.Store + "': not a directory");
+    if (int Status = checkStoreDirectory(Args.Store))
+      return Status;
     A.Store.emplace(Args.Store, openSymbolizer);
     // As for queries: a frame of a build-id the store lacks gets its table
     // made from a debug file found or fetched.

@@ -449,15 +449,21 @@ int dwarfpack::tool::setStoreFiller(TableStore &Tables,
   return 0;
 }
 
+int dwarfpack::tool::checkStoreDirectory(StringRef Dir) {
+  // A store that tables are filed in may start empty, even absent.
+  bool Fills = !DebuginfodUrls.empty() || !StoreDebugDirs.empty() ||
+               std::getenv("DEBUGINFOD_URLS");
+  if (!sys::fs::is_directory(Dir) && (!Fills || sys::fs::exists(Dir)))
+    return reportError("'" + Dir + "': not a directory");
+  return 0;
+}
+
 static int runStoreLookup() {
   if (Obj.getNumOccurrences())
     return reportError("--store and --obj exclude each other: the build-id "
                        "of each query chooses the table");
-  // A store that tables are filed in may start empty, even absent.
-  bool Fills = !DebuginfodUrls.empty() || !StoreDebugDirs.empty() ||
-               std::getenv("DEBUGINFOD_URLS");
-  if (!sys::fs::is_directory(Store) && (!Fills || sys::fs::exists(Store)))
-    return reportError("'" + Store + "': not a directory");
+  if (int Status = checkStoreDirectory(Store))
+    return Status;
   std::optional<SmallVector<uint8_t, 20>> Fixed;
   if (BuildIdArg.getNumOccurrences()) {
     Expected<SmallVector<uint8_t, 20>> B = parseBuildId(BuildIdArg);

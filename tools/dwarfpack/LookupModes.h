@@ -43,6 +43,11 @@ int applyAddressOptions(SessionOptions &Opts, const AddressSymbolizer *Table,
 /// status (LookupCommand.cpp).
 int setStoreFiller(TableStore &Tables, std::unique_ptr<DebugFileTables> &Fill);
 
+/// 0 when --store's Dir is a directory, or absent with a source of tables
+/// to file in it (--debug-file-directory, --debuginfod, DEBUGINFOD_URLS);
+/// else reports the error and returns the exit status (LookupCommand.cpp).
+int checkStoreDirectory(llvm::StringRef Dir);
+
 /// What the options of every mode say that --annotate uses.
 struct AnnotateArgs {
   /// --obj, when given: then every positional argument is a text.
