@@ -10,6 +10,7 @@
 
 #include "dwarfpack/Symbolize/Printer.h"
 #include "dwarfpack/AddressTable/FunctionNames.h"
+#include "dwarfpack/Symbolize/GnuDemangle.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -18,7 +19,6 @@
 #include <cinttypes>
 #include <cstdlib>
 #include <cstring>
-#include <cxxabi.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -56,17 +56,6 @@ private:
 
 static std::string toHex(uint64_t V) { return StringRef(HexText(V)).str(); }
 
-/// Name demangled by the C++ runtime's demangler (GCC's, as binutils'), or
-/// as it is when it is not a mangled name.
-static std::string gnuDemangle(StringRef Name) {
-  std::string Mangled = Name.str();
-  int Status = 0;
-  char *D = abi::__cxa_demangle(Mangled.c_str(), nullptr, nullptr, &Status);
-  std::string Result = Status == 0 && D ? std::string(D) : Mangled;
-  std::free(D);
-  return Result;
-}
-
 std::string ResultPrinter::displayName(StringRef Name) const {
   std::string Storage;
   return displayName(Name, Storage).str();
@@ -83,8 +72,8 @@ StringRef ResultPrinter::displayName(StringRef Name,
       !Name.empty() && (Name[0] == '_' || Name[0] == '?' || Name[0] == '.');
   if (Opts.Functions == FunctionNames::Short || !Opts.Demangle || !MaybeMangled)
     return Name;
-  // addr2line demangles with the GNU demangler (lambdas as
-  // {lambda(...)#1}, not LLVM's 'lambda'(...)).
+  // addr2line demangles as binutils does (lambdas as {lambda(...)#1}, not
+  // LLVM's 'lambda'(...); Rust's legacy symbols without their hash).
   Storage = Opts.Style == OutputStyle::Addr2Line ? gnuDemangle(Name)
                                                  : llvm::demangle(Name);
   return Storage;

@@ -23,8 +23,9 @@ of the previous ones):
                    relative DW_AT_comp_dir to DWARF 5's directory 0, which
                    is that same directory: ./stdlib/./stdlib/abort.c for
                    glibc's ./stdlib/abort.c)
-  empty-file       binutils prints an empty file name (":?") where the
-                   others print "??:?" (code that has no line row)
+  no-line-file     code without a line row: binutils prints the unit's
+                   name, or an empty one, as its file ("unit.c:?", ":?")
+                   where the others print "??:?"
   basename         -s: llvm-symbolizer keeps a path the line table gives as
                    absolute; dwarfpack strips every path
   qualified-name   a name differs by its scope only (GCC functions without a
@@ -187,8 +188,9 @@ def undoubled(t):
 
 
 def unknown_files(t):
-    """An empty file name (binutils: ":?") as "??"."""
-    return re.sub(r"(^| at )(:\?)$", r"\1??\2", t, flags=re.M)
+    """The file of a location without a line ("FILE:?") as "??"."""
+    t = re.sub(r"^[^ \n]*:\?$", "??:?", t, flags=re.M)
+    return re.sub(r" at [^\n]*:\?$", " at ??:?", t, flags=re.M)
 
 
 def basenames(t):
@@ -277,7 +279,7 @@ def classify(ref, ours, style):
             ref_t, ours_t = f(ref_t), f(ours_t)
             if ref_t == ours_t:
                 return kind
-    for kind, f in [("comp-dir", undoubled), ("empty-file", unknown_files),
+    for kind, f in [("comp-dir", undoubled), ("no-line-file", unknown_files),
                     ("basename", basenames),
                     ("qualified-name", unqualified),
                     ("clone-name", unclone)]:

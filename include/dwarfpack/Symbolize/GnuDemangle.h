@@ -1,0 +1,36 @@
+//===- GnuDemangle.h - Names as binutils' addr2line -C prints them -*- C++ -*-===//
+//
+// `dwarfpack addr2line -C` prints what binutils' `addr2line -C` prints, and
+// binutils demangles differently from llvm-symbolizer: Rust's legacy
+// symbols (Itanium-like `_ZN...17h<hash>E`) as Rust paths without the hash,
+// and C++ lambdas as GCC spells them (`{lambda(int)#1}`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DWARFPACK_SYMBOLIZE_GNUDEMANGLE_H
+#define DWARFPACK_SYMBOLIZE_GNUDEMANGLE_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace dwarfpack {
+
+/// Name demangled as binutils 2.40 demangles it: a Rust legacy symbol by
+/// Rust's rules, a Rust v0 symbol (`_R...`), else an Itanium C++ symbol by
+/// the C++ runtime's demangler (GCC's, as binutils'). Anything else, or a
+/// name no demangler accepts, is returned as it is.
+std::string gnuDemangle(llvm::StringRef Name);
+
+/// A Rust legacy symbol, `_ZN` then length-prefixed path segments ending in
+/// a hash segment (`h` and 16 lowercase hex digits, at least 5 of them
+/// different) then `E`, as a Rust path: the segments but the hash joined by
+/// `::`, with the mangler's escapes decoded (`$LT$` `<`, `$u7b$` `{`, `..`
+/// `::`, ...), a `.llvm.<digits>` suffix ignored. None when Name is not
+/// such a symbol.
+std::optional<std::string> demangleRustLegacy(llvm::StringRef Name);
+
+} // namespace dwarfpack
+
+#endif

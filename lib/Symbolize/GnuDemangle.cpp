@@ -1,0 +1,144 @@
+//===- GnuDemangle.cpp - Names as binutils' addr2line -C prints them ------===//
+
+#include "dwarfpack/Symbolize/GnuDemangle.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Demangle/Demangle.h"
+
+#include <cstdlib>
+#include <cxxabi.h>
+
+using namespace llvm;
+
+namespace dwarfpack {
+
+namespace {
+
+/// The length-prefixed segments of a legacy symbol's path ("3foo3bar"), or
+/// none when the text is not exactly such segments, none of them empty.
+std::optional<SmallVector<StringRef, 8>> legacySegments(StringRef Path) {
+  SmallVector<StringRef, 8> Out;
+  while (!Path.empty()) {
+    size_t Digits = 0, Len = 0;
+    while (Digits < Path.size() && isDigit(Path[Digits]) &&
+           Len <= Path.size()) // stops before the length can overflow
+      Len = Len * 10 + (Path[Digits++] - '0');
+    if (Digits == 0 || Path[0] == '0' || Len > Path.size() - Digits)
+      return std::nullopt;
+    Out.push_back(Path.substr(Digits, Len));
+    Path = Path.drop_front(Digits + Len);
+  }
+  return Out;
+}
+
+/// 'h' and 16 lowercase hex digits, at least 5 of them different: what
+/// rustc appends, and what tells a Rust symbol from a C++ one.
+bool isLegacyHash(StringRef S) {
+  if (S.size() != 17 || S[0] != 'h')
+    return false;
+  unsigned Seen = 0;
+  for (char C : S.drop_front()) {
+    if (!isDigit(C) && !(C >= 'a' && C <= 'f'))
+      return false;
+    Seen |= 1u << hexDigitValue(C);
+  }
+  return llvm::popcount(Seen) >= 5;
+}
+
+/// The character of an escape's code (the text between its '$'s), or 0.
+char legacyEscape(StringRef Code) {
+  static const std::pair<StringRef, char> Named[] = {
+      {"C", ','},  {"SP", '@'}, {"BP", '*'}, {"RF", '&'},
+      {"LT", '<'}, {"GT", '>'}, {"LP", '('}, {"RP", ')'}};
+  for (const auto &[Name, C] : Named)
+    if (Code == Name)
+      return C;
+  // $uXX$: printable ASCII by its lowercase hex code.
+  if (Code.size() != 3 || Code[0] != 'u' || isUpper(Code[1]) ||
+      isUpper(Code[2]) || !isHexDigit(Code[1]) || !isHexDigit(Code[2]))
+    return 0;
+  unsigned V = hexDigitValue(Code[1]) * 16 + hexDigitValue(Code[2]);
+  return V >= 0x20 && V < 0x80 ? char(V) : 0;
+}
+
+void appendLegacySegment(StringRef S, std::string &Out) {
+  // The mangler puts '_' before a segment that starts with an escape.
+  if (S.starts_with("_$"))
+    S = S.drop_front();
+  while (!S.empty()) {
+    if (S[0] == '$') {
+      size_t End = S.find('$', 1);
+      char C = End == StringRef::npos ? 0 : legacyEscape(S.slice(1, End));
+      if (!C) {
+        Out += S; // binutils prints the rest of the segment as it is
+        return;
+      }
+      Out += C;
+      S = S.drop_front(End + 1);
+    } else if (S[0] == '.') {
+      bool Path = S.size() > 1 && S[1] == '.';
+      Out += Path ? "::" : ".";
+      S = S.drop_front(Path ? 2 : 1);
+    } else {
+      size_t Plain = std::min(S.find_first_of("$."), S.size());
+      Out += S.take_front(Plain);
+      S = S.drop_front(Plain);
+    }
+  }
+}
+
+} // namespace
+
+/// Name without the `.llvm.<digits>` suffix LLVM's LTO adds to a symbol it
+/// promotes, which binutils' Rust demangler ignores.
+static StringRef withoutLlvmSuffix(StringRef Name) {
+  size_t At = Name.find(".llvm.");
+  if (At != StringRef::npos &&
+      all_of(Name.drop_front(At + 6),
+             [](char C) { return isHexDigit(C) || C == '@'; }))
+    return Name.take_front(At);
+  return Name;
+}
+
+std::optional<std::string> demangleRustLegacy(StringRef Name) {
+  Name = withoutLlvmSuffix(Name);
+  if (!Name.consume_front("_ZN") || !Name.consume_back("E") ||
+      !all_of(Name, [](char C) {
+        return isAlnum(C) || C == '_' || C == '$' || C == '.' || C == ':';
+      }))
+    return std::nullopt;
+  std::optional<SmallVector<StringRef, 8>> Segments = legacySegments(Name);
+  if (!Segments || Segments->size() < 2 || !isLegacyHash(Segments->back()))
+    return std::nullopt;
+  std::string Out;
+  for (StringRef S : ArrayRef(*Segments).drop_back()) {
+    if (!Out.empty())
+      Out += "::";
+    appendLegacySegment(S, Out);
+  }
+  return Out;
+}
+
+std::string gnuDemangle(StringRef Name) {
+  // Rust's legacy symbols are also valid Itanium names: Rust first, as
+  // binutils tries it.
+  if (std::optional<std::string> Rust = demangleRustLegacy(Name))
+    return *Rust;
+  char *D = nullptr;
+  if (Name.starts_with("_R")) {
+    // v0 names have no '.': binutils ignores what follows one (.llvm.N,
+    // the .0 of a static's second symbol), which LLVM would print.
+    StringRef V0 = Name.take_until([](char C) { return C == '.'; });
+    D = rustDemangle(std::string_view(V0.data(), V0.size()));
+  } else {
+    int Status = 0;
+    D = abi::__cxa_demangle(Name.str().c_str(), nullptr, nullptr, &Status);
+  }
+  std::string Result = D ? std::string(D) : Name.str();
+  std::free(D);
+  return Result;
+}
+
+} // namespace dwarfpack

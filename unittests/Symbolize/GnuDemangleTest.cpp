@@ -1,0 +1,76 @@
+//===- GnuDemangleTest.cpp - Names as binutils' addr2line -C prints them --===//
+//
+// The expected names are binutils 2.40's (addr2line -C; c++filt prints the
+// same with the hashes and crate disambiguators it adds in verbose mode),
+// for symbols of a rustc 1.95 program.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dwarfpack/Symbolize/GnuDemangle.h"
+
+#include "gtest/gtest.h"
+
+using namespace dwarfpack;
+
+namespace {
+
+TEST(GnuDemangleTest, RustLegacyPathsLoseTheirHash) {
+  EXPECT_EQ(gnuDemangle("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$"
+                        "17h168e94e611939a97E"),
+            "std::rt::lang_start::{{closure}}");
+  EXPECT_EQ(gnuDemangle("_ZN111_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$alloc.."
+                        "vec..spec_from_iter_nested..SpecFromIterNested$LT$T$"
+                        "C$I$GT$$GT$9from_iter17h33ccaee9da6773a1E"),
+            "<alloc::vec::Vec<T> as alloc::vec::spec_from_iter_nested::"
+            "SpecFromIterNested<T,I>>::from_iter");
+  // A single '.' stays; the suffix LTO adds is ignored.
+  EXPECT_EQ(gnuDemangle("_ZN4core3ops8function6FnOnce40call_once$u7b$$u7b$"
+                        "vtable.shim$u7d$$u7d$17h586cf6476555c1edE.llvm."
+                        "8041360393987513400"),
+            "core::ops::function::FnOnce::call_once{{vtable.shim}}");
+  // The other escapes.
+  EXPECT_EQ(demangleRustLegacy("_ZN21_$RF$$BP$$SP$$LP$$RP$1a17h0123456789abcdefE"),
+            "&*@()::a");
+}
+
+TEST(GnuDemangleTest, NotRustLegacy) {
+  // A hash of too few different digits: C++.
+  EXPECT_EQ(demangleRustLegacy("_ZN3foo17h0000000000000000E"), std::nullopt);
+  EXPECT_EQ(gnuDemangle("_ZN3foo17h0000000000000000E"),
+            "foo::h0000000000000000");
+  EXPECT_EQ(demangleRustLegacy("_ZN3fooE"), std::nullopt);
+  // Lengths that do not tile the path, a leading zero, an empty segment.
+  EXPECT_EQ(demangleRustLegacy("_ZN9foo17h0123456789abcdefE"), std::nullopt);
+  EXPECT_EQ(demangleRustLegacy("_ZN03foo17h0123456789abcdefE"), std::nullopt);
+  EXPECT_EQ(demangleRustLegacy("_ZN99999999999999999999999foo17h0123456789abcdefE"),
+            std::nullopt);
+  // A character legacy symbols never have.
+  EXPECT_EQ(demangleRustLegacy("_ZN4f-oo17h0123456789abcdefE"), std::nullopt);
+  // An unknown escape: the rest of the segment as it is.
+  EXPECT_EQ(demangleRustLegacy("_ZN8a$XX$b.c17h0123456789abcdefE"), "a$XX$b.c");
+}
+
+TEST(GnuDemangleTest, RustV0WithoutDisambiguators) {
+  EXPECT_EQ(gnuDemangle("_RINvNtCsgEmfK2I1SDS_4core3ptr13drop_in_placeNtNtCsl"
+                        "NYArtu3iFV_5alloc6string6StringECs4X4t9plMPHF_"
+                        "9addr2line"),
+            "core::ptr::drop_in_place::<alloc::string::String>");
+  EXPECT_EQ(gnuDemangle("_RINvNtCsgEmfK2I1SDS_4core6escape14escape_unicodeKja_"
+                        "ECsgY6Mt91CT9J_14rustc_demangle"),
+            "core::escape::escape_unicode::<10>");
+  // What follows a '.' is not part of the name.
+  EXPECT_EQ(gnuDemangle("_RNvNtNtCsjrHSEGnQ3l9_3std6thread11main_thread4MAIN.0"),
+            "std::thread::main_thread::MAIN");
+}
+
+TEST(GnuDemangleTest, CxxAndPlainNames) {
+  EXPECT_EQ(gnuDemangle("_ZN2ns3Acc3addEi"), "ns::Acc::add(int)");
+  // GCC's spelling of a lambda, which LLVM's demangler spells otherwise.
+  EXPECT_EQ(gnuDemangle("_ZZ4mainENKUliE_clEi"),
+            "main::{lambda(int)#1}::operator()(int) const");
+  EXPECT_EQ(gnuDemangle("main"), "main");
+  EXPECT_EQ(gnuDemangle("_Znot_mangled"), "_Znot_mangled");
+  EXPECT_EQ(gnuDemangle("_Rbogus"), "_Rbogus");
+}
+
+} // namespace
