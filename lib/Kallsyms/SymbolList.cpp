@@ -1,6 +1,7 @@
 //===- SymbolList.cpp - Parse kallsyms, System.map and nm output ----------===//
 
 #include "dwarfpack/Kallsyms/SymbolList.h"
+#include "dwarfpack/Support/Demangle.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -18,21 +19,15 @@ bool kallsyms::isMappingSymbol(StringRef Name) {
   return Name.size() == 2 || Name[2] == '.';
 }
 
-static bool isHex(char C) { return llvm::isHexDigit(C); }
-
 std::string kallsyms::demangleSymbol(StringRef Name) {
   if (!Name.starts_with("_Z") && !Name.starts_with("__Z") &&
       !Name.starts_with("_R"))
     return Name.str();
-  std::string Out = llvm::demangle(Name);
-  // Legacy Rust mangling is Itanium-compatible and ends in a hash path
-  // component; rustc-demangle drops it, and so do we.
-  StringRef O(Out);
-  if (Name.starts_with("_ZN") && O.size() > 19 &&
-      O.substr(O.size() - 19).starts_with("::h") &&
-      llvm::all_of(O.substr(O.size() - 16), isHex))
-    Out.resize(Out.size() - 19);
-  return Out;
+  // Legacy Rust mangling is Itanium-compatible: read as C++ it keeps its
+  // escapes ($u7b$) and its hash path segment, which rustc-demangle drops.
+  if (std::optional<std::string> Rust = demangleRustLegacy(Name))
+    return *Rust;
+  return llvm::demangle(Name);
 }
 
 static Error lineError(StringRef Buffer, uint64_t Line, const Twine &What) {

@@ -10,7 +10,7 @@
 
 #include "dwarfpack/Symbolize/Printer.h"
 #include "dwarfpack/AddressTable/FunctionNames.h"
-#include "dwarfpack/Symbolize/GnuDemangle.h"
+#include "dwarfpack/Support/Demangle.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"

@@ -87,6 +87,10 @@ TEST(KallsymsParse, Demangle) {
   EXPECT_EQ(demangleSymbol("_ZN3foo3barEv"), "foo::bar()");
   EXPECT_EQ(demangleSymbol("_ZN4core3fmt5write17h0123456789abcdefE"),
             "core::fmt::write");
+  // Rust's escapes decoded, as rustc-demangle decodes them.
+  EXPECT_EQ(demangleSymbol("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$"
+                           "$u7d$17h168e94e611939a97E"),
+            "std::rt::lang_start::{{closure}}");
   EXPECT_EQ(demangleSymbol("_RNvCs1234_7mycrate3foo"), "mycrate::foo");
   EXPECT_EQ(demangleSymbol("plain_c_name"), "plain_c_name");
   SymbolList L;

@@ -65,7 +65,8 @@ struct ParseOptions {
 bool isMappingSymbol(llvm::StringRef Name);
 
 /// Demangles Name when it is a C++ or Rust symbol; returns it unchanged
-/// otherwise. Legacy Rust names lose their trailing "::h<hash>".
+/// otherwise. Legacy Rust names lose their trailing "::h<hash>" and have
+/// their escapes decoded (demangleRustLegacy).
 std::string demangleSymbol(llvm::StringRef Name);
 
 /// Parses Text (which must outlive List). Errors name BufferName and the

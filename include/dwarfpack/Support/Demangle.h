@@ -1,14 +1,15 @@
-//===- GnuDemangle.h - Names as binutils' addr2line -C prints them -*- C++ -*-===//
+//===- Demangle.h - Rust names, and names as binutils prints them -*- C++ -*-===//
 //
 // `dwarfpack addr2line -C` prints what binutils' `addr2line -C` prints, and
 // binutils demangles differently from llvm-symbolizer: Rust's legacy
 // symbols (Itanium-like `_ZN...17h<hash>E`) as Rust paths without the hash,
-// and C++ lambdas as GCC spells them (`{lambda(int)#1}`).
+// and C++ lambdas as GCC spells them (`{lambda(int)#1}`). Kernel symbol
+// tables demangle Rust's legacy symbols the same way.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DWARFPACK_SYMBOLIZE_GNUDEMANGLE_H
-#define DWARFPACK_SYMBOLIZE_GNUDEMANGLE_H
+#ifndef DWARFPACK_SUPPORT_DEMANGLE_H
+#define DWARFPACK_SUPPORT_DEMANGLE_H
 
 #include "llvm/ADT/StringRef.h"
 

@@ -1,6 +1,6 @@
-//===- GnuDemangle.cpp - Names as binutils' addr2line -C prints them ------===//
+//===- Demangle.cpp - Rust names, and names as binutils prints them -------===//
 
-#include "dwarfpack/Symbolize/GnuDemangle.h"
+#include "dwarfpack/Support/Demangle.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

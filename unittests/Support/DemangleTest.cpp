@@ -1,4 +1,4 @@
-//===- GnuDemangleTest.cpp - Names as binutils' addr2line -C prints them --===//
+//===- DemangleTest.cpp - Rust names, and names as binutils prints them ---===//
 //
 // The expected names are binutils 2.40's (addr2line -C; c++filt prints the
 // same with the hashes and crate disambiguators it adds in verbose mode),
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dwarfpack/Symbolize/GnuDemangle.h"
+#include "dwarfpack/Support/Demangle.h"
 
 #include "gtest/gtest.h"
 
@@ -14,7 +14,7 @@ using namespace dwarfpack;
 
 namespace {
 
-TEST(GnuDemangleTest, RustLegacyPathsLoseTheirHash) {
+TEST(DemangleTest, RustLegacyPathsLoseTheirHash) {
   EXPECT_EQ(gnuDemangle("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$"
                         "17h168e94e611939a97E"),
             "std::rt::lang_start::{{closure}}");
@@ -33,7 +33,7 @@ TEST(GnuDemangleTest, RustLegacyPathsLoseTheirHash) {
             "&*@()::a");
 }
 
-TEST(GnuDemangleTest, NotRustLegacy) {
+TEST(DemangleTest, NotRustLegacy) {
   // A hash of too few different digits: C++.
   EXPECT_EQ(demangleRustLegacy("_ZN3foo17h0000000000000000E"), std::nullopt);
   EXPECT_EQ(gnuDemangle("_ZN3foo17h0000000000000000E"),
@@ -50,7 +50,7 @@ TEST(GnuDemangleTest, NotRustLegacy) {
   EXPECT_EQ(demangleRustLegacy("_ZN8a$XX$b.c17h0123456789abcdefE"), "a$XX$b.c");
 }
 
-TEST(GnuDemangleTest, RustV0WithoutDisambiguators) {
+TEST(DemangleTest, RustV0WithoutDisambiguators) {
   EXPECT_EQ(gnuDemangle("_RINvNtCsgEmfK2I1SDS_4core3ptr13drop_in_placeNtNtCsl"
                         "NYArtu3iFV_5alloc6string6StringECs4X4t9plMPHF_"
                         "9addr2line"),
@@ -63,7 +63,7 @@ TEST(GnuDemangleTest, RustV0WithoutDisambiguators) {
             "std::thread::main_thread::MAIN");
 }
 
-TEST(GnuDemangleTest, CxxAndPlainNames) {
+TEST(DemangleTest, CxxAndPlainNames) {
   EXPECT_EQ(gnuDemangle("_ZN2ns3Acc3addEi"), "ns::Acc::add(int)");
   // GCC's spelling of a lambda, which LLVM's demangler spells otherwise.
   EXPECT_EQ(gnuDemangle("_ZZ4mainENKUliE_clEi"),
