@@ -3,12 +3,20 @@
 #include "Results.h"
 #include "Status.h"
 
+#include <cstring>
+#include <type_traits>
+
 using namespace dwarfpack::capi;
 
 extern "C" {
 
 const char *dwarfpack_status_string(dwarfpack_status Status) {
-  switch (Status) {
+  // A C caller may pass any int. Reading a C++ enum outside its
+  // enumerators' range is undefined, so its bytes are read as an integer.
+  std::underlying_type_t<dwarfpack_status> Value;
+  static_assert(sizeof(Value) == sizeof(Status), "an int-sized enum");
+  std::memcpy(&Value, &Status, sizeof(Value));
+  switch (Value) {
   case DWARFPACK_OK:
     return "success";
   case DWARFPACK_ERR_INVALID_ARGUMENT:
