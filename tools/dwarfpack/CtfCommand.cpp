@@ -84,9 +84,8 @@ int run() {
   if (Error E = tool::checkNumThreads(NumThreads))
     return tool::reportError(std::move(E));
   if (Inputs.size() > 1 || tool::kernelCtfRequested()) {
-    if (StringRef Opt = DebugFiles.given(); !Opt.empty())
-      return tool::reportError(Opt + " applies to one object, not to a "
-                                     "kernel and its modules");
+    if (Error E = DebugFiles.refuseForKernel())
+      return tool::reportError(std::move(E));
     return tool::runKernelCtf(
         {std::vector<std::string>(Inputs.begin(), Inputs.end()), NumThreads,
          Quiet, Stats},

@@ -25,12 +25,15 @@ DebugFileArgs::DebugFileArgs(cl::SubCommand &Sub)
                    "by .gnu_debuglink (<dir>/<input's directory>/<name>)"),
           cl::value_desc("dir"), cl::sub(Sub), cl::cat(category())) {}
 
-StringRef DebugFileArgs::given() const {
-  if (File.getNumOccurrences())
-    return "--debug-file";
-  if (Directories.getNumOccurrences())
-    return "--debug-file-directory";
-  return {};
+Error DebugFileArgs::refuseForKernel() const {
+  StringRef Given = File.getNumOccurrences()          ? "--debug-file"
+                    : Directories.getNumOccurrences() ? "--debug-file-directory"
+                                                      : "";
+  if (Given.empty())
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           Given + " applies to one object, not to a kernel "
+                                   "and its modules");
 }
 
 input::DebugFileOptions DebugFileArgs::options() const {

@@ -23,9 +23,9 @@ class DebugFileArgs {
 public:
   explicit DebugFileArgs(llvm::cl::SubCommand &Sub);
   input::DebugFileOptions options() const;
-  /// The first of the options given, or "": for modes that read no debug
-  /// file (a kernel and its modules) to refuse them.
-  llvm::StringRef given() const;
+  /// An error naming the first of the options given, if any: for modes that
+  /// read no debug file (a kernel and its modules) to refuse them.
+  llvm::Error refuseForKernel() const;
 
 private:
   llvm::cl::opt<std::string> File;

@@ -175,9 +175,8 @@ void printStats(const pipeline::PackResult &R, StringRef TablePath,
 
 int runPack() {
   if (Inputs.size() > 1 || kernelPackRequested()) {
-    if (StringRef Opt = DebugFiles.given(); !Opt.empty())
-      return reportError(Opt + " applies to one object, not to a kernel and "
-                               "its modules");
+    if (Error E = DebugFiles.refuseForKernel())
+      return reportError(std::move(E));
     return runKernelPack(
         {std::vector<std::string>(Inputs.begin(), Inputs.end()),
          NumThreads ? NumThreads
