@@ -1554,6 +1554,7 @@ Type TypeMerger::expand(const Node &N) const {
 TypeTable TypeMerger::finish(const ElfSymbolNames &Syms, unsigned Threads) {
   TypeTable T = finish(&Syms.Objects, &Syms.Functions, Threads);
   boundArraysBySymbolSize(T, Syms.ObjectExtents);
+  typeAliasesByAddress(T, Syms.FunctionExtents, Syms.ObjectExtents);
   return T;
 }
 

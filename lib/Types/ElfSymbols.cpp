@@ -7,7 +7,13 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
 
+#include <algorithm>
+#include <iterator>
+#include <memory>
+#include <optional>
 #include <tuple>
 
 using namespace llvm;
@@ -23,6 +29,22 @@ StringRef unversionedName(StringRef Name) {
   Version.consume_front("@");
   return Version.empty() ? Name : Name.take_front(At);
 }
+
+namespace {
+/// Name, size and (in a linked object) address of an ELF symbol.
+ElfObject extentOf(const object::SymbolRef &S, StringRef Name, bool Linked) {
+  ElfObject O;
+  O.Name = Name;
+  O.Size = object::ELFSymbolRef(S).getSize();
+  if (Linked) {
+    if (Expected<uint64_t> V = S.getValue())
+      O.Address = *V;
+    else
+      consumeError(V.takeError());
+  }
+  return O;
+}
+} // namespace
 
 ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
                                  bool GlobalDataOnly) {
@@ -46,20 +68,13 @@ ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
       if (GlobalDataOnly && !(*Flags & object::SymbolRef::SF_Global))
         continue;
       R.Objects.insert(*Name);
-      if (isa<object::ELFObjectFileBase>(&Obj)) {
-        ElfObject O;
-        O.Name = *Name;
-        O.Size = object::ELFSymbolRef(S).getSize();
-        if (Linked) {
-          if (Expected<uint64_t> V = S.getValue())
-            O.Address = *V;
-          else
-            consumeError(V.takeError());
-        }
-        R.ObjectExtents.push_back(O);
-      }
-    } else if (*Ty == object::SymbolRef::ST_Function)
+      if (isa<object::ELFObjectFileBase>(&Obj))
+        R.ObjectExtents.push_back(extentOf(S, *Name, Linked));
+    } else if (*Ty == object::SymbolRef::ST_Function) {
       R.Functions.insert(*Name);
+      if (isa<object::ELFObjectFileBase>(&Obj))
+        R.FunctionExtents.push_back(extentOf(S, *Name, Linked));
+    }
   }
   return R;
 }
@@ -176,6 +191,114 @@ unsigned boundArraysBySymbolSize(TypeTable &Table,
   }
   Table.Hidden.resize(Types.size(), false);
   return Changed;
+}
+
+namespace {
+/// Owns the names typeAliasesByAddress adds, and keeps what the table's
+/// storage held before.
+struct AliasNameStorage {
+  std::shared_ptr<const void> Previous;
+  BumpPtrAllocator Alloc;
+  StringSaver Saver{Alloc};
+};
+
+/// The symbols of Syms (by address) that alias a definition of ByAddress,
+/// with its type. Sorted by name, unique names; names point into Syms.
+/// Typed is sorted by name.
+std::vector<Symbol> findAliases(ArrayRef<Symbol> Typed,
+                                ArrayRef<Symbol> ByAddress,
+                                ArrayRef<ElfObject> Syms) {
+  auto IsTyped = [&](StringRef Name) {
+    auto It = llvm::partition_point(
+        Typed, [&](const Symbol &S) { return S.Name < Name; });
+    return It != Typed.end() && It->Name == Name;
+  };
+  std::vector<const ElfObject *> Sorted;
+  for (const ElfObject &O : Syms)
+    if (O.Address != Symbol::NoAddress)
+      Sorted.push_back(&O);
+  llvm::stable_sort(Sorted, [](const ElfObject *A, const ElfObject *B) {
+    return A->Address < B->Address;
+  });
+  // Whether a symbol of definition D's name (or the name LTO gave it) at
+  // D's address has Size.
+  auto HasSize = [&](const Symbol &D, uint64_t Size) {
+    auto It = llvm::partition_point(
+        Sorted, [&](const ElfObject *O) { return O->Address < D.Address; });
+    for (; It != Sorted.end() && (*It)->Address == D.Address; ++It)
+      if ((*It)->Size == Size &&
+          ((*It)->Name == D.Name || ltoBaseName((*It)->Name) == D.Name))
+        return true;
+    return false;
+  };
+  // The type of the definitions at Alias's address whose symbols there
+  // have its size, if they agree on one.
+  auto TypeOf = [&](const ElfObject &Alias) -> std::optional<TypeId> {
+    std::optional<TypeId> Found;
+    auto D = llvm::partition_point(
+        ByAddress, [&](const Symbol &S) { return S.Address < Alias.Address; });
+    for (; D != ByAddress.end() && D->Address == Alias.Address; ++D) {
+      if (!HasSize(*D, Alias.Size))
+        continue;
+      if (Found && *Found != D->Type)
+        return std::nullopt;
+      Found = D->Type;
+    }
+    return Found;
+  };
+  // Each alias's type; a name at two addresses is typed only when both
+  // agree. The names are Syms', which outlive the map.
+  StringMap<std::pair<StringRef, std::optional<TypeId>>> Aliases;
+  for (size_t I = 0; I < Sorted.size(); ++I) {
+    const ElfObject *O = Sorted[I];
+    // An alias shares its address with another symbol (most symbols
+    // do not: they are skipped without a look at their names).
+    bool Shared =
+        (I > 0 && Sorted[I - 1]->Address == O->Address) ||
+        (I + 1 < Sorted.size() && Sorted[I + 1]->Address == O->Address);
+    if (!Shared || O->Size == 0 || IsTyped(O->Name) ||
+        IsTyped(ltoBaseName(O->Name)))
+      continue;
+    std::optional<TypeId> T = TypeOf(*O);
+    auto [It, New] = Aliases.try_emplace(O->Name, O->Name, T);
+    if (!New && It->second.second != T)
+      It->second.second = std::nullopt;
+  }
+  std::vector<Symbol> Out;
+  for (const auto &E : Aliases)
+    if (auto [Name, Type] = E.second; Type)
+      Out.push_back({Name, *Type});
+  llvm::sort(Out,
+             [](const Symbol &A, const Symbol &B) { return A.Name < B.Name; });
+  return Out;
+}
+} // namespace
+
+unsigned typeAliasesByAddress(TypeTable &Table, ArrayRef<ElfObject> Functions,
+                              ArrayRef<ElfObject> Objects) {
+  std::vector<Symbol> F =
+      findAliases(Table.Functions, Table.FunctionsByAddress, Functions);
+  std::vector<Symbol> V =
+      findAliases(Table.Variables, Table.VariablesByAddress, Objects);
+  if (F.empty() && V.empty())
+    return 0;
+  auto Names = std::make_shared<AliasNameStorage>();
+  Names->Previous = std::move(Table.Storage);
+  auto Merge = [&](std::vector<Symbol> &Into, std::vector<Symbol> &Add) {
+    for (Symbol &S : Add)
+      S.Name = Names->Saver.save(S.Name);
+    std::vector<Symbol> Out;
+    Out.reserve(Into.size() + Add.size());
+    std::merge(Into.begin(), Into.end(), Add.begin(), Add.end(),
+               std::back_inserter(Out), [](const Symbol &A, const Symbol &B) {
+                 return A.Name < B.Name;
+               });
+    Into = std::move(Out);
+  };
+  Merge(Table.Functions, F);
+  Merge(Table.Variables, V);
+  Table.Storage = std::move(Names);
+  return unsigned(F.size() + V.size());
 }
 
 } // namespace types

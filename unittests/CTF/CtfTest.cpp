@@ -410,6 +410,61 @@ TEST(ElfSymbols, StaticsOfOneNameEachTakeTheirOwnSize) {
   EXPECT_EQ(T.VariablesByAddress[2].Type, 9u);
 }
 
+TEST(ElfSymbols, AliasesTakeTheTypeOfTheirDefinition) {
+  TypeTable T = unboundedTable();
+  // Functions: impl (type 3) at 0x10; folded code of two types at 0x20;
+  // a static defined at 0x30 and 0x40 with one type.
+  T.Functions = {{"impl", 3}, {"one", 1}, {"st", 4}, {"two", 2}};
+  T.FunctionsByAddress = {{"impl", 3, 0x10},
+                          {"one", 1, 0x20},
+                          {"two", 2, 0x20},
+                          {"st", 4, 0x30},
+                          {"st", 4, 0x40}};
+  T.Variables = {{"var", 7}};
+  T.VariablesByAddress = {{"var", 7, 0x100}};
+  auto Storage = std::make_shared<int>(0);
+  T.Storage = Storage;
+  std::string Names = "alias marker weak folded stalias renamed";
+  std::vector<ElfObject> Funcs = {
+      {"impl", 0x10, 8},
+      {llvm::StringRef(Names).substr(0, 5), 0x10, 8},
+      {"marker", 0x10, 1},
+      {"weak", 0x10, 8},
+      {"one", 0x20, 4},
+      {"two", 0x20, 4},
+      {"folded", 0x20, 4},
+      {"st", 0x30, 2},
+      {"st", 0x40, 6},
+      {"stalias", 0x30, 2},
+      {"stalias", 0x40, 6},
+      {"zero", 0x10, 0},
+      {"impl", Symbol::NoAddress, 8}};
+  std::vector<ElfObject> Objs = {{"var.lto_priv.0", 0x100, 24},
+                                 {"renamed", 0x100, 24}};
+  EXPECT_EQ(typeAliasesByAddress(T, Funcs, Objs), 4u);
+  Names.assign(Names.size(), 'x'); // the table owns the names it added
+  auto FunctionNames = [&] {
+    std::vector<std::pair<std::string, TypeId>> R;
+    for (const Symbol &S : T.Functions)
+      R.emplace_back(S.Name.str(), S.Type);
+    return R;
+  };
+  // Not folded (two types), marker (another size), zero (no size).
+  std::vector<std::pair<std::string, TypeId>> Expected = {
+      {"alias", 3},   {"impl", 3}, {"one", 1}, {"st", 4},
+      {"stalias", 4}, {"two", 2},  {"weak", 3}};
+  EXPECT_EQ(FunctionNames(), Expected);
+  ASSERT_EQ(T.Variables.size(), 2u);
+  EXPECT_EQ(T.Variables[0].Name, "renamed");
+  EXPECT_EQ(T.Variables[0].Type, 7u);
+  EXPECT_EQ(T.Variables[1].Name, "var");
+  // The storage the table had is kept.
+  EXPECT_EQ(Storage.use_count(), 2);
+  // Once typed, the aliases are names the table defines.
+  Names = "alias marker weak folded stalias renamed";
+  EXPECT_EQ(typeAliasesByAddress(T, Funcs, Objs), 0u);
+}
+
 TEST(ElfSymbols, UnversionedName) {
   expectNames(unversionedName,
               {{"stderr@GLIBC_2.2.5", "stderr"},

@@ -107,7 +107,8 @@ public:
   TypeTable finish(const llvm::StringSet<> *ElfObjects,
                    const llvm::StringSet<> *ElfFunctions, unsigned Threads = 1);
   /// The same for an object's ELF symbols, then arrays of unknown bound
-  /// bounded by their symbols' sizes (boundArraysBySymbolSize).
+  /// bounded by their symbols' sizes (boundArraysBySymbolSize) and the
+  /// aliases of typed symbols typed (typeAliasesByAddress).
   TypeTable finish(const ElfSymbolNames &Syms, unsigned Threads = 1);
   size_t numMerged() const { return Nodes.size(); }
   /// Adds the names of the variables the units define to Out.

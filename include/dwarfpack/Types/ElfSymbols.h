@@ -14,7 +14,7 @@
 namespace dwarfpack {
 namespace types {
 
-/// A defined data symbol's place and size (st_value, st_size). Address is
+/// A defined symbol's place and size (st_value, st_size). Address is
 /// Symbol::NoAddress in a relocatable object, whose values are offsets
 /// into sections.
 struct ElfObject {
@@ -31,6 +31,8 @@ struct ElfSymbolNames {
   llvm::StringSet<> Objects, Functions;
   /// The data symbols of Objects with their extents, in symbol-table order.
   std::vector<ElfObject> ObjectExtents;
+  /// The same for the function symbols of Functions.
+  std::vector<ElfObject> FunctionExtents;
 };
 ElfSymbolNames collectElfSymbols(const llvm::object::ObjectFile &Obj,
                                  bool GlobalDataOnly = false);
@@ -52,6 +54,21 @@ llvm::StringRef unversionedName(llvm::StringRef Name);
 /// (or found there). Returns the number of variables changed.
 unsigned boundArraysBySymbolSize(TypeTable &Table,
                                  llvm::ArrayRef<ElfObject> Objects);
+
+/// Types the ELF symbols that alias a typed definition: a symbol whose name
+/// no definition has, at the address of definitions (of
+/// Table.FunctionsByAddress, Table.VariablesByAddress) whose own symbols
+/// there have its size, takes their type when they agree on one. C aliases
+/// (`__attribute__((alias))`), weak and versioned names and an assembler's
+/// `.set` give one function or variable several symbols, and DWARF
+/// describes it under one name: glibc's `fopen` is `_IO_new_fopen`,
+/// `environ` is `__environ`. Symbols at one address with other sizes
+/// (markers, folded code of other types) stay untyped. The aliases join
+/// Table.Functions and Table.Variables (which stay sorted by name), their
+/// names owned by Table.Storage. Returns the number of symbols typed.
+unsigned typeAliasesByAddress(TypeTable &Table,
+                              llvm::ArrayRef<ElfObject> Functions,
+                              llvm::ArrayRef<ElfObject> Objects);
 
 } // namespace types
 } // namespace dwarfpack
