@@ -73,9 +73,22 @@ Expected<QueryModule &> SessionTables::find(const InputLine &Q) {
   return M;
 }
 
-void QuerySession::warn(const Twine &Message, StringRef Once) {
+void QuerySession::warn(const Twine &Message, StringRef Once,
+                        StringRef Repeats) {
   if (Warn)
-    Warn({Message.str(), Once.str()});
+    Warn({Message.str(), Once.str(), Repeats.str()});
+}
+
+void QuerySession::warnUnanswered(const QueryModule &M, uint64_t Value,
+                                  StringRef What) {
+  // The first of a module's is named, the others counted: a profile may
+  // hold many addresses of code the table does not describe (JIT code,
+  // another module's).
+  StringRef Kind = Opts.FileOffsets ? "file offsets" : "addresses";
+  std::string Queried =
+      Opts.FileOffsets ? "file offset " + hexString(Value) : hexString(Value);
+  warn("'" + M.Name + "': " + Queried + ": " + What, M.Name + "\n" + What.str(),
+       ("'" + M.Name + "': " + Kind + " " + What).str());
 }
 
 void QuerySession::answerLine(StringRef Line) {
@@ -124,6 +137,7 @@ std::optional<uint64_t> QuerySession::toAddress(QueryModule &M,
     return std::nullopt;
   }
   if (!*A) { // in no loaded segment: not found
+    warnUnanswered(M, Value, "in no loaded segment of the table");
     LookupResult None;
     None.Address = Value;
     P.print(None);
@@ -153,6 +167,8 @@ void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
     P.printError(Value, Msg);
     return;
   }
+  if (Answer.Frames.empty())
+    warnUnanswered(M, Value, "in no function of the table");
   Answer.Address = Value; // printed as queried, as llvm-symbolizer does
   P.print(Answer);
 }

@@ -11,6 +11,7 @@
 
 #include "Command.h"
 #include "FormatRegistry.h"
+#include "QueryWarnings.h"
 #include "StdinLines.h"
 
 #include "dwarfpack/Symbolize/InputLine.h"
@@ -18,7 +19,6 @@
 #include "dwarfpack/Symbolize/QueryBatch.h"
 #include "dwarfpack/Symbolize/QuerySession.h"
 
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -98,16 +98,15 @@ static int runAddr2line() {
   Tables.setFixed(*T->Table, Exe);
   InputLine Fixed;
   QueryModule &M = cantFail(Tables.find(Fixed));
-  StringSet<> Warned;
-  QueryWarningFn Warn = [&](const QueryWarning &W) {
-    if (W.Once.empty() || Warned.insert(W.Once).second)
-      reportWarning(W.Message);
-  };
+  QueryWarningPrinter Warnings(/*Quiet=*/false);
+  QueryWarningFn Warn = [&](const QueryWarning &W) { Warnings(W); };
   QuerySession Session(Tables, P, SessionOptions(), Warn);
   for (const std::string &A : Addresses)
     Session.answerAddress(M, parseAddr2LineAddress(A));
-  if (!Addresses.empty())
+  if (!Addresses.empty()) {
+    Warnings.finish();
     return 0;
+  }
   QueryBatch Batch(Tables, PO, SessionOptions(), NumThreads);
   auto Answer = [](QuerySession &S, StringRef Line) {
     S.answerAddress(*S.tables().fixed(), parseAddr2LineAddress(Line));
@@ -118,6 +117,7 @@ static int runAddr2line() {
     Batch.answer(Lines, Answer, outs(), Warn, [](StringRef Line) {
       return QueryBatch::LineKey{parseAddr2LineAddress(Line), true};
     });
+  Warnings.finish();
   return 0;
 }
 

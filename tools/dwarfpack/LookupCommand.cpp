@@ -19,6 +19,7 @@
 #include "Command.h"
 #include "FormatRegistry.h"
 #include "LookupModes.h"
+#include "QueryWarnings.h"
 #include "StdinLines.h"
 
 #include "dwarfpack/Support/Diagnostics.h"
@@ -274,20 +275,6 @@ static Expected<PrinterOptions> printerOptions(StringRef ModuleName) {
   return Opts;
 }
 
-/// Prints a session's warnings, each problem of a module once, unless
-/// --quiet.
-class WarningPrinter {
-public:
-  void operator()(const QueryWarning &W) {
-    if (Quiet || (!W.Once.empty() && !Seen.insert(W.Once).second))
-      return;
-    reportWarning(W.Message);
-  }
-
-private:
-  StringSet<> Seen;
-};
-
 /// Answers the lines of stdin through Modules, each batch that has
 /// arrived at once (flushed), on --num-threads threads.
 static void runStdinQueries(SessionTables &Modules, const PrinterOptions &PO,
@@ -396,10 +383,11 @@ static int runSession(SessionTables &Modules, StringRef ModuleName,
   if (!PO)
     return reportError(PO.takeError());
   Opts.FileOffsets = FileOffsets;
-  WarningPrinter Warnings;
+  QueryWarningPrinter Warnings(Quiet);
   auto Warn = [&](const QueryWarning &W) { Warnings(W); };
   if (Queries.empty()) {
     runStdinQueries(Modules, *PO, Opts, Warn);
+    Warnings.finish();
     return 0;
   }
   ResultPrinter P(outs(), std::move(*PO));
@@ -408,6 +396,7 @@ static int runSession(SessionTables &Modules, StringRef ModuleName,
   for (const std::string &Q : Queries)
     Session.answerLine(Q);
   P.endList();
+  Warnings.finish();
   return 0;
 }
 

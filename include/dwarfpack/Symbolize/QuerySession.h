@@ -81,10 +81,13 @@ private:
 
 /// A warning of a session. Once: a key under which the same problem recurs
 /// (a module without a table), so that it can be reported once; empty when
-/// it concerns one query only.
+/// it concerns one query only. Repeats: what the warnings of that key are
+/// about, when their number is worth a total at the end ("'app': addresses
+/// in no function of the table"); empty when it is not.
 struct QueryWarning {
   std::string Message;
   std::string Once;
+  std::string Repeats;
 };
 using QueryWarningFn = std::function<void(const QueryWarning &)>;
 
@@ -118,7 +121,11 @@ public:
                     QueryCommand Command = QueryCommand::Code);
 
 private:
-  void warn(const llvm::Twine &Message, llvm::StringRef Once = "");
+  void warn(const llvm::Twine &Message, llvm::StringRef Once = "",
+            llvm::StringRef Repeats = "");
+  /// Warns that Value (as queried) has no answer in Module: What says why.
+  void warnUnanswered(const QueryModule &Module, uint64_t Value,
+                      llvm::StringRef What);
   /// Value as an address of Module's table; std::nullopt when the answer
   /// has been printed already (an offset outside every segment, an error).
   std::optional<uint64_t> toAddress(QueryModule &Module, uint64_t Value);
