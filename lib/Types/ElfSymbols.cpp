@@ -80,6 +80,32 @@ ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
 }
 
 namespace {
+/// The symbols that have an address, in address order (ties: in Syms'
+/// order).
+std::vector<const ElfObject *> sortByAddress(ArrayRef<ElfObject> Syms) {
+  std::vector<const ElfObject *> R;
+  for (const ElfObject &O : Syms)
+    if (O.Address != Symbol::NoAddress)
+      R.push_back(&O);
+  llvm::stable_sort(R, [](const ElfObject *A, const ElfObject *B) {
+    return A->Address < B->Address;
+  });
+  return R;
+}
+
+/// The size of the symbol at definition D's address that names it (by
+/// its name or the name LTO gave it) and has a size Accept takes; 0: none.
+uint64_t definitionSize(ArrayRef<const ElfObject *> Sorted, const Symbol &D,
+                        function_ref<bool(uint64_t)> Accept) {
+  auto It = llvm::partition_point(
+      Sorted, [&](const ElfObject *O) { return O->Address < D.Address; });
+  for (; It != Sorted.end() && (*It)->Address == D.Address; ++It)
+    if ((*It)->Size && Accept((*It)->Size) &&
+        ((*It)->Name == D.Name || ltoBaseName((*It)->Name) == D.Name))
+      return (*It)->Size;
+  return 0;
+}
+
 bool isQualifier(TypeKind K) {
   return K == TypeKind::Const || K == TypeKind::Volatile ||
          K == TypeKind::Restrict;
@@ -117,21 +143,9 @@ unsigned boundArraysBySymbolSize(TypeTable &Table,
     if (!New && It->second != O.Size)
       It->second = 0;
   }
-  std::vector<const ElfObject *> ByAddress;
-  for (const ElfObject &O : Objects)
-    if (O.Address != Symbol::NoAddress)
-      ByAddress.push_back(&O);
-  llvm::stable_sort(ByAddress, [](const ElfObject *A, const ElfObject *B) {
-    return A->Address < B->Address;
-  });
-  auto SizeAt = [&](const Symbol &S) -> uint64_t {
-    auto It = llvm::partition_point(
-        ByAddress, [&](const ElfObject *O) { return O->Address < S.Address; });
-    for (; It != ByAddress.end() && (*It)->Address == S.Address; ++It)
-      if ((*It)->Size &&
-          ((*It)->Name == S.Name || ltoBaseName((*It)->Name) == S.Name))
-        return (*It)->Size;
-    return 0;
+  std::vector<const ElfObject *> ByAddress = sortByAddress(Objects);
+  auto SizeAt = [&](const Symbol &S) {
+    return definitionSize(ByAddress, S, [](uint64_t) { return true; });
   };
 
   // Arrays and qualified types by what they are made of, so that a
@@ -213,23 +227,10 @@ std::vector<Symbol> findAliases(ArrayRef<Symbol> Typed,
         Typed, [&](const Symbol &S) { return S.Name < Name; });
     return It != Typed.end() && It->Name == Name;
   };
-  std::vector<const ElfObject *> Sorted;
-  for (const ElfObject &O : Syms)
-    if (O.Address != Symbol::NoAddress)
-      Sorted.push_back(&O);
-  llvm::stable_sort(Sorted, [](const ElfObject *A, const ElfObject *B) {
-    return A->Address < B->Address;
-  });
-  // Whether a symbol of definition D's name (or the name LTO gave it) at
-  // D's address has Size.
+  std::vector<const ElfObject *> Sorted = sortByAddress(Syms);
+  // Whether a symbol of definition D at D's address has Size.
   auto HasSize = [&](const Symbol &D, uint64_t Size) {
-    auto It = llvm::partition_point(
-        Sorted, [&](const ElfObject *O) { return O->Address < D.Address; });
-    for (; It != Sorted.end() && (*It)->Address == D.Address; ++It)
-      if ((*It)->Size == Size &&
-          ((*It)->Name == D.Name || ltoBaseName((*It)->Name) == D.Name))
-        return true;
-    return false;
+    return definitionSize(Sorted, D, [&](uint64_t S) { return S == Size; });
   };
   // The type of the definitions at Alias's address whose symbols there
   // have its size, if they agree on one.
