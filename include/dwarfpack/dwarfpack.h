@@ -136,8 +136,11 @@ enum {
    * files and kernel symbol tables do not). Each result's address
    * is the offset as given. Not for a running kernel. */
   DWARFPACK_SYMBOLIZE_FILE_OFFSETS = 1u << 0,
-  /* Function names are demangled (C++ and Rust linkage names), as
-   * `dwarfpack lookup` and llvm-symbolizer print them by default. */
+  /* Function names are demangled: C++ and Rust v0 names as `dwarfpack
+   * lookup` and llvm-symbolizer print them by default, Rust's legacy names
+   * (`_ZN...17h<hash>E`) as Rust paths without the hash
+   * (`std::rt::lang_start::{{closure}}`), as binutils and rustc-demangle
+   * print them (llvm-symbolizer reads them as C++ names). */
   DWARFPACK_SYMBOLIZE_DEMANGLE = 1u << 1,
 };
 

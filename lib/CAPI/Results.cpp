@@ -2,8 +2,9 @@
 
 #include "Results.h"
 
+#include "dwarfpack/Support/Demangle.h"
+
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Demangle/Demangle.h"
 
 #include <numeric>
 
@@ -52,7 +53,7 @@ void ResultsBuilder::add(uint64_t Value, const LookupResult &R,
   for (size_t I = 0, N = R.Frames.size(); I < N; ++I) {
     const SourceFrame &S = R.Frames[I];
     dwarfpack_frame F = {};
-    F.function = Demangle ? Out->save(llvm::demangle(S.FunctionName))
+    F.function = Demangle ? Out->save(readableDemangle(S.FunctionName))
                           : Out->save(S.FunctionName);
     // As lookup prints it: code without a line is in its symbol's file.
     F.file = Out->save(S.FileName.empty() && I + 1 == N ? S.SymbolFileName

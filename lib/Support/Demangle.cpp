@@ -95,9 +95,9 @@ void appendLegacySegment(StringRef S, std::string &Out) {
 /// promotes, which binutils' Rust demangler ignores.
 static StringRef withoutLlvmSuffix(StringRef Name) {
   size_t At = Name.find(".llvm.");
-  if (At != StringRef::npos &&
-      all_of(Name.drop_front(At + 6),
-             [](char C) { return isHexDigit(C) || C == '@'; }))
+  if (At != StringRef::npos && all_of(Name.drop_front(At + 6), [](char C) {
+        return isHexDigit(C) || C == '@';
+      }))
     return Name.take_front(At);
   return Name;
 }
@@ -119,6 +119,12 @@ std::optional<std::string> demangleRustLegacy(StringRef Name) {
     appendLegacySegment(S, Out);
   }
   return Out;
+}
+
+std::string readableDemangle(StringRef Name) {
+  if (std::optional<std::string> Rust = demangleRustLegacy(Name))
+    return *Rust;
+  return llvm::demangle(Name);
 }
 
 std::string gnuDemangle(StringRef Name) {

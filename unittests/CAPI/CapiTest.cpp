@@ -218,6 +218,35 @@ TEST(CAPI, TablesAnswerInnermostFirst) {
   }
 }
 
+TEST(CAPI, RustLegacyNamesAreDemangledWithoutTheirHash) {
+  FunctionModel M;
+  FileId A = M.addFilePath("/src/main.rs");
+  FunctionEntry F;
+  F.Name = M.saveString("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$"
+                        "17h168e94e611939a97E");
+  F.Range = {0x1000, 0x1010};
+  F.Lines = {{0x1000, A, 3}};
+  M.addFunction(F);
+  FunctionEntry V0;
+  V0.Name = M.saveString("_RNvCs1234_7mycrate4main");
+  V0.Range = {0x1010, 0x1020};
+  V0.Lines = {{0x1010, A, 9}};
+  M.addFunction(V0);
+  WarningLog Log;
+  M.finalize(Log);
+  Expected<std::string> Bytes = compact::encodeCompact(M);
+  ASSERT_TRUE(bool(Bytes)) << toString(Bytes.takeError());
+  TablePtr T = openMemory(*Bytes);
+  ASSERT_TRUE(T);
+  ResultsPtr R =
+      symbolize(T.get(), {0x1004, 0x1014}, DWARFPACK_SYMBOLIZE_DEMANGLE);
+  EXPECT_STREQ(R->results[0].frames[0].function,
+               "std::rt::lang_start::{{closure}}");
+  EXPECT_STREQ(R->results[1].frames[0].function, "mycrate::main");
+  R = symbolize(T.get(), {0x1004});
+  EXPECT_STREQ(R->results[0].frames[0].function, F.Name.data());
+}
+
 TEST(CAPI, LargeBatchesAnswerInTheOrderAsked) {
   for (bool Gsym : {false, true}) {
     TablePtr T = openMemory(addressTable(Gsym));

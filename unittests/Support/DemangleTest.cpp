@@ -74,3 +74,18 @@ TEST(DemangleTest, CxxAndPlainNames) {
 }
 
 } // namespace
+
+namespace {
+TEST(DemangleTest, ReadableNames) {
+  // Rust legacy as binutils reads it; C++ and Rust v0 as LLVM does.
+  EXPECT_EQ(readableDemangle("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$"
+                             "$u7d$17h168e94e611939a97E"),
+            "std::rt::lang_start::{{closure}}");
+  EXPECT_EQ(readableDemangle("_ZZ4mainENKUliE_clEi"),
+            "main::'lambda'(int)::operator()(int) const");
+  EXPECT_EQ(readableDemangle("_ZNSt6vectorIiSaIiEE9push_backEOi"),
+            "std::vector<int, std::allocator<int>>::push_back(int&&)");
+  EXPECT_EQ(readableDemangle("_RNvCs1234_7mycrate4main"), "mycrate::main");
+  EXPECT_EQ(readableDemangle("main"), "main");
+}
+} // namespace

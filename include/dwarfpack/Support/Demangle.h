@@ -1,10 +1,11 @@
-//===- Demangle.h - Rust names, and names as binutils prints them -*- C++ -*-===//
+//===- Demangle.h - Rust names, and names as binutils prints them -*- C++
+//-*-===//
 //
 // `dwarfpack addr2line -C` prints what binutils' `addr2line -C` prints, and
 // binutils demangles differently from llvm-symbolizer: Rust's legacy
 // symbols (Itanium-like `_ZN...17h<hash>E`) as Rust paths without the hash,
 // and C++ lambdas as GCC spells them (`{lambda(int)#1}`). Kernel symbol
-// tables demangle Rust's legacy symbols the same way.
+// tables and the C API demangle Rust's legacy symbols the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,14 @@ namespace dwarfpack {
 /// the C++ runtime's demangler (GCC's, as binutils'). Anything else, or a
 /// name no demangler accepts, is returned as it is.
 std::string gnuDemangle(llvm::StringRef Name);
+
+/// Name demangled for people, as a profiler shows it: a Rust legacy symbol
+/// by Rust's rules (as gnuDemangle), anything else as llvm-symbolizer
+/// demangles it (`llvm::demangle`: C++, Rust v0), so that C++ names read
+/// as `dwarfpack lookup` prints them. llvm-symbolizer reads a Rust legacy
+/// symbol as C++ (`lang_start::_$u7b$$u7b$closure$u7d$$u7d$::h168e...`);
+/// this gives `lang_start::{{closure}}`.
+std::string readableDemangle(llvm::StringRef Name);
 
 /// A Rust legacy symbol, `_ZN` then length-prefixed path segments ending in
 /// a hash segment (`h` and 16 lowercase hex digits, at least 5 of them
