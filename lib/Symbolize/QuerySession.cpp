@@ -81,14 +81,19 @@ void QuerySession::warn(const Twine &Message, StringRef Once,
 
 void QuerySession::warnUnanswered(const QueryModule &M, uint64_t Value,
                                   StringRef What) {
-  // The first of a module's is named, the others counted: a profile may
-  // hold many addresses of code the table does not describe (JIT code,
-  // another module's).
   StringRef Kind = Opts.FileOffsets ? "file offsets" : "addresses";
   std::string Queried =
       Opts.FileOffsets ? "file offset " + hexString(Value) : hexString(Value);
+  warnUnanswered(M, Queried, What, (Kind + " " + What).str());
+}
+
+void QuerySession::warnUnanswered(const QueryModule &M, StringRef Queried,
+                                  StringRef What, StringRef Total) {
+  // The first of a module's is named, the others counted: a profile may
+  // hold many addresses of code the table does not describe (JIT code,
+  // another module's).
   warn("'" + M.Name + "': " + Queried + ": " + What, M.Name + "\n" + What.str(),
-       ("'" + M.Name + "': " + Kind + " " + What).str());
+       ("'" + M.Name + "': " + Total).str());
 }
 
 void QuerySession::answerLine(StringRef Line) {
@@ -182,6 +187,9 @@ void QuerySession::answerData(QueryModule &M, uint64_t Value,
     P.printError(Value, Msg);
     return;
   }
+  if (!*S)
+    warnUnanswered(M, Value,
+                   "in no function of the table (tables record no variables)");
   P.printData(Value, *S);
 }
 
@@ -202,6 +210,10 @@ void QuerySession::answerSymbol(QueryModule &M, SymbolQuery Q, StringRef Rest,
     P.printSymbol(Q.Name, {});
     return;
   }
+  if (R->empty())
+    warnUnanswered(M, "'" + Q.Name + "'",
+                   "no function of the table has this name",
+                   "names that no function of the table has");
   // A trace's symbol size that the table contradicts: another build.
   if (Q.Size)
     for (size_t I = 0; I < R->size(); ++I) {

@@ -126,6 +126,10 @@ private:
   /// Warns that Value (as queried) has no answer in Module: What says why.
   void warnUnanswered(const QueryModule &Module, uint64_t Value,
                       llvm::StringRef What);
+  /// The same for a query shown as Queried; Total names the kind of
+  /// problem in the count at the end ("addresses in no function ...").
+  void warnUnanswered(const QueryModule &Module, llvm::StringRef Queried,
+                      llvm::StringRef What, llvm::StringRef Total);
   /// Value as an address of Module's table; std::nullopt when the answer
   /// has been printed already (an offset outside every segment, an error).
   std::optional<uint64_t> toAddress(QueryModule &Module, uint64_t Value);
