@@ -8,7 +8,9 @@
 # CompactReader::lookupFrames on the compact table (1,000,000 addresses:
 # a uniform function, then a uniform offset in it; every frame's name,
 # file and line consumed; best of alternating runs, thread CPU time), and
-# prints ns/lookup and the ratios. It also prints the sizes (compact, with
+# prints ns/lookup and the ratios; then the same for the compact table
+# without details (--no-details), which holds what GSYM holds (no columns,
+# discriminators or declarations). It also prints the sizes (compact, with
 # and without details, against llvm-gsymutil's GSYM).
 #
 # usage: utils/bench/lookup-bench.sh [INPUT...]   (default: vmlinux)
@@ -51,6 +53,13 @@ for name in "${inputs[@]}"; do
       --addresses "${BENCH_ADDRESSES:-1000000}" --runs "${BENCH_RUNS:-3}" \
       --seed "${BENCH_SEED:-1}" | sed 's/^/  /'
   done
+  # GSYM has no columns, discriminators or declarations: the table
+  # without details is the one of the same content.
+  echo "  -- the same, the compact table without details ($name.plain.dpat)"
+  "$bench" "$work/$name.plain.dpat" "$work/$name.gsym" \
+    --addresses "${BENCH_ADDRESSES:-1000000}" --runs "${BENCH_RUNS:-3}" \
+    --seed "${BENCH_SEED:-1}" | sed 's/^/  /'
+
 done
 
 # Batch symbolization through the CLIs (issue 32, item 6): the same
