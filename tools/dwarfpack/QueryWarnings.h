@@ -1,5 +1,4 @@
-//===- QueryWarnings.h - Printing the warnings of query sessions -*- C++
-//-*-===//
+//===- QueryWarnings.h - Warnings of query sessions ------------*- C++ -*-===//
 
 #ifndef DWARFPACK_TOOLS_QUERYWARNINGS_H
 #define DWARFPACK_TOOLS_QUERYWARNINGS_H
