@@ -37,6 +37,26 @@ namespace {
 
 const uint8_t BuildId[] = {0xab, 0xcd, 0xef, 0x01, 0x23};
 
+/// Adds a function of one line row: Name over [Start, End), at File:Line.
+void addFunction(FunctionModel &M, StringRef Name, uint64_t Start, uint64_t End,
+                 FileId File, uint32_t Line) {
+  FunctionEntry F;
+  F.Name = M.saveString(Name);
+  F.Range = {Start, End};
+  F.Lines = {{Start, File, Line}};
+  M.addFunction(F);
+}
+
+/// The table of M, finalized, in the compact format or GSYM.
+std::string encodeTable(FunctionModel &M, bool Gsym) {
+  WarningLog Log;
+  M.finalize(Log);
+  Expected<std::string> Bytes =
+      Gsym ? gsym::encodeGsym(M) : compact::encodeCompact(M);
+  EXPECT_TRUE(bool(Bytes)) << toString(Bytes.takeError());
+  return Bytes ? *Bytes : "";
+}
+
 /// "outer" at 0x1000 (with "inner" inlined at 0x1010..0x1020, called from
 /// a.c:7), "_Z3twoi" at 0x1040, loaded from file offset 0x0 at 0x1000;
 /// build-id BuildId.
@@ -61,17 +81,8 @@ std::string addressTable(bool Gsym) {
   Root.Children.push_back(Inner);
   Outer.Inline = Root;
   M.addFunction(Outer);
-  FunctionEntry Two;
-  Two.Name = M.saveString("_Z3twoi");
-  Two.Range = {0x1040, 0x1080};
-  Two.Lines = {{0x1040, A, 20}};
-  M.addFunction(Two);
-  WarningLog Log;
-  M.finalize(Log);
-  Expected<std::string> Bytes =
-      Gsym ? gsym::encodeGsym(M) : compact::encodeCompact(M);
-  EXPECT_TRUE(bool(Bytes)) << toString(Bytes.takeError());
-  return Bytes ? *Bytes : "";
+  addFunction(M, "_Z3twoi", 0x1040, 0x1080, A, 20);
+  return encodeTable(M, Gsym);
 }
 
 /// A kernel symbol table of 20 functions from 0xffffffff81000000 (_text,
@@ -219,24 +230,13 @@ TEST(CAPI, TablesAnswerInnermostFirst) {
 }
 
 TEST(CAPI, RustLegacyNamesAreDemangledWithoutTheirHash) {
+  const char *Legacy = "_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$"
+                       "17h168e94e611939a97E";
   FunctionModel M;
   FileId A = M.addFilePath("/src/main.rs");
-  FunctionEntry F;
-  F.Name = M.saveString("_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$"
-                        "17h168e94e611939a97E");
-  F.Range = {0x1000, 0x1010};
-  F.Lines = {{0x1000, A, 3}};
-  M.addFunction(F);
-  FunctionEntry V0;
-  V0.Name = M.saveString("_RNvCs1234_7mycrate4main");
-  V0.Range = {0x1010, 0x1020};
-  V0.Lines = {{0x1010, A, 9}};
-  M.addFunction(V0);
-  WarningLog Log;
-  M.finalize(Log);
-  Expected<std::string> Bytes = compact::encodeCompact(M);
-  ASSERT_TRUE(bool(Bytes)) << toString(Bytes.takeError());
-  TablePtr T = openMemory(*Bytes);
+  addFunction(M, Legacy, 0x1000, 0x1010, A, 3);
+  addFunction(M, "_RNvCs1234_7mycrate4main", 0x1010, 0x1020, A, 9);
+  TablePtr T = openMemory(encodeTable(M, /*Gsym=*/false));
   ASSERT_TRUE(T);
   ResultsPtr R =
       symbolize(T.get(), {0x1004, 0x1014}, DWARFPACK_SYMBOLIZE_DEMANGLE);
@@ -244,7 +244,7 @@ TEST(CAPI, RustLegacyNamesAreDemangledWithoutTheirHash) {
                "std::rt::lang_start::{{closure}}");
   EXPECT_STREQ(R->results[1].frames[0].function, "mycrate::main");
   R = symbolize(T.get(), {0x1004});
-  EXPECT_STREQ(R->results[0].frames[0].function, F.Name.data());
+  EXPECT_STREQ(R->results[0].frames[0].function, Legacy);
 }
 
 TEST(CAPI, LargeBatchesAnswerInTheOrderAsked) {
