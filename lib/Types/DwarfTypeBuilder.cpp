@@ -261,7 +261,7 @@ private:
   /// units where no cycle occurs.
   static constexpr TypeId Provisional = UINT32_MAX - 1;
   TypeId memoized(TypeId Id) { return Id == Provisional ? unknown() : Id; }
-  TypeId UnknownId = 0, DefaultIndexId = 0;
+  TypeId UnknownId = 0, DefaultIndexId = 0, CharId = 0;
   unsigned Depth = 0;
 
   TypeId add(Type T) {
@@ -287,6 +287,19 @@ private:
       DefaultIndexId = add(std::move(T));
     }
     return DefaultIndexId;
+  }
+  /// C's char, the element of a Fortran string (DWARF names none).
+  TypeId charType() {
+    if (!CharId) {
+      Type T;
+      T.Kind = TypeKind::Integer;
+      T.Name = "char";
+      T.Size = 1;
+      T.Bits = 8;
+      T.Encoding = IntSigned | IntChar;
+      CharId = add(std::move(T));
+    }
+    return CharId;
   }
   TypeId *memoFind(const Die &D) {
     if (D.getDwarfUnit() == &U) {
@@ -457,6 +470,23 @@ void UnitConverter::convertInto(const DieView &D, Type &T) {
   case dwarf::DW_TAG_subroutine_type:
   case dwarf::DW_TAG_subprogram:
     convertFunction(D.die(), T);
+    return;
+  case dwarf::DW_TAG_string_type:
+    // Fortran's character(len=N): N characters, as C's char[N]. A length
+    // known at run time only (DW_AT_string_length, `len=:`) has no CTF
+    // form.
+    // (DW_AT_string_length is not among the attributes DieView locates.)
+    if (std::optional<uint64_t> N = byteSize(D);
+        N && *N <= UINT32_MAX && !D.die().find(dwarf::DW_AT_string_length)) {
+      T.Kind = TypeKind::Array;
+      T.Ref = charType();
+      T.IndexType = defaultIndex();
+      T.NumElems = *N;
+      return;
+    }
+    warn("unrepresentable-type", D,
+         "string type whose length is known at run time only");
+    T.Kind = TypeKind::Unknown;
     return;
   case dwarf::DW_TAG_unspecified_type:
     // void in C (some producers), nullptr_t in C++.
@@ -851,6 +881,7 @@ void UnitConverter::collectSymbols(const Die &Scope) {
   for (Die C : Scope.children()) {
     switch (C.getTag()) {
     case dwarf::DW_TAG_namespace:
+    case dwarf::DW_TAG_module: // Fortran's: its variables and procedures
       collectSymbols(C);
       break;
     case dwarf::DW_TAG_variable: {
