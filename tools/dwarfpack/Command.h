@@ -94,6 +94,15 @@ void reportWarningSummary(const WarningLog &Log);
 /// (dwarfpack.cpp; openOptions() in FormatRegistry.h passes it on).
 bool portableReaders();
 
+/// Whether a dict gets the CTF variable section (name to type of each
+/// global variable): as --variable-section (Opt) says when given, else when
+/// the dict is embedded in its object for debuggers: GDB's CTF reader
+/// knows a global variable of struct, union or enum type from that section
+/// only, not from the data objects.
+inline bool variableSection(const llvm::cl::opt<bool> &Opt, bool Embedded) {
+  return Opt.getNumOccurrences() ? bool(Opt) : Embedded;
+}
+
 } // namespace tool
 } // namespace dwarfpack
 

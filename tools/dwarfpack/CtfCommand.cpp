@@ -57,7 +57,9 @@ cl::opt<bool> NoCompress("no-compress",
 cl::opt<bool> VariableSection(
     "variable-section",
     cl::desc("Also write global variables to the CTF variable section "
-             "(like ld --ctf-variables)"),
+             "(like ld --ctf-variables); the default with --embed, where "
+             "GDB reads variables of struct, union and enum types from it "
+             "(=false: never)"),
     cl::sub(CtfCmd), cl::cat(tool::category()));
 cl::opt<bool> IndexedSymbols(
     "indexed-symbols",
@@ -112,7 +114,7 @@ int run() {
   Opts.IndexedSymbols = IndexedSymbols;
   if (NoCompress)
     Opts.Ctf.CompressThreshold = 0;
-  Opts.Ctf.VariableSection = VariableSection;
+  Opts.Ctf.VariableSection = tool::variableSection(VariableSection, Embed);
   Opts.Progress = tool::terminalProgress("ctf", Quiet);
   Expected<std::unique_ptr<pipeline::PackResult>> P =
       pipeline::packObject(*In, Opts, Log);

@@ -58,6 +58,12 @@ cl::opt<bool> Embed("embed",
                              "address table in .dwarfpack.table (in place, "
                              "or to -o)"),
                     cl::sub(Sub), cl::cat(category()));
+cl::opt<bool> VariableSection(
+    "variable-section",
+    cl::desc("Write global variables to the CTF variable section too, as "
+             "`ctf --variable-section` (the default with --embed; =false: "
+             "never)"),
+    cl::sub(Sub), cl::cat(category()));
 cl::opt<std::string> EmbedOut("o",
                               cl::desc("With --embed: the file to write "
                                        "(default: the input itself)"),
@@ -200,6 +206,7 @@ int runPack() {
   Opts.TableDetails = !NoDetails;
   Opts.AddressTable = !TableOut.empty() || !StoreDir.empty() || Embed;
   Opts.Types = !CtfOut.empty() || Embed;
+  Opts.Ctf.VariableSection = variableSection(VariableSection, Embed);
   Opts.Progress = terminalProgress("pack", Quiet);
   Expected<std::unique_ptr<pipeline::PackResult>> P =
       pipeline::packObject(*In, Opts, Log);
