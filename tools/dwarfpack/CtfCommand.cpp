@@ -120,12 +120,12 @@ int run() {
       pipeline::packObject(*In, Opts, Log);
   if (P && !(*P)->Types)
     P = createFileError(
-        Input, createStringError(
-                   inconvertibleErrorCode(),
-                   "no DWARF compile units (no debug information)" +
-                       (In->isRelocatable()
-                            ? std::string()
-                            : "; " + tool::noDebugFileReason(*Opened))));
+        Input,
+        createStringError(inconvertibleErrorCode(),
+                          "no DWARF compile units (no debug information)" +
+                              (In->isRelocatable()
+                                   ? std::string()
+                                   : "; " + tool::noDebugFileReason(*Opened))));
   if (!P) {
     printWarnings(Log);
     return tool::reportError(P.takeError());
