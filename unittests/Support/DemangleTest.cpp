@@ -29,8 +29,9 @@ TEST(DemangleTest, RustLegacyPathsLoseTheirHash) {
                         "8041360393987513400"),
             "core::ops::function::FnOnce::call_once{{vtable.shim}}");
   // The other escapes.
-  EXPECT_EQ(demangleRustLegacy("_ZN21_$RF$$BP$$SP$$LP$$RP$1a17h0123456789abcdefE"),
-            "&*@()::a");
+  EXPECT_EQ(
+      demangleRustLegacy("_ZN21_$RF$$BP$$SP$$LP$$RP$1a17h0123456789abcdefE"),
+      "&*@()::a");
 }
 
 TEST(DemangleTest, NotRustLegacy) {
@@ -42,8 +43,9 @@ TEST(DemangleTest, NotRustLegacy) {
   // Lengths that do not tile the path, a leading zero, an empty segment.
   EXPECT_EQ(demangleRustLegacy("_ZN9foo17h0123456789abcdefE"), std::nullopt);
   EXPECT_EQ(demangleRustLegacy("_ZN03foo17h0123456789abcdefE"), std::nullopt);
-  EXPECT_EQ(demangleRustLegacy("_ZN99999999999999999999999foo17h0123456789abcdefE"),
-            std::nullopt);
+  EXPECT_EQ(
+      demangleRustLegacy("_ZN99999999999999999999999foo17h0123456789abcdefE"),
+      std::nullopt);
   // A character legacy symbols never have.
   EXPECT_EQ(demangleRustLegacy("_ZN4f-oo17h0123456789abcdefE"), std::nullopt);
   // An unknown escape: the rest of the segment as it is.
@@ -59,8 +61,9 @@ TEST(DemangleTest, RustV0WithoutDisambiguators) {
                         "ECsgY6Mt91CT9J_14rustc_demangle"),
             "core::escape::escape_unicode::<10>");
   // What follows a '.' is not part of the name.
-  EXPECT_EQ(gnuDemangle("_RNvNtNtCsjrHSEGnQ3l9_3std6thread11main_thread4MAIN.0"),
-            "std::thread::main_thread::MAIN");
+  EXPECT_EQ(
+      gnuDemangle("_RNvNtNtCsjrHSEGnQ3l9_3std6thread11main_thread4MAIN.0"),
+      "std::thread::main_thread::MAIN");
 }
 
 TEST(DemangleTest, CxxAndPlainNames) {
