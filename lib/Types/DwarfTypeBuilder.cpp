@@ -276,30 +276,27 @@ private:
     }
     return UnknownId;
   }
-  TypeId defaultIndex() {
-    if (!DefaultIndexId) {
+  /// An integer type no DIE describes, made once per unit (in Id).
+  TypeId syntheticInteger(TypeId &Id, StringRef Name, uint64_t Size,
+                          unsigned Encoding) {
+    if (!Id) {
       Type T;
       T.Kind = TypeKind::Integer;
-      T.Name = "int";
-      T.Size = 4;
-      T.Bits = 32;
-      T.Encoding = IntSigned;
-      DefaultIndexId = add(std::move(T));
+      T.Name = Name;
+      T.Size = Size;
+      T.Bits = Size * 8;
+      T.Encoding = Encoding;
+      Id = add(std::move(T));
     }
-    return DefaultIndexId;
+    return Id;
+  }
+  /// The index of an array whose subrange names no type.
+  TypeId defaultIndex() {
+    return syntheticInteger(DefaultIndexId, "int", 4, IntSigned);
   }
   /// C's char, the element of a Fortran string (DWARF names none).
   TypeId charType() {
-    if (!CharId) {
-      Type T;
-      T.Kind = TypeKind::Integer;
-      T.Name = "char";
-      T.Size = 1;
-      T.Bits = 8;
-      T.Encoding = IntSigned | IntChar;
-      CharId = add(std::move(T));
-    }
-    return CharId;
+    return syntheticInteger(CharId, "char", 1, IntSigned | IntChar);
   }
   TypeId *memoFind(const Die &D) {
     if (D.getDwarfUnit() == &U) {
