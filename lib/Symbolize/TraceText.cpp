@@ -10,12 +10,12 @@
 
 #include "dwarfpack/Symbolize/TraceText.h"
 
+#include "dwarfpack/Support/Demangle.h"
 #include "dwarfpack/Symbolize/InputLine.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Demangle/Demangle.h"
 
 using namespace llvm;
 
@@ -391,7 +391,8 @@ std::vector<TraceFrame> scanTraceLine(StringRef Line) {
 std::string TraceAnnotator::name(const SourceFrame &F) const {
   if (F.FunctionName.empty())
     return "??";
-  return Opts.Demangle ? llvm::demangle(F.FunctionName) : F.FunctionName;
+  // As perf and addr2line -C show a Rust legacy name: without its hash.
+  return Opts.Demangle ? readableDemangle(F.FunctionName) : F.FunctionName;
 }
 
 std::string TraceAnnotator::location(const SourceFrame &F) const {

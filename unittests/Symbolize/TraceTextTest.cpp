@@ -222,6 +222,11 @@ TEST(TraceAnnotator, AsDecodeStacktrace) {
   R.Frames = {frame("_Z3fooi", "b.cc", 4)};
   EXPECT_EQ(annotate(A, R, "\t 1183 [unknown] (/p)"),
             "\t 1183 foo(int) (b.cc:4) (/p)");
+  // Rust's legacy names as perf shows them, without the hash.
+  R.Frames = {frame("_ZN4core3fmt5write17h0f6ad2d1fb6c5a8bE", "fmt.rs", 7)};
+  EXPECT_EQ(annotate(A, R, "\t 1183 [unknown] (/p)"),
+            "\t 1183 core::fmt::write (fmt.rs:7) (/p)");
+  R.Frames = {frame("_Z3fooi", "b.cc", 4)};
   TraceAnnotator Raw({/*Demangle=*/false, true, true});
   EXPECT_EQ(annotate(Raw, R, "\t 1183 x+0x1 (/p)"), "\t 1183 x (b.cc:4) (/p)");
   EXPECT_EQ(annotate(Raw, R, "0x10 and 0x20"),

@@ -5,7 +5,8 @@
 // binutils demangles differently from llvm-symbolizer: Rust's legacy
 // symbols (Itanium-like `_ZN...17h<hash>E`) as Rust paths without the hash,
 // and C++ lambdas as GCC spells them (`{lambda(int)#1}`). Kernel symbol
-// tables and the C API demangle Rust's legacy symbols the same way.
+// tables, the C API and trace annotation demangle Rust's legacy symbols
+// the same way.
 //
 //===----------------------------------------------------------------------===//
 
