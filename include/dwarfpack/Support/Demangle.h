@@ -1,5 +1,4 @@
-//===- Demangle.h - Rust names, and names as binutils prints them -*- C++
-//-*-===//
+//===- Demangle.h - Rust names, names as binutils prints them --*- C++ -*-===//
 //
 // `dwarfpack addr2line -C` prints what binutils' `addr2line -C` prints, and
 // binutils demangles differently from llvm-symbolizer: Rust's legacy
