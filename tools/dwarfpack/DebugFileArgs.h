@@ -1,5 +1,4 @@
-//===- DebugFileArgs.h - --debug-file and --debug-file-directory -*- C++
-//-*-===//
+//===- DebugFileArgs.h - --debug-file and --------------------- -*- C++ -*-===//
 //
 // The options of `gsym`, `ctf` and `pack` that find a stripped binary's separate
 // debug file (DwarfInput/DebugFile.h), and the line that says which file a

@@ -1,5 +1,4 @@
-//===- AddressModelBuilder.h - The address model from one object -*- C++
-//-*-===//
+//===- AddressModelBuilder.h - The address model from one ----- -*- C++ -*-===//
 //
 // Fills a FunctionModel from an object's DWARF and symbol tables:
 //

@@ -1,5 +1,4 @@
-//===- SymtabOrder.h - ELF symbols in the order CTF sections follow -*- C++
-//-*-===//
+//===- SymtabOrder.h - ELF symbols in the order CTF sections -- -*- C++ -*-===//
 
 #ifndef DWARFPACK_CTF_SYMTABORDER_H
 #define DWARFPACK_CTF_SYMTABORDER_H

@@ -1,5 +1,4 @@
-//===- ConvertBreakpadStore.h - A Breakpad symbol store to tables -*- C++
-//-*-===//
+//===- ConvertBreakpadStore.h - A Breakpad symbol store to ---- -*- C++ -*-===//
 //
 // `dwarfpack gsym --breakpad-store`: every <debug_file>/<ID>/<name>.sym of a
 // Breakpad symbol store converted, in parallel, into the same tree of
