@@ -1,4 +1,4 @@
-//===- DebugFileArgs.h - --debug-file and --------------------- -*- C++ -*-===//
+//===- DebugFileArgs.h - The options that find debug files ------*- C++ -*-===//
 //
 // The options of `gsym`, `ctf` and `pack` that find a stripped binary's separate
 // debug file (DwarfInput/DebugFile.h), and the line that says which file a

@@ -1,4 +1,4 @@
-//===- AddressModelBuilder.h - The address model from one ----- -*- C++ -*-===//
+//===- AddressModelBuilder.h - One object's address model -------*- C++ -*-===//
 //
 // Fills a FunctionModel from an object's DWARF and symbol tables:
 //

@@ -1,4 +1,4 @@
-//===- SymtabOrder.h - ELF symbols in the order CTF sections -- -*- C++ -*-===//
+//===- SymtabOrder.h - ELF symbols in CTF section order ---------*- C++ -*-===//
 
 #ifndef DWARFPACK_CTF_SYMTABORDER_H
 #define DWARFPACK_CTF_SYMTABORDER_H

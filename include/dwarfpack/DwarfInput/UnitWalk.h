@@ -1,4 +1,4 @@
-//===- UnitWalk.h - One walk over the units, many visitors ---- -*- C++ -*-===//
+//===- UnitWalk.h - One walk over the units, many visitors ------*- C++ -*-===//
 //
 // The walk every model is built from: each compile unit of an object is
 // decoded once (for split DWARF, its skeleton and its full unit), on a pool

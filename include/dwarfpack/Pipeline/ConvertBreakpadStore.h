@@ -1,4 +1,4 @@
-//===- ConvertBreakpadStore.h - A Breakpad symbol store to ---- -*- C++ -*-===//
+//===- ConvertBreakpadStore.h - Breakpad stores to tables -------*- C++ -*-===//
 //
 // `dwarfpack gsym --breakpad-store`: every <debug_file>/<ID>/<name>.sym of a
 // Breakpad symbol store converted, in parallel, into the same tree of

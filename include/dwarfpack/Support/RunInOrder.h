@@ -1,4 +1,4 @@
-//===- RunInOrder.h - Parallel work, merged in order ---------- -*- C++ -*-===//
+//===- RunInOrder.h - Parallel work, merged in order ------------*- C++ -*-===//
 //
 // The scheduling every parallel pipeline uses (the unit walk, the kernel's
 // modules, the compact writer's chunks): items are converted on a pool of

@@ -1,4 +1,4 @@
-//===- Debuginfod.h - Debug files by build-id, fetched or found -*- C++ -*-===//
+//===- Debuginfod.h - Debug files by build-id -------------------*- C++ -*-===//
 //
 // A profiler's samples name modules by build-id; a store (TableStore.h)
 // may not have their tables yet. These are the places a build-id's debug

@@ -1,4 +1,4 @@
-//===- TypeTableBuilder.h - The type model, a visitor of the -- -*- C++ -*-===//
+//===- TypeTableBuilder.h - The type model, a walk visitor ------*- C++ -*-===//
 //
 // Builds an object's type table from the DWARF walk (DwarfInput/UnitWalk.h):
 // each unit's types are converted on the walk's threads
