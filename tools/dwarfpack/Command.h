@@ -102,6 +102,17 @@ bool portableReaders();
 inline bool variableSection(const llvm::cl::opt<bool> &Opt, bool Embedded) {
   return Opt.getNumOccurrences() ? bool(Opt) : Embedded;
 }
+/// The error for --variable-section in kernel mode, if it was given: a
+/// kernel's dicts name each variable in their indexed data objects.
+inline llvm::Error
+refuseVariableSectionForKernel(const llvm::cl::opt<bool> &Opt) {
+  if (!Opt.getNumOccurrences())
+    return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "--variable-section applies to one object: a kernel's and its "
+      "modules' dicts name each variable in their data objects");
+}
 
 } // namespace tool
 } // namespace dwarfpack

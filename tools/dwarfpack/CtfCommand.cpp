@@ -88,6 +88,8 @@ int run() {
   if (Inputs.size() > 1 || tool::kernelCtfRequested()) {
     if (Error E = DebugFiles.refuseForKernel())
       return tool::reportError(std::move(E));
+    if (Error E = tool::refuseVariableSectionForKernel(VariableSection))
+      return tool::reportError(std::move(E));
     return tool::runKernelCtf(
         {std::vector<std::string>(Inputs.begin(), Inputs.end()), NumThreads,
          Quiet, Stats},

@@ -183,6 +183,8 @@ int runPack() {
   if (Inputs.size() > 1 || kernelPackRequested()) {
     if (Error E = DebugFiles.refuseForKernel())
       return reportError(std::move(E));
+    if (Error E = refuseVariableSectionForKernel(VariableSection))
+      return reportError(std::move(E));
     return runKernelPack(
         {std::vector<std::string>(Inputs.begin(), Inputs.end()),
          NumThreads ? NumThreads
