@@ -4,7 +4,6 @@
 #include "dwarfpack/Support/Demangle.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -25,9 +24,7 @@ std::string kallsyms::demangleSymbol(StringRef Name) {
     return Name.str();
   // Legacy Rust mangling is Itanium-compatible: read as C++ it keeps its
   // escapes ($u7b$) and its hash path segment, which rustc-demangle drops.
-  if (std::optional<std::string> Rust = demangleRustLegacy(Name))
-    return *Rust;
-  return llvm::demangle(Name);
+  return readableDemangle(Name);
 }
 
 static Error lineError(StringRef Buffer, uint64_t Line, const Twine &What) {
