@@ -95,6 +95,9 @@ struct QueryBatch::Worker {
           AnswerAs(I, [&] { Answer(Session, Lines[I]); });
       }
     }
+    // The counts of repeated problems, with the batch's last line: they
+    // are totals, printed with nothing.
+    Session.flushCounts();
     Out.flush();
     if (Ordered) {
       putInOrder();

@@ -80,20 +80,46 @@ void QuerySession::warn(const Twine &Message, StringRef Once,
 }
 
 void QuerySession::warnUnanswered(const QueryModule &M, uint64_t Value,
-                                  StringRef What) {
+                                  const char *What) {
   StringRef Kind = Opts.FileOffsets ? "file offsets" : "addresses";
-  std::string Queried =
-      Opts.FileOffsets ? "file offset " + hexString(Value) : hexString(Value);
-  warnUnanswered(M, Queried, What, (Kind + " " + What).str());
+  warnUnanswered(
+      M,
+      [&] {
+        return Opts.FileOffsets ? "file offset " + hexString(Value)
+                                : hexString(Value);
+      },
+      What, (Kind + " " + What).str());
 }
 
-void QuerySession::warnUnanswered(const QueryModule &M, StringRef Queried,
-                                  StringRef What, StringRef Total) {
+void QuerySession::warnUnanswered(const QueryModule &M,
+                                  function_ref<std::string()> Queried,
+                                  const char *What, StringRef Total) {
   // The first of a module's is named, the others counted: a profile may
   // hold many addresses of code the table does not describe (JIT code,
   // another module's).
-  warn("'" + M.Name + "': " + Queried + ": " + What, M.Name + "\n" + What.str(),
-       ("'" + M.Name + "': " + Total).str());
+  auto [It, New] = Repeats.try_emplace({&M, What});
+  if (!New) {
+    Unanswered &U = It->second;
+    ++U.More;
+    if (!U.InOrder) {
+      U.InOrder = true;
+      RepeatOrder.push_back(size_t(It - Repeats.begin()));
+    }
+    return;
+  }
+  It->second.Once = M.Name + "\n" + What;
+  It->second.Total = ("'" + M.Name + "': " + Total).str();
+  warn("'" + M.Name + "': " + Queried() + ": " + What, It->second.Once,
+       It->second.Total);
+}
+
+void QuerySession::flushCounts() {
+  for (size_t I : RepeatOrder) {
+    Unanswered &U = (Repeats.begin() + I)->second;
+    if (U.More && Warn)
+      Warn({"", U.Once, U.Total, U.More});
+    U.More = 0;
+  }
 }
 
 void QuerySession::answerLine(StringRef Line) {
@@ -211,9 +237,10 @@ void QuerySession::answerSymbol(QueryModule &M, SymbolQuery Q, StringRef Rest,
     return;
   }
   if (R->empty())
-    warnUnanswered(M, "'" + Q.Name + "'",
-                   "no function of the table has this name",
-                   "names that no function of the table has");
+    warnUnanswered(
+        M, [&] { return "'" + Q.Name + "'"; },
+        "no function of the table has this name",
+        "names that no function of the table has");
   // A trace's symbol size that the table contradicts: another build.
   if (Q.Size)
     for (size_t I = 0; I < R->size(); ++I) {

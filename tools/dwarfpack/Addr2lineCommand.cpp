@@ -104,6 +104,7 @@ static int runAddr2line() {
   for (const std::string &A : Addresses)
     Session.answerAddress(M, parseAddr2LineAddress(A));
   if (!Addresses.empty()) {
+    Session.flushCounts();
     Warnings.finish();
     return 0;
   }

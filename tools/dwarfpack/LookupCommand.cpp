@@ -396,6 +396,7 @@ static int runSession(SessionTables &Modules, StringRef ModuleName,
   for (const std::string &Q : Queries)
     Session.answerLine(Q);
   P.endList();
+  Session.flushCounts();
   Warnings.finish();
   return 0;
 }

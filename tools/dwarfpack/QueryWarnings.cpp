@@ -17,14 +17,15 @@ void QueryWarningPrinter::operator()(const QueryWarning &W) {
     Problem &P = It->second;
     if (New) {
       P.Repeats = W.Repeats;
-      P.Count = 1;
-    } else {
-      if (!P.Repeats.empty() && P.Count++ == 1)
-        Repeated.push_back(W.Once);
-      return;
+    } else if (!P.Repeats.empty() && P.Count == 1) {
+      Repeated.push_back(W.Once);
     }
+    P.Count += W.Count;
+    if (!New)
+      return;
   }
-  reportWarning(W.Message);
+  if (!W.Message.empty())
+    reportWarning(W.Message);
 }
 
 void QueryWarningPrinter::finish() {

@@ -19,6 +19,8 @@
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -83,11 +85,14 @@ private:
 /// (a module without a table), so that it can be reported once; empty when
 /// it concerns one query only. Repeats: what the warnings of that key are
 /// about, when their number is worth a total at the end ("'app': addresses
-/// in no function of the table"); empty when it is not.
+/// in no function of the table"); empty when it is not. Count: how many
+/// queries had the problem; a warning with no Message only adds to the
+/// total of a problem whose first warning came before (flushCounts()).
 struct QueryWarning {
   std::string Message;
   std::string Once;
   std::string Repeats;
+  uint64_t Count = 1;
 };
 using QueryWarningFn = std::function<void(const QueryWarning &)>;
 
@@ -119,17 +124,24 @@ public:
   /// followed it on the line (a kernel trace's `[module]`).
   void answerSymbol(QueryModule &Module, SymbolQuery Q, llvm::StringRef Rest,
                     QueryCommand Command = QueryCommand::Code);
+  /// Passes on how many more queries had each problem of unanswered
+  /// queries since the last call (warnings without a Message): the session
+  /// warns of the first and only counts the others, which in a profile
+  /// full of addresses no table knows would cost more than the lookups.
+  void flushCounts();
 
 private:
   void warn(const llvm::Twine &Message, llvm::StringRef Once = "",
             llvm::StringRef Repeats = "");
-  /// Warns that Value (as queried) has no answer in Module: What says why.
+  /// Warns that Value (as queried) has no answer in Module: What (a
+  /// literal) says why; a repeat is only counted.
   void warnUnanswered(const QueryModule &Module, uint64_t Value,
-                      llvm::StringRef What);
-  /// The same for a query shown as Queried; Total names the kind of
+                      const char *What);
+  /// The same for a query shown as Queried(); Total names the kind of
   /// problem in the count at the end ("addresses in no function ...").
-  void warnUnanswered(const QueryModule &Module, llvm::StringRef Queried,
-                      llvm::StringRef What, llvm::StringRef Total);
+  void warnUnanswered(const QueryModule &Module,
+                      llvm::function_ref<std::string()> Queried,
+                      const char *What, llvm::StringRef Total);
   /// Value as an address of Module's table; std::nullopt when the answer
   /// has been printed already (an offset outside every segment, an error).
   std::optional<uint64_t> toAddress(QueryModule &Module, uint64_t Value);
@@ -144,6 +156,18 @@ private:
   LookupResult Answer;
   /// Modules that could not be opened (by name).
   llvm::StringSet<> Failed;
+  /// Each kind of unanswered query warned of (by module and What), and how
+  /// many more there were since flushCounts().
+  struct Unanswered {
+    std::string Once, Total;
+    uint64_t More = 0;
+    bool InOrder = false; ///< In RepeatOrder.
+  };
+  llvm::MapVector<std::pair<const QueryModule *, const char *>, Unanswered>
+      Repeats;
+  /// The kinds of Repeats (indices) in the order of their first repeat,
+  /// the order of the totals.
+  std::vector<size_t> RepeatOrder;
 };
 
 } // namespace dwarfpack
