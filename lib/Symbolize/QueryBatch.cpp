@@ -59,6 +59,7 @@ struct QueryBatch::Worker {
     // Answers line I by Do, noting where its answer lies.
     auto AnswerAs = [&](uint32_t I, auto Do) {
       Current = I;
+      Session.setQueryIndex(I);
       size_t From = Out.tell();
       Do();
       Spans[I] = {From, size_t(Out.tell())};

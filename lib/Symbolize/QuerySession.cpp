@@ -98,8 +98,11 @@ void QuerySession::warnUnanswered(const QueryModule &M,
   // hold many addresses of code the table does not describe (JIT code,
   // another module's).
   auto [It, New] = Repeats.try_emplace({&M, What});
-  if (!New) {
-    Unanswered &U = It->second;
+  Unanswered &U = It->second;
+  // A query before the one warned of (a batch answers out of line order)
+  // is warned of too: the batch puts warnings in line order, and the
+  // printer shows the first.
+  if (!New && QueryIndex >= U.FirstIndex) {
     ++U.More;
     if (!U.InOrder) {
       U.InOrder = true;
@@ -107,10 +110,12 @@ void QuerySession::warnUnanswered(const QueryModule &M,
     }
     return;
   }
-  It->second.Once = M.Name + "\n" + What;
-  It->second.Total = ("'" + M.Name + "': " + Total).str();
-  warn("'" + M.Name + "': " + Queried() + ": " + What, It->second.Once,
-       It->second.Total);
+  U.FirstIndex = QueryIndex;
+  if (New) {
+    U.Once = M.Name + "\n" + What;
+    U.Total = ("'" + M.Name + "': " + Total).str();
+  }
+  warn("'" + M.Name + "': " + Queried() + ": " + What, U.Once, U.Total);
 }
 
 void QuerySession::flushCounts() {

@@ -129,6 +129,11 @@ public:
   /// warns of the first and only counts the others, which in a profile
   /// full of addresses no table knows would cost more than the lookups.
   void flushCounts();
+  /// The position of the query about to be answered among its batch's
+  /// lines (QueryBatch answers them out of order): of a problem's queries,
+  /// the first in line order is the one warned of, as one session in line
+  /// order would.
+  void setQueryIndex(uint64_t Index) { QueryIndex = Index; }
 
 private:
   void warn(const llvm::Twine &Message, llvm::StringRef Once = "",
@@ -161,8 +166,10 @@ private:
   struct Unanswered {
     std::string Once, Total;
     uint64_t More = 0;
-    bool InOrder = false; ///< In RepeatOrder.
+    uint64_t FirstIndex = 0; ///< QueryIndex of the query warned of last.
+    bool InOrder = false;    ///< In RepeatOrder.
   };
+  uint64_t QueryIndex = 0;
   llvm::MapVector<std::pair<const QueryModule *, const char *>, Unanswered>
       Repeats;
   /// The kinds of Repeats (indices) in the order of their first repeat,
