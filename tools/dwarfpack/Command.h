@@ -38,6 +38,11 @@ struct CommandRegistration {
                       const char *Details = nullptr);
 };
 
+/// For commands that convert DWARF: freed memory stays with the process
+/// for reuse rather than going back to the system (dwarfpack.cpp says
+/// why). Queries, which may run for long, keep malloc's defaults.
+void keepFreedMemory();
+
 /// Prints "dwarfpack: error: <message>" to stderr and returns exit status 1.
 int reportError(llvm::Error E);
 int reportError(const llvm::Twine &Message);

@@ -83,6 +83,7 @@ void printWarnings(const WarningLog &Log) {
 }
 
 int run() {
+  tool::keepFreedMemory();
   if (Error E = tool::checkNumThreads(NumThreads))
     return tool::reportError(std::move(E));
   if (Inputs.size() > 1 || tool::kernelCtfRequested()) {

@@ -327,6 +327,7 @@ int runBreakpadStore() {
 }
 
 int runGsym() {
+  keepFreedMemory();
   Clock::time_point Start = Clock::now();
   if (Error E = checkOptions())
     return reportError(std::move(E));

@@ -180,6 +180,7 @@ void printStats(const pipeline::PackResult &R, StringRef TablePath,
 }
 
 int runPack() {
+  keepFreedMemory();
   if (Inputs.size() > 1 || kernelPackRequested()) {
     if (Error E = DebugFiles.refuseForKernel())
       return reportError(std::move(E));

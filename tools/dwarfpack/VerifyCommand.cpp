@@ -89,6 +89,7 @@ int dwarfpack::tool::runVerification(MemoryBufferRef Table,
 }
 
 static int runVerify() {
+  keepFreedMemory();
   if (Error E = checkNumThreads(NumThreads))
     return reportError(std::move(E));
   if (TableFile == "-" && InputFile == "-")

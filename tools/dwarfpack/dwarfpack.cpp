@@ -47,6 +47,25 @@ CommandRegistration::CommandRegistration(cl::SubCommand &Sub, CommandFn Run,
   registry().push_back({&Sub, Run, Details});
 }
 
+/// A conversion builds models of hundreds of megabytes out of large
+/// vectors that grow, are sorted into new ones and are freed, on several
+/// threads. glibc's malloc gives each large block its own mapping and
+/// returns freed memory to the system at once, so every new block is
+/// faulted in again page by page, and every unmapping interrupts the other
+/// threads to flush their TLBs: a tenth of `gsym`'s time on vmlinux. A
+/// conversion runs to completion, so it keeps what it freed for reuse
+/// instead, for a peak a tenth to a quarter higher. GLIBC_TUNABLES, when
+/// it names malloc, decides instead.
+void keepFreedMemory() {
+#if defined(__GLIBC__)
+  const char *Tunables = getenv("GLIBC_TUNABLES");
+  if (Tunables && StringRef(Tunables).contains("malloc"))
+    return;
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
+}
+
 cl::OptionCategory &category() {
   static cl::OptionCategory Category("dwarfpack options");
   return Category;
@@ -162,28 +181,8 @@ static void printVersion(raw_ostream &OS) {
   OS << "dwarfpack version " << DWARFPACK_VERSION << "\n";
 }
 
-/// A conversion builds models of hundreds of megabytes out of large
-/// vectors that grow, are sorted into new ones and are freed, on several
-/// threads. glibc's malloc gives each large block its own mapping and
-/// returns freed memory to the system at once, so every new block is
-/// faulted in again page by page, and every unmapping interrupts the other
-/// threads to flush their TLBs: a tenth of `gsym`'s time on vmlinux.
-/// dwarfpack runs to completion (or answers queries whose memory stays
-/// small), so it keeps what it freed for reuse instead, for a peak a
-/// tenth to a quarter higher. GLIBC_TUNABLES, when given, decides instead.
-static void keepFreedMemory() {
-#if defined(__GLIBC__)
-  if (StringRef(getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") : "")
-          .contains("malloc"))
-    return;
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
-#endif
-}
-
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  keepFreedMemory();
   // A file size limit (ulimit -f) makes a write fail with EFBIG, reported
   // like a full disk, rather than raise SIGXFSZ, which LLVM's handlers
   // (installed by InitLLVM, once) take for a crash.
