@@ -100,7 +100,8 @@ Error readModuleIdentity(const input::InputObject &In, FunctionModel &M,
   return createStringError(inconvertibleErrorCode(), "not an ELF file");
 }
 
-uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
+std::vector<SymbolFunction>
+collectSymbolFunctions(const input::InputObject &In) {
   const auto &Obj = cast<ELFObjectFileBase>(In.object());
   struct Candidate {
     uint64_t Addr, Size;
@@ -207,21 +208,33 @@ uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
                    [](const Candidate &A, const Candidate &B) {
                      return std::tie(A.Addr, A.Size) < std::tie(B.Addr, B.Size);
                    });
+  std::vector<SymbolFunction> Syms;
+  Syms.reserve(Cands.size());
+  for (size_t I = 0; I < Cands.size(); ++I)
+    if (I + 1 == Cands.size() || Cands[I + 1].Addr != Cands[I].Addr)
+      Syms.push_back({{Cands[I].Addr, Cands[I].Addr + Cands[I].Size},
+                      Cands[I].Name,
+                      Cands[I].File});
+  return Syms;
+}
+
+uint64_t addSymbolFunctions(ArrayRef<SymbolFunction> Syms, FunctionModel &M) {
   // Made in place in the model: an entry is 272 bytes, and building a list
   // first and appending it moved each one twice more (a kernel has 46,000).
   std::vector<FunctionEntry> &Fs = M.functions();
-  const size_t Before = Fs.size();
-  Fs.reserve(Before + Cands.size());
-  for (size_t I = 0; I < Cands.size(); ++I) {
-    if (I + 1 < Cands.size() && Cands[I + 1].Addr == Cands[I].Addr)
-      continue;
+  Fs.reserve(Fs.size() + Syms.size());
+  for (const SymbolFunction &S : Syms) {
     FunctionEntry &F = Fs.emplace_back();
-    F.Range = {Cands[I].Addr, Cands[I].Addr + Cands[I].Size};
-    F.Name = M.saveString(Cands[I].Name);
-    if (!Cands[I].File.empty())
-      F.SymbolFile = M.addFilePath(Cands[I].File);
+    F.Range = S.Range;
+    F.Name = M.saveString(S.Name);
+    if (!S.File.empty())
+      F.SymbolFile = M.addFilePath(S.File);
   }
-  return Fs.size() - Before;
+  return Syms.size();
+}
+
+uint64_t readSymbolFunctions(const input::InputObject &In, FunctionModel &M) {
+  return addSymbolFunctions(collectSymbolFunctions(In), M);
 }
 
 Error convertObject(const input::InputObject &Obj, FunctionModel &M,

@@ -71,23 +71,30 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
     Types = std::make_unique<types::TypeTableBuilder>(Obj, Log);
     Visitors.push_back(Types.get());
   }
-  // The symbol table order the dict follows is read beside the walk.
+  // The symbol tables' functions, and the symbol table order the dict
+  // follows, are read beside the walk.
+  const std::launch Beside =
+      Threads > 1 ? std::launch::async : std::launch::deferred;
+  std::future<std::vector<SymbolFunction>> Symbols;
+  if (Functions)
+    Symbols = std::async(Beside, [&] { return collectSymbolFunctions(Obj); });
   std::future<std::optional<ctf::SymtabOrder>> Order;
   if (Types && !Opts.IndexedSymbols)
     Order = std::async(
-        Threads > 1 ? std::launch::async : std::launch::deferred,
-        [&] { return std::optional(ctf::symtabOrder(Obj.object())); });
+        Beside, [&] { return std::optional(ctf::symtabOrder(Obj.object())); });
   input::WalkOptions W;
   W.Threads = Threads;
   W.Progress = Opts.Progress;
   if (Error E = input::walkUnits(Obj, Units, Visitors, W, Log)) {
+    if (Symbols.valid())
+      Symbols.wait();
     if (Order.valid())
       Order.wait();
     return createFileError(Obj.path(), std::move(E));
   }
   if (Functions) {
     R->Convert.DwarfFunctions = Functions->numDwarfFunctions();
-    R->Convert.SymbolFunctions = readSymbolFunctions(Obj, R->Model);
+    R->Convert.SymbolFunctions = addSymbolFunctions(Symbols.get(), R->Model);
   }
   R->Times.Walk = Start.seconds();
 

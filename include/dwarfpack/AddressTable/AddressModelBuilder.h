@@ -76,9 +76,27 @@ private:
 llvm::Error readModuleIdentity(const input::InputObject &Obj, FunctionModel &M,
                                WarningLog &Log);
 
+/// A function the symbol tables describe, one per address (the alias
+/// llvm-symbolizer names it by), in address order. Names point into the
+/// object.
+struct SymbolFunction {
+  AddressRange Range;
+  llvm::StringRef Name;
+  /// The STT_FILE symbol before a local symbol (FunctionEntry::SymbolFile).
+  llvm::StringRef File;
+};
+
 /// Function symbols from .symtab and .dynsym, plus untyped symbols in
-/// executable sections (hand-written assembly), appended to M; returns how
-/// many.
+/// executable sections (hand-written assembly). Reads Obj alone, so it may
+/// run beside a walk that fills a model.
+std::vector<SymbolFunction>
+collectSymbolFunctions(const input::InputObject &Obj);
+
+/// Appends Syms to M; returns how many.
+uint64_t addSymbolFunctions(llvm::ArrayRef<SymbolFunction> Syms,
+                            FunctionModel &M);
+
+/// collectSymbolFunctions() then addSymbolFunctions().
 uint64_t readSymbolFunctions(const input::InputObject &Obj, FunctionModel &M);
 
 /// Reads Obj into M (which must be empty): module identity, the functions
