@@ -5,7 +5,7 @@
 // a write per answer costs more than the lookup itself in a batch of a
 // million. So the output is flushed only before a read of stdin, that is,
 // when every line already read has been answered. A batch is all the input
-// that has arrived (up to 4 MiB): never waiting for more, but large enough
+// that has arrived (up to 1 MiB): never waiting for more, but large enough
 // when a file or a busy pipe is read for answering in address order to pay.
 //
 //===----------------------------------------------------------------------===//
