@@ -35,6 +35,38 @@ static void sortByKey(std::vector<std::pair<uint64_t, uint32_t>> &Keys,
   }
 }
 
+/// The answers of a batch's parts, with their warnings, until written.
+struct QueryBatch::Answers {
+  struct Part {
+    std::string Text;
+    /// Each warning, with where in Text the answer of its line begins.
+    std::vector<std::pair<QueryWarning, size_t>> Warnings;
+  };
+  std::vector<Part> Parts;
+  size_t Used = 0;
+
+  /// Writes the answers to OS and passes on the warnings, each where one
+  /// session would have given it: after the answers before it (a caller
+  /// that shows both streams together sees it before the answer it
+  /// concerns). The parts keep their memory for the next batch.
+  void write(raw_ostream &OS, const QueryWarningFn &Warn) {
+    for (Part &P : MutableArrayRef(Parts).take_front(Used)) {
+      StringRef All = P.Text;
+      size_t Written = 0;
+      for (const auto &[M, At] : P.Warnings) {
+        OS << All.slice(Written, At);
+        Written = At;
+        if (Warn)
+          Warn(M);
+      }
+      OS << All.substr(Written);
+      P.Text.clear();
+      P.Warnings.clear();
+    }
+    Used = 0;
+  }
+};
+
 /// One thread's session, printing into its own text.
 struct QueryBatch::Worker {
   /// Answers from Shared, or from a copy of it of its own (Own) when
@@ -126,23 +158,11 @@ struct QueryBatch::Worker {
     std::swap(Text, InOrder);
   }
 
-  /// Writes the answers to OS and passes on the warnings, each where one
-  /// session would have given it: after the answers before it (a caller
-  /// that shows both streams together sees it before the answer it
-  /// concerns).
-  void writeOut(raw_ostream &OS, const QueryWarningFn &Warn) {
-    StringRef All = Text;
-    size_t Written = 0;
-    for (const auto &[M, At] : Warnings) {
-      OS << All.slice(Written, At);
-      Written = At;
-      if (Warn)
-        Warn(M);
-    }
-    OS << All.substr(Written);
-    Text.clear();
+  /// Hands the answers and warnings over to P (whose memory this keeps).
+  void handOver(Answers::Part &P) {
+    std::swap(Text, P.Text);
+    std::swap(Warnings, P.Warnings);
     Spans.clear();
-    Warnings.clear();
   }
 
   SessionTables Own;
@@ -156,7 +176,8 @@ struct QueryBatch::Worker {
   /// The line being answered.
   uint32_t Current = 0;
   /// Each warning, with the line it was given for, once the lines are
-  /// answered where in Text that line's answer begins.
+  /// answered where in Text that line's answer begins (as Answers keeps
+  /// them).
   std::vector<std::pair<QueryWarning, size_t>> Warnings;
 };
 
@@ -176,7 +197,13 @@ QueryBatch::QueryBatch(SessionTables &Tables, const PrinterOptions &Printer,
         hardware_concurrency(Workers.size() - 1));
 }
 
-QueryBatch::~QueryBatch() = default;
+QueryBatch::~QueryBatch() { finishWriting(); }
+
+void QueryBatch::finishWriting() {
+  if (Writing.valid())
+    Writing.wait();
+  Writing = {};
+}
 
 void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
                         raw_ostream &OS, const QueryWarningFn &Warn,
@@ -191,6 +218,11 @@ void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
   size_t Parts = std::min<size_t>(
       Workers.size(), std::max<size_t>(Lines.size() / MinPerThread, 1));
   size_t Each = (Lines.size() + Parts - 1) / Parts;
+  const bool Behind = Lines.size() >= WriteBehind;
+  if (!Behind)
+    finishWriting();
+  if (!Unwritten)
+    Unwritten = std::make_unique<Answers>();
   for (size_t I = 1; I < Parts; ++I)
     Pool->async([&, I] {
       Workers[I]->answer(
@@ -198,12 +230,34 @@ void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
           Answer, InOrder);
     });
   Workers[0]->answer(Lines.take_front(Each), Answer, InOrder);
-  // The first part is written while the others are still being answered.
-  Workers[0]->writeOut(OS, Warn);
+  // Moves the answers of Workers[From, To) into Unwritten, which nothing
+  // may be writing.
+  auto HandOver = [&](size_t From, size_t To) {
+    Unwritten->Parts.resize(std::max(Unwritten->Parts.size(), To - From));
+    for (size_t I = From; I < To; ++I)
+      Workers[I]->handOver(Unwritten->Parts[I - From]);
+    Unwritten->Used = To - From;
+  };
+  if (!Behind) {
+    // The first part is written while the others are still being
+    // answered.
+    HandOver(0, 1);
+    Unwritten->write(OS, Warn);
+    if (Parts > 1)
+      Pool->wait();
+    HandOver(1, Parts);
+    Unwritten->write(OS, Warn);
+    return;
+  }
   if (Parts > 1)
     Pool->wait();
-  for (size_t I = 1; I < Parts; ++I)
-    Workers[I]->writeOut(OS, Warn);
+  // The batch before this one has been written meanwhile (its parts are
+  // free for this one's).
+  finishWriting();
+  HandOver(0, Parts);
+  if (!Writer)
+    Writer = std::make_unique<DefaultThreadPool>(hardware_concurrency(1));
+  Writing = Writer->async([this, &OS, Warn] { Unwritten->write(OS, Warn); });
 }
 
 QueryBatch::LineKey queryLineOrder(StringRef Line, LineModules Modules) {

@@ -112,12 +112,13 @@ static int runAddr2line() {
   auto Answer = [](QuerySession &S, StringRef Line) {
     S.answerAddress(*S.tables().fixed(), parseAddr2LineAddress(Line));
   };
-  StdinLines In(outs());
+  StdinLines In(outs(), [&] { Batch.finishWriting(); });
   std::vector<StringRef> Lines;
   while (In.next(Lines))
     Batch.answer(Lines, Answer, outs(), Warn, [](StringRef Line) {
       return QueryBatch::LineKey{parseAddr2LineAddress(Line), true};
     });
+  Batch.finishWriting();
   Warnings.finish();
   return 0;
 }

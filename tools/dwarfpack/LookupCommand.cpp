@@ -70,6 +70,13 @@ static cl::alias ObjExe("exe", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 static cl::alias ObjE("e", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 // llvm-symbolizer's options. Where it has an option and its negation,
 // the last one given counts, as in llvm-symbolizer.
+// Hidden: lets tests write small batches behind, as large ones are.
+static cl::opt<unsigned> WriteBehindLines(
+    "write-behind-lines",
+    cl::desc("Batches of stdin lines this large or larger are written on a "
+             "thread of their own while the next is answered"),
+    cl::init(4096), cl::Hidden, cl::sub(LookupSub), cl::cat(category()));
+
 static cl::opt<unsigned> NumThreads(
     "num-threads",
     cl::desc("Threads that answer the lines of stdin when one table answers "
@@ -280,6 +287,7 @@ static Expected<PrinterOptions> printerOptions(StringRef ModuleName) {
 static void runStdinQueries(SessionTables &Modules, const PrinterOptions &PO,
                             SessionOptions Opts, const QueryWarningFn &Warn) {
   QueryBatch Batch(Modules, PO, Opts, NumThreads);
+  Batch.setWriteBehind(std::max(1u, unsigned(WriteBehindLines)));
   QueryBatch::AnswerFn Answer = [](QuerySession &Session, StringRef Line) {
     Session.answerLine(Line);
   };
@@ -292,7 +300,7 @@ static void runStdinQueries(SessionTables &Modules, const PrinterOptions &PO,
   };
   LineModules LM = Modules.lineModules();
   auto Order = [LM](StringRef Line) { return queryLineOrder(Line, LM); };
-  StdinLines In(outs());
+  StdinLines In(outs(), [&] { Batch.finishWriting(); });
   std::vector<StringRef> Lines;
   while (In.next(Lines)) {
     // The lines of a batch lie one after the other: one search for a '\r'

@@ -48,8 +48,14 @@ static bool inputWaiting() {
 
 /// Reads more of stdin after what is left of the buffer; false at the end.
 bool StdinLines::fill() {
-  // Every line read so far has its answer: let whoever waits for it see it.
-  Out.flush();
+  // Every line read so far has its answer: if no more has come, let
+  // whoever waits for it see it. (Until then, answers still being written
+  // are left to finish while the next lines are answered.)
+  if (!inputWaiting()) {
+    if (BeforeWait)
+      BeforeWait();
+    Out.flush();
+  }
   if (Begin > 0) {
     std::memmove(Buf.data(), Buf.data() + Begin, End - Begin);
     End -= Begin;

@@ -90,11 +90,14 @@ void printWarning(raw_ostream &OS, StringSet<> &Seen, const QueryWarning &W) {
 }
 
 /// Everything a batch run prints, warnings in the same stream where a
-/// tool's reportWarning puts them.
+/// tool's reportWarning puts them; batches of WriteBehind lines or more
+/// are written behind.
 std::string runBatch(unsigned Threads, OutputStyle Style,
-                     const QueryBatch::OrderFn &Order = nullptr) {
+                     const QueryBatch::OrderFn &Order = nullptr,
+                     size_t WriteBehind = SIZE_MAX) {
   Setup S(Style);
   QueryBatch Batch(S.Tables, S.PO, SessionOptions(), Threads);
+  Batch.setWriteBehind(WriteBehind);
   std::string Out;
   raw_string_ostream OS(Out);
   StringSet<> Seen;
@@ -109,6 +112,7 @@ std::string runBatch(unsigned Threads, OutputStyle Style,
     Batch.answer(Lines, Answer, OS, Warn, Order);
     At = std::min(At + Size, All.size());
   }
+  Batch.finishWriting();
   return Out;
 }
 
@@ -155,6 +159,21 @@ TEST(QueryBatch, AnsweredInAddressOrderPrintedInLineOrder) {
     for (unsigned Threads : {1u, 2u, 4u})
       EXPECT_EQ(runBatch(Threads, Style, orderOfLine), Want)
           << "threads " << Threads;
+  }
+}
+
+TEST(QueryBatch, WrittenBehindAsWrittenAtOnce) {
+  for (OutputStyle Style : {OutputStyle::LLVM, OutputStyle::JSON}) {
+    std::string Want = runSerial(Style);
+    // Every batch written behind; the large ones only (the next batch
+    // written at once after one written behind).
+    for (size_t Behind : {1u, 700u})
+      for (unsigned Threads : {1u, 2u, 4u}) {
+        EXPECT_EQ(runBatch(Threads, Style, nullptr, Behind), Want)
+            << "threads " << Threads << ", behind from " << Behind;
+        EXPECT_EQ(runBatch(Threads, Style, orderOfLine, Behind), Want)
+            << "threads " << Threads << ", behind from " << Behind;
+      }
   }
 }
 

@@ -17,6 +17,11 @@
 // one before it left it (half the time of a batch of the kernel's
 // addresses). The output does not change.
 //
+// Writing a large batch's answers (half a gigabyte of JSON for a million
+// kernel addresses) would leave the other threads idle; it happens on a
+// thread of its own instead, while the caller reads and answers the next
+// batch.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DWARFPACK_SYMBOLIZE_QUERYBATCH_H
@@ -30,6 +35,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <future>
 #include <memory>
 #include <vector>
 
@@ -67,9 +73,21 @@ public:
   /// answers to OS and passes the warnings to Warn, both in the order of
   /// the lines. The sessions live from one batch to the next, as one
   /// session would.
+  ///
+  /// A batch of setWriteBehind() lines or more is written on another thread
+  /// after this returns: until finishWriting() (or the next answer(), or
+  /// the destructor) has returned, the caller must leave OS and what Warn
+  /// writes to alone, and keep both alive.
   void answer(llvm::ArrayRef<llvm::StringRef> Lines, const AnswerFn &Answer,
               llvm::raw_ostream &OS, const QueryWarningFn &Warn,
               const OrderFn &Order = nullptr);
+
+  /// Waits until every batch answered is written.
+  void finishWriting();
+
+  /// From how many lines a batch is written behind (by default, enough
+  /// that a program waiting for each answer never has one).
+  void setWriteBehind(size_t MinLines) { WriteBehind = MinLines; }
 
   /// How many threads answer a large batch.
   unsigned threads() const { return Workers.size(); }
@@ -80,6 +98,13 @@ private:
   std::unique_ptr<llvm::ThreadPoolInterface> Pool;
   /// Whether answers are independent of the order of the queries.
   bool Reorder = false;
+  size_t WriteBehind = 4096;
+  /// A batch's answers and warnings, taken from the workers, until they
+  /// are written (by Writer, when written behind).
+  struct Answers;
+  std::unique_ptr<Answers> Unwritten;
+  std::unique_ptr<llvm::ThreadPoolInterface> Writer;
+  std::shared_future<void> Writing;
 };
 
 /// The key QueryBatch orders a query line (InputLine.h) by: the address or
