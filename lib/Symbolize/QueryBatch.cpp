@@ -3,8 +3,14 @@
 #include "dwarfpack/Symbolize/QueryBatch.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
+
+#include <cerrno>
+#if LLVM_ON_UNIX
+#include <sys/uio.h>
+#endif
 
 using namespace llvm;
 
@@ -35,32 +41,122 @@ static void sortByKey(std::vector<std::pair<uint64_t, uint32_t>> &Keys,
   }
 }
 
+namespace {
+/// Writes slices of text to OS, in order. To a file descriptor they go
+/// straight from the text in gathered writes (writev): the answers of a
+/// batch looked up in address order are not copied into line order first,
+/// nor into the stream's buffer (twice a third of a gigabyte for a million
+/// kernel addresses in JSON). Whatever a write cannot do is left to OS,
+/// which writes the rest itself and so reports the failure.
+class SliceWriter {
+public:
+  /// FD: the file descriptor OS writes to, or -1.
+  SliceWriter(raw_ostream &OS, int FD) : OS(OS) {
+#if LLVM_ON_UNIX
+    if (FD >= 0) {
+      OS.flush(); // what the stream holds comes first
+      this->FD = FD;
+    }
+#endif
+  }
+  ~SliceWriter() { flush(); }
+
+  void add(StringRef S) {
+    if (S.empty())
+      return;
+    if (FD < 0) {
+      OS << S;
+      return;
+    }
+#if LLVM_ON_UNIX
+    if (!Pending.empty() && static_cast<const char *>(Pending.back().iov_base) +
+                                    Pending.back().iov_len ==
+                                S.data())
+      Pending.back().iov_len += S.size();
+    else
+      Pending.push_back({const_cast<char *>(S.data()), S.size()});
+    if (Pending.size() == MaxSlices)
+      flush();
+#endif
+  }
+
+  /// Writes what has been added.
+  void flush() {
+#if LLVM_ON_UNIX
+    size_t I = 0;
+    while (I < Pending.size()) {
+      ssize_t N = ::writev(FD, &Pending[I], int(Pending.size() - I));
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        break;
+      for (; I < Pending.size() && size_t(N) >= Pending[I].iov_len; ++I)
+        N -= Pending[I].iov_len;
+      if (N > 0) {
+        Pending[I].iov_base = static_cast<char *>(Pending[I].iov_base) + N;
+        Pending[I].iov_len -= N;
+      }
+    }
+    if (I < Pending.size()) {
+      // From here on everything goes through OS, in order.
+      FD = -1;
+      for (; I < Pending.size(); ++I)
+        OS.write(static_cast<const char *>(Pending[I].iov_base),
+                 Pending[I].iov_len);
+    }
+    Pending.clear();
+#endif
+  }
+
+private:
+  raw_ostream &OS;
+  int FD = -1;
+#if LLVM_ON_UNIX
+  /// IOV_MAX is 1024 on Linux; POSIX guarantees 16 at least.
+  static constexpr size_t MaxSlices = 1024;
+  std::vector<iovec> Pending;
+#endif
+};
+} // namespace
+
 /// The answers of a batch's parts, with their warnings, until written.
 struct QueryBatch::Answers {
   struct Part {
+    /// The answers, in the order they were given (address order when the
+    /// part was answered so).
     std::string Text;
-    /// Each warning, with where in Text the answer of its line begins.
+    /// Where each line's answer lies in Text.
+    std::vector<std::pair<size_t, size_t>> Spans;
+    /// Each warning, with its line, in the order of the lines.
     std::vector<std::pair<QueryWarning, size_t>> Warnings;
   };
   std::vector<Part> Parts;
   size_t Used = 0;
 
-  /// Writes the answers to OS and passes on the warnings, each where one
-  /// session would have given it: after the answers before it (a caller
-  /// that shows both streams together sees it before the answer it
-  /// concerns). The parts keep their memory for the next batch.
-  void write(raw_ostream &OS, const QueryWarningFn &Warn) {
+  /// Writes the answers to OS in the order of their lines and passes on
+  /// the warnings, each where one session would have given it: before the
+  /// answer of its line (a caller that shows both streams together sees
+  /// it before the answer it concerns). The parts keep their memory for
+  /// the next batch.
+  void write(raw_ostream &OS, int FD, const QueryWarningFn &Warn) {
+    SliceWriter Out(OS, FD);
     for (Part &P : MutableArrayRef(Parts).take_front(Used)) {
       StringRef All = P.Text;
-      size_t Written = 0;
-      for (const auto &[M, At] : P.Warnings) {
-        OS << All.slice(Written, At);
-        Written = At;
-        if (Warn)
-          Warn(M);
+      auto W = P.Warnings.begin(), WEnd = P.Warnings.end();
+      for (size_t L = 0; L < P.Spans.size(); ++L) {
+        for (; W != WEnd && W->second <= L; ++W) {
+          Out.flush();
+          if (Warn)
+            Warn(W->first);
+        }
+        Out.add(All.slice(P.Spans[L].first, P.Spans[L].second));
       }
-      OS << All.substr(Written);
+      Out.flush();
+      for (; W != WEnd; ++W)
+        if (Warn)
+          Warn(W->first);
       P.Text.clear();
+      P.Spans.clear();
       P.Warnings.clear();
     }
     Used = 0;
@@ -132,41 +228,23 @@ struct QueryBatch::Worker {
     // are totals, printed with nothing.
     Session.flushCounts();
     Out.flush();
-    if (Ordered) {
-      putInOrder();
+    // The answers stay where they were given: Answers::write() puts them
+    // in line order as it writes them.
+    if (Ordered)
       llvm::stable_sort(Warnings, [](const auto &A, const auto &B) {
         return A.second < B.second;
       });
-    }
-    // Each warning goes where its line's answer begins.
-    for (auto &W : Warnings)
-      W.second = Spans[W.second].first;
-  }
-
-  /// Puts the answers in Text in the order of their lines (on the thread
-  /// that answered them: only the writing is left to the caller's).
-  void putInOrder() {
-    StringRef All = Text;
-    InOrder.clear();
-    InOrder.reserve(Text.size());
-    for (auto &[From, To] : Spans) {
-      size_t At = InOrder.size();
-      InOrder += All.slice(From, To);
-      From = At;
-      To = InOrder.size();
-    }
-    std::swap(Text, InOrder);
   }
 
   /// Hands the answers and warnings over to P (whose memory this keeps).
   void handOver(Answers::Part &P) {
     std::swap(Text, P.Text);
+    std::swap(Spans, P.Spans);
     std::swap(Warnings, P.Warnings);
-    Spans.clear();
   }
 
   SessionTables Own;
-  std::string Text, InOrder;
+  std::string Text;
   raw_string_ostream Out;
   ResultPrinter Printer;
   QuerySession Session;
@@ -175,9 +253,7 @@ struct QueryBatch::Worker {
   std::vector<std::pair<size_t, size_t>> Spans;
   /// The line being answered.
   uint32_t Current = 0;
-  /// Each warning, with the line it was given for, once the lines are
-  /// answered where in Text that line's answer begins (as Answers keeps
-  /// them).
+  /// Each warning, with the line it was given for.
   std::vector<std::pair<QueryWarning, size_t>> Warnings;
 };
 
@@ -242,11 +318,11 @@ void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
     // The first part is written while the others are still being
     // answered.
     HandOver(0, 1);
-    Unwritten->write(OS, Warn);
+    Unwritten->write(OS, DirectFD, Warn);
     if (Parts > 1)
       Pool->wait();
     HandOver(1, Parts);
-    Unwritten->write(OS, Warn);
+    Unwritten->write(OS, DirectFD, Warn);
     return;
   }
   if (Parts > 1)
@@ -257,7 +333,8 @@ void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
   HandOver(0, Parts);
   if (!Writer)
     Writer = std::make_unique<DefaultThreadPool>(hardware_concurrency(1));
-  Writing = Writer->async([this, &OS, Warn] { Unwritten->write(OS, Warn); });
+  Writing = Writer->async(
+      [this, &OS, Warn, FD = DirectFD] { Unwritten->write(OS, FD, Warn); });
 }
 
 QueryBatch::LineKey queryLineOrder(StringRef Line, LineModules Modules) {

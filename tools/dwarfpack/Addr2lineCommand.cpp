@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace dwarfpack;
@@ -112,6 +113,8 @@ static int runAddr2line() {
   auto Answer = [](QuerySession &S, StringRef Line) {
     S.answerAddress(*S.tables().fixed(), parseAddr2LineAddress(Line));
   };
+  // outs() writes to stdout: answers go there without a copy.
+  Batch.setOutputFile(STDOUT_FILENO);
   StdinLines In(outs(), [&] { Batch.finishWriting(); });
   std::vector<StringRef> Lines;
   while (In.next(Lines))

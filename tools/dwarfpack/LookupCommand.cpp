@@ -40,6 +40,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace dwarfpack;
@@ -300,6 +301,8 @@ static void runStdinQueries(SessionTables &Modules, const PrinterOptions &PO,
   };
   LineModules LM = Modules.lineModules();
   auto Order = [LM](StringRef Line) { return queryLineOrder(Line, LM); };
+  // outs() writes to stdout: answers go there without a copy.
+  Batch.setOutputFile(STDOUT_FILENO);
   StdinLines In(outs(), [&] { Batch.finishWriting(); });
   std::vector<StringRef> Lines;
   while (In.next(Lines)) {

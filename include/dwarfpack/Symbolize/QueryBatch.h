@@ -89,6 +89,12 @@ public:
   /// that a program waiting for each answer never has one).
   void setWriteBehind(size_t MinLines) { WriteBehind = MinLines; }
 
+  /// Says that the OS given to answer() writes to file descriptor FD (-1:
+  /// none), so that the answers may go there straight from where they
+  /// were printed, in gathered writes, after OS is flushed: a batch
+  /// answered in address order is then not copied into line order first.
+  void setOutputFile(int FD) { DirectFD = FD; }
+
   /// How many threads answer a large batch.
   unsigned threads() const { return Workers.size(); }
 
@@ -99,6 +105,7 @@ private:
   /// Whether answers are independent of the order of the queries.
   bool Reorder = false;
   size_t WriteBehind = 4096;
+  int DirectFD = -1;
   /// A batch's answers and warnings, taken from the workers, until they
   /// are written (by Writer, when written behind).
   struct Answers;
