@@ -12,8 +12,10 @@
 # with --kernel also the kernel mode over vmlinux and all its modules: ctf
 # (archive) and pack (archive and every module's address table). Each tag's
 # best wall time and highest peak RSS are kept; the ratios of the goals
-# follow. The outputs of pack are compared with those of gsym and ctf, byte
-# for byte. Results: $DWARFPACK_BENCH_DIR/out/pack (default
+# follow, best to best, then each round's own (median and range: on a
+# shared machine the speed drifts between rounds for every tool alike).
+# The outputs of pack are compared with those of gsym and ctf, byte for
+# byte. Results: $DWARFPACK_BENCH_DIR/out/pack (default
 # /var/tmp/dwarfpack-bench).
 set -euo pipefail
 
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
   --baseline) baseline=$(realpath "$2"); shift 2 ;;
   --kernel) kernel=1; shift ;;
   --dwarfpack) dp=$(realpath "$2"); shift 2 ;;
-  -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
   *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -51,12 +53,14 @@ run() { # tag cmd...
   /usr/bin/time -f '%e %M' -o "$out/time.tmp" "$@" >"$out/$tag.log" 2>&1 ||
     { echo "$tag failed: see $out/$tag.log" >&2; return 1; }
   read -r w m < <(tail -n 1 "$out/time.tmp")
+  echo "$r $tag $w" >>"$out/rounds.txt"
   if [ -z "${best[$tag]:-}" ] || awk "BEGIN{exit !($w < ${best[$tag]})}"; then best[$tag]=$w; fi
   [ "$m" -gt "${peak[$tag]:-0}" ] && peak[$tag]=$m
   return 0
 }
 
 echo "input: $vmlinux; threads $threads; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+: >"$out/rounds.txt"
 for ((r = 1; r <= repeat; r++)); do
   echo "round $r" >&2
   run gsymutil llvm-gsymutil --convert "$vmlinux" -o "$out/v.llvm.gsym" --num-threads "$threads" --quiet
@@ -96,6 +100,27 @@ if [ -n "$baseline" ]; then
   today=$(awk "BEGIN{print ${best[base-gsym]} + ${best[base-ctf]}}")
   echo "pack / (today's gsym + ctf): wall $(ratio "${best[pack]}" "$today")x (goal <= 0.60)"
 fi
+# The machine's speed may drift between rounds for all the tools alike:
+# each round's own ratios, which compare runs minutes apart at most.
+python3 - "$out/rounds.txt" <<'PY'
+import collections, statistics, sys
+walls = collections.defaultdict(dict)
+for line in open(sys.argv[1]):
+    r, tag, w = line.split()
+    walls[int(r)][tag] = float(w)
+goals = [("gsym / llvm-gsymutil", ["gsym"], ["gsymutil"]),
+         ("ctf / pahole", ["ctf"], ["pahole"]),
+         ("pack / (gsymutil + pahole)", ["pack"], ["gsymutil", "pahole"]),
+         ("pack / (today's gsym + ctf)", ["pack"], ["base-gsym", "base-ctf"])]
+print("\nwall ratios of each round:")
+for name, ours, theirs in goals:
+    rs = [sum(w[t] for t in ours) / sum(w[t] for t in theirs)
+          for w in walls.values() if all(t in w for t in ours + theirs)]
+    if rs:
+        print("  %-28s median %.2f, range %.2f-%.2f (%s)" % (
+            name + ":", statistics.median(rs), min(rs), max(rs),
+            " ".join("%.2f" % x for x in rs)))
+PY
 if [ $kernel = 1 ]; then
   echo "kernel pack (vmlinux + ${#modules[@]} modules, archive and tables): ${best[kernel-pack]} s, $(awk "BEGIN{printf \"%.0f\", ${peak[kernel-pack]}/1024}") MiB (goal <= 12 s on the issue's host, <= 1 GiB)"
 fi
