@@ -8,8 +8,11 @@
 //     walk's threads and appended in unit order;
 //   * readModuleIdentity and readSymbolFunctions, the ELF side: base
 //     address, build-id, load segments, executable ranges; and the code
-//     only symbols describe (assembly);
-//   * convertObject(), the three for one object (`dwarfpack gsym`).
+//     only symbols describe (assembly), which collectSymbolFunctions reads
+//     apart from the model so that a pipeline can read it beside the walk;
+//   * convertObject(), the three for one object (`dwarfpack
+//     compare-tables`; the pipelines of lib/Pipeline do the same beside the
+//     type model).
 //
 // Addresses: executables and libraries use their link-time addresses.
 // Relocatable objects (.o, kernel modules) have none, so their executable
