@@ -294,7 +294,10 @@ void QueryBatch::answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
   size_t Parts = std::min<size_t>(
       Workers.size(), std::max<size_t>(Lines.size() / MinPerThread, 1));
   size_t Each = (Lines.size() + Parts - 1) / Parts;
-  const bool Behind = Lines.size() >= WriteBehind;
+  // Only with one table for every line: tables opened as queries name them
+  // may call back into the caller while answering (a store's notes), which
+  // must not run beside the writing of warnings.
+  const bool Behind = Reorder && Lines.size() >= WriteBehind;
   if (!Behind)
     finishWriting();
   if (!Unwritten)

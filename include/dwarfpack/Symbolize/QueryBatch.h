@@ -74,10 +74,11 @@ public:
   /// the lines. The sessions live from one batch to the next, as one
   /// session would.
   ///
-  /// A batch of setWriteBehind() lines or more is written on another thread
-  /// after this returns: until finishWriting() (or the next answer(), or
-  /// the destructor) has returned, the caller must leave OS and what Warn
-  /// writes to alone, and keep both alive.
+  /// When one table answers every line, a batch of setWriteBehind() lines
+  /// or more is written on another thread after this returns: until
+  /// finishWriting() (or the next answer(), or the destructor) has
+  /// returned, the caller must leave OS and what Warn writes to alone, and
+  /// keep both alive.
   void answer(llvm::ArrayRef<llvm::StringRef> Lines, const AnswerFn &Answer,
               llvm::raw_ostream &OS, const QueryWarningFn &Warn,
               const OrderFn &Order = nullptr);
