@@ -69,8 +69,6 @@ static cl::opt<std::string>
         cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
 static cl::alias ObjExe("exe", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
 static cl::alias ObjE("e", cl::desc("Alias for --obj"), cl::aliasopt(Obj));
-// llvm-symbolizer's options. Where it has an option and its negation,
-// the last one given counts, as in llvm-symbolizer.
 // Hidden: lets tests write small batches behind, as large ones are.
 static cl::opt<unsigned> WriteBehindLines(
     "write-behind-lines",
@@ -78,6 +76,8 @@ static cl::opt<unsigned> WriteBehindLines(
              "thread of their own while the next is answered"),
     cl::init(4096), cl::Hidden, cl::sub(LookupSub), cl::cat(category()));
 
+// llvm-symbolizer's options. Where it has an option and its negation,
+// the last one given counts, as in llvm-symbolizer.
 static cl::opt<unsigned> NumThreads(
     "num-threads",
     cl::desc("Threads that answer the lines of stdin when one table answers "
