@@ -86,7 +86,8 @@ readFileOrStdin(llvm::StringRef Path, bool IsText);
 /// 200 units.
 ProgressFn terminalProgress(llvm::StringRef Command, bool Quiet);
 
-/// Prints "dwarfpack: warning: <message>" to stderr.
+/// Prints "dwarfpack: warning: <message>" to stderr, after flushing stdout
+/// (answers written before the warning come before it).
 void reportWarning(const llvm::Twine &Message);
 
 /// One warning line per kind of skipped input problem in Log: "N x kind

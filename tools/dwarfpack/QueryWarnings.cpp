@@ -31,7 +31,8 @@ void QueryWarningPrinter::operator()(const QueryWarning &W) {
 void QueryWarningPrinter::finish() {
   if (Repeated.empty())
     return;
-  outs().flush(); // the totals follow the answers they count
+  // reportWarning() flushes stdout first: the totals follow the answers
+  // they count.
   for (const std::string &Key : Repeated) {
     const Problem &P = Seen[Key];
     reportWarning(P.Repeats + ": " + Twine(P.Count) + " in all");
