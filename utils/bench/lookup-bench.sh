@@ -47,19 +47,18 @@ for name in "${inputs[@]}"; do
       "$name.$t" "$s" "$(echo "$s / $llvm" | bc -l)" "$llvm"
   done
   echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  readers() { # compact table, GSYM file
+    "$bench" "$work/$1" "$work/$2" --addresses "${BENCH_ADDRESSES:-1000000}" \
+      --runs "${BENCH_RUNS:-3}" --seed "${BENCH_SEED:-1}" | sed 's/^/  /'
+  }
   for g in gsym llvm.gsym; do
     echo "  -- LLVM's GsymReader on $name.$g"
-    "$bench" "$work/$name.dpat" "$work/$name.$g" \
-      --addresses "${BENCH_ADDRESSES:-1000000}" --runs "${BENCH_RUNS:-3}" \
-      --seed "${BENCH_SEED:-1}" | sed 's/^/  /'
+    readers "$name.dpat" "$name.$g"
   done
   # GSYM has no columns, discriminators or declarations: the table
   # without details is the one of the same content.
   echo "  -- the same, the compact table without details ($name.plain.dpat)"
-  "$bench" "$work/$name.plain.dpat" "$work/$name.gsym" \
-    --addresses "${BENCH_ADDRESSES:-1000000}" --runs "${BENCH_RUNS:-3}" \
-    --seed "${BENCH_SEED:-1}" | sed 's/^/  /'
-
+  readers "$name.plain.dpat" "$name.gsym"
 done
 
 # Batch symbolization through the CLIs (issue 32, item 6): the same
