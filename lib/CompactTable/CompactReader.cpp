@@ -1469,9 +1469,12 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
   Top.DwarfName = HeadOr->DwarfName;
   Top.HasDwarfStart = !(Head & NoDwarfStart);
   Top.SymbolFile = HeadOr->SymbolFile;
-  // Names are decoded last; prefetching their entries while the rows and
-  // the inline tree are decoded hides most of the cache misses.
-  __builtin_prefetch(Names.data() + std::min<uint64_t>(Top.Name, Names.size()));
+  // Names are looked up last, most of them in the buffer's cache:
+  // prefetching their slots while the rows and the inline tree are decoded
+  // hides most of the cache misses.
+  Out.Names.prefetch(Top.Name);
+  if (Top.HasDwarfName)
+    Out.Names.prefetch(Top.DwarfName);
   if (!(Head & HasLines)) {
     // Without a line table GSYM ignores inline info as well.
     Raw.push_back(Top);
@@ -1553,19 +1556,17 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
       if (It->Details.StartAddress)
         Callee.Start = *It->Details.StartAddress;
     }
-    __builtin_prefetch(Names.data() +
-                       std::min<uint64_t>(It->Name, Names.size()));
+    Out.Names.prefetch(It->Name);
     Raw.push_back(Caller);
   }
   return materialize(Raw, Out);
 }
 
-Expected<FrameBuffer::CachedName>
-CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
-  // A copy, not a reference into the map: the next name may grow it.
-  auto It = Out.Names.find(Offset);
-  if (It != Out.Names.end())
-    return It->second;
+Expected<NameCache::Name> CompactReader::cachedName(uint32_t Offset,
+                                                    FrameBuffer &Out) const {
+  NameCache::Name C;
+  if (Out.Names.find(Offset, C))
+    return C;
   if (Offset >= Names.size())
     return makeError("name offset " + hexString(Offset) +
                      " is outside the name list (" + hexString(Names.size()) +
@@ -1575,7 +1576,6 @@ CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
   const uint8_t *EntryEnd;
   std::string &Scratch = Out.Scratch;
   Scratch.clear();
-  FrameBuffer::CachedName C;
   Error E = appendName(bytes(Names) + Offset, Scratch, EntryEnd);
   size_t NameSize = Scratch.size();
   if (!E && Format.Details) {
@@ -1595,9 +1595,9 @@ CompactReader::cachedName(uint32_t Offset, FrameBuffer &Out) const {
   char *Copy = static_cast<char *>(Out.NameArena.Allocate(Scratch.size(), 1));
   memcpy(Copy, Scratch.data(), Scratch.size());
   Out.NameBytes += Scratch.size();
-  C.Name = StringRef(Copy, NameSize);
+  C.Text = StringRef(Copy, NameSize);
   C.Short = StringRef(Copy + NameSize, Scratch.size() - NameSize);
-  Out.Names.try_emplace(Offset, C);
+  Out.Names.insert(Offset, C);
   return C;
 }
 
@@ -1648,21 +1648,21 @@ Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
     F.StartAddress = R.Start;
     F.HasStartAddress = R.HasStart;
     std::array<FrameBuffer::Span, 7> Spans;
-    Expected<FrameBuffer::CachedName> Name = cachedName(R.Name, Out);
+    Expected<NameCache::Name> Name = cachedName(R.Name, Out);
     if (!Name)
       return Name.takeError();
-    F.Name = Name->Name;
+    F.Name = Name->Text;
     F.DeclLine = Name->DeclLine;
     // The short name is the DWARF name entry's when the record names one.
-    FrameBuffer::CachedName Described = *Name;
+    NameCache::Name Described = *Name;
     F.HasDwarfName = R.HasDwarfName;
     F.DwarfName = StringRef();
     if (R.HasDwarfName) {
-      Expected<FrameBuffer::CachedName> Dwarf = cachedName(R.DwarfName, Out);
+      Expected<NameCache::Name> Dwarf = cachedName(R.DwarfName, Out);
       if (!Dwarf)
         return Dwarf.takeError();
       Described = *Dwarf;
-      F.DwarfName = Described.Name;
+      F.DwarfName = Described.Text;
     }
     F.ShortName = Described.Short;
     F.HasShortName = Described.HasShort;

@@ -17,10 +17,10 @@
 #include "dwarfpack/AddressTable/FunctionModel.h"
 #include "dwarfpack/CompactTable/ColumnCode.h"
 #include "dwarfpack/CompactTable/CompactFormat.h"
+#include "dwarfpack/CompactTable/NameCache.h"
 #include "dwarfpack/Symbolize/Frame.h"
 #include "dwarfpack/Token/TokenTable.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
@@ -158,12 +158,6 @@ public:
 
 private:
   friend class CompactReader;
-  /// A name entry expanded, with the details that follow it.
-  struct CachedName {
-    llvm::StringRef Name, Short;
-    uint32_t DeclFile = 0, DeclLine = 0;
-    bool HasShort = false;
-  };
   void resetNames(uint64_t Reader) {
     Names.clear();
     NameArena.Reset();
@@ -175,7 +169,7 @@ private:
   /// The serial number of the reader whose names are kept (0: none). Not
   /// its address, which a later reader may be given.
   uint64_t NameReader = 0;
-  llvm::DenseMap<uint32_t, CachedName> Names;
+  NameCache Names;
   llvm::BumpPtrAllocator NameArena;
   size_t NameBytes = 0; ///< Held by NameArena.
   std::string Scratch;
@@ -287,8 +281,8 @@ private:
   /// lookupFrames' last step: the strings of frames given by table ids.
   llvm::Error materialize(llvm::ArrayRef<RawFrame> Raw, FrameBuffer &Out) const;
   /// The name entry at Offset, from Out's cache or expanded into it.
-  llvm::Expected<FrameBuffer::CachedName>
-  cachedName(uint32_t Offset, FrameBuffer &Out) const;
+  llvm::Expected<NameCache::Name> cachedName(uint32_t Offset,
+                                             FrameBuffer &Out) const;
   /// Expands file Id's directory and base into Out.Text (lists read
   /// lazily).
   llvm::Error appendFileParts(uint32_t Id, FrameBuffer &Out,
