@@ -1178,6 +1178,19 @@ void CompactReader::locateNameTokens() {
   }
 }
 
+/// The path of a file given as directory and base, as getFilePath joins it.
+static void joinInto(StringRef D, StringRef B, std::string &Out) {
+  if (!D.empty() && !B.empty() && D.back() != '/' && B[0] != '/' &&
+      D.find('\\') == StringRef::npos) {
+    Out.reserve(D.size() + 1 + B.size());
+    Out.assign(D.data(), D.size());
+    Out.push_back('/');
+    Out.append(B.data(), B.size());
+    return;
+  }
+  Out = gsym::joinPath(D, B);
+}
+
 void CompactReader::expandPathsAndFiles() {
   // Paths and files are a small part of a table (about 1 % of vmlinux's)
   // that nearly every lookup needs: expanding them once at open spares
@@ -1214,6 +1227,19 @@ void CompactReader::expandPathsAndFiles() {
   PathText = std::move(Text);
   PathEnds = std::move(Ends);
   FileParts = std::move(Parts);
+  // Joined once here rather than for every frame of every lookup (vmlinux
+  // has 3,216 files).
+  for (auto [Dir, Base] : FileParts) {
+    joinInto(cachedPath(Dir), cachedPath(Base), One);
+    if (FileText.size() + One.size() > Budget) {
+      FileText.clear();
+      FileEnds.clear();
+      FileParts.clear();
+      return;
+    }
+    FileText += One;
+    FileEnds.push_back(uint32_t(FileText.size()));
+  }
 }
 
 Error CompactReader::getFilePath(uint32_t Id, std::string &Out) const {
@@ -1668,6 +1694,9 @@ Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
     F.HasShortName = Described.HasShort;
     F.HasDwarfStart = R.HasDwarfStart;
     const uint32_t DeclFile = Name->DeclFile;
+    F.File = R.File;
+    F.DeclFile = DeclFile;
+    F.SymbolFile = R.SymbolFile;
     if (R.File > Hdr.NumFiles || DeclFile > Hdr.NumFiles ||
         R.SymbolFile > Hdr.NumFiles)
       return makeError(
@@ -1715,19 +1744,6 @@ Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
   return Error::success();
 }
 
-/// The path of a file given as directory and base, as getFilePath joins it.
-static void joinInto(StringRef D, StringRef B, std::string &Out) {
-  if (!D.empty() && !B.empty() && D.back() != '/' && B[0] != '/' &&
-      D.find('\\') == StringRef::npos) {
-    Out.reserve(D.size() + 1 + B.size());
-    Out.assign(D.data(), D.size());
-    Out.push_back('/');
-    Out.append(B.data(), B.size());
-    return;
-  }
-  Out = gsym::joinPath(D, B);
-}
-
 Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   LookupResult Result;
   if (Error E = lookupInto(Address, Result))
@@ -1735,14 +1751,52 @@ Expected<LookupResult> CompactReader::lookup(uint64_t Address) const {
   return Result;
 }
 
+/// Kept from one lookup of the thread to the next: most of a batch's names
+/// have been expanded by an earlier lookup, and expanding them again cost
+/// a sixth of a batch's time.
+static FrameBuffer &threadBuffer() {
+  thread_local FrameBuffer Buf;
+  return Buf;
+}
+
+Error CompactReader::lookupViews(uint64_t Address, FrameViews &Out) const {
+  if (FileParts.empty() && Hdr.NumFiles != 0)
+    return AddressSymbolizer::lookupViews(Address, Out);
+  FrameBuffer &Buf = threadBuffer();
+  if (Error E = lookupFrames(Address, Buf))
+    return E;
+  Out.HasDetails = Format.Details;
+  Out.Frames.resize(Buf.frames().size());
+  for (size_t I = 0; I < Buf.frames().size(); ++I) {
+    const FrameRef &F = Buf.frames()[I];
+    FrameView &V = Out.Frames[I];
+    V.FunctionName = F.Name;
+    V.FileName = joinedFile(F.File);
+    V.Line = F.Line;
+    V.Column = F.Column;
+    V.Discriminator = F.Discriminator;
+    V.StartFileName = joinedFile(F.DeclFile);
+    V.StartLine = F.DeclLine;
+    V.StartAddress = F.StartAddress;
+    V.HasStartAddress = F.HasStartAddress;
+    V.ShortName = F.ShortName;
+    V.HasShortName = F.HasShortName;
+    V.DwarfName = F.DwarfName;
+    V.HasDwarfName = F.HasDwarfName;
+    V.HasDwarfStart = F.HasDwarfStart;
+    V.SymbolFileName = joinedFile(F.SymbolFile);
+    V.Size.reset();
+    V.Module = StringRef();
+    V.SymbolType = 0;
+  }
+  return Error::success();
+}
+
 Error CompactReader::lookupInto(uint64_t Address, LookupResult &Result) const {
   Result.Address = Address;
   Result.HasDetails = Format.Details;
   Result.StartSlide = 0;
-  // Kept from one lookup of the thread to the next: most of a batch's
-  // names have been expanded by an earlier lookup, and expanding them
-  // again cost a sixth of a batch's time.
-  thread_local FrameBuffer Buf;
+  FrameBuffer &Buf = threadBuffer();
   if (Error E = lookupFrames(Address, Buf))
     return E;
   Result.Frames.resize(Buf.frames().size());

@@ -132,10 +132,8 @@ ArrayRef<SourceFrame>
 ResultPrinter::selectFrames(const LookupResult &R,
                             std::vector<SourceFrame> &Changed) const {
   // Most answers print as the table gives them: no copy then.
-  if (Opts.Style != OutputStyle::Addr2Line &&
-      Opts.Functions == FunctionNames::Linkage &&
-      (Opts.Inlines || R.Frames.size() <= 1) &&
-      (R.Frames.empty() || !R.Frames.back().FileName.empty()))
+  if (printsAsGiven(R.Frames.size(),
+                    R.Frames.empty() || !R.Frames.back().FileName.empty()))
     return R.Frames;
   std::vector<SourceFrame> &F = Changed;
   F = R.Frames;
@@ -197,6 +195,12 @@ ResultPrinter::selectFrames(const LookupResult &R,
   return F;
 }
 
+bool ResultPrinter::printsAsGiven(size_t NumFrames, bool LastHasFile) const {
+  return Opts.Style != OutputStyle::Addr2Line &&
+         Opts.Functions == FunctionNames::Linkage &&
+         (Opts.Inlines || NumFrames <= 1) && LastHasFile;
+}
+
 std::string ResultPrinter::shortName(const SourceFrame &F) {
   if (F.HasShortName)
     return F.ShortName;
@@ -213,7 +217,7 @@ void ResultPrinter::printHeader(std::optional<uint64_t> Address) {
   OS << (Opts.Pretty ? ": " : "\n");
 }
 
-void ResultPrinter::printFrame(const SourceFrame *F, bool Inlined) {
+void ResultPrinter::printFrame(const FrameView *F, bool Inlined) {
   bool Binutils = Opts.Style == OutputStyle::Addr2Line;
   if (Opts.Pretty && Inlined &&
       (Opts.Functions != FunctionNames::None || Binutils))
@@ -259,7 +263,7 @@ void ResultPrinter::printFooter() {
 }
 
 void ResultPrinter::printPlain(std::optional<uint64_t> Address,
-                               ArrayRef<SourceFrame> Frames) {
+                               ArrayRef<FrameView> Frames) {
   printHeader(Address);
   if (Frames.empty())
     printFrame(nullptr, false);
@@ -269,7 +273,7 @@ void ResultPrinter::printPlain(std::optional<uint64_t> Address,
 }
 
 template <typename MemberFn>
-void ResultPrinter::forEachFrameMember(const SourceFrame *F,
+void ResultPrinter::forEachFrameMember(const FrameView *F,
                                        MemberFn &&Member) const {
   // In the order json::Object prints its keys (sorted), as llvm-symbolizer
   // does.
@@ -298,7 +302,7 @@ static json::Value owned(StringRef V) {
   return json::isUTF8(V) ? V.str() : json::fixUTF8(V);
 }
 
-json::Object ResultPrinter::frameToJSON(const SourceFrame *F) const {
+json::Object ResultPrinter::frameToJSON(const FrameView *F) const {
   json::Object O;
   // The object keeps its strings: a copy, not the StringRef.
   forEachFrameMember(F, [&](StringRef Key, auto V) { O[Key] = owned(V); });
@@ -410,20 +414,20 @@ private:
 } // namespace
 
 void ResultPrinter::printJSONLine(uint64_t Address,
-                                  ArrayRef<SourceFrame> Frames) {
+                                  ArrayRef<FrameView> Frames) {
   JSONLineWriter J(OS);
   J.objectBegin();
   J.attribute("Address", HexText(Address));
   J.attribute("ModuleName", Opts.ModuleName);
   J.arrayBegin("Symbol");
-  auto Frame = [&](const SourceFrame *F) {
+  auto Frame = [&](const FrameView *F) {
     J.objectBegin();
     forEachFrameMember(F, [&](StringRef Key, auto V) { J.attribute(Key, V); });
     J.objectEnd();
   };
   if (Frames.empty())
     Frame(nullptr);
-  for (const SourceFrame &F : Frames)
+  for (const FrameView &F : Frames)
     Frame(&F);
   J.arrayEnd();
   J.objectEnd();
@@ -443,30 +447,49 @@ json::Object ResultPrinter::requestToJSON(std::optional<uint64_t> Address,
 
 void ResultPrinter::print(const LookupResult &Result) {
   std::vector<SourceFrame> Changed;
-  ArrayRef<SourceFrame> Frames = selectFrames(Result, Changed);
+  ArrayRef<SourceFrame> Selected = selectFrames(Result, Changed);
+  SmallVector<FrameView, 8> Views(Selected.begin(), Selected.end());
+  printFrames(Result.Address, Views);
+}
+
+void ResultPrinter::print(uint64_t Address, ArrayRef<FrameView> Frames,
+                          bool HasDetails) {
+  if (printsAsGiven(Frames.size(),
+                    Frames.empty() || !Frames.back().FileName.empty()))
+    return printFrames(Address, Frames);
+  // The options change the frames: on copies.
+  LookupResult R;
+  R.Address = Address;
+  R.HasDetails = HasDetails;
+  for (const FrameView &F : Frames)
+    R.Frames.push_back(F.toSourceFrame());
+  print(R);
+}
+
+void ResultPrinter::printFrames(uint64_t Address, ArrayRef<FrameView> Frames) {
   if (Opts.Style != OutputStyle::JSON) {
-    printPlain(Result.Address, Frames);
+    printPlain(Address, Frames);
     return;
   }
   if (!List && !Opts.Pretty)
-    return printJSONLine(Result.Address, Frames);
+    return printJSONLine(Address, Frames);
   if (!List) {
     // Indented by json::OStream, still written as it is made rather than
     // built as a json::Object first.
     json::OStream J(OS, 2);
-    auto Frame = [&](const SourceFrame *F) {
+    auto Frame = [&](const FrameView *F) {
       J.object([&] {
         forEachFrameMember(
             F, [&](StringRef Key, auto V) { J.attribute(Key, owned(V)); });
       });
     };
     J.object([&] {
-      J.attribute("Address", toHex(Result.Address));
+      J.attribute("Address", toHex(Address));
       J.attribute("ModuleName", Opts.ModuleName);
       J.attributeArray("Symbol", [&] {
         if (Frames.empty())
           Frame(nullptr);
-        for (const SourceFrame &F : Frames)
+        for (const FrameView &F : Frames)
           Frame(&F);
       });
     });
@@ -476,9 +499,9 @@ void ResultPrinter::print(const LookupResult &Result) {
   json::Array Symbols;
   if (Frames.empty())
     Symbols.push_back(frameToJSON(nullptr));
-  for (const SourceFrame &F : Frames)
+  for (const FrameView &F : Frames)
     Symbols.push_back(frameToJSON(&F));
-  json::Object O = requestToJSON(Result.Address, "");
+  json::Object O = requestToJSON(Address, "");
   O["Symbol"] = std::move(Symbols);
   emit(std::move(O));
 }
@@ -517,16 +540,17 @@ void ResultPrinter::printSymbol(StringRef SymName,
   for (const LookupResult &M : Matches)
     llvm::append_range(Frames, selectFrames(M, Changed));
   Opts = Saved;
+  SmallVector<FrameView, 8> Views(Frames.begin(), Frames.end());
   if (Style != OutputStyle::JSON) {
-    if (Frames.empty())
+    if (Views.empty())
       return printPlain(std::nullopt, {});
-    for (const SourceFrame &F : Frames)
+    for (const FrameView &F : Views)
       printFrame(&F, false);
     printFooter();
     return;
   }
   json::Array Loc;
-  for (const SourceFrame &F : Frames)
+  for (const FrameView &F : Views)
     Loc.push_back(frameToJSON(&F));
   json::Object O = requestToJSON(std::nullopt, SymName);
   O["Loc"] = std::move(Loc);

@@ -197,7 +197,7 @@ void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
     return;
   if (Command == QueryCommand::Data)
     return answerData(M, Value, *Addr);
-  if (Error E = M.Table->lookupInto(*Addr, Answer)) {
+  if (Error E = M.Table->lookupViews(*Addr, Answer)) {
     std::string Msg = toString(std::move(E));
     warn("'" + M.Name + "': " + Msg);
     P.printError(Value, Msg);
@@ -205,8 +205,8 @@ void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
   }
   if (Answer.Frames.empty())
     warnUnanswered(M, Value, "in no function of the table");
-  Answer.Address = Value; // printed as queried, as llvm-symbolizer does
-  P.print(Answer);
+  // Printed as queried, as llvm-symbolizer does.
+  P.print(Value, Answer.Frames, Answer.HasDetails);
 }
 
 void QuerySession::answerData(QueryModule &M, uint64_t Value,

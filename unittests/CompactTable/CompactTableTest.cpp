@@ -43,6 +43,38 @@ std::string describe(Expected<LookupResult> R) {
   return S;
 }
 
+/// Every member of the frames, for comparisons.
+std::string describeViews(ArrayRef<FrameView> Frames) {
+  std::string S;
+  raw_string_ostream OS(S);
+  for (const FrameView &F : Frames)
+    OS << F.FunctionName << '@' << F.FileName << ':' << F.Line << ':'
+       << F.Column << '/' << F.Discriminator << " decl " << F.StartFileName
+       << ':' << F.StartLine << " start " << F.StartAddress << ' '
+       << F.HasStartAddress << " short " << F.ShortName << ' ' << F.HasShortName
+       << " dwarf " << F.DwarfName << ' ' << F.HasDwarfName << ' '
+       << F.HasDwarfStart << " symbol file " << F.SymbolFileName << " size "
+       << F.Size.value_or(0) << ' ' << F.Size.has_value() << " module "
+       << F.Module << ' ' << int(F.SymbolType) << ';';
+  return S;
+}
+
+/// lookupViews answers as lookup() does, without the copies.
+void expectViewsAsLookup(const compact::CompactReader &R, uint64_t A) {
+  Expected<LookupResult> L = R.lookup(A);
+  FrameViews V;
+  Error E = R.lookupViews(A, V);
+  ASSERT_EQ(bool(L), !E) << "address 0x" << utohexstr(A);
+  if (!L) {
+    EXPECT_EQ(toString(L.takeError()), toString(std::move(E)));
+    return;
+  }
+  SmallVector<FrameView, 8> Want(L->Frames.begin(), L->Frames.end());
+  EXPECT_EQ(describeViews(V.Frames), describeViews(Want))
+      << "address 0x" << utohexstr(A);
+  EXPECT_EQ(V.HasDetails, L->HasDetails);
+}
+
 /// Encodes M both ways and compares lookups over [Lo, Hi).
 void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
                        unsigned BlockShift = 4, bool Details = true) {
@@ -57,9 +89,11 @@ void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
   ASSERT_TRUE(bool(GR)) << toString(GR.takeError());
   auto CR = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
   ASSERT_TRUE(bool(CR)) << toString(CR.takeError());
-  for (uint64_t A = Lo; A < Hi; ++A)
+  for (uint64_t A = Lo; A < Hi; ++A) {
     ASSERT_EQ(describe((*GR)->lookup(A)), describe((*CR)->lookup(A)))
         << "address 0x" << utohexstr(A);
+    expectViewsAsLookup(**CR, A);
+  }
   std::string Dump;
   raw_string_ostream OS(Dump);
   EXPECT_FALSE(bool(compact::dumpCompact(**CR, OS)));
@@ -305,6 +339,7 @@ TEST(CompactTable, DetailsAreWhatTheModelSays) {
       continue; // not found, or GSYM's no-line-table error
     ++Compared;
     ASSERT_EQ(describeAll((*R)->lookup(A)), Want) << "0x" << utohexstr(A);
+    expectViewsAsLookup(**R, A);
   }
   EXPECT_GT(Compared, 1000u);
   std::string Dump;
@@ -678,8 +713,11 @@ void exercise(const std::string &Bytes, uint64_t Lo, uint64_t Hi) {
     consumeError(R.takeError());
     return;
   }
-  for (uint64_t A = Lo; A < Hi; A += 7)
+  FrameViews V;
+  for (uint64_t A = Lo; A < Hi; A += 7) {
     describe((*R)->lookup(A));
+    consumeError((*R)->lookupViews(A, V));
+  }
   std::string Dump;
   raw_string_ostream OS(Dump);
   consumeError(compact::dumpCompact(**R, OS));
@@ -731,6 +769,11 @@ TEST(CompactTable, DamagedPathListFailsLookups) {
   Expected<LookupResult> L = (*R)->lookup(FirstFunction);
   ASSERT_FALSE(bool(L));
   EXPECT_NE(toString(L.takeError()).find("corrupt path list"),
+            std::string::npos);
+  FrameViews V;
+  Error E = (*R)->lookupViews(FirstFunction, V);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(toString(std::move(E)).find("corrupt path list"),
             std::string::npos);
 }
 

@@ -41,11 +41,15 @@ LookupResult chain() {
   return R;
 }
 
+/// R as printed, which must not depend on whether the frames are given
+/// as a LookupResult or as views (how `lookup` gives most of them).
 std::string print(PrinterOptions O, const LookupResult &R) {
-  std::string S;
-  raw_string_ostream OS(S);
-  ResultPrinter P(OS, O);
-  P.print(R);
+  std::string S, FromViews;
+  raw_string_ostream OS(S), ViewsOS(FromViews);
+  ResultPrinter(OS, O).print(R);
+  SmallVector<FrameView, 8> Views(R.Frames.begin(), R.Frames.end());
+  ResultPrinter(ViewsOS, O).print(R.Address, Views, R.HasDetails);
+  EXPECT_EQ(FromViews, S) << "printed from views";
   return S;
 }
 

@@ -141,6 +141,8 @@ struct FrameRef {
   bool HasDwarfName = false;
   bool HasDwarfStart = true;
   llvm::StringRef SymbolDir, SymbolBase;
+  /// The ids of the files above (0: none).
+  uint32_t File = 0, DeclFile = 0, SymbolFile = 0;
 };
 
 /// What lookupFrames fills, reused from one lookup to the next so that a
@@ -229,6 +231,9 @@ public:
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
   llvm::Error lookupInto(uint64_t Address, LookupResult &Result) const override;
+  /// lookupFrames into this thread's buffer, as views of its frames with
+  /// the files' joined paths (expanded at open).
+  llvm::Error lookupViews(uint64_t Address, FrameViews &Out) const override;
   /// lookup() without allocating per frame: the frames in Out, their
   /// strings in the table or in Out (FrameRef). Not found: no frames.
   llvm::Error lookupFrames(uint64_t Address, FrameBuffer &Out) const;
@@ -249,6 +254,13 @@ private:
   void expandPathsAndFiles();
   /// Fills NameTokenRefs.
   void locateNameTokens();
+  /// File Id's path, joined at open (0: none); with FileParts only.
+  llvm::StringRef joinedFile(uint32_t Id) const {
+    if (Id == 0)
+      return llvm::StringRef();
+    uint32_t Begin = Id > 1 ? FileEnds[Id - 2] : 0;
+    return llvm::StringRef(FileText.data() + Begin, FileEnds[Id - 1] - Begin);
+  }
   llvm::StringRef cachedPath(uint32_t Id) const {
     uint32_t Begin = Id ? PathEnds[Id - 1] : 0;
     return llvm::StringRef(PathText.data() + Begin, PathEnds[Id] - Begin);
@@ -320,6 +332,10 @@ private:
   std::string PathText;
   std::vector<uint32_t> PathEnds;
   std::vector<std::pair<uint32_t, uint32_t>> FileParts;
+  /// With FileParts, each file's directory and base joined (file Id ends
+  /// at FileEnds[Id - 1] of FileText): what lookupViews answers with.
+  std::string FileText;
+  std::vector<uint32_t> FileEnds;
   /// Where each name token's bytes lie, from NameTokenText (the first
   /// token's bytes, in the file or in the table's decoded image).
   struct TokenRef {

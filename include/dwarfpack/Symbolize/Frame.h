@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -90,6 +91,73 @@ struct LookupResult {
   bool HasDetails = false;
 };
 
+/// A SourceFrame whose strings lie elsewhere: in a LookupResult, or in a
+/// table's reader and the lookup buffer of the thread that looked the
+/// address up. What the printers read, so that an answer is printed
+/// without copying its strings first.
+struct FrameView {
+  llvm::StringRef FunctionName, FileName;
+  uint32_t Line = 0, Column = 0, Discriminator = 0;
+  llvm::StringRef StartFileName;
+  uint32_t StartLine = 0;
+  uint64_t StartAddress = 0;
+  bool HasStartAddress = true;
+  llvm::StringRef ShortName;
+  bool HasShortName = false;
+  llvm::StringRef DwarfName;
+  bool HasDwarfName = false;
+  bool HasDwarfStart = true;
+  llvm::StringRef SymbolFileName;
+  std::optional<uint64_t> Size;
+  llvm::StringRef Module;
+  char SymbolType = 0;
+
+  FrameView() = default;
+  explicit FrameView(const SourceFrame &F)
+      : FunctionName(F.FunctionName), FileName(F.FileName), Line(F.Line),
+        Column(F.Column), Discriminator(F.Discriminator),
+        StartFileName(F.StartFileName), StartLine(F.StartLine),
+        StartAddress(F.StartAddress), HasStartAddress(F.HasStartAddress),
+        ShortName(F.ShortName), HasShortName(F.HasShortName),
+        DwarfName(F.DwarfName), HasDwarfName(F.HasDwarfName),
+        HasDwarfStart(F.HasDwarfStart), SymbolFileName(F.SymbolFileName),
+        Size(F.Size), Module(F.Module), SymbolType(F.SymbolType) {}
+
+  /// The frame with its own strings.
+  SourceFrame toSourceFrame() const {
+    SourceFrame F;
+    F.FunctionName = FunctionName.str();
+    F.FileName = FileName.str();
+    F.Line = Line;
+    F.Column = Column;
+    F.Discriminator = Discriminator;
+    F.StartFileName = StartFileName.str();
+    F.StartLine = StartLine;
+    F.StartAddress = StartAddress;
+    F.HasStartAddress = HasStartAddress;
+    F.ShortName = ShortName.str();
+    F.HasShortName = HasShortName;
+    F.DwarfName = DwarfName.str();
+    F.HasDwarfName = HasDwarfName;
+    F.HasDwarfStart = HasDwarfStart;
+    F.SymbolFileName = SymbolFileName.str();
+    F.Size = Size;
+    F.Module = Module.str();
+    F.SymbolType = SymbolType;
+    return F;
+  }
+};
+
+/// The frames of one lookup as views (AddressSymbolizer::lookupViews),
+/// innermost first; no frames: not found. Storage holds the strings of
+/// tables that answer with a LookupResult.
+struct FrameViews {
+  llvm::SmallVector<FrameView, 8> Frames;
+  /// As LookupResult::HasDetails.
+  bool HasDetails = false;
+  LookupResult Storage;
+};
+
 /// A file of one of our formats, opened for address lookups.
 class AddressSymbolizer {
 public:
@@ -105,6 +173,17 @@ public:
     if (!R)
       return R.takeError();
     Result = std::move(*R);
+    return llvm::Error::success();
+  }
+  /// Looks one address up into Out as views, valid until Out's next
+  /// lookup and this thread's next lookup in any table: what a loop that
+  /// prints each answer calls. Out is left unspecified by an error.
+  /// Tables that answer with a LookupResult keep it in Out.Storage.
+  virtual llvm::Error lookupViews(uint64_t Address, FrameViews &Out) const {
+    if (llvm::Error E = lookupInto(Address, Out.Storage))
+      return E;
+    Out.HasDetails = Out.Storage.HasDetails;
+    Out.Frames.assign(Out.Storage.Frames.begin(), Out.Storage.Frames.end());
     return llvm::Error::success();
   }
   /// The build-id the table records; empty when none.

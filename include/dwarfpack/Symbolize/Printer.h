@@ -95,6 +95,10 @@ public:
 
   /// Prints the frames of one lookup; no frames prints the "??" record.
   void print(const LookupResult &Result);
+  /// Same, from views (AddressSymbolizer::lookupViews): most answers are
+  /// printed without a copy of their strings.
+  void print(uint64_t Address, llvm::ArrayRef<FrameView> Frames,
+             bool HasDetails);
   /// A lookup that failed with Message. JSON gets an "Error" object; the
   /// plain styles print the "??" record (the caller reports the message).
   void printError(uint64_t Address, llvm::StringRef Message);
@@ -145,22 +149,28 @@ private:
   /// the changed copies put in Changed.
   llvm::ArrayRef<SourceFrame>
   selectFrames(const LookupResult &R, std::vector<SourceFrame> &Changed) const;
+  /// Whether the NumFrames frames of an answer print as the table gives
+  /// them (LastHasFile: its outermost frame has a file): selectFrames
+  /// changes nothing then.
+  bool printsAsGiven(size_t NumFrames, bool LastHasFile) const;
+  /// print() once the frames to print are chosen.
+  void printFrames(uint64_t Address, llvm::ArrayRef<FrameView> Frames);
   /// The frame's name with --functions=short.
   static std::string shortName(const SourceFrame &F);
   void printHeader(std::optional<uint64_t> Address);
-  void printFrame(const SourceFrame *F, bool Inlined);
+  void printFrame(const FrameView *F, bool Inlined);
   void printFooter();
   void printPlain(std::optional<uint64_t> Address,
-                  llvm::ArrayRef<SourceFrame> Frames);
+                  llvm::ArrayRef<FrameView> Frames);
   /// The part of Path that is printed (a substring).
   llvm::StringRef pathView(llvm::StringRef Path) const;
   /// Calls Member(Key, Value) with each member of the frame's JSON object,
   /// in order; Value is a uint64_t or a StringRef valid during the call.
   template <typename MemberFn>
-  void forEachFrameMember(const SourceFrame *F, MemberFn &&Member) const;
+  void forEachFrameMember(const FrameView *F, MemberFn &&Member) const;
   /// One answer as one line of JSON, written as it is made.
-  void printJSONLine(uint64_t Address, llvm::ArrayRef<SourceFrame> Frames);
-  llvm::json::Object frameToJSON(const SourceFrame *F) const;
+  void printJSONLine(uint64_t Address, llvm::ArrayRef<FrameView> Frames);
+  llvm::json::Object frameToJSON(const FrameView *F) const;
   llvm::json::Object requestToJSON(std::optional<uint64_t> Address,
                                    llvm::StringRef SymName) const;
   void emit(llvm::json::Value V);

@@ -157,8 +157,9 @@ private:
   SessionOptions Opts;
   QueryWarningFn Warn;
   bool WarnedFrame = false;
-  /// The last answer by address: its storage serves the next one.
-  LookupResult Answer;
+  /// The last answer by address, as views of its table's strings (or of
+  /// its own storage, which serves the next one).
+  FrameViews Answer;
   /// Modules that could not be opened (by name).
   llvm::StringSet<> Failed;
   /// Each kind of unanswered query warned of (by module and What), and how
