@@ -121,6 +121,17 @@ std::optional<std::string> demangleRustLegacy(StringRef Name) {
   return Out;
 }
 
+bool llvmMayDemangle(StringRef Name) {
+  if (Name.empty())
+    return false;
+  if (Name[0] == '?' || Name[0] == '.')
+    return true;
+  size_t Kind = Name.find_first_not_of("_.");
+  if (Kind == 0 || Kind == StringRef::npos || Kind > 6)
+    return false;
+  return Name[Kind] == 'Z' || Name[Kind] == 'R' || Name[Kind] == 'D';
+}
+
 std::string readableDemangle(StringRef Name) {
   if (std::optional<std::string> Rust = demangleRustLegacy(Name))
     return *Rust;

@@ -74,8 +74,12 @@ StringRef ResultPrinter::displayName(StringRef Name,
     return Name;
   // addr2line demangles as binutils does (lambdas as {lambda(...)#1}, not
   // LLVM's 'lambda'(...); Rust's legacy symbols without their hash).
-  Storage = Opts.Style == OutputStyle::Addr2Line ? gnuDemangle(Name)
-                                                 : llvm::demangle(Name);
+  if (Opts.Style == OutputStyle::Addr2Line)
+    Storage = gnuDemangle(Name);
+  else if (llvmMayDemangle(Name))
+    Storage = llvm::demangle(Name);
+  else
+    return Name; // C names such as __do_softirq, without a copy
   return Storage;
 }
 

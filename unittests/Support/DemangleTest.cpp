@@ -8,6 +8,8 @@
 
 #include "dwarfpack/Support/Demangle.h"
 
+#include "llvm/Demangle/Demangle.h"
+
 #include "gtest/gtest.h"
 
 using namespace dwarfpack;
@@ -90,5 +92,44 @@ TEST(DemangleTest, ReadableNames) {
             "std::vector<int, std::allocator<int>>::push_back(int&&)");
   EXPECT_EQ(readableDemangle("_RNvCs1234_7mycrate4main"), "mycrate::main");
   EXPECT_EQ(readableDemangle("main"), "main");
+}
+} // namespace
+
+namespace {
+// llvmMayDemangle must be true of every name that llvm::demangle changes:
+// every mix of up to six leading '_' and '.' before mangled names of each
+// kind, and names like the kernel's.
+TEST(DemangleTest, LlvmMayDemangleEveryNameLlvmDemangles) {
+  const char *Bodies[] = {"Z3foov",
+                          "ZN2ns3Acc3addEi",
+                          "RNvCs1234_7mycrate4main",
+                          "D3std5stdio7writelnFZv",
+                          "do_softirq",
+                          "x64_sys_read",
+                          "Zfoo",
+                          "R",
+                          "?foo@@YAXXZ",
+                          "?AVexception@std@@",
+                          "",
+                          "schedule"};
+  unsigned Changed = 0;
+  for (const char *Body : Bodies)
+    for (unsigned Length = 0; Length <= 7; ++Length)
+      for (unsigned Bits = 0; Bits < (1u << Length); ++Bits) {
+        std::string Name;
+        for (unsigned I = 0; I < Length; ++I)
+          Name += (Bits >> I & 1) ? '.' : '_';
+        Name += Body;
+        if (llvm::demangle(Name) == Name)
+          continue;
+        ++Changed;
+        EXPECT_TRUE(llvmMayDemangle(Name)) << Name;
+      }
+  EXPECT_GE(Changed, 9u); // _Z, __Z, ._Z, _R, __R, ._R, ?, .?
+  EXPECT_TRUE(llvmMayDemangle("_Z3foov"));
+  EXPECT_TRUE(llvmMayDemangle("?foo@@YAXXZ"));
+  for (const char *Plain : {"__do_softirq", "_raw_spin_lock", "__x64_sys_read",
+                            "main", "", "_", "__", "schedule"})
+    EXPECT_FALSE(llvmMayDemangle(Plain)) << Plain;
 }
 } // namespace

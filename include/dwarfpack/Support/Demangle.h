@@ -33,6 +33,15 @@ std::string gnuDemangle(llvm::StringRef Name);
 /// this gives `lang_start::{{closure}}`.
 std::string readableDemangle(llvm::StringRef Name);
 
+/// Whether llvm::demangle can read Name as a mangled name: one that starts
+/// with `?` or `.` (Microsoft's, type descriptors), or whose first
+/// character after at most six `_` and `.` is `Z`, `R` or `D` after at
+/// least one of them (Itanium, Rust v0 and D names, with the leading `_`
+/// and `.` LLVM accepts). llvm::demangle returns every other name as it
+/// is, but only after its Microsoft demangler has tried (and allocated for)
+/// it: a batch of kernel addresses spent a few percent of its time there.
+bool llvmMayDemangle(llvm::StringRef Name);
+
 /// A Rust legacy symbol, `_ZN` then length-prefixed path segments ending in
 /// a hash segment (`h` and 16 lowercase hex digits, at least 5 of them
 /// different) then `E`, as a Rust path: the segments but the hash joined by
