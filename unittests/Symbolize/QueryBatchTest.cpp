@@ -8,6 +8,10 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
+#include <map>
+#include <mutex>
+#include <thread>
+
 using namespace dwarfpack;
 using namespace llvm;
 
@@ -254,6 +258,52 @@ TEST(QueryBatch, LookupsOfABatchGoInAddressOrder) {
   EXPECT_TRUE(llvm::is_sorted(Table.Asked));
   // Printed in the order of the lines all the same.
   EXPECT_EQ(Ordered, InTurn);
+}
+
+/// Records, per thread, the addresses looked up.
+class ThreadRecordingTable : public StripedTable {
+public:
+  Expected<LookupResult> lookup(uint64_t A) const override {
+    std::lock_guard<std::mutex> L(M);
+    Asked[std::this_thread::get_id()].push_back(A);
+    return StripedTable::lookup(A);
+  }
+  mutable std::mutex M;
+  mutable std::map<std::thread::id, std::vector<uint64_t>> Asked;
+};
+
+// A large batch written behind is answered by ranges of addresses: each
+// thread looks up the addresses of one range, in order, whichever lines
+// they come from; the answers are printed in line order all the same.
+TEST(QueryBatch, ThreadsOfABatchWrittenBehindAnswerRangesOfAddresses) {
+  ThreadRecordingTable Table;
+  SessionTables Tables;
+  Tables.setFixed(Table, "recording");
+  std::vector<std::string> Text;
+  for (uint64_t I = 0; I < 5000; ++I)
+    Text.push_back("0x" + utohexstr((I * 7919) % 65536 + 1));
+  std::vector<StringRef> Lines(Text.begin(), Text.end());
+  auto Answer = [](QuerySession &S, StringRef Line) { S.answerLine(Line); };
+  std::string Serial, Ranged;
+  raw_string_ostream SerialOS(Serial), RangedOS(Ranged);
+  QueryBatch(Tables, PrinterOptions(), SessionOptions(), 1)
+      .answer(Lines, Answer, SerialOS, nullptr);
+  Table.Asked.clear();
+  {
+    QueryBatch Batch(Tables, PrinterOptions(), SessionOptions(), 2);
+    Batch.setWriteBehind(1000);
+    Batch.answer(Lines, Answer, RangedOS, nullptr, orderOfLine);
+  }
+  EXPECT_EQ(Ranged, Serial);
+  ASSERT_EQ(Table.Asked.size(), 2u);
+  std::vector<std::vector<uint64_t>> ByThread;
+  for (auto &[Id, Asked] : Table.Asked) {
+    EXPECT_TRUE(llvm::is_sorted(Asked));
+    EXPECT_GT(Asked.size(), 1500u); // shared about evenly
+    ByThread.push_back(Asked);
+  }
+  llvm::sort(ByThread); // by first address
+  EXPECT_LE(ByThread[0].back(), ByThread[1].front());
 }
 
 TEST(QueryBatch, TablesNamedByQueriesAreAnsweredOnOneThread) {

@@ -111,6 +111,22 @@ private:
   /// are written (by Writer, when written behind).
   struct Answers;
   std::unique_ptr<Answers> Unwritten;
+  /// answer() for a batch written behind, answered in address order: each
+  /// thread answers a range of addresses.
+  void answerByRanges(llvm::ArrayRef<llvm::StringRef> Lines,
+                      const AnswerFn &Answer, llvm::raw_ostream &OS,
+                      const QueryWarningFn &Warn, const OrderFn &Order,
+                      size_t Parts);
+  /// Where the answer of a line lies: in the text of a batch's part Part.
+  struct Slice {
+    uint32_t Part = 0;
+    size_t Begin = 0, End = 0;
+  };
+  /// The slices of the batch answerByRanges() answers, while Unwritten
+  /// holds the one written meanwhile.
+  std::vector<Slice> NextSlices;
+  /// Writes Unwritten on the writer thread.
+  void startWriting(llvm::raw_ostream &OS, const QueryWarningFn &Warn);
   std::unique_ptr<llvm::ThreadPoolInterface> Writer;
   std::shared_future<void> Writing;
 };
