@@ -183,6 +183,22 @@ void ColumnCode::assignCodes() {
         Fast[K] = {Symbols[I].Value, uint8_t(L)};
     }
   }
+  // Each pattern's whole codes, read as decode() reads them (a code of
+  // FastBits bits or fewer that ends within the pattern).
+  static_assert(SkipBits >= FastBits, "a skip reads whole fast codes");
+  Skip.assign(size_t(1) << SkipBits, SkipEntry());
+  for (uint32_t P = 0; P < Skip.size(); ++P) {
+    unsigned Used = 0, Count = 0;
+    while (true) {
+      const uint32_t Next = (P << Used) & ((1u << SkipBits) - 1);
+      const Entry &E = Fast[Next >> (SkipBits - FastBits)];
+      if (E.Length == 0 || Used + E.Length > SkipBits)
+        break;
+      Used += E.Length;
+      ++Count;
+    }
+    Skip[P] = {uint8_t(Count), uint8_t(Used)};
+  }
 }
 
 void ColumnCode::encode(uint16_t Value, BitWriter &W) const {

@@ -241,9 +241,7 @@ Error parseLines(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
 Expected<uint16_t> columnOfRow(BitReader Cols, const ColumnCode &Code,
                                uint64_t Index, uint64_t RecordOffset) {
   uint16_t Column = 0;
-  bool OK = true;
-  for (uint64_t I = 0; I <= Index && OK; ++I)
-    OK = Code.decode(Cols, Column);
+  const bool OK = Code.skip(Cols, Index) && Code.decode(Cols, Column);
   if (LLVM_UNLIKELY(!OK || Cols.overran()))
     return makeError("record at " + hexString(RecordOffset) +
                      ": bad or missing column code");

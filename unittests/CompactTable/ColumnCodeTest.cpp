@@ -142,4 +142,61 @@ TEST(ColumnCode, UnassignedBitsAndShortStreamsFail) {
   EXPECT_TRUE(Empty.overran());
 }
 
+/// Reading past N codes with skip() and then one code gives what decoding
+/// N + 1 codes one by one gives: the same success, value, position and
+/// overrun, on any bits.
+void expectSkipAsDecodes(const ColumnCode &C, const uint8_t *Begin,
+                         const uint8_t *End, uint64_t N) {
+  BitReader One(Begin, End), Skipped(Begin, End);
+  uint16_t Want = 0, Got = 0;
+  bool WantOK = true;
+  for (uint64_t I = 0; I <= N && WantOK; ++I)
+    WantOK = C.decode(One, Want);
+  bool GotOK = C.skip(Skipped, N) && C.decode(Skipped, Got);
+  ASSERT_EQ(GotOK, WantOK) << "after " << N;
+  if (!WantOK)
+    return;
+  EXPECT_EQ(Got, Want) << "after " << N;
+  EXPECT_EQ(Skipped.overran(), One.overran()) << "after " << N;
+  EXPECT_EQ(Skipped.peek(32), One.peek(32)) << "after " << N;
+}
+
+TEST(ColumnCode, SkipAgreesWithDecodingOneByOne) {
+  std::mt19937 Rng(11);
+  Counts Fib; // codes up to MaxLength bits
+  for (uint64_t V = 0, A = 1, B = 1; V < 30; ++V) {
+    Fib.push_back({uint16_t(V), A});
+    std::tie(A, B) = std::make_pair(B, A + B);
+  }
+  Counts Skewed = {{4, 1000}, {8, 500}, {0, 300}, {12, 100}, {2, 1}};
+  Counts Wide;
+  for (uint16_t V = 0; V < 3000; ++V)
+    Wide.push_back({V, 1 + Rng() % 50});
+  for (const Counts &K : {Fib, Skewed, Wide, Counts{{7, 1}}}) {
+    ColumnCode C = ColumnCode::fromCounts(K);
+    // Encoded values, then the same bits cut short.
+    BitWriter W;
+    for (int I = 0; I < 400; ++I)
+      C.encode(K[Rng() % K.size()].first, W);
+    std::string Bits = W.finish();
+    const uint8_t *P = reinterpret_cast<const uint8_t *>(Bits.data());
+    for (uint64_t N : {0, 1, 2, 3, 5, 8, 13, 50, 200, 399, 400, 1000})
+      for (size_t Size : {Bits.size(), Bits.size() / 2, size_t(1)})
+        expectSkipAsDecodes(C, P, P + Size, N);
+  }
+  // Bits of an incomplete code, some of which are no code.
+  const uint8_t Section[] = {2, 1, 1, 2, 2}; // "0" 1, "10" 2, "11" none
+  Expected<ColumnCode> Incomplete = ColumnCode::parse(
+      StringRef(reinterpret_cast<const char *>(Section), sizeof(Section)));
+  ASSERT_EQ(errorOf(Incomplete), "");
+  std::vector<uint8_t> Random(64);
+  for (int Round = 0; Round < 200; ++Round) {
+    for (uint8_t &B : Random)
+      B = uint8_t(Rng() & Rng()); // mostly zero bits: long valid runs
+    for (uint64_t N : {0, 1, 4, 9, 30, 100})
+      expectSkipAsDecodes(*Incomplete, Random.data(),
+                          Random.data() + Random.size(), N);
+  }
+}
+
 } // namespace

@@ -101,7 +101,7 @@ public:
   };
 
   /// The empty code (a table without columns).
-  ColumnCode() : Fast(size_t(1) << FastBits) {}
+  ColumnCode() : Fast(size_t(1) << FastBits), Skip(size_t(1) << SkipBits) {}
 
   /// The Huffman code of the values in Counts (value, uses), lengths
   /// limited to MaxLength. Depends only on Counts (not their order). No
@@ -132,8 +132,32 @@ public:
     return decodeSlow(R, Value);
   }
 
+  /// Reads past N codes; false when some bits are no code. The caller
+  /// checks R.overran(). A lookup needs the column of one row, after
+  /// those of the rows before it: several short codes are passed at once.
+  bool skip(BitReader &R, uint64_t N) const {
+    while (N) {
+      SkipEntry E = Skip[R.peek(SkipBits)];
+      if (E.Count == 0 || E.Count > N)
+        break;
+      R.consume(E.Bits);
+      N -= E.Count;
+    }
+    for (uint16_t Value; N; --N)
+      if (!decode(R, Value))
+        return false;
+    return true;
+  }
+
 private:
   static constexpr unsigned FastBits = 10;
+  static constexpr unsigned SkipBits = 12;
+  /// The whole codes at the start of SkipBits bits: how many, and their
+  /// bits.
+  struct SkipEntry {
+    uint8_t Count = 0;
+    uint8_t Bits = 0;
+  };
   struct Entry {
     uint16_t Value = 0;
     uint8_t Length = 0; ///< 0: a longer code, or none.
@@ -150,6 +174,8 @@ private:
   llvm::DenseMap<uint32_t, uint32_t> IndexOf;
   /// Codes of at most FastBits bits, by the next FastBits bits.
   std::vector<Entry> Fast;
+  /// By the next SkipBits bits.
+  std::vector<SkipEntry> Skip;
   /// Per length: first code, its symbol index, number of codes.
   uint32_t FirstCode[MaxLength + 1] = {};
   uint32_t FirstIndex[MaxLength + 1] = {};
