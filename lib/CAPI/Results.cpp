@@ -45,13 +45,19 @@ dwarfpack_result &ResultsBuilder::next() {
 
 void ResultsBuilder::add(uint64_t Value, const LookupResult &R,
                          std::optional<StringRef> Module) {
+  SmallVector<FrameView, 8> Frames(R.Frames.begin(), R.Frames.end());
+  add(Value, Frames, Module);
+}
+
+void ResultsBuilder::add(uint64_t Value, ArrayRef<FrameView> Frames,
+                         std::optional<StringRef> Module) {
   dwarfpack_result &Result = next();
   Result.address = Value;
   Result.status = DWARFPACK_OK;
-  Result.frame_count = R.Frames.size();
-  StringRef Outermost = R.Frames.empty() ? "" : R.Frames.back().Module;
-  for (size_t I = 0, N = R.Frames.size(); I < N; ++I) {
-    const SourceFrame &S = R.Frames[I];
+  Result.frame_count = Frames.size();
+  StringRef Outermost = Frames.empty() ? "" : Frames.back().Module;
+  for (size_t I = 0, N = Frames.size(); I < N; ++I) {
+    const FrameView &S = Frames[I];
     dwarfpack_frame F = {};
     F.function = Demangle ? Out->save(readableDemangle(S.FunctionName))
                           : Out->save(S.FunctionName);
@@ -62,7 +68,7 @@ void ResultsBuilder::add(uint64_t Value, const LookupResult &R,
     F.column = S.Column;
     F.start_address = S.StartAddress;
     F.module = Out->save(Module              ? *Module
-                         : !S.Module.empty() ? StringRef(S.Module)
+                         : !S.Module.empty() ? S.Module
                                              : Outermost);
     F.inlined = I + 1 < N;
     Out->Frames.push_back(F);
@@ -81,10 +87,10 @@ void ResultsBuilder::lookup(const AddressSymbolizer &Table, uint64_t Value,
       return add(Value, LookupResult(), Module);
     Address = **A;
   }
-  Expected<LookupResult> R = Table.lookup(Address);
-  if (!R)
-    return addFailure(Value, toFailure(R.takeError(), DWARFPACK_ERR_CORRUPT));
-  add(Value, *R, Module);
+  // Views: the table's strings are saved once each, not copied first.
+  if (Error E = Table.lookupViews(Address, Views))
+    return addFailure(Value, toFailure(std::move(E), DWARFPACK_ERR_CORRUPT));
+  add(Value, Views.Frames, Module);
 }
 
 void ResultsBuilder::lookupAll(const AddressSymbolizer &Table,

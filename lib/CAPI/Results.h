@@ -39,6 +39,9 @@ public:
   /// module's answers name it in that frame).
   void add(uint64_t Value, const LookupResult &R,
            std::optional<llvm::StringRef> Module = std::nullopt);
+  /// Same, from views of a lookup's frames.
+  void add(uint64_t Value, llvm::ArrayRef<FrameView> Frames,
+           std::optional<llvm::StringRef> Module = std::nullopt);
   /// Looks Value up in Table, as an address or, with FileOffsets, as an
   /// offset in the module's file, and adds the answer or the failure (a
   /// corrupt record, a table without load segments); Module as for add().
@@ -74,6 +77,8 @@ private:
   /// Where answerAll() puts the result being added.
   std::optional<size_t> Slot;
   bool Demangle;
+  /// The frames of the lookup being added (their storage serves the next).
+  FrameViews Views;
 };
 
 } // namespace capi
