@@ -1758,22 +1758,37 @@ static FrameBuffer &threadBuffer() {
 }
 
 Error CompactReader::lookupViews(uint64_t Address, FrameViews &Out) const {
-  if (FileParts.empty() && Hdr.NumFiles != 0)
-    return AddressSymbolizer::lookupViews(Address, Out);
   FrameBuffer &Buf = threadBuffer();
   if (Error E = lookupFrames(Address, Buf))
     return E;
+  const size_t N = Buf.frames().size();
   Out.HasDetails = Format.Details;
-  Out.Frames.resize(Buf.frames().size());
-  for (size_t I = 0; I < Buf.frames().size(); ++I) {
+  Out.Frames.resize(N);
+  // The files' paths joined at open, or (lists read lazily) joined here
+  // into Out's storage.
+  const bool Joined = !FileParts.empty() || Hdr.NumFiles == 0;
+  if (!Joined && Out.Storage.Frames.size() < N)
+    Out.Storage.Frames.resize(N);
+  for (size_t I = 0; I < N; ++I) {
     const FrameRef &F = Buf.frames()[I];
     FrameView &V = Out.Frames[I];
+    if (Joined) {
+      V.FileName = joinedFile(F.File);
+      V.StartFileName = joinedFile(F.DeclFile);
+      V.SymbolFileName = joinedFile(F.SymbolFile);
+    } else {
+      SourceFrame &S = Out.Storage.Frames[I];
+      joinInto(F.Dir, F.Base, S.FileName);
+      joinInto(F.DeclDir, F.DeclBase, S.StartFileName);
+      joinInto(F.SymbolDir, F.SymbolBase, S.SymbolFileName);
+      V.FileName = S.FileName;
+      V.StartFileName = S.StartFileName;
+      V.SymbolFileName = S.SymbolFileName;
+    }
     V.FunctionName = F.Name;
-    V.FileName = joinedFile(F.File);
     V.Line = F.Line;
     V.Column = F.Column;
     V.Discriminator = F.Discriminator;
-    V.StartFileName = joinedFile(F.DeclFile);
     V.StartLine = F.DeclLine;
     V.StartAddress = F.StartAddress;
     V.HasStartAddress = F.HasStartAddress;
@@ -1782,7 +1797,6 @@ Error CompactReader::lookupViews(uint64_t Address, FrameViews &Out) const {
     V.DwarfName = F.DwarfName;
     V.HasDwarfName = F.HasDwarfName;
     V.HasDwarfStart = F.HasDwarfStart;
-    V.SymbolFileName = joinedFile(F.SymbolFile);
     V.Size.reset();
     V.Module = StringRef();
     V.SymbolType = 0;
@@ -1791,39 +1805,17 @@ Error CompactReader::lookupViews(uint64_t Address, FrameViews &Out) const {
 }
 
 Error CompactReader::lookupInto(uint64_t Address, LookupResult &Result) const {
+  thread_local FrameViews Views;
+  if (Error E = lookupViews(Address, Views))
+    return E;
   Result.Address = Address;
   Result.HasDetails = Format.Details;
   Result.StartSlide = 0;
-  FrameBuffer &Buf = threadBuffer();
-  if (Error E = lookupFrames(Address, Buf))
-    return E;
-  Result.Frames.resize(Buf.frames().size());
-  for (size_t I = 0; I < Buf.frames().size(); ++I) {
-    const FrameRef &F = Buf.frames()[I];
-    SourceFrame &S = Result.Frames[I];
-    // Assigned, not made anew: the strings keep their storage from an
-    // earlier lookup into the same Result.
-    S.FunctionName.assign(F.Name.data(), F.Name.size());
-    joinInto(F.Dir, F.Base, S.FileName);
-    S.Line = F.Line;
-    S.Column = F.Column;
-    S.Discriminator = F.Discriminator;
-    joinInto(F.DeclDir, F.DeclBase, S.StartFileName);
-    S.StartLine = F.DeclLine;
-    S.StartAddress = F.StartAddress;
-    S.HasStartAddress = F.HasStartAddress;
-    S.ShortName.assign(F.ShortName.data(), F.ShortName.size());
-    S.HasShortName = F.HasShortName;
-    S.DwarfName.assign(F.DwarfName.data(), F.DwarfName.size());
-    S.HasDwarfName = F.HasDwarfName;
-    S.HasDwarfStart = F.HasDwarfStart;
-    S.SymbolFileName.clear();
-    if (!F.SymbolDir.empty() || !F.SymbolBase.empty())
-      joinInto(F.SymbolDir, F.SymbolBase, S.SymbolFileName);
-    S.Size.reset();
-    S.Module.clear();
-    S.SymbolType = 0;
-  }
+  Result.Frames.resize(Views.Frames.size());
+  // Assigned, not made anew: the strings keep their storage from an
+  // earlier lookup into the same Result.
+  for (size_t I = 0; I < Views.Frames.size(); ++I)
+    Views.Frames[I].assignTo(Result.Frames[I]);
   return Error::success();
 }
 

@@ -230,9 +230,11 @@ public:
                                     FunctionLocation &Loc) const;
 
   llvm::Expected<LookupResult> lookup(uint64_t Address) const override;
+  /// lookupViews(), the strings assigned to Result's.
   llvm::Error lookupInto(uint64_t Address, LookupResult &Result) const override;
   /// lookupFrames into this thread's buffer, as views of its frames with
-  /// the files' joined paths (expanded at open).
+  /// the files' paths joined (at open; into Out's storage when the lists
+  /// are read lazily).
   llvm::Error lookupViews(uint64_t Address, FrameViews &Out) const override;
   /// lookup() without allocating per frame: the frames in Out, their
   /// strings in the table or in Out (FrameRef). Not found: no frames.

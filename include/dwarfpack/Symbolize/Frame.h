@@ -126,25 +126,29 @@ struct FrameView {
   /// The frame with its own strings.
   SourceFrame toSourceFrame() const {
     SourceFrame F;
-    F.FunctionName = FunctionName.str();
-    F.FileName = FileName.str();
+    assignTo(F);
+    return F;
+  }
+  /// Makes F this frame, its strings assigned (keeping their storage).
+  void assignTo(SourceFrame &F) const {
+    F.FunctionName.assign(FunctionName.data(), FunctionName.size());
+    F.FileName.assign(FileName.data(), FileName.size());
     F.Line = Line;
     F.Column = Column;
     F.Discriminator = Discriminator;
-    F.StartFileName = StartFileName.str();
+    F.StartFileName.assign(StartFileName.data(), StartFileName.size());
     F.StartLine = StartLine;
     F.StartAddress = StartAddress;
     F.HasStartAddress = HasStartAddress;
-    F.ShortName = ShortName.str();
+    F.ShortName.assign(ShortName.data(), ShortName.size());
     F.HasShortName = HasShortName;
-    F.DwarfName = DwarfName.str();
+    F.DwarfName.assign(DwarfName.data(), DwarfName.size());
     F.HasDwarfName = HasDwarfName;
     F.HasDwarfStart = HasDwarfStart;
-    F.SymbolFileName = SymbolFileName.str();
+    F.SymbolFileName.assign(SymbolFileName.data(), SymbolFileName.size());
     F.Size = Size;
-    F.Module = Module.str();
+    F.Module.assign(Module.data(), Module.size());
     F.SymbolType = SymbolType;
-    return F;
   }
 };
 
