@@ -153,8 +153,9 @@ struct FrameView {
 };
 
 /// The frames of one lookup as views (AddressSymbolizer::lookupViews),
-/// innermost first; no frames: not found. Storage holds the strings of
-/// tables that answer with a LookupResult.
+/// innermost first; no frames: not found. Storage holds the strings that
+/// lie nowhere else: a LookupResult of tables that answer with one, paths
+/// a compact table joins for the lookup.
 struct FrameViews {
   llvm::SmallVector<FrameView, 8> Frames;
   /// As LookupResult::HasDetails.
