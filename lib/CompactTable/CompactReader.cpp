@@ -1519,6 +1519,9 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
     return makeError("address " + hexString(Address) +
                      " is not in the line table of the function at " +
                      hexString(Loc.Start));
+  // The name's slot has arrived while the rows were decoded: its text
+  // (which the caller reads) can be loaded while the inline tree is.
+  Out.Names.prefetchText(Top.Name);
   const LineEntry &FirstRow = Seek.First;
   LineEntry *Row = &Seek.Row;
   if (Format.Columns) {

@@ -35,6 +35,14 @@ public:
       __builtin_prefetch(&Slots[home(Offset)]);
   }
 
+  /// Starts loading the text of the name kept for Offset, if it is kept:
+  /// a second stage after prefetch(), once the slot has arrived.
+  void prefetchText(uint32_t Offset) const {
+    Name N;
+    if (find(Offset, N))
+      __builtin_prefetch(N.Text.data());
+  }
+
   /// The name kept for Offset, if any.
   bool find(uint32_t Offset, Name &Out) const {
     if (Slots.empty() || Offset == Empty)
