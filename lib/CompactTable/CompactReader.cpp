@@ -631,7 +631,8 @@ struct Match {
 Error matchNode(Cursor &C, bool Details, uint64_t ParentBase,
                 uint32_t &PrevFile, uint32_t &PrevLine, unsigned Depth,
                 uint64_t RecordOffset, uint64_t Addr,
-                SmallVectorImpl<Match> &Chain, bool &Hit) {
+                SmallVectorImpl<Match> &Chain, const NameCache &Names,
+                bool &Hit) {
   if (Depth > MaxInlineDepth)
     return makeError("record at " + hexString(RecordOffset) +
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
@@ -648,10 +649,13 @@ Error matchNode(Cursor &C, bool Details, uint64_t ParentBase,
     return Error::success();
   }
   Chain.push_back({N.Name, N.CallFile, N.CallLine, N.HitStart, N.Details});
+  // Its name is looked up last: its cache slot is loaded meanwhile.
+  Names.prefetch(N.Name);
   for (uint64_t I = 0; I < N.NumChildren; ++I) {
     bool ChildHit = false;
-    if (Error E = matchNode(C, Details, ChildBase, ChildFile, ChildLine,
-                            Depth + 1, RecordOffset, Addr, Chain, ChildHit))
+    if (Error E =
+            matchNode(C, Details, ChildBase, ChildFile, ChildLine, Depth + 1,
+                      RecordOffset, Addr, Chain, Names, ChildHit))
       return E;
     if (ChildHit)
       break; // nothing after the match is needed
@@ -1541,8 +1545,9 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
                        ": truncated inline tree");
     for (uint64_t I = 0; I < NumChildren; ++I) {
       bool Hit = false;
-      if (Error E = matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine,
-                              1, RecordFileOffset, Address, Chain, Hit))
+      if (Error E =
+              matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine, 1,
+                        RecordFileOffset, Address, Chain, Out.Names, Hit))
         return E;
       if (Hit)
         break;
@@ -1551,7 +1556,7 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
     uint32_t PrevFile = 0, PrevLine = 0;
     bool Hit = false;
     if (Error E = matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine, 0,
-                            RecordFileOffset, Address, Chain, Hit))
+                            RecordFileOffset, Address, Chain, Out.Names, Hit))
       return E;
   }
   Top.File = Row->File;
@@ -1583,7 +1588,6 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
       if (It->Details.StartAddress)
         Callee.Start = *It->Details.StartAddress;
     }
-    Out.Names.prefetch(It->Name);
     Raw.push_back(Caller);
   }
   return materialize(Raw, Out);
