@@ -266,8 +266,11 @@ struct QueryBatch::Worker {
           AnswerAs(I, [&] { Answer(Session, Lines[I]); });
       }
     }
-    // The counts of repeated problems, with the batch's last line: they
-    // are totals, printed with nothing.
+    // The counts of repeated problems are totals, printed with nothing:
+    // with the last line, after every warning they count (a printer that
+    // met a total first would take the warning for a repeat).
+    if (!Lines.empty())
+      Current = uint32_t(Lines.size() - 1);
     Session.flushCounts();
     Out.flush();
     // The answers stay where they were given: Answers::write() puts them
