@@ -143,57 +143,42 @@ struct QueryBatch::Answers {
   /// it before the answer it concerns). The parts keep their memory for
   /// the next batch.
   void write(raw_ostream &OS, int FD, const QueryWarningFn &Warn) {
-    if (!Slices.empty())
-      return writeSlices(OS, FD, Warn);
-    SliceWriter Out(OS, FD);
-    for (Part &P : MutableArrayRef(Parts).take_front(Used)) {
-      StringRef All = P.Text;
-      auto W = P.Warnings.begin(), WEnd = P.Warnings.end();
-      for (size_t L = 0; L < P.Spans.size(); ++L) {
-        for (; W != WEnd && W->second <= L; ++W) {
-          Out.flush();
-          if (Warn)
-            Warn(W->first);
-        }
-        Out.add(All.slice(P.Spans[L].first, P.Spans[L].second));
-      }
-      Out.flush();
-      for (; W != WEnd; ++W)
-        if (Warn)
-          Warn(W->first);
-      P.Text.clear();
-      P.Spans.clear();
-      P.Warnings.clear();
-    }
-    Used = 0;
-  }
-
-  /// write() for a batch answered by ranges of addresses: the parts'
-  /// answers interleaved by Slices, their warnings merged by line.
-  void writeSlices(raw_ostream &OS, int FD, const QueryWarningFn &Warn) {
+    // Every warning with its line in the batch. Each part's are in line
+    // order; a line's come from one part (but the totals, which every part
+    // of a batch answered by ranges gives with the batch's last line).
     std::vector<std::pair<size_t, const QueryWarning *>> Merged;
-    for (Part &P : MutableArrayRef(Parts).take_front(Used))
+    size_t First = 0; // the first line of a part of consecutive lines
+    for (const Part &P : ArrayRef(Parts).take_front(Used)) {
       for (const auto &[W, Line] : P.Warnings)
-        Merged.push_back({Line, &W});
-    // Each part's are in line order; a line's come from one part (but the
-    // totals, which every part gives with the batch's last line).
+        Merged.push_back({Slices.empty() ? First + Line : Line, &W});
+      First += P.Spans.size();
+    }
     llvm::stable_sort(
         Merged, [](const auto &A, const auto &B) { return A.first < B.first; });
     SliceWriter Out(OS, FD);
     auto W = Merged.begin(), WEnd = Merged.end();
-    for (size_t L = 0; L < Slices.size(); ++L) {
-      for (; W != WEnd && W->first <= L; ++W) {
+    auto WarnUpTo = [&](size_t Line) {
+      for (; W != WEnd && W->first <= Line; ++W) {
         Out.flush();
         if (Warn)
           Warn(*W->second);
       }
-      const Slice &S = Slices[L];
-      Out.add(StringRef(Parts[S.Part].Text).slice(S.Begin, S.End));
+    };
+    size_t Line = 0;
+    if (Slices.empty()) {
+      for (const Part &P : ArrayRef(Parts).take_front(Used))
+        for (const auto &[Begin, End] : P.Spans) {
+          WarnUpTo(Line++);
+          Out.add(StringRef(P.Text).slice(Begin, End));
+        }
+    } else {
+      for (const Slice &S : Slices) {
+        WarnUpTo(Line++);
+        Out.add(StringRef(Parts[S.Part].Text).slice(S.Begin, S.End));
+      }
     }
     Out.flush();
-    for (; W != WEnd; ++W)
-      if (Warn)
-        Warn(*W->second);
+    WarnUpTo(SIZE_MAX);
     for (Part &P : MutableArrayRef(Parts).take_front(Used)) {
       P.Text.clear();
       P.Spans.clear();
@@ -226,65 +211,30 @@ struct QueryBatch::Worker {
       Own.setFixed(*Shared.fixed()->Table, Shared.fixed()->Name);
   }
 
+  /// A line's key when lines are answered in address order: the line's
+  /// Order, and its line number in the batch, whose top bit says
+  /// JustAddress.
+  using Key = std::pair<uint64_t, uint32_t>;
+  static constexpr uint32_t Just = 1u << 31;
+
   /// Answers Lines, in the order of Order's keys when given.
   void answer(ArrayRef<StringRef> Lines, const AnswerFn &Answer,
               const OrderFn &Order) {
     Spans.resize(Lines.size());
-    // Answers line I by Do, noting where its answer lies.
-    auto AnswerAs = [&](uint32_t I, auto Do) {
-      Current = I;
-      Session.setQueryIndex(I);
-      size_t From = Out.tell();
-      Do();
-      Spans[I] = {From, size_t(Out.tell())};
-    };
-    const bool Ordered = Order && worthOrdering(Lines.size());
-    if (!Ordered) {
-      for (uint32_t I = 0; I < Lines.size(); ++I)
-        AnswerAs(I, [&] { Answer(Session, Lines[I]); });
+    if (Order && worthOrdering(Lines.size())) {
+      sortKeys(Lines, 0, Order);
+      // The answers stay where they were given: Answers::write() puts them
+      // in line order as it writes them.
+      answerSorted(Lines, ArrayRef<Key>(Keys), Answer,
+                   [&](uint32_t I, size_t From, size_t To) {
+                     Spans[I] = {From, To};
+                   });
     } else {
-      // Lines of one key keep their order (FRAME warns at the first line
-      // of no address). The top bit of the line number says JustAddress.
-      const uint32_t Just = 1u << 31;
-      std::vector<std::pair<uint64_t, uint32_t>> Keys;
-      Keys.reserve(Lines.size());
-      for (uint32_t I = 0; I < Lines.size(); ++I) {
-        LineKey K = Order(Lines[I]);
-        Keys.push_back({K.Order, I | (K.JustAddress ? Just : 0)});
-      }
-      sortByKey(Keys, Scratch);
-      // As answerLine() names the module of every line.
-      QueryModule &Fixed = *Session.tables().fixed();
-      Printer.setModuleName(Fixed.Name);
-      for (const auto &[Key, Line] : Keys) {
-        uint32_t I = Line & ~Just;
-        if (Line & Just)
-          // As answerLine() would, without reading the line again (which,
-          // out of turn, would miss the cache).
-          AnswerAs(I, [&, Key = Key] { Session.answerAddress(Fixed, Key); });
-        else
-          AnswerAs(I, [&] { Answer(Session, Lines[I]); });
-      }
+      for (uint32_t I = 0; I < Lines.size(); ++I)
+        Spans[I] = answerLine(Lines, I, Answer);
     }
-    // The counts of repeated problems are totals, printed with nothing:
-    // with the last line, after every warning they count (a printer that
-    // met a total first would take the warning for a repeat).
-    if (!Lines.empty())
-      Current = uint32_t(Lines.size() - 1);
-    Session.flushCounts();
-    Out.flush();
-    // The answers stay where they were given: Answers::write() puts them
-    // in line order as it writes them.
-    if (Ordered)
-      llvm::stable_sort(Warnings, [](const auto &A, const auto &B) {
-        return A.second < B.second;
-      });
+    endBatch(Lines.size());
   }
-
-  /// A line's key in a batch answered by ranges: the line's Order, and
-  /// its line number in the batch, whose top bit says JustAddress.
-  using Key = std::pair<uint64_t, uint32_t>;
-  static constexpr uint32_t Just = 1u << 31;
 
   /// The keys of Lines, lines First on of their batch, sorted into Keys.
   void sortKeys(ArrayRef<StringRef> Lines, uint32_t First,
@@ -298,18 +248,33 @@ struct QueryBatch::Worker {
     sortByKey(Keys, Scratch);
   }
 
-  /// Answers the lines of the batch Lines whose keys are in Ranges (parts
-  /// of the workers' sorted keys), in address order, noting in Slices
-  /// where each answer lies (as part Self).
-  void answerRanges(ArrayRef<StringRef> Lines, ArrayRef<ArrayRef<Key>> Ranges,
-                    const AnswerFn &Answer, MutableArrayRef<Slice> Slices,
-                    uint32_t Self) {
-    QueryModule &Fixed = *Session.tables().fixed();
+  /// Answers line I of Lines, by its Address (without reading the line
+  /// again, which out of turn would miss the cache) when given; returns
+  /// where the answer lies in Text.
+  std::pair<size_t, size_t>
+  answerLine(ArrayRef<StringRef> Lines, uint32_t I, const AnswerFn &Answer,
+             std::optional<uint64_t> Address = std::nullopt) {
+    Current = I;
+    Session.setQueryIndex(I);
+    const size_t From = Out.tell();
+    if (Address)
+      Session.answerAddress(*Session.tables().fixed(), *Address);
+    else
+      Answer(Session, Lines[I]);
+    return {From, size_t(Out.tell())};
+  }
+
+  /// Answers the lines of the batch Lines whose keys are in Runs (sorted
+  /// runs of keys, of any worker), in address order: the runs merged, one
+  /// sweep over the addresses (a sweep per run went over the table's
+  /// records and names again). Note(Line, From, To) learns where each
+  /// answer lies in Text.
+  void answerSorted(ArrayRef<StringRef> Lines, ArrayRef<ArrayRef<Key>> Runs,
+                    const AnswerFn &Answer,
+                    function_ref<void(uint32_t, size_t, size_t)> Note) {
     // As answerLine() names the module of every line.
-    Printer.setModuleName(Fixed.Name);
-    // The ranges merged: one sweep over the addresses (a sweep per range
-    // went over the table's records and names again).
-    SmallVector<ArrayRef<Key>, 8> Heads(Ranges.begin(), Ranges.end());
+    Printer.setModuleName(Session.tables().fixed()->Name);
+    SmallVector<ArrayRef<Key>, 8> Heads(Runs.begin(), Runs.end());
     while (true) {
       ArrayRef<Key> *Min = nullptr;
       for (ArrayRef<Key> &H : Heads)
@@ -320,19 +285,21 @@ struct QueryBatch::Worker {
       const auto [K, Line] = Min->front();
       *Min = Min->drop_front();
       const uint32_t I = Line & ~Just;
-      Current = I;
-      Session.setQueryIndex(I);
-      const size_t From = Out.tell();
-      if (Line & Just)
-        // As answerLine() would, without reading the line again.
-        Session.answerAddress(Fixed, K);
-      else
-        Answer(Session, Lines[I]);
-      Slices[I] = {Self, From, size_t(Out.tell())};
+      auto [From, To] =
+          answerLine(Lines, I, Answer,
+                     Line & Just ? std::optional<uint64_t>(K) : std::nullopt);
+      Note(I, From, To);
     }
+  }
+
+  /// After the last line of a batch of NumLines lines: its warnings in
+  /// line order.
+  void endBatch(size_t NumLines) {
     // The counts of repeated problems are totals, printed with nothing:
-    // with the batch's last line.
-    Current = uint32_t(Lines.size() - 1);
+    // with the last line, after every warning they count (a printer that
+    // met a total first would take the warning for a repeat).
+    if (NumLines)
+      Current = uint32_t(NumLines - 1);
     Session.flushCounts();
     Out.flush();
     llvm::stable_sort(Warnings, [](const auto &A, const auto &B) {
@@ -498,12 +465,17 @@ void QueryBatch::answerByRanges(ArrayRef<StringRef> Lines,
     }
   }
   NextSlices.resize(Lines.size());
+  auto AnswerRange = [&](size_t W) {
+    Workers[W]->Spans.clear(); // the slices say where the answers lie
+    Workers[W]->answerSorted(Lines, Ranges[W], Answer,
+                             [&](uint32_t I, size_t From, size_t To) {
+                               NextSlices[I] = {uint32_t(W), From, To};
+                             });
+    Workers[W]->endBatch(Lines.size());
+  };
   for (size_t W = 1; W < Parts; ++W)
-    Pool->async([&, W] {
-      Workers[W]->answerRanges(Lines, Ranges[W], Answer, NextSlices,
-                               uint32_t(W));
-    });
-  Workers[0]->answerRanges(Lines, Ranges[0], Answer, NextSlices, 0);
+    Pool->async([&, W] { AnswerRange(W); });
+  AnswerRange(0);
   Pool->wait();
   // The batch before this one has been written meanwhile.
   finishWriting();
