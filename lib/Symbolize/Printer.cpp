@@ -139,14 +139,19 @@ ResultPrinter::selectFrames(const LookupResult &R,
   if (printsAsGiven(R.Frames.size(),
                     R.Frames.empty() || !R.Frames.back().FileName.empty()))
     return R.Frames;
-  std::vector<SourceFrame> &F = Changed;
-  F = R.Frames;
+  Changed = R.Frames;
+  changeFrames(Changed, R.HasDetails);
+  return Changed;
+}
+
+void ResultPrinter::changeFrames(std::vector<SourceFrame> &F,
+                                 bool HasDetails) const {
   if (F.empty())
-    return F;
+    return;
   if (Opts.Style == OutputStyle::Addr2Line) {
     std::vector<std::string> Names;
     for (size_t I = 0; I < F.size(); ++I)
-      Names.push_back(binutilsName(F, I, R.HasDetails));
+      Names.push_back(binutilsName(F, I, HasDetails));
     for (size_t I = 0; I < F.size(); ++I) {
       F[I].FunctionName = std::move(Names[I]);
       // addr2line prints the row's discriminator on every frame.
@@ -169,13 +174,13 @@ ResultPrinter::selectFrames(const LookupResult &R,
   }
   // Short names come from DWARF only: llvm-symbolizer finds nothing for a
   // function the symbol table alone names (no file, no line).
-  if (Opts.Functions == FunctionNames::Short && !R.HasDetails &&
-      F.size() == 1 && F[0].FileName.empty() && !F[0].Line) {
+  if (Opts.Functions == FunctionNames::Short && !HasDetails && F.size() == 1 &&
+      F[0].FileName.empty() && !F[0].Line) {
     F.clear();
-    return F;
+    return;
   }
   if (Opts.Inlines || F.size() <= 1)
-    return F;
+    return;
   // GNU style asks for the inlined chain and keeps its innermost frame;
   // LLVM and JSON ask for the line at the address, whose name and start
   // are the symbol's (the outermost function) with linkage names, and the
@@ -196,7 +201,6 @@ ResultPrinter::selectFrames(const LookupResult &R,
       One.FileName = Fn.SymbolFileName;
   }
   F.assign(1, std::move(One));
-  return F;
 }
 
 bool ResultPrinter::printsAsGiven(size_t NumFrames, bool LastHasFile) const {
@@ -462,12 +466,13 @@ void ResultPrinter::print(uint64_t Address, ArrayRef<FrameView> Frames,
                     Frames.empty() || !Frames.back().FileName.empty()))
     return printFrames(Address, Frames);
   // The options change the frames: on copies.
-  LookupResult R;
-  R.Address = Address;
-  R.HasDetails = HasDetails;
+  std::vector<SourceFrame> Changed;
+  Changed.reserve(Frames.size());
   for (const FrameView &F : Frames)
-    R.Frames.push_back(F.toSourceFrame());
-  print(R);
+    Changed.push_back(F.toSourceFrame());
+  changeFrames(Changed, HasDetails);
+  SmallVector<FrameView, 8> Views(Changed.begin(), Changed.end());
+  printFrames(Address, Views);
 }
 
 void ResultPrinter::printFrames(uint64_t Address, ArrayRef<FrameView> Frames) {

@@ -149,6 +149,10 @@ private:
   /// the changed copies put in Changed.
   llvm::ArrayRef<SourceFrame>
   selectFrames(const LookupResult &R, std::vector<SourceFrame> &Changed) const;
+  /// Changes F (copies of an answer's frames) as the options ask: names,
+  /// starts, files, the frames kept (selectFrames when they do not print
+  /// as given). HasDetails: as LookupResult's.
+  void changeFrames(std::vector<SourceFrame> &F, bool HasDetails) const;
   /// Whether the NumFrames frames of an answer print as the table gives
   /// them (LastHasFile: its outermost frame has a file): selectFrames
   /// changes nothing then.
