@@ -223,14 +223,20 @@ TEST(QueryBatch, OrderKeys) {
   EXPECT_FALSE(Named.JustAddress);
 }
 
-/// Records the addresses it is asked, in turn (one thread only).
+/// Records the addresses it is asked, in turn, by thread.
 class RecordingTable : public StripedTable {
 public:
   Expected<LookupResult> lookup(uint64_t A) const override {
-    Asked.push_back(A);
+    std::lock_guard<std::mutex> L(M);
+    Asked[std::this_thread::get_id()].push_back(A);
     return StripedTable::lookup(A);
   }
-  mutable std::vector<uint64_t> Asked;
+  /// What the calling thread asked.
+  std::vector<uint64_t> &askedHere() {
+    return Asked[std::this_thread::get_id()];
+  }
+  mutable std::mutex M;
+  mutable std::map<std::thread::id, std::vector<uint64_t>> Asked;
 };
 
 TEST(QueryBatch, LookupsOfABatchGoInAddressOrder) {
@@ -250,33 +256,21 @@ TEST(QueryBatch, LookupsOfABatchGoInAddressOrder) {
   raw_string_ostream InTurnOS(InTurn), OrderedOS(Ordered);
   // Without keys, in the order of the lines.
   Batch.answer(Lines, Answer, InTurnOS, nullptr);
-  ASSERT_EQ(Table.Asked.size(), Lines.size());
-  EXPECT_FALSE(llvm::is_sorted(Table.Asked));
+  ASSERT_EQ(Table.askedHere().size(), Lines.size());
+  EXPECT_FALSE(llvm::is_sorted(Table.askedHere()));
   Table.Asked.clear();
   Batch.answer(Lines, Answer, OrderedOS, nullptr, orderOfLine);
-  ASSERT_EQ(Table.Asked.size(), Lines.size());
-  EXPECT_TRUE(llvm::is_sorted(Table.Asked));
+  ASSERT_EQ(Table.askedHere().size(), Lines.size());
+  EXPECT_TRUE(llvm::is_sorted(Table.askedHere()));
   // Printed in the order of the lines all the same.
   EXPECT_EQ(Ordered, InTurn);
 }
-
-/// Records, per thread, the addresses looked up.
-class ThreadRecordingTable : public StripedTable {
-public:
-  Expected<LookupResult> lookup(uint64_t A) const override {
-    std::lock_guard<std::mutex> L(M);
-    Asked[std::this_thread::get_id()].push_back(A);
-    return StripedTable::lookup(A);
-  }
-  mutable std::mutex M;
-  mutable std::map<std::thread::id, std::vector<uint64_t>> Asked;
-};
 
 // A large batch written behind is answered by ranges of addresses: each
 // thread looks up the addresses of one range, in order, whichever lines
 // they come from; the answers are printed in line order all the same.
 TEST(QueryBatch, ThreadsOfABatchWrittenBehindAnswerRangesOfAddresses) {
-  ThreadRecordingTable Table;
+  RecordingTable Table;
   SessionTables Tables;
   Tables.setFixed(Table, "recording");
   std::vector<std::string> Text;
