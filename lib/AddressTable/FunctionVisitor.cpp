@@ -856,8 +856,8 @@ std::unique_ptr<UnitResult> FunctionVisitor::visit(const UnitContext &C) {
   return R;
 }
 
-bool FunctionVisitor::merge(size_t, std::unique_ptr<UnitResult> R) {
-  auto &U = static_cast<UnitFunctions &>(*R);
+bool FunctionVisitor::merge(size_t, UnitResult &R) {
+  auto &U = static_cast<UnitFunctions &>(R);
   NumFunctions += U.Functions.size();
   M.appendFunctions(std::move(U.Functions));
   for (FunctionEntry &F : U.LineOnly)

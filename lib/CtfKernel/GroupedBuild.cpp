@@ -40,8 +40,8 @@ public:
     R->Types = convertCompileUnit(*C.Full, C.Log, &Sigs, Declared);
     return R;
   }
-  bool merge(size_t, std::unique_ptr<input::UnitResult> R) override {
-    auto &U = static_cast<GroupedUnit &>(*R);
+  bool merge(size_t, input::UnitResult &R) override {
+    auto &U = static_cast<GroupedUnit &>(R);
     UnitTarget T = Classify(U.CompDir, U.Name);
     if (!T.Merger) {
       ++Stats.NumSkipped;

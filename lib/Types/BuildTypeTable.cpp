@@ -129,8 +129,8 @@ TypeTableBuilder::visit(const input::UnitContext &C) {
   return R;
 }
 
-bool TypeTableBuilder::merge(size_t, std::unique_ptr<input::UnitResult> R) {
-  auto &U = static_cast<UnitTypesResult &>(*R);
+bool TypeTableBuilder::merge(size_t, input::UnitResult &R) {
+  auto &U = static_cast<UnitTypesResult &>(R);
   Result.NumInputTypes += U.Types.Types.size();
   Merger.add(std::move(U.Types));
   Imported.insert(U.Imports.begin(), U.Imports.end());

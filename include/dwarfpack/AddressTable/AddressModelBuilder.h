@@ -61,7 +61,7 @@ public:
   FunctionVisitor(const input::InputObject &Obj, FunctionModel &M);
   std::unique_ptr<input::UnitResult>
   visit(const input::UnitContext &C) override;
-  bool merge(size_t Index, std::unique_ptr<input::UnitResult> R) override;
+  bool merge(size_t Index, input::UnitResult &R) override;
   uint64_t numDwarfFunctions() const { return NumFunctions; }
 
 private:

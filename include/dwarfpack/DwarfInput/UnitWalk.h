@@ -66,9 +66,10 @@ public:
   /// once (distinct units).
   virtual std::unique_ptr<UnitResult> visit(const UnitContext &C) = 0;
   /// Takes a unit's result; called on the walking thread, in unit order.
-  /// False drops the unit, and the warnings its visit reported with it (a
-  /// unit another input already brought).
-  virtual bool merge(size_t Index, std::unique_ptr<UnitResult> R) = 0;
+  /// The visitor moves out what it keeps; the walk frees the rest on the
+  /// thread that made it. False drops the unit, and the warnings its visit
+  /// reported with it (a unit another input already brought).
+  virtual bool merge(size_t Index, UnitResult &R) = 0;
 };
 
 /// A unit to walk: one of File's units.

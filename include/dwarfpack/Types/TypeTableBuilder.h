@@ -29,7 +29,7 @@ public:
 
   std::unique_ptr<input::UnitResult>
   visit(const input::UnitContext &C) override;
-  bool merge(size_t Index, std::unique_ptr<input::UnitResult> R) override;
+  bool merge(size_t Index, input::UnitResult &R) override;
 
   /// After the walk: converts the supplementary file's partial units the
   /// walked units import, then deduplicates and finishes the table.
