@@ -5,7 +5,9 @@
 // each merged unit's pages of a file mapping back to the kernel, so that
 // the resident set holds the models being built, not the whole section.
 // Objects opened from bytes in memory say whether those bytes are a file
-// mapping; only then may pages be released.
+// mapping; only then may pages be released. What a merge leaves of a
+// unit's results is freed by the thread that made them (a free on another
+// thread contends for the maker's malloc arena).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +23,10 @@
 #include "gtest/gtest.h"
 
 #include <atomic>
+#include <chrono>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 using namespace llvm;
 using namespace dwarfpack;
@@ -146,6 +150,53 @@ TEST(ReleasePages, WalkReleasesUnitsOfAFileMapping) {
   // Usually 4 KiB stay; a page touched again after its release brings back
   // its fault-around block (64 KiB) now and then.
   EXPECT_LT(Released, Kept / 3) << "kept " << Kept;
+}
+
+/// Results that check, when freed, that the thread that made them frees
+/// them.
+class Maker : public UnitVisitor {
+public:
+  struct Made : UnitResult {
+    Made(Maker &V) : V(V), By(std::this_thread::get_id()) {}
+    ~Made() override {
+      (By == std::this_thread::get_id() ? V.FreedByMaker : V.FreedElsewhere)++;
+    }
+    Maker &V;
+    std::thread::id By;
+  };
+  std::unique_ptr<UnitResult> visit(const UnitContext &) override {
+    // Slow enough that the workers make most units.
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    return std::make_unique<Made>(*this);
+  }
+  bool merge(size_t, UnitResult &R) override {
+    MadeByWorkers += static_cast<Made &>(R).By != std::this_thread::get_id();
+    return true;
+  }
+  std::atomic<unsigned> FreedByMaker{0}, FreedElsewhere{0};
+  unsigned MadeByWorkers = 0;
+};
+
+TEST(UnitWalk, ResultsAreFreedByTheThreadThatMadeThem) {
+  SmallString<128> Path;
+  std::unique_ptr<MemoryBuffer> Buf = mapObject(manyUnits(64, 8), Path);
+  ASSERT_TRUE(Buf);
+  WarningLog Log;
+  auto Obj = InputObject::open(MemoryBufferRef(*Buf), Log, OpenOptions());
+  ASSERT_TRUE(bool(Obj)) << toString(Obj.takeError());
+  Maker V;
+  std::vector<WalkItem> Items = compileUnits(**Obj);
+  WalkOptions W;
+  W.Threads = 4;
+  UnitVisitor *Visitors[] = {&V};
+  EXPECT_FALSE(bool(walkUnits(**Obj, Items, Visitors, W, Log)));
+  sys::fs::remove(Path);
+  EXPECT_GT(V.MadeByWorkers, 0u);
+  // A worker frees what it left when it takes its next unit; what is left
+  // when the walk ends the walking thread frees, at most a window's worth.
+  EXPECT_EQ(V.FreedByMaker + V.FreedElsewhere, 64u);
+  EXPECT_LE(V.FreedElsewhere, 16u);
+  EXPECT_GE(V.FreedByMaker, 64u - 16u);
 }
 
 } // namespace
