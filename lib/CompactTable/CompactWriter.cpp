@@ -494,22 +494,49 @@ struct Writer {
   static constexpr int MinBase = -16;
   static constexpr int MaxLine = 64;
 
-  /// Codes every function's rows under the current window and counts
-  /// their deltas, in chunks on worker threads; the error of the first
-  /// function in order is reported.
-  Error countDeltas(DeltaCounts &Deltas) const {
+  /// The rows of a chunk of functions as encodeLines() writes them under
+  /// one window, concatenated, with the end of each function's.
+  struct CodedRows {
+    std::string Bytes;
+    std::vector<uint32_t> Ends;
+    StringRef of(size_t K) const {
+      const uint32_t Begin = K ? Ends[K - 1] : 0;
+      return StringRef(Bytes).slice(Begin, Ends[K]);
+    }
+  };
+  /// Every chunk's rows under the window countDeltas() tried: the records
+  /// take them as they are when the window chosen is that one (it is for
+  /// the kernel and SQLite), instead of coding the rows again.
+  std::vector<CodedRows> TriedRows;
+  int TriedBase = 0;
+  unsigned TriedRange = 0;
+
+  /// Codes every function's rows under the current window, counts their
+  /// deltas and keeps their bytes (TriedRows), in chunks on worker
+  /// threads; the error of the first function in order is reported.
+  Error countDeltas(DeltaCounts &Deltas) {
     const size_t N = M.functions().size();
     const size_t NumChunks = (N + ChunkSize - 1) / ChunkSize;
     std::vector<DeltaCounts> Counts(NumChunks);
     std::vector<std::string> Problems(NumChunks);
+    TriedRows.assign(NumChunks, CodedRows());
+    TriedBase = LineBase;
+    TriedRange = LineRange;
     auto Work = [&](size_t C) {
       std::vector<RowCode> Codes;
+      CodedRows &Coded = TriedRows[C];
       for (size_t I = C * ChunkSize; I < std::min(N, (C + 1) * ChunkSize);
            ++I) {
-        if (Error E = computeRowsOf(I, Codes)) {
+        Error E = computeRowsOf(I, Codes);
+        if (!E && !rows(I).empty())
+          E = encodeLines(M.functions()[I], rows(I), Codes, Coded.Bytes);
+        if (!E && Coded.Bytes.size() > UINT32_MAX)
+          E = makeError("line rows beyond 4 GiB");
+        if (E) {
           Problems[C] = toString(std::move(E));
           return;
         }
+        Coded.Ends.push_back(Coded.Bytes.size());
         for (const RowCode &R : Codes)
           if (R.AddrDelta <= 255 && R.LineDelta >= MinBase &&
               R.LineDelta < MaxLine)
@@ -801,11 +828,12 @@ struct Writer {
             R.CallDiscriminator == 0 && !R.LowPC);
   }
 
-  /// Appends function I's record, its rows coded as Codes, to Out and
-  /// counts it in Stats. Reads the writer's state only: records are
-  /// encoded on several threads.
-  Error encodeRecord(size_t I, ArrayRef<RowCode> Codes, std::string &Out,
-                     WriteStats &Stats) const {
+  /// Appends function I's record, its rows coded as Codes (or, when
+  /// Coded is not empty, already encoded as Coded), to Out and counts it in
+  /// Stats. Reads the writer's state only: records are encoded on several
+  /// threads.
+  Error encodeRecord(size_t I, ArrayRef<RowCode> Codes, StringRef Coded,
+                     std::string &Out, WriteStats &Stats) const {
     const FunctionEntry &F = M.functions()[I];
     ArrayRef<LineEntry> Lines = rows(I);
     const size_t Start = Out.size();
@@ -844,9 +872,11 @@ struct Writer {
         Out += Bits;
         Stats.ColumnBytes += Out.size() - Before - ulebSize(Lines.size());
       }
-      std::string Rows;
-      if (Error E = encodeLines(F, Lines, Codes, Rows))
-        return E;
+      std::string Encoded;
+      if (Coded.empty())
+        if (Error E = encodeLines(F, Lines, Codes, Encoded))
+          return E;
+      StringRef Rows = Coded.empty() ? StringRef(Encoded) : Coded;
       // With an inline tree after the rows, their size lets a lookup stop
       // decoding rows at its address and jump to the tree.
       if (F.Inline)
@@ -884,11 +914,18 @@ struct Writer {
     RecordChunk C;
     C.Sizes.reserve(End - Begin);
     std::vector<RowCode> Codes;
+    const CodedRows *Tried = LineBase == TriedBase && LineRange == TriedRange &&
+                                     Begin / ChunkSize < TriedRows.size()
+                                 ? &TriedRows[Begin / ChunkSize]
+                                 : nullptr;
     for (size_t I = Begin; I < End; ++I) {
       size_t Before = C.Bytes.size();
-      Error E = computeRowsOf(I, Codes);
+      StringRef Coded = Tried ? Tried->of(I - Begin) : StringRef();
+      Error E = Error::success();
+      if (Coded.empty())
+        E = computeRowsOf(I, Codes);
       if (!E)
-        E = encodeRecord(I, Codes, C.Bytes, C.Stats);
+        E = encodeRecord(I, Codes, Coded, C.Bytes, C.Stats);
       if (E) {
         C.Problem = toString(std::move(E));
         break;
@@ -959,6 +996,8 @@ struct Writer {
     };
     auto Append = [&](size_t C) -> Error {
       RecordChunk Done = std::move(Chunks[C]); // freed once appended
+      if (C < TriedRows.size())
+        TriedRows[C] = CodedRows();
       return appendChunk(C * ChunkSize, Done, Base, Out);
     };
     return runInOrder(NumChunks, Opts.Threads, /*WindowPerThread=*/4, Work,
@@ -1122,6 +1161,8 @@ struct Writer {
     if (Error E = countDeltas(Deltas))
       return std::move(E);
     chooseLineParams(Deltas);
+    if (LineBase != TriedBase || LineRange != TriedRange)
+      TriedRows = std::vector<CodedRows>();
     chooseColumnCode();
     Expected<NameList> Names = buildNames();
     if (!Names)

@@ -229,6 +229,48 @@ TEST(CompactTable, SameAnswersAsGsym) {
     expectSameAnswers(M, 0xf00, End + 0x20, Shift);
 }
 
+/// Rows that step by 19 bytes and 4 lines back, by 1 byte and 8 lines on,
+/// and by 1 byte on the same line: only the special-opcode window of line
+/// deltas -4 to 8 codes all three in one byte, and it is the window the
+/// writer tries first. The records then take the rows as that trial coded
+/// them, where other windows code them again: either way, lookups answer as
+/// GSYM's (more than a chunk of 1,024 functions, with details and without).
+TEST(CompactTable, RowsCodedUnderTheTriedWindow) {
+  FunctionModel M;
+  M.BaseAddress = 0x1000;
+  FileId Files[] = {M.addFile("/src", "a.c"), M.addFile("/src", "b.h")};
+  uint64_t Addr = 0x1000;
+  for (int I = 0; I < 1100; ++I) {
+    FunctionEntry F;
+    F.Name = M.saveString("f" + std::to_string(I));
+    uint64_t A = Addr;
+    uint32_t Line = 100 + I;
+    for (int R = 0; R < 6; ++R) {
+      LineEntry Row{A, Files[R == 4 && I % 3 == 0], Line};
+      Row.Column = uint16_t(R);
+      F.Lines.push_back(Row);
+      A += R % 3 == 0 ? 19 : 1;
+      Line = R % 3 == 0 ? Line - 4 : R % 3 == 1 ? Line + 8 : Line;
+    }
+    F.Range = {Addr, A + 2};
+    Addr = A + 2;
+    M.addFunction(std::move(F));
+  }
+  WarningLog Log;
+  M.finalize(Log);
+  for (bool Details : {true, false}) {
+    compact::WriteOptions WO;
+    WO.Details = Details;
+    Expected<std::string> C = compact::encodeCompact(M, nullptr, WO);
+    ASSERT_TRUE(bool(C)) << toString(C.takeError());
+    auto CR = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
+    ASSERT_TRUE(bool(CR)) << toString(CR.takeError());
+    EXPECT_EQ((*CR)->header().LineBase, -4);
+    EXPECT_EQ((*CR)->header().LineRange, 13u);
+    expectSameAnswers(M, 0x1000, Addr + 4, 4, Details);
+  }
+}
+
 /// The frames llvm-symbolizer prints at Address, from the model itself
 /// (what a table with details must answer), described as describeAll does.
 std::string modelFrames(const FunctionModel &M, uint64_t Address) {
