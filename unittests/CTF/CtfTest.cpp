@@ -4,6 +4,7 @@
 #include "dwarfpack/CTF/CtfWriter.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Types/ElfSymbols.h"
+#include "dwarfpack/Types/TypeHash.h"
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/raw_ostream.h"
@@ -282,6 +283,62 @@ TEST(TypeMerger, SameTypeInTwoUnitsOnce) {
                 ref(TypeKind::Pointer, 2)}));
   TypeTable T = M.finish(nullptr, nullptr);
   EXPECT_EQ(T.Types.size(), 4u); // void, int, struct node, pointer
+}
+
+/// hashUnitTypes() takes shortcuts (the types of each round in compact
+/// arrays, the terms of references to fixed types summed once, what mix()
+/// adds for a type computed once); every hash must still be what the plain
+/// definition gives: a type outside any cycle whose tree is shallower than
+/// the 48 rounds has its full recursive hash, and the others get 48 rounds
+/// of neighbour hashing from their shallow hashes, fixed neighbours at
+/// their full hash. Here: a cycle, types that reach it (one that no type
+/// refers to), and a chain of pointers deeper than the rounds.
+TEST(TypeHash, ShortcutsGiveThePlainDefinition) {
+  std::vector<Type> Ts = {
+      integer("int", 4, IntSigned),                              // 1
+      aggregate(TypeKind::Struct, "node", 16, {{"next", 3, 0}}), // 2
+      ref(TypeKind::Pointer, 2),                                 // 3
+      ref(TypeKind::Const, 3),                                   // 4
+      aggregate(TypeKind::Struct, "holder", 8, {{"p", 4, 0}, {"n", 1, 32}}),
+      ref(TypeKind::Typedef, 5, "holder_t"), // 6
+  };
+  for (int I = 0; I < 60; ++I) // 7..66: pointer to pointer ... to int
+    Ts.push_back(ref(TypeKind::Pointer, I ? 6 + I : 1));
+  UnitTypes U = unit(Ts);
+  const size_t N = U.Types.size();
+  auto Refs = [&](size_t I) {
+    std::vector<TypeId> R;
+    U.Types[I].forEachRef([&](TypeId C) { R.push_back(C); });
+    return R;
+  };
+  auto Combine = [&](size_t I, const std::vector<uint64_t> &From) {
+    uint64_t Sum = 0, Pos = 0;
+    for (TypeId C : Refs(I)) {
+      Pos += 0x9e3779b97f4a7c15ULL;
+      uint64_t T = (From[C] ^ Pos) * 0xff51afd7ed558ccdULL;
+      Sum += T ^ (T >> 29);
+    }
+    return mix(shallowHash(U.Types[I]), Sum);
+  };
+  // Heights in this unit: types 1 and 7..66 form the only acyclic chain.
+  std::vector<bool> Fixed(N, false);
+  Fixed[1] = true;
+  for (size_t I = 7; I < N; ++I)
+    Fixed[I] = I - 6 < 48; // type 6 + k is k pointers above int
+  std::vector<uint64_t> Full(N), Cur(N), Next(N);
+  Full[1] = shallowHash(U.Types[1]);
+  for (size_t I = 7; I < N; ++I)
+    Full[I] = Combine(I, Full);
+  for (size_t I = 0; I < N; ++I)
+    Cur[I] = Fixed[I] ? Full[I] : shallowHash(U.Types[I]);
+  for (int Round = 0; Round < 48; ++Round) {
+    for (size_t I = 0; I < N; ++I)
+      Next[I] = Fixed[I] || Refs(I).empty() ? Cur[I] : Combine(I, Cur);
+    std::swap(Cur, Next);
+  }
+  ASSERT_EQ(U.Hashes.size(), N);
+  for (size_t I = 1; I < N; ++I)
+    EXPECT_EQ(U.Hashes[I], Cur[I]) << "type " << I;
 }
 
 /// Each name of Cases maps to its expected symbol name under F.
