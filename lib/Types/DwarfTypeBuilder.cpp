@@ -1123,7 +1123,8 @@ void hashUnitTypes(UnitTypes &UT) {
       uint64_t T = (Cur[C] ^ Pos) * 0xff51afd7ed558ccdULL;
       Sum += T ^ (T >> 29);
     }
-    ISum[K] = Sum;
+    // With what mix() adds for the type, which no round changes.
+    ISum[K] = Sum + mixAddend(IH0[K]);
   }
   IBegin[NI] = ITarget.size();
   for (unsigned R = 0; R + 1 < HashRounds; ++R) {
@@ -1133,7 +1134,7 @@ void hashUnitTypes(UnitTypes &UT) {
         uint64_t T = (ICur[ITarget[E]] ^ IPos[E]) * 0xff51afd7ed558ccdULL;
         Sum += T ^ (T >> 29);
       }
-      INext[K] = mix(IH0[K], Sum);
+      INext[K] = mixSum(IH0[K], Sum); // mix(IH0[K], the terms' sum)
     }
     std::swap(ICur, INext);
   }
