@@ -667,6 +667,56 @@ TEST(TypeMerger, DifferenceBeyondTheHashDepthIsKept) {
   }
 }
 
+/// struct head { 60 pointers -> struct leaf { INT x; struct head *back; } }:
+/// a cycle, so the head's hash looks 48 references deep and misses the
+/// leaf's integer. Two units that differ only there propose the second
+/// unit's head and upper pointers as the first's; verification rejects the
+/// leaf, and the rejection climbs the chain one type at a time, within a
+/// round when the types come leaf first and from round to round when they
+/// come head first. Variables a and b must reach their own leaf.
+TEST(TypeMerger, RejectionsClimbACycle) {
+  const unsigned Depth = 60;
+  auto Unit = [&](llvm::StringRef Int, uint64_t Size, bool HeadFirst) {
+    // Ids: head, pointers 1..Depth (pointer k refers to k+1, the last to
+    // the leaf), leaf, the integer, the head's pointer; head first or the
+    // reverse.
+    const TypeId N = Depth + 4;
+    auto Id = [&](TypeId I) { return HeadFirst ? I + 1 : N - I; };
+    std::vector<Type> Ts(N);
+    Ts[Id(0) - 1] = aggregate(TypeKind::Struct, "head", 8, {{"p", Id(1), 0}});
+    for (TypeId K = 1; K <= Depth; ++K)
+      Ts[Id(K) - 1] = ref(TypeKind::Pointer, Id(K + 1));
+    Ts[Id(Depth + 1) - 1] =
+        aggregate(TypeKind::Struct, "leaf", 16,
+                  {{"x", Id(Depth + 2), 0}, {"back", Id(Depth + 3), 64}});
+    Ts[Id(Depth + 2) - 1] = integer(Int, Size, IntSigned);
+    Ts[Id(Depth + 3) - 1] = ref(TypeKind::Pointer, Id(0));
+    UnitTypes U = unit(std::move(Ts));
+    U.Variables.push_back({Int == "int" ? "a" : "b", Id(0)});
+    return U;
+  };
+  for (bool HeadFirst : {true, false}) {
+    TypeMerger M;
+    M.add(Unit("int", 4, HeadFirst));
+    M.add(Unit("long", 8, HeadFirst));
+    TypeTable T = M.finish(nullptr, nullptr);
+    ASSERT_EQ(T.Variables.size(), 2u);
+    for (const Symbol &V : T.Variables) {
+      const Type &Head = T.Types[V.Type];
+      ASSERT_EQ(Head.Kind, TypeKind::Struct);
+      TypeId Id = Head.Members[0].Type;
+      unsigned Steps = 0;
+      while (T.Types[Id].Kind == TypeKind::Pointer && Steps++ < 100)
+        Id = T.Types[Id].Ref;
+      EXPECT_EQ(Steps, Depth);
+      ASSERT_EQ(T.Types[Id].Name, "leaf");
+      const Type &X = T.Types[T.Types[Id].Members[0].Type];
+      EXPECT_EQ(X.Name, V.Name == "a" ? "int" : "long")
+          << V.Name.str() << (HeadFirst ? ", head first" : ", leaf first");
+    }
+  }
+}
+
 TEST(TypeMerger, ForwardResolutionMergesLongChainsOnly) {
   // Three chains of 30 pointers: to struct leaf { int x; }, to a forward of
   // leaf (resolved to that definition) and to struct leaf2 { long x; }. The
