@@ -47,8 +47,8 @@ struct Slot {
 /// What the merges left of units other threads made, until those threads
 /// free it. A block freed by a thread other than the one that allocated
 /// it goes back to that thread's malloc arena under the arena's lock,
-/// which the allocating thread is busy taking itself: on vmlinux the
-/// contention cost ctf a tenth of its time in futex calls.
+/// which the allocating thread is busy taking itself: on vmlinux, `pack`
+/// spent about 4 % of its CPU in malloc's futex waits and wake-ups.
 class SpentUnits {
 public:
   void give(std::thread::id Maker, Made &&M) {
