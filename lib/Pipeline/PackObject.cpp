@@ -68,7 +68,7 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
     Visitors.push_back(Functions.get());
   }
   if (Opts.Types && R->HasDwarf) {
-    Types = std::make_unique<types::TypeTableBuilder>(Obj, Log);
+    Types = std::make_unique<types::TypeTableBuilder>(Obj, Log, Threads);
     Visitors.push_back(Types.get());
   }
   // The symbol tables' functions, and the symbol table order the dict

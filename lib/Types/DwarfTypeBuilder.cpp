@@ -220,8 +220,9 @@ size_t numChildren(const Die &D) {
 class UnitConverter {
 public:
   UnitConverter(const input::Unit &U, WarningLog &Log,
-                const TypeUnitIndex *Sigs, const StringSet<> *Declared)
-      : U(U), Log(Log), Sigs(Sigs), Declared(Declared),
+                const TypeUnitIndex *Sigs,
+                function_ref<const StringSet<> *()> DeclaredNames)
+      : U(U), Log(Log), Sigs(Sigs), DeclaredNames(DeclaredNames),
         Slots(U, converterSlots()) {
     IndexMemo.assign(U.numDies(), NoMemo);
     // About one type for four DIEs in C units.
@@ -235,7 +236,10 @@ private:
   const input::Unit &U;
   WarningLog &Log;
   const TypeUnitIndex *Sigs;
-  const StringSet<> *Declared;
+  /// Asked for by collectSymbols(), after the types (see
+  /// TypeTableBuilder).
+  function_ref<const StringSet<> *()> DeclaredNames;
+  const StringSet<> *Declared = nullptr;
   UnitTypes Out;
   /// The converter's attributes in U's abbreviations, and in those of the
   /// other units its references lead to.
@@ -969,6 +973,7 @@ UnitTypes UnitConverter::run() {
       break;
     }
   }
+  Declared = DeclaredNames();
   collectSymbols(CUDie);
   return std::move(Out);
 }
@@ -1212,10 +1217,16 @@ void finishUnit(UnitTypes &UT, WarningLog &Log) {
 
 UnitTypes convertCompileUnit(const input::Unit &U, WarningLog &Log,
                              const TypeUnitIndex *Sigs,
-                             const StringSet<> *Declared) {
+                             function_ref<const StringSet<> *()> Declared) {
   UnitTypes UT = UnitConverter(U, Log, Sigs, Declared).run();
   finishUnit(UT, Log);
   return UT;
+}
+
+UnitTypes convertCompileUnit(const input::Unit &U, WarningLog &Log,
+                             const TypeUnitIndex *Sigs,
+                             const StringSet<> *Declared) {
+  return convertCompileUnit(U, Log, Sigs, [Declared] { return Declared; });
 }
 
 // ---------------------------------------------------------------------------

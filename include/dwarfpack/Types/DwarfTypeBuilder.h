@@ -82,6 +82,12 @@ private:
 UnitTypes convertCompileUnit(const input::Unit &U, WarningLog &Log,
                              const TypeUnitIndex *Sigs = nullptr,
                              const llvm::StringSet<> *Declared = nullptr);
+/// The same, the names asked for only once the unit's types are converted
+/// (the set may still be being read from the symbol table).
+UnitTypes
+convertCompileUnit(const input::Unit &U, WarningLog &Log,
+                   const TypeUnitIndex *Sigs,
+                   llvm::function_ref<const llvm::StringSet<> *()> Declared);
 
 /// Fills UT.Hashes (done by convertCompileUnit; for units built otherwise).
 void hashUnitTypes(UnitTypes &UT);

@@ -16,6 +16,7 @@
 #include "dwarfpack/DwarfInput/UnitWalk.h"
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
+#include <future>
 #include <set>
 
 namespace dwarfpack {
@@ -24,7 +25,10 @@ namespace types {
 class TypeTableBuilder : public input::UnitVisitor {
 public:
   /// Obj must outlive the builder and its table (names point into it).
-  TypeTableBuilder(const input::InputObject &Obj, WarningLog &Log);
+  /// With Threads > 1, the ELF symbols are read on a thread of their own,
+  /// beside the first units' types.
+  TypeTableBuilder(const input::InputObject &Obj, WarningLog &Log,
+                   unsigned Threads = 1);
   ~TypeTableBuilder() override;
 
   std::unique_ptr<input::UnitResult>
@@ -38,7 +42,9 @@ public:
 private:
   const input::InputObject &Obj;
   TypeUnitIndex Sigs;
-  ElfSymbolNames Names;
+  /// The object's ELF symbols: a unit's extern declarations are kept for
+  /// the data objects among them, and finish() ties the table to them.
+  std::shared_future<ElfSymbolNames> Names;
   TypeMerger Merger;
   BuildResult Result;
   /// Offsets of the supplementary file's units the units import.
