@@ -18,20 +18,21 @@
 namespace dwarfpack {
 namespace types {
 
-/// 64-bit multiply-xorshift combiner (deterministic across runs and hosts).
-/// Inline: the neighbour-hashing rounds call it hundreds of millions of
-/// times on a kernel.
-/// What mix(H, V) adds to V: for a fixed H, computed once.
+/// What mix(H, V) adds to V, which depends on H alone: the neighbour-hashing
+/// rounds compute it once per type.
 inline uint64_t mixAddend(uint64_t H) {
   return 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2);
 }
-/// mix(H, V) given mixAddend(H) + V.
+/// mix(H, V), given mixAddend(H) + V.
 inline uint64_t mixSum(uint64_t H, uint64_t AddendPlusV) {
   H ^= AddendPlusV;
   H *= 0xff51afd7ed558ccdULL;
   H ^= H >> 33;
   return H;
 }
+/// 64-bit multiply-xorshift combiner (deterministic across runs and hosts).
+/// Inline: the neighbour-hashing rounds call it hundreds of millions of
+/// times on a kernel.
 inline uint64_t mix(uint64_t H, uint64_t V) {
   return mixSum(H, V + mixAddend(H));
 }
