@@ -1251,16 +1251,7 @@ Error CompactReader::getFilePath(uint32_t Id, std::string &Out) const {
   if (Id <= FileParts.size()) {
     // Both parts were expanded at open; only the join is left.
     auto [Dir, Base] = FileParts[Id - 1];
-    StringRef D = cachedPath(Dir), B = cachedPath(Base);
-    if (!D.empty() && !B.empty() && D.back() != '/' && B[0] != '/' &&
-        D.find('\\') == StringRef::npos) {
-      Out.reserve(D.size() + 1 + B.size());
-      Out.append(D.data(), D.size());
-      Out.push_back('/');
-      Out.append(B.data(), B.size());
-      return Error::success();
-    }
-    Out = gsym::joinPath(D, B);
+    joinInto(cachedPath(Dir), cachedPath(Base), Out);
     return Error::success();
   }
   uint32_t Dir, Base;
