@@ -393,8 +393,10 @@ void InputObject::releaseSectionPrefix(Sec S, uint64_t Size) const {
       std::max((uintptr_t(Data.data()) + Done) & ~(FaultAround - 1),
                uintptr_t(Data.data()) & ~(Page - 1));
   uintptr_t End = uintptr_t(Data.data() + Size) & ~(Page - 1);
-  if (End > Begin)
+  if (End > Begin) {
     madvise(reinterpret_cast<void *>(Begin), End - Begin, MADV_DONTNEED);
+    ++Releases;
+  }
   Done = std::max<uint64_t>(Done, Size);
 }
 

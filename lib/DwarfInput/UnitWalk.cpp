@@ -151,6 +151,11 @@ Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
   };
 
   size_t Done = 0;
+  uint64_t MergedTo = 0, ReleasedTo = 0;
+  auto Release = [&] {
+    Obj.releaseSectionPrefix(Sec::Info, MergedTo);
+    ReleasedTo = MergedTo;
+  };
   auto Merge = [&](size_t I) -> Error {
     Slot &Sl = Slots[I];
     if (Sl.Fatal)
@@ -167,14 +172,19 @@ Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
       Spent.give(Sl.Maker, std::move(S));
     const WalkItem &Item = Items[I];
     if (Opts.ReleasePages && Item.File == &Obj.dwarf() &&
-        !Item.Header->InTypesSection)
-      Obj.releaseSectionPrefix(Sec::Info, Item.Header->end());
+        !Item.Header->InTypesSection) {
+      MergedTo = std::max(MergedTo, Item.Header->end());
+      if (MergedTo - ReleasedTo >= Opts.ReleaseStep)
+        Release();
+    }
     if (Opts.Progress)
       Opts.Progress(++Done, Items.size());
     return Error::success();
   };
   Error Fatal = runInOrder(Items.size(), Opts.Threads, /*WindowPerThread=*/4,
                            Convert, Merge);
+  if (MergedTo > ReleasedTo)
+    Release();
   // The units after the first unusable one are not merged.
   for (Slot &S : Slots)
     consumeError(std::move(S.Fatal));

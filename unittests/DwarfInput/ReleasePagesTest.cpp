@@ -113,19 +113,24 @@ public:
   std::atomic<unsigned> Touched{0};
 };
 
-uint64_t residentAfterWalk(bool FileMapping) {
+struct AfterWalk {
+  uint64_t ResidentKiB = 0;
+  unsigned Releases = 0;
+};
+
+AfterWalk walkMapped(bool FileMapping, uint64_t ReleaseStep) {
   SmallString<128> Path;
   std::unique_ptr<MemoryBuffer> Buf = mapObject(manyUnits(160, 2000), Path);
   EXPECT_TRUE(Buf);
   if (!Buf)
-    return 0;
+    return {};
   EXPECT_EQ(Buf->getBufferKind(), MemoryBuffer::MemoryBuffer_MMap);
   WarningLog Log;
   OpenOptions Opts;
   Opts.BufferIsFileMapping = FileMapping;
   auto Obj = InputObject::open(MemoryBufferRef(*Buf), Log, Opts);
   EXPECT_TRUE(bool(Obj)) << toString(Obj.takeError());
-  uint64_t KiB = 0;
+  AfterWalk After;
   if (Obj) {
     EXPECT_EQ((*Obj)->isFileMapping(), FileMapping);
     Toucher V;
@@ -133,13 +138,19 @@ uint64_t residentAfterWalk(bool FileMapping) {
     EXPECT_EQ(Items.size(), 160u);
     WalkOptions W;
     W.Threads = 2;
+    W.ReleaseStep = ReleaseStep;
     UnitVisitor *Visitors[] = {&V};
     EXPECT_FALSE(bool(walkUnits(**Obj, Items, Visitors, W, Log)));
     EXPECT_EQ(V.Touched, 160u);
-    KiB = residentKiB(Buf->getBufferStart());
+    After.ResidentKiB = residentKiB(Buf->getBufferStart());
+    After.Releases = (*Obj)->pageReleases();
   }
   sys::fs::remove(Path);
-  return KiB;
+  return After;
+}
+
+uint64_t residentAfterWalk(bool FileMapping) {
+  return walkMapped(FileMapping, WalkOptions().ReleaseStep).ResidentKiB;
 }
 
 TEST(ReleasePages, WalkReleasesUnitsOfAFileMapping) {
@@ -150,6 +161,21 @@ TEST(ReleasePages, WalkReleasesUnitsOfAFileMapping) {
   // Usually 4 KiB stay; a page touched again after its release brings back
   // its fault-around block (64 KiB) now and then.
   EXPECT_LT(Released, Kept / 3) << "kept " << Kept;
+}
+
+TEST(ReleasePages, ReleasesAreFewAndTheLastOneComesAtTheEnd) {
+  // Each release interrupts the other cores running the walk, so releases
+  // come a step of merged bytes apart, and once more at the end. 320 KB in
+  // 64 KiB steps: about 5 releases, not one per unit (160).
+  AfterWalk Stepped = walkMapped(/*FileMapping=*/true, 64 << 10);
+  EXPECT_GE(Stepped.Releases, 4u);
+  EXPECT_LE(Stepped.Releases, 6u);
+  EXPECT_LT(Stepped.ResidentKiB, 100u);
+  // The default step is larger than the section: one release, at the end.
+  AfterWalk Once = walkMapped(/*FileMapping=*/true, WalkOptions().ReleaseStep);
+  EXPECT_EQ(Once.Releases, 1u);
+  EXPECT_LT(Once.ResidentKiB, 100u);
+  EXPECT_EQ(walkMapped(/*FileMapping=*/false, 64 << 10).Releases, 0u);
 }
 
 /// Results that check, when freed, that the thread that made them frees

@@ -116,6 +116,10 @@ public:
   /// they lie in the file mapping (never a decompressed or relocated copy);
   /// called with increasing sizes as a walk proceeds.
   void releaseSectionPrefix(Sec S, uint64_t Size) const;
+  /// How many times releaseSectionPrefix handed pages back.
+  unsigned pageReleases() const {
+    return Debug ? Debug->pageReleases() : Releases;
+  }
 
 private:
   InputObject();
@@ -154,6 +158,7 @@ private:
   std::unique_ptr<SplitUnits> Splits;
   std::unique_ptr<InputObject> Debug;
   mutable std::vector<uint64_t> Released; ///< Per section, bytes released.
+  mutable unsigned Releases = 0;
 };
 
 /// The full units of skeleton units: found in the input's .dwp package,

@@ -91,6 +91,10 @@ struct WalkOptions {
   /// compileUnits(): walkUnits still releases pages only of the input's
   /// own .debug_info.
   bool ReleasePages = true;
+  /// Pages are released once the units merged since the last release span
+  /// this many bytes, and at the end: each release makes the kernel
+  /// interrupt every other core that runs the process to flush its TLB.
+  uint64_t ReleaseStep = 4 << 20;
   /// Report the unit headers of the object that could not be read
   /// (InputObject::unitProblems) with the walk's warnings: once per object
   /// (a second walk over other units leaves it off).
