@@ -20,6 +20,8 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
+#include <future>
+
 using namespace llvm;
 using namespace dwarfpack::ctfkernel;
 
@@ -137,12 +139,12 @@ struct AddressSide {
   }
   /// After the walk: the symbols' functions, finalize, the table's bytes.
   Expected<std::string> finish(const input::InputObject &Obj, TableFormat F,
-                               WarningLog &Log) {
+                               WarningLog &Log, unsigned Threads = 1) {
     readSymbolFunctions(Obj, Model);
     Model.finalize(Log);
     if (Model.functions().empty())
       return std::string();
-    Expected<std::string> Bytes = encodeTable(Model, F);
+    Expected<std::string> Bytes = encodeTable(Model, F, Threads);
     if (!Bytes)
       return createFileError(Obj.path(), Bytes.takeError());
     return Bytes;
@@ -248,6 +250,14 @@ Error packStandalone(const KernelObjects &In, const KernelPackOptions &O,
       });
 }
 
+/// A built-in object's address table, finished on a thread of its own.
+struct PendingTable {
+  const KernelObject *In = nullptr;
+  AddressSide Addresses;
+  WarningLog Log;
+  std::future<Expected<std::string>> Bytes;
+};
+
 /// One module's types from one or more inputs.
 struct ModuleBuild {
   types::TypeMerger Merger;
@@ -266,8 +276,27 @@ Error addBuiltIn(const KernelObjects &In, const KernelPackOptions &O,
   std::vector<std::unique_ptr<input::InputObject>> KeepOpen;
   types::BuildOptions BOpts;
   BOpts.NumThreads = O.NumThreads;
+  // The last object's address table (vmlinux's) is finished beside the
+  // modules' type tables, which wait for nothing else; an earlier object's
+  // is taken, with its warnings, before the next object is opened, so the
+  // warnings keep their order. (Declared after KeepOpen: on an early
+  // return it is waited for before the objects close.)
+  std::unique_ptr<PendingTable> Pending;
+  auto TakePending = [&]() -> Error {
+    if (!Pending)
+      return Error::success();
+    std::unique_ptr<PendingTable> P = std::move(Pending);
+    Expected<std::string> T = P->Bytes.get();
+    Log.merge(P->Log);
+    if (!T)
+      return T.takeError();
+    addTable(sys::path::stem(P->In->Path), P->In->Path, std::move(*T), O, R);
+    return Error::success();
+  };
   for (const std::vector<KernelObject> *List : {&In.BuiltinObjs, &In.CoreObjs})
     for (const KernelObject &I : *List) {
+      if (Error E = TakePending())
+        return E;
       Expected<std::unique_ptr<input::InputObject>> Obj = openObject(I, Log);
       if (!Obj)
         return Obj.takeError();
@@ -288,22 +317,27 @@ Error addBuiltIn(const KernelObjects &In, const KernelPackOptions &O,
         ++B.Units;
         return {&B.Merger};
       };
-      AddressSide Addresses;
+      auto Table = std::make_unique<PendingTable>();
       SmallVector<input::UnitVisitor *, 1> More;
       if (O.AddressTables) {
-        if (Error E = Addresses.start(**Obj, Log))
+        if (Error E = Table->Addresses.start(**Obj, Log))
           return E;
-        More.push_back(Addresses.Visitor.get());
+        More.push_back(Table->Addresses.Visitor.get());
       }
       Expected<GroupedStats> GS =
           convertUnitsInto(**Obj, BOpts, Classify, &Syms.Objects, Log, More);
       if (!GS)
         return createFileError(I.Path, GS.takeError());
       if (O.AddressTables) {
-        Expected<std::string> T = Addresses.finish(**Obj, O.Format, Log);
-        if (!T)
-          return T.takeError();
-        addTable(sys::path::stem(I.Path), I.Path, std::move(*T), O, R);
+        Table->In = &I;
+        PendingTable &P = *Table;
+        const input::InputObject &Object = **Obj;
+        P.Bytes = std::async(
+            O.NumThreads > 1 ? std::launch::async : std::launch::deferred,
+            [&P, &Object, &O] {
+              return P.Addresses.finish(Object, O.Format, P.Log, O.NumThreads);
+            });
+        Pending = std::move(Table);
       }
       for (const auto &M : Touched) {
         ModuleBuild &B = Builds[M.getKey().str()];
@@ -337,7 +371,7 @@ Error addBuiltIn(const KernelObjects &In, const KernelPackOptions &O,
     Repo.addModule(Name, T, hashTypeTable(T), isBlocklisted(In, Name));
     Builds.erase(Name);
   }
-  return Error::success();
+  return TakePending();
 }
 
 /// The repository's parent and children as dicts, in parallel (each into
