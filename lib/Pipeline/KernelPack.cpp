@@ -204,8 +204,12 @@ Error forEachLoadable(
   std::vector<Expected<std::unique_ptr<LoadedModule>>> Results;
   for (size_t I = 0; I < Loadable.size(); ++I)
     Results.push_back(nullptr);
+  // Modules differ in size by three orders of magnitude: while a big one
+  // is converted, the other threads go on with the small ones after it
+  // (with a window of 2, Debian's 1,121 modules kept two cores about 85 %
+  // busy); each done module holds its object until it is consumed.
   Error Failure = runInOrder(
-      Loadable.size(), std::max(1u, O.NumThreads), /*WindowPerThread=*/2,
+      Loadable.size(), std::max(1u, O.NumThreads), /*WindowPerThread=*/8,
       [&](size_t J) { Results[J] = loadModule(Loadable[J], O); },
       [&](size_t I) -> Error {
         Expected<std::unique_ptr<LoadedModule>> R = std::move(Results[I]);
