@@ -914,8 +914,8 @@ struct Writer {
     RecordChunk C;
     C.Sizes.reserve(End - Begin);
     std::vector<RowCode> Codes;
-    const CodedRows *Tried = LineBase == TriedBase && LineRange == TriedRange &&
-                                     Begin / ChunkSize < TriedRows.size()
+    // run() keeps the tried rows only when the window chosen is theirs.
+    const CodedRows *Tried = Begin / ChunkSize < TriedRows.size()
                                  ? &TriedRows[Begin / ChunkSize]
                                  : nullptr;
     for (size_t I = Begin; I < End; ++I) {

@@ -281,10 +281,10 @@ Error addBuiltIn(const KernelObjects &In, const KernelPackOptions &O,
   types::BuildOptions BOpts;
   BOpts.NumThreads = O.NumThreads;
   // The last object's address table (vmlinux's) is finished beside the
-  // modules' type tables, which wait for nothing else; an earlier object's
-  // is taken, with its warnings, before the next object is opened, so the
-  // warnings keep their order. (Declared after KeepOpen: on an early
-  // return it is waited for before the objects close.)
+  // built-in modules' type tables, which wait for nothing else; an earlier
+  // object's is taken, with its warnings, before the next object is opened, so
+  // the warnings keep their order. (Declared after KeepOpen: on an early return
+  // it is waited for before the objects close.)
   std::unique_ptr<PendingTable> Pending;
   auto TakePending = [&]() -> Error {
     if (!Pending)
