@@ -46,13 +46,17 @@ FileId FunctionModel::addFile(StringRef Dir, StringRef Base) {
   return Id;
 }
 
-FileId FunctionModel::addFilePath(StringRef Path) {
+std::pair<StringRef, StringRef> splitPath(StringRef Path) {
   size_t Slash = Path.rfind('/');
   if (Slash == StringRef::npos)
-    return addFile(StringRef(), Path);
-  // "/x" keeps "/" as its directory.
+    return {StringRef(), Path};
   StringRef Dir = Slash == 0 ? Path.take_front(1) : Path.take_front(Slash);
-  return addFile(Dir, Path.drop_front(Slash + 1));
+  return {Dir, Path.drop_front(Slash + 1)};
+}
+
+FileId FunctionModel::addFilePath(StringRef Path) {
+  auto [Dir, Base] = splitPath(Path);
+  return addFile(Dir, Base);
 }
 
 void FunctionModel::appendFunctions(std::vector<FunctionEntry> &&Fs) {

@@ -119,6 +119,18 @@ DieAttrs readAttrs(const Die &D) {
   return A;
 }
 
+/// The model file of file Index of a line table: its path split at the
+/// last '/', unless the table names the file by an absolute path, which
+/// stays whole (FileEntry). None when the table has no such file.
+std::optional<FileId> lineFile(FunctionModel &M, const LineTable &T,
+                               uint64_t Index, StringRef CompDir) {
+  std::string Path;
+  bool Whole = false;
+  if (!T.filePath(Index, CompDir, Path, &Whole))
+    return std::nullopt;
+  return Whole ? M.addFile(StringRef(), Path) : M.addFilePath(Path);
+}
+
 /// What a unit gives the model.
 struct UnitFunctions : UnitResult {
   std::vector<FunctionEntry> Functions;
@@ -229,10 +241,10 @@ private:
       return std::nullopt;
     if (Index > (1u << 24) || !LT->hasFile(Index))
       return std::nullopt;
-    std::string Path;
-    if (!LT->filePath(Index, CompDir, Path))
+    std::optional<FileId> Found = lineFile(M, *LT, Index, CompDir);
+    if (!Found)
       return std::nullopt;
-    FileId Id = M.addFilePath(Path);
+    FileId Id = *Found;
     if (Index >= FileCache.size())
       FileCache.resize(Index + 1, -1);
     FileCache[Index] = Id;
@@ -721,11 +733,11 @@ private:
         if (const char *S = Dir->cstr())
           T->second.CompDir = S;
     }
-    std::string Path;
     const LineTable *Other = T->second.Table.get();
-    if (Other && Other->hasFile(Index) &&
-        Other->filePath(Index, T->second.CompDir, Path))
-      It->second = M.addFilePath(Path);
+    if (Other && Other->hasFile(Index))
+      if (std::optional<FileId> Id =
+              lineFile(M, *Other, Index, T->second.CompDir))
+        It->second = *Id;
     return It->second;
   }
 

@@ -1770,6 +1770,8 @@ Error CompactReader::lookupViews(uint64_t Address, FrameViews &Out) const {
   for (size_t I = 0; I < N; ++I) {
     const FrameRef &F = Buf.frames()[I];
     FrameView &V = Out.Frames[I];
+    V.FileNameWhole = isWholePath(F.Dir, F.Base);
+    V.StartFileNameWhole = isWholePath(F.DeclDir, F.DeclBase);
     if (Joined) {
       V.FileName = joinedFile(F.File);
       V.StartFileName = joinedFile(F.DeclFile);

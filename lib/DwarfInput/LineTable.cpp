@@ -703,8 +703,8 @@ std::optional<StringRef> LineTable::string(const LineString &S) const {
   }
 }
 
-bool LineTable::filePath(uint64_t Index, StringRef CompDir,
-                         std::string &Out) const {
+bool LineTable::filePath(uint64_t Index, StringRef CompDir, std::string &Out,
+                         bool *NameIsAbsolute) const {
   if (!hasFile(Index))
     return false;
   const bool V5 = Header.Version >= 5;
@@ -712,6 +712,8 @@ bool LineTable::filePath(uint64_t Index, StringRef CompDir,
   std::optional<StringRef> Name = string(File.Name);
   if (!Name)
     return false;
+  if (NameIsAbsolute)
+    *NameIsAbsolute = isAbsolute(*Name);
   if (isAbsolute(*Name)) {
     Out = Name->str();
     return true;

@@ -98,7 +98,11 @@ public:
       return 0;
     uint32_t &Idx = FileIndex[Id];
     if (!Idx) {
-      const FileEntry &F = Model.file(Id);
+      // A path the model keeps whole is split as llvm-gsymutil splits
+      // every path: GSYM has no way to say it was whole.
+      FileEntry F = Model.file(Id);
+      if (F.Dir.empty())
+        std::tie(F.Dir, F.Base) = splitPath(F.Base);
       uint32_t D = string(F.Dir);
       uint32_t B = string(F.Base);
       Idx = GsymFiles.size();

@@ -83,8 +83,12 @@ StringRef ResultPrinter::displayName(StringRef Name,
   return Storage;
 }
 
-StringRef ResultPrinter::pathView(StringRef Path) const {
-  if (Opts.Paths == PathStyle::BaseName)
+StringRef ResultPrinter::pathView(StringRef Path, bool Whole) const {
+  // llvm-symbolizer strips the directories of a file its line table names
+  // by a directory and a name; a name that is itself an absolute path it
+  // prints whole. binutils' addr2line strips every path.
+  if (Opts.Paths == PathStyle::BaseName &&
+      (!Whole || Opts.Style == OutputStyle::Addr2Line))
     return Path.substr(Path.rfind('/') + 1); // npos + 1 is 0
   return Path;
 }
@@ -169,8 +173,10 @@ void ResultPrinter::changeFrames(std::vector<SourceFrame> &F,
     Fn.HasStartAddress = Fn.HasStartAddress && Fn.HasDwarfStart;
   } else if (Opts.Style != OutputStyle::Addr2Line &&
              F.back().FileName.empty()) {
-    // An address without a line: the file of the function's local symbol.
+    // An address without a line: the file of the function's local symbol
+    // (a symbol's file is never kept whole).
     F.back().FileName = F.back().SymbolFileName;
+    F.back().FileNameWhole = false;
   }
   // Short names come from DWARF only: llvm-symbolizer finds nothing for a
   // function the symbol table alone names (no file, no line).
@@ -197,8 +203,10 @@ void ResultPrinter::changeFrames(std::vector<SourceFrame> &F,
     One.Size = Fn.Size;
     One.Module = Fn.Module;
     One.SymbolType = Fn.SymbolType;
-    if (One.FileName.empty())
+    if (One.FileName.empty()) {
       One.FileName = Fn.SymbolFileName;
+      One.FileNameWhole = false;
+    }
   }
   F.assign(1, std::move(One));
 }
@@ -236,7 +244,7 @@ void ResultPrinter::printFrame(const FrameView *F, bool Inlined) {
     // addr2line joins an unknown name to its location with a space.
     OS << (!Opts.Pretty ? "\n" : Binutils && !F ? " " : " at ");
   }
-  std::string File = F ? displayPath(F->FileName) : "";
+  std::string File = F ? displayPath(F->FileName, F->FileNameWhole) : "";
   if (File.empty())
     File = "??";
   uint32_t Line = F ? F->Line : 0;
@@ -290,7 +298,7 @@ void ResultPrinter::forEachFrameMember(const FrameView *F,
   bool Named = F && Opts.Functions != FunctionNames::None;
   Number("Column", F ? F->Column : 0);
   Number("Discriminator", F ? F->Discriminator : 0);
-  String("FileName", F ? pathView(F->FileName) : "");
+  String("FileName", F ? pathView(F->FileName, F->FileNameWhole) : "");
   std::string Demangled;
   String("FunctionName",
          Named ? displayName(F->FunctionName, Demangled) : StringRef());
@@ -298,7 +306,8 @@ void ResultPrinter::forEachFrameMember(const FrameView *F,
   String("StartAddress", F && F->HasStartAddress
                              ? StringRef(HexText(F->StartAddress))
                              : StringRef());
-  String("StartFileName", F ? pathView(F->StartFileName) : "");
+  String("StartFileName",
+         F ? pathView(F->StartFileName, F->StartFileNameWhole) : "");
   Number("StartLine", F ? F->StartLine : 0);
 }
 

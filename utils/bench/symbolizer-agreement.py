@@ -27,7 +27,9 @@ of the previous ones):
                    name, or an empty one, as its file ("unit.c:?", ":?")
                    where the others print "??:?"
   basename         -s: llvm-symbolizer keeps a path the line table gives as
-                   absolute; dwarfpack strips every path
+                   a file name of its own; a GSYM table (or a compact one
+                   made before dwarfpack recorded such paths) cannot tell
+                   them, and lookup strips them
   qualified-name   a name differs by its scope only (GCC functions without a
                    linkage name: the converter qualifies their DW_AT_name)
   clone-name       a name differs by a clone suffix (foo.cold against foo)

@@ -196,10 +196,18 @@ class FunctionModel;
 int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
                      const FunctionModel &M);
 
+/// A source file. A path is split at its last '/', except one that DWARF
+/// names whole (an absolute file name in a line table): that one is all
+/// Base, with an empty Dir, so that readers can print it whole where
+/// llvm-symbolizer does (--basenames).
 struct FileEntry {
   llvm::StringRef Dir;
   llvm::StringRef Base;
 };
+
+/// Path split at its last '/' ("/x" keeps "/" as its directory; a path
+/// without '/' is all base name).
+std::pair<llvm::StringRef, llvm::StringRef> splitPath(llvm::StringRef Path);
 
 /// Functions, interned strings and files of one module (one executable,
 /// library, kernel, kernel module or .sym file).
@@ -218,7 +226,7 @@ public:
   /// Interns a file given as directory and base name. Thread-safe. The ids
   /// returned depend on insertion order; use them only through this model.
   FileId addFile(llvm::StringRef Dir, llvm::StringRef Base);
-  /// Interns a full path, split at the last '/'.
+  /// Interns a full path, split at the last '/' (splitPath).
   FileId addFilePath(llvm::StringRef Path);
   const FileEntry &file(FileId Id) const { return Files[Id]; }
   size_t numFiles() const { return Files.size(); }

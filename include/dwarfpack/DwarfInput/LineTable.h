@@ -115,9 +115,11 @@ public:
   /// the file's name, joined to its directory and, unless either is
   /// absolute (or DWARF 5's directory 0 is used), to CompDir. False, with
   /// Out untouched, for an index the table does not have or a name that
-  /// cannot be read.
-  bool filePath(uint64_t Index, llvm::StringRef CompDir,
-                std::string &Out) const;
+  /// cannot be read. NameIsAbsolute (when given) tells whether the file's
+  /// name is itself absolute (clang names a compiled file so when given
+  /// one), which llvm-symbolizer's --basenames prints whole.
+  bool filePath(uint64_t Index, llvm::StringRef CompDir, std::string &Out,
+                bool *NameIsAbsolute = nullptr) const;
 
 private:
   /// The string a directory or file entry names, as DWARFFormValue's

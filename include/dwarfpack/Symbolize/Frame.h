@@ -14,6 +14,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Path.h"
 
 #include <cstdint>
 #include <optional>
@@ -22,12 +23,26 @@
 
 namespace dwarfpack {
 
+/// Whether a table's file of directory Dir and base name Base is a path the
+/// table keeps whole (SourceFrame::FileNameWhole): no directory, and a
+/// base that is an absolute path (of any system, as DWARF's can be).
+inline bool isWholePath(llvm::StringRef Dir, llvm::StringRef Base) {
+  using namespace llvm::sys::path;
+  return Dir.empty() &&
+         (is_absolute(Base, Style::posix) || is_absolute(Base, Style::windows));
+}
+
 /// One frame of a (possibly inlined) call stack at an address.
 struct SourceFrame {
   /// The name as stored in the table (a linkage name may still be mangled).
   std::string FunctionName;
   /// Full path of the source file; empty when unknown.
   std::string FileName;
+  /// The table keeps FileName whole, without a directory of its own,
+  /// because DWARF's line table named the file by that absolute path
+  /// (clang does for a file it compiles when given an absolute path):
+  /// llvm-symbolizer's --basenames prints such a path whole.
+  bool FileNameWhole = false;
   uint32_t Line = 0;
   /// 0 when unknown (as DWARF's line tables say "no column").
   uint32_t Column = 0;
@@ -38,6 +53,7 @@ struct SourceFrame {
   /// which llvm-symbolizer prints as StartFileName and StartLine. Empty and
   /// 0 when the table does not record them.
   std::string StartFileName;
+  bool StartFileNameWhole = false; ///< As FileNameWhole.
   uint32_t StartLine = 0;
   /// Start of the function (outermost frame) or of the inlined range that
   /// contains the address (inlined frames); in tables that record it, the
@@ -97,8 +113,10 @@ struct LookupResult {
 /// without copying its strings first.
 struct FrameView {
   llvm::StringRef FunctionName, FileName;
+  bool FileNameWhole = false;
   uint32_t Line = 0, Column = 0, Discriminator = 0;
   llvm::StringRef StartFileName;
+  bool StartFileNameWhole = false;
   uint32_t StartLine = 0;
   uint64_t StartAddress = 0;
   bool HasStartAddress = true;
@@ -114,9 +132,10 @@ struct FrameView {
 
   FrameView() = default;
   explicit FrameView(const SourceFrame &F)
-      : FunctionName(F.FunctionName), FileName(F.FileName), Line(F.Line),
-        Column(F.Column), Discriminator(F.Discriminator),
-        StartFileName(F.StartFileName), StartLine(F.StartLine),
+      : FunctionName(F.FunctionName), FileName(F.FileName),
+        FileNameWhole(F.FileNameWhole), Line(F.Line), Column(F.Column),
+        Discriminator(F.Discriminator), StartFileName(F.StartFileName),
+        StartFileNameWhole(F.StartFileNameWhole), StartLine(F.StartLine),
         StartAddress(F.StartAddress), HasStartAddress(F.HasStartAddress),
         ShortName(F.ShortName), HasShortName(F.HasShortName),
         DwarfName(F.DwarfName), HasDwarfName(F.HasDwarfName),
@@ -133,10 +152,12 @@ struct FrameView {
   void assignTo(SourceFrame &F) const {
     F.FunctionName.assign(FunctionName.data(), FunctionName.size());
     F.FileName.assign(FileName.data(), FileName.size());
+    F.FileNameWhole = FileNameWhole;
     F.Line = Line;
     F.Column = Column;
     F.Discriminator = Discriminator;
     F.StartFileName.assign(StartFileName.data(), StartFileName.size());
+    F.StartFileNameWhole = StartFileNameWhole;
     F.StartLine = StartLine;
     F.StartAddress = StartAddress;
     F.HasStartAddress = HasStartAddress;

@@ -139,9 +139,10 @@ public:
   /// Same, without a copy when the name prints as it is; else the
   /// displayed form is put in Storage.
   llvm::StringRef displayName(llvm::StringRef Name, std::string &Storage) const;
-  /// The displayed form of a source path under these options.
-  std::string displayPath(llvm::StringRef Path) const {
-    return pathView(Path).str();
+  /// The displayed form of a source path under these options (Whole: as
+  /// SourceFrame::FileNameWhole).
+  std::string displayPath(llvm::StringRef Path, bool Whole) const {
+    return pathView(Path, Whole).str();
   }
 
 private:
@@ -166,8 +167,9 @@ private:
   void printFooter();
   void printPlain(std::optional<uint64_t> Address,
                   llvm::ArrayRef<FrameView> Frames);
-  /// The part of Path that is printed (a substring).
-  llvm::StringRef pathView(llvm::StringRef Path) const;
+  /// The part of Path that is printed (a substring); Whole: as
+  /// SourceFrame::FileNameWhole.
+  llvm::StringRef pathView(llvm::StringRef Path, bool Whole) const;
   /// Calls Member(Key, Value) with each member of the frame's JSON object,
   /// in order; Value is a uint64_t or a StringRef valid during the call.
   template <typename MemberFn>
