@@ -107,6 +107,9 @@ class Symbols:
         self.names = names
         self.starts = [a for a, _ in self.ranges]
         self.sized = [(a, s) for a, s in self.ranges if s > 0]
+        if not self.sized:
+            sys.exit(f"{elf}: no sized function symbols to sample addresses "
+                     "from (a stripped binary? give its debug file)")
         self.cum = list(itertools.accumulate(s for _, s in self.sized))
 
     @staticmethod
