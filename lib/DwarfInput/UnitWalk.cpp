@@ -152,8 +152,23 @@ Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
 
   size_t Done = 0;
   uint64_t MergedTo = 0, ReleasedTo = 0;
+  // A unit reads its abbreviations when it is parsed, and units may share
+  // a table: AbbrevsFrom[I] is where the tables of the object's units from
+  // I on start; the part of .debug_abbrev before it is released with the
+  // units (a vmlinux has 5 MB of tables, one per unit, in unit order).
+  std::vector<uint64_t> AbbrevsFrom(Items.size() + 1);
+  AbbrevsFrom.back() = Obj.dwarf().section(Sec::Abbrev).size();
+  for (size_t I = Items.size(); I-- > 0;) {
+    const UnitHeader &H = *Items[I].Header;
+    AbbrevsFrom[I] = AbbrevsFrom[I + 1];
+    if (Items[I].File == &Obj.dwarf())
+      AbbrevsFrom[I] =
+          std::min(AbbrevsFrom[I], H.AbbrevOffset + H.Contrib.Abbrev);
+  }
+  uint64_t AbbrevsTo = 0;
   auto Release = [&] {
     Obj.releaseSectionPrefix(Sec::Info, MergedTo);
+    Obj.releaseSectionPrefix(Sec::Abbrev, AbbrevsTo);
     ReleasedTo = MergedTo;
   };
   auto Merge = [&](size_t I) -> Error {
@@ -171,6 +186,7 @@ Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
     else
       Spent.give(Sl.Maker, std::move(S));
     const WalkItem &Item = Items[I];
+    AbbrevsTo = std::max(AbbrevsTo, AbbrevsFrom[I + 1]);
     if (Opts.ReleasePages && Item.File == &Obj.dwarf() &&
         !Item.Header->InTypesSection) {
       MergedTo = std::max(MergedTo, Item.Header->end());

@@ -57,6 +57,46 @@ DWARF:
   return Y;
 }
 
+/// An executable of Units compile units of one DIE each, each with its own
+/// abbreviation table of Codes entries (unused but the first), so that its
+/// .debug_abbrev spans many pages and its .debug_info few.
+std::string unitsWithOwnAbbrevs(unsigned Units, unsigned Codes) {
+  std::string Y = R"(--- !ELF
+FileHeader:
+  Class:   ELFCLASS64
+  Data:    ELFDATA2LSB
+  Type:    ET_EXEC
+  Machine: EM_X86_64
+DWARF:
+  debug_abbrev:
+)";
+  const std::string Attrs =
+      "[ { Attribute: DW_AT_name, Form: DW_FORM_string }, "
+      "{ Attribute: DW_AT_producer, Form: DW_FORM_string }, "
+      "{ Attribute: DW_AT_comp_dir, Form: DW_FORM_string }, "
+      "{ Attribute: DW_AT_language, Form: DW_FORM_data2 }, "
+      "{ Attribute: DW_AT_low_pc, Form: DW_FORM_addr }, "
+      "{ Attribute: DW_AT_high_pc, Form: DW_FORM_data4 } ]";
+  for (unsigned U = 0; U < Units; ++U) {
+    Y += "    - ID: " + std::to_string(U) + "\n      Table:\n";
+    for (unsigned C = 1; C <= Codes; ++C)
+      Y += "        - { Code: " + std::to_string(C) +
+           ", Tag: DW_TAG_compile_unit, Children: DW_CHILDREN_no, "
+           "Attributes: " +
+           (C == 1 ? std::string(
+                         "[ { Attribute: DW_AT_name, Form: DW_FORM_string } ]")
+                   : Attrs) +
+           " }\n";
+  }
+  Y += "  debug_info:\n";
+  for (unsigned U = 0; U < Units; ++U)
+    Y += "    - { Version: 4, AbbrevTableID: " + std::to_string(U) +
+         ", AddrSize: 8,\n        Entries: [ { AbbrCode: 1, Values: [ { "
+         "CStr: u" +
+         std::to_string(U) + " } ] } ] }\n";
+  return Y;
+}
+
 /// Writes the object made from Yaml to a file and maps it.
 std::unique_ptr<MemoryBuffer> mapObject(const std::string &Yaml,
                                         SmallString<128> &Path) {
@@ -176,6 +216,44 @@ TEST(ReleasePages, ReleasesAreFewAndTheLastOneComesAtTheEnd) {
   EXPECT_EQ(Once.Releases, 1u);
   EXPECT_LT(Once.ResidentKiB, 100u);
   EXPECT_EQ(walkMapped(/*FileMapping=*/false, 64 << 10).Releases, 0u);
+}
+
+TEST(ReleasePages, WalkReleasesTheAbbreviationsOfUnitsItHasMerged) {
+  // 96 tables of about 1.9 KB (180 KB of .debug_abbrev), each read by
+  // its own unit only.
+  auto Resident = [](bool FileMapping) -> uint64_t {
+    SmallString<128> Path;
+    std::unique_ptr<MemoryBuffer> Buf =
+        mapObject(unitsWithOwnAbbrevs(96, 150), Path);
+    EXPECT_TRUE(Buf);
+    if (!Buf)
+      return 0;
+    WarningLog Log;
+    OpenOptions Opts;
+    Opts.BufferIsFileMapping = FileMapping;
+    auto Obj = InputObject::open(MemoryBufferRef(*Buf), Log, Opts);
+    EXPECT_TRUE(bool(Obj)) << toString(Obj.takeError());
+    uint64_t KiB = 0;
+    if (Obj) {
+      EXPECT_GT((*Obj)->dwarf().section(Sec::Abbrev).size(), 150000u);
+      Toucher V;
+      std::vector<WalkItem> Items = compileUnits(**Obj);
+      EXPECT_EQ(Items.size(), 96u);
+      WalkOptions W;
+      W.Threads = 2;
+      W.ReleaseStep = 1; // a release after every unit
+      UnitVisitor *Visitors[] = {&V};
+      EXPECT_FALSE(bool(walkUnits(**Obj, Items, Visitors, W, Log)));
+      EXPECT_EQ(V.Touched, 96u);
+      KiB = residentKiB(Buf->getBufferStart());
+    }
+    sys::fs::remove(Path);
+    return KiB;
+  };
+  uint64_t Kept = Resident(/*FileMapping=*/false);
+  uint64_t Released = Resident(/*FileMapping=*/true);
+  EXPECT_GE(Kept, 150u);
+  EXPECT_LT(Released, Kept / 3) << "kept " << Kept;
 }
 
 /// Results that check, when freed, that the thread that made them frees
