@@ -92,6 +92,11 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
       Order.wait();
     return createFileError(Obj.path(), std::move(E));
   }
+  // The type model copied the names it keeps: without an address model,
+  // whose names point into .debug_str, nothing reads the section again.
+  if (!Functions)
+    Obj.releaseSectionPrefix(input::Sec::Str,
+                             Obj.dwarf().section(input::Sec::Str).size());
   if (Functions) {
     R->Convert.DwarfFunctions = Functions->numDwarfFunctions();
     R->Convert.SymbolFunctions = addSymbolFunctions(Symbols.get(), R->Model);
