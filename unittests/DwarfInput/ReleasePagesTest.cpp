@@ -14,10 +14,10 @@
 #include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/DwarfInput/UnitWalk.h"
 
-#include "llvm/ObjectYAML/yaml2obj.h"
+#include "../YamlObject.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
@@ -37,13 +37,7 @@ namespace {
 /// An executable of Units compile units whose names are NameSize bytes
 /// long, so that its .debug_info spans many pages.
 std::string manyUnits(unsigned Units, unsigned NameSize) {
-  std::string Y = R"(--- !ELF
-FileHeader:
-  Class:   ELFCLASS64
-  Data:    ELFDATA2LSB
-  Type:    ET_EXEC
-  Machine: EM_X86_64
-DWARF:
+  std::string Y = test::elfYamlHeader("ET_EXEC") + R"(DWARF:
   debug_abbrev:
     - Table:
         - { Code: 1, Tag: DW_TAG_compile_unit, Children: DW_CHILDREN_no,
@@ -61,13 +55,7 @@ DWARF:
 /// abbreviation table of Codes entries (unused but the first), so that its
 /// .debug_abbrev spans many pages and its .debug_info few.
 std::string unitsWithOwnAbbrevs(unsigned Units, unsigned Codes) {
-  std::string Y = R"(--- !ELF
-FileHeader:
-  Class:   ELFCLASS64
-  Data:    ELFDATA2LSB
-  Type:    ET_EXEC
-  Machine: EM_X86_64
-DWARF:
+  std::string Y = test::elfYamlHeader("ET_EXEC") + R"(DWARF:
   debug_abbrev:
 )";
   const std::string Attrs =
@@ -95,27 +83,6 @@ DWARF:
          "CStr: u" +
          std::to_string(U) + " } ] } ] }\n";
   return Y;
-}
-
-/// Writes the object made from Yaml to a file and maps it.
-std::unique_ptr<MemoryBuffer> mapObject(const std::string &Yaml,
-                                        SmallString<128> &Path) {
-  SmallVector<char, 0> Bytes;
-  raw_svector_ostream OS(Bytes);
-  yaml::Input In(Yaml);
-  if (!yaml::convertYAML(In, OS,
-                         [](const Twine &M) { ADD_FAILURE() << M.str(); }))
-    return nullptr;
-  int Fd;
-  if (sys::fs::createTemporaryFile("release-pages", "o", Fd, Path))
-    return nullptr;
-  {
-    raw_fd_ostream Out(Fd, /*shouldClose=*/true);
-    Out.write(Bytes.data(), Bytes.size());
-  }
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
-  return Buf ? std::move(*Buf) : nullptr;
 }
 
 /// KiB of the mapping that holds Address in this process's resident set.
@@ -160,7 +127,8 @@ struct AfterWalk {
 
 AfterWalk walkMapped(bool FileMapping, uint64_t ReleaseStep) {
   SmallString<128> Path;
-  std::unique_ptr<MemoryBuffer> Buf = mapObject(manyUnits(160, 2000), Path);
+  std::unique_ptr<MemoryBuffer> Buf =
+      test::mapYamlObject(manyUnits(160, 2000), Path);
   EXPECT_TRUE(Buf);
   if (!Buf)
     return {};
@@ -224,7 +192,7 @@ TEST(ReleasePages, WalkReleasesTheAbbreviationsOfUnitsItHasMerged) {
   auto Resident = [](bool FileMapping) -> uint64_t {
     SmallString<128> Path;
     std::unique_ptr<MemoryBuffer> Buf =
-        mapObject(unitsWithOwnAbbrevs(96, 150), Path);
+        test::mapYamlObject(unitsWithOwnAbbrevs(96, 150), Path);
     EXPECT_TRUE(Buf);
     if (!Buf)
       return 0;
@@ -283,7 +251,8 @@ public:
 
 TEST(UnitWalk, ResultsAreFreedByTheThreadThatMadeThem) {
   SmallString<128> Path;
-  std::unique_ptr<MemoryBuffer> Buf = mapObject(manyUnits(64, 8), Path);
+  std::unique_ptr<MemoryBuffer> Buf =
+      test::mapYamlObject(manyUnits(64, 8), Path);
   ASSERT_TRUE(Buf);
   WarningLog Log;
   auto Obj = InputObject::open(MemoryBufferRef(*Buf), Log, OpenOptions());

@@ -11,10 +11,10 @@
 #include "dwarfpack/Pipeline/KernelPack.h"
 #include "dwarfpack/CTF/CtfReader.h"
 
-#include "llvm/ObjectYAML/yaml2obj.h"
+#include "../YamlObject.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
@@ -29,13 +29,7 @@ namespace {
 
 /// A relocatable object of two compile units, a.c and b.c (built in /src),
 /// each with int and a struct of its own (a_s, b_s).
-const char *TwoUnits = R"(--- !ELF
-FileHeader:
-  Class:   ELFCLASS64
-  Data:    ELFDATA2LSB
-  Type:    ET_REL
-  Machine: EM_X86_64
-DWARF:
+const std::string TwoUnits = test::elfYamlHeader("ET_REL") + R"(DWARF:
   debug_abbrev:
     - Table:
         - { Code: 1, Tag: DW_TAG_compile_unit, Children: DW_CHILDREN_yes,
@@ -78,15 +72,7 @@ DWARF:
         - { AbbrCode: 0 }
 )";
 
-std::string objectBytes() {
-  SmallString<0> Storage;
-  raw_svector_ostream OS(Storage);
-  yaml::Input YIn(TwoUnits);
-  bool OK = yaml::convertYAML(
-      YIn, OS, [](const Twine &Msg) { ADD_FAILURE() << Msg.str(); });
-  EXPECT_TRUE(OK);
-  return std::string(Storage);
-}
+std::string objectBytes() { return test::yamlObject(TwoUnits); }
 
 /// The names of a dict's types.
 std::set<std::string> typeNames(StringRef Dict) {

@@ -9,13 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/Pipeline/PackObject.h"
+
+#include "../YamlObject.h"
 #include "dwarfpack/DwarfInput/InputObject.h"
 
-#include "llvm/ObjectYAML/yaml2obj.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/YAMLTraits.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -34,13 +33,7 @@ namespace {
 /// the symbol tables): a page fault maps the whole large folio of the page
 /// cache that holds the page, up to 2 MiB.
 std::string longNames(unsigned Structs, unsigned NameSize) {
-  std::string Y = R"(--- !ELF
-FileHeader:
-  Class:   ELFCLASS64
-  Data:    ELFDATA2LSB
-  Type:    ET_EXEC
-  Machine: EM_X86_64
-Sections:
+  std::string Y = test::elfYamlHeader("ET_EXEC") + R"(Sections:
   - { Name: .pad1, Type: SHT_PROGBITS, Size: 0x200000 }
   - { Name: .debug_str, Type: SHT_PROGBITS }
   - { Name: .pad2, Type: SHT_PROGBITS, Size: 0x200000 }
@@ -96,28 +89,16 @@ unsigned presentPages(const char *Data, size_t Size) {
 /// The share of .debug_str's pages mapped after packObject made its CTF
 /// dict, and its address table too when AddressTable.
 double strPagesAfterPack(bool AddressTable) {
-  SmallVector<char, 0> Bytes;
-  raw_svector_ostream OS(Bytes);
-  std::string Yaml = longNames(150, 2000);
-  yaml::Input In(Yaml);
-  EXPECT_TRUE(yaml::convertYAML(
-      In, OS, [](const Twine &M) { ADD_FAILURE() << M.str(); }));
   SmallString<128> Path;
-  int Fd;
-  EXPECT_FALSE(sys::fs::createTemporaryFile("pack-object", "o", Fd, Path));
-  {
-    raw_fd_ostream Out(Fd, /*shouldClose=*/true);
-    Out.write(Bytes.data(), Bytes.size());
-  }
+  std::unique_ptr<MemoryBuffer> Buf =
+      test::mapYamlObject(longNames(150, 2000), Path);
   double Share = 0;
-  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
-  EXPECT_TRUE(bool(Buf));
+  EXPECT_TRUE(Buf);
   if (Buf) {
     WarningLog Log;
     input::OpenOptions Opts;
     Opts.BufferIsFileMapping = true;
-    auto Obj = input::InputObject::open(MemoryBufferRef(**Buf), Log, Opts);
+    auto Obj = input::InputObject::open(MemoryBufferRef(*Buf), Log, Opts);
     EXPECT_TRUE(bool(Obj)) << toString(Obj.takeError());
     if (Obj) {
       EXPECT_GT((*Obj)->dwarf().section(input::Sec::Str).size(), 250000u);
