@@ -92,14 +92,14 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
       Order.wait();
     return createFileError(Obj.path(), std::move(E));
   }
-  // The type model copied the names it keeps: without an address model,
-  // whose names point into .debug_str, nothing reads the section again.
-  if (!Functions)
-    Obj.releaseSectionPrefix(input::Sec::Str,
-                             Obj.dwarf().section(input::Sec::Str).size());
   if (Functions) {
     R->Convert.DwarfFunctions = Functions->numDwarfFunctions();
     R->Convert.SymbolFunctions = addSymbolFunctions(Symbols.get(), R->Model);
+  } else {
+    // The type model copied the names it keeps; the address model's point
+    // into .debug_str. Without one, nothing reads the section again.
+    Obj.releaseSectionPrefix(input::Sec::Str,
+                             Obj.dwarf().section(input::Sec::Str).size());
   }
   R->Times.Walk = Start.seconds();
 
