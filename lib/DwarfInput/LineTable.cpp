@@ -712,9 +712,10 @@ bool LineTable::filePath(uint64_t Index, StringRef CompDir, std::string &Out,
   std::optional<StringRef> Name = string(File.Name);
   if (!Name)
     return false;
+  const bool Absolute = isAbsolute(*Name);
   if (NameIsAbsolute)
-    *NameIsAbsolute = isAbsolute(*Name);
-  if (isAbsolute(*Name)) {
+    *NameIsAbsolute = Absolute;
+  if (Absolute) {
     Out = Name->str();
     return true;
   }

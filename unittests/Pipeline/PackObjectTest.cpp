@@ -45,8 +45,8 @@ DWARF:
   for (unsigned I = 0; I < Structs; ++I) {
     std::string Name = "s" + std::to_string(I) + std::string(NameSize, 'x');
     Y += "    - " + Name + "\n";
-    Entries += "        - { AbbrCode: 2, Values: [ { Value: " +
-               std::to_string(Offset) + " }, { Value: 4 } ] }\n";
+    Entries += "          { AbbrCode: 2, Values: [ { Value: " +
+               std::to_string(Offset) + " }, { Value: 4 } ] },\n";
     Offset += Name.size() + 1;
   }
   Y += R"(  debug_abbrev:
@@ -57,15 +57,11 @@ DWARF:
             Attributes: [ { Attribute: DW_AT_name, Form: DW_FORM_strp },
                           { Attribute: DW_AT_byte_size, Form: DW_FORM_data1 } ] }
   debug_info:
-    - Version: 4
-      AbbrevTableID: 0
-      AbbrOffset: 0
-      AddrSize: 8
-      Entries:
-        - { AbbrCode: 1, Values: [ { CStr: a.c } ] }
+    - { Version: 4, AbbrevTableID: 0, AddrSize: 8,
+        Entries: [ { AbbrCode: 1, Values: [ { CStr: a.c } ] },
 )";
   Y += Entries;
-  Y += "        - { AbbrCode: 0 }\n";
+  Y += "          { AbbrCode: 0 } ] }\n";
   return Y;
 }
 
