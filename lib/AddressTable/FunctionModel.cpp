@@ -213,7 +213,10 @@ int compareFunctions(const FunctionEntry &A, const FunctionEntry &B,
     return C;
   if (int C = cmp3(A.LowPC, B.LowPC))
     return C;
-  if (int C = compareFiles(A.SymbolFile, B.SymbolFile, M))
+  if (int C = cmp3(A.SymbolFile.has_value(), B.SymbolFile.has_value()))
+    return C;
+  if (int C =
+          compareFiles(A.SymbolFile.value_or(0), B.SymbolFile.value_or(0), M))
     return C;
   if (int C = cmp3(A.Inline.has_value(), B.Inline.has_value()))
     return C;

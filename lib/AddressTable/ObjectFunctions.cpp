@@ -108,7 +108,7 @@ collectSymbolFunctions(const input::InputObject &In) {
     StringRef Name;
     bool Typed;
     /// The STT_FILE symbol before a local symbol (SymbolFile).
-    StringRef File;
+    std::optional<StringRef> File;
   };
   std::vector<Candidate> Cands;
   DenseSet<uint64_t> TypedAddrs;
@@ -119,7 +119,7 @@ collectSymbolFunctions(const input::InputObject &In) {
 
   // The STT_FILE symbol that precedes a local symbol names its file, as
   // llvm-symbolizer reads it (FunctionEntry::SymbolFile).
-  StringRef CurrentFile;
+  std::optional<StringRef> CurrentFile;
   auto Visit = [&](const ELFObjectFileBase &From, const ELFSymbolRef &Sym) {
     uint8_t Type = Sym.getELFType();
     if (Type == ELF::STT_FILE) {
@@ -172,14 +172,15 @@ collectSymbolFunctions(const input::InputObject &In) {
     if (Addr < SecStart || Addr >= SecEnd)
       return; // section end markers such as _etext
     uint64_t Size = std::min<uint64_t>(Sym.getSize(), SecEnd - Addr);
-    StringRef File =
-        Sym.getBinding() == ELF::STB_LOCAL ? CurrentFile : StringRef();
+    std::optional<StringRef> File;
+    if (Sym.getBinding() == ELF::STB_LOCAL)
+      File = CurrentFile;
     Cands.push_back({Addr, Size, Name, Typed, File});
     if (Typed && isDenseKey(Addr))
       TypedAddrs.insert(Addr);
   };
   auto VisitAll = [&](const ELFObjectFileBase &From, auto Symbols) {
-    CurrentFile = StringRef();
+    CurrentFile.reset();
     for (const ELFSymbolRef &Sym : Symbols)
       Visit(From, Sym);
   };
@@ -227,8 +228,8 @@ uint64_t addSymbolFunctions(ArrayRef<SymbolFunction> Syms, FunctionModel &M) {
     FunctionEntry &F = Fs.emplace_back();
     F.Range = S.Range;
     F.Name = M.saveString(S.Name);
-    if (!S.File.empty())
-      F.SymbolFile = M.addFilePath(S.File);
+    if (S.File)
+      F.SymbolFile = M.addFilePath(*S.File);
   }
   return Syms.size();
 }

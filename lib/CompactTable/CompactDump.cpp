@@ -157,8 +157,10 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
         }
         if (D->NoDwarfStart)
           OS << " no-dwarf-start";
-        if (D->SymbolFile)
+        if (D->HasSymbolFile && D->SymbolFile)
           OS << " symbol-file " << filePath(R, D->SymbolFile, F);
+        else if (D->HasSymbolFile)
+          OS << " symbol-file \"\""; // an STT_FILE without a name
       }
       OS << '\n';
       if (D->HasLines) {

@@ -1460,7 +1460,7 @@ struct CompactReader::RawFrame {
   bool HasStart = true;
   /// The outermost frame's: its record's DWARF name entry (with
   /// HasDwarfName), DWARF start and symbol's file.
-  bool HasDwarfName = false, HasDwarfStart = true;
+  bool HasDwarfName = false, HasDwarfStart = true, HasSymbolFile = false;
   uint32_t DwarfName = 0, SymbolFile = 0;
 };
 
@@ -1488,6 +1488,7 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
   Top.DwarfName = HeadOr->DwarfName;
   Top.HasDwarfStart = !(Head & NoDwarfStart);
   Top.SymbolFile = HeadOr->SymbolFile;
+  Top.HasSymbolFile = Head & HasSymbolFile;
   // Names are looked up last, most of them in the buffer's cache:
   // prefetching their slots while the rows and the inline tree are decoded
   // hides most of the cache misses.
@@ -1570,6 +1571,7 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
     Callee.HasDwarfName = false;
     Callee.HasDwarfStart = true;
     Callee.SymbolFile = 0;
+    Callee.HasSymbolFile = false;
     // Without details the start is the range's, as GSYM gives it; with
     // them, what llvm-symbolizer prints: the call's DW_AT_low_pc or none.
     Callee.Start = It->HitStart;
@@ -1693,6 +1695,7 @@ Error CompactReader::materialize(ArrayRef<RawFrame> Raw,
     F.File = R.File;
     F.DeclFile = DeclFile;
     F.SymbolFile = R.SymbolFile;
+    F.HasSymbolFile = R.HasSymbolFile;
     if (R.File > Hdr.NumFiles || DeclFile > Hdr.NumFiles ||
         R.SymbolFile > Hdr.NumFiles)
       return makeError(
@@ -1797,6 +1800,7 @@ Error CompactReader::lookupViews(uint64_t Address, FrameViews &Out) const {
     V.DwarfName = F.DwarfName;
     V.HasDwarfName = F.HasDwarfName;
     V.HasDwarfStart = F.HasDwarfStart;
+    V.HasSymbolFile = F.HasSymbolFile;
     V.Size.reset();
     V.Module = StringRef();
     V.SymbolType = 0;
@@ -1845,6 +1849,7 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
       return std::move(E);
   }
   D.SymbolFile = HeadOr->SymbolFile;
+  D.HasSymbolFile = Head & HasSymbolFile;
   if (D.SymbolFile > Hdr.NumFiles)
     return makeError("record at " + hexString(RecordFileOffset) +
                      ": symbol file " + Twine(D.SymbolFile) +

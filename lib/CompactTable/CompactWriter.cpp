@@ -314,12 +314,18 @@ struct Writer {
     return nameKey(F.DwarfName, F.Decl, F.ShortName, true, From);
   }
   /// The file of F's local symbol, when an address of F can have no line
-  /// (llvm-symbolizer then prints it).
-  FileId symbolFile(const FunctionEntry &F) const {
-    if (!Opts.Details || isEmptyFile(M, F.SymbolFile))
-      return 0;
+  /// (llvm-symbolizer then prints it). One without a name (file 0) only
+  /// for code no DWARF describes, where binutils' addr2line prints it.
+  std::optional<FileId> symbolFile(const FunctionEntry &F) const {
+    if (!Opts.Details || !F.SymbolFile)
+      return std::nullopt;
+    const bool Unnamed = isEmptyFile(M, *F.SymbolFile);
+    if (Unnamed && F.FromDwarf)
+      return std::nullopt;
     bool NoLine = F.Lines.empty() || F.linesStart() > F.Range.Start;
-    return NoLine ? F.SymbolFile : 0;
+    if (!NoLine)
+      return std::nullopt;
+    return Unnamed ? 0 : *F.SymbolFile;
   }
   /// What numberAll counts in one chunk of functions, on a worker thread:
   /// the uses of each model file (in a vector: once per row, a hash lookup
@@ -382,8 +388,8 @@ struct Writer {
     }
     if (Opts.Details)
       U.useFile(F.Decl.File);
-    if (FileId Sym = symbolFile(F))
-      U.useFile(Sym);
+    if (std::optional<FileId> Sym = symbolFile(F); Sym && *Sym)
+      U.useFile(*Sym);
     for (const LineEntry &L : rows(I))
       U.useFile(L.File);
     if (F.Inline)
@@ -846,7 +852,7 @@ struct Writer {
       Flags |= StandardRoot ? HasInlineChildren : HasInlineRoot;
     }
     const bool DwarfName = recordsDwarfName(F);
-    const FileId SymFile = symbolFile(F);
+    const std::optional<FileId> SymFile = symbolFile(F);
     if (Opts.Details) {
       if (!F.FromDwarf || !F.LowPC)
         Flags |= NoDwarfStart;
@@ -861,7 +867,7 @@ struct Writer {
     if (DwarfName)
       appendULEB(Out, nameRef(dwarfNameKey(F)));
     if (SymFile)
-      appendULEB(Out, file(SymFile));
+      appendULEB(Out, file(*SymFile)); // 0: an STT_FILE without a name
     Stats.FramingBytes += Out.size() - Start;
     if (!Lines.empty()) {
       size_t Before = Out.size();

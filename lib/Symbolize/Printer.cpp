@@ -117,17 +117,23 @@ void ResultPrinter::emit(json::Value V) {
   OS << '\n';
 }
 
+/// Whether frame I of F (innermost first) is of code only a symbol
+/// describes. Without details, a frame without a line is taken for one (no
+/// DWARF function); with them, a symbol's code has no short name.
+static bool symbolOnly(ArrayRef<SourceFrame> F, size_t I, bool Details) {
+  const SourceFrame &Fr = F[I];
+  const SourceFrame &Fn = F.back();
+  return Details ? Fn.HasShortName && Fn.ShortName.empty()
+                 : Fr.FileName.empty() && !Fr.Line;
+}
+
 /// The name binutils' addr2line prints for frame I of F (innermost first):
 /// the names DWARF gives; a symbol's for code only a symbol describes.
 static std::string binutilsName(ArrayRef<SourceFrame> F, size_t I,
                                 bool Details) {
   const SourceFrame &Fr = F[I];
   const SourceFrame &Fn = F.back();
-  // Without details, a frame without a line is taken for a symbol's (no
-  // DWARF function); with them, a symbol's code has no short name.
-  bool SymbolOnly = Details ? Fn.HasShortName && Fn.ShortName.empty()
-                            : Fr.FileName.empty() && !Fr.Line;
-  if (I + 1 == F.size() && SymbolOnly)
+  if (I + 1 == F.size() && symbolOnly(F, I, Details))
     return Fr.FunctionName;
   std::string Name =
       I + 1 == F.size() && Fn.HasDwarfName ? Fn.DwarfName : Fr.FunctionName;
@@ -160,6 +166,18 @@ void ResultPrinter::changeFrames(std::vector<SourceFrame> &F,
       F[I].FunctionName = std::move(Names[I]);
       // addr2line prints the row's discriminator on every frame.
       F[I].Discriminator = F.front().Discriminator;
+    }
+    // Code only a symbol describes is in the file of the symbol's STT_FILE
+    // (an object's name such as "Value.cpp.o"; ":?" when it has no name).
+    // binutils prints it for DWARF's functions too, but only where DWARF
+    // gives no linkage name and only at the first lookup in each (later
+    // ones print "??"): the table's symbol file is llvm-symbolizer's there.
+    SourceFrame &Fn = F.back();
+    if (Fn.HasSymbolFile && symbolOnly(F, F.size() - 1, HasDetails)) {
+      Fn.FileName = Fn.SymbolFileName;
+      Fn.FileNameWhole = false;
+    } else {
+      Fn.HasSymbolFile = false;
     }
   }
   // What llvm-symbolizer reads from DWARF alone with short names or none:
@@ -245,7 +263,8 @@ void ResultPrinter::printFrame(const FrameView *F, bool Inlined) {
     OS << (!Opts.Pretty ? "\n" : Binutils && !F ? " " : " at ");
   }
   std::string File = F ? displayPath(F->FileName, F->FileNameWhole) : "";
-  if (File.empty())
+  // An empty STT_FILE name is printed as it is by addr2line.
+  if (File.empty() && !(Binutils && F && F->HasSymbolFile))
     File = "??";
   uint32_t Line = F ? F->Line : 0;
   uint32_t Discriminator = F ? F->Discriminator : 0;

@@ -85,8 +85,9 @@ llvm::Error readModuleIdentity(const input::InputObject &Obj, FunctionModel &M,
 struct SymbolFunction {
   AddressRange Range;
   llvm::StringRef Name;
-  /// The STT_FILE symbol before a local symbol (FunctionEntry::SymbolFile).
-  llvm::StringRef File;
+  /// The STT_FILE symbol before a local symbol (FunctionEntry::SymbolFile),
+  /// possibly one without a name; none for a global symbol.
+  std::optional<llvm::StringRef> File;
 };
 
 /// Function symbols from .symtab and .dynsym, plus untyped symbols in

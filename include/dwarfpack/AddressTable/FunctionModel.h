@@ -150,8 +150,12 @@ struct FunctionEntry {
   std::optional<uint64_t> LowPC;
   /// The file named by the STT_FILE symbol that precedes the local symbol
   /// naming this entry: llvm-symbolizer prints it as the file of an
-  /// address without a line (with linkage names); 0 when none.
-  FileId SymbolFile = 0;
+  /// address without a line (with linkage names), binutils' addr2line as
+  /// the file of code only a symbol describes. File 0 when that STT_FILE
+  /// has no name (GNU ld puts one before the symbols it makes local, such
+  /// as hidden ones, and binutils prints an empty file for them); none for
+  /// a global symbol or one no STT_FILE precedes.
+  std::optional<FileId> SymbolFile;
 
   /// Present only when the function has at least one inlined call.
   std::optional<InlineNode> Inline;

@@ -109,8 +109,10 @@ struct DecodedFunction {
   NameEntry Name;
   /// The DWARF name entry the record names, if any.
   std::optional<NameEntry> DwarfName;
-  /// The file of the function's symbol (0: none).
+  /// The file of the function's symbol (0: none, or with HasSymbolFile an
+  /// STT_FILE symbol without a name).
   uint32_t SymbolFile = 0;
+  bool HasSymbolFile = false;
   /// The record says DWARF gives the function no start.
   bool NoDwarfStart = false;
   std::vector<LineEntry> Lines; ///< File fields are compact file ids.
@@ -141,6 +143,9 @@ struct FrameRef {
   bool HasDwarfName = false;
   bool HasDwarfStart = true;
   llvm::StringRef SymbolDir, SymbolBase;
+  /// The record names its symbol's STT_FILE (SymbolFile, 0 when that has
+  /// no name).
+  bool HasSymbolFile = false;
   /// The ids of the files above (0: none).
   uint32_t File = 0, DeclFile = 0, SymbolFile = 0;
 };

@@ -84,6 +84,11 @@ struct SourceFrame {
   /// which llvm-symbolizer prints (with linkage names) as the file of an
   /// address without a line; empty when none.
   std::string SymbolFileName;
+  /// The table names that STT_FILE, even one without a name: binutils'
+  /// addr2line prints it (an empty one too) as the file of code that only
+  /// a symbol describes. Tables record it only where a lookup can find no
+  /// line.
+  bool HasSymbolFile = false;
   /// Size of the symbol, when the table knows it (kernel symbol tables).
   std::optional<uint64_t> Size;
   /// Kernel module of a kallsyms symbol; empty for the core kernel.
@@ -126,6 +131,7 @@ struct FrameView {
   bool HasDwarfName = false;
   bool HasDwarfStart = true;
   llvm::StringRef SymbolFileName;
+  bool HasSymbolFile = false;
   std::optional<uint64_t> Size;
   llvm::StringRef Module;
   char SymbolType = 0;
@@ -140,7 +146,8 @@ struct FrameView {
         ShortName(F.ShortName), HasShortName(F.HasShortName),
         DwarfName(F.DwarfName), HasDwarfName(F.HasDwarfName),
         HasDwarfStart(F.HasDwarfStart), SymbolFileName(F.SymbolFileName),
-        Size(F.Size), Module(F.Module), SymbolType(F.SymbolType) {}
+        HasSymbolFile(F.HasSymbolFile), Size(F.Size), Module(F.Module),
+        SymbolType(F.SymbolType) {}
 
   /// The frame with its own strings.
   SourceFrame toSourceFrame() const {
@@ -167,6 +174,7 @@ struct FrameView {
     F.HasDwarfName = HasDwarfName;
     F.HasDwarfStart = HasDwarfStart;
     F.SymbolFileName.assign(SymbolFileName.data(), SymbolFileName.size());
+    F.HasSymbolFile = HasSymbolFile;
     F.Size = Size;
     F.Module.assign(Module.data(), Module.size());
     F.SymbolType = SymbolType;
