@@ -23,9 +23,12 @@ of the previous ones):
                    relative DW_AT_comp_dir to DWARF 5's directory 0, which
                    is that same directory: ./stdlib/./stdlib/abort.c for
                    glibc's ./stdlib/abort.c)
-  no-line-file     code without a line row: binutils prints the unit's
-                   name, or an empty one, as its file ("unit.c:?", ":?")
-                   where the others print "??:?"
+  no-line-file     code without a line row in a DWARF function: at the
+                   first lookup in a function without a linkage name,
+                   binutils prints the STT_FILE name of its local symbol
+                   ("unit.c:?"), "??:?" at later ones; dwarfpack addr2line
+                   prints "??:?" (for code only a symbol describes it
+                   prints binutils' file)
   basename         -s: llvm-symbolizer keeps a path the line table gives as
                    a file name of its own; a GSYM table (or a compact one
                    made before dwarfpack recorded such paths) cannot tell
