@@ -611,7 +611,8 @@ class Table:
         column, discriminator); tree is None or a root node dict {ranges,
         name, call_file, call_line, call_column, call_disc, start,
         children}. The head's other values are in self.head_extra:
-        {flags, dwarf_name (offset or None), symbol_file (file id)}."""
+        {flags, dwarf_name (offset or None), symbol_file (file id; 0 with
+        HAS_SYMBOL_FILE: an STT_FILE symbol without a name)}."""
         r_off = self.sections[RECORDS][0]
         c = Cursor(self.data, r_off + f.rec_off, r_off + f.rec_end, "record of function %d" % f.index)
         head = c.uleb()
@@ -1114,8 +1115,10 @@ def cmd_dump(args):
                                         dump_name_details(t, extra["dwarf_name"]))
         if extra["flags"] & NO_DWARF_START:
             s += " no-dwarf-start"
-        if extra["symbol_file"]:
-            s += " symbol-file " + t.file(extra["symbol_file"]).decode("utf-8", "surrogateescape")
+        if extra["flags"] & HAS_SYMBOL_FILE:
+            # File 0: the STT_FILE symbol has no name.
+            sym = t.file(extra["symbol_file"]).decode("utf-8", "surrogateescape")
+            s += " symbol-file " + (sym if extra["symbol_file"] else '""')
         o.append(s)
         if rows is not None:
             o.append("  LineTable: %d rows" % len(rows))
