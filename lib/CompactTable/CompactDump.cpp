@@ -157,10 +157,9 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
         }
         if (D->NoDwarfStart)
           OS << " no-dwarf-start";
-        if (D->HasSymbolFile && D->SymbolFile)
-          OS << " symbol-file " << filePath(R, D->SymbolFile, F);
-        else if (D->HasSymbolFile)
-          OS << " symbol-file \"\""; // an STT_FILE without a name
+        if (D->HasSymbolFile) // file 0: an STT_FILE without a name
+          OS << " symbol-file "
+             << (D->SymbolFile ? filePath(R, D->SymbolFile, F) : "\"\"");
       }
       OS << '\n';
       if (D->HasLines) {
