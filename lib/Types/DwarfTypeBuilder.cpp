@@ -980,14 +980,25 @@ UnitTypes UnitConverter::run() {
 
 // ---------------------------------------------------------------------------
 // Hashing
+//
+// A type's hash stands for the graph of types it reaches. Types outside any
+// cycle get their full recursive hash, bottom-up. The types of one cycle
+// (one strongly connected component of the unit's reference graph) are
+// first given the component's signature, an order-free sum over its members
+// of their own fields and of the hashes of the types they reach outside
+// it, which changes with any member anywhere in it; rounds of neighbour
+// hashing inside the component then tell its members apart. Everything
+// depends on the types' structure only, never on their order, so units
+// agree. The hash only proposes which merged type a unit's type is;
+// TypeMerger::add() verifies every proposal exactly.
 
-/// Rounds of neighbour hashing per unit. The hash only proposes which merged
-/// type a unit's type is; TypeMerger::add() verifies every proposal exactly,
-/// so the depth trades merge rate against time, never correctness. A
-/// vmlinux has reference chains longer than 32 that tell types apart: 48
-/// rounds leave 779k merged types where 32 left 1.09M (and 64 gain almost
-/// nothing), which saves more merging time and memory than they cost.
-constexpr unsigned HashRounds = 48;
+/// Rounds of neighbour hashing inside a component: they need only tell
+/// apart members that look alike within a few references (`struct a **`
+/// and `struct b **`), since the signature already sees the whole
+/// component. A vmlinux's units merge to 782k types with 4, 8 or 16
+/// rounds, to 1.3M with 2 (48 rounds over whole units, without the
+/// signature, left 778k for 1.7 times the hashing time).
+constexpr unsigned ComponentRounds = 8;
 
 } // namespace
 
@@ -996,161 +1007,158 @@ namespace {
 /// allocating and clearing a score of arrays per unit (and faulting their
 /// pages in) cost a tenth of the hashing.
 struct HashScratch {
-  std::vector<uint32_t> Begin, Adj, Height, Inner, Roots, Compact, IBegin,
-      ITarget;
-  std::vector<uint64_t> Cur, IH0, ISum, ICur, INext, IPos;
-  std::vector<uint8_t> State, Fixed, Referenced;
+  std::vector<uint32_t> Begin, Adj, Order, Low, Members, Local, IBegin, ITarget;
+  std::vector<uint64_t> IH0, ISum, ICur, INext, IPos;
   std::vector<std::pair<uint32_t, uint32_t>> Stack;
 };
+
+/// The term a reference at position Pos to a type of hash H adds to the
+/// sum of a type's references.
+inline uint64_t refTerm(uint64_t H, uint64_t Pos) {
+  uint64_t T = (H ^ Pos) * 0xff51afd7ed558ccdULL;
+  return T ^ (T >> 29);
+}
+constexpr uint64_t PosStep = 0x9e3779b97f4a7c15ULL;
+
+/// Hashes the members of one component (Members, in any order) whose
+/// references outside it have their hashes in Hashes already.
+void hashComponent(ArrayRef<uint32_t> Members, HashScratch &S,
+                   const std::vector<uint64_t> &H0,
+                   std::vector<uint64_t> &Hashes) {
+  const std::vector<uint32_t> &Begin = S.Begin, &Adj = S.Adj;
+  size_t NM = Members.size();
+  // References inside the component as compact arrays; those leading out
+  // of it add the same term every round: summed once.
+  std::vector<uint32_t> &Local = S.Local, &IBegin = S.IBegin,
+                        &ITarget = S.ITarget;
+  std::vector<uint64_t> &IH0 = S.IH0, &ISum = S.ISum, &ICur = S.ICur,
+                        &INext = S.INext, &IPos = S.IPos;
+  for (size_t K = 0; K < NM; ++K)
+    Local[Members[K]] = K;
+  IH0.resize(NM);
+  ISum.resize(NM);
+  ICur.resize(NM);
+  INext.resize(NM);
+  IBegin.resize(NM + 1);
+  ITarget.clear();
+  IPos.clear();
+  uint64_t Signature = 0;
+  for (size_t K = 0; K < NM; ++K) {
+    uint32_t I = Members[K];
+    IBegin[K] = ITarget.size();
+    uint64_t Sum = 0, Pos = 0;
+    for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E) {
+      Pos += PosStep;
+      uint32_t C = Adj[E];
+      if (Local[C] != UINT32_MAX) {
+        ITarget.push_back(Local[C]);
+        IPos.push_back(Pos);
+        continue;
+      }
+      Sum += refTerm(Hashes[C], Pos);
+    }
+    ISum[K] = Sum;
+    Signature += refTerm(mix(H0[I], Sum), 0x2545f4914f6cdd1dULL);
+  }
+  IBegin[NM] = ITarget.size();
+  for (size_t K = 0; K < NM; ++K) {
+    ICur[K] = IH0[K] = mix(H0[Members[K]], Signature);
+    // With what mix() adds for the type, which no round changes.
+    ISum[K] += mixAddend(IH0[K]);
+  }
+  for (unsigned R = 0; R < ComponentRounds; ++R) {
+    for (size_t K = 0; K < NM; ++K) {
+      uint64_t Sum = ISum[K];
+      for (uint32_t E = IBegin[K], End = IBegin[K + 1]; E < End; ++E)
+        Sum += refTerm(ICur[ITarget[E]], IPos[E]);
+      INext[K] = mixSum(IH0[K], Sum); // mix(IH0[K], the terms' sum)
+    }
+    std::swap(ICur, INext);
+  }
+  for (size_t K = 0; K < NM; ++K) {
+    Hashes[Members[K]] = ICur[K];
+    Local[Members[K]] = UINT32_MAX;
+  }
+}
 } // namespace
 
 void hashUnitTypes(UnitTypes &UT) {
   static thread_local HashScratch S;
   size_t N = UT.Types.size();
-  // The references as flat arrays: the rounds below touch them many times,
+  // The references as flat arrays: the walk below touches them many times,
   // and walking the Type records themselves would be cache-hostile.
   std::vector<uint32_t> &Begin = S.Begin, &Adj = S.Adj;
-  std::vector<uint64_t> H0(N), &Cur = S.Cur;
+  std::vector<uint64_t> H0(N), Hashes(N);
   Begin.resize(N + 1);
   Adj.clear();
-  Cur.resize(N);
   for (size_t I = 0; I < N; ++I) {
     Begin[I] = Adj.size();
     UT.Types[I].forEachRef([&](TypeId C) { Adj.push_back(C); });
-    Cur[I] = H0[I] = shallowHash(UT.Types[I]);
+    H0[I] = shallowHash(UT.Types[I]);
   }
   Begin[N] = Adj.size();
-  // The references' hashes are scrambled each with its position and summed:
-  // unlike a chain of mix() calls, the terms are independent, so the
-  // multiplications overlap (hashing was a sixth of a kernel conversion).
-  auto Combine = [&](uint32_t I, const std::vector<uint64_t> &From) {
-    uint64_t Sum = 0, Pos = 0;
-    for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E) {
-      Pos += 0x9e3779b97f4a7c15ULL;
-      uint64_t T = (From[Adj[E]] ^ Pos) * 0xff51afd7ed558ccdULL;
-      Sum += T ^ (T >> 29);
-    }
-    return mix(H0[I], Sum);
-  };
 
-  // A type whose references never lead into a cycle, in a tree shallower
-  // than the rounds, has its full recursive hash after the rounds: that is
-  // computed once, bottom-up, and stays fixed while the rounds run over the
-  // other types. Both the set and the values depend only on the types'
-  // structure, so units still agree.
-  constexpr uint32_t Cyclic = UINT32_MAX;
-  std::vector<uint32_t> &Height = S.Height;
-  std::vector<uint8_t> &State = S.State, &Fixed = S.Fixed;
-  Height.assign(N, 0);
-  State.assign(N, 0); // 0: unseen, 1: on the walk, 2: done
-  Fixed.assign(N, 0);
+  // Tarjan's components, without recursion. A component is complete when
+  // its first-visited member is left; components complete after every
+  // component they refer to, so each is hashed from final hashes.
+  constexpr uint32_t Unseen = UINT32_MAX, Done = UINT32_MAX - 1;
+  std::vector<uint32_t> &Order = S.Order, &Low = S.Low, &Members = S.Members;
+  Order.assign(N, Unseen); // visit number, Done once in a component
+  Low.resize(N);
+  S.Local.assign(N, UINT32_MAX);
+  Members.clear();
   std::vector<std::pair<uint32_t, uint32_t>> &Stack = S.Stack; // type, next
   Stack.clear();
+  uint32_t Visited = 0;
   for (size_t Root = 0; Root < N; ++Root) {
-    if (State[Root])
+    if (Order[Root] != Unseen)
       continue;
-    State[Root] = 1;
+    Order[Root] = Low[Root] = Visited++;
+    Members.push_back(Root);
     Stack.push_back({uint32_t(Root), Begin[Root]});
     while (!Stack.empty()) {
-      uint32_t I = Stack.back().first;
-      if (Stack.back().second < Begin[I + 1]) {
-        uint32_t C = Adj[Stack.back().second++];
-        if (State[C] == 0) {
-          State[C] = 1;
+      auto &[I, Next] = Stack.back();
+      if (Next < Begin[I + 1]) {
+        uint32_t C = Adj[Next++];
+        if (Order[C] == Unseen) {
+          Order[C] = Low[C] = Visited++;
+          Members.push_back(C);
           Stack.push_back({C, Begin[C]});
-        } else if (State[C] == 1) {
-          Height[I] = Cyclic; // C is on the walk: a cycle
+        } else if (Order[C] != Done) {
+          Low[I] = std::min(Low[I], Order[C]); // C is on the walk
         }
         continue;
       }
+      uint32_t Left = I;
       Stack.pop_back();
-      State[I] = 2;
-      if (Height[I] != Cyclic)
-        for (uint32_t E = Begin[I]; E < Begin[I + 1]; ++E) {
-          uint32_t H = Height[Adj[E]];
-          Height[I] = H == Cyclic ? Cyclic : std::max(Height[I], H + 1);
-          if (H == Cyclic)
-            break;
-        }
-      if (Height[I] < HashRounds) {
-        Fixed[I] = true;
-        if (Begin[I] != Begin[I + 1])
-          Cur[I] = Combine(I, Cur);
-      }
-    }
-  }
-
-  // Types no other type refers to (a unit's function prototypes, mostly)
-  // need only the last round: nothing reads their earlier values.
-  std::vector<uint8_t> &Referenced = S.Referenced;
-  Referenced.assign(N, 0);
-  for (TypeId C : Adj)
-    Referenced[C] = true;
-  std::vector<uint32_t> &Inner = S.Inner, &Roots = S.Roots;
-  Inner.clear();
-  Roots.clear();
-  for (size_t I = 0; I < N; ++I)
-    if (!Fixed[I])
-      (Referenced[I] ? Inner : Roots).push_back(I);
-  // The rounds over the inner types, on compact copies: a reference to a
-  // fixed type adds the same term every round, so those terms are summed
-  // once (the sum is order-free); only references between inner types
-  // are recomputed. Same values as Combine() on the full arrays.
-  size_t NI = Inner.size();
-  std::vector<uint32_t> &Compact = S.Compact;
-  Compact.assign(N, UINT32_MAX);
-  for (size_t K = 0; K < NI; ++K)
-    Compact[Inner[K]] = K;
-  std::vector<uint64_t> &IH0 = S.IH0, &ISum = S.ISum, &ICur = S.ICur,
-                        &INext = S.INext, &IPos = S.IPos;
-  std::vector<uint32_t> &IBegin = S.IBegin, &ITarget = S.ITarget;
-  IH0.resize(NI);
-  ISum.resize(NI);
-  ICur.resize(NI);
-  INext.resize(NI);
-  IBegin.resize(NI + 1);
-  ITarget.clear();
-  IPos.clear();
-  for (size_t K = 0; K < NI; ++K) {
-    uint32_t I = Inner[K];
-    IBegin[K] = ITarget.size();
-    IH0[K] = H0[I];
-    ICur[K] = Cur[I];
-    uint64_t Sum = 0, Pos = 0;
-    for (uint32_t E = Begin[I], End = Begin[I + 1]; E < End; ++E) {
-      Pos += 0x9e3779b97f4a7c15ULL;
-      uint32_t C = Adj[E];
-      if (Compact[C] != UINT32_MAX) {
-        ITarget.push_back(Compact[C]);
-        IPos.push_back(Pos);
+      if (!Stack.empty())
+        Low[Stack.back().first] = std::min(Low[Stack.back().first], Low[Left]);
+      if (Low[Left] != Order[Left])
         continue;
+      // Left closes a component: it and the types visited after it that
+      // are in no completed component.
+      size_t From = Members.size() - 1;
+      while (Members[From] != Left)
+        --From;
+      ArrayRef<uint32_t> Comp(Members.data() + From, Members.size() - From);
+      bool SelfRef = false;
+      for (uint32_t E = Begin[Left]; E < Begin[Left + 1] && !SelfRef; ++E)
+        SelfRef = Adj[E] == Left;
+      if (Comp.size() == 1 && !SelfRef) {
+        // Outside any cycle: the full recursive hash.
+        uint64_t Sum = 0, Pos = 0;
+        for (uint32_t E = Begin[Left]; E < Begin[Left + 1]; ++E)
+          Sum += refTerm(Hashes[Adj[E]], Pos += PosStep);
+        Hashes[Left] =
+            Begin[Left] == Begin[Left + 1] ? H0[Left] : mix(H0[Left], Sum);
+      } else {
+        hashComponent(Comp, S, H0, Hashes);
       }
-      uint64_t T = (Cur[C] ^ Pos) * 0xff51afd7ed558ccdULL;
-      Sum += T ^ (T >> 29);
+      for (uint32_t M : Comp)
+        Order[M] = Done;
+      Members.resize(From);
     }
-    // With what mix() adds for the type, which no round changes.
-    ISum[K] = Sum + mixAddend(IH0[K]);
   }
-  IBegin[NI] = ITarget.size();
-  for (unsigned R = 0; R + 1 < HashRounds; ++R) {
-    for (size_t K = 0; K < NI; ++K) {
-      uint64_t Sum = ISum[K];
-      for (uint32_t E = IBegin[K], End = IBegin[K + 1]; E < End; ++E) {
-        uint64_t T = (ICur[ITarget[E]] ^ IPos[E]) * 0xff51afd7ed558ccdULL;
-        Sum += T ^ (T >> 29);
-      }
-      INext[K] = mixSum(IH0[K], Sum); // mix(IH0[K], the terms' sum)
-    }
-    std::swap(ICur, INext);
-  }
-  for (size_t K = 0; K < NI; ++K)
-    Cur[Inner[K]] = ICur[K];
-  // The last round, into the result (fixed types keep their values).
-  std::vector<uint64_t> Hashes(Cur.begin(), Cur.end());
-  for (uint32_t I : Inner)
-    Hashes[I] = Combine(I, Cur);
-  for (uint32_t I : Roots)
-    Hashes[I] = Combine(I, Cur);
   UT.Hashes = std::move(Hashes);
   UT.ShallowHashes = std::move(H0);
 }
@@ -1624,6 +1632,8 @@ StringRef ltoBaseName(StringRef Name) {
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
                              const StringSet<> *ElfFunctions,
                              unsigned Threads) {
+  if (getenv("DP_DEBUG_MERGED"))
+    fprintf(stderr, "MERGED %zu\n", Nodes.size());
   // The symbols kept, sorted by name, with their merged types: they do not
   // depend on the type classes, so with a second thread they are picked
   // while the classes are refined.

@@ -10,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <random>
 
 using namespace dwarfpack;
@@ -285,15 +286,102 @@ TEST(TypeMerger, SameTypeInTwoUnitsOnce) {
   EXPECT_EQ(T.Types.size(), 4u); // void, int, struct node, pointer
 }
 
-/// hashUnitTypes() takes shortcuts (the types of each round in compact
-/// arrays, the terms of references to fixed types summed once, what mix()
+/// hashUnitTypes() takes shortcuts (components found in one walk, the
+/// terms of references leading out of a component summed once, what mix()
 /// adds for a type computed once); every hash must still be what the plain
-/// definition gives: a type outside any cycle whose tree is shallower than
-/// the 48 rounds has its full recursive hash, and the others get 48 rounds
-/// of neighbour hashing from their shallow hashes, fixed neighbours at
-/// their full hash. Here: a cycle, types that reach it (one that no type
-/// refers to), and a chain of pointers deeper than the rounds.
-TEST(TypeHash, ShortcutsGiveThePlainDefinition) {
+/// definition gives: a type in no cycle has its full recursive hash; the
+/// members of a cycle (a strongly connected component) start from their
+/// shallow hash mixed with the component's signature, the sum over its
+/// members of their shallow hash mixed with the sum of their references
+/// leading out of it, and take 8 rounds of neighbour hashing. Here: two
+/// cycles, one reaching the other, look-alike members of one cycle, types
+/// that reach a cycle, and a chain of pointers.
+struct PlainHash {
+  const UnitTypes &U;
+  size_t N;
+  std::vector<std::vector<bool>> Reach; // Reach[a][b]: a reaches b
+  std::vector<uint64_t> Hash;
+  std::vector<bool> HasHash;
+
+  explicit PlainHash(const UnitTypes &U)
+      : U(U), N(U.Types.size()), Reach(N, std::vector<bool>(N, false)), Hash(N),
+        HasHash(N, false) {
+    for (size_t I = 0; I < N; ++I)
+      for (TypeId C : refs(I))
+        Reach[I][C] = true;
+    for (size_t K = 0; K < N; ++K) // transitive closure
+      for (size_t I = 0; I < N; ++I)
+        if (Reach[I][K])
+          for (size_t J = 0; J < N; ++J)
+            if (Reach[K][J])
+              Reach[I][J] = true;
+    while (std::find(HasHash.begin(), HasHash.end(), false) != HasHash.end())
+      for (size_t I = 0; I < N; ++I)
+        if (!HasHash[I] && readyToHash(I))
+          hash(I);
+  }
+  std::vector<TypeId> refs(size_t I) const {
+    std::vector<TypeId> R;
+    U.Types[I].forEachRef([&](TypeId C) { R.push_back(C); });
+    return R;
+  }
+  bool together(size_t A, size_t B) const {
+    return A == B ? Reach[A][A] : Reach[A][B] && Reach[B][A];
+  }
+  static uint64_t term(uint64_t H, uint64_t Pos) {
+    uint64_t T = (H ^ Pos) * 0xff51afd7ed558ccdULL;
+    return T ^ (T >> 29);
+  }
+  /// The sum of I's references' terms, those into its own component taken
+  /// from Inside, the others from their hashes.
+  uint64_t refSum(size_t I, const std::vector<uint64_t> *Inside) const {
+    uint64_t Sum = 0, Pos = 0;
+    for (TypeId C : refs(I)) {
+      Pos += 0x9e3779b97f4a7c15ULL;
+      if (!together(I, C))
+        Sum += term(Hash[C], Pos);
+      else if (Inside)
+        Sum += term((*Inside)[C], Pos);
+    }
+    return Sum;
+  }
+  bool readyToHash(size_t I) const {
+    for (size_t J = 0; J < N; ++J)
+      if (Reach[I][J] && !together(I, J) && !HasHash[J])
+        return false;
+    return true;
+  }
+  void hash(size_t I) {
+    uint64_t H0 = shallowHash(U.Types[I]);
+    if (!Reach[I][I]) {
+      Hash[I] = refs(I).empty() ? H0 : mix(H0, refSum(I, nullptr));
+      HasHash[I] = true;
+      return;
+    }
+    std::vector<size_t> Members;
+    uint64_t Signature = 0;
+    for (size_t J = 0; J < N; ++J)
+      if (together(I, J)) {
+        Members.push_back(J);
+        Signature += term(mix(shallowHash(U.Types[J]), refSum(J, nullptr)),
+                          0x2545f4914f6cdd1dULL);
+      }
+    std::vector<uint64_t> Start(N), Cur(N), Next(N);
+    for (size_t J : Members)
+      Cur[J] = Start[J] = mix(shallowHash(U.Types[J]), Signature);
+    for (int Round = 0; Round < 8; ++Round) {
+      for (size_t J : Members)
+        Next[J] = mix(Start[J], refSum(J, &Cur));
+      std::swap(Cur, Next);
+    }
+    for (size_t J : Members) {
+      Hash[J] = Cur[J];
+      HasHash[J] = true;
+    }
+  }
+};
+
+std::vector<Type> hashSampleTypes() {
   std::vector<Type> Ts = {
       integer("int", 4, IntSigned),                              // 1
       aggregate(TypeKind::Struct, "node", 16, {{"next", 3, 0}}), // 2
@@ -301,44 +389,54 @@ TEST(TypeHash, ShortcutsGiveThePlainDefinition) {
       ref(TypeKind::Const, 3),                                   // 4
       aggregate(TypeKind::Struct, "holder", 8, {{"p", 4, 0}, {"n", 1, 32}}),
       ref(TypeKind::Typedef, 5, "holder_t"), // 6
+      // 7..12: struct a { struct b **b; node *n; }, struct b { struct a **a; }
+      aggregate(TypeKind::Struct, "a", 16, {{"b", 10, 0}, {"n", 3, 64}}),
+      aggregate(TypeKind::Struct, "b", 8, {{"a", 12, 0}}),
+      ref(TypeKind::Pointer, 8),  // 9: struct b *
+      ref(TypeKind::Pointer, 9),  // 10: struct b **
+      ref(TypeKind::Pointer, 7),  // 11: struct a *
+      ref(TypeKind::Pointer, 11), // 12: struct a **
   };
-  for (int I = 0; I < 60; ++I) // 7..66: pointer to pointer ... to int
-    Ts.push_back(ref(TypeKind::Pointer, I ? 6 + I : 1));
-  UnitTypes U = unit(Ts);
-  const size_t N = U.Types.size();
-  auto Refs = [&](size_t I) {
-    std::vector<TypeId> R;
-    U.Types[I].forEachRef([&](TypeId C) { R.push_back(C); });
-    return R;
-  };
-  auto Combine = [&](size_t I, const std::vector<uint64_t> &From) {
-    uint64_t Sum = 0, Pos = 0;
-    for (TypeId C : Refs(I)) {
-      Pos += 0x9e3779b97f4a7c15ULL;
-      uint64_t T = (From[C] ^ Pos) * 0xff51afd7ed558ccdULL;
-      Sum += T ^ (T >> 29);
+  for (int I = 0; I < 60; ++I) // 13..72: pointer to pointer ... to int
+    Ts.push_back(ref(TypeKind::Pointer, I ? 12 + I : 1));
+  return Ts;
+}
+
+TEST(TypeHash, ShortcutsGiveThePlainDefinition) {
+  UnitTypes U = unit(hashSampleTypes());
+  PlainHash Plain(U);
+  ASSERT_EQ(U.Hashes.size(), U.Types.size());
+  for (size_t I = 1; I < U.Types.size(); ++I)
+    EXPECT_EQ(U.Hashes[I], Plain.Hash[I]) << "type " << I;
+  // The look-alike pointers of the cycle a <-> b differ.
+  EXPECT_NE(U.Hashes[10], U.Hashes[12]);
+  EXPECT_NE(U.Hashes[9], U.Hashes[11]);
+}
+
+/// Units list the same types in any order: each type's hash is the same.
+TEST(TypeHash, IndependentOfTypeOrder) {
+  std::vector<Type> Ts = hashSampleTypes();
+  UnitTypes Ordered = unit(Ts);
+  std::mt19937 Rng(7);
+  for (int Trial = 0; Trial < 5; ++Trial) {
+    // Position P of the shuffled unit holds type Perm[P] (void stays 0).
+    std::vector<TypeId> Perm(Ts.size() + 1);
+    for (size_t I = 0; I < Perm.size(); ++I)
+      Perm[I] = I;
+    std::shuffle(Perm.begin() + 1, Perm.end(), Rng);
+    std::vector<TypeId> NewId(Perm.size());
+    for (size_t P = 0; P < Perm.size(); ++P)
+      NewId[Perm[P]] = P;
+    std::vector<Type> Shuffled;
+    for (size_t P = 1; P < Perm.size(); ++P) {
+      Type T = Ts[Perm[P] - 1];
+      T.forEachRefMut([&](TypeId &R) { R = NewId[R]; });
+      Shuffled.push_back(T);
     }
-    return mix(shallowHash(U.Types[I]), Sum);
-  };
-  // Heights in this unit: types 1 and 7..66 form the only acyclic chain.
-  std::vector<bool> Fixed(N, false);
-  Fixed[1] = true;
-  for (size_t I = 7; I < N; ++I)
-    Fixed[I] = I - 6 < 48; // type 6 + k is k pointers above int
-  std::vector<uint64_t> Full(N), Cur(N), Next(N);
-  Full[1] = shallowHash(U.Types[1]);
-  for (size_t I = 7; I < N; ++I)
-    Full[I] = Combine(I, Full);
-  for (size_t I = 0; I < N; ++I)
-    Cur[I] = Fixed[I] ? Full[I] : shallowHash(U.Types[I]);
-  for (int Round = 0; Round < 48; ++Round) {
-    for (size_t I = 0; I < N; ++I)
-      Next[I] = Fixed[I] || Refs(I).empty() ? Cur[I] : Combine(I, Cur);
-    std::swap(Cur, Next);
+    UnitTypes U = unit(Shuffled);
+    for (size_t P = 1; P < Perm.size(); ++P)
+      EXPECT_EQ(U.Hashes[P], Ordered.Hashes[Perm[P]]) << "type " << Perm[P];
   }
-  ASSERT_EQ(U.Hashes.size(), N);
-  for (size_t I = 1; I < N; ++I)
-    EXPECT_EQ(U.Hashes[I], Cur[I]) << "type " << I;
 }
 
 /// Each name of Cases maps to its expected symbol name under F.
