@@ -1246,7 +1246,7 @@ TypeMerger::TypeMerger(bool StableInputs)
   FirstAddress.push_back(nullptr);
   Nodes.emplace_back(); // void
   ShallowCls.push_back(0);
-  ShallowIds.try_emplace(types::shallowHash(Type()), 0);
+  ShallowIds.tryEmplace(types::shallowHash(Type()), 0);
 }
 
 uint32_t TypeMerger::intern(StringRef S) {
@@ -1298,14 +1298,21 @@ void TypeMerger::add(UnitTypes &&UT) {
   size_t N = UT.Types.size();
   std::vector<TypeId> Map(N);
   std::vector<bool> IsNew(N, false);
+  // The slots of the hashes some types ahead are loaded while the current
+  // one is looked up: the table is far larger than the caches.
+  constexpr size_t Ahead = 8;
+  for (size_t I = 1; I < N && I <= Ahead; ++I)
+    ByHash.prefetch(UT.Hashes[I]);
   for (size_t I = 1; I < N; ++I) {
-    auto [It, Inserted] = ByHash.try_emplace(UT.Hashes[I], Nodes.size());
+    if (I + Ahead < N)
+      ByHash.prefetch(UT.Hashes[I + Ahead]);
+    auto [Id, Inserted] = ByHash.tryEmplace(UT.Hashes[I], Nodes.size());
     if (Inserted) {
       Nodes.emplace_back();
       ShallowCls.emplace_back();
       IsNew[I] = true;
     }
-    Map[I] = It->second;
+    Map[I] = Id;
   }
   // A hash match is only a candidate: keep it only if the type agrees with
   // the merged one in every field and each reference maps to the merged
@@ -1355,16 +1362,27 @@ void TypeMerger::add(UnitTypes &&UT) {
       Changed = true;
     }
   }
+  // The shallow classes' slots of the new types, prefetched as above.
+  const bool HaveShallow = UT.ShallowHashes.size() == N;
+  size_t NextToLoad = 1;
+  auto LoadNextNew = [&] {
+    while (NextToLoad < N && !IsNew[NextToLoad])
+      ++NextToLoad;
+    if (NextToLoad < N)
+      ShallowIds.prefetch(UT.ShallowHashes[NextToLoad++]);
+  };
+  for (size_t K = 0; HaveShallow && K < Ahead; ++K)
+    LoadNextNew();
   for (size_t I = 1; I < N; ++I) {
     if (!IsNew[I])
       continue;
+    if (HaveShallow)
+      LoadNextNew();
     const Type &T = UT.Types[I];
     // The unit's shallow hash covers the node's fields (names by their
     // bytes, which stand for the interned ids).
-    uint64_t SH = UT.ShallowHashes.size() == N ? UT.ShallowHashes[I]
-                                               : types::shallowHash(T);
-    ShallowCls[Map[I]] =
-        ShallowIds.try_emplace(SH, ShallowIds.size()).first->second;
+    uint64_t SH = HaveShallow ? UT.ShallowHashes[I] : types::shallowHash(T);
+    ShallowCls[Map[I]] = ShallowIds.tryEmplace(SH, ShallowIds.size()).first;
     Node &G = Nodes[Map[I]];
     G.Kind = T.Kind;
     G.Encoding = T.Encoding;
@@ -1688,11 +1706,11 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
         return std::make_pair(Pick(Vars, ElfObjects, RenamedObjects),
                               Pick(Functions, ElfFunctions, RenamedFunctions));
       });
-  ByHash = DenseMap<uint64_t, TypeId>(); // not needed any more: free it
+  ByHash.clear(); // not needed any more: free it
   ByAddress = DenseMap<const char *, uint32_t>();
   ShortIds = DenseMap<uint64_t, uint32_t>();
   NumShallowCls = ShallowIds.size();
-  ShallowIds = DenseMap<uint64_t, uint32_t>();
+  ShallowIds.clear();
   size_t N = Nodes.size();
   std::vector<TypeId> Redirect(N);
   for (size_t I = 0; I < N; ++I)

@@ -15,6 +15,7 @@
 
 #include "dwarfpack/DwarfInput/Dwarf.h"
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Support/HashIdMap.h"
 #include "dwarfpack/Types/ElfSymbols.h"
 #include "dwarfpack/Types/TypeModel.h"
 
@@ -213,12 +214,13 @@ private:
   llvm::DenseMap<const char *, uint32_t> ByAddress;
   /// Names of up to 7 bytes by their bytes and length packed in 64 bits.
   llvm::DenseMap<uint64_t, uint32_t> ShortIds;
-  llvm::DenseMap<uint64_t, TypeId> ByHash;
+  /// Merged types by unit hash (TypeMerger::add prefetches its slots).
+  HashIdMap ByHash;
   /// Each node's class by its own fields alone (refine's first partition),
   /// numbered as the nodes are filled in: the tail of a conversion then
   /// need not hash every node again.
   PagedArray<uint32_t> ShallowCls;
-  llvm::DenseMap<uint64_t, uint32_t> ShallowIds;
+  HashIdMap ShallowIds;
   uint32_t NumShallowCls = 0;
   struct SymbolRef {
     uint32_t Name;
