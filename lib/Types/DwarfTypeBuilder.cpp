@@ -1080,32 +1080,18 @@ void hashComponent(ArrayRef<uint32_t> Members, HashScratch &S,
     Local[Members[K]] = UINT32_MAX;
   }
 }
-} // namespace
 
-void hashUnitTypes(UnitTypes &UT) {
-  static thread_local HashScratch S;
-  size_t N = UT.Types.size();
-  // The references as flat arrays: the walk below touches them many times,
-  // and walking the Type records themselves would be cache-hostile.
-  std::vector<uint32_t> &Begin = S.Begin, &Adj = S.Adj;
-  std::vector<uint64_t> H0(N), Hashes(N);
-  Begin.resize(N + 1);
-  Adj.clear();
-  for (size_t I = 0; I < N; ++I) {
-    Begin[I] = Adj.size();
-    UT.Types[I].forEachRef([&](TypeId C) { Adj.push_back(C); });
-    H0[I] = shallowHash(UT.Types[I]);
-  }
-  Begin[N] = Adj.size();
-
-  // Tarjan's components, without recursion. A component is complete when
-  // its first-visited member is left; components complete after every
-  // component they refer to, so each is hashed from final hashes.
+/// Calls F with each strongly connected component of the reference graph
+/// in S.Begin/S.Adj (Tarjan's algorithm, without recursion), each after
+/// every component it refers to: a component is complete when its
+/// first-visited member is left.
+void forEachComponent(size_t N, HashScratch &S,
+                      function_ref<void(ArrayRef<uint32_t>)> F) {
+  const std::vector<uint32_t> &Begin = S.Begin, &Adj = S.Adj;
   constexpr uint32_t Unseen = UINT32_MAX, Done = UINT32_MAX - 1;
   std::vector<uint32_t> &Order = S.Order, &Low = S.Low, &Members = S.Members;
   Order.assign(N, Unseen); // visit number, Done once in a component
   Low.resize(N);
-  S.Local.assign(N, UINT32_MAX);
   Members.clear();
   std::vector<std::pair<uint32_t, uint32_t>> &Stack = S.Stack; // type, next
   Stack.clear();
@@ -1140,25 +1126,46 @@ void hashUnitTypes(UnitTypes &UT) {
       size_t From = Members.size() - 1;
       while (Members[From] != Left)
         --From;
-      ArrayRef<uint32_t> Comp(Members.data() + From, Members.size() - From);
-      bool SelfRef = false;
-      for (uint32_t E = Begin[Left]; E < Begin[Left + 1] && !SelfRef; ++E)
-        SelfRef = Adj[E] == Left;
-      if (Comp.size() == 1 && !SelfRef) {
-        // Outside any cycle: the full recursive hash.
-        uint64_t Sum = 0, Pos = 0;
-        for (uint32_t E = Begin[Left]; E < Begin[Left + 1]; ++E)
-          Sum += refTerm(Hashes[Adj[E]], Pos += PosStep);
-        Hashes[Left] =
-            Begin[Left] == Begin[Left + 1] ? H0[Left] : mix(H0[Left], Sum);
-      } else {
-        hashComponent(Comp, S, H0, Hashes);
-      }
-      for (uint32_t M : Comp)
-        Order[M] = Done;
+      F(ArrayRef<uint32_t>(Members.data() + From, Members.size() - From));
+      for (size_t K = From; K < Members.size(); ++K)
+        Order[Members[K]] = Done;
       Members.resize(From);
     }
   }
+}
+} // namespace
+
+void hashUnitTypes(UnitTypes &UT) {
+  static thread_local HashScratch S;
+  size_t N = UT.Types.size();
+  // The references as flat arrays: the walk below touches them many times,
+  // and walking the Type records themselves would be cache-hostile.
+  std::vector<uint32_t> &Begin = S.Begin, &Adj = S.Adj;
+  std::vector<uint64_t> H0(N), Hashes(N);
+  Begin.resize(N + 1);
+  Adj.clear();
+  for (size_t I = 0; I < N; ++I) {
+    Begin[I] = Adj.size();
+    UT.Types[I].forEachRef([&](TypeId C) { Adj.push_back(C); });
+    H0[I] = shallowHash(UT.Types[I]);
+  }
+  Begin[N] = Adj.size();
+  S.Local.assign(N, UINT32_MAX); // hashComponent()'s, left as it finds it
+  forEachComponent(N, S, [&](ArrayRef<uint32_t> Comp) {
+    uint32_t I = Comp.front();
+    bool SelfRef = false;
+    for (uint32_t E = Begin[I]; E < Begin[I + 1] && !SelfRef; ++E)
+      SelfRef = Adj[E] == I;
+    if (Comp.size() > 1 || SelfRef) {
+      hashComponent(Comp, S, H0, Hashes);
+      return;
+    }
+    // Outside any cycle: the full recursive hash.
+    uint64_t Sum = 0, Pos = 0;
+    for (uint32_t E = Begin[I]; E < Begin[I + 1]; ++E)
+      Sum += refTerm(Hashes[Adj[E]], Pos += PosStep);
+    Hashes[I] = Begin[I] == Begin[I + 1] ? H0[I] : mix(H0[I], Sum);
+  });
   UT.Hashes = std::move(Hashes);
   UT.ShallowHashes = std::move(H0);
 }
