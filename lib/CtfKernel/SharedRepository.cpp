@@ -1,6 +1,7 @@
 //===- SharedRepository.cpp - Cross-module type deduplication -------------===//
 
 #include "dwarfpack/CtfKernel/SharedRepository.h"
+#include "dwarfpack/Types/DwarfTypeBuilder.h"
 #include "dwarfpack/Types/TypeHash.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -15,11 +16,6 @@ namespace dwarfpack {
 namespace ctfkernel {
 
 namespace {
-
-/// Rounds of neighbour hashing: tables agree on a type's hash only if they
-/// agree on every reference path of this length from it. The exact
-/// refinement in finish() merges whatever equal types the hashes kept apart.
-constexpr unsigned HashRounds = 32;
 
 /// The C namespace of a type's name: 0 ordinary, else the tag kind.
 unsigned nameSpace(const Type &T) {
@@ -39,19 +35,10 @@ std::string describe(const Type &T) {
 } // namespace
 
 std::vector<uint64_t> hashTypeTable(const TypeTable &T) {
-  size_t N = T.Types.size();
-  std::vector<uint64_t> H0(N), Cur(N), Next(N);
-  for (size_t I = 0; I < N; ++I)
-    Cur[I] = H0[I] = shallowHash(T.Types[I]);
-  for (unsigned R = 0; R < HashRounds; ++R) {
-    for (size_t I = 0; I < N; ++I) {
-      uint64_t H = H0[I];
-      T.Types[I].forEachRef([&](TypeId C) { H = mix(H, C < N ? Cur[C] : 0); });
-      Next[I] = H;
-    }
-    std::swap(Cur, Next);
-  }
-  return Cur;
+  // The hash of each unit's types (lib/Types): it stands for everything a
+  // type reaches, so types that differ however far away hash apart (32
+  // rounds of neighbour hashing merged types alike for 32 references).
+  return hashTypes(T.Types);
 }
 
 void computeHidden(TypeTable &T) {

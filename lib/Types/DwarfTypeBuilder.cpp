@@ -1003,7 +1003,7 @@ constexpr unsigned ComponentRounds = 8;
 } // namespace
 
 namespace {
-/// hashUnitTypes()'s working arrays, kept by each thread from unit to unit:
+/// hashTypes()' working arrays, kept by each thread from unit to unit:
 /// allocating and clearing a score of arrays per unit (and faulting their
 /// pages in) cost a tenth of the hashing.
 struct HashScratch {
@@ -1136,8 +1136,13 @@ void forEachComponent(size_t N, HashScratch &S,
 } // namespace
 
 void hashUnitTypes(UnitTypes &UT) {
+  UT.Hashes = hashTypes(UT.Types, &UT.ShallowHashes);
+}
+
+std::vector<uint64_t> hashTypes(ArrayRef<Type> Types,
+                                std::vector<uint64_t> *Shallow) {
   static thread_local HashScratch S;
-  size_t N = UT.Types.size();
+  size_t N = Types.size();
   // The references as flat arrays: the walk below touches them many times,
   // and walking the Type records themselves would be cache-hostile.
   std::vector<uint32_t> &Begin = S.Begin, &Adj = S.Adj;
@@ -1146,8 +1151,10 @@ void hashUnitTypes(UnitTypes &UT) {
   Adj.clear();
   for (size_t I = 0; I < N; ++I) {
     Begin[I] = Adj.size();
-    UT.Types[I].forEachRef([&](TypeId C) { Adj.push_back(C); });
-    H0[I] = shallowHash(UT.Types[I]);
+    // A reference out of the table (which no table we build has) counts
+    // as one to void.
+    Types[I].forEachRef([&](TypeId C) { Adj.push_back(C < N ? C : 0); });
+    H0[I] = shallowHash(Types[I]);
   }
   Begin[N] = Adj.size();
   S.Local.assign(N, UINT32_MAX); // hashComponent()'s, left as it finds it
@@ -1166,8 +1173,9 @@ void hashUnitTypes(UnitTypes &UT) {
       Sum += refTerm(Hashes[Adj[E]], Pos += PosStep);
     Hashes[I] = Begin[I] == Begin[I + 1] ? H0[I] : mix(H0[I], Sum);
   });
-  UT.Hashes = std::move(Hashes);
-  UT.ShallowHashes = std::move(H0);
+  if (Shallow)
+    *Shallow = std::move(H0);
+  return Hashes;
 }
 
 unsigned breakTypedefCycles(std::vector<Type> &Types) {

@@ -196,6 +196,49 @@ TEST(SharedRepository, OutputDependsOnlyOnModuleOrder) {
   EXPECT_EQ(X.Parent.Types[2].Ref, 1u);
 }
 
+/// Types that differ only far from where they are named: two modules with
+/// a chain of 40 typedefs of the same names, ending in int in one and in
+/// long in the other. Each module's variable must still reach its own base
+/// type (a hash that looks 32 references deep merged the chains' tops).
+TEST(SharedRepository, DifferenceFortyReferencesDeepKeepsTypesApart) {
+  auto Chain = [](StringRef Base, uint64_t Size, StringRef Var) {
+    std::vector<Type> Ts = {voidType(), integer(Base, Size)};
+    static const std::vector<std::string> Names = [] {
+      std::vector<std::string> N;
+      for (int I = 0; I < 40; ++I)
+        N.push_back("t" + std::to_string(I));
+      return N;
+    }();
+    for (int I = 0; I < 40; ++I) {
+      Type T;
+      T.Kind = TypeKind::Typedef;
+      T.Name = Names[I];
+      T.Ref = I + 1; // t0 -> the base, tN -> tN-1
+      Ts.push_back(T);
+    }
+    return table(std::move(Ts), {{Var, 41}});
+  };
+  SharedRepository Repo;
+  add(Repo, "a", Chain("int", 4, "va"));
+  add(Repo, "b", Chain("long", 8, "vb"));
+  Expected<SharedRepository::Result> R = Repo.finish();
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  expectClosed(*R);
+  ASSERT_EQ(R->Children.size(), 2u);
+  for (size_t M = 0; M < 2; ++M) {
+    const TypeTable &Child = R->Children[M].Table;
+    ASSERT_EQ(Child.Variables.size(), 1u);
+    auto At = [&](TypeId Id) -> const Type & {
+      return Id & ChildBit ? Child.Types[Id & ~ChildBit] : R->Parent.Types[Id];
+    };
+    const Type *T = &At(Child.Variables[0].Type);
+    for (int Hops = 0; T->Kind == TypeKind::Typedef && Hops < 50; ++Hops)
+      T = &At(T->Ref);
+    EXPECT_EQ(T->Name, M == 0 ? "int" : "long")
+        << Child.Variables[0].Name.str();
+  }
+}
+
 TEST(ModuleMap, Attribution) {
   ModuleMap M;
   ASSERT_FALSE(bool(M.parseBuiltinModules(

@@ -42,8 +42,8 @@ namespace ctfkernel {
 /// In a child table, a reference with this bit set is the child's own type.
 constexpr types::TypeId ChildBit = 0x80000000u;
 
-/// Neighbourhood hashes of a table's types, comparable across tables.
-/// Thread-safe; compute it where the table was built.
+/// Structural hashes of a table's types (types::hashTypes), comparable
+/// across tables. Thread-safe; compute it where the table was built.
 std::vector<uint64_t> hashTypeTable(const types::TypeTable &T);
 
 struct RepositoryStats {

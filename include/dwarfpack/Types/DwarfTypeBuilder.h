@@ -93,6 +93,14 @@ convertCompileUnit(const input::Unit &U, WarningLog &Log,
 /// Fills UT.Hashes (done by convertCompileUnit; for units built otherwise).
 void hashUnitTypes(UnitTypes &UT);
 
+/// Structural hashes of Types (references are indexes into Types), equal
+/// for types whose graphs are equal, whatever their order: a type in no
+/// cycle hashes all it reaches; the types of a cycle share the signature
+/// of its component and take 8 rounds of neighbour hashing inside it.
+/// Each type's shallowHash() goes to Shallow if given. Thread-safe.
+std::vector<uint64_t> hashTypes(llvm::ArrayRef<Type> Types,
+                                std::vector<uint64_t> *Shallow = nullptr);
+
 /// Breaks cycles through typedefs, qualifiers, arrays and slices (which no C
 /// program can produce but corrupt DWARF can): the type closing the cycle
 /// becomes Unknown. Returns the number of types changed.
