@@ -72,30 +72,78 @@ void SharedRepository::addModule(StringRef Name, const TypeTable &T,
   M.Blocklisted = Blocklisted;
   size_t N = T.Types.size();
   InputTypes += N;
-  M.Nodes.resize(N);
+  std::vector<uint32_t> &Map = M.Nodes;
+  Map.resize(N);
+  // Nodes made for this module refer to its local ids until the end; each
+  // stands for the module's type it was made from.
+  const size_t Before = Nodes.size();
+  std::vector<uint32_t> MadeFrom;
   std::vector<bool> IsNew(N, false);
+  auto NewNode = [&](size_t I) {
+    Type X = T.Types[I];
+    X.Name = intern(X.Name);
+    for (Member &Mb : X.Members)
+      Mb.Name = intern(Mb.Name);
+    for (Enumerator &E : X.Enumerators)
+      E.Name = intern(E.Name);
+    Nodes.push_back(std::move(X));
+    MadeFrom.push_back(I);
+    IsNew[I] = true;
+    return uint32_t(Nodes.size() - 1);
+  };
   for (size_t I = 0; I < N; ++I) {
     auto [It, New] = ByHash.try_emplace(Hashes[I], uint32_t(Nodes.size()));
-    if (New) {
-      Type X = T.Types[I];
-      X.Name = intern(X.Name);
-      for (Member &Mb : X.Members)
-        Mb.Name = intern(Mb.Name);
-      for (Enumerator &E : X.Enumerators)
-        E.Name = intern(E.Name);
-      Nodes.push_back(std::move(X));
-      IsNew[I] = true;
-    }
-    M.Nodes[I] = It->second;
+    Map[I] = New ? NewNode(I) : It->second;
   }
+  verifyMatches(T, Before, MadeFrom, IsNew, NewNode, Map);
   for (size_t I = 0; I < N; ++I)
     if (IsNew[I])
-      Nodes[M.Nodes[I]].forEachRefMut([&](TypeId &R) { R = M.Nodes[R]; });
+      Nodes[Map[I]].forEachRefMut([&](TypeId &R) { R = Map[R]; });
   for (const Symbol &S : T.Variables)
-    M.Variables.push_back({intern(S.Name), M.Nodes[S.Type]});
+    M.Variables.push_back({intern(S.Name), Map[S.Type]});
   for (const Symbol &S : T.Functions)
-    M.Functions.push_back({intern(S.Name), M.Nodes[S.Type]});
+    M.Functions.push_back({intern(S.Name), Map[S.Type]});
   Modules.push_back(std::move(M));
+}
+
+void SharedRepository::verifyMatches(const TypeTable &T, size_t Before,
+                                     const std::vector<uint32_t> &MadeFrom,
+                                     const std::vector<bool> &IsNew,
+                                     function_ref<uint32_t(size_t)> NewNode,
+                                     std::vector<uint32_t> &Map) {
+  // A match of hashes only proposes that a type is a merged one: it is
+  // kept if the fields agree and each reference maps to the merged type's
+  // reference, else the type gets a node of its own, which may reject the
+  // types that refer to it in turn (rejections only grow: a fixed point).
+  // Then a merge never joins two different types, whatever the hash.
+  auto Mapped = [&](const Type &X) {
+    SmallVector<TypeId, 8> R;
+    X.forEachRef([&](TypeId C) { R.push_back(C < Map.size() ? Map[C] : C); });
+    return R;
+  };
+  auto Refs = [](const Type &X) {
+    SmallVector<TypeId, 8> R;
+    X.forEachRef([&](TypeId C) { R.push_back(C); });
+    return R;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t I = 0; I < Map.size(); ++I) {
+      if (IsNew[I])
+        continue;
+      const Type &X = T.Types[I];
+      uint32_t G = Map[I];
+      // A node made for this module still has the module's local ids.
+      const Type &Other =
+          G >= Before ? T.Types[MadeFrom[G - Before]] : Nodes[G];
+      bool Same = sameShallow(X, Other) &&
+                  Mapped(X) == (G >= Before ? Mapped(Other) : Refs(Other));
+      if (Same)
+        continue;
+      Map[I] = NewNode(I);
+      Changed = true;
+    }
+  }
 }
 
 Expected<SharedRepository::Result> SharedRepository::finish() {

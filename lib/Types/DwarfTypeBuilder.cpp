@@ -1341,21 +1341,8 @@ void TypeMerger::add(UnitTypes &&UT) {
     if (IsNew[I])
       FirstCopy.try_emplace(Map[I], I);
   auto SameLocal = [&](const Type &A, const Type &B) {
-    if (A.Kind != B.Kind || A.Encoding != B.Encoding ||
-        A.Varargs != B.Varargs || A.Size != B.Size ||
-        A.NumElems != B.NumElems || A.Bits != B.Bits ||
-        A.BitOffset != B.BitOffset || A.Name != B.Name ||
-        A.Members.size() != B.Members.size() ||
-        A.Enumerators.size() != B.Enumerators.size())
+    if (!sameShallow(A, B))
       return false;
-    for (size_t I = 0; I < A.Members.size(); ++I)
-      if (A.Members[I].Name != B.Members[I].Name ||
-          A.Members[I].BitOffset != B.Members[I].BitOffset)
-        return false;
-    for (size_t I = 0; I < A.Enumerators.size(); ++I)
-      if (A.Enumerators[I].Name != B.Enumerators[I].Name ||
-          A.Enumerators[I].Value != B.Enumerators[I].Value)
-        return false;
     SmallVector<TypeId, 8> RA, RB;
     A.forEachRef([&](TypeId C) { RA.push_back(Map[C]); });
     B.forEachRef([&](TypeId C) { RB.push_back(Map[C]); });

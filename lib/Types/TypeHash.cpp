@@ -72,5 +72,24 @@ uint64_t shallowHash(const Type &T) {
   return mix(Sum, 0x51ed270b);
 }
 
+bool sameShallow(const Type &A, const Type &B) {
+  if (A.Kind != B.Kind || A.Encoding != B.Encoding || A.Varargs != B.Varargs ||
+      A.Size != B.Size || A.NumElems != B.NumElems || A.Bits != B.Bits ||
+      A.BitOffset != B.BitOffset || A.Name != B.Name ||
+      A.Params.size() != B.Params.size() ||
+      A.Members.size() != B.Members.size() ||
+      A.Enumerators.size() != B.Enumerators.size())
+    return false;
+  for (size_t I = 0; I < A.Members.size(); ++I)
+    if (A.Members[I].Name != B.Members[I].Name ||
+        A.Members[I].BitOffset != B.Members[I].BitOffset)
+      return false;
+  for (size_t I = 0; I < A.Enumerators.size(); ++I)
+    if (A.Enumerators[I].Name != B.Enumerators[I].Name ||
+        A.Enumerators[I].Value != B.Enumerators[I].Value)
+      return false;
+  return true;
+}
+
 } // namespace types
 } // namespace dwarfpack

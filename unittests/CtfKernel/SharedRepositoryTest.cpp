@@ -239,6 +239,39 @@ TEST(SharedRepository, DifferenceFortyReferencesDeepKeepsTypesApart) {
   }
 }
 
+/// Hashes only propose: two modules whose different types are given the
+/// same hashes (as a collision would) still keep them apart, and the types
+/// citing a rejected one are rejected too.
+TEST(SharedRepository, EqualHashesOfDifferentTypesAreNotMerged) {
+  TypeTable A = table({voidType(), integer("int", 4),
+                       structType("s", 4, {{"x", 1, 0}}), pointer(2)},
+                      {{"va", 3}});
+  TypeTable B = table({voidType(), integer("long", 8),
+                       structType("s", 4, {{"x", 1, 0}}), pointer(2)},
+                      {{"vb", 3}});
+  SharedRepository Repo;
+  const std::vector<uint64_t> Same = {10, 11, 12, 13};
+  Repo.addModule("a", A, Same, false);
+  Repo.addModule("b", B, Same, false);
+  Expected<SharedRepository::Result> R = Repo.finish();
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  expectClosed(*R);
+  EXPECT_EQ(R->Stats.GlobalNodes, 7u); // void, and two of each other type
+  ASSERT_EQ(R->Children.size(), 2u);
+  for (size_t M = 0; M < 2; ++M) {
+    const TypeTable &Child = R->Children[M].Table;
+    auto At = [&](TypeId Id) -> const Type & {
+      return Id & ChildBit ? Child.Types[Id & ~ChildBit] : R->Parent.Types[Id];
+    };
+    ASSERT_EQ(Child.Variables.size(), 1u);
+    const Type &P = At(Child.Variables[0].Type);
+    ASSERT_EQ(P.Kind, TypeKind::Pointer);
+    const Type &S = At(P.Ref);
+    ASSERT_EQ(S.Members.size(), 1u);
+    EXPECT_EQ(At(S.Members[0].Type).Name, M == 0 ? "int" : "long");
+  }
+}
+
 TEST(ModuleMap, Attribution) {
   ModuleMap M;
   ASSERT_FALSE(bool(M.parseBuiltinModules(

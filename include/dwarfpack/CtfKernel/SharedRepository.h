@@ -29,6 +29,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/StringSaver.h"
@@ -99,6 +100,14 @@ private:
   };
 
   llvm::StringRef intern(llvm::StringRef S);
+  /// Keeps the merges of T's types into earlier nodes (Map) that are
+  /// exact; NewNode(I) gives type I a node of its own. Nodes from Before
+  /// on were made for T, from its types MadeFrom.
+  void verifyMatches(const types::TypeTable &T, size_t Before,
+                     const std::vector<uint32_t> &MadeFrom,
+                     const std::vector<bool> &IsNew,
+                     llvm::function_ref<uint32_t(size_t)> NewNode,
+                     std::vector<uint32_t> &Map);
 
   bool Share;
   llvm::BumpPtrAllocator Alloc;

@@ -42,6 +42,10 @@ uint64_t hashString(llvm::StringRef S);
 /// Everything about a type except the identity of the types it refers to.
 uint64_t shallowHash(const Type &T);
 
+/// Whether A and B agree in everything shallowHash() covers (names by
+/// their bytes): what verifies a match of hashes, with the references.
+bool sameShallow(const Type &A, const Type &B);
+
 /// Struct, union and enum: the kinds that live in C's tag namespace.
 inline bool isTagged(TypeKind K) {
   return K == TypeKind::Struct || K == TypeKind::Union || K == TypeKind::Enum;
