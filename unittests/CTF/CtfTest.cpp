@@ -733,8 +733,9 @@ TEST(TypeMerger, DeepDifferenceKeepsTypesApart) {
 
 TEST(TypeMerger, DifferenceBeyondTheHashDepthIsKept) {
   // 40 pointers deep, then struct leaf { int x; } in one unit and
-  // struct leaf { long x; } in the other: deeper than the per-unit hash
-  // looks, so only exact verification keeps the two chains apart.
+  // struct leaf { long x; } in the other. The second unit is given the
+  // first's hashes, as a hash that looked less deep (or a collision) would
+  // give it: only exact verification keeps the two chains apart.
   auto Chain = [](llvm::StringRef Int, uint64_t Size) {
     std::vector<Type> Ts;
     const unsigned Depth = 40;
@@ -748,8 +749,10 @@ TEST(TypeMerger, DifferenceBeyondTheHashDepthIsKept) {
     return U;
   };
   TypeMerger M;
-  M.add(Chain("int", 4));
-  M.add(Chain("long", 8));
+  UnitTypes First = Chain("int", 4), Second = Chain("long", 8);
+  Second.Hashes = First.Hashes;
+  M.add(std::move(First));
+  M.add(std::move(Second));
   TypeTable T = M.finish(nullptr, nullptr);
   ASSERT_EQ(T.Variables.size(), 2u);
   for (const Symbol &V : T.Variables) {
@@ -766,12 +769,13 @@ TEST(TypeMerger, DifferenceBeyondTheHashDepthIsKept) {
 }
 
 /// struct head { 60 pointers -> struct leaf { INT x; struct head *back; } }:
-/// a cycle, so the head's hash looks 48 references deep and misses the
-/// leaf's integer. Two units that differ only there propose the second
-/// unit's head and upper pointers as the first's; verification rejects the
-/// leaf, and the rejection climbs the chain one type at a time, within a
-/// round when the types come leaf first and from round to round when they
-/// come head first. Variables a and b must reach their own leaf.
+/// two units that differ only in the leaf's integer, the second given the
+/// first's hashes (as a hash that missed the leaf, or a collision, would):
+/// every type of the second unit is proposed as the first's; verification
+/// rejects the integer and the leaf, and the rejection climbs the cycle one
+/// type at a time, within a round when the types come leaf first and from
+/// round to round when they come head first. Variables a and b must reach
+/// their own leaf.
 TEST(TypeMerger, RejectionsClimbACycle) {
   const unsigned Depth = 60;
   auto Unit = [&](llvm::StringRef Int, uint64_t Size, bool HeadFirst) {
@@ -795,8 +799,11 @@ TEST(TypeMerger, RejectionsClimbACycle) {
   };
   for (bool HeadFirst : {true, false}) {
     TypeMerger M;
-    M.add(Unit("int", 4, HeadFirst));
-    M.add(Unit("long", 8, HeadFirst));
+    UnitTypes First = Unit("int", 4, HeadFirst);
+    UnitTypes Second = Unit("long", 8, HeadFirst);
+    Second.Hashes = First.Hashes;
+    M.add(std::move(First));
+    M.add(std::move(Second));
     TypeTable T = M.finish(nullptr, nullptr);
     ASSERT_EQ(T.Variables.size(), 2u);
     for (const Symbol &V : T.Variables) {
