@@ -36,8 +36,9 @@ class InputObject;
 namespace types {
 
 /// The types of one compile unit. Local type 0 is void. Hashes[i] is a
-/// structural hash of type i up to a fixed reference depth, comparable across
-/// units; equal hashes mean "same type" for the first merging step.
+/// structural hash of the types type i reaches (hashTypes()), comparable
+/// across units: equal hashes propose "same type" to the merger, which
+/// verifies each proposal.
 struct UnitTypes {
   std::vector<Type> Types;
   std::vector<uint64_t> Hashes;
