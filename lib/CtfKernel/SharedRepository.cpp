@@ -92,8 +92,8 @@ void SharedRepository::addModule(StringRef Name, const TypeTable &T,
     return uint32_t(Nodes.size() - 1);
   };
   for (size_t I = 0; I < N; ++I) {
-    auto [It, New] = ByHash.try_emplace(Hashes[I], uint32_t(Nodes.size()));
-    Map[I] = New ? NewNode(I) : It->second;
+    auto [Node, New] = ByHash.tryEmplace(Hashes[I], uint32_t(Nodes.size()));
+    Map[I] = New ? NewNode(I) : Node;
   }
   verifyMatches(T, Before, MadeFrom, IsNew, NewNode, Map);
   for (size_t I = 0; I < N; ++I)
@@ -118,7 +118,7 @@ void SharedRepository::verifyMatches(const TypeTable &T, size_t Before,
   // Then a merge never joins two different types, whatever the hash.
   auto Mapped = [&](const Type &X) {
     SmallVector<TypeId, 8> R;
-    X.forEachRef([&](TypeId C) { R.push_back(C < Map.size() ? Map[C] : C); });
+    X.forEachRef([&](TypeId C) { R.push_back(Map[C]); });
     return R;
   };
   auto Refs = [](const Type &X) {
@@ -147,7 +147,7 @@ void SharedRepository::verifyMatches(const TypeTable &T, size_t Before,
 }
 
 Expected<SharedRepository::Result> SharedRepository::finish() {
-  ByHash = DenseMap<uint64_t, uint32_t>();
+  ByHash.clear();
   Result R;
   RepositoryStats &St = R.Stats;
   St.InputTypes = InputTypes;

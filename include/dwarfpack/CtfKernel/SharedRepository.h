@@ -25,6 +25,7 @@
 #ifndef DWARFPACK_CTFKERNEL_SHAREDREPOSITORY_H
 #define DWARFPACK_CTFKERNEL_SHAREDREPOSITORY_H
 
+#include "dwarfpack/Support/HashIdMap.h"
 #include "dwarfpack/Types/TypeModel.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -101,8 +102,8 @@ private:
 
   llvm::StringRef intern(llvm::StringRef S);
   /// Keeps the merges of T's types into earlier nodes (Map) that are
-  /// exact; NewNode(I) gives type I a node of its own. Nodes from Before
-  /// on were made for T, from its types MadeFrom.
+  /// exact; NewNode(I) gives type I a node of its own (and sets IsNew[I]).
+  /// Nodes from Before on were made for T, from its types MadeFrom.
   void verifyMatches(const types::TypeTable &T, size_t Before,
                      const std::vector<uint32_t> &MadeFrom,
                      const std::vector<bool> &IsNew,
@@ -113,7 +114,7 @@ private:
   llvm::BumpPtrAllocator Alloc;
   llvm::UniqueStringSaver Strings{Alloc};
   std::vector<types::Type> Nodes;
-  llvm::DenseMap<uint64_t, uint32_t> ByHash;
+  HashIdMap ByHash;
   std::vector<Module> Modules;
   uint64_t InputTypes = 0;
 };
