@@ -2,8 +2,15 @@
 
 #include "gtest/gtest.h"
 
+#include <climits>
+#include <cstdio>
 #include <map>
 #include <random>
+#include <thread>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace dwarfpack;
 
@@ -38,3 +45,49 @@ TEST(HashIdMap, AgreesWithAMapThroughGrowth) {
   EXPECT_EQ(M.size(), 0u);
   EXPECT_EQ(M.tryEmplace(5, 3), std::make_pair(3u, true));
 }
+
+TEST(HashIdMap, MovesItsSlots) {
+  HashIdMap A;
+  for (uint32_t I = 0; I < 100000; ++I)
+    A.tryEmplace(I * 3, I);
+  HashIdMap B = std::move(A);
+  EXPECT_EQ(B.size(), 100000u);
+  EXPECT_EQ(B.tryEmplace(300, 1), std::make_pair(100u, false));
+  A = std::move(B);
+  EXPECT_EQ(A.tryEmplace(300, 1), std::make_pair(100u, false));
+}
+
+#if defined(__GLIBC__) && defined(__linux__)
+static size_t residentPages() {
+  size_t Total = 0, Resident = 0;
+  FILE *F = fopen("/proc/self/statm", "r");
+  if (!F || fscanf(F, "%zu %zu", &Total, &Resident) != 2)
+    Resident = 0;
+  if (F)
+    fclose(F);
+  return Resident;
+}
+
+/// A large table's memory goes back to the system when it is cleared,
+/// even when malloc keeps what is freed (as the dwarfpack tool tells it
+/// to) and whichever thread grew the table: it is not malloc's.
+TEST(HashIdMap, ClearingALargeTableGivesItsMemoryBack) {
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+  HashIdMap M;
+  void *After = nullptr;
+  std::thread([&] {
+    for (uint32_t I = 0; I < 700000; ++I) // 2^20 slots: 16 MB
+      M.tryEmplace(uint64_t(I) * 0x10001, I);
+    // Something the thread allocated after the table, still in use.
+    After = malloc(64);
+  }).join();
+  size_t Before = residentPages();
+  M.clear();
+  size_t Now = residentPages();
+  free(After);
+  ASSERT_GT(Before, 0u);
+  // In pages: 16 MB of slots, most of them written.
+  EXPECT_GT(Before, Now + (12u << 20) / 4096) << Before << " " << Now;
+}
+#endif

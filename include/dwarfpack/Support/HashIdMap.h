@@ -7,6 +7,13 @@
 // memory), but a caller that knows its next keys prefetches their slots
 // some lookups ahead.
 //
+// A large table (a vmlinux's is 16 MB) takes pages of its own from the
+// system rather than from malloc, and gives them back when freed. Merges
+// run on whichever thread is free (runInOrder), so a malloc'd table lives
+// in the arena of the thread that last grew it; freed, it stayed resident
+// there, unusable by the single-threaded work after the merge, which then
+// took new pages: the conversion's peak varied by 15 MB from run to run.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DWARFPACK_SUPPORT_HASHIDMAP_H
@@ -16,50 +23,61 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
-#include <vector>
 
 namespace dwarfpack {
 
 class HashIdMap {
 public:
+  HashIdMap() = default;
+  HashIdMap(const HashIdMap &) = delete;
+  HashIdMap &operator=(const HashIdMap &) = delete;
+  HashIdMap(HashIdMap &&O) { *this = std::move(O); }
+  HashIdMap &operator=(HashIdMap &&O) {
+    if (this != &O) {
+      clear();
+      std::swap(Slots, O.Slots);
+      std::swap(Size, O.Size);
+      std::swap(Shift, O.Shift);
+      std::swap(Count, O.Count);
+    }
+    return *this;
+  }
+  ~HashIdMap() { clear(); }
+
   /// The id kept for Key and false, or, when Key is new, Id (kept for it
   /// from now on) and true. Ids are below UINT32_MAX.
   std::pair<uint32_t, bool> tryEmplace(uint64_t Key, uint32_t Id) {
-    assert(Id != Empty && "the largest id marks empty slots");
-    if ((Count + 1) * 4 > Slots.size() * 3)
+    assert(Id != UINT32_MAX && "ids are kept plus one, 0 marking empty");
+    if ((Count + 1) * 4 > Size * 3)
       grow();
-    for (size_t I = home(Key);; I = (I + 1) & (Slots.size() - 1)) {
+    for (size_t I = home(Key);; I = (I + 1) & (Size - 1)) {
       Slot &S = Slots[I];
-      if (S.Id == Empty) {
-        S = {Key, Id};
+      if (!S.IdPlusOne) {
+        S = {Key, Id + 1};
         ++Count;
         return {Id, true};
       }
       if (S.Key == Key)
-        return {S.Id, false};
+        return {S.IdPlusOne - 1, false};
     }
   }
 
   /// Starts loading the slot where Key is (or would be) kept.
   void prefetch(uint64_t Key) const {
-    if (!Slots.empty())
+    if (Size)
       __builtin_prefetch(&Slots[home(Key)]);
   }
 
   size_t size() const { return Count; }
 
   /// Forgets every key and frees the slots.
-  void clear() {
-    Slots = std::vector<Slot>();
-    Count = 0;
-    Shift = 64;
-  }
+  void clear();
 
 private:
-  static constexpr uint32_t Empty = UINT32_MAX;
+  /// All-zero bytes are an empty slot: fresh pages need no initializing.
   struct Slot {
-    uint64_t Key = 0;
-    uint32_t Id = Empty;
+    uint64_t Key;
+    uint32_t IdPlusOne;
   };
 
   /// Fibonacci hashing: the top bits of the key times 2^64 / phi, so keys
@@ -68,23 +86,12 @@ private:
     return size_t((Key * 0x9e3779b97f4a7c15ULL) >> Shift);
   }
 
-  void grow() {
-    std::vector<Slot> Old = std::move(Slots);
-    size_t Size = Old.empty() ? 64 : Old.size() * 2;
-    Slots.assign(Size, Slot());
-    Shift = 64;
-    for (size_t S = Size; S > 1; S >>= 1)
-      --Shift;
-    for (const Slot &S : Old)
-      if (S.Id != Empty)
-        for (size_t I = home(S.Key);; I = (I + 1) & (Size - 1))
-          if (Slots[I].Id == Empty) {
-            Slots[I] = S;
-            break;
-          }
-  }
+  void grow();
+  static Slot *allocate(size_t N);
+  static void release(Slot *P, size_t N);
 
-  std::vector<Slot> Slots;
+  Slot *Slots = nullptr;
+  size_t Size = 0;
   unsigned Shift = 64;
   size_t Count = 0;
 };
