@@ -62,6 +62,39 @@ TEST(RunInOrderTest, KeepsTheWindowBounded) {
   EXPECT_EQ(NextMerge, N);
 }
 
+/// A thread's long conversion does not stop the merges of the items the
+/// other threads finished: here an item's conversion waits for every item
+/// before it to be merged, which only a free thread can do. (When only the
+/// calling thread merged, each such item it took stalled the run.)
+TEST(RunInOrderTest, AnyFreeThreadMerges) {
+  const size_t N = 100, Gate = 10;
+  std::atomic<size_t> Merged{0};
+  std::atomic<unsigned> Stuck{0};
+  ASSERT_FALSE(errorToBool(runInOrder(
+      N, /*Threads=*/2, /*WindowPerThread=*/4,
+      [&](size_t I) {
+        if (I % Gate)
+          return slowly(I);
+        // With a window of 8 and a gate every 10 items, one gate at most
+        // is in flight: the other thread is free to merge.
+        auto Until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        while (Merged.load() < I)
+          if (std::chrono::steady_clock::now() > Until) {
+            ++Stuck;
+            return;
+          } else {
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
+          }
+      },
+      [&](size_t I) {
+        EXPECT_EQ(Merged.load(), I);
+        Merged.store(I + 1);
+        return Error::success();
+      })));
+  EXPECT_EQ(Merged.load(), N);
+  EXPECT_EQ(Stuck.load(), 0u);
+}
+
 TEST(RunInOrderTest, FirstMergeErrorEndsTheRun) {
   for (unsigned Threads : {1u, 2u, 4u}) {
     std::atomic<size_t> Converting{0};

@@ -2,7 +2,7 @@
 //
 // The scheduling every parallel pipeline uses (the unit walk, the kernel's
 // modules, the compact writer's chunks): items are converted on a pool of
-// threads and merged one by one, in item order, on the calling thread. The
+// threads and merged one by one, in item order, by one thread at a time. The
 // output therefore does not depend on the thread count or the schedule, and
 // a bounded window of items in flight keeps memory proportional to the
 // threads rather than to the input.
@@ -20,8 +20,9 @@
 namespace dwarfpack {
 
 /// Runs Convert(I) for I in [0, N) on Threads threads (0: all cores; 1:
-/// the calling thread alone) and Merge(I) on the calling thread strictly
-/// in order, each item once its Convert is done. Convert runs at most
+/// the calling thread alone) and Merge(I) strictly in order, each item once
+/// its Convert is done, on whichever of those threads is free (never two at
+/// once, so Merge needs no lock of its own). Convert runs at most
 /// WindowPerThread items a thread ahead of Merge. The first error Merge
 /// returns ends the run: no later item is merged, the conversions in
 /// flight are waited for, and that error is returned.
