@@ -75,6 +75,9 @@ private:
       L.lock();
       ++Merged;
       if (E) {
+        // Failure is still the success it started as: check it, or
+        // LLVM's checked errors refuse to have it overwritten.
+        cantFail(std::move(Failure));
         Failure = std::move(E);
         Over = true;
       } else if (Merged == N) {
