@@ -14,6 +14,7 @@
 #include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/DwarfInput/UnitWalk.h"
 
+#include "../ProcessMemory.h"
 #include "../YamlObject.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -24,13 +25,12 @@
 
 #include <atomic>
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 using namespace llvm;
 using namespace dwarfpack;
 using namespace dwarfpack::input;
+using namespace dwarfpack::testutil;
 
 namespace {
 
@@ -83,25 +83,6 @@ std::string unitsWithOwnAbbrevs(unsigned Units, unsigned Codes) {
          "CStr: u" +
          std::to_string(U) + " } ] } ] }\n";
   return Y;
-}
-
-/// KiB of the mapping that holds Address in this process's resident set.
-uint64_t residentKiB(const void *Address) {
-  std::ifstream Smaps("/proc/self/smaps");
-  std::string Line;
-  bool InMapping = false;
-  while (std::getline(Smaps, Line)) {
-    uintptr_t Begin, End;
-    char Dash;
-    std::istringstream Head(Line);
-    if (Head >> std::hex >> Begin >> Dash >> End && Dash == '-') {
-      InMapping = Begin <= uintptr_t(Address) && uintptr_t(Address) < End;
-      continue;
-    }
-    if (InMapping && Line.rfind("Rss:", 0) == 0)
-      return std::stoull(Line.substr(4));
-  }
-  return 0;
 }
 
 /// Reads every byte of each unit, as a visitor reading all its DIEs would.

@@ -1,9 +1,11 @@
 #include "dwarfpack/Support/HashIdMap.h"
 
+#include "../ProcessMemory.h"
+
 #include "gtest/gtest.h"
 
 #include <climits>
-#include <cstdio>
+#include <fstream>
 #include <cstdlib>
 #include <map>
 #include <random>
@@ -15,6 +17,7 @@
 #endif
 
 using namespace dwarfpack;
+using namespace dwarfpack::testutil;
 
 TEST(HashIdMap, KeepsTheFirstIdOfEachKey) {
   HashIdMap M;
@@ -60,16 +63,6 @@ TEST(HashIdMap, MovesItsSlots) {
 }
 
 #if defined(__GLIBC__) && defined(__linux__)
-static size_t residentPages() {
-  size_t Total = 0, Resident = 0;
-  FILE *F = fopen("/proc/self/statm", "r");
-  if (!F || fscanf(F, "%zu %zu", &Total, &Resident) != 2)
-    Resident = 0;
-  if (F)
-    fclose(F);
-  return Resident;
-}
-
 /// A large table's memory goes back to the system when it is cleared,
 /// even when malloc keeps what is freed (as the dwarfpack tool tells it
 /// to) and whichever thread grew the table: it is not malloc's.
@@ -84,44 +77,28 @@ TEST(HashIdMap, ClearingALargeTableGivesItsMemoryBack) {
     // Something the thread allocated after the table, still in use.
     After = malloc(64);
   }).join();
-  size_t Before = residentPages();
+  uint64_t Before = processKiB("Rss:");
   M.clear();
-  size_t Now = residentPages();
+  uint64_t Now = processKiB("Rss:");
   free(After);
   ASSERT_GT(Before, 0u);
-  // In pages: 16 MB of slots, most of them written.
-  EXPECT_GT(Before, Now + (12u << 20) / 4096) << Before << " " << Now;
-}
-
-static std::string readFile(const char *Path) {
-  std::string S;
-  if (FILE *F = fopen(Path, "r")) {
-    char Buf[4096];
-    while (size_t N = fread(Buf, 1, sizeof Buf, F))
-      S.append(Buf, N);
-    fclose(F);
-  }
-  return S;
-}
-
-static size_t anonHugeKiB() {
-  std::string S = readFile("/proc/self/smaps_rollup");
-  size_t At = S.find("AnonHugePages:");
-  return At == std::string::npos ? 0
-                                 : strtoull(S.c_str() + At + 14, nullptr, 10);
+  // 16 MB of slots, most of them written.
+  EXPECT_GT(Before, Now + (12u << 10)) << Before << " " << Now;
 }
 
 /// A large table asks for 2 MB pages. Where the system gives them only
 /// to memory that asks (transparent_hugepage "madvise", as here and on
 /// Debian), a table of 32 MB gets at least one.
 TEST(HashIdMap, LargeTablesAskForHugePages) {
-  if (readFile("/sys/kernel/mm/transparent_hugepage/enabled")
-          .find("[madvise]") == std::string::npos)
+  std::ifstream Mode("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string Modes;
+  std::getline(Mode, Modes);
+  if (Modes.find("[madvise]") == std::string::npos)
     GTEST_SKIP() << "transparent huge pages are not in madvise mode";
-  size_t Before = anonHugeKiB();
+  uint64_t Before = processKiB("AnonHugePages:");
   HashIdMap M;
   for (uint32_t I = 0; I < 1500000; ++I) // 2^21 slots: 32 MB
     M.tryEmplace(uint64_t(I) * 0x10001, I);
-  EXPECT_GE(anonHugeKiB(), Before + 2048);
+  EXPECT_GE(processKiB("AnonHugePages:"), Before + 2048);
 }
 #endif
