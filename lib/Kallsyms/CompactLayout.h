@@ -113,6 +113,24 @@ struct NibbleIdCode {
   uint32_t base4() const { return base3() + C * 256u; }
   uint32_t base7() const { return base4() + (15u - A - B - C) * 4096u; }
   bool valid() const { return A >= 1 && A + B + C <= 15; }
+  /// The first nibble of Id's code.
+  unsigned firstNibble(uint32_t Id) const {
+    return Id < base2()   ? Id
+           : Id < base3() ? A + (Id - base2()) / 16
+           : Id < base4() ? A + B + (Id - base3()) / 256
+           : Id < base7() ? A + B + C + (Id - base4()) / 4096
+                          : 15;
+  }
+  /// The smallest id whose code starts with nibble F: an id is this plus
+  /// the value of its tail nibbles.
+  uint32_t firstBase(unsigned F) const {
+    const unsigned AB = A + B, ABC = AB + C;
+    return F < A     ? F
+           : F < AB  ? base2() + ((F - A) << 4)
+           : F < ABC ? base3() + ((F - AB) << 8)
+           : F < 15  ? base4() + ((F - ABC) << 12)
+                     : base7();
+  }
   unsigned size(uint32_t Id) const {
     return Id < base2()   ? 1
            : Id < base3() ? 2

@@ -474,12 +474,7 @@ Error CompactReader::init() {
       TypeBits != bitsNeeded(NumTypes - 1))
     return corrupt("bad name record codes");
   for (unsigned N = 0; N < 16; ++N) {
-    unsigned A = IdCode.A, AB = A + IdCode.B, ABC = AB + IdCode.C;
-    IdAdd[N] = N < A     ? N
-               : N < AB  ? IdCode.base2() + ((N - A) << 4)
-               : N < ABC ? IdCode.base3() + ((N - AB) << 8)
-               : N < 15  ? IdCode.base4() + ((N - ABC) << 12)
-                         : IdCode.base7();
+    IdAdd[N] = IdCode.firstBase(N);
     IdTailNibbles[N] = idTailLength(IdCode, N);
     IdTailMask[N] = (uint64_t(1) << (4 * IdTailNibbles[N])) - 1;
   }
