@@ -187,85 +187,24 @@ static Expected<Parts> compactParts(const compact::CompactReader &R) {
   return P;
 }
 
-static int runCompare() {
-  if (!Convert &&
-      (SavePrefix.getNumOccurrences() || BlockShift.getNumOccurrences()))
-    return reportError("--save-prefix and --block-shift apply to --convert");
-  std::unique_ptr<MemoryBuffer> RefBuf, OtherBuf;
+namespace {
+/// The two tables compared: the reference GSYM and the other file.
+struct TablePair {
+  std::unique_ptr<MemoryBuffer> Ref, Other;
   std::string RefName, OtherName;
+  /// With --convert: the input's size, and whether it is a Breakpad file.
   uint64_t SourceSize = 0;
   bool SourceIsBreakpad = false;
-  if (Convert) {
-    if (Files.size() != 1)
-      return reportError("--convert takes exactly one input");
-    RefName = Files[0] + " (gsym)";
-    OtherName = Files[0] + " (compact)";
-    auto In = mapInputFile(Files[0]);
-    if (!In)
-      return reportError(In.takeError());
-    SourceSize = (*In)->getBufferSize();
-    FunctionModel Model;
-    WarningLog Log;
-    if (looksLikeBreakpad((*In)->getBuffer())) {
-      SourceIsBreakpad = true;
-      auto S = parseBreakpadIntoModel((*In)->getBuffer(), Files[0], Model, Log);
-      if (!S)
-        return reportError(createFileError(Files[0], S.takeError()));
-    } else {
-      Expected<std::unique_ptr<input::InputObject>> O =
-          input::InputObject::open((*In)->getMemBufferRef(), Log);
-      if (!O)
-        return reportError(O.takeError());
-      if (Error E = convertObject(**O, Model, {}, Log))
-        return reportError(std::move(E));
-    }
-    Model.finalize(Log);
-    Expected<std::string> G = gsym::encodeGsym(Model);
-    if (!G)
-      return reportError(G.takeError());
-    compact::WriteOptions WO;
-    WO.BlockShift = BlockShift;
-    Expected<std::string> C = compact::encodeCompact(Model, nullptr, WO);
-    if (!C)
-      return reportError(C.takeError());
-    if (!SavePrefix.empty())
-      for (auto [Ext, Bytes] :
-           {std::pair<const char *, std::string *>(".gsym", &*G),
-            {".dpat", &*C}})
-        if (Error E = writeOutputFile(SavePrefix + Ext, *Bytes))
-          return reportError(std::move(E));
-    RefBuf = MemoryBuffer::getMemBufferCopy(*G, RefName);
-    OtherBuf = MemoryBuffer::getMemBufferCopy(*C, OtherName);
-  } else {
-    if (Files.size() != 2)
-      return reportError("expected REFERENCE.gsym and another file");
-    RefName = Files[0];
-    OtherName = Files[1];
-    auto A = mapInputFile(Files[0]);
-    if (!A)
-      return reportError(A.takeError());
-    auto B = mapInputFile(Files[1]);
-    if (!B)
-      return reportError(B.takeError());
-    RefBuf = std::move(*A);
-    OtherBuf = std::move(*B);
-  }
-  auto Ref = gsym::GsymReader::create(RefBuf->getMemBufferRef());
-  if (!Ref)
-    return reportError(createFileError(RefName, Ref.takeError()));
-  const FileFormat *F = identifyFormat(OtherBuf->getBuffer());
-  if (!F || !F->hasAddresses())
-    return reportError("'" + OtherName + "': not a file with addresses");
-  auto Other =
-      F->Open(MemoryBuffer::getMemBuffer(OtherBuf->getMemBufferRef(), false),
-              openOptions());
-  if (!Other)
-    return reportError(createFileError(OtherName, Other.takeError()));
+};
 
-  const gsym::GsymReader &G = **Ref;
-  const AddressSymbolizer &O = **Other;
-  uint64_t Compared = 0, Differences = 0;
-  auto Check = [&](uint64_t Addr) {
+/// Looks addresses up in both readers and counts (and prints the first
+/// MaxReports of) the differences.
+class Comparison {
+public:
+  Comparison(const gsym::GsymReader &G, const AddressSymbolizer &O)
+      : G(G), O(O) {}
+
+  void check(uint64_t Addr) {
     ++Compared;
     std::string A = describe(G.lookup(Addr));
     std::string B = describe(O.lookup(Addr));
@@ -274,102 +213,213 @@ static int runCompare() {
     if (Differences++ < MaxReports)
       errs() << format_hex(Addr, 18) << ":\n  reference: " << A
              << "\n  other:     " << B << '\n';
-  };
-
-  if (Sizes) {
-    Parts GP = gsymParts(G);
-    printParts("gsym", GP, nullptr);
-    if (auto *C = dynamic_cast<const compact::CompactReader *>(&O)) {
-      Expected<Parts> CP = compactParts(*C);
-      if (!CP)
-        return reportError(createFileError(OtherName, CP.takeError()));
-      printParts("compact (ratio to gsym)", *CP, &GP);
-      outs() << format("size ratio compact/gsym: %.3f\n",
-                       double(CP->Total) / double(GP.Total));
-    }
-    if (SourceIsBreakpad)
-      outs() << "breakpad .sym bytes: " << SourceSize
-             << format(" (gsym %.3f, other %.3f of it)\n",
-                       double(GP.Total) / SourceSize,
-                       double(OtherBuf->getBufferSize()) / SourceSize);
   }
 
+  const gsym::GsymReader &G;
+  const AddressSymbolizer &O;
+  uint64_t Compared = 0, Differences = 0;
+};
+} // namespace
+
+/// --convert: the single input converted in memory to GSYM and to the
+/// compact table (and saved with --save-prefix).
+static Expected<TablePair> convertInMemory() {
+  if (Files.size() != 1)
+    return createStringError(inconvertibleErrorCode(),
+                             "--convert takes exactly one input");
+  TablePair P;
+  P.RefName = Files[0] + " (gsym)";
+  P.OtherName = Files[0] + " (compact)";
+  auto In = mapInputFile(Files[0]);
+  if (!In)
+    return In.takeError();
+  P.SourceSize = (*In)->getBufferSize();
+  FunctionModel Model;
+  WarningLog Log;
+  if (looksLikeBreakpad((*In)->getBuffer())) {
+    P.SourceIsBreakpad = true;
+    auto S = parseBreakpadIntoModel((*In)->getBuffer(), Files[0], Model, Log);
+    if (!S)
+      return createFileError(Files[0], S.takeError());
+  } else {
+    Expected<std::unique_ptr<input::InputObject>> O =
+        input::InputObject::open((*In)->getMemBufferRef(), Log);
+    if (!O)
+      return O.takeError();
+    if (Error E = convertObject(**O, Model, {}, Log))
+      return std::move(E);
+  }
+  Model.finalize(Log);
+  Expected<std::string> G = gsym::encodeGsym(Model);
+  if (!G)
+    return G.takeError();
+  compact::WriteOptions WO;
+  WO.BlockShift = BlockShift;
+  Expected<std::string> C = compact::encodeCompact(Model, nullptr, WO);
+  if (!C)
+    return C.takeError();
+  if (!SavePrefix.empty())
+    for (auto [Ext, Bytes] :
+         {std::pair<const char *, std::string *>(".gsym", &*G), {".dpat", &*C}})
+      if (Error E = writeOutputFile(SavePrefix + Ext, *Bytes))
+        return std::move(E);
+  P.Ref = MemoryBuffer::getMemBufferCopy(*G, P.RefName);
+  P.Other = MemoryBuffer::getMemBufferCopy(*C, P.OtherName);
+  return std::move(P);
+}
+
+static Expected<TablePair> openPair() {
+  if (Files.size() != 2)
+    return createStringError(inconvertibleErrorCode(),
+                             "expected REFERENCE.gsym and another file");
+  TablePair P;
+  P.RefName = Files[0];
+  P.OtherName = Files[1];
+  auto A = mapInputFile(Files[0]);
+  if (!A)
+    return A.takeError();
+  auto B = mapInputFile(Files[1]);
+  if (!B)
+    return B.takeError();
+  P.Ref = std::move(*A);
+  P.Other = std::move(*B);
+  return std::move(P);
+}
+
+/// --sizes: both tables' parts, side by side.
+static Error printSizes(const TablePair &P, const gsym::GsymReader &G,
+                        const AddressSymbolizer &O) {
+  Parts GP = gsymParts(G);
+  printParts("gsym", GP, nullptr);
+  if (auto *C = dynamic_cast<const compact::CompactReader *>(&O)) {
+    Expected<Parts> CP = compactParts(*C);
+    if (!CP)
+      return createFileError(P.OtherName, CP.takeError());
+    printParts("compact (ratio to gsym)", *CP, &GP);
+    outs() << format("size ratio compact/gsym: %.3f\n",
+                     double(CP->Total) / double(GP.Total));
+  }
+  if (P.SourceIsBreakpad)
+    outs() << "breakpad .sym bytes: " << P.SourceSize
+           << format(" (gsym %.3f, other %.3f of it)\n",
+                     double(GP.Total) / P.SourceSize,
+                     double(P.Other->getBufferSize()) / P.SourceSize);
+  return Error::success();
+}
+
+/// Every function's first and last byte and the address after it, or
+/// with Every, each of its bytes and the address after it (and the
+/// address before the first function).
+static Error compareFunctions(Comparison &C, StringRef RefName, bool Every) {
+  const gsym::GsymReader &G = C.G;
   const uint32_t N = G.getNumAddresses();
-  if (!AllAddresses && !Random) {
-    for (uint32_t I = 0; I < N; ++I) {
-      Expected<gsym::DecodedFunction> D = G.decodeFunction(I);
-      if (!D)
-        return reportError(createFileError(RefName, D.takeError()));
-      const AddressRange &R = D->Entry.Range;
-      Check(R.Start);
-      if (R.End - R.Start > 1)
-        Check(R.End - 1);
-      Check(R.End);
-    }
-  }
-  if (AllAddresses) {
-    for (uint32_t I = 0; I < N; ++I) {
-      Expected<gsym::DecodedFunction> D = G.decodeFunction(I);
-      if (!D)
-        return reportError(createFileError(RefName, D.takeError()));
-      const AddressRange &R = D->Entry.Range;
+  for (uint32_t I = 0; I < N; ++I) {
+    Expected<gsym::DecodedFunction> D = G.decodeFunction(I);
+    if (!D)
+      return createFileError(RefName, D.takeError());
+    const AddressRange &R = D->Entry.Range;
+    if (Every) {
       for (uint64_t A = R.Start; A < R.End; ++A)
-        Check(A);
-      Check(R.End);
+        C.check(A);
+    } else {
+      C.check(R.Start);
+      if (R.End - R.Start > 1)
+        C.check(R.End - 1);
     }
-    if (N)
-      Check(G.getAddress(0) - 1);
+    C.check(R.End);
   }
+  if (Every && N)
+    C.check(G.getAddress(0) - 1);
+  return Error::success();
+}
 
-  if (Random && N) {
-    std::mt19937_64 Gen(Seed);
-    std::vector<uint64_t> Addrs;
-    Addrs.reserve(Random);
-    std::vector<uint64_t> Sizes(N);
-    for (uint32_t I = 0; I < N; ++I) {
-      Expected<gsym::DecodedFunction> D = G.decodeFunction(I);
-      Sizes[I] = D ? std::max<uint64_t>(D->Entry.Range.size(), 1) : 1;
-      if (!D)
-        consumeError(D.takeError());
+/// Count addresses: a uniform function of G, then a uniform offset in it.
+static std::vector<uint64_t> randomAddresses(const gsym::GsymReader &G,
+                                             uint64_t Count) {
+  const uint32_t N = G.getNumAddresses();
+  std::mt19937_64 Gen(Seed);
+  std::vector<uint64_t> Sizes(N);
+  for (uint32_t I = 0; I < N; ++I) {
+    Expected<gsym::DecodedFunction> D = G.decodeFunction(I);
+    Sizes[I] = D ? std::max<uint64_t>(D->Entry.Range.size(), 1) : 1;
+    if (!D)
+      consumeError(D.takeError());
+  }
+  std::vector<uint64_t> Addrs;
+  Addrs.reserve(Count);
+  for (uint64_t I = 0; I < Count; ++I) {
+    uint32_t F = Gen() % N;
+    Addrs.push_back(G.getAddress(F) + Gen() % Sizes[F]);
+  }
+  return Addrs;
+}
+
+/// Both readers over the same addresses, alternating, three runs each; the
+/// best CPU time of the thread is kept (the machine may be shared, wall
+/// time would count other processes).
+static void timeReaders(const Comparison &C, ArrayRef<uint64_t> Addrs) {
+  uint64_t Sink = 0;
+  auto Time = [&](const AddressSymbolizer &S) {
+    double T0 = threadCpuSeconds();
+    for (uint64_t A : Addrs) {
+      Expected<LookupResult> R = S.lookup(A);
+      if (R)
+        Sink += R->Frames.size();
+      else
+        consumeError(R.takeError());
     }
-    for (uint64_t I = 0; I < Random; ++I) {
-      uint32_t F = Gen() % N;
-      Addrs.push_back(G.getAddress(F) + Gen() % Sizes[F]);
-    }
+    return threadCpuSeconds() - T0;
+  };
+  double TG = 1e30, TO = 1e30;
+  for (int Run = 0; Run < 3; ++Run) {
+    TG = std::min(TG, Time(C.G));
+    TO = std::min(TO, Time(C.O));
+  }
+  if (Sink == 42)
+    outs() << "";
+  outs() << format("lookup time over %llu addresses: gsym %.3f s (%.0f "
+                   "ns/lookup), other %.3f s (%.0f ns/lookup), ratio %.3f\n",
+                   (unsigned long long)Addrs.size(), TG,
+                   TG * 1e9 / Addrs.size(), TO, TO * 1e9 / Addrs.size(),
+                   TO / TG);
+}
+
+static int runCompare() {
+  if (!Convert &&
+      (SavePrefix.getNumOccurrences() || BlockShift.getNumOccurrences()))
+    return reportError("--save-prefix and --block-shift apply to --convert");
+  Expected<TablePair> Pair = Convert ? convertInMemory() : openPair();
+  if (!Pair)
+    return reportError(Pair.takeError());
+  TablePair &P = *Pair;
+  auto Ref = gsym::GsymReader::create(P.Ref->getMemBufferRef());
+  if (!Ref)
+    return reportError(createFileError(P.RefName, Ref.takeError()));
+  const FileFormat *F = identifyFormat(P.Other->getBuffer());
+  if (!F || !F->hasAddresses())
+    return reportError("'" + P.OtherName + "': not a file with addresses");
+  auto Other =
+      F->Open(MemoryBuffer::getMemBuffer(P.Other->getMemBufferRef(), false),
+              openOptions());
+  if (!Other)
+    return reportError(createFileError(P.OtherName, Other.takeError()));
+
+  Comparison C(**Ref, **Other);
+  if (Sizes)
+    if (Error E = printSizes(P, C.G, C.O))
+      return reportError(std::move(E));
+  if (!Random || AllAddresses)
+    if (Error E = compareFunctions(C, P.RefName, AllAddresses))
+      return reportError(std::move(E));
+  if (Random && C.G.getNumAddresses()) {
+    std::vector<uint64_t> Addrs = randomAddresses(C.G, Random);
     for (uint64_t A : Addrs)
-      Check(A);
-    // Timing: both readers over the same addresses, alternating, three
-    // runs each; the best CPU time of the thread is kept (the machine may
-    // be shared, wall time would count other processes).
-    uint64_t Sink = 0;
-    auto Time = [&](const AddressSymbolizer &S) {
-      double T0 = threadCpuSeconds();
-      for (uint64_t A : Addrs) {
-        Expected<LookupResult> R = S.lookup(A);
-        if (R)
-          Sink += R->Frames.size();
-        else
-          consumeError(R.takeError());
-      }
-      return threadCpuSeconds() - T0;
-    };
-    double TG = 1e30, TO = 1e30;
-    for (int Run = 0; Run < 3; ++Run) {
-      TG = std::min(TG, Time(G));
-      TO = std::min(TO, Time(O));
-    }
-    if (Sink == 42)
-      outs() << "";
-    outs() << format("lookup time over %llu addresses: gsym %.3f s (%.0f "
-                     "ns/lookup), other %.3f s (%.0f ns/lookup), ratio %.3f\n",
-                     (unsigned long long)Addrs.size(), TG,
-                     TG * 1e9 / Addrs.size(), TO, TO * 1e9 / Addrs.size(),
-                     TO / TG);
+      C.check(A);
+    timeReaders(C, Addrs);
   }
-
-  outs() << Compared << " addresses compared, " << Differences
+  outs() << C.Compared << " addresses compared, " << C.Differences
          << " differences\n";
-  return Differences ? 1 : 0;
+  return C.Differences ? 1 : 0;
 }
 
 static CommandRegistration RegisterCompare(CompareSub, runCompare,
