@@ -151,6 +151,13 @@ public:
 
 private:
   Error init();
+  Error readHeader();
+  Error readSections();
+  Error checkSectionSizes();
+  Error readRecordCodes();
+  Error readModuleRuns();
+  Error checkPermutation();
+  Error readModuleNames();
   Error initGuide();
   Error initAddresses();
   Error initNames();
@@ -438,6 +445,18 @@ CompactReader::create(std::unique_ptr<MemoryBuffer> Buffer,
 }
 
 Error CompactReader::init() {
+  for (Error (CompactReader::*Step)() :
+       {&CompactReader::readHeader, &CompactReader::readSections,
+        &CompactReader::checkSectionSizes, &CompactReader::readRecordCodes,
+        &CompactReader::readModuleRuns, &CompactReader::checkPermutation,
+        &CompactReader::readModuleNames, &CompactReader::initAddresses,
+        &CompactReader::initNames, &CompactReader::initGuide})
+    if (Error E = (this->*Step)())
+      return E;
+  return Error::success();
+}
+
+Error CompactReader::readHeader() {
   StringRef B = Buffer->getBuffer();
   const uint8_t *P = B.bytes_begin();
   if (B.size() < HeaderSize || !isCompact(B))
@@ -483,6 +502,13 @@ Error CompactReader::init() {
   if (PermBits != std::max(1u, unsigned(Log2_32(NumSyms - 1) + 1)) &&
       !(NumSyms == 1 && PermBits == 1))
     return corrupt("bad permutation width " + Twine(PermBits));
+  return Error::success();
+}
+
+/// The section table, and the token table.
+Error CompactReader::readSections() {
+  StringRef B = Buffer->getBuffer();
+  const uint8_t *P = B.bytes_begin();
   for (unsigned S = 0; S < NumSections; ++S) {
     uint64_t Off = read32le(P + 64 + S * 8), Size = read32le(P + 68 + S * 8);
     if (Off < HeaderSize || Off + Size > B.size())
@@ -503,7 +529,11 @@ Error CompactReader::init() {
   if (!T)
     return T.takeError();
   initTokenSpans(*T);
+  return Error::success();
+}
 
+/// The sections whose size follows from the header.
+Error CompactReader::checkSectionSizes() {
   NumAddrBlocks =
       (uint64_t(NumSyms) + (1u << AddrBlockShift) - 1) >> AddrBlockShift;
   NumNameBlocks =
@@ -528,6 +558,10 @@ Error CompactReader::init() {
     if (Sec[C.S].Size < C.Need)
       return corrupt("section " + Twine(C.S) + " has " + Twine(Sec[C.S].Size) +
                      " bytes, needs " + Twine(C.Need));
+  return Error::success();
+}
+
+Error CompactReader::readRecordCodes() {
   for (unsigned C = 0; C < RecordCodes; ++C) {
     CodeNew[C] = Sec[SecCombos].Data[2 * C];
     CodeDropped[C] = Sec[SecCombos].Data[2 * C + 1];
@@ -536,6 +570,11 @@ Error CompactReader::init() {
     CodePacked[C] = CodeNew[C] | CodeDropped[C] << 4;
   }
   std::memcpy(TypeLetters, Sec[SecCombos].Data + 2 * RecordCodes, NumTypes);
+  return Error::success();
+}
+
+/// Module runs: ascending, each naming a module.
+Error CompactReader::readModuleRuns() {
   if (Sec[SecModuleRuns].Size % 8 || read32le(Sec[SecModuleRuns].Data) != 0)
     return corrupt("bad module runs");
   NumModuleRuns = Sec[SecModuleRuns].Size / 8;
@@ -545,12 +584,10 @@ Error CompactReader::init() {
         (K && read32le(Run) <= read32le(Run - 8)))
       return corrupt("module run " + Twine(K) + " is out of order or range");
   }
-  // The permutation: every entry a name slot (the lookups read it
-  // unchecked).
-  for (uint32_t I = 0; I < NumSyms; ++I)
-    if (readBits(Sec[SecPerm].Data, Sec[SecPerm].Size, uint64_t(I) * PermBits,
-                 PermBits) >= NumSyms)
-      return corrupt("permutation entry " + Twine(I) + " out of range");
+  return Error::success();
+}
+
+Error CompactReader::readModuleNames() {
   ModuleNames.push_back("");
   const uint8_t *M = Sec[SecModules].Data, *MEnd = M + Sec[SecModules].Size;
   for (uint32_t I = 0; I < NumModules; ++I) {
@@ -561,11 +598,16 @@ Error CompactReader::init() {
         StringRef(reinterpret_cast<const char *>(M + 2), Len));
     M += 2 + Len;
   }
-  if (Error E = initAddresses())
-    return E;
-  if (Error E = initNames())
-    return E;
-  return initGuide();
+  return Error::success();
+}
+
+/// Every permutation entry is a name slot: the lookups read it unchecked.
+Error CompactReader::checkPermutation() {
+  for (uint32_t I = 0; I < NumSyms; ++I)
+    if (readBits(Sec[SecPerm].Data, Sec[SecPerm].Size, uint64_t(I) * PermBits,
+                 PermBits) >= NumSyms)
+      return corrupt("permutation entry " + Twine(I) + " out of range");
+  return Error::success();
 }
 
 Error CompactReader::initGuide() {
