@@ -9,6 +9,7 @@
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -126,10 +127,51 @@ StringRef DictReader::section(unsigned From, unsigned To) const {
   return Body.slice(Field[From], Field[To]);
 }
 
+/// Bytes of the variable-length part of a type record of kind K, vlen V
+/// and size Size; none for a kind CTF does not define.
+static std::optional<uint64_t> vlenBytes(unsigned K, uint64_t V,
+                                         uint64_t Size) {
+  switch (K) {
+  case KInteger:
+  case KFloat:
+    return 4;
+  case KArray:
+    return 12;
+  case KFunction:
+    return 4 * (V + (V & 1));
+  case KStruct:
+  case KUnion:
+    return V * (Size >= LStructThreshold ? 16 : 12);
+  case KEnum:
+    return V * 8;
+  case KSlice:
+    return 8;
+  case KUnknown:
+  case KPointer:
+  case KForward:
+  case KTypedef:
+  case KVolatile:
+  case KConst:
+  case KRestrict:
+    return 0;
+  default:
+    return std::nullopt;
+  }
+}
+
 Error DictReader::index() {
+  // First the record boundaries, then the references (which need the
+  // number of types).
+  if (Error E = indexRecords())
+    return E;
+  if (Error E = checkTypeReferences())
+    return E;
+  return checkSymbolEntries();
+}
+
+Error DictReader::indexRecords() {
   StringRef Types = section(TypeOff, StrOff);
   size_t Off = 0;
-  // First pass: record boundaries; second: reference checks (needs N).
   while (Off < Types.size()) {
     if (Types.size() - Off < 12)
       return corrupt("truncated type record at 0x" + utohexstr(Off));
@@ -145,65 +187,39 @@ Error DictReader::index() {
       Size = (uint64_t(rd32(Types, Off + 12)) << 32) | rd32(Types, Off + 16);
       HeadLen = 20;
     }
-    unsigned K = infoKind(Info);
-    uint64_t V = infoVlen(Info);
-    uint64_t VlenBytes = 0;
-    switch (K) {
-    case KInteger:
-    case KFloat:
-      VlenBytes = 4;
-      break;
-    case KArray:
-      VlenBytes = 12;
-      break;
-    case KFunction:
-      VlenBytes = 4 * (V + (V & 1));
-      break;
-    case KStruct:
-    case KUnion:
-      VlenBytes = V * (Size >= LStructThreshold ? 16 : 12);
-      break;
-    case KEnum:
-      VlenBytes = V * 8;
-      break;
-    case KSlice:
-      VlenBytes = 8;
-      break;
-    case KUnknown:
-    case KPointer:
-    case KForward:
-    case KTypedef:
-    case KVolatile:
-    case KConst:
-    case KRestrict:
-      break;
-    default:
+    std::optional<uint64_t> VlenBytes =
+        vlenBytes(infoKind(Info), infoVlen(Info), Size);
+    if (!VlenBytes)
       return corrupt("type " + Twine(Offsets.size() + 1) + " has kind " +
-                     Twine(K));
-    }
-    if (Types.size() - Off - HeadLen < VlenBytes)
+                     Twine(infoKind(Info)));
+    if (Types.size() - Off - HeadLen < *VlenBytes)
       return corrupt("type " + Twine(Offsets.size() + 1) +
                      " runs past the type section");
     if (rd32(Types, Off) >= Field[StrLen] && !(rd32(Types, Off) >> 31))
       return corrupt("type " + Twine(Offsets.size() + 1) +
                      " has a name outside the string section");
     Offsets.push_back(Off);
-    Off += HeadLen + VlenBytes;
+    Off += HeadLen + *VlenBytes;
   }
-  uint32_t N = Offsets.size();
-  auto BadRef = [&](uint32_t Id) {
-    if (isChild()) // parent types are not visible here
-      return (Id & 0x80000000) ? (Id & 0x7fffffff) > N : false;
-    return Id > N;
-  };
-  auto BadName = [&](uint32_t Name) {
-    return !(Name >> 31) && Name >= Field[StrLen];
-  };
-  for (uint32_t Id = 1; Id <= N; ++Id) {
+  return Error::success();
+}
+
+bool DictReader::badRef(uint32_t Id) const {
+  const uint32_t N = Offsets.size();
+  if (isChild()) // parent types are not visible here
+    return (Id & 0x80000000) ? (Id & 0x7fffffff) > N : false;
+  return Id > N;
+}
+
+bool DictReader::badName(uint32_t Name) const {
+  return !(Name >> 31) && Name >= Field[StrLen];
+}
+
+Error DictReader::checkTypeReferences() const {
+  for (uint32_t Id = 1; Id <= Offsets.size(); ++Id) {
     TypeRecord T = type(Id);
-    unsigned K = infoKind(T.Info);
     SmallVector<uint32_t, 8> Refs;
-    switch (K) {
+    switch (infoKind(T.Info)) {
     case KPointer:
     case KTypedef:
     case KVolatile:
@@ -225,15 +241,15 @@ Error DictReader::index() {
       bool Large = T.Size >= LStructThreshold;
       for (uint32_t I = 0; I < infoVlen(T.Info); ++I) {
         size_t M = I * (Large ? 16 : 12);
-        if (BadName(rd32(T.Vlen, M)))
+        if (badName(rd32(T.Vlen, M)))
           return corrupt("member name outside the string section");
-        Refs.push_back(rd32(T.Vlen, M + (Large ? 8 : 8)));
+        Refs.push_back(rd32(T.Vlen, M + 8));
       }
       break;
     }
     case KEnum:
       for (uint32_t I = 0; I < infoVlen(T.Info); ++I)
-        if (BadName(rd32(T.Vlen, 8 * I)))
+        if (badName(rd32(T.Vlen, 8 * I)))
           return corrupt("enumerator name outside the string section");
       break;
     case KSlice:
@@ -243,24 +259,28 @@ Error DictReader::index() {
       break;
     }
     for (uint32_t R : Refs)
-      if (BadRef(R))
+      if (badRef(R))
         return corrupt("type " + Twine(Id) + " refers to missing type " +
                        Twine(R));
   }
+  return Error::success();
+}
+
+Error DictReader::checkSymbolEntries() const {
   for (auto [Name, Ty] : variables())
-    if (BadName(Name) || BadRef(Ty))
+    if (badName(Name) || badRef(Ty))
       return corrupt("bad variable entry");
   for (auto &L : {dataObjects(), functions()})
     for (auto [Name, Ty] : L)
-      if (BadRef(Ty))
+      if (badRef(Ty))
         return corrupt("bad symbol entry");
   if (objectsIndexed())
     for (auto [Name, Ty] : dataObjects())
-      if (BadName(Name))
+      if (badName(Name))
         return corrupt("bad data object index entry");
   if (functionsIndexed())
     for (auto [Name, Ty] : functions())
-      if (BadName(Name))
+      if (badName(Name))
         return corrupt("bad function index entry");
   return Error::success();
 }

@@ -64,6 +64,12 @@ public:
 private:
   DictReader() = default;
   llvm::Error index();
+  llvm::Error indexRecords();
+  llvm::Error checkTypeReferences() const;
+  llvm::Error checkSymbolEntries() const;
+  /// A type id or name offset that this dict cannot resolve.
+  bool badRef(uint32_t Id) const;
+  bool badName(uint32_t Name) const;
   llvm::StringRef section(unsigned From, unsigned To) const;
 
   llvm::SmallVector<uint8_t, 0> Inflated;
