@@ -191,6 +191,24 @@ private:
   void parseFunc(StringRef Line);
   void parsePublic(StringRef Line);
   void parseInline(StringRef Line);
+  /// An INLINE record's fields, before any check against the function.
+  struct InlineFields {
+    uint64_t Depth = 0, CallLine = 0, OriginId = 0;
+    int64_t CallFileId = -1;
+    bool HasCallFile = false;
+    bool Ok = false;                     ///< All fields parse.
+    bool Wraps = false;                  ///< A range wraps around.
+    SmallVector<AddressRange, 1> Ranges; ///< Non-empty ones, in record order.
+  };
+  InlineFields parseInlineFields(StringRef Line);
+  /// Whether Ranges each lie inside one range of the parent at Depth.
+  bool insideParent(uint64_t Depth, uint32_t Parent,
+                    ArrayRef<AddressRange> Ranges) const;
+  /// The call file of an accepted inline at Depth.
+  FileId inlineCallFile(const InlineFields &R, FileId CallFile,
+                        uint32_t Parent);
+  /// Makes P the inline at Depth, the parent of what follows deeper.
+  void pushInline(uint64_t Depth, PendingInline P);
   void parseLineRecord(StringRef Line);
   void closeFunction();
   /// For records that belong to a FUNC: false (after counting or warning)
@@ -411,126 +429,142 @@ void Parser::parseLineRecord(StringRef Line) {
   ++Out.Stats.LineRecords;
 }
 
-void Parser::parseInline(StringRef Line) {
-  if (!needFunction("INLINE"))
-    return;
+Parser::InlineFields Parser::parseInlineFields(StringRef Line) {
   Fields F(Line.drop_front(7));
   SmallVector<StringRef, 8> Tok;
   while (!F.done())
     Tok.push_back(F.next());
+  InlineFields R;
   // Breakpad tells the forms apart by parity: the current one has a
   // call-site file id, making the count of fields even.
-  bool HasCallFile = Tok.size() % 2 == 0;
-  uint64_t Depth, CallLine, OriginId;
-  int64_t CallFileId = -1;
+  R.HasCallFile = Tok.size() % 2 == 0;
   size_t I = 0;
-  bool Ok = Tok.size() >= 5 && parseDec(Tok[I++], 1u << 16, Depth) &&
-            parseDec(Tok[I++], std::numeric_limits<uint32_t>::max(), CallLine);
-  if (Ok && HasCallFile)
-    Ok = parseFileRef(Tok[I++], CallFileId);
-  Ok = Ok && parseDec(Tok[I++], MaxRecordId - 1, OriginId);
-  SmallVector<AddressRange, 1> Ranges;
-  bool Wraps = false;
-  for (; Ok && I + 1 < Tok.size(); I += 2) {
+  R.Ok = Tok.size() >= 5 && parseDec(Tok[I++], 1u << 16, R.Depth) &&
+         parseDec(Tok[I++], std::numeric_limits<uint32_t>::max(), R.CallLine);
+  if (R.Ok && R.HasCallFile)
+    R.Ok = parseFileRef(Tok[I++], R.CallFileId);
+  R.Ok = R.Ok && parseDec(Tok[I++], MaxRecordId - 1, R.OriginId);
+  for (; R.Ok && I + 1 < Tok.size(); I += 2) {
     uint64_t A, S;
-    Ok = parseHex(Tok[I], A) && parseHex(Tok[I + 1], S);
-    if (Ok && S == 0)
+    R.Ok = parseHex(Tok[I], A) && parseHex(Tok[I + 1], S);
+    if (R.Ok && S == 0)
       ++Out.Stats.EmptyRanges;
-    else if (Ok && addOverflows(A, S))
-      Wraps = true;
-    else if (Ok)
-      Ranges.push_back({A, A + S});
+    else if (R.Ok && addOverflows(A, S))
+      R.Wraps = true;
+    else if (R.Ok)
+      R.Ranges.push_back({A, A + S});
   }
+  return R;
+}
+
+bool Parser::insideParent(uint64_t Depth, uint32_t Parent,
+                          ArrayRef<AddressRange> Ranges) const {
+  ArrayRef<AddressRange> ParentRanges =
+      Depth == 0 ? ArrayRef<AddressRange>(Cur.Range)
+                 : ArrayRef<AddressRange>(Inlines[Parent].Ranges);
+  return llvm::all_of(Ranges, [&](const AddressRange &R) {
+    auto It = llvm::upper_bound(
+        ParentRanges, R.Start,
+        [](uint64_t A, const AddressRange &PR) { return A < PR.Start; });
+    return It != ParentRanges.begin() && std::prev(It)->contains(R);
+  });
+}
+
+/// Whether any of Ranges overlaps one of the sorted Siblings.
+static bool overlapsSibling(ArrayRef<AddressRange> Siblings,
+                            ArrayRef<AddressRange> Ranges) {
+  return llvm::any_of(Ranges, [&](const AddressRange &R) {
+    auto It = llvm::lower_bound(Siblings, R);
+    return (It != Siblings.end() && It->Start < R.End) ||
+           (It != Siblings.begin() && std::prev(It)->End > R.Start);
+  });
+}
+
+FileId Parser::inlineCallFile(const InlineFields &R, FileId CallFile,
+                              uint32_t Parent) {
+  if (R.HasCallFile)
+    return CallFile ? CallFile : unknownCallFile();
+  // Older form: the call sits in the parent inline's body, which the
+  // older INLINE_ORIGIN form places in its declaration file.
+  FileId PF = lookupFile(Inlines[Parent].OriginDeclFile);
+  return PF == UndefinedFile ? unknownCallFile() : PF;
+}
+
+void Parser::pushInline(uint64_t Depth, PendingInline P) {
+  DepthStack.resize(Depth);
+  DepthStack.push_back(uint32_t(Inlines.size()));
+  Inlines.push_back(std::move(P));
+}
+
+void Parser::parseInline(StringRef Line) {
+  if (!needFunction("INLINE"))
+    return;
+  InlineFields R = parseInlineFields(Line);
+  const uint64_t Depth = R.Depth;
   // On any rejection the records nested below this one lose their parent.
   auto Fail = [&](StringRef Kind, const Twine &Why) {
-    if (Ok && Depth < DepthStack.size())
+    if (R.Ok && Depth < DepthStack.size())
       DepthStack.resize(Depth);
     reject(Kind, Why);
   };
-  if (!Ok || Wraps)
+  if (!R.Ok || R.Wraps)
     return Fail("breakpad-bad-record", "malformed INLINE record");
   if (Depth > DepthStack.size())
     return Fail("breakpad-inline-depth", "INLINE depth " + Twine(Depth) +
                                              " has no parent at depth " +
                                              Twine(Depth - 1));
-  if (OriginId >= Origins.size() || !Origins[OriginId].Defined)
+  if (R.OriginId >= Origins.size() || !Origins[R.OriginId].Defined)
     return Fail("breakpad-unknown-origin",
-                "INLINE names undefined INLINE_ORIGIN " + Twine(OriginId));
+                "INLINE names undefined INLINE_ORIGIN " + Twine(R.OriginId));
   FileId CallFile = 0;
-  if (CallFileId >= 0) {
-    CallFile = lookupFile(CallFileId);
+  if (R.CallFileId >= 0) {
+    CallFile = lookupFile(R.CallFileId);
     if (CallFile == UndefinedFile)
       return Fail("breakpad-unknown-file",
-                  "INLINE names undefined FILE " + Twine(CallFileId));
+                  "INLINE names undefined FILE " + Twine(R.CallFileId));
   }
-
-  llvm::sort(Ranges);
   // Adjacent ranges stay apart: a frame starts where its range starts, as
   // in Breakpad. A child range must then lie inside one of them.
-  SmallVector<AddressRange, 1> Merged;
-  for (const AddressRange &R : Ranges) {
-    if (!Merged.empty() && R.Start < Merged.back().End)
+  llvm::sort(R.Ranges);
+  for (size_t I = 1; I < R.Ranges.size(); ++I)
+    if (R.Ranges[I].Start < R.Ranges[I - 1].End)
       return Fail("breakpad-inline-overlap", "INLINE ranges overlap");
-    Merged.push_back(R);
-  }
 
-  uint32_t Parent = Depth == 0 ? RootParent : DepthStack[Depth - 1];
-  ArrayRef<AddressRange> ParentRanges =
-      Depth == 0 ? ArrayRef<AddressRange>(Cur.Range)
-                 : ArrayRef<AddressRange>(Inlines[Parent].Ranges);
-  if (Merged.empty()) {
+  const uint32_t Parent = Depth == 0 ? RootParent : DepthStack[Depth - 1];
+  if (R.Ranges.empty()) {
     // Only empty ranges (dump_syms writes such records, nested ones too):
     // nothing to look up, but it stays the parent of deeper records.
     PendingInline P;
     P.Parent = Parent;
     P.Hollow = true;
-    DepthStack.resize(Depth);
-    DepthStack.push_back(uint32_t(Inlines.size()));
-    Inlines.push_back(std::move(P));
+    pushInline(Depth, std::move(P));
     ++Out.Stats.EmptyInlines;
     return;
   }
-  for (const AddressRange &R : Merged) {
-    auto It = llvm::upper_bound(
-        ParentRanges, R.Start,
-        [](uint64_t A, const AddressRange &PR) { return A < PR.Start; });
-    if (It == ParentRanges.begin() || !std::prev(It)->contains(R))
-      return Fail("breakpad-inline-outside",
-                  Depth == 0 ? Twine("INLINE range outside its FUNC")
-                             : Twine("INLINE range outside its parent INLINE"));
-  }
+  if (!insideParent(Depth, Parent, R.Ranges))
+    return Fail("breakpad-inline-outside",
+                Depth == 0 ? Twine("INLINE range outside its FUNC")
+                           : Twine("INLINE range outside its parent INLINE"));
   SmallVector<AddressRange, 4> &Siblings =
       Depth == 0 ? RootChildRanges : Inlines[Parent].ChildRanges;
-  for (const AddressRange &R : Merged) {
-    auto It = llvm::lower_bound(Siblings, R);
-    if ((It != Siblings.end() && It->Start < R.End) ||
-        (It != Siblings.begin() && std::prev(It)->End > R.Start))
-      return Fail("breakpad-inline-overlap",
-                  "INLINE range overlaps a sibling INLINE");
-  }
-  for (const AddressRange &R : Merged)
-    Siblings.insert(llvm::lower_bound(Siblings, R), R);
+  if (overlapsSibling(Siblings, R.Ranges))
+    return Fail("breakpad-inline-overlap",
+                "INLINE range overlaps a sibling INLINE");
+  for (const AddressRange &Range : R.Ranges)
+    Siblings.insert(llvm::lower_bound(Siblings, Range), Range);
 
-  const Origin &O = Origins[OriginId];
+  const Origin &O = Origins[R.OriginId];
   PendingInline P;
-  P.Ranges = std::move(Merged);
+  P.Ranges = R.Ranges;
   P.Name = O.Name;
-  P.CallLine = uint32_t(CallLine);
+  P.CallLine = uint32_t(R.CallLine);
   P.Parent = Parent;
-  if (HasCallFile) {
-    P.CallFile = CallFile ? CallFile : unknownCallFile();
-  } else if (Depth == 0) {
+  if (!R.HasCallFile && Depth == 0)
     P.CallFileFromFunction = true;
-  } else {
-    // Older form: the call sits in the parent inline's body, which the
-    // older INLINE_ORIGIN form places in its declaration file.
-    FileId PF = lookupFile(Inlines[Parent].OriginDeclFile);
-    P.CallFile = PF == UndefinedFile ? unknownCallFile() : PF;
-  }
+  else
+    P.CallFile = inlineCallFile(R, CallFile, Parent);
   P.OriginDeclFile = O.File;
-  DepthStack.resize(Depth);
-  DepthStack.push_back(uint32_t(Inlines.size()));
-  Inlines.push_back(std::move(P));
+  pushInline(Depth, std::move(P));
   ++Out.Stats.Inlines;
 }
 
