@@ -526,53 +526,51 @@ nameInnerSymbols(std::vector<FunctionEntry> Debug,
   return Out;
 }
 
-void FunctionModel::finalize(WarningLog &Log) {
-  std::vector<FunctionEntry> All = std::move(Functions);
-  Functions.clear();
-  llvm::sort(ExecutableRanges);
-
-  // Rule 1: give zero-size entries a size.
-  {
-    std::vector<uint64_t> Starts;
-    Starts.reserve(All.size());
-    for (const FunctionEntry &F : All)
-      Starts.push_back(F.Range.Start);
-    llvm::sort(Starts);
-    for (FunctionEntry &F : All) {
-      if (F.Range.End > F.Range.Start)
-        continue;
-      uint64_t Start = F.Range.Start;
-      uint64_t End = 0;
-      auto Next = std::upper_bound(Starts.begin(), Starts.end(), Start);
-      if (Next != Starts.end())
-        End = *Next;
-      auto Sec = llvm::upper_bound(
-          ExecutableRanges, Start,
-          [](uint64_t A, const AddressRange &R) { return A < R.Start; });
-      if (Sec != ExecutableRanges.begin() && std::prev(Sec)->contains(Start))
-        End = End ? std::min(End, std::prev(Sec)->End) : std::prev(Sec)->End;
-      F.Range.End = End > Start ? End : Start;
-    }
-    llvm::erase_if(All, [&](const FunctionEntry &F) {
-      if (F.Range.End > F.Range.Start)
-        return false;
-      Log.report("zero-size-dropped",
-                 describe(F) + " has no size and nothing follows it");
-      return true;
-    });
+/// Rule 1: gives zero-size entries the size up to the next entry's start
+/// or their section's end, and drops those that get none.
+static void sizeZeroSizeEntries(std::vector<FunctionEntry> &All,
+                                ArrayRef<AddressRange> ExecutableRanges,
+                                WarningLog &Log) {
+  std::vector<uint64_t> Starts;
+  Starts.reserve(All.size());
+  for (const FunctionEntry &F : All)
+    Starts.push_back(F.Range.Start);
+  llvm::sort(Starts);
+  for (FunctionEntry &F : All) {
+    if (F.Range.End > F.Range.Start)
+      continue;
+    uint64_t Start = F.Range.Start;
+    uint64_t End = 0;
+    auto Next = std::upper_bound(Starts.begin(), Starts.end(), Start);
+    if (Next != Starts.end())
+      End = *Next;
+    auto Sec = llvm::upper_bound(
+        ExecutableRanges, Start,
+        [](uint64_t A, const AddressRange &R) { return A < R.Start; });
+    if (Sec != ExecutableRanges.begin() && std::prev(Sec)->contains(Start))
+      End = End ? std::min(End, std::prev(Sec)->End) : std::prev(Sec)->End;
+    F.Range.End = End > Start ? End : Start;
   }
+  llvm::erase_if(All, [&](const FunctionEntry &F) {
+    if (F.Range.End > F.Range.Start)
+      return false;
+    Log.report("zero-size-dropped",
+               describe(F) + " has no size and nothing follows it");
+    return true;
+  });
+}
 
-  for (FunctionEntry &F : All)
-    normalizeLines(F, Log);
-  adoptSymbolNames(All); // rule 2
-
-  // Rule 3: one entry per identical range.
+/// Rule 3: one entry per identical range, the first in compareFunctions'
+/// order; the survivors split into those with debug info and the rest.
+static void keepOnePerRange(std::vector<FunctionEntry> &&All,
+                            const FunctionModel &M, WarningLog &Log,
+                            std::vector<FunctionEntry> &Debug,
+                            std::vector<FunctionEntry> &Plain) {
   // compareFunctions orders by range first.
   sortEntries(All, rangeKey,
-              [this](const FunctionEntry &A, const FunctionEntry &B) {
-                return compareFunctions(A, B, *this) < 0;
+              [&M](const FunctionEntry &A, const FunctionEntry &B) {
+                return compareFunctions(A, B, M) < 0;
               });
-  std::vector<FunctionEntry> Debug, Plain;
   for (size_t I = 0; I < All.size();) {
     size_t J = I + 1;
     for (; J < All.size() && All[J].Range == All[I].Range; ++J) {
@@ -582,7 +580,7 @@ void FunctionModel::finalize(WarningLog &Log) {
       // comes first and wins. Different debug info under different names
       // for the same code is worth a warning.
       if (All[J].hasDebugInfo() && All[J].Name != All[I].Name &&
-          !sameDebugInfo(All[I], All[J], *this))
+          !sameDebugInfo(All[I], All[J], M))
         Log.report("duplicate-range", describe(All[J]) +
                                           " has the same range as " +
                                           describe(All[I]) + "; dropped");
@@ -593,23 +591,17 @@ void FunctionModel::finalize(WarningLog &Log) {
       Plain.push_back(std::move(All[I]));
     I = J;
   }
-  All.clear();
-  All.shrink_to_fit();
+}
 
-  // Rules 4 and 5.
-  DenseSet<uint64_t> SymbolStarts;
-  for (const FunctionEntry &F : Plain)
-    if (isDenseKey(F.Range.Start))
-      SymbolStarts.insert(F.Range.Start);
-  Debug = OverlapResolver(Debug, Log, "overlapping-functions").run();
-  Plain = OverlapResolver(Plain, Log, StringRef()).run();
-  Debug = nameInnerSymbols(std::move(Debug), Plain, SymbolStarts);
-
-  // Rule 7: symbols fill only the gaps between debug entries.
+/// Rule 7: the pieces of the (sorted, disjoint) symbol entries that no
+/// (sorted, disjoint) debug entry covers.
+static std::vector<FunctionEntry>
+symbolGaps(const std::vector<FunctionEntry> &Plain,
+           const std::vector<FunctionEntry> &Debug) {
   std::vector<FunctionEntry> Result;
   Result.reserve(Debug.size() + Plain.size());
   size_t D = 0;
-  for (FunctionEntry &P : Plain) {
+  for (const FunctionEntry &P : Plain) {
     uint64_t Pos = P.Range.Start, End = P.Range.End;
     while (D < Debug.size() && Debug[D].Range.End <= Pos)
       ++D;
@@ -631,6 +623,32 @@ void FunctionModel::finalize(WarningLog &Log) {
       break;
     }
   }
+  return Result;
+}
+
+void FunctionModel::finalize(WarningLog &Log) {
+  std::vector<FunctionEntry> All = std::move(Functions);
+  Functions.clear();
+  llvm::sort(ExecutableRanges);
+  sizeZeroSizeEntries(All, ExecutableRanges, Log); // rule 1
+  for (FunctionEntry &F : All)
+    normalizeLines(F, Log);
+  adoptSymbolNames(All); // rule 2
+  std::vector<FunctionEntry> Debug, Plain;
+  keepOnePerRange(std::move(All), *this, Log, Debug, Plain); // rule 3
+  All.clear();
+  All.shrink_to_fit();
+
+  // Rules 4 and 5.
+  DenseSet<uint64_t> SymbolStarts;
+  for (const FunctionEntry &F : Plain)
+    if (isDenseKey(F.Range.Start))
+      SymbolStarts.insert(F.Range.Start);
+  Debug = OverlapResolver(Debug, Log, "overlapping-functions").run();
+  Plain = OverlapResolver(Plain, Log, StringRef()).run();
+  Debug = nameInnerSymbols(std::move(Debug), Plain, SymbolStarts);
+
+  std::vector<FunctionEntry> Result = symbolGaps(Plain, Debug); // rule 7
   Result = attachLineOnlyCode(std::move(Result), LineOnlyCode); // rule 8
   LineOnlyCode.clear();
   LineOnlyCode.shrink_to_fit();
