@@ -31,6 +31,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/StringSaver.h"
@@ -109,6 +110,45 @@ private:
                      const std::vector<bool> &IsNew,
                      llvm::function_ref<uint32_t(size_t)> NewNode,
                      std::vector<uint32_t> &Map);
+
+  // finish()'s phases, in order, and what they hand on (defined in the .cpp).
+  struct Redirection;
+  struct Partition;
+  struct ModuleUses;
+  struct Placement;
+  /// Identity: each forward's eligible definitions, optimistically taken.
+  Redirection redirectForwards() const;
+  /// Identity: the exact partition, withdrawing the redirections of
+  /// forwards whose definitions differ (sets ResolvedForwards, Classes).
+  Partition partition(Redirection &F, RepositoryStats &St) const;
+  /// The coarsest stable refinement following Redirect, into Cls
+  /// (Next is scratch); returns the number of classes.
+  size_t refine(const std::vector<uint32_t> &Redirect,
+                std::vector<uint32_t> &Cls, std::vector<uint32_t> &Next) const;
+  /// Undoes the redirection of each forward whose definitions are not all
+  /// of one class; returns whether any was undone.
+  bool withdrawForwards(Redirection &F, const std::vector<uint32_t> &Cls) const;
+  /// Identity: each module's classes, and which modules use them.
+  ModuleUses collectUses(const Partition &P) const;
+  /// Sharing: whether each class is shared (sets SharedByUse,
+  /// FixpointRounds).
+  std::vector<bool> decideShared(const Partition &P, const ModuleUses &U,
+                                 RepositoryStats &St) const;
+  /// The classes of each tagged name's complete types and forwards.
+  std::vector<llvm::SmallVector<uint32_t, 2>>
+  tagVariants(const Partition &P, const ModuleUses &U) const;
+  /// Split: R.Parent from Pl.Shared, setting Pl.ParentIdx.
+  llvm::Error buildParent(const Partition &P, const ModuleUses &U,
+                          Placement &Pl, Result &R) const;
+  /// Split: the classes a child stores (Used's unshared classes and the
+  /// unshared classes they refer to), each given its LocalIdx.
+  std::vector<uint32_t> childClasses(const Partition &P,
+                                     llvm::ArrayRef<uint32_t> Used,
+                                     Placement &Pl) const;
+  /// Split: module MI's child; leaves Pl.LocalIdx all UINT32_MAX.
+  llvm::Expected<Child> buildChild(size_t MI, const Partition &P,
+                                   const ModuleUses &U, Placement &Pl,
+                                   RepositoryStats &St) const;
 
   bool Share;
   llvm::BumpPtrAllocator Alloc;
