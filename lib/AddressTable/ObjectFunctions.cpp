@@ -100,9 +100,12 @@ Error readModuleIdentity(const input::InputObject &In, FunctionModel &M,
   return createStringError(inconvertibleErrorCode(), "not an ELF file");
 }
 
-std::vector<SymbolFunction>
-collectSymbolFunctions(const input::InputObject &In) {
-  const auto &Obj = cast<ELFObjectFileBase>(In.object());
+namespace {
+
+/// The function symbols of an object (and of its debug file), before one
+/// name per address is chosen.
+class SymbolCollector {
+public:
   struct Candidate {
     uint64_t Addr, Size;
     StringRef Name;
@@ -110,103 +113,146 @@ collectSymbolFunctions(const input::InputObject &In) {
     /// The STT_FILE symbol before a local symbol (SymbolFile).
     std::optional<StringRef> File;
   };
-  std::vector<Candidate> Cands;
-  DenseSet<uint64_t> TypedAddrs;
-  DenseMap<uint64_t, uint64_t> SectionBase;
-  for (const PlacedSection &P : In.layout())
-    SectionBase[P.Index] = P.Start;
-  bool Arm = Obj.getEMachine() == ELF::EM_ARM;
 
+  explicit SymbolCollector(const input::InputObject &In)
+      : In(In),
+        Arm(cast<ELFObjectFileBase>(In.object()).getEMachine() == ELF::EM_ARM) {
+    for (const PlacedSection &P : In.layout())
+      SectionBase[P.Index] = P.Start;
+  }
+
+  /// Visits the symbols of one table of From (an object's .symtab or
+  /// .dynsym), in order.
+  template <typename Range>
+  void visitAll(const ELFObjectFileBase &From, Range Symbols) {
+    CurrentFile.reset();
+    for (const ELFSymbolRef &Sym : Symbols)
+      visit(From, Sym);
+  }
+
+  /// The candidates, without untyped labels at a typed symbol's address.
+  std::vector<Candidate> take() {
+    // An untyped label at a function's address is an alias of it.
+    llvm::erase_if(Cands, [&](const Candidate &C) {
+      return !C.Typed && isDenseKey(C.Addr) && TypedAddrs.count(C.Addr);
+    });
+    return std::move(Cands);
+  }
+
+private:
+  void visit(const ELFObjectFileBase &From, const ELFSymbolRef &Sym);
+  /// The symbol's address and its section's end, when it lies in an
+  /// executable section.
+  std::optional<std::pair<uint64_t, uint64_t>>
+  place(const ELFObjectFileBase &From, const ELFSymbolRef &Sym, bool Typed);
+
+  const input::InputObject &In;
+  const bool Arm; ///< Typed symbols' values have the Thumb bit.
+  DenseMap<uint64_t, uint64_t> SectionBase;
   // The STT_FILE symbol that precedes a local symbol names its file, as
   // llvm-symbolizer reads it (FunctionEntry::SymbolFile).
   std::optional<StringRef> CurrentFile;
-  auto Visit = [&](const ELFObjectFileBase &From, const ELFSymbolRef &Sym) {
-    uint8_t Type = Sym.getELFType();
-    if (Type == ELF::STT_FILE) {
-      Expected<StringRef> NameOrErr = Sym.getName();
-      CurrentFile = NameOrErr ? *NameOrErr : StringRef();
-      if (!NameOrErr)
-        consumeError(NameOrErr.takeError());
-      return;
-    }
-    bool Typed = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
-    if (!Typed && Type != ELF::STT_NOTYPE)
-      return;
+  std::vector<Candidate> Cands;
+  DenseSet<uint64_t> TypedAddrs;
+};
+
+void SymbolCollector::visit(const ELFObjectFileBase &From,
+                            const ELFSymbolRef &Sym) {
+  uint8_t Type = Sym.getELFType();
+  if (Type == ELF::STT_FILE) {
     Expected<StringRef> NameOrErr = Sym.getName();
-    if (!NameOrErr) {
+    CurrentFile = NameOrErr ? *NameOrErr : StringRef();
+    if (!NameOrErr)
       consumeError(NameOrErr.takeError());
-      return;
-    }
-    StringRef Name = *NameOrErr;
-    // Mapping symbols ($x, $d, $a, $t, ...) and assembler-local labels.
-    if (Name.empty() || Name.starts_with("$") || Name.starts_with(".L"))
-      return;
-    Expected<section_iterator> SecOrErr = Sym.getSection();
-    if (!SecOrErr) {
-      consumeError(SecOrErr.takeError());
-      return;
-    }
-    if (*SecOrErr == From.section_end())
-      return;
-    ELFSectionRef Sec(**SecOrErr);
-    if (!(Sec.getFlags() & ELF::SHF_EXECINSTR))
-      return;
-    Expected<uint64_t> ValueOrErr = Sym.getValue();
-    if (!ValueOrErr) {
-      consumeError(ValueOrErr.takeError());
-      return;
-    }
-    uint64_t Value = *ValueOrErr;
-    if (Arm && Typed)
-      Value &= ~1ULL; // Thumb bit
-    uint64_t Addr = Value;
-    uint64_t SecStart = Sec.getAddress(), SecEnd = SecStart + Sec.getSize();
-    if (In.isRelocatable()) {
-      auto It = SectionBase.find(Sec.getIndex());
-      if (It == SectionBase.end())
-        return;
-      Addr = It->second + Value;
-      SecStart = It->second;
-      SecEnd = SecStart + Sec.getSize();
-    }
-    if (Addr < SecStart || Addr >= SecEnd)
-      return; // section end markers such as _etext
-    uint64_t Size = std::min<uint64_t>(Sym.getSize(), SecEnd - Addr);
-    std::optional<StringRef> File;
-    if (Sym.getBinding() == ELF::STB_LOCAL)
-      File = CurrentFile;
-    Cands.push_back({Addr, Size, Name, Typed, File});
-    if (Typed && isDenseKey(Addr))
-      TypedAddrs.insert(Addr);
-  };
-  auto VisitAll = [&](const ELFObjectFileBase &From, auto Symbols) {
-    CurrentFile.reset();
-    for (const ELFSymbolRef &Sym : Symbols)
-      Visit(From, Sym);
-  };
-  VisitAll(Obj, Obj.symbols());
+    return;
+  }
+  bool Typed = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
+  if (!Typed && Type != ELF::STT_NOTYPE)
+    return;
+  Expected<StringRef> NameOrErr = Sym.getName();
+  if (!NameOrErr) {
+    consumeError(NameOrErr.takeError());
+    return;
+  }
+  StringRef Name = *NameOrErr;
+  // Mapping symbols ($x, $d, $a, $t, ...) and assembler-local labels.
+  if (Name.empty() || Name.starts_with("$") || Name.starts_with(".L"))
+    return;
+  std::optional<std::pair<uint64_t, uint64_t>> Placed = place(From, Sym, Typed);
+  if (!Placed)
+    return;
+  auto [Addr, SecEnd] = *Placed;
+  uint64_t Size = std::min<uint64_t>(Sym.getSize(), SecEnd - Addr);
+  std::optional<StringRef> File;
+  if (Sym.getBinding() == ELF::STB_LOCAL)
+    File = CurrentFile;
+  Cands.push_back({Addr, Size, Name, Typed, File});
+  if (Typed && isDenseKey(Addr))
+    TypedAddrs.insert(Addr);
+}
+
+std::optional<std::pair<uint64_t, uint64_t>>
+SymbolCollector::place(const ELFObjectFileBase &From, const ELFSymbolRef &Sym,
+                       bool Typed) {
+  Expected<section_iterator> SecOrErr = Sym.getSection();
+  if (!SecOrErr) {
+    consumeError(SecOrErr.takeError());
+    return std::nullopt;
+  }
+  if (*SecOrErr == From.section_end())
+    return std::nullopt;
+  ELFSectionRef Sec(**SecOrErr);
+  if (!(Sec.getFlags() & ELF::SHF_EXECINSTR))
+    return std::nullopt;
+  Expected<uint64_t> ValueOrErr = Sym.getValue();
+  if (!ValueOrErr) {
+    consumeError(ValueOrErr.takeError());
+    return std::nullopt;
+  }
+  uint64_t Value = *ValueOrErr;
+  if (Arm && Typed)
+    Value &= ~1ULL; // Thumb bit
+  uint64_t Addr = Value;
+  uint64_t SecStart = Sec.getAddress(), SecEnd = SecStart + Sec.getSize();
+  if (In.isRelocatable()) {
+    auto It = SectionBase.find(Sec.getIndex());
+    if (It == SectionBase.end())
+      return std::nullopt;
+    Addr = It->second + Value;
+    SecStart = It->second;
+    SecEnd = SecStart + Sec.getSize();
+  }
+  if (Addr < SecStart || Addr >= SecEnd)
+    return std::nullopt; // section end markers such as _etext
+  return std::make_pair(Addr, SecEnd);
+}
+
+} // namespace
+
+std::vector<SymbolFunction>
+collectSymbolFunctions(const input::InputObject &In) {
+  const auto &Obj = cast<ELFObjectFileBase>(In.object());
+  SymbolCollector Collector(In);
+  Collector.visitAll(Obj, Obj.symbols());
   // A stripped binary's symbol table is in its debug file; the dynamic
   // symbols stay in the binary (the debug file has them as NOBITS).
   if (const input::InputObject *Debug = In.debugFile()) {
     const auto &DebugObj = cast<ELFObjectFileBase>(Debug->object());
-    VisitAll(DebugObj, DebugObj.symbols());
+    Collector.visitAll(DebugObj, DebugObj.symbols());
   }
   // As llvm-symbolizer, .dynsym only without .symtab (a stripped binary):
   // the two list the same exported functions, and which of several aliases
   // names an address depends on the one table's order.
   if (Obj.symbols().empty())
-    VisitAll(Obj, Obj.getDynamicSymbolIterators());
+    Collector.visitAll(Obj, Obj.getDynamicSymbolIterators());
 
-  // An untyped label at a function's address is an alias of it.
-  llvm::erase_if(Cands, [&](const Candidate &C) {
-    return !C.Typed && isDenseKey(C.Addr) && TypedAddrs.count(C.Addr);
-  });
   // One name per address, chosen as llvm-symbolizer 19 chooses among
   // aliases (SymbolizableObjectFile: a stable sort by address and size,
   // the last of each address kept): the largest size, then the last in
   // table order.
+  std::vector<SymbolCollector::Candidate> Cands = Collector.take();
   std::stable_sort(Cands.begin(), Cands.end(),
-                   [](const Candidate &A, const Candidate &B) {
+                   [](const auto &A, const auto &B) {
                      return std::tie(A.Addr, A.Size) < std::tie(B.Addr, B.Size);
                    });
   std::vector<SymbolFunction> Syms;
