@@ -179,19 +179,98 @@ void printStats(const pipeline::PackResult &R, StringRef TablePath,
                R.Times.Walk, R.Times.Finalize, R.Times.Types, R.Times.Tail);
 }
 
+/// Without DWARF: a symbol-only table, no types; a note, or with --strict
+/// (or --ctf, which needs the types) an error.
+static Error checkDwarf(const pipeline::PackResult &R, StringRef Input,
+                        const input::InputWithDebugFile &Opened) {
+  if (R.HasDwarf)
+    return Error::success();
+  std::string Why = "'" + Input.str() + "': no DWARF (built without -g?)";
+  if (Strict || !CtfOut.empty())
+    return fail(Why + (Strict ? "" : ": --ctf needs its types"));
+  if (!Quiet)
+    reportWarning(
+        Why + ": a symbol-only table" + (Embed ? ", no .ctf section" : "") +
+        (Opened.Object->isRelocatable() ? ""
+                                        : "; " + noDebugFileReason(Opened)));
+  return Error::success();
+}
+
+/// --embed: a copy of the input with the dict and the table as sections,
+/// written over the input or to -o.
+static Error stageEmbedded(const pipeline::PackResult &R, StringRef Input,
+                           const input::InputObject &In, Outputs &Out) {
+  std::string Path = EmbedOut.empty() ? Input.str() : std::string(EmbedOut);
+  // The copy keeps the input's permissions, as objcopy's output does.
+  ErrorOr<sys::fs::perms> Mode = sys::fs::getPermissions(Input);
+  if (!Mode)
+    return createFileError(Input, errorCodeToError(Mode.getError()));
+  SmallVector<EmbeddedSection, 2> Sections;
+  if (R.Types)
+    Sections.push_back({".ctf", R.Ctf});
+  Sections.push_back({EmbeddedTableSection, R.Table});
+  std::string Copy;
+  raw_string_ostream OS(Copy);
+  if (Error E = embedSections(In.buffer(), Sections, OS))
+    return createFileError(Input, std::move(E));
+  return Out.add(Path, Copy, *Mode);
+}
+
+/// Stages every requested output in Out (committed together, or none);
+/// StorePath is the table's path in --store.
+static Error stageOutputs(const pipeline::PackResult &R, StringRef Input,
+                          const input::InputObject &In, Outputs &Out,
+                          std::string &StorePath) {
+  StringRef Ext = Format == pipeline::TableFormat::Compact ? "dpat" : "gsym";
+  if (!StoreDir.empty()) {
+    if (R.Model.UUID.size() < 2)
+      return fail("'" + Input +
+                  "': --store needs a build-id to name the "
+                  "table, and the input has none");
+    StorePath = TableStore::tablePath(StoreDir, R.Model.UUID, Ext);
+    if (Error E = Out.addDirectories(sys::path::parent_path(StorePath)))
+      return E;
+    if (Error E = Out.add(StorePath, R.Table))
+      return E;
+  }
+  if (!TableOut.empty())
+    if (Error E = Out.add(TableOut, R.Table))
+      return E;
+  if (!CtfOut.empty())
+    if (Error E = Out.add(CtfOut, R.Ctf))
+      return E;
+  if (Embed)
+    return stageEmbedded(R, Input, In, Out);
+  return Error::success();
+}
+
+static int runKernel() {
+  if (Error E = DebugFiles.refuseForKernel())
+    return reportError(std::move(E));
+  if (Error E = refuseVariableSectionForKernel(VariableSection))
+    return reportError(std::move(E));
+  return runKernelPack(
+      {std::vector<std::string>(Inputs.begin(), Inputs.end()),
+       NumThreads ? NumThreads : hardware_concurrency().compute_thread_count(),
+       Quiet, Stats});
+}
+
+static pipeline::PackOptions packOptions() {
+  pipeline::PackOptions Opts;
+  Opts.NumThreads = NumThreads;
+  Opts.Format = Format;
+  Opts.TableDetails = !NoDetails;
+  Opts.AddressTable = !TableOut.empty() || !StoreDir.empty() || Embed;
+  Opts.Types = !CtfOut.empty() || Embed;
+  Opts.Ctf.VariableSection = variableSection(VariableSection, Embed);
+  Opts.Progress = terminalProgress("pack", Quiet);
+  return Opts;
+}
+
 int runPack() {
   keepFreedMemory();
-  if (Inputs.size() > 1 || kernelPackRequested()) {
-    if (Error E = DebugFiles.refuseForKernel())
-      return reportError(std::move(E));
-    if (Error E = refuseVariableSectionForKernel(VariableSection))
-      return reportError(std::move(E));
-    return runKernelPack(
-        {std::vector<std::string>(Inputs.begin(), Inputs.end()),
-         NumThreads ? NumThreads
-                    : hardware_concurrency().compute_thread_count(),
-         Quiet, Stats});
-  }
+  if (Inputs.size() > 1 || kernelPackRequested())
+    return runKernel();
   if (Error E = checkOptions())
     return reportError(std::move(E));
   const std::string &Input = Inputs.front();
@@ -203,14 +282,7 @@ int runPack() {
   reportDebugFile(*Opened, Input, Quiet);
   std::unique_ptr<input::InputObject> &In = Opened->Object;
 
-  pipeline::PackOptions Opts;
-  Opts.NumThreads = NumThreads;
-  Opts.Format = Format;
-  Opts.TableDetails = !NoDetails;
-  Opts.AddressTable = !TableOut.empty() || !StoreDir.empty() || Embed;
-  Opts.Types = !CtfOut.empty() || Embed;
-  Opts.Ctf.VariableSection = variableSection(VariableSection, Embed);
-  Opts.Progress = terminalProgress("pack", Quiet);
+  const pipeline::PackOptions Opts = packOptions();
   Expected<std::unique_ptr<pipeline::PackResult>> P =
       pipeline::packObject(*In, Opts, Log);
   auto Fail = [&](Error E) {
@@ -221,60 +293,16 @@ int runPack() {
   if (!P)
     return Fail(P.takeError());
   pipeline::PackResult &R = **P;
-
-  // Without DWARF: a symbol-only table, no types; a note, or with --strict
-  // an error.
-  if (!R.HasDwarf) {
-    std::string Why = "'" + Input + "': no DWARF (built without -g?)";
-    if (Strict || !CtfOut.empty())
-      return Fail(fail(Why + (Strict ? "" : ": --ctf needs its types")));
-    if (!Quiet)
-      reportWarning(
-          Why + ": a symbol-only table" + (Embed ? ", no .ctf section" : "") +
-          (In->isRelocatable() ? "" : "; " + noDebugFileReason(*Opened)));
-  }
+  if (Error E = checkDwarf(R, Input, *Opened))
+    return Fail(std::move(E));
   if (Opts.AddressTable && R.Model.functions().empty())
     return Fail(fail("'" + Input +
                      "': no functions found (no DWARF with code and no "
                      "function symbols)"));
-
   Outputs Out;
-  StringRef Ext = Format == pipeline::TableFormat::Compact ? "dpat" : "gsym";
   std::string StorePath;
-  if (!StoreDir.empty()) {
-    if (R.Model.UUID.size() < 2)
-      return Fail(fail("'" + Input +
-                       "': --store needs a build-id to name the table, and "
-                       "the input has none"));
-    StorePath = TableStore::tablePath(StoreDir, R.Model.UUID, Ext);
-    if (Error E = Out.addDirectories(sys::path::parent_path(StorePath)))
-      return Fail(std::move(E));
-    if (Error E = Out.add(StorePath, R.Table))
-      return Fail(std::move(E));
-  }
-  if (!TableOut.empty())
-    if (Error E = Out.add(TableOut, R.Table))
-      return Fail(std::move(E));
-  if (!CtfOut.empty())
-    if (Error E = Out.add(CtfOut, R.Ctf))
-      return Fail(std::move(E));
-  if (Embed) {
-    std::string Path = EmbedOut.empty() ? Input : std::string(EmbedOut);
-    // The copy keeps the input's permissions, as objcopy's output does.
-    ErrorOr<sys::fs::perms> Mode = sys::fs::getPermissions(Input);
-    if (!Mode)
-      return Fail(createFileError(Input, errorCodeToError(Mode.getError())));
-    SmallVector<EmbeddedSection, 2> Sections;
-    if (R.Types)
-      Sections.push_back({".ctf", R.Ctf});
-    Sections.push_back({EmbeddedTableSection, R.Table});
-    std::string Copy;
-    raw_string_ostream OS(Copy);
-    if (Error E = embedSections(In->buffer(), Sections, OS))
-      return Fail(createFileError(Input, std::move(E)));
-    if (Error E = Out.add(Path, Copy, *Mode))
-      return Fail(std::move(E));
-  }
+  if (Error E = stageOutputs(R, Input, *In, Out, StorePath))
+    return Fail(std::move(E));
   if (Error E = Out.commit())
     return Fail(std::move(E));
   if (!Quiet)
