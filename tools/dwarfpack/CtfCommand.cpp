@@ -82,20 +82,74 @@ void printWarnings(const WarningLog &Log) {
     tool::reportWarningSummary(Log);
 }
 
+int runKernel() {
+  if (Error E = DebugFiles.refuseForKernel())
+    return tool::reportError(std::move(E));
+  if (Error E = tool::refuseVariableSectionForKernel(VariableSection))
+    return tool::reportError(std::move(E));
+  return tool::runKernelCtf(
+      {std::vector<std::string>(Inputs.begin(), Inputs.end()), NumThreads,
+       Quiet, Stats},
+      Output, Embed, NoCompress);
+}
+
+pipeline::PackOptions ctfOptions() {
+  pipeline::PackOptions Opts;
+  Opts.NumThreads = NumThreads;
+  Opts.AddressTable = false;
+  Opts.Types = true;
+  Opts.IndexedSymbols = IndexedSymbols;
+  if (NoCompress)
+    Opts.Ctf.CompressThreshold = 0;
+  Opts.Ctf.VariableSection = tool::variableSection(VariableSection, Embed);
+  Opts.Progress = tool::terminalProgress("ctf", Quiet);
+  return Opts;
+}
+
+/// Writes the dict to Output, or with --embed a copy of the input with
+/// the dict as its .ctf section.
+Error writeDict(StringRef Input, const input::InputObject &In,
+                const std::string &Dict) {
+  if (!Embed)
+    return writeOutputFile(Output, Dict);
+  // The copy keeps the input's permissions, as objcopy's output does.
+  ErrorOr<sys::fs::perms> Mode = sys::fs::getPermissions(Input);
+  if (!Mode)
+    return createFileError(Input, errorCodeToError(Mode.getError()));
+  return writeOutputFile(
+      Output,
+      [&](raw_ostream &OS) {
+        return embedSections(In.buffer(), {{".ctf", Dict}}, OS);
+      },
+      *Mode);
+}
+
+void printStats(const types::BuildResult &R, const ctf::WriteStats &WStats) {
+  // With -o - standard output holds the dictionary.
+  raw_ostream &OS = tool::reportStream(Output);
+  OS << "units: " << R.NumUnits << "\n";
+  OS << "input types: " << R.NumInputTypes << "\n";
+  OS << "merged types: " << R.NumMergedTypes << "\n";
+  OS << "types: " << R.Table.Types.size() << "\n";
+  for (auto &[K, N] : types::countByKind(R.Table))
+    OS << "  " << types::kindName(K) << ": " << N << "\n";
+  auto Form = [](bool Indexed) {
+    return Indexed ? " (indexed)" : " (.symtab order)";
+  };
+  OS << "variables: " << R.Table.Variables.size() << Form(WStats.ObjectsIndexed)
+     << "\n";
+  OS << "functions: " << R.Table.Functions.size()
+     << Form(WStats.FunctionsIndexed) << "\n";
+  OS << "uncompressed size: " << WStats.UncompressedSize << "\n";
+  OS << "size: " << WStats.Size << (WStats.Compressed ? " (zlib)" : "") << "\n";
+}
+
 int run() {
   tool::keepFreedMemory();
   if (Error E = tool::checkNumThreads(NumThreads))
     return tool::reportError(std::move(E));
-  if (Inputs.size() > 1 || tool::kernelCtfRequested()) {
-    if (Error E = DebugFiles.refuseForKernel())
-      return tool::reportError(std::move(E));
-    if (Error E = tool::refuseVariableSectionForKernel(VariableSection))
-      return tool::reportError(std::move(E));
-    return tool::runKernelCtf(
-        {std::vector<std::string>(Inputs.begin(), Inputs.end()), NumThreads,
-         Quiet, Stats},
-        Output, Embed, NoCompress);
-  }
+  if (Inputs.size() > 1 || tool::kernelCtfRequested())
+    return runKernel();
   const std::string &Input = Inputs.front();
   // --embed may replace its input (a post-link step); a dict may not.
   if (!Embed)
@@ -110,17 +164,8 @@ int run() {
     return tool::reportError(Opened.takeError());
   tool::reportDebugFile(*Opened, Input, Quiet);
   std::unique_ptr<input::InputObject> &In = Opened->Object;
-  pipeline::PackOptions Opts;
-  Opts.NumThreads = NumThreads;
-  Opts.AddressTable = false;
-  Opts.Types = true;
-  Opts.IndexedSymbols = IndexedSymbols;
-  if (NoCompress)
-    Opts.Ctf.CompressThreshold = 0;
-  Opts.Ctf.VariableSection = tool::variableSection(VariableSection, Embed);
-  Opts.Progress = tool::terminalProgress("ctf", Quiet);
   Expected<std::unique_ptr<pipeline::PackResult>> P =
-      pipeline::packObject(*In, Opts, Log);
+      pipeline::packObject(*In, ctfOptions(), Log);
   if (P && !(*P)->Types)
     P = createFileError(
         Input,
@@ -133,50 +178,11 @@ int run() {
     printWarnings(Log);
     return tool::reportError(P.takeError());
   }
-  const types::BuildResult *R = &*(*P)->Types;
-  const std::string *Dict = &(*P)->Ctf;
-  const ctf::WriteStats &WStats = (*P)->CtfStats;
-
-  Error E = Error::success();
-  if (Embed) {
-    // The copy keeps the input's permissions, as objcopy's output does.
-    ErrorOr<sys::fs::perms> Mode = sys::fs::getPermissions(Input);
-    if (!Mode)
-      return tool::reportError(
-          createFileError(Input, errorCodeToError(Mode.getError())));
-    E = writeOutputFile(
-        Output,
-        [&](raw_ostream &OS) {
-          return embedSections(In->buffer(), {{".ctf", *Dict}}, OS);
-        },
-        *Mode);
-  } else {
-    E = writeOutputFile(Output, *Dict);
-  }
-  if (E) // names Output already
+  if (Error E = writeDict(Input, *In, (*P)->Ctf)) // names Output already
     return tool::reportError(std::move(E));
-
   printWarnings(Log);
-  if (Stats) {
-    // With -o - standard output holds the dictionary.
-    raw_ostream &OS = tool::reportStream(Output);
-    OS << "units: " << R->NumUnits << "\n";
-    OS << "input types: " << R->NumInputTypes << "\n";
-    OS << "merged types: " << R->NumMergedTypes << "\n";
-    OS << "types: " << R->Table.Types.size() << "\n";
-    for (auto &[K, N] : types::countByKind(R->Table))
-      OS << "  " << types::kindName(K) << ": " << N << "\n";
-    auto Form = [](bool Indexed) {
-      return Indexed ? " (indexed)" : " (.symtab order)";
-    };
-    OS << "variables: " << R->Table.Variables.size()
-       << Form(WStats.ObjectsIndexed) << "\n";
-    OS << "functions: " << R->Table.Functions.size()
-       << Form(WStats.FunctionsIndexed) << "\n";
-    OS << "uncompressed size: " << WStats.UncompressedSize << "\n";
-    OS << "size: " << WStats.Size << (WStats.Compressed ? " (zlib)" : "")
-       << "\n";
-  }
+  if (Stats)
+    printStats(*(*P)->Types, (*P)->CtfStats);
   tool::releaseAtExit(std::move(*P));
   tool::releaseAtExit(std::move(In));
   return 0;
