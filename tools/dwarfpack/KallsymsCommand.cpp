@@ -144,6 +144,114 @@ int runLookupName() {
   return 0;
 }
 
+/// What opening costs: the time (best of a few opens of the same bytes)
+/// and the memory the reader allocates beside the table (its checks and
+/// decoded views).
+struct OpenCost {
+  double Microseconds = 1e30;
+  uint64_t HeapBytes = 0;
+};
+
+Expected<OpenCost> measureOpen(const MemoryBuffer &Buf,
+                               const ReaderOptions &RO) {
+  OpenCost C;
+  for (int K = 0; K < 5; ++K) {
+    auto Copy = MemoryBuffer::getMemBuffer(Buf.getBuffer(), "", false);
+    uint64_t Heap0 = mallinfo2().uordblks;
+    auto T0 = std::chrono::steady_clock::now();
+    auto Opened = openSymbolTable(std::move(Copy), RO);
+    auto T1 = std::chrono::steady_clock::now();
+    if (!Opened)
+      return createFileError(Input, Opened.takeError());
+    C.HeapBytes = mallinfo2().uordblks - Heap0;
+    C.Microseconds =
+        std::min(C.Microseconds,
+                 std::chrono::duration<double, std::micro>(T1 - T0).count());
+  }
+  return C;
+}
+
+/// Addresses inside random symbols (as a profiler's samples are), not
+/// uniform over the span, where a module gap would dominate; each repeated
+/// --bench-repeat times.
+Expected<std::vector<uint64_t>> sampleAddresses(const SymbolReader &R,
+                                                std::mt19937_64 &Rng) {
+  std::vector<uint64_t> Addrs(BenchLookups);
+  std::uniform_int_distribution<uint32_t> SymD(0, R.numSymbols() - 1);
+  for (size_t I = 0; I < Addrs.size(); ++I) {
+    uint64_t &A = Addrs[I];
+    if (BenchRepeat > 1 && I % BenchRepeat) {
+      A = Addrs[I - I % BenchRepeat];
+      continue;
+    }
+    SymbolInfo S;
+    if (Error E = R.fillAddressAndSize(SymD(Rng), S))
+      return std::move(E);
+    A = S.Address +
+        (S.Size && *S.Size ? Rng() % std::min<uint64_t>(*S.Size, 1 << 20) : 0);
+  }
+  return std::move(Addrs);
+}
+
+/// Names of up to 65,536 random symbols.
+Expected<std::vector<std::string>> sampleNames(const SymbolReader &R,
+                                               std::mt19937_64 &Rng) {
+  std::vector<std::string> Names;
+  std::uniform_int_distribution<uint32_t> ID(0, R.numSymbols() - 1);
+  for (unsigned I = 0; I < std::min(BenchLookups.getValue(), 65536u); ++I) {
+    SymbolInfo Info;
+    if (Error E = R.describe(ID(Rng), Info))
+      return std::move(E);
+    Names.push_back(std::string(Info.Name));
+  }
+  return std::move(Names);
+}
+
+/// Wall and CPU nanoseconds per lookup.
+struct LookupTimes {
+  double Ns = 0, CpuNs = 0;
+};
+
+/// The loop API a profiler uses: one SymbolInfo, its strings reused.
+Expected<LookupTimes> timeAddressLookups(const SymbolReader &R,
+                                         ArrayRef<uint64_t> Addrs,
+                                         uint64_t &Check) {
+  double C0 = threadCpuSeconds();
+  auto T0 = std::chrono::steady_clock::now();
+  SymbolInfo Found;
+  for (uint64_t A : Addrs) {
+    Expected<bool> S = R.lookupAddressInto(A, Found);
+    if (!S)
+      return S.takeError();
+    Check += *S ? Found.Name.size() : 0;
+  }
+  auto T1 = std::chrono::steady_clock::now();
+  return LookupTimes{std::chrono::duration<double, std::nano>(T1 - T0).count() /
+                         BenchLookups,
+                     (threadCpuSeconds() - C0) * 1e9 / BenchLookups};
+}
+
+Expected<LookupTimes> timeNameLookups(const SymbolReader &R,
+                                      ArrayRef<std::string> Names,
+                                      uint64_t &Check) {
+  double C0 = threadCpuSeconds();
+  auto T0 = std::chrono::steady_clock::now();
+  std::vector<SymbolInfo> Matches;
+  for (unsigned I = 0; I < BenchLookups && !BenchAddressOnly; ++I) {
+    if (Error E = R.lookupNameInto(Names[I % Names.size()], Matches))
+      return std::move(E);
+    if (Matches.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "name lookup failed for '" +
+                                   Names[I % Names.size()] + "'");
+    Check += Matches.size() + Matches[0].Address;
+  }
+  auto T1 = std::chrono::steady_clock::now();
+  return LookupTimes{std::chrono::duration<double, std::nano>(T1 - T0).count() /
+                         BenchLookups,
+                     (threadCpuSeconds() - C0) * 1e9 / BenchLookups};
+}
+
 int runBenchLookups() {
   auto Buf = readFileOrStdin(Input, false);
   if (!Buf)
@@ -151,23 +259,9 @@ int runBenchLookups() {
   uint64_t FileSize = (*Buf)->getBufferSize();
   ReaderOptions RO;
   RO.Portable = portableReaders();
-  // What opening costs: the time (best of a few opens of the same bytes)
-  // and the memory the reader allocates beside the table (its checks and
-  // decoded views).
-  double OpenUs = 1e30;
-  uint64_t OpenHeap = 0;
-  for (int K = 0; K < 5; ++K) {
-    auto Copy = MemoryBuffer::getMemBuffer((*Buf)->getBuffer(), "", false);
-    uint64_t Heap0 = mallinfo2().uordblks;
-    auto T0 = std::chrono::steady_clock::now();
-    auto Opened = openSymbolTable(std::move(Copy), RO);
-    auto T1 = std::chrono::steady_clock::now();
-    if (!Opened)
-      return reportError(createFileError(Input, Opened.takeError()));
-    OpenHeap = mallinfo2().uordblks - Heap0;
-    OpenUs = std::min(
-        OpenUs, std::chrono::duration<double, std::micro>(T1 - T0).count());
-  }
+  Expected<OpenCost> Open = measureOpen(**Buf, RO);
+  if (!Open)
+    return reportError(Open.takeError());
   auto ReaderOr = openSymbolTable(std::move(*Buf), RO);
   if (!ReaderOr)
     return reportError(createFileError(Input, ReaderOr.takeError()));
@@ -177,69 +271,27 @@ int runBenchLookups() {
   auto First = R.address(0), Last = R.address(N - 1);
   if (!First || !Last)
     return reportError(joinErrors(First.takeError(), Last.takeError()));
-  // Addresses inside random symbols (as a profiler's samples are), not
-  // uniform over the span, where a module gap would dominate.
-  std::vector<uint64_t> Addrs(BenchLookups);
-  std::uniform_int_distribution<uint32_t> SymD(0, N - 1);
-  for (size_t I = 0; I < Addrs.size(); ++I) {
-    uint64_t &A = Addrs[I];
-    if (BenchRepeat > 1 && I % BenchRepeat) {
-      A = Addrs[I - I % BenchRepeat];
-      continue;
-    }
-    SymbolInfo S;
-    if (Error E = R.fillAddressAndSize(SymD(Rng), S))
-      return reportError(std::move(E));
-    A = S.Address +
-        (S.Size && *S.Size ? Rng() % std::min<uint64_t>(*S.Size, 1 << 20) : 0);
-  }
-  std::vector<std::string> Names;
-  std::uniform_int_distribution<uint32_t> ID(0, N - 1);
-  for (unsigned I = 0; I < std::min(BenchLookups.getValue(), 65536u); ++I) {
-    SymbolInfo Info;
-    if (Error E = R.describe(ID(Rng), Info))
-      return reportError(std::move(E));
-    Names.push_back(std::string(Info.Name));
-  }
-  using Clock = std::chrono::steady_clock;
+  Expected<std::vector<uint64_t>> Addrs = sampleAddresses(R, Rng);
+  if (!Addrs)
+    return reportError(Addrs.takeError());
+  Expected<std::vector<std::string>> Names = sampleNames(R, Rng);
+  if (!Names)
+    return reportError(Names.takeError());
   uint64_t Check = 0;
-  double C0 = threadCpuSeconds();
-  auto T0 = Clock::now();
-  // The loop API a profiler uses: one SymbolInfo, its strings reused.
-  SymbolInfo Found;
-  for (uint64_t A : Addrs) {
-    Expected<bool> S = R.lookupAddressInto(A, Found);
-    if (!S)
-      return reportError(S.takeError());
-    Check += *S ? Found.Name.size() : 0;
-  }
-  auto T1 = Clock::now();
-  double C1 = threadCpuSeconds();
-  std::vector<SymbolInfo> Matches;
-  for (unsigned I = 0; I < BenchLookups && !BenchAddressOnly; ++I) {
-    if (Error E = R.lookupNameInto(Names[I % Names.size()], Matches))
-      return reportError(std::move(E));
-    if (Matches.empty())
-      return reportError("name lookup failed for '" + Names[I % Names.size()] +
-                         "'");
-    Check += Matches.size() + Matches[0].Address;
-  }
-  auto T2 = Clock::now();
-  double C2 = threadCpuSeconds();
-  double AddrNs =
-      std::chrono::duration<double, std::nano>(T1 - T0).count() / BenchLookups;
-  double NameNs =
-      std::chrono::duration<double, std::nano>(T2 - T1).count() / BenchLookups;
+  Expected<LookupTimes> ByAddress = timeAddressLookups(R, *Addrs, Check);
+  if (!ByAddress)
+    return reportError(ByAddress.takeError());
+  Expected<LookupTimes> ByName = timeNameLookups(R, *Names, Check);
+  if (!ByName)
+    return reportError(ByName.takeError());
   outs() << "symbols: " << N << "\nbytes: " << FileSize
-         << "\nopen-us: " << format("%.0f", OpenUs)
-         << "\nopen-heap-bytes: " << OpenHeap
+         << "\nopen-us: " << format("%.0f", Open->Microseconds)
+         << "\nopen-heap-bytes: " << Open->HeapBytes
          << "\nbytes-per-symbol: " << format("%.2f", double(FileSize) / N)
-         << "\naddress-lookup-ns: " << format("%.1f", AddrNs)
-         << "\nname-lookup-ns: " << format("%.1f", NameNs)
-         << "\naddress-lookup-cpu-ns: "
-         << format("%.1f", (C1 - C0) * 1e9 / BenchLookups)
-         << "\nname-lookup-cpu-ns: "
-         << format("%.1f", (C2 - C1) * 1e9 / BenchLookups)
+         << "\naddress-lookup-ns: " << format("%.1f", ByAddress->Ns)
+         << "\nname-lookup-ns: " << format("%.1f", ByName->Ns)
+         << "\naddress-lookup-cpu-ns: " << format("%.1f", ByAddress->CpuNs)
+         << "\nname-lookup-cpu-ns: " << format("%.1f", ByName->CpuNs)
          << "\nchecksum: " << Check << '\n';
   return 0;
 }
