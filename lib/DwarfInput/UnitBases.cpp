@@ -46,26 +46,15 @@ bool Unit::isSkeleton() const {
          CU.find(dwarf::DW_AT_GNU_dwo_name).has_value();
 }
 
+std::optional<uint64_t> Unit::unitSectionOffset(dwarf::Attribute A) const {
+  if (std::optional<FormValue> V = getUnitDIE().find(A))
+    return V->getAsSectionOffset();
+  return std::nullopt;
+}
+
 void Unit::setUpBases(const Unit *Skel) {
   using namespace dwarf;
-  Die CU = getUnitDIE();
-  auto SectionOffset = [&](Attribute A) -> std::optional<uint64_t> {
-    if (std::optional<FormValue> V = CU.find(A))
-      return V->getAsSectionOffset();
-    return std::nullopt;
-  };
-  if (!File->isDwo()) {
-    AddrFile = File;
-    AddrSection = File->section(Sec::Addr);
-    AddrBase = SectionOffset(DW_AT_addr_base);
-    if (!AddrBase)
-      AddrBase = SectionOffset(DW_AT_GNU_addr_base);
-  } else if (Skel) {
-    AddrFile = Skel->AddrFile;
-    AddrSection = Skel->AddrSection;
-    AddrBase = Skel->AddrBase;
-  }
-
+  setUpAddressTable(Skel);
   // The base address: the unit DIE's (a split unit's skeleton's); an
   // addrx form reads the address table just set up.
   const Unit &BaseUnit = Skel ? *Skel : *this;
@@ -74,10 +63,28 @@ void Unit::setUpBases(const Unit *Skel) {
       BaseAddress = PC->getAsAddress();
       BaseAddressPlacement = PC->placement();
     }
+  setUpStrOffsets();
+  setUpRanges(Skel);
+}
 
-  // String offsets: DW_AT_str_offsets_base in DWARF 5; a split unit's
-  // contribution starts at its package offset (DWARF 4) or after the
-  // contribution's header there (DWARF 5).
+void Unit::setUpAddressTable(const Unit *Skel) {
+  if (!File->isDwo()) {
+    AddrFile = File;
+    AddrSection = File->section(Sec::Addr);
+    AddrBase = unitSectionOffset(dwarf::DW_AT_addr_base);
+    if (!AddrBase)
+      AddrBase = unitSectionOffset(dwarf::DW_AT_GNU_addr_base);
+  } else if (Skel) {
+    AddrFile = Skel->AddrFile;
+    AddrSection = Skel->AddrSection;
+    AddrBase = Skel->AddrBase;
+  }
+}
+
+/// String offsets: DW_AT_str_offsets_base in DWARF 5; a split unit's
+/// contribution starts at its package offset (DWARF 4) or after the
+/// contribution's header there (DWARF 5).
+void Unit::setUpStrOffsets() {
   StringRef SO = File->section(Sec::StrOffsets);
   if (File->isDwo()) {
     uint64_t Start = Header.Contrib.StrOffsets;
@@ -95,33 +102,40 @@ void Unit::setUpBases(const Unit *Skel) {
       }
     }
   } else if (Header.Version >= 5) {
-    // The table's header sits just before the base: accepted when it is a
-    // version 5 header that fits, as LLVM accepts it.
-    if (std::optional<uint64_t> B = SectionOffset(DW_AT_str_offsets_base)) {
-      bool LE = isLittleEndian();
-      if (*B >= 8 && *B <= SO.size()) {
-        uint64_t Len = readFixed(SO.data() + *B - 8, 4, LE);
-        uint64_t Version = readFixed(SO.data() + *B - 4, 2, LE);
-        if (Len >= 4 && Len < 0xfffffff0 && Version == 5 &&
-            alignTo(Len - 4, 4) <= SO.size() - *B) {
-          StrOffsetsBase = *B;
-          StrOffsetSize = 4;
-        }
-      }
-      if (!StrOffsetsBase && *B >= 16 && *B <= SO.size()) {
-        uint64_t Esc = readFixed(SO.data() + *B - 16, 4, LE);
-        uint64_t Len = readFixed(SO.data() + *B - 12, 8, LE);
-        uint64_t Version = readFixed(SO.data() + *B - 4, 2, LE);
-        if (Esc == 0xffffffff && Len >= 4 && Version == 5 &&
-            Len - 4 <= SO.size() - *B) {
-          StrOffsetsBase = *B;
-          StrOffsetSize = 8;
-        }
-      }
+    if (std::optional<uint64_t> B =
+            unitSectionOffset(dwarf::DW_AT_str_offsets_base))
+      setUpStrOffsetsBase(*B);
+  }
+}
+
+void Unit::setUpStrOffsetsBase(uint64_t B) {
+  // The table's header sits just before the base: accepted when it is a
+  // version 5 header that fits, as LLVM accepts it.
+  StringRef SO = File->section(Sec::StrOffsets);
+  bool LE = isLittleEndian();
+  if (B >= 8 && B <= SO.size()) {
+    uint64_t Len = readFixed(SO.data() + B - 8, 4, LE);
+    uint64_t Version = readFixed(SO.data() + B - 4, 2, LE);
+    if (Len >= 4 && Len < 0xfffffff0 && Version == 5 &&
+        alignTo(Len - 4, 4) <= SO.size() - B) {
+      StrOffsetsBase = B;
+      StrOffsetSize = 4;
     }
   }
+  if (!StrOffsetsBase && B >= 16 && B <= SO.size()) {
+    uint64_t Esc = readFixed(SO.data() + B - 16, 4, LE);
+    uint64_t Len = readFixed(SO.data() + B - 12, 8, LE);
+    uint64_t Version = readFixed(SO.data() + B - 4, 2, LE);
+    if (Esc == 0xffffffff && Len >= 4 && Version == 5 &&
+        Len - 4 <= SO.size() - B) {
+      StrOffsetsBase = B;
+      StrOffsetSize = 8;
+    }
+  }
+}
 
-  // Range lists.
+void Unit::setUpRanges(const Unit *Skel) {
+  using namespace dwarf;
   const uint64_t ListHeaderSize = Header.OffsetSize == 8 ? 20 : 12;
   if (Header.Version >= 5) {
     RangesFile = File;
@@ -130,7 +144,7 @@ void Unit::setUpBases(const Unit *Skel) {
       RngListsBase = Header.Contrib.RngLists + ListHeaderSize;
     else
       RngListsBase =
-          SectionOffset(DW_AT_rnglists_base).value_or(ListHeaderSize);
+          unitSectionOffset(DW_AT_rnglists_base).value_or(ListHeaderSize);
   } else if (File->isDwo() && Skel) {
     // DWARF 4 split units use the skeleton's .debug_ranges, from its
     // DW_AT_GNU_ranges_base.
@@ -359,111 +373,154 @@ Expected<SmallVector<DieRange, 2>> Unit::rangeList(uint64_t Offset) const {
   return Out;
 }
 
+namespace {
+
+/// A DWARF 5 range list entry as read.
+struct RleEntry {
+  uint8_t Kind = 0;
+  uint64_t V0 = 0, V1 = 0;
+  Placement P = Placement::None; ///< Of its fixed-size address operand.
+};
+
+/// Reads the operands of an entry of kind E.Kind at C; false for a kind
+/// DWARF 5 does not define.
+bool readRleOperands(Cursor &C, uint8_t Size, const ListPlacement &Where,
+                     RleEntry &E) {
+  using namespace dwarf;
+  switch (E.Kind) {
+  case DW_RLE_base_addressx:
+    E.V0 = C.uleb();
+    return true;
+  case DW_RLE_startx_endx:
+  case DW_RLE_startx_length:
+  case DW_RLE_offset_pair:
+    E.V0 = C.uleb();
+    E.V1 = C.uleb();
+    return true;
+  case DW_RLE_base_address:
+    E.P = Where.at(C.offset());
+    E.V0 = C.fixed(Size);
+    return true;
+  case DW_RLE_start_end:
+    E.P = Where.at(C.offset());
+    E.V0 = C.fixed(Size);
+    E.V1 = C.fixed(Size);
+    return true;
+  case DW_RLE_start_length:
+    E.P = Where.at(C.offset());
+    E.V0 = C.fixed(Size);
+    E.V1 = C.uleb();
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The state of a range list being read: its base address.
+class RleState {
+public:
+  RleState(const Unit &U, std::optional<uint64_t> Base, Placement BaseP,
+           const ListPlacement &Where, uint64_t Tomb)
+      : U(U), Where(Where), Tomb(Tomb), Base(Base), BasePlacement(BaseP) {}
+
+  /// The range entry E gives, if any (a base entry sets the base).
+  std::optional<DieRange> apply(const RleEntry &E);
+
+private:
+  /// An address from the unit's address table; {0, None} when there is
+  /// no such entry, as LLVM takes it.
+  std::pair<uint64_t, Placement> pooled(uint64_t Index) const {
+    if (std::optional<uint64_t> A = U.addrEntry(Index))
+      return {*A, U.addrEntryPlacement(Index)};
+    return {0, Placement::None};
+  }
+
+  const Unit &U;
+  const ListPlacement &Where;
+  const uint64_t Tomb;
+  std::optional<uint64_t> Base;
+  Placement BasePlacement;
+};
+
+std::optional<DieRange> RleState::apply(const RleEntry &E) {
+  using namespace dwarf;
+  DieRange R;
+  switch (E.Kind) {
+  case DW_RLE_base_addressx:
+    if (std::optional<uint64_t> A = U.addrEntry(E.V0)) {
+      Base = *A;
+      BasePlacement = U.addrEntryPlacement(E.V0);
+    } else {
+      Base = E.V0;
+      BasePlacement = Placement::None;
+    }
+    return std::nullopt;
+  case DW_RLE_base_address:
+    Base = E.V0;
+    BasePlacement = E.P;
+    return std::nullopt;
+  case DW_RLE_offset_pair:
+    R = {E.V0, E.V1, BasePlacement};
+    if (Base) {
+      if (*Base == Tomb)
+        return std::nullopt;
+      R.LowPC += *Base;
+      R.HighPC += *Base;
+    } else {
+      R.P = Where.at(0) == Placement::Linked ? Placement::Linked
+                                             : Placement::None;
+    }
+    break;
+  case DW_RLE_start_end:
+    R = {E.V0, E.V1, E.P};
+    break;
+  case DW_RLE_start_length:
+    R = {E.V0, E.V0 + E.V1, E.P};
+    break;
+  case DW_RLE_startx_length: {
+    auto [A, AP] = pooled(E.V0);
+    R = {A, A + E.V1, AP};
+    break;
+  }
+  case DW_RLE_startx_endx: {
+    auto [A, AP] = pooled(E.V0);
+    R = {A, pooled(E.V1).first, AP};
+    break;
+  }
+  }
+  if (R.LowPC == Tomb)
+    return std::nullopt;
+  return R;
+}
+
+} // namespace
+
 Expected<SmallVector<DieRange, 2>> Unit::rngList(uint64_t Offset) const {
   using namespace dwarf;
   StringRef S = RangesSection;
   if (Offset >= S.size())
     return rangeError("invalid range list offset " + hexOf(Offset));
-  uint8_t Size = Header.AddrSize;
-  uint64_t Tomb = computeTombstoneAddress(Size);
-  std::optional<uint64_t> Base = BaseAddress;
-  Placement BasePlacement = BaseAddressPlacement;
+  const uint8_t Size = Header.AddrSize;
   ListPlacement Where(RangesFile, Sec::RngLists);
+  RleState State(*this, BaseAddress, BaseAddressPlacement, Where,
+                 computeTombstoneAddress(Size));
   SmallVector<DieRange, 2> Out;
   Cursor C(S, Offset, S.size(), isLittleEndian());
-  // An address from the unit's address table; {0, None} when there is no
-  // such entry, as LLVM takes it.
-  auto Pooled = [&](uint64_t Index) -> std::pair<uint64_t, Placement> {
-    if (std::optional<uint64_t> A = addrEntry(Index))
-      return {*A, addrEntryPlacement(Index)};
-    return {0, Placement::None};
-  };
   while (!C.atEnd()) {
     uint64_t EntryOff = C.offset();
-    uint8_t Kind = C.fixed(1);
-    uint64_t V0 = 0, V1 = 0;
-    Placement P = Placement::None;
-    switch (Kind) {
-    case DW_RLE_end_of_list:
+    RleEntry E;
+    E.Kind = C.fixed(1);
+    if (E.Kind == DW_RLE_end_of_list)
       return Out;
-    case DW_RLE_base_addressx:
-      V0 = C.uleb();
-      break;
-    case DW_RLE_startx_endx:
-    case DW_RLE_startx_length:
-    case DW_RLE_offset_pair:
-      V0 = C.uleb();
-      V1 = C.uleb();
-      break;
-    case DW_RLE_base_address:
-      P = Where.at(C.offset());
-      V0 = C.fixed(Size);
-      break;
-    case DW_RLE_start_end:
-      P = Where.at(C.offset());
-      V0 = C.fixed(Size);
-      V1 = C.fixed(Size);
-      break;
-    case DW_RLE_start_length:
-      P = Where.at(C.offset());
-      V0 = C.fixed(Size);
-      V1 = C.uleb();
-      break;
-    default:
-      return rangeError("unknown rnglists encoding " + hexOf(Kind) +
+    if (!readRleOperands(C, Size, Where, E))
+      return rangeError("unknown rnglists encoding " + hexOf(E.Kind) +
                         " at offset " + hexOf(EntryOff));
-    }
     if (C.failed())
       return rangeError("read past end of table when reading " +
-                        RLEString(Kind) + " encoding at offset " +
+                        RLEString(E.Kind) + " encoding at offset " +
                         hexOf(EntryOff));
-    DieRange R;
-    switch (Kind) {
-    case DW_RLE_base_addressx:
-      if (std::optional<uint64_t> A = addrEntry(V0)) {
-        Base = *A;
-        BasePlacement = addrEntryPlacement(V0);
-      } else {
-        Base = V0;
-        BasePlacement = Placement::None;
-      }
-      continue;
-    case DW_RLE_base_address:
-      Base = V0;
-      BasePlacement = P;
-      continue;
-    case DW_RLE_offset_pair:
-      R = {V0, V1, BasePlacement};
-      if (Base) {
-        if (*Base == Tomb)
-          continue;
-        R.LowPC += *Base;
-        R.HighPC += *Base;
-      } else {
-        R.P = Where.at(0) == Placement::Linked ? Placement::Linked
-                                               : Placement::None;
-      }
-      break;
-    case DW_RLE_start_end:
-      R = {V0, V1, P};
-      break;
-    case DW_RLE_start_length:
-      R = {V0, V0 + V1, P};
-      break;
-    case DW_RLE_startx_length: {
-      auto [A, AP] = Pooled(V0);
-      R = {A, A + V1, AP};
-      break;
-    }
-    case DW_RLE_startx_endx: {
-      auto [A, AP] = Pooled(V0);
-      R = {A, Pooled(V1).first, AP};
-      break;
-    }
-    }
-    if (R.LowPC == Tomb)
-      continue;
-    Out.push_back(R);
+    if (std::optional<DieRange> R = State.apply(E))
+      Out.push_back(*R);
   }
   return rangeError("no end of list marker detected at end of " +
                     sectionName(Sec::RngLists, File->isDwo()) +

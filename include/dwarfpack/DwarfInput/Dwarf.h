@@ -473,6 +473,13 @@ private:
   llvm::Error parseAbbrevs(uint64_t Off);
   llvm::Error parseDies();
   void setUpBases(const Unit *Skel);
+  void setUpAddressTable(const Unit *Skel);
+  void setUpStrOffsets();
+  /// DWARF 5's DW_AT_str_offsets_base, when a table header precedes it.
+  void setUpStrOffsetsBase(uint64_t Base);
+  void setUpRanges(const Unit *Skel);
+  /// The unit DIE's attribute A as a section offset.
+  std::optional<uint64_t> unitSectionOffset(llvm::dwarf::Attribute A) const;
   /// The index in Abbrevs of Code's abbreviation, 0 when there is none.
   uint32_t abbrevFor(uint64_t Code) const {
     return Code < CodeIndex.size() ? CodeIndex[Code] : abbrevForSparse(Code);
