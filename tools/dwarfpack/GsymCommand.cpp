@@ -326,6 +326,39 @@ int runBreakpadStore() {
   return R->Failures.empty() ? 0 : 1;
 }
 
+/// The debug file used, and a note when a linked input has no DWARF.
+static void reportInput(const input::InputWithDebugFile &Opened,
+                        const BuiltTable &T) {
+  reportDebugFile(Opened, Input, Quiet);
+  if (!T.Packed->HasDwarf && !Opened.Debug && !Quiet &&
+      !Opened.Object->isRelocatable())
+    reportWarning("'" + Input +
+                  "': no DWARF (built without -g?): a symbol-only table; " +
+                  noDebugFileReason(Opened));
+}
+
+/// --verify: the bytes just written, not the file (standard output cannot
+/// be read back, and a piped input was read once), against the file the
+/// DWARF came from: a stripped binary's debug file.
+static int verifyWritten(const MemoryBuffer &Buf,
+                         const input::InputWithDebugFile &Opened,
+                         const BuiltTable &T, raw_ostream &Report) {
+  std::unique_ptr<MemoryBuffer> DebugBuf;
+  MemoryBufferRef Against(Buf.getBuffer(), Input);
+  if (Opened.Debug) {
+    Expected<std::unique_ptr<MemoryBuffer>> D =
+        mapInputFile(Opened.Debug->Path);
+    if (!D)
+      return reportError(D.takeError());
+    DebugBuf = std::move(*D);
+    Against = MemoryBufferRef(DebugBuf->getBuffer(), Opened.Debug->Path);
+  }
+  return runVerification(MemoryBufferRef(T.Bytes, Output == "-"
+                                                      ? StringRef("<stdout>")
+                                                      : StringRef(Output)),
+                         Against, NumThreads, Stats, Report);
+}
+
 int runGsym() {
   keepFreedMemory();
   Clock::time_point Start = Clock::now();
@@ -350,14 +383,8 @@ int runGsym() {
       printWarnings(Log);
     return reportError(T.takeError());
   }
-  if (Opened.Object) {
-    reportDebugFile(Opened, Input, Quiet);
-    if (!(*T)->Packed->HasDwarf && !Opened.Debug && !Quiet &&
-        !Opened.Object->isRelocatable())
-      reportWarning("'" + Input +
-                    "': no DWARF (built without -g?): a symbol-only table; " +
-                    noDebugFileReason(Opened));
-  }
+  if (Opened.Object)
+    reportInput(Opened, **T);
   // The verifier compares with DWARF, which a .sym does not have.
   if ((*T)->IsBreakpad && Verify)
     return reportError("'" + Input +
@@ -386,26 +413,9 @@ int runGsym() {
   // Where a store put it: the only way to know.
   if (StoreDir.getNumOccurrences() && !Quiet)
     outs() << Output << "\n";
-  // The bytes just written, not the file: standard output cannot be read
-  // back, and a piped input was read once.
-  // Against the file the DWARF came from: a stripped binary's debug file.
-  if (Verify) {
-    std::unique_ptr<MemoryBuffer> DebugBuf;
-    MemoryBufferRef Against((*Buf)->getBuffer(), Input);
-    if (Opened.Debug) {
-      Expected<std::unique_ptr<MemoryBuffer>> D =
-          mapInputFile(Opened.Debug->Path);
-      if (!D)
-        return reportError(D.takeError());
-      DebugBuf = std::move(*D);
-      Against = MemoryBufferRef(DebugBuf->getBuffer(), Opened.Debug->Path);
-    }
-    if (int Status = runVerification(
-            MemoryBufferRef((*T)->Bytes, Output == "-" ? StringRef("<stdout>")
-                                                       : StringRef(Output)),
-            Against, NumThreads, Stats, Report))
+  if (Verify)
+    if (int Status = verifyWritten(**Buf, Opened, **T, Report))
       return Status;
-  }
   if (!Quiet)
     printWarnings(Log);
   if (Stats)
