@@ -191,6 +191,11 @@ private:
   void parseFunc(StringRef Line);
   void parsePublic(StringRef Line);
   void parseInline(StringRef Line);
+  /// Parses a line that starts with a record keyword; false when it does
+  /// not start with one.
+  Expected<bool> parseKeywordRecord(StringRef Line);
+  /// The module's build-id: its code id, else derived from its id.
+  void setUUID();
   /// An INLINE record's fields, before any check against the function.
   struct InlineFields {
     uint64_t Depth = 0, CallLine = 0, OriginId = 0;
@@ -727,6 +732,68 @@ void Parser::finish() {
   Out.Functions = std::move(All);
 }
 
+Expected<bool> Parser::parseKeywordRecord(StringRef Line) {
+  switch (Line[0]) {
+  case 'F':
+    if (Line.starts_with("FUNC ")) {
+      parseFunc(Line);
+      return true;
+    }
+    if (Line.starts_with("FILE ")) {
+      parseFile(Line);
+      return true;
+    }
+    return false;
+  case 'I':
+    if (Line.starts_with("INLINE ")) {
+      parseInline(Line);
+      return true;
+    }
+    if (Line.starts_with("INLINE_ORIGIN ")) {
+      parseInlineOrigin(Line);
+      return true;
+    }
+    if (Line.starts_with("INFO ")) {
+      parseInfo(Line);
+      return true;
+    }
+    return false;
+  case 'P':
+    if (Line.starts_with("PUBLIC ")) {
+      parsePublic(Line);
+      return true;
+    }
+    return false;
+  case 'S':
+    if (Line.starts_with("STACK CFI ") || Line.starts_with("STACK WIN ")) {
+      ++Out.Stats.StackRecords;
+      return true;
+    }
+    return false;
+  case 'M':
+    if (!Line.starts_with("MODULE "))
+      return false;
+    if (LineNo != 1)
+      reject("breakpad-bad-record", "second MODULE record");
+    else if (Error Err = parseModule(Line))
+      return std::move(Err);
+    return true;
+  default:
+    return false;
+  }
+}
+
+void Parser::setUUID() {
+  std::string CodeId = Out.Module.CodeId;
+  if (!CodeId.empty() && CodeId.size() <= 40) {
+    for (size_t I = 0; I < CodeId.size(); I += 2)
+      Out.Module.UUID.push_back(uint8_t(Hex.V[(unsigned char)CodeId[I]] << 4 |
+                                        Hex.V[(unsigned char)CodeId[I + 1]]));
+  } else {
+    Out.Module.UUID = uuidFromBreakpadModuleId(Out.Module.OS, Out.Module.Id);
+  }
+}
+
 Expected<BreakpadSymbols> Parser::run() {
   if (!looksLikeBreakpad(Text))
     return createStringError(inconvertibleErrorCode(),
@@ -744,60 +811,14 @@ Expected<BreakpadSymbols> Parser::run() {
       Line = Line.drop_back();
     if (Line.empty())
       continue;
-    char C = Line[0];
     // Keywords are upper case; a line record starts with a lower-case hex
     // digit (Breakpad writes hex in lower case).
-    switch (C) {
-    case 'F':
-      if (Line.starts_with("FUNC ")) {
-        parseFunc(Line);
-        continue;
-      }
-      if (Line.starts_with("FILE ")) {
-        parseFile(Line);
-        continue;
-      }
-      break;
-    case 'I':
-      if (Line.starts_with("INLINE ")) {
-        parseInline(Line);
-        continue;
-      }
-      if (Line.starts_with("INLINE_ORIGIN ")) {
-        parseInlineOrigin(Line);
-        continue;
-      }
-      if (Line.starts_with("INFO ")) {
-        parseInfo(Line);
-        continue;
-      }
-      break;
-    case 'P':
-      if (Line.starts_with("PUBLIC ")) {
-        parsePublic(Line);
-        continue;
-      }
-      break;
-    case 'S':
-      if (Line.starts_with("STACK CFI ") || Line.starts_with("STACK WIN ")) {
-        ++Out.Stats.StackRecords;
-        continue;
-      }
-      break;
-    case 'M':
-      if (Line.starts_with("MODULE ")) {
-        if (LineNo == 1) {
-          if (Error Err = parseModule(Line))
-            return Err;
-        } else {
-          reject("breakpad-bad-record", "second MODULE record");
-        }
-        continue;
-      }
-      break;
-    default:
-      break;
-    }
+    Expected<bool> Keyword = parseKeywordRecord(Line);
+    if (!Keyword)
+      return Keyword.takeError();
+    if (*Keyword)
+      continue;
+    char C = Line[0];
     if ((C >= '0' && C <= '9') || (C >= 'a' && C <= 'f')) {
       parseLineRecord(Line);
       continue;
@@ -813,14 +834,7 @@ Expected<BreakpadSymbols> Parser::run() {
     return createStringError(inconvertibleErrorCode(),
                              "%s: no usable FUNC or PUBLIC record",
                              FileName.str().c_str());
-  std::string CodeId = Out.Module.CodeId;
-  if (!CodeId.empty() && CodeId.size() <= 40) {
-    for (size_t I = 0; I < CodeId.size(); I += 2)
-      Out.Module.UUID.push_back(uint8_t(Hex.V[(unsigned char)CodeId[I]] << 4 |
-                                        Hex.V[(unsigned char)CodeId[I + 1]]));
-  } else {
-    Out.Module.UUID = uuidFromBreakpadModuleId(Out.Module.OS, Out.Module.Id);
-  }
+  setUUID();
   return std::move(Out);
 }
 
