@@ -1828,65 +1828,64 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   return Table;
 }
 
-void groupTypesByKind(TypeTable &Table) {
-  size_t N = Table.Types.size();
-  if (N < 3)
-    return;
-  // Rank of each kind in the output: referenced kinds (integers, tags)
-  // first, then the reference kinds, functions last.
-  auto Rank = [](TypeKind K) -> unsigned {
-    switch (K) {
-    case TypeKind::Void:
-      return 0;
-    case TypeKind::Integer:
-      return 1;
-    case TypeKind::Float:
-      return 2;
-    case TypeKind::Enum:
-      return 3;
-    case TypeKind::Forward:
-      return 4;
-    case TypeKind::Struct:
-      return 5;
-    case TypeKind::Union:
-      return 6;
-    case TypeKind::Typedef:
-      return 7;
-    case TypeKind::Pointer:
-      return 8;
-    case TypeKind::Const:
-      return 9;
-    case TypeKind::Volatile:
-      return 10;
-    case TypeKind::Restrict:
-      return 11;
-    case TypeKind::Array:
-      return 12;
-    case TypeKind::Slice:
-      return 13;
-    case TypeKind::Function:
-      return 14;
-    case TypeKind::Unknown:
-      return 15;
-    }
-    return 16;
-  };
+/// Rank of each kind in the output: referenced kinds (integers, tags)
+/// first, then the reference kinds, functions last.
+static unsigned kindRank(TypeKind K) {
+  switch (K) {
+  case TypeKind::Void:
+    return 0;
+  case TypeKind::Integer:
+    return 1;
+  case TypeKind::Float:
+    return 2;
+  case TypeKind::Enum:
+    return 3;
+  case TypeKind::Forward:
+    return 4;
+  case TypeKind::Struct:
+    return 5;
+  case TypeKind::Union:
+    return 6;
+  case TypeKind::Typedef:
+    return 7;
+  case TypeKind::Pointer:
+    return 8;
+  case TypeKind::Const:
+    return 9;
+  case TypeKind::Volatile:
+    return 10;
+  case TypeKind::Restrict:
+    return 11;
+  case TypeKind::Array:
+    return 12;
+  case TypeKind::Slice:
+    return 13;
+  case TypeKind::Function:
+    return 14;
+  case TypeKind::Unknown:
+    return 15;
+  }
+  return 16;
+}
+
+/// The old ids in their new order. Void stays type 0; the rest by kind,
+/// then by the (old) ids they refer to, then in their old order: a total
+/// order, so the result is deterministic.
+static std::vector<TypeId> kindOrder(const std::vector<Type> &Types) {
+  const size_t N = Types.size();
   std::vector<uint32_t> RefBegin(N + 1);
   std::vector<TypeId> Refs;
   // The sort reads these flat arrays, not the (large) type records.
   std::vector<uint8_t> Ranks(N);
   for (size_t I = 0; I < N; ++I) {
     RefBegin[I] = Refs.size();
-    Table.Types[I].forEachRef([&](TypeId R) { Refs.push_back(R); });
-    Ranks[I] = Rank(Table.Types[I].Kind);
+    Types[I].forEachRef([&](TypeId R) { Refs.push_back(R); });
+    Ranks[I] = kindRank(Types[I].Kind);
   }
   RefBegin[N] = Refs.size();
   std::vector<TypeId> Order(N);
   for (size_t I = 0; I < N; ++I)
     Order[I] = I;
-  // Void stays type 0; the rest by kind, then by the (old) ids they refer
-  // to, then in their old order: a total order, so the result is
-  // deterministic.
   std::sort(Order.begin() + 1, Order.end(), [&](TypeId A, TypeId B) {
     unsigned RA = Ranks[A], RB = Ranks[B];
     if (RA != RB)
@@ -1900,6 +1899,14 @@ void groupTypesByKind(TypeTable &Table) {
                                           XB.end());
     return A < B;
   });
+  return Order;
+}
+
+void groupTypesByKind(TypeTable &Table) {
+  const size_t N = Table.Types.size();
+  if (N < 3)
+    return;
+  const std::vector<TypeId> Order = kindOrder(Table.Types);
   std::vector<TypeId> NewId(N);
   for (size_t I = 0; I < N; ++I)
     NewId[Order[I]] = I;
