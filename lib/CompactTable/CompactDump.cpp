@@ -81,7 +81,8 @@ static void dumpInline(const CompactReader &R, const DecodedInline &Node,
     dumpInline(R, Child, Indent + 2, F, OS);
 }
 
-Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
+/// The summary line and the header fields.
+static void dumpHeader(const CompactReader &R, raw_ostream &OS) {
   const Header &H = R.header();
   OS << "Compact address table version " << H.Version << ", little-endian, "
      << R.data().size() << " bytes\n";
@@ -102,6 +103,10 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
   for (uint8_t B : R.uuid())
     OS << format_hex_no_prefix(B, 2);
   OS << '\n';
+}
+
+/// Where each section lies in the table, and the load segments it records.
+static void dumpSections(const CompactReader &R, raw_ostream &OS) {
   OS << "Sections:\n";
   for (unsigned S = 0; S < NumSections; ++S) {
     auto [Off, Size] = R.section(Section(S));
@@ -113,74 +118,107 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
     OS << "  file [" << format_hex(S.FileOffset, 18) << ", "
        << format_hex(S.FileOffset + S.FileSize, 18) << ") at "
        << format_hex(S.Address, 18) << '\n';
+}
+
+static void dumpColumnCode(const CompactReader &R, raw_ostream &OS) {
   OS << "ColumnCode: " << R.columnCode().symbols().size() << '\n';
   for (const ColumnCode::Symbol &S : R.columnCode().symbols())
     OS << "  " << S.Value << ' ' << unsigned(S.Length) << '\n';
-  DumpFailures F;
-  OS << "Files: " << H.NumFiles << '\n';
-  for (uint32_t I = 1; I <= H.NumFiles; ++I)
+}
+
+static void dumpFiles(const CompactReader &R, DumpFailures &F,
+                      raw_ostream &OS) {
+  uint32_t NumFiles = R.header().NumFiles;
+  OS << "Files: " << NumFiles << '\n';
+  for (uint32_t I = 1; I <= NumFiles; ++I)
     OS << "  [" << format_decimal(I, 4) << "] \"" << filePath(R, I, F)
        << "\"\n";
+}
+
+/// What a table with details adds to a function's line.
+static void dumpFunctionDetails(const CompactReader &R,
+                                const DecodedFunction &D, DumpFailures &F,
+                                raw_ostream &OS) {
+  const NameEntry &N = D.Name;
+  dumpDecl(R, N.Decl, F, OS);
+  dumpShort(N.HasShort, N.Short, OS);
+  if (const std::optional<NameEntry> &DN = D.DwarfName) {
+    OS << " dwarf-name \"" << DN->Name << '"';
+    dumpDecl(R, DN->Decl, F, OS);
+    dumpShort(DN->HasShort, DN->Short, OS);
+  }
+  if (D.NoDwarfStart)
+    OS << " no-dwarf-start";
+  if (D.HasSymbolFile) // file 0: an STT_FILE without a name
+    OS << " symbol-file "
+       << (D.SymbolFile ? filePath(R, D.SymbolFile, F) : "\"\"");
+}
+
+static void dumpLineTable(const CompactReader &R,
+                          const std::vector<LineEntry> &Lines, DumpFailures &F,
+                          raw_ostream &OS) {
+  OS << "  LineTable: " << Lines.size() << " rows\n";
+  for (const LineEntry &Row : Lines) {
+    OS << "    " << format_hex(Row.Address, 18) << ' '
+       << filePath(R, Row.File, F) << ':' << Row.Line;
+    if (R.hasDetails()) {
+      OS << ':' << Row.Column;
+      if (Row.Discriminator)
+        OS << " discriminator " << Row.Discriminator;
+    }
+    OS << '\n';
+  }
+}
+
+/// Function number Index at L: its record, or the error decoding it.
+static void dumpFunction(const CompactReader &R, const FunctionLocation &L,
+                         uint64_t Index, DumpFailures &F, raw_ostream &OS) {
+  OS << "[" << format_decimal(Index, 4) << "] @ "
+     << format_hex(R.section(SecRecords).first + L.RecordOffset, 10) << ": ";
+  Expected<DecodedFunction> D = R.decodeFunction(L);
+  if (!D) {
+    std::string Msg = toString(D.takeError());
+    OS << format_hex(L.Start, 18) << " error: " << Msg << '\n';
+    F.add(F.Functions, Msg);
+    return;
+  }
+  OS << '[' << format_hex(L.Start, 18) << " - "
+     << format_hex(L.Start + L.Size, 18) << ") \"" << D->Name.Name << '"';
+  if (R.hasDetails())
+    dumpFunctionDetails(R, *D, F, OS);
+  OS << '\n';
+  if (D->HasLines)
+    dumpLineTable(R, D->Lines, F, OS);
+  if (D->Inline) {
+    OS << "  InlineInfo:\n";
+    dumpInline(R, *D->Inline, 4, F, OS);
+  }
+}
+
+/// Every function, block by block; a block that does not decode still
+/// takes up its 1 << BlockShift function numbers.
+static void dumpFunctions(const CompactReader &R, DumpFailures &F,
+                          raw_ostream &OS) {
+  const Header &H = R.header();
   OS << "Functions: " << H.NumFunctions << '\n';
-  auto Fail = [&](std::string Msg) { F.add(F.Functions, std::move(Msg)); };
   uint64_t Index = 0;
   std::vector<FunctionLocation> Locs;
   for (uint32_t B = 0; B < H.NumBlocks; ++B) {
     if (Error E = R.decodeBlock(B, Locs)) {
       std::string Msg = toString(std::move(E));
       OS << "block " << B << " error: " << Msg << '\n';
-      Fail(Msg);
+      F.add(F.Functions, Msg);
       Index += uint64_t(1) << H.BlockShift;
       continue;
     }
-    for (const FunctionLocation &L : Locs) {
-      OS << "[" << format_decimal(Index++, 4) << "] @ "
-         << format_hex(R.section(SecRecords).first + L.RecordOffset, 10)
-         << ": ";
-      Expected<DecodedFunction> D = R.decodeFunction(L);
-      if (!D) {
-        std::string Msg = toString(D.takeError());
-        OS << format_hex(L.Start, 18) << " error: " << Msg << '\n';
-        Fail(Msg);
-        continue;
-      }
-      OS << '[' << format_hex(L.Start, 18) << " - "
-         << format_hex(L.Start + L.Size, 18) << ") \"" << D->Name.Name << '"';
-      if (R.hasDetails()) {
-        const NameEntry &N = D->Name;
-        dumpDecl(R, N.Decl, F, OS);
-        dumpShort(N.HasShort, N.Short, OS);
-        if (const std::optional<NameEntry> &DN = D->DwarfName) {
-          OS << " dwarf-name \"" << DN->Name << '"';
-          dumpDecl(R, DN->Decl, F, OS);
-          dumpShort(DN->HasShort, DN->Short, OS);
-        }
-        if (D->NoDwarfStart)
-          OS << " no-dwarf-start";
-        if (D->HasSymbolFile) // file 0: an STT_FILE without a name
-          OS << " symbol-file "
-             << (D->SymbolFile ? filePath(R, D->SymbolFile, F) : "\"\"");
-      }
-      OS << '\n';
-      if (D->HasLines) {
-        OS << "  LineTable: " << D->Lines.size() << " rows\n";
-        for (const LineEntry &Row : D->Lines) {
-          OS << "    " << format_hex(Row.Address, 18) << ' '
-             << filePath(R, Row.File, F) << ':' << Row.Line;
-          if (R.hasDetails()) {
-            OS << ':' << Row.Column;
-            if (Row.Discriminator)
-              OS << " discriminator " << Row.Discriminator;
-          }
-          OS << '\n';
-        }
-      }
-      if (D->Inline) {
-        OS << "  InlineInfo:\n";
-        dumpInline(R, *D->Inline, 4, F, OS);
-      }
-    }
+    for (const FunctionLocation &L : Locs)
+      dumpFunction(R, L, Index++, F, OS);
   }
+}
+
+/// The dump's result: failed functions (or else paths) counted, with the
+/// first message of either kind.
+static Error failuresToError(const DumpFailures &F) {
   if (F.Functions)
     return createStringError(inconvertibleErrorCode(),
                              Twine(F.Functions) +
@@ -192,6 +230,16 @@ Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
         inconvertibleErrorCode(),
         Twine(F.Paths) + " file paths could not be decoded; first: " + F.First);
   return Error::success();
+}
+
+Error dumpCompact(const CompactReader &R, raw_ostream &OS) {
+  dumpHeader(R, OS);
+  dumpSections(R, OS);
+  dumpColumnCode(R, OS);
+  DumpFailures F;
+  dumpFiles(R, F, OS);
+  dumpFunctions(R, F, OS);
+  return failuresToError(F);
 }
 
 } // namespace compact
