@@ -338,7 +338,7 @@ std::vector<std::pair<uint32_t, uint32_t>> DictReader::variables() const {
 
 static std::string typeRef(uint32_t Id) { return "0x" + utohexstr(Id, true); }
 
-void DictReader::dump(raw_ostream &OS, const SymtabOrder *Symtab) const {
+void DictReader::dumpHeader(raw_ostream &OS) const {
   OS << "CTF dict: version 3, flags 0x" << utohexstr(Flags, true) << ", "
      << numTypes() << " types";
   if (Field[ParName])
@@ -346,109 +346,145 @@ void DictReader::dump(raw_ostream &OS, const SymtabOrder *Symtab) const {
   if (Field[CuName])
     OS << ", unit '" << string(Field[CuName]) << "'";
   OS << "\n";
+}
+
+/// The rest of an integer's or a float's line: size and encoding.
+static void dumpEncoding(raw_ostream &OS, const DictReader::TypeRecord &T) {
+  uint32_t Enc = rd32(T.Vlen, 0);
+  OS << " size " << T.Size << " encoding 0x" << utohexstr(Enc >> 24, true)
+     << " offset " << ((Enc >> 16) & 0xff) << " bits " << (Enc & 0xffff)
+     << "\n";
+}
+
+/// The rest of a function type's line: return and argument types.
+static void dumpSignature(raw_ostream &OS, const DictReader::TypeRecord &T) {
+  OS << " returns " << typeRef(T.Ref) << " (";
+  uint32_t V = infoVlen(T.Info);
+  for (uint32_t I = 0; I < V; ++I) {
+    uint32_t A = rd32(T.Vlen, 4 * I);
+    OS << (I ? ", " : "") << (A == 0 && I + 1 == V ? "..." : typeRef(A));
+  }
+  OS << ")\n";
+}
+
+/// A struct's or union's size, then a line per member.
+static void dumpMembers(raw_ostream &OS, const DictReader &D,
+                        const DictReader::TypeRecord &T) {
+  OS << " size " << T.Size << "\n";
+  bool Large = T.Size >= LStructThreshold;
+  for (uint32_t I = 0; I < infoVlen(T.Info); ++I) {
+    size_t M = I * (Large ? 16 : 12);
+    uint64_t Off =
+        Large ? (uint64_t(rd32(T.Vlen, M + 4)) << 32) | rd32(T.Vlen, M + 12)
+              : rd32(T.Vlen, M + 4);
+    OS << "      '" << D.string(rd32(T.Vlen, M)) << "' "
+       << typeRef(rd32(T.Vlen, M + 8)) << " at bit " << Off << "\n";
+  }
+}
+
+/// An enum's size, then a line per enumerator.
+static void dumpEnumerators(raw_ostream &OS, const DictReader &D,
+                            const DictReader::TypeRecord &T) {
+  OS << " size " << T.Size << "\n";
+  for (uint32_t I = 0; I < infoVlen(T.Info); ++I)
+    OS << "      '" << D.string(rd32(T.Vlen, 8 * I))
+       << "' = " << int32_t(rd32(T.Vlen, 8 * I + 4)) << "\n";
+}
+
+/// What follows a type's kind, name and visibility, by kind.
+static void dumpTypeBody(raw_ostream &OS, const DictReader &D,
+                         const DictReader::TypeRecord &T) {
+  switch (infoKind(T.Info)) {
+  case KInteger:
+  case KFloat:
+    dumpEncoding(OS, T);
+    break;
+  case KUnknown:
+    OS << " size " << T.Size << "\n";
+    break;
+  case KPointer:
+  case KTypedef:
+  case KVolatile:
+  case KConst:
+  case KRestrict:
+    OS << " -> " << typeRef(T.Ref) << "\n";
+    break;
+  case KForward:
+    OS << " of " << kindString(T.Ref <= KMax ? T.Ref : 15) << "\n";
+    break;
+  case KArray:
+    OS << " of " << typeRef(rd32(T.Vlen, 0)) << " [" << rd32(T.Vlen, 8)
+       << "] index " << typeRef(rd32(T.Vlen, 4)) << "\n";
+    break;
+  case KFunction:
+    dumpSignature(OS, T);
+    break;
+  case KStruct:
+  case KUnion:
+    dumpMembers(OS, D, T);
+    break;
+  case KEnum:
+    dumpEnumerators(OS, D, T);
+    break;
+  case KSlice:
+    OS << " of " << typeRef(rd32(T.Vlen, 0)) << " size " << T.Size << " offset "
+       << (rd32(T.Vlen, 4) & 0xffff) << " bits " << (rd32(T.Vlen, 4) >> 16)
+       << "\n";
+    break;
+  }
+}
+
+/// Every type record under the id that type references use for it (the
+/// top bit set in a child dict).
+static void dumpTypes(raw_ostream &OS, const DictReader &D) {
   OS << "types:\n";
-  uint32_t Base = isChild() ? 0x80000000 : 0;
-  for (uint32_t Id = 1; Id <= numTypes(); ++Id) {
-    TypeRecord T = type(Id);
-    unsigned K = infoKind(T.Info);
-    OS << "  " << typeRef(Base | Id) << ": " << kindString(K);
-    StringRef Name = string(T.Name);
+  uint32_t Base = D.isChild() ? 0x80000000 : 0;
+  for (uint32_t Id = 1; Id <= D.numTypes(); ++Id) {
+    DictReader::TypeRecord T = D.type(Id);
+    OS << "  " << typeRef(Base | Id) << ": " << kindString(infoKind(T.Info));
+    StringRef Name = D.string(T.Name);
     if (!Name.empty())
       OS << " '" << Name << "'";
     if (!infoRoot(T.Info))
       OS << " (hidden)";
-    switch (K) {
-    case KInteger:
-    case KFloat: {
-      uint32_t Enc = rd32(T.Vlen, 0);
-      OS << " size " << T.Size << " encoding 0x" << utohexstr(Enc >> 24, true)
-         << " offset " << ((Enc >> 16) & 0xff) << " bits " << (Enc & 0xffff)
-         << "\n";
-      break;
-    }
-    case KUnknown:
-      OS << " size " << T.Size << "\n";
-      break;
-    case KPointer:
-    case KTypedef:
-    case KVolatile:
-    case KConst:
-    case KRestrict:
-      OS << " -> " << typeRef(T.Ref) << "\n";
-      break;
-    case KForward:
-      OS << " of " << kindString(T.Ref <= KMax ? T.Ref : 15) << "\n";
-      break;
-    case KArray:
-      OS << " of " << typeRef(rd32(T.Vlen, 0)) << " [" << rd32(T.Vlen, 8)
-         << "] index " << typeRef(rd32(T.Vlen, 4)) << "\n";
-      break;
-    case KFunction: {
-      OS << " returns " << typeRef(T.Ref) << " (";
-      uint32_t V = infoVlen(T.Info);
-      for (uint32_t I = 0; I < V; ++I) {
-        uint32_t A = rd32(T.Vlen, 4 * I);
-        OS << (I ? ", " : "") << (A == 0 && I + 1 == V ? "..." : typeRef(A));
-      }
-      OS << ")\n";
-      break;
-    }
-    case KStruct:
-    case KUnion: {
-      OS << " size " << T.Size << "\n";
-      bool Large = T.Size >= LStructThreshold;
-      for (uint32_t I = 0; I < infoVlen(T.Info); ++I) {
-        size_t M = I * (Large ? 16 : 12);
-        uint64_t Off =
-            Large ? (uint64_t(rd32(T.Vlen, M + 4)) << 32) | rd32(T.Vlen, M + 12)
-                  : rd32(T.Vlen, M + 4);
-        OS << "      '" << string(rd32(T.Vlen, M)) << "' "
-           << typeRef(rd32(T.Vlen, M + 8)) << " at bit " << Off << "\n";
-      }
-      break;
-    }
-    case KEnum:
-      OS << " size " << T.Size << "\n";
-      for (uint32_t I = 0; I < infoVlen(T.Info); ++I)
-        OS << "      '" << string(rd32(T.Vlen, 8 * I))
-           << "' = " << int32_t(rd32(T.Vlen, 8 * I + 4)) << "\n";
-      break;
-    case KSlice:
-      OS << " of " << typeRef(rd32(T.Vlen, 0)) << " size " << T.Size
-         << " offset " << (rd32(T.Vlen, 4) & 0xffff) << " bits "
-         << (rd32(T.Vlen, 4) >> 16) << "\n";
-      break;
-    }
+    dumpTypeBody(OS, D, T);
   }
-  // Unindexed sections have an entry per symbol of the ELF symbol table
-  // (docs/CTF.md), pads (type 0) included: only typed entries are listed.
-  auto Symbols = [&](const char *Title, bool Indexed,
-                     const std::vector<std::pair<uint32_t, uint32_t>> &L,
-                     const std::vector<StringRef> *Names) {
-    size_t Typed = 0;
-    for (auto [Name, Ty] : L)
-      Typed += Indexed || Ty != 0;
-    OS << Title << " (" << Typed;
-    if (!Indexed)
-      OS << ", .symtab order";
-    OS << "):\n";
-    for (auto [Name, Ty] : L) {
-      if (Indexed)
-        OS << "  '" << string(Name) << "'";
-      else if (Ty == 0)
-        continue;
-      else if (Names && Name < Names->size())
-        OS << "  '" << (*Names)[Name] << "' (#" << Name << ")";
-      else
-        OS << "  symbol #" << Name;
-      OS << " -> " << typeRef(Ty) << "\n";
-    }
-  };
-  Symbols("data objects", objectsIndexed(), dataObjects(),
-          Symtab ? &Symtab->Objects : nullptr);
-  Symbols("functions", functionsIndexed(), functions(),
-          Symtab ? &Symtab->Functions : nullptr);
-  Symbols("variables", true, variables(), nullptr);
+}
+
+/// Unindexed sections have an entry per symbol of the ELF symbol table
+/// (docs/CTF.md), pads (type 0) included: only typed entries are listed.
+static void dumpSymbols(raw_ostream &OS, const DictReader &D, const char *Title,
+                        bool Indexed,
+                        const std::vector<std::pair<uint32_t, uint32_t>> &L,
+                        const std::vector<StringRef> *Names) {
+  size_t Typed = 0;
+  for (auto [Name, Ty] : L)
+    Typed += Indexed || Ty != 0;
+  OS << Title << " (" << Typed;
+  if (!Indexed)
+    OS << ", .symtab order";
+  OS << "):\n";
+  for (auto [Name, Ty] : L) {
+    if (Indexed)
+      OS << "  '" << D.string(Name) << "'";
+    else if (Ty == 0)
+      continue;
+    else if (Names && Name < Names->size())
+      OS << "  '" << (*Names)[Name] << "' (#" << Name << ")";
+    else
+      OS << "  symbol #" << Name;
+    OS << " -> " << typeRef(Ty) << "\n";
+  }
+}
+
+void DictReader::dump(raw_ostream &OS, const SymtabOrder *Symtab) const {
+  dumpHeader(OS);
+  dumpTypes(OS, *this);
+  dumpSymbols(OS, *this, "data objects", objectsIndexed(), dataObjects(),
+              Symtab ? &Symtab->Objects : nullptr);
+  dumpSymbols(OS, *this, "functions", functionsIndexed(), functions(),
+              Symtab ? &Symtab->Functions : nullptr);
+  dumpSymbols(OS, *this, "variables", true, variables(), nullptr);
 }
 
 Error dump(StringRef Bytes, raw_ostream &OS, const SymtabOrder *Symtab) {

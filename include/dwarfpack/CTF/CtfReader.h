@@ -71,6 +71,8 @@ private:
   bool badRef(uint32_t Id) const;
   bool badName(uint32_t Name) const;
   llvm::StringRef section(unsigned From, unsigned To) const;
+  /// The dict's first dump line: flags, type count, parent and unit names.
+  void dumpHeader(llvm::raw_ostream &OS) const;
 
   llvm::SmallVector<uint8_t, 0> Inflated;
   llvm::StringRef Body; ///< everything after the header
