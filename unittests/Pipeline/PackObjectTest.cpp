@@ -104,8 +104,9 @@ double strPagesAfterPack(bool AddressTable) {
       P.Types = true;
       auto R = pipeline::packObject(**Obj, P, Log);
       EXPECT_TRUE(bool(R)) << toString(R.takeError());
-      if (R)
+      if (R) { // gtest's EXPECT is an if-else: braces for the outer if
         EXPECT_EQ((*R)->Types->Table.Types.size(), 151u); // void and 150
+      }
       StringRef Str = (*Obj)->dwarf().section(input::Sec::Str);
       Share = double(presentPages(Str.data(), Str.size())) /
               double((Str.size() + 4095) / 4096);
