@@ -778,6 +778,26 @@ static Error checkList(StringRef Section, uint32_t Count, const char *What,
 }
 
 Error CompactReader::parse() {
+  if (Error E = readHeader())
+    return E;
+  if (Error E = checkHeader())
+    return E;
+  if (Error E = readSectionTable())
+    return E;
+  if (Error E = checkBlockIndex())
+    return E;
+  if (Error E = readStringTables())
+    return E;
+  if (Error E = readSegments())
+    return E;
+  if (Error E = readColumnCode())
+    return E;
+  expandPathsAndFiles();
+  locateNameTokens();
+  return Error::success();
+}
+
+Error CompactReader::readHeader() {
   if (Data.size() < HeaderSize + SectionTableSize)
     return makeError("file too small for a compact table header (" +
                      Twine(Data.size()) + " bytes, need " +
@@ -799,6 +819,10 @@ Error CompactReader::parse() {
   Hdr.NumFiles = read32le(P + 28);
   Hdr.NumNames = read32le(P + 32);
   Hdr.NumPaths = read32le(P + 36);
+  return Error::success();
+}
+
+Error CompactReader::checkHeader() {
   if (Hdr.Version != Version)
     return makeError("unsupported compact table version " + Twine(Hdr.Version) +
                      " (only version " + Twine(Version) +
@@ -822,6 +846,11 @@ Error CompactReader::parse() {
     return makeError("block count " + Twine(Hdr.NumBlocks) +
                      " does not match " + Twine(Hdr.NumFunctions) +
                      " functions");
+  return Error::success();
+}
+
+Error CompactReader::readSectionTable() {
+  const uint8_t *P = bytes(Data);
   for (unsigned S = 0; S < NumSections; ++S) {
     SecOff[S] = read32le(P + HeaderSize + S * 8);
     SecSize[S] = read32le(P + HeaderSize + S * 8 + 4);
@@ -832,8 +861,10 @@ Error CompactReader::parse() {
                        hexString(uint64_t(SecOff[S]) + SecSize[S]) +
                        ") is outside the file");
   }
-  auto Sec = [&](Section S) { return Data.substr(SecOff[S], SecSize[S]); };
+  return Error::success();
+}
 
+Error CompactReader::checkBlockIndex() const {
   if (SecSize[SecBlockIndex] != uint64_t(Hdr.NumBlocks) * BlockIndexEntrySize)
     return makeError("block index has " + Twine(SecSize[SecBlockIndex]) +
                      " bytes, expected " +
@@ -854,22 +885,29 @@ Error CompactReader::parse() {
         return makeError("block index is not sorted at block " + Twine(B));
     }
   }
+  return Error::success();
+}
 
+Error CompactReader::readStringTables() {
   Expected<token::TokenTable> NT =
-      token::TokenTable::create(Sec(SecNameTokens));
+      token::TokenTable::create(sectionData(SecNameTokens));
   if (!NT)
     return joinErrors(makeError("name token table:"), NT.takeError());
   NameTokens = *NT;
   Expected<token::TokenTable> PT =
-      token::TokenTable::create(Sec(SecPathTokens));
+      token::TokenTable::create(sectionData(SecPathTokens));
   if (!PT)
     return joinErrors(makeError("path token table:"), PT.takeError());
   PathTokens = *PT;
-  Names = Sec(SecNames);
-  if (Error E = checkList(Sec(SecPaths), Hdr.NumPaths, "path", Paths))
+  Names = sectionData(SecNames);
+  if (Error E = checkList(sectionData(SecPaths), Hdr.NumPaths, "path", Paths))
     return E;
-  if (Error E = checkList(Sec(SecFiles), Hdr.NumFiles, "file", Files))
+  if (Error E = checkList(sectionData(SecFiles), Hdr.NumFiles, "file", Files))
     return E;
+  return Error::success();
+}
+
+Error CompactReader::readSegments() {
   if (SecSize[SecSegments] % SegmentEntrySize)
     return makeError("segments section of " + Twine(SecSize[SecSegments]) +
                      " bytes is not a whole number of " +
@@ -878,17 +916,17 @@ Error CompactReader::parse() {
     const uint8_t *E = bytes(Data) + SecOff[SecSegments] + Off;
     Segments.push_back({read64le(E), read64le(E + 8), read64le(E + 16)});
   }
-  if (Error E = checkLoadSegments(Segments))
-    return E;
-  Expected<ColumnCode> Code = ColumnCode::parse(Sec(SecColumnCode));
+  return checkLoadSegments(Segments);
+}
+
+Error CompactReader::readColumnCode() {
+  Expected<ColumnCode> Code = ColumnCode::parse(sectionData(SecColumnCode));
   if (!Code)
     return Code.takeError();
   Columns = std::move(*Code);
   if (!Columns.empty() && !Format.Details)
     return makeError("a column code in a table without details");
   Format.Columns = Columns.empty() ? nullptr : &Columns;
-  expandPathsAndFiles();
-  locateNameTokens();
   return Error::success();
 }
 

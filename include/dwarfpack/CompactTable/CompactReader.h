@@ -256,7 +256,28 @@ public:
 
 private:
   CompactReader();
+  /// Reads and checks the whole table at open, in the steps below (in this
+  /// order, so that a damaged file reports the first damage found).
   llvm::Error parse();
+  /// Checks the file holds a header and section table; reads the header.
+  llvm::Error readHeader();
+  /// Checks the header's fields; sets Format's details and special opcodes.
+  llvm::Error checkHeader();
+  /// Reads SecOff/SecSize, each section inside the file.
+  llvm::Error readSectionTable();
+  /// Checks the block index: its size, and sorted entries inside their
+  /// sections.
+  llvm::Error checkBlockIndex() const;
+  /// Reads the token tables and checks the path and file lists.
+  llvm::Error readStringTables();
+  /// Reads and checks the load segments.
+  llvm::Error readSegments();
+  /// Reads the column code, which only a table with details may have.
+  llvm::Error readColumnCode();
+  /// Section S of the file (inside it once readSectionTable succeeded).
+  llvm::StringRef sectionData(Section S) const {
+    return Data.substr(SecOff[S], SecSize[S]);
+  }
   /// Fills PathText/PathEnds and FileParts when the lists decode.
   void expandPathsAndFiles();
   /// Fills NameTokenRefs.
