@@ -96,6 +96,18 @@ uint64_t GsymReader::readUInt(uint64_t Offset, unsigned Size) const {
 }
 
 Error GsymReader::parse() {
+  if (Error E = readHeader())
+    return E;
+  if (Error E = checkHeader())
+    return E;
+  if (Error E = locateTables())
+    return E;
+  if (Error E = readStringTable())
+    return E;
+  return checkTables();
+}
+
+Error GsymReader::readHeader() {
   if (Data.size() < HeaderSize)
     return makeError("file too small for a GSYM header (" + Twine(Data.size()) +
                      " bytes, need " + Twine(HeaderSize) + ")");
@@ -116,7 +128,10 @@ Error GsymReader::parse() {
   Hdr.StrtabOffset = readUInt(20, 4);
   Hdr.StrtabSize = readUInt(24, 4);
   std::memcpy(Hdr.UUID, Data.data() + 28, MaxUUIDSize);
+  return Error::success();
+}
 
+Error GsymReader::checkHeader() const {
   if (Hdr.Version != Version)
     return makeError("unsupported GSYM version " + Twine(Hdr.Version) +
                      " (only version 1 is supported)");
@@ -128,7 +143,10 @@ Error GsymReader::parse() {
   if (Hdr.UUIDSize > MaxUUIDSize)
     return makeError("invalid UUID size " + Twine(unsigned(Hdr.UUIDSize)) +
                      " (at most 20)");
+  return Error::success();
+}
 
+Error GsymReader::locateTables() {
   const uint64_t Size = Data.size();
   const uint64_t N = Hdr.NumAddresses;
   AddrOffsetsOff = alignTo(HeaderSize, Hdr.AddrOffSize);
@@ -152,8 +170,11 @@ Error GsymReader::parse() {
     return makeError("file table of " + Twine(NumFiles) + " entries at " +
                      hexString(FileTableOff) +
                      " extends past the end of the file");
+  return Error::success();
+}
 
-  if (uint64_t(Hdr.StrtabOffset) + Hdr.StrtabSize > Size)
+Error GsymReader::readStringTable() {
+  if (uint64_t(Hdr.StrtabOffset) + Hdr.StrtabSize > Data.size())
     return makeError("string table [" + hexString(Hdr.StrtabOffset) + ", " +
                      hexString(uint64_t(Hdr.StrtabOffset) + Hdr.StrtabSize) +
                      ") extends past the end of the file");
@@ -162,10 +183,15 @@ Error GsymReader::parse() {
   // lookups then only need a range check.
   if (Strtab.empty() || Strtab.back() != '\0')
     return makeError("string table is empty or not NUL-terminated");
+  return Error::success();
+}
 
+Error GsymReader::checkTables() const {
   // Cheap, linear checks that make every later access a plain range check:
   // sorted address offsets, FunctionInfo offsets inside the file and aligned,
   // file entries naming strings.
+  const uint64_t Size = Data.size();
+  const uint64_t N = Hdr.NumAddresses;
   uint64_t Prev = 0;
   for (uint32_t I = 0; I < N; ++I) {
     uint64_t Off = getAddressOffset(I);

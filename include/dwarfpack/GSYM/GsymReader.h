@@ -181,7 +181,20 @@ public:
 
 private:
   GsymReader() = default;
+  /// Reads and checks the file at open, in the steps below (in this order,
+  /// so that a damaged file reports the first damage found).
   llvm::Error parse();
+  /// Checks the file holds a header; reads it and the file's byte order.
+  llvm::Error readHeader();
+  /// Checks the header's version, address offset size and UUID size.
+  llvm::Error checkHeader() const;
+  /// Sets where the address, address info offset and file tables lie, each
+  /// inside the file, and NumFiles.
+  llvm::Error locateTables();
+  /// Sets Strtab, inside the file and NUL-terminated.
+  llvm::Error readStringTable();
+  /// Checks the entries of the address, address info and file tables.
+  llvm::Error checkTables() const;
   uint64_t readUInt(uint64_t Offset, unsigned Size) const;
   /// The name of the FunctionInfo at InfoOff, whose name offset is NameOff.
   llvm::Expected<llvm::StringRef> functionName(uint64_t InfoOff,
