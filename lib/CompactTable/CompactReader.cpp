@@ -892,12 +892,12 @@ Error CompactReader::readStringTables() {
   Expected<token::TokenTable> NT =
       token::TokenTable::create(sectionData(SecNameTokens));
   if (!NT)
-    return joinErrors(makeError("name token table:"), NT.takeError());
+    return makeError("name token table: " + toString(NT.takeError()));
   NameTokens = *NT;
   Expected<token::TokenTable> PT =
       token::TokenTable::create(sectionData(SecPathTokens));
   if (!PT)
-    return joinErrors(makeError("path token table:"), PT.takeError());
+    return makeError("path token table: " + toString(PT.takeError()));
   PathTokens = *PT;
   Names = sectionData(SecNames);
   if (Error E = checkList(sectionData(SecPaths), Hdr.NumPaths, "path", Paths))

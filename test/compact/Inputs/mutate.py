@@ -6,6 +6,7 @@ KIND: version (9), version2 and version3 (an older table's number), flags
       out of canonical order), column-value (the column code's last
       symbol decodes to another column: the table reads, but wrong),
       blockshift, records (fill the records section with 0xff),
+      name-tokens and path-tokens (that token table's first bytes 0xff),
       index (unsort the block index), names (bad token ids in the name list),
       paths (a bad token id in the first path), segment-address (the first
       load segment moved by 0x1000), segments-overlap (the second segment
@@ -70,6 +71,9 @@ elif kind == "column-value":
     for k in range(length):
         byte = (new >> (7 * k)) & 0x7F
         data[start + k] = byte | (0x80 if k + 1 < length else 0)
+elif kind in ("name-tokens", "path-tokens"):
+    off, size = section(4 if kind == "name-tokens" else 6)
+    data[off:off + 8] = b"\xff" * 8
 elif kind == "blockshift":
     data[6] = 13
 elif kind == "records":
