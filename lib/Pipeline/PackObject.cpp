@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Pipeline/PackObject.h"
 #include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/Support/FileErrors.h"
 #include "dwarfpack/Support/Stopwatch.h"
 #include "dwarfpack/Types/TypeTableBuilder.h"
 
@@ -152,9 +153,9 @@ Expected<std::unique_ptr<PackResult>> packObject(const input::InputObject &Obj,
   }
   Error TypeError = TypeSide.valid() ? TypeSide.get() : Error::success();
   R->Times.Tail = Tail.seconds();
-  if (AddressError || TypeError)
-    return createFileError(
-        Obj.path(), joinErrors(std::move(AddressError), std::move(TypeError)));
+  Error Failures[] = {std::move(AddressError), std::move(TypeError)};
+  if (Error E = fileErrors(Obj.path(), Failures))
+    return std::move(E);
   return std::move(R);
 }
 
