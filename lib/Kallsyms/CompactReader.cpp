@@ -445,6 +445,7 @@ CompactReader::create(std::unique_ptr<MemoryBuffer> Buffer,
 }
 
 Error CompactReader::init() {
+  // In this order, so that a damaged table reports its first problem.
   for (Error (CompactReader::*Step)() :
        {&CompactReader::readHeader, &CompactReader::readSections,
         &CompactReader::checkSectionSizes, &CompactReader::readRecordCodes,
