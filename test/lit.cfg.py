@@ -2,6 +2,7 @@
 # (yaml2obj, llvm-mc, clang, gcc, split-file) and check with FileCheck.
 import os
 import shutil
+import subprocess
 
 import lit.formats
 
@@ -44,6 +45,16 @@ try:
         if int(f.readline().split(" ", 1)[0], 16):
             config.available_features.add("proc-kallsyms")
 except (OSError, ValueError, IndexError):
+    pass
+
+# strace, where it may trace (a container can forbid ptrace): tests that
+# check which programs a command runs say REQUIRES: strace.
+try:
+    if subprocess.run(["strace", "-qq", "-o", os.devnull, "true"],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                      timeout=30).returncode == 0:
+        config.available_features.add("strace")
+except (OSError, subprocess.SubprocessError):
     pass
 
 # Optional oracles: tests that need them say REQUIRES: <name>.

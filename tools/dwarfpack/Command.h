@@ -12,6 +12,7 @@
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Support/OutputFile.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/CommandLine.h"
@@ -38,10 +39,17 @@ struct CommandRegistration {
                       const char *Details = nullptr);
 };
 
-/// For commands that convert DWARF: freed memory stays with the process
-/// for reuse rather than going back to the system (dwarfpack.cpp says
-/// why). Queries, which may run for long, keep malloc's defaults.
-void keepFreedMemory();
+/// Keeps the process's argv as main() received it, for
+/// prepareHeapForConversion.
+void saveCommandLine(int Argc, char **Argv);
+
+/// For commands that convert DWARF, before they read anything: freed
+/// memory stays with the process for reuse rather than going back to the
+/// system, and a conversion of large Inputs runs itself again, once, with
+/// glibc's malloc on 2 MiB pages (Heap.cpp says why). Fails only for a bad
+/// DWARFPACK_HUGE_PAGE_HEAP. Queries, which may run for long, keep
+/// malloc's defaults.
+llvm::Error prepareHeapForConversion(llvm::ArrayRef<std::string> Inputs);
 
 /// Prints "dwarfpack: error: <message>" to stderr and returns exit status 1.
 int reportError(llvm::Error E);

@@ -145,7 +145,10 @@ void printStats(const types::BuildResult &R, const ctf::WriteStats &WStats) {
 }
 
 int run() {
-  tool::keepFreedMemory();
+  std::vector<std::string> Read(Inputs.begin(), Inputs.end());
+  Read.push_back(DebugFiles.options().DebugFile);
+  if (Error E = tool::prepareHeapForConversion(Read))
+    return tool::reportError(std::move(E));
   if (Error E = tool::checkNumThreads(NumThreads))
     return tool::reportError(std::move(E));
   if (Inputs.size() > 1 || tool::kernelCtfRequested())

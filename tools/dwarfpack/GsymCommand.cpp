@@ -360,7 +360,9 @@ static int verifyWritten(const MemoryBuffer &Buf,
 }
 
 int runGsym() {
-  keepFreedMemory();
+  if (Error E =
+          prepareHeapForConversion({Input, DebugFiles.options().DebugFile}))
+    return reportError(std::move(E));
   Clock::time_point Start = Clock::now();
   if (Error E = checkOptions())
     return reportError(std::move(E));

@@ -268,7 +268,10 @@ static pipeline::PackOptions packOptions() {
 }
 
 int runPack() {
-  keepFreedMemory();
+  std::vector<std::string> Read(Inputs.begin(), Inputs.end());
+  Read.push_back(DebugFiles.options().DebugFile);
+  if (Error E = prepareHeapForConversion(Read))
+    return reportError(std::move(E));
   if (Inputs.size() > 1 || kernelPackRequested())
     return runKernel();
   if (Error E = checkOptions())

@@ -89,7 +89,8 @@ int dwarfpack::tool::runVerification(MemoryBufferRef Table,
 }
 
 static int runVerify() {
-  keepFreedMemory();
+  if (Error E = prepareHeapForConversion({TableFile, InputFile}))
+    return reportError(std::move(E));
   if (Error E = checkNumThreads(NumThreads))
     return reportError(std::move(E));
   if (TableFile == "-" && InputFile == "-")

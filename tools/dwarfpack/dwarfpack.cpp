@@ -18,13 +18,9 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <utility>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 using namespace llvm;
 
@@ -45,25 +41,6 @@ static SmallVector<RegisteredCommand, 16> &registry() {
 CommandRegistration::CommandRegistration(cl::SubCommand &Sub, CommandFn Run,
                                          const char *Details) {
   registry().push_back({&Sub, Run, Details});
-}
-
-/// A conversion builds models of hundreds of megabytes out of large
-/// vectors that grow, are sorted into new ones and are freed, on several
-/// threads. glibc's malloc gives each large block its own mapping and
-/// returns freed memory to the system at once, so every new block is
-/// faulted in again page by page, and every unmapping interrupts the other
-/// threads to flush their TLBs: a tenth of `gsym`'s time on vmlinux. A
-/// conversion runs to completion, so it keeps what it freed for reuse
-/// instead, for a peak a tenth to a quarter higher. GLIBC_TUNABLES, when
-/// it names malloc, decides instead.
-void keepFreedMemory() {
-#if defined(__GLIBC__)
-  const char *Tunables = getenv("GLIBC_TUNABLES");
-  if (Tunables && StringRef(Tunables).contains("malloc"))
-    return;
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
-#endif
 }
 
 cl::OptionCategory &category() {
@@ -183,6 +160,8 @@ static void printVersion(raw_ostream &OS) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // As started, for a conversion that runs itself again (Heap.cpp).
+  dwarfpack::tool::saveCommandLine(argc, argv);
   // A file size limit (ulimit -f) makes a write fail with EFBIG, reported
   // like a full disk, rather than raise SIGXFSZ, which LLVM's handlers
   // (installed by InitLLVM, once) take for a crash.
