@@ -180,7 +180,11 @@ int main(int argc, char **argv) {
   const char *Overview =
       "dwarfpack: compact, memory-mappable symbol and type tables from "
       "debug information\n\n"
-      "  Run 'dwarfpack <subcommand> --help' for a subcommand's options.\n";
+      "  Run 'dwarfpack <subcommand> --help' for a subcommand's options.\n\n"
+      "  DWARFPACK_HUGE_PAGE_HEAP=auto|always|never: whether gsym, ctf, pack\n"
+      "  and verify run themselves again, at the start, with glibc's malloc\n"
+      "  on 2 MiB pages (auto: for 64 MiB of input or more, when the kernel\n"
+      "  gives huge pages on request; docs/UserGuide.md).\n";
   // `dwarfpack <subcommand> --help` shows that subcommand's longer text.
   for (const auto &C : dwarfpack::tool::registry())
     if (argc > 1 && C.Details && C.Sub->getName() == StringRef(argv[1]))
