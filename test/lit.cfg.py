@@ -57,6 +57,16 @@ try:
 except (OSError, subprocess.SubprocessError):
     pass
 
+# The dynamic loader, to start a program through it (%ldso %dwarfpack_exe;
+# REQUIRES: ldso).
+for ldso in ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"):
+    if os.path.exists(ldso):
+        config.substitutions.append(("%ldso", ldso))
+        config.substitutions.append(
+            ("%dwarfpack_exe", os.path.join(config.dwarfpack_tools_dir, "dwarfpack")))
+        config.available_features.add("ldso")
+        break
+
 # Optional oracles: tests that need them say REQUIRES: <name>.
 for tool, feature in [
     ("gcc", "gcc"),

@@ -30,11 +30,13 @@
 
 #include "Command.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <climits>
@@ -102,13 +104,24 @@ uint64_t totalSize(ArrayRef<std::string> Paths) {
   return Sum;
 }
 
+/// Whether /proc/self/exe is dwarfpack: started through the dynamic loader
+/// (`ld.so dwarfpack ...`) it is the loader, which would take the
+/// subcommand for the program to load.
+bool startedDirectly() {
+  SmallString<256> Exe;
+  if (sys::fs::real_path("/proc/self/exe", Exe))
+    return false;
+  StringRef Name = sys::path::filename(Exe);
+  return !Name.starts_with("ld-") && !Name.starts_with("ld.so");
+}
+
 /// Runs the process again with HugePageTunables when that pays; returns
 /// only when it does not (or could not).
 void rerunWithHugePages(HugePageMode Mode, ArrayRef<std::string> Inputs) {
 #if defined(__GLIBC__) && defined(__linux__)
   // Set: the user's choice, or this is the second run.
   if (Mode == HugePageMode::Never || getenv("GLIBC_TUNABLES") ||
-      savedCommandLine().empty())
+      savedCommandLine().empty() || !startedDirectly())
     return;
   if (Mode == HugePageMode::Auto &&
       (totalSize(Inputs) < HugePageMinInputBytes || !hugePagesOnRequest()))
