@@ -128,10 +128,20 @@ void rerunWithHugePages(HugePageMode Mode, ArrayRef<std::string> Inputs) {
     return;
   outs().flush();
   errs().flush();
+  // The second run must not run again, even where glibc drops
+  // GLIBC_TUNABLES from the environment (setuid programs).
+  std::string Previous = getenv("DWARFPACK_HUGE_PAGE_HEAP")
+                             ? getenv("DWARFPACK_HUGE_PAGE_HEAP")
+                             : "";
+  setenv("DWARFPACK_HUGE_PAGE_HEAP", "never", 1);
   setenv("GLIBC_TUNABLES", HugePageTunables, 1);
   execv("/proc/self/exe", savedCommandLine().data());
   // No /proc, or the binary is gone: go on with the heap as it is.
   unsetenv("GLIBC_TUNABLES");
+  if (Previous.empty())
+    unsetenv("DWARFPACK_HUGE_PAGE_HEAP");
+  else
+    setenv("DWARFPACK_HUGE_PAGE_HEAP", Previous.c_str(), 1);
 #endif
 }
 
