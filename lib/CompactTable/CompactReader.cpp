@@ -714,6 +714,45 @@ Error decodeNode(const CompactReader &R, Cursor &C, uint64_t ParentBase,
   return Error::success();
 }
 
+/// A record's inline tree, after its line rows: the children of the
+/// implicit root that is the function itself (HasInlineChildren), or one
+/// root of its own (HasInlineRoot).
+Error decodeInlineTree(const CompactReader &R, Cursor &C, uint64_t Head,
+                       uint64_t RecordFileOffset, DecodedFunction &D) {
+  if (Head & HasInlineChildren) {
+    DecodedInline Root;
+    Root.Ranges.push_back({D.Loc.Start, D.Loc.Start + D.Loc.Size});
+    Root.Name = D.Name.Name;
+    Root.Decl = D.Name.Decl;
+    Root.HasShortName = D.Name.HasShort;
+    Root.ShortName = D.Name.Short;
+    uint32_t PrevFile = D.Lines.empty() ? 0 : D.Lines.front().File;
+    uint32_t PrevLine = D.Lines.empty() ? 0 : D.Lines.front().Line;
+    uint64_t NumChildren = C.uleb();
+    if (!C.ok())
+      return makeError("record at " + hexString(RecordFileOffset) +
+                       ": truncated inline tree");
+    for (uint64_t I = 0; I < NumChildren; ++I) {
+      if (C.atEnd())
+        return makeError("record at " + hexString(RecordFileOffset) +
+                         ": truncated inline tree");
+      Root.Children.emplace_back();
+      if (Error E = decodeNode(R, C, D.Loc.Start, PrevFile, PrevLine, 1,
+                               RecordFileOffset, Root.Children.back()))
+        return E;
+    }
+    D.Inline = std::move(Root);
+  } else if (Head & HasInlineRoot) {
+    DecodedInline Root;
+    uint32_t PrevFile = 0, PrevLine = 0;
+    if (Error E = decodeNode(R, C, D.Loc.Start, PrevFile, PrevLine, 0,
+                             RecordFileOffset, Root))
+      return E;
+    D.Inline = std::move(Root);
+  }
+  return Error::success();
+}
+
 } // namespace
 
 bool CompactReader::isCompact(StringRef Contents) {
@@ -1912,37 +1951,8 @@ CompactReader::decodeFunction(const FunctionLocation &Loc) const {
   }
   const uint8_t *InlineAt = C.pos();
   D.LineBytes = InlineAt - LinesAt;
-  if (Head & HasInlineChildren) {
-    DecodedInline Root;
-    Root.Ranges.push_back({Loc.Start, Loc.Start + Loc.Size});
-    Root.Name = D.Name.Name;
-    Root.Decl = D.Name.Decl;
-    Root.HasShortName = D.Name.HasShort;
-    Root.ShortName = D.Name.Short;
-    uint32_t PrevFile = D.Lines.empty() ? 0 : D.Lines.front().File;
-    uint32_t PrevLine = D.Lines.empty() ? 0 : D.Lines.front().Line;
-    uint64_t NumChildren = C.uleb();
-    if (!C.ok())
-      return makeError("record at " + hexString(RecordFileOffset) +
-                       ": truncated inline tree");
-    for (uint64_t I = 0; I < NumChildren; ++I) {
-      if (C.atEnd())
-        return makeError("record at " + hexString(RecordFileOffset) +
-                         ": truncated inline tree");
-      Root.Children.emplace_back();
-      if (Error E = decodeNode(*this, C, Loc.Start, PrevFile, PrevLine, 1,
-                               RecordFileOffset, Root.Children.back()))
-        return std::move(E);
-    }
-    D.Inline = std::move(Root);
-  } else if (Head & HasInlineRoot) {
-    DecodedInline Root;
-    uint32_t PrevFile = 0, PrevLine = 0;
-    if (Error E = decodeNode(*this, C, Loc.Start, PrevFile, PrevLine, 0,
-                             RecordFileOffset, Root))
-      return std::move(E);
-    D.Inline = std::move(Root);
-  }
+  if (Error E = decodeInlineTree(*this, C, Head, RecordFileOffset, D))
+    return std::move(E);
   D.InlineBytes = C.pos() - InlineAt;
   if (!C.atEnd())
     return makeError("record at " + hexString(RecordFileOffset) + " has " +
