@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #ifdef DWARFPACK_HAVE_DEBUGINFOD
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #endif
 
@@ -44,11 +45,57 @@ bool debuginfodAvailable() {
 //===----------------------------------------------------------------------===//
 
 #ifdef DWARFPACK_HAVE_DEBUGINFOD
+namespace {
+/// elfutils' client library, loaded by the first client (as elfutils' own
+/// libdwfl loads it). Linked in, it and the thirty libraries it needs
+/// (libcurl, GnuTLS, Kerberos, ...) were loaded by every dwarfpack process:
+/// 16 ms of each start on a 2-core VM, three quarters of `dwarfpack
+/// --version`, paid by every addr2line-style call that fetches nothing.
+struct DebuginfodLibrary {
+  decltype(&debuginfod_begin) Begin = nullptr;
+  decltype(&debuginfod_end) End = nullptr;
+  decltype(&debuginfod_find_debuginfo) FindDebuginfo = nullptr;
+  decltype(&debuginfod_get_url) GetUrl = nullptr;
+  /// Why the library cannot be used, if it cannot.
+  std::string Problem;
+};
+
+/// The soname elfutils gives the library (and libdwfl opens).
+constexpr const char *DebuginfodSoname = "libdebuginfod.so.1";
+
+template <typename Fn>
+bool bindSymbol(void *Handle, const char *Name, Fn &Out) {
+  Out = reinterpret_cast<Fn>(dlsym(Handle, Name));
+  return Out != nullptr;
+}
+
+const DebuginfodLibrary &debuginfodLibrary() {
+  static const DebuginfodLibrary Lib = [] {
+    DebuginfodLibrary L;
+    void *H = dlopen(DebuginfodSoname, RTLD_NOW | RTLD_LOCAL);
+    if (!H) {
+      const char *Why = dlerror();
+      L.Problem = Why ? Why : DebuginfodSoname;
+      return L;
+    }
+    if (!bindSymbol(H, "debuginfod_begin", L.Begin) ||
+        !bindSymbol(H, "debuginfod_end", L.End) ||
+        !bindSymbol(H, "debuginfod_find_debuginfo", L.FindDebuginfo) ||
+        !bindSymbol(H, "debuginfod_get_url", L.GetUrl)) {
+      const char *Why = dlerror(); // names the symbol
+      L.Problem = Why ? Why : DebuginfodSoname;
+    }
+    return L;
+  }();
+  return Lib;
+}
+} // namespace
+
 struct DebuginfodClient::Impl {
   debuginfod_client *C = nullptr;
   ~Impl() {
     if (C)
-      debuginfod_end(C);
+      debuginfodLibrary().End(C);
   }
 };
 #else
@@ -63,11 +110,10 @@ Expected<std::unique_ptr<DebuginfodClient>> DebuginfodClient::create() {
   const char *Urls = std::getenv(DEBUGINFOD_URLS_ENV_VAR);
   if (!Urls || StringRef(Urls).trim().empty())
     return fail("no debuginfod server: DEBUGINFOD_URLS is not set");
-  auto I = std::make_unique<Impl>();
-  I->C = debuginfod_begin();
-  if (!I->C)
-    return fail("the debuginfod client could not be started");
-  return std::unique_ptr<DebuginfodClient>(new DebuginfodClient(std::move(I)));
+  // The library is loaded by the first fetch: a run whose build-ids all
+  // have tables never loads it.
+  return std::unique_ptr<DebuginfodClient>(
+      new DebuginfodClient(std::make_unique<Impl>()));
 #else
   return fail("this dwarfpack was built without libdebuginfod (elfutils' "
               "debuginfod client)");
@@ -77,11 +123,16 @@ Expected<std::unique_ptr<DebuginfodClient>> DebuginfodClient::create() {
 Expected<FetchedFile>
 DebuginfodClient::fetchDebugInfo(ArrayRef<uint8_t> BuildId) {
 #ifdef DWARFPACK_HAVE_DEBUGINFOD
+  const DebuginfodLibrary &Lib = debuginfodLibrary();
+  if (!Lib.Problem.empty())
+    return fail("the debuginfod client library could not be loaded: " +
+                Lib.Problem);
+  if (!I->C && !(I->C = Lib.Begin()))
+    return fail("the debuginfod client could not be started");
   char *Path = nullptr;
-  int Fd =
-      debuginfod_find_debuginfo(I->C, BuildId.data(), BuildId.size(), &Path);
+  int Fd = Lib.FindDebuginfo(I->C, BuildId.data(), BuildId.size(), &Path);
   // The server that answered; when none did, the list asked.
-  const char *Url = debuginfod_get_url(I->C);
+  const char *Url = Lib.GetUrl(I->C);
   const char *Urls = std::getenv(DEBUGINFOD_URLS_ENV_VAR);
   std::string From = Url    ? std::string(Url)
                      : Urls ? "debuginfod " + StringRef(Urls).trim().str()

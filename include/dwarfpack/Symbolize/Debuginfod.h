@@ -40,7 +40,7 @@ struct FetchedFile {
 class DebuginfodClient {
 public:
   /// An error when this build has no client, or DEBUGINFOD_URLS names no
-  /// server.
+  /// server. elfutils' client library is loaded by the first fetch.
   static llvm::Expected<std::unique_ptr<DebuginfodClient>> create();
   ~DebuginfodClient();
 
