@@ -20,7 +20,7 @@
 //   variable set (rerunWithHugePages): on a 2-core VM, with Debian's
 //   vmlinux, `gsym` took a tenth to a fifth less time and `ctf` and `pack`
 //   5 to 8 % less, for peaks up to 10 MB higher; starting again costs
-//   about 20 ms.
+//   about 5 ms.
 //
 // Both leave the bytes written unchanged. A GLIBC_TUNABLES set by the user
 // decides instead of both, and DWARFPACK_HUGE_PAGE_HEAP=never turns the
