@@ -119,7 +119,8 @@ bool startedDirectly() {
 /// only when it does not (or could not).
 void rerunWithHugePages(HugePageMode Mode, ArrayRef<std::string> Inputs) {
 #if defined(__GLIBC__) && defined(__linux__)
-  // Set: the user's choice, or this is the second run.
+  // A GLIBC_TUNABLES already set is the user's choice, or this is the
+  // second run.
   if (Mode == HugePageMode::Never || getenv("GLIBC_TUNABLES") ||
       savedCommandLine().empty() || !startedDirectly())
     return;
