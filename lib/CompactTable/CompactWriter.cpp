@@ -664,14 +664,19 @@ struct Writer {
     if (!Opts.Details)
       return;
     // Columns are 16-bit: counted in an array (a hash lookup per row cost
-    // a tenth of the writer's time on a kernel).
+    // a tenth of the writer's time on a kernel), as long as the largest
+    // column (zeroing all 65,536 counts first was a tenth of a small
+    // program's conversion).
     static_assert(sizeof(LineEntry::Column) == 2, "a count per column value");
-    std::vector<uint64_t> Counts(1u << 16);
+    std::vector<uint64_t> Counts(1);
     // Over the rows written (rows()), which add rows of code without a
     // line to the model's: every column encoded must have a code.
     for (size_t I = 0; I < M.functions().size(); ++I)
-      for (const LineEntry &L : rows(I))
+      for (const LineEntry &L : rows(I)) {
+        if (L.Column >= Counts.size())
+          Counts.resize(size_t(L.Column) + 1);
         ++Counts[L.Column];
+      }
     if (llvm::all_of(ArrayRef(Counts).drop_front(),
                      [](uint64_t C) { return C == 0; }))
       return;
