@@ -1481,8 +1481,8 @@ bool TypeMerger::sameAs(const Type &T, const Node &G,
 /// its part holding the unchanged members (or its first member), so ids
 /// only change where the partition does. The partition is the same; the
 /// ids are only compared.
-std::vector<uint32_t>
-TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
+std::vector<uint32_t> TypeMerger::refine(const std::vector<TypeId> &Redirect,
+                                         unsigned Threads) const {
   size_t N = Nodes.size();
   std::vector<uint32_t> Cls(N);
   for (size_t I = 0; I < N; ++I)
@@ -1516,20 +1516,49 @@ TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
     ++Size[Cls[I]];
   // Each round looks at the nodes that moved in the last one or refer to
   // one that did (Dirty: all, in the first round); the others keep their
-  // class. Old: the ids before the round.
+  // class. Their signatures (own class, classes referred to, before the
+  // round) go to Hash. Finding and hashing them reads the classes of
+  // every reference at random, most of a round's time: with two threads
+  // each takes half of the nodes; what follows is in node order.
   std::vector<uint8_t> Dirty(N);
-  std::vector<uint32_t> Old, Claimed;
-  for (uint32_t R = 1;; ++R) {
+  std::vector<uint64_t> Hash(N);
+  auto Scan = [&](size_t Begin, size_t End) {
     size_t NumDirty = 0;
-    for (size_t I = 0; I < N; ++I) {
+    for (size_t I = Begin; I < End; ++I) {
       bool D = Moved[I];
       const Node &X = Nodes[I];
-      for (uint32_t R = X.RefBegin, End = R + X.NumRefs; !D && R < End; ++R)
+      uint32_t R = X.RefBegin, RefEnd = R + X.NumRefs;
+      for (; !D && R < RefEnd; ++R)
         D = Moved[Ref(R)];
       Dirty[I] = D;
       if (!D)
         continue;
       ++NumDirty;
+      uint64_t H = mix(0x51ed270b, Cls[I]);
+      for (R = X.RefBegin; R < RefEnd; ++R)
+        H = mix(H, Cls[Ref(R)]);
+      Hash[I] = H;
+    }
+    return NumDirty;
+  };
+  // (node, class before the round) of the nodes that moved.
+  std::vector<std::pair<uint32_t, uint32_t>> Moves;
+  std::vector<uint32_t> Claimed;
+  for (uint32_t R = 1;; ++R) {
+    size_t NumDirty;
+    if (Threads > 1 && N >= 4096) {
+      std::future<size_t> Upper =
+          std::async(std::launch::async, Scan, N / 2, N);
+      NumDirty = Scan(0, N / 2);
+      NumDirty += Upper.get();
+    } else {
+      NumDirty = Scan(0, N);
+    }
+    if (!NumDirty)
+      break;
+    for (size_t I = 0; I < N; ++I) {
+      if (!Dirty[I])
+        continue;
       uint32_t C = Cls[I];
       if (Round[C] != R) {
         Round[C] = R;
@@ -1537,20 +1566,18 @@ TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
       }
       ++Seen[C];
     }
-    if (!NumDirty)
-      break;
-    std::fill(Moved.begin(), Moved.end(), 0);
-    Old = Cls;
+    for (auto [I, C] : Moves)
+      Moved[I] = 0;
+    if (R == 1)
+      std::fill(Moved.begin(), Moved.end(), 0);
+    Moves.clear();
     NewIds.clear();
     Claimed.clear();
     for (size_t I = 0; I < N; ++I) {
       if (!Dirty[I])
         continue;
-      uint32_t C = Old[I];
-      uint64_t H = mix(0x51ed270b, C);
-      const Node &X = Nodes[I];
-      for (uint32_t R = X.RefBegin, End = R + X.NumRefs; R < End; ++R)
-        H = mix(H, Old[Ref(R)]);
+      uint32_t C = Cls[I];
+      uint64_t H = Hash[I];
       // Seen[C] == Size[C]: every member is looked at, none is known to
       // keep the class: the first one claims it (marked by Size[C] = 0).
       if (Seen[C] == Size[C]) {
@@ -1560,15 +1587,15 @@ TypeMerger::refine(const std::vector<TypeId> &Redirect) const {
       } else if (H != Sig[C]) {
         Cls[I] = NewClass(H);
         Moved[I] = 1;
+        Moves.push_back({uint32_t(I), C});
       }
     }
     for (uint32_t C : Claimed)
       Size[C] = Seen[C];
-    for (size_t I = 0; I < N; ++I)
-      if (Moved[I]) {
-        --Size[Old[I]];
-        ++Size[Cls[I]];
-      }
+    for (auto [I, C] : Moves) {
+      --Size[C];
+      ++Size[Cls[I]];
+    }
   }
   return Cls;
 }
@@ -1740,7 +1767,7 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   }
   std::vector<uint32_t> Cls;
   while (true) {
-    Cls = refine(Redirect);
+    Cls = refine(Redirect, Threads);
     bool Changed = false;
     for (size_t I = 0; I < N; ++I) {
       const Node &T = Nodes[I];

@@ -205,7 +205,8 @@ private:
   bool nameIs(llvm::StringRef S, uint32_t Id) const;
   bool sameAs(const Type &T, const Node &G,
               const std::vector<TypeId> &Map) const;
-  std::vector<uint32_t> refine(const std::vector<TypeId> &Redirect) const;
+  std::vector<uint32_t> refine(const std::vector<TypeId> &Redirect,
+                               unsigned Threads) const;
   Type expand(const Node &N) const;
 
   PagedArray<Node> Nodes; ///< Nodes[0] is void.
