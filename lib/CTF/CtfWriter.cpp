@@ -5,6 +5,7 @@
 #include "dwarfpack/Support/Compression.h"
 #include "dwarfpack/Types/ElfSymbols.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Endian.h"
@@ -19,33 +20,41 @@ namespace ctf {
 
 namespace {
 
-/// The string section: collected in a first pass, then laid out sorted.
-/// Sorted order makes the name offsets of the (name-sorted) symbol index
-/// sections ascend, which zlib compresses far better than scattered ones.
+/// The string section. Strings are added while the records are written,
+/// each standing for a reference that finalize() turns into its offset
+/// (Buffer::str): the layout needs every string first.
 class StringTable {
 public:
+  /// S's reference (0: the empty string, at offset 0). Not after
+  /// finalize(), except for strings already added.
   uint32_t add(StringRef S) {
     if (S.empty())
       return 0;
-    if (!Finalized) {
-      Offsets.try_emplace(S, 0);
-      return 0;
+    // The names of a merged table are one interned copy each, named again
+    // and again (member names): their address finds them without hashing
+    // their bytes. An address seen with another length (the tables of
+    // tests) is looked up by its bytes each time.
+    auto [It, New] = ByAddress.try_emplace(S.data(), 0, 0);
+    if (!New && It->second.first == S.size())
+      return It->second.second;
+    auto [E, Added] = Refs.try_emplace(S, Entries.size() + 1);
+    if (Added) {
+      assert(Offsets.empty() && "string added after the layout");
+      Entries.push_back(&*E);
     }
-    return Offsets.lookup(S);
+    if (New)
+      It->second = {uint32_t(S.size()), E->second};
+    return E->second;
   }
+  uint32_t offset(uint32_t Ref) const { return Ref ? Offsets[Ref - 1] : 0; }
   void finalize() {
     // Tail merging: a string that ends another ("id" in "pid") is stored
     // once, inside the longer one. Sorting by reversed bytes puts each
     // string just before the strings it is a suffix of. The reversed
     // strings are copied out so that the sort compares them with memcmp.
-    using Entry = StringMapEntry<uint32_t>;
-    std::vector<Entry *> Entries;
-    Entries.reserve(Offsets.size());
     size_t Bytes = 0;
-    for (Entry &E : Offsets) {
-      Entries.push_back(&E);
-      Bytes += E.getKeyLength();
-    }
+    for (const Entry *E : Entries)
+      Bytes += E->getKeyLength();
     std::string Reversed(Bytes, '\0');
     std::vector<std::pair<StringRef, uint32_t>> Rev;
     Rev.reserve(Entries.size());
@@ -60,43 +69,45 @@ public:
     // bytes from the end, shorter (a suffix) first.
     llvm::sort(Rev,
                [](const auto &A, const auto &B) { return A.first < B.first; });
-    std::vector<Entry *> All(Entries.size());
-    for (size_t I = 0; I < Rev.size(); ++I)
-      All[I] = Entries[Rev[I].second];
-    std::vector<uint32_t> Owner(All.size());
-    for (size_t I = All.size(); I-- > 0;) {
+    std::vector<uint32_t> Owner(Rev.size());
+    for (size_t I = Rev.size(); I-- > 0;) {
       Owner[I] = I;
-      if (I + 1 < All.size() && Rev[I + 1].first.starts_with(Rev[I].first))
+      if (I + 1 < Rev.size() && Rev[I + 1].first.starts_with(Rev[I].first))
         Owner[I] = Owner[I + 1];
     }
     // Strings that own their bytes are laid out in ascending order, so the
     // name offsets of the name-sorted symbol index sections mostly ascend,
     // which zlib compresses far better than scattered offsets.
-    std::vector<Entry *> Heads;
-    for (size_t I = 0; I < All.size(); ++I)
+    std::vector<uint32_t> Heads;
+    for (size_t I = 0; I < Rev.size(); ++I)
       if (Owner[I] == I)
-        Heads.push_back(All[I]);
-    llvm::sort(Heads, [](const Entry *A, const Entry *B) {
-      return A->getKey() < B->getKey();
+        Heads.push_back(Rev[I].second);
+    llvm::sort(Heads, [&](uint32_t A, uint32_t B) {
+      return Entries[A]->getKey() < Entries[B]->getKey();
     });
+    Offsets.assign(Entries.size(), 0);
     Data.assign(1, '\0');
-    for (Entry *E : Heads) {
-      E->second = Data.size();
-      Data.append(E->getKeyData(), E->getKeyLength());
+    for (uint32_t H : Heads) {
+      Offsets[H] = Data.size();
+      Data.append(Entries[H]->getKeyData(), Entries[H]->getKeyLength());
       Data.push_back('\0');
     }
-    for (size_t I = 0; I < All.size(); ++I) {
-      const Entry *O = All[Owner[I]];
-      All[I]->second = O->second + (O->getKeyLength() - All[I]->getKeyLength());
+    for (size_t I = 0; I < Rev.size(); ++I) {
+      uint32_t O = Rev[Owner[I]].second, E = Rev[I].second;
+      Offsets[E] = Offsets[O] +
+                   (Entries[O]->getKeyLength() - Entries[E]->getKeyLength());
     }
-    Finalized = true;
   }
   const std::string &data() const { return Data; }
 
 private:
-  StringMap<uint32_t> Offsets;
+  using Entry = StringMapEntry<uint32_t>;
+  StringMap<uint32_t> Refs;
+  std::vector<const Entry *> Entries; ///< by reference - 1
+  /// Length and reference of the strings added, by address.
+  DenseMap<const char *, std::pair<uint32_t, uint32_t>> ByAddress;
+  std::vector<uint32_t> Offsets; ///< by reference - 1, once laid out
   std::string Data;
-  bool Finalized = false;
 };
 
 class Buffer {
@@ -111,7 +122,24 @@ public:
     support::endian::write16le(B, V);
     Data.append(B, 2);
   }
+  /// A string's offset: its reference (StringTable::add) for now,
+  /// replaced by resolve().
+  void str(uint32_t Ref) {
+    if (Ref)
+      Fixups.push_back(Data.size());
+    u32(Ref);
+  }
+  void resolve(const StringTable &S) {
+    for (size_t Pos : Fixups) {
+      char *P = Data.data() + Pos;
+      support::endian::write32le(P, S.offset(support::endian::read32le(P)));
+    }
+    Fixups.clear();
+  }
   std::string Data;
+
+private:
+  std::vector<size_t> Fixups;
 };
 
 unsigned ctfKind(TypeKind K) {
@@ -244,9 +272,8 @@ Expected<std::string> writeDict(const TypeTable &Table,
   };
   std::future<void> LayoutDone = std::async(
       Opts.Threads != 1 ? std::launch::async : std::launch::deferred, Layout);
-  // Pass 0 only collects strings; pass 1 writes with final offsets.
+  // The records name strings by reference until all are known.
   auto EmitTypes = [&]() -> Error {
-    Types = Buffer();
     for (size_t I = 0; I < Table.Types.size(); ++I) {
       const Type &T = Table.Types[I];
       bool Root = !(I < Table.Hidden.size() && Table.Hidden[I]);
@@ -267,12 +294,12 @@ Expected<std::string> writeDict(const TypeTable &Table,
       default:
         break;
       }
-      uint32_t NameOff = Strings.add(Name);
+      uint32_t NameRef = Strings.add(Name);
       switch (T.Kind) {
       case TypeKind::Void:
       case TypeKind::Integer:
       case TypeKind::Float: {
-        Types.u32(NameOff);
+        Types.str(NameRef);
         Types.u32(typeInfo(K, Root, 1));
         uint64_t Size = T.Kind == TypeKind::Void ? 0 : T.Size;
         writeSize(Types, Size);
@@ -291,12 +318,12 @@ Expected<std::string> writeDict(const TypeTable &Table,
       case TypeKind::Volatile:
       case TypeKind::Const:
       case TypeKind::Restrict:
-        Types.u32(NameOff);
+        Types.str(NameRef);
         Types.u32(typeInfo(K, Root, 0));
         Types.u32(ctfId(T.Ref));
         break;
       case TypeKind::Forward:
-        Types.u32(NameOff);
+        Types.str(NameRef);
         Types.u32(typeInfo(K, Root, 0));
         Types.u32(ctfKind(TypeKind(T.Encoding)));
         break;
@@ -330,19 +357,19 @@ Expected<std::string> writeDict(const TypeTable &Table,
           return createStringError(inconvertibleErrorCode(),
                                    "struct '%s' has too many members",
                                    T.Name.str().c_str());
-        Types.u32(NameOff);
+        Types.str(NameRef);
         Types.u32(typeInfo(K, Root, T.Members.size()));
         writeSize(Types, T.Size);
         bool Large = T.Size >= LStructThreshold;
         for (const Member &M : T.Members) {
           uint32_t MName = Strings.add(M.Name);
           if (Large) {
-            Types.u32(MName);
+            Types.str(MName);
             Types.u32(uint32_t(M.BitOffset >> 32));
             Types.u32(ctfId(M.Type));
             Types.u32(uint32_t(M.BitOffset));
           } else {
-            Types.u32(MName);
+            Types.str(MName);
             Types.u32(uint32_t(M.BitOffset));
             Types.u32(ctfId(M.Type));
           }
@@ -353,11 +380,11 @@ Expected<std::string> writeDict(const TypeTable &Table,
         if (T.Enumerators.size() > MaxVlen)
           return createStringError(inconvertibleErrorCode(),
                                    "enum with too many enumerators");
-        Types.u32(NameOff);
+        Types.str(NameRef);
         Types.u32(typeInfo(K, Root, T.Enumerators.size()));
         writeSize(Types, T.Size);
         for (const Enumerator &E : T.Enumerators) {
-          Types.u32(Strings.add(E.Name));
+          Types.str(Strings.add(E.Name));
           Types.u32(uint32_t(int32_t(E.Value)));
         }
         break;
@@ -375,7 +402,6 @@ Expected<std::string> writeDict(const TypeTable &Table,
     return Error::success();
   };
   auto EmitSymbols = [&] {
-    Objt = ObjtIdx = Func = FuncIdx = Vars = Buffer();
     // Symbol sections: indexed (a name per entry) and sorted by name, so they
     // do not depend on the ELF symbol table's order.
     // Unindexed ones follow the ELF symbol table and need no names.
@@ -385,7 +411,7 @@ Expected<std::string> writeDict(const TypeTable &Table,
     else
       for (const Symbol &S : Table.Variables) {
         Objt.u32(ctfId(S.Type));
-        ObjtIdx.u32(Strings.add(S.Name));
+        ObjtIdx.str(Strings.add(S.Name));
       }
     if (FuncUnindexed)
       for (uint32_t Id : FuncSlots)
@@ -393,31 +419,30 @@ Expected<std::string> writeDict(const TypeTable &Table,
     else
       for (const Symbol &S : Table.Functions) {
         Func.u32(ctfId(S.Type));
-        FuncIdx.u32(Strings.add(S.Name));
+        FuncIdx.str(Strings.add(S.Name));
       }
     if (Opts.VariableSection)
       for (const Symbol &S : Table.Variables) {
-        Vars.u32(Strings.add(S.Name));
+        Vars.str(Strings.add(S.Name));
         Vars.u32(ctfId(S.Type));
       }
 
     Strings.add(Opts.ParentName); // child dicts (see WriteOptions)
   };
-  Error First = EmitTypes();
+  Error TypesError = EmitTypes();
   LayoutDone.get();
-  if (First)
-    return std::move(First);
+  if (TypesError)
+    return std::move(TypesError);
   EmitSymbols();
   Strings.finalize();
-  if (Error E = EmitTypes())
-    return std::move(E);
-  EmitSymbols();
-  std::string StrData = Strings.data();
+  for (Buffer *B : {&Types, &ObjtIdx, &FuncIdx, &Vars})
+    B->resolve(Strings);
+  const std::string &StrData = Strings.data();
 
   std::string Body;
   uint32_t Fields[NumHeaderFields] = {};
   // Child dicts: see WriteOptions::ParentName (ids are already encoded).
-  Fields[ParName] = Strings.add(Opts.ParentName);
+  Fields[ParName] = Strings.offset(Strings.add(Opts.ParentName));
   Fields[LblOff] = 0;
   Fields[ObjtOff] = Body.size();
   Body += Objt.Data;
