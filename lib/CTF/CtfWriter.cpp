@@ -20,6 +20,24 @@ namespace ctf {
 
 namespace {
 
+/// A string to sort, with its first eight bytes as a number that orders
+/// like them (big-endian, zero-padded; a shorter string that they equal
+/// is a prefix or holds NULs, and the whole strings decide): most of a
+/// sort's comparisons then need no memcmp.
+struct SortKey {
+  SortKey(StringRef S, uint32_t Id) : S(S), Id(Id) {
+    char B[8] = {};
+    memcpy(B, S.data(), std::min<size_t>(S.size(), 8));
+    Prefix = support::endian::read64be(B);
+  }
+  bool operator<(const SortKey &O) const {
+    return Prefix != O.Prefix ? Prefix < O.Prefix : S < O.S;
+  }
+  uint64_t Prefix;
+  StringRef S;
+  uint32_t Id;
+};
+
 /// The string section. Strings are added while the records are written,
 /// each standing for a reference that finalize() turns into its offset
 /// (Buffer::str): the layout needs every string first.
@@ -56,44 +74,41 @@ public:
     for (const Entry *E : Entries)
       Bytes += E->getKeyLength();
     std::string Reversed(Bytes, '\0');
-    std::vector<std::pair<StringRef, uint32_t>> Rev;
+    std::vector<SortKey> Rev;
     Rev.reserve(Entries.size());
     char *P = Reversed.data();
     for (uint32_t I = 0; I < Entries.size(); ++I) {
       StringRef K = Entries[I]->getKey();
       std::reverse_copy(K.begin(), K.end(), P);
-      Rev.push_back({StringRef(P, K.size()), I});
+      Rev.emplace_back(StringRef(P, K.size()), I);
       P += K.size();
     }
     // Keys are distinct, so the order is total: equal to comparing the
     // bytes from the end, shorter (a suffix) first.
-    llvm::sort(Rev,
-               [](const auto &A, const auto &B) { return A.first < B.first; });
+    llvm::sort(Rev);
     std::vector<uint32_t> Owner(Rev.size());
     for (size_t I = Rev.size(); I-- > 0;) {
       Owner[I] = I;
-      if (I + 1 < Rev.size() && Rev[I + 1].first.starts_with(Rev[I].first))
+      if (I + 1 < Rev.size() && Rev[I + 1].S.starts_with(Rev[I].S))
         Owner[I] = Owner[I + 1];
     }
     // Strings that own their bytes are laid out in ascending order, so the
     // name offsets of the name-sorted symbol index sections mostly ascend,
     // which zlib compresses far better than scattered offsets.
-    std::vector<uint32_t> Heads;
+    std::vector<SortKey> Heads;
     for (size_t I = 0; I < Rev.size(); ++I)
       if (Owner[I] == I)
-        Heads.push_back(Rev[I].second);
-    llvm::sort(Heads, [&](uint32_t A, uint32_t B) {
-      return Entries[A]->getKey() < Entries[B]->getKey();
-    });
+        Heads.emplace_back(Entries[Rev[I].Id]->getKey(), Rev[I].Id);
+    llvm::sort(Heads);
     Offsets.assign(Entries.size(), 0);
     Data.assign(1, '\0');
-    for (uint32_t H : Heads) {
-      Offsets[H] = Data.size();
-      Data.append(Entries[H]->getKeyData(), Entries[H]->getKeyLength());
+    for (const SortKey &H : Heads) {
+      Offsets[H.Id] = Data.size();
+      Data.append(H.S.data(), H.S.size());
       Data.push_back('\0');
     }
     for (size_t I = 0; I < Rev.size(); ++I) {
-      uint32_t O = Rev[Owner[I]].second, E = Rev[I].second;
+      uint32_t O = Rev[Owner[I]].Id, E = Rev[I].Id;
       Offsets[E] = Offsets[O] +
                    (Entries[O]->getKeyLength() - Entries[E]->getKeyLength());
     }
