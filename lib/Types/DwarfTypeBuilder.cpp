@@ -1786,17 +1786,20 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   }
 
   // Representatives: the first type of each class, in merge order.
-  std::vector<TypeId> ClassRep(N, UINT32_MAX);
-  TypeTable Table;
+  std::vector<TypeId> ClassRep(N, UINT32_MAX), Reps;
   for (size_t I = 0; I < N; ++I) {
     if (Redirect[I] != I)
       continue; // resolved forward
     uint32_t C = Cls[I];
     if (ClassRep[C] != UINT32_MAX)
       continue;
-    ClassRep[C] = Table.Types.size();
-    Table.Types.push_back(expand(Nodes[I]));
+    ClassRep[C] = Reps.size();
+    Reps.push_back(I);
   }
+  TypeTable Table;
+  Table.Types.reserve(Reps.size()); // no copies of growing arrays of records
+  for (TypeId I : Reps)
+    Table.Types.push_back(expand(Nodes[I]));
   auto MapId = [&](TypeId R) { return ClassRep[Cls[Redirect[R]]]; };
   for (Type &T : Table.Types)
     T.forEachRefMut([&](TypeId &R) { R = MapId(R); });
@@ -1937,15 +1940,28 @@ void groupTypesByKind(TypeTable &Table) {
   std::vector<TypeId> NewId(N);
   for (size_t I = 0; I < N; ++I)
     NewId[Order[I]] = I;
-  std::vector<Type> Types(N);
   std::vector<bool> Hidden(N, false);
-  for (size_t I = 0; I < N; ++I) {
-    Types[I] = std::move(Table.Types[Order[I]]);
-    Types[I].forEachRefMut([&](TypeId &R) { R = NewId[R]; });
+  for (size_t I = 0; I < N; ++I)
     Hidden[I] = Order[I] < Table.Hidden.size() && Table.Hidden[Order[I]];
-  }
-  Table.Types = std::move(Types);
   Table.Hidden = std::move(Hidden);
+  // Types[I] takes the type at Order[I], cycle by cycle in place: a second
+  // array of records (7 MB for a vmlinux) would be fresh memory, every page
+  // of it faulted in.
+  std::vector<bool> Placed(N, false);
+  for (size_t Start = 0; Start < N; ++Start) {
+    if (Placed[Start])
+      continue;
+    Type Held = std::move(Table.Types[Start]);
+    size_t J = Start;
+    for (; Order[J] != Start; J = Order[J]) {
+      Table.Types[J] = std::move(Table.Types[Order[J]]);
+      Placed[J] = true;
+    }
+    Table.Types[J] = std::move(Held);
+    Placed[J] = true;
+  }
+  for (Type &T : Table.Types)
+    T.forEachRefMut([&](TypeId &R) { R = NewId[R]; });
   for (auto *Syms : {&Table.Variables, &Table.Functions,
                      &Table.VariablesByAddress, &Table.FunctionsByAddress})
     for (Symbol &S : *Syms)
