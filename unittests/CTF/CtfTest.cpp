@@ -122,6 +122,37 @@ TEST(CtfWriter, RoundTripThroughReader) {
   EXPECT_EQ(Funcs[0].second, 8u);
 }
 
+TEST(CtfWriter, NamesSharingAnAddressKeepTheirLengths) {
+  // The writer finds names by address first; names of hand-built tables
+  // may start at one address with different lengths.
+  static const char Buf[] = "lengthy";
+  llvm::StringRef Short(Buf, 3), Long(Buf, 7);
+  TypeTable Table;
+  Table.Types.emplace_back();
+  Table.Types.push_back(integer("int", 4, IntSigned));
+  Table.Types.push_back(
+      aggregate(TypeKind::Struct, Long, 8, {{Short, 1, 0}, {Long, 1, 32}}));
+  Table.Types.push_back(aggregate(TypeKind::Union, Short, 4, {{Long, 1, 0}}));
+  Table.Hidden.assign(Table.Types.size(), false);
+  ctf::WriteOptions Opts;
+  Opts.CompressThreshold = 0;
+  auto Bytes = ctf::writeDict(Table, Opts);
+  ASSERT_TRUE(bool(Bytes)) << llvm::toString(Bytes.takeError());
+  auto D = ctf::DictReader::open(*Bytes);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  EXPECT_EQ(D->string(D->type(3).Name), "lengthy");
+  EXPECT_EQ(D->string(D->type(4).Name), "len");
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  D->dump(OS);
+  EXPECT_NE(
+      Text.find("struct 'lengthy' size 8\n      'len' 0x2 at bit 0\n"
+                "      'lengthy' 0x2 at bit 32\n"
+                "  0x4: union 'len' size 4\n      'lengthy' 0x2 at bit 0"),
+      std::string::npos)
+      << Text;
+}
+
 TEST(CtfWriter, SymbolSectionsFollowTheSymtabWhenMostlyTyped) {
   TypeTable Table = sampleTable();
   ctf::SymtabOrder Order;
