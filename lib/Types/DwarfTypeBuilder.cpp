@@ -337,7 +337,7 @@ private:
   void convertEnum(const DieView &D, Type &T);
   void convertArray(const DieView &D, Type &T);
   void convertFunction(const Die &D, Type &T);
-  std::optional<uint64_t> memberBitOffset(const DieView &M, uint64_t TypeSize);
+  std::optional<uint64_t> memberBitOffset(const DieView &M, TypeId MemberType);
   void collectSymbols(const Die &Scope);
 };
 
@@ -576,7 +576,7 @@ void UnitConverter::convertBase(const DieView &D, Type &T) {
 }
 
 std::optional<uint64_t> UnitConverter::memberBitOffset(const DieView &M,
-                                                       uint64_t TypeSize) {
+                                                       TypeId MemberType) {
   if (auto V = M.find(dwarf::DW_AT_data_bit_offset))
     return V->getAsUnsignedConstant();
   uint64_t Bytes = 0;
@@ -607,7 +607,11 @@ std::optional<uint64_t> UnitConverter::memberBitOffset(const DieView &M,
     uint64_t BitSize = 0;
     if (auto S = M.find(dwarf::DW_AT_bit_size))
       BitSize = S->getAsUnsignedConstant().value_or(0);
-    uint64_t Storage = byteSize(M).value_or(TypeSize) * 8;
+    // The member type's size (through typedefs and arrays) is looked up
+    // only here, not for every member.
+    std::optional<uint64_t> StorageBytes = byteSize(M);
+    uint64_t Storage =
+        (StorageBytes ? *StorageBytes : byteSizeOf(Out.Types, MemberType)) * 8;
     if (!BitOff || *BitOff + BitSize > Storage)
       return std::nullopt;
     if (U.isLittleEndian())
@@ -673,7 +677,7 @@ void UnitConverter::convertAggregate(const DieView &D, Type &T) {
            "base class of '" + T.Name + "' written as an unnamed member");
       Member M;
       M.Type = refType(C);
-      M.BitOffset = memberBitOffset(C, 0).value_or(0);
+      M.BitOffset = memberBitOffset(C, /*void*/ 0).value_or(0);
       T.Members.push_back(M);
       continue;
     }
@@ -707,8 +711,7 @@ void UnitConverter::convertAggregate(const DieView &D, Type &T) {
     } else {
       M.Type = refType(C);
     }
-    uint64_t TypeSize = byteSizeOf(Out.Types, M.Type);
-    auto Off = memberBitOffset(C, TypeSize);
+    auto Off = memberBitOffset(C, M.Type);
     if (!Off) {
       warn("bad-member-offset", C,
            "member '" + M.Name + "' has an unsupported location; placed at 0");
