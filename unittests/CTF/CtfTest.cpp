@@ -90,13 +90,22 @@ TypeTable sampleTable() {
   return T;
 }
 
-TEST(CtfWriter, RoundTripThroughReader) {
-  TypeTable Table = sampleTable();
+/// Table's dict, uncompressed (empty, the test failed, if not written).
+std::string uncompressedDict(const TypeTable &Table) {
   ctf::WriteOptions Opts;
   Opts.CompressThreshold = 0;
-  auto Bytes = ctf::writeDict(Table, Opts);
-  ASSERT_TRUE(bool(Bytes)) << llvm::toString(Bytes.takeError());
-  auto D = ctf::DictReader::open(*Bytes);
+  llvm::Expected<std::string> Bytes = ctf::writeDict(Table, Opts);
+  if (!Bytes) {
+    ADD_FAILURE() << llvm::toString(Bytes.takeError());
+    return {};
+  }
+  return std::move(*Bytes);
+}
+
+TEST(CtfWriter, RoundTripThroughReader) {
+  TypeTable Table = sampleTable();
+  std::string Bytes = uncompressedDict(Table);
+  auto D = ctf::DictReader::open(Bytes);
   ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
   ASSERT_EQ(D->numTypes(), Table.Types.size());
   EXPECT_EQ(D->flags(), ctf::FlagNewFuncInfo | ctf::FlagIdxSorted);
@@ -135,11 +144,8 @@ TEST(CtfWriter, NamesSharingAnAddressKeepTheirLengths) {
       aggregate(TypeKind::Struct, Long, 8, {{Short, 1, 0}, {Long, 1, 32}}));
   Table.Types.push_back(aggregate(TypeKind::Union, Short, 4, {{Long, 1, 0}}));
   Table.Hidden.assign(Table.Types.size(), false);
-  ctf::WriteOptions Opts;
-  Opts.CompressThreshold = 0;
-  auto Bytes = ctf::writeDict(Table, Opts);
-  ASSERT_TRUE(bool(Bytes)) << llvm::toString(Bytes.takeError());
-  auto D = ctf::DictReader::open(*Bytes);
+  std::string Bytes = uncompressedDict(Table);
+  auto D = ctf::DictReader::open(Bytes);
   ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
   EXPECT_EQ(D->string(D->type(3).Name), "lengthy");
   EXPECT_EQ(D->string(D->type(4).Name), "len");
@@ -223,12 +229,10 @@ TEST(CtfWriter, CompressedReadsTheSame) {
 }
 
 TEST(CtfReader, EveryTruncationIsAnError) {
-  ctf::WriteOptions Opts;
-  Opts.CompressThreshold = 0;
-  auto Bytes = ctf::writeDict(sampleTable(), Opts);
-  ASSERT_TRUE(bool(Bytes));
-  for (size_t N = 0; N < Bytes->size(); ++N) {
-    auto D = ctf::DictReader::open(llvm::StringRef(*Bytes).take_front(N));
+  std::string Bytes = uncompressedDict(sampleTable());
+  ASSERT_FALSE(Bytes.empty());
+  for (size_t N = 0; N < Bytes.size(); ++N) {
+    auto D = ctf::DictReader::open(llvm::StringRef(Bytes).take_front(N));
     EXPECT_FALSE(bool(D)) << "prefix of " << N << " bytes accepted";
     if (!D)
       llvm::consumeError(D.takeError());
@@ -282,11 +286,8 @@ TEST(CtfReader, RejectsImplausibleInflatedSize) {
 TEST(CtfReader, RejectsBadReferences) {
   TypeTable Table = sampleTable();
   Table.Types[3].Ref = 1000; // pointer to a type that does not exist
-  ctf::WriteOptions Opts;
-  Opts.CompressThreshold = 0;
-  auto Bytes = ctf::writeDict(Table, Opts);
-  ASSERT_TRUE(bool(Bytes));
-  auto D = ctf::DictReader::open(*Bytes);
+  std::string Bytes = uncompressedDict(Table);
+  auto D = ctf::DictReader::open(Bytes);
   ASSERT_FALSE(bool(D));
   EXPECT_NE(llvm::toString(D.takeError()).find("missing type"),
             std::string::npos);
