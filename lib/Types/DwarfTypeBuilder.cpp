@@ -1682,8 +1682,6 @@ StringRef ltoBaseName(StringRef Name) {
 TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
                              const StringSet<> *ElfFunctions,
                              unsigned Threads) {
-  if (getenv("DP_DEBUG_MERGED"))
-    fprintf(stderr, "MERGED %zu\n", Nodes.size());
   // The symbols kept, sorted by name, with their merged types: they do not
   // depend on the type classes, so with a second thread they are picked
   // while the classes are refined.
