@@ -1856,7 +1856,22 @@ TypeTable TypeMerger::finish(const StringSet<> *ElfObjects,
   Table.VariablesByAddress = SortByAddress(AddressedVariables);
   Table.FunctionsByAddress = SortByAddress(AddressedFunctions);
   Table.Storage = NameIds;
+  releaseGraph();
   return Table;
+}
+
+void TypeMerger::releaseGraph() {
+  Nodes = PagedArray<Node>();
+  Refs = PagedArray<TypeId>();
+  AuxNames = PagedArray<uint32_t>();
+  AuxValues = PagedArray<uint32_t>();
+  ShallowCls = PagedArray<uint32_t>();
+  BigAux = DenseMap<uint32_t, uint64_t>();
+  BigSizes = DenseMap<const Node *, uint64_t>();
+  NameById = std::vector<StringRef>();
+  FirstAddress = std::vector<const char *>();
+  Variables = Functions = DeclaredVariables = std::vector<SymbolRef>();
+  SeenDeclared = SeenVariables = SeenFunctions = DenseSet<uint32_t>();
 }
 
 /// Rank of each kind in the output: referenced kinds (integers, tags)

@@ -722,10 +722,15 @@ TEST(TypeMerger, ForwardResolvesToTheUniqueDefinition) {
               ref(TypeKind::Pointer, 3),
               aggregate(TypeKind::Struct, "b", 8, {{"q", 4, 0}}),
               ref(TypeKind::Pointer, 1)}));
+  EXPECT_GT(M.numMerged(), 0u);
   TypeTable T = M.finish(nullptr, nullptr);
   EXPECT_EQ(countNamed(T, TypeKind::Struct, "a"), 1u);
   EXPECT_EQ(countNamed(T, TypeKind::Struct, "b"), 1u);
   EXPECT_EQ(countNamed(T, TypeKind::Forward, "b"), 0u);
+  // The merged graph is freed once the table is made; its names stay.
+  EXPECT_EQ(M.numMerged(), 0u);
+  M = TypeMerger();
+  EXPECT_EQ(countNamed(T, TypeKind::Struct, "b"), 1u);
 }
 
 TEST(TypeMerger, RefinesTheSameOnOneAndTwoThreads) {
