@@ -1961,7 +1961,7 @@ void groupTypesByKind(TypeTable &Table) {
     Hidden[I] = Order[I] < Table.Hidden.size() && Table.Hidden[Order[I]];
   Table.Hidden = std::move(Hidden);
   // Types[I] takes the type at Order[I], cycle by cycle in place: a second
-  // array of records (7 MB for a vmlinux) would be fresh memory, every page
+  // array of records (6 MB for a vmlinux) would be fresh memory, every page
   // of it faulted in.
   std::vector<bool> Placed(N, false);
   for (size_t Start = 0; Start < N; ++Start) {
