@@ -276,25 +276,33 @@ Expected<LookupResult> TraceResolver::mappedFrame(const FileLocation &L) {
   return byFileOffset(*T, L.Offset);
 }
 
+std::optional<FileLocation> TraceResolver::locate(uint64_t Address) const {
+  if (Tables.Maps)
+    if (std::optional<FileLocation> L = Tables.Maps->fileLocation(Address))
+      return L;
+  if (Tables.Perf)
+    return Tables.Perf->fileLocation(Address);
+  return std::nullopt;
+}
+
 /// perf prints callchain addresses as the DSO's own, a sample's address
 /// without a callchain as the process's: the maps tell the second; else
 /// the symbol perf gives checks the first, and answers by name when the
 /// address is not the DSO's.
 Expected<LookupResult> TraceResolver::dsoFrame(const TraceFrame &F) {
-  if (Tables.Maps)
-    if (std::optional<FileLocation> L = Tables.Maps->fileLocation(*F.Address)) {
-      Expected<LookupResult> R = mappedFrame(*L);
-      if (R || !F.Symbol)
-        return R;
-      // A table without load segments still knows perf's symbol.
-      Expected<LookupResult> Named = byNameIn(F.Object, *F.Symbol);
-      if (!Named || Named->Frames.empty()) {
-        consumeError(Named.takeError());
-        return R;
-      }
-      consumeError(R.takeError());
-      return Named;
+  if (std::optional<FileLocation> L = locate(*F.Address)) {
+    Expected<LookupResult> R = mappedFrame(*L);
+    if (R || !F.Symbol)
+      return R;
+    // A table without load segments still knows perf's symbol.
+    Expected<LookupResult> Named = byNameIn(F.Object, *F.Symbol);
+    if (!Named || Named->Frames.empty()) {
+      consumeError(Named.takeError());
+      return R;
     }
+    consumeError(R.takeError());
+    return Named;
+  }
   if (!Tables.Dsos)
     return LookupResult();
   Expected<const AddressSymbolizer &> T = Tables.Dsos->table(F.Object);
@@ -312,7 +320,8 @@ Expected<LookupResult> TraceResolver::dsoFrame(const TraceFrame &F) {
   return failure("'" + F.Object +
                  "': frames whose address and symbol the table does not "
                  "confirm are left as they are (absolute addresses need the "
-                 "process's maps; or is the table of another build?)");
+                 "process's maps: --pid-maps, or perf script "
+                 "--show-mmap-events; or is the table of another build?)");
 }
 
 Expected<LookupResult> TraceResolver::byNameIn(StringRef Dso,
@@ -346,8 +355,8 @@ Expected<LookupResult> TraceResolver::queryFrame(const TraceFrame &F) {
       return D.takeError();
     T = &*D;
     Bias = 0;
-  } else if (F.Address && Tables.Maps) {
-    if (std::optional<FileLocation> L = Tables.Maps->fileLocation(*F.Address))
+  } else if (F.Address) {
+    if (std::optional<FileLocation> L = locate(*F.Address))
       return mappedFrame(*L);
   }
   if (!T)

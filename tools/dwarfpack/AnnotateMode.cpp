@@ -43,7 +43,9 @@ static cl::opt<std::string> PidMaps(
     "pid-maps",
     cl::desc("With --annotate: a saved /proc/PID/maps of the process whose "
              "absolute addresses the text holds; each becomes a file offset "
-             "in its file, answered from that file's table"),
+             "in its file, answered from that file's table (text of perf "
+             "script --show-mmap-events needs none: its mmap events are read "
+             "as maps)"),
     cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
 static cl::list<std::string> DsoTableArgs(
     "dso-table",
@@ -177,39 +179,46 @@ static bool isTableFile(StringRef Path) {
   return true;
 }
 
+namespace {
+/// What annotates a line: the frames' resolver, and the maps that perf's
+/// mmap events in the text give it as they are read.
+struct Annotating {
+  const TraceAnnotator &Annotator;
+  TraceResolver &Resolver;
+  PerfMaps &Perf;
+  function_ref<void(Error)> Warn;
+};
+} // namespace
+
 /// Annotates Line, with its line break unless it had none.
-static void annotateLine(StringRef Line, bool Ended,
-                         const TraceAnnotator &Annotator,
-                         TraceResolver &Resolver,
-                         function_ref<void(Error)> Warn) {
-  outs() << Annotator.annotate(
-      Line, [&](const TraceFrame &F) { return Resolver.resolve(F); }, Warn);
+static void annotateLine(StringRef Line, bool Ended, Annotating &A) {
+  if (A.Perf.observe(Line))
+    outs() << Line; // a mapping, not a frame
+  else
+    outs() << A.Annotator.annotate(
+        Line, [&](const TraceFrame &F) { return A.Resolver.resolve(F); },
+        A.Warn);
   if (Ended)
     outs() << '\n';
 }
 
 /// Annotates each line of a file.
-static void annotateFile(std::istream &In, const TraceAnnotator &Annotator,
-                         TraceResolver &Resolver,
-                         function_ref<void(Error)> Warn) {
+static void annotateFile(std::istream &In, Annotating &A) {
   std::string Line;
   while (std::getline(In, Line))
-    annotateLine(Line, !In.eof(), Annotator, Resolver, Warn);
+    annotateLine(Line, !In.eof(), A);
 }
 
 /// Annotates each line of stdin. The output is flushed before each read of
 /// stdin, so a line from `dmesg -w` is printed as soon as it is read, but
 /// lines that arrive together are written together (a write a line was
 /// nine tenths of the time of a long perf script).
-static void annotateStdin(const TraceAnnotator &Annotator,
-                          TraceResolver &Resolver,
-                          function_ref<void(Error)> Warn) {
+static void annotateStdin(Annotating &A) {
   StdinLines In(outs());
   std::vector<StringRef> Lines;
   while (In.next(Lines))
     for (size_t I = 0; I < Lines.size(); ++I)
-      annotateLine(Lines[I], I + 1 < Lines.size() || !In.lastLineUnended(),
-                   Annotator, Resolver, Warn);
+      annotateLine(Lines[I], I + 1 < Lines.size() || !In.lastLineUnended(), A);
 }
 
 /// Opens every text before any is annotated: no output cut short. A null
@@ -254,6 +263,8 @@ int dwarfpack::tool::runAnnotate(const AnnotateArgs &Args) {
   };
   T.Dsos = &*A.Dsos;
   T.Maps = A.Maps ? &*A.Maps : nullptr;
+  PerfMaps Perf;
+  T.Perf = &Perf;
   T.Store = A.Store ? &*A.Store : nullptr;
   T.FileOffsets = Args.FileOffsets;
   TraceResolver Resolver(std::move(T));
@@ -272,13 +283,14 @@ int dwarfpack::tool::runAnnotate(const AnnotateArgs &Args) {
     if (!Args.Quiet && Warned.insert(Msg).second)
       reportWarning(Msg);
   };
+  Annotating Each{Annotator, Resolver, Perf, Warn};
   if (Inputs.empty())
-    annotateStdin(Annotator, Resolver, Warn);
+    annotateStdin(Each);
   for (std::unique_ptr<std::ifstream> &In : *Files) {
     if (In)
-      annotateFile(*In, Annotator, Resolver, Warn);
+      annotateFile(*In, Each);
     else
-      annotateStdin(Annotator, Resolver, Warn);
+      annotateStdin(Each);
   }
   return 0;
 }

@@ -85,4 +85,105 @@ TEST(ProcMaps, NamesTheLineThatIsWrong) {
               "processes' maps?)");
 }
 
+TEST(ProcMaps, AMappingReplacesWhatItOverlaps) {
+  llvm::Expected<ProcMaps> M = ProcMaps::parse(
+      "1000-5000 r-xp 00010000 00:00 1 /a\n8000-9000 r-xp 0 00:00 1 /c\n", "m");
+  ASSERT_TRUE(bool(M)) << llvm::toString(M.takeError());
+  MappedRange B;
+  B.Start = 0x2000;
+  B.End = 0x3000;
+  B.Path = "/b";
+  M->add(B);
+  ASSERT_EQ(M->ranges().size(), 4u);
+  // /a cut in two, its right end keeping its offsets.
+  EXPECT_EQ(M->fileLocation(0x1fff)->Offset, 0x10fffu);
+  EXPECT_EQ(M->fileLocation(0x2000)->Path, "/b");
+  EXPECT_EQ(M->fileLocation(0x2fff)->Offset, 0xfffu);
+  EXPECT_EQ(M->fileLocation(0x3000)->Path, "/a");
+  EXPECT_EQ(M->fileLocation(0x3000)->Offset, 0x12000u);
+  // One over the end of /a and all of /c.
+  B.Start = 0x4000;
+  B.End = 0x9000;
+  B.Path = "/d";
+  M->add(B);
+  ASSERT_EQ(M->ranges().size(), 4u);
+  EXPECT_EQ(M->ranges()[2].End, 0x4000u);
+  EXPECT_EQ(M->fileLocation(0x8000)->Path, "/d");
+  EXPECT_EQ(M->fileLocation(0x8000)->Offset, 0x4000u);
+}
+
+TEST(PerfMaps, ReadsMmapEvents) {
+  auto E = parsePerfMmapEvent(
+      "   dp 20456 86394.694018: PERF_RECORD_MMAP2 20456/20457: "
+      "[0x55d02bf6c000(0x83f000) @ 0xa8000 fe:00 11100606 1637047348]: "
+      "r-xp /tmp/my prog (deleted)");
+  ASSERT_TRUE(E.has_value());
+  EXPECT_EQ(E->first, 20456);
+  EXPECT_EQ(E->second.Start, 0x55d02bf6c000u);
+  EXPECT_EQ(E->second.End, 0x55d02bf6c000u + 0x83f000);
+  EXPECT_EQ(E->second.Offset, 0xa8000u);
+  EXPECT_EQ(E->second.Perms, "r-xp");
+  EXPECT_EQ(E->second.Path, "/tmp/my prog");
+  EXPECT_TRUE(E->second.Deleted);
+  // perf prints a zero offset as 0; the kernel's mapping has pid -1.
+  E = parsePerfMmapEvent("p 1 2.0: PERF_RECORD_MMAP2 7/7: [0x1000(0x2000) "
+                         "@ 0 00:00 0 0]: r-xp [vdso]");
+  ASSERT_TRUE(E.has_value());
+  EXPECT_EQ(E->second.Offset, 0u);
+  EXPECT_FALSE(E->second.isFile());
+  E = parsePerfMmapEvent("swapper 0 0.000000: PERF_RECORD_MMAP -1/0: "
+                         "[0xffffffff81000000(0x1276f48) @ "
+                         "0xffffffff81000000]: x [kernel.kallsyms]_text");
+  ASSERT_TRUE(E.has_value());
+  EXPECT_EQ(E->first, -1);
+  for (const char *Bad :
+       {"p 1 2.0: PERF_RECORD_MMAP2 7/7 [0x1000(0x2000) @ 0]: x /a",
+        "p 1 2.0: PERF_RECORD_MMAP2 7/7: 0x1000(0x2000) @ 0]: x /a",
+        "p 1 2.0: PERF_RECORD_MMAP2 7/7: [0x1000(0x2000) 0]: x /a",
+        "p 1 2.0: PERF_RECORD_MMAP2 7/7: [0x10zz(0x2000) @ 0]: x /a",
+        "p 1 2.0: PERF_RECORD_MMAP2 7/7: [0x1000)0x2000( @ 0]: x /a",
+        "p 1 2.0: PERF_RECORD_MMAP2 x/7: [0x1000(0x2000) @ 0]: x /a",
+        "p 1 2.0: PERF_RECORD_COMM 7/7: [0x1000(0x2000) @ 0]: x /a"})
+    EXPECT_FALSE(parsePerfMmapEvent(Bad).has_value()) << Bad;
+}
+
+TEST(PerfMaps, ReadsTheProcessOfASample) {
+  EXPECT_EQ(parsePerfSamplePid("  prog  4242 [001]   100.000000:  250000 x:"),
+            4242u);
+  EXPECT_EQ(parsePerfSamplePid("prog 4242/4243 100.000000: 1 cycles:"), 4242u);
+  EXPECT_EQ(parsePerfSamplePid("my prog 77 [003] 5.5: 1 cycles:"), 77u);
+  EXPECT_FALSE(parsePerfSamplePid("\t    1610 main+0x4 (/a)").has_value());
+  EXPECT_FALSE(parsePerfSamplePid("4242 100.000000:").has_value());
+  EXPECT_FALSE(parsePerfSamplePid("prog 42x 100.0:").has_value());
+}
+
+TEST(PerfMaps, AnswersFromTheSamplesProcess) {
+  PerfMaps P;
+  EXPECT_TRUE(P.observe("a 1 1.0: PERF_RECORD_MMAP2 1/1: [0x10000(0x1000) "
+                        "@ 0x3000 00:00 0 0]: r-xp /one"));
+  EXPECT_TRUE(P.observe("b 2 1.0: PERF_RECORD_MMAP2 2/2: [0x10000(0x1000) "
+                        "@ 0x5000 00:00 0 0]: r-xp /two"));
+  EXPECT_TRUE(P.observe("b 2 1.0: PERF_RECORD_MMAP2 2/2: [0x30000(0x1000) "
+                        "@ 0 00:00 0 0]: r-xp /three"));
+  // The kernel's mapping is no process's.
+  EXPECT_TRUE(P.observe("k 0 0.0: PERF_RECORD_MMAP -1/0: [0x20000(0x1000) "
+                        "@ 0x20000]: x [kernel.kallsyms]_text"));
+  // Before any sample: only where the processes agree.
+  EXPECT_FALSE(P.fileLocation(0x10010).has_value());
+  EXPECT_EQ(P.fileLocation(0x30010)->Path, "/three");
+  EXPECT_FALSE(P.fileLocation(0x20010).has_value());
+  EXPECT_FALSE(P.observe("a 1 [000] 2.0: 1 cycles:  10010 f (/one)"));
+  EXPECT_EQ(P.fileLocation(0x10010)->Path, "/one");
+  EXPECT_EQ(P.fileLocation(0x10010)->Offset, 0x3010u);
+  EXPECT_FALSE(P.fileLocation(0x30010).has_value()); // not process 1's
+  EXPECT_FALSE(P.observe("\t  10010 f (/one)"));     // still process 1
+  EXPECT_EQ(P.fileLocation(0x10010)->Path, "/one");
+  P.observe("b 2 [000] 2.0: 1 cycles:  10010 f (/two)");
+  EXPECT_EQ(P.fileLocation(0x10010)->Offset, 0x5010u);
+  // A thread perf names by its own id: the one mapping that agrees.
+  P.observe("b 3 [000] 2.0: 1 cycles:  30010 f (/three)");
+  EXPECT_EQ(P.fileLocation(0x30010)->Path, "/three");
+  EXPECT_FALSE(P.fileLocation(0x10010).has_value());
+}
+
 } // namespace

@@ -144,7 +144,8 @@ TEST(TraceResolver, UserFrames) {
   EXPECT_EQ(answer(Plain, "\t7f0000000110 other+0x10 (/usr/lib/libx.so)"),
             "error: '/usr/lib/libx.so': frames whose address and symbol the "
             "table does not confirm are left as they are (absolute addresses "
-            "need the process's maps; or is the table of another build?)");
+            "need the process's maps: --pid-maps, or perf script "
+            "--show-mmap-events; or is the table of another build?)");
   EXPECT_EQ(answer(Plain, "\t7f0000000110 [unknown] (/usr/lib/libx.so)"), "");
   // perf's names of what is no file: no table, and no warning.
   EXPECT_EQ(answer(Plain, "\t0 [unknown] ([unknown])"), "");

@@ -22,6 +22,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,10 +66,53 @@ public:
 
   llvm::ArrayRef<MappedRange> ranges() const { return Ranges; }
 
+  /// Maps R as mmap() does: what R overlaps of earlier ranges is no longer
+  /// theirs (a range cut in two keeps both ends). R must not be empty.
+  void add(MappedRange R);
+
 private:
   /// Sorted by Start, disjoint.
   std::vector<MappedRange> Ranges;
 };
+
+/// The mappings of the processes of a `perf script --show-mmap-events`
+/// text, learnt as the text is read: its PERF_RECORD_MMAP and
+/// PERF_RECORD_MMAP2 lines
+///
+///   prog 4242 100.000000: PERF_RECORD_MMAP2 4242/4242: [0x555555555000(0x1000)
+///     @ 0x1000 fe:00 4242 0]: r-xp /usr/bin/prog
+///
+/// (one line; PID/TID, [start(length) @ file offset, then device, inode
+/// and generation or a build-id], protection and path) map a file into a
+/// process, and a sample's line (`COMM PID[/TID] [CPU] TIME:`) says which
+/// process the addresses after it belong to: what a saved /proc/PID/maps
+/// says of one process, for every process perf saw.
+class PerfMaps {
+public:
+  /// Reads one line of the text. A mmap event maps its file into its
+  /// process (true: the line was one, and holds no frame); a sample's
+  /// line makes its process the current one.
+  bool observe(llvm::StringRef Line);
+  /// The file and file offset of Address in the current process; else, in
+  /// the process perf saw map it, when all of those that map it agree on
+  /// the file and offset (perf prints a thread's id, not always its
+  /// process's, with a sample). None when nothing maps Address.
+  std::optional<FileLocation> fileLocation(uint64_t Address) const;
+  bool empty() const { return Processes.empty(); }
+
+private:
+  std::map<uint64_t, ProcMaps> Processes; ///< By process id.
+  std::optional<uint64_t> Current;
+};
+
+/// The mapping of a perf mmap event line (PERF_RECORD_MMAP or MMAP2) and
+/// its process id (-1: the kernel's); none for any other line.
+std::optional<std::pair<int64_t, MappedRange>>
+parsePerfMmapEvent(llvm::StringRef Line);
+
+/// The process id a perf sample's line starts with (`COMM PID[/TID]
+/// [CPU] TIME:`; with PID/TID, the PID); none for another line.
+std::optional<uint64_t> parsePerfSamplePid(llvm::StringRef Line);
 
 } // namespace dwarfpack
 

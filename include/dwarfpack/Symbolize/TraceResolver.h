@@ -16,7 +16,8 @@
 //  - user-space frames go to their DSO's table (DsoTables). perf prints
 //    callchain addresses as the DSO's own (its ELF file's addresses); a
 //    process's absolute addresses become file offsets through its maps
-//    (ProcMaps), then the table's addresses (fileOffsetToAddress);
+//    (ProcMaps, or PerfMaps from perf's own mmap events in the text),
+//    then the table's addresses (fileOffsetToAddress);
 //  - llvm-symbolizer's query lines name their module by BUILDID: (a
 //    store) or by file (DsoTables).
 //
@@ -134,6 +135,9 @@ struct TraceTables {
   DsoTables *Dsos = nullptr;
   /// The maps of the process whose absolute addresses the trace holds.
   const ProcMaps *Maps = nullptr;
+  /// The maps the trace's own perf mmap events give (its reader feeds
+  /// them line by line); Maps, when given, is asked first.
+  const PerfMaps *Perf = nullptr;
   /// Tables by build-id, for query lines' `BUILDID:`; their numbers are
   /// offsets in the module's file when FileOffsets.
   TableStore *Store = nullptr;
@@ -157,6 +161,8 @@ private:
   llvm::Expected<LookupResult> dsoFrame(const TraceFrame &F);
   llvm::Expected<LookupResult> queryFrame(const TraceFrame &F);
   llvm::Expected<LookupResult> mappedFrame(const FileLocation &L);
+  /// The file and offset of a process's address, by Maps or Perf.
+  std::optional<FileLocation> locate(uint64_t Address) const;
   llvm::Expected<LookupResult> byNameIn(llvm::StringRef Dso,
                                         const SymbolQuery &Q);
   llvm::Expected<LookupResult> byName(const AddressSymbolizer &T,

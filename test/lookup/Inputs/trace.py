@@ -25,6 +25,7 @@ options
   --base N         perf: where the process loaded BINARY
   --maps FILE      perf: write the process's /proc/PID/maps there
   --mapped         perf: the process's addresses are answered (maps given)
+  --mmap-events    perf: the trace starts with perf's mmap events
   --prefix TEXT    query: before each address
   --file-offsets   query: addresses are written as offsets in BINARY
   --every N        every Nth instruction only
@@ -170,17 +171,40 @@ def load_segments(binary):
     return segs
 
 
+def mappings(binary, base):
+    """(start, end, perms, file offset) of each load segment, as mapped."""
+    for off, vaddr, filesz, flags in load_segments(binary):
+        lo, hi = vaddr & ~0xfff, (vaddr + filesz + 0xfff) & ~0xfff
+        perms = ("r" if "R" in flags else "-") + \
+                ("w" if "W" in flags else "-") + \
+                ("x" if "E" in flags else "-") + "p"
+        yield base + lo, base + hi, perms, off & ~0xfff
+
+
 def write_maps(path, binary, dso, base):
     with open(path, "w") as m:
-        for off, vaddr, filesz, flags in load_segments(binary):
-            lo, hi = vaddr & ~0xfff, (vaddr + filesz + 0xfff) & ~0xfff
-            perms = ("r" if "R" in flags else "-") + \
-                    ("w" if "W" in flags else "-") + \
-                    ("x" if "E" in flags else "-") + "p"
+        for lo, hi, perms, off in mappings(binary, base):
             m.write("%x-%x %s %08x fe:00 4242                %s\n" %
-                    (base + lo, base + hi, perms, off & ~0xfff, dso))
+                    (lo, hi, perms, off, dso))
         m.write("%x-%x rw-p 00000000 00:00 0          [heap]\n" %
                 (base + 0x10000000, base + 0x10021000))
+
+
+def mmap_events(binary, dso, base):
+    """perf script --show-mmap-events' lines for the process (pid 4242),
+    after those of the kernel and of another process (pid 999) that maps
+    another file at the same addresses."""
+    lines = ["         swapper     0 [000]     0.000000: PERF_RECORD_MMAP "
+             "-1/0: [0xffffffff81000000(0x1276f48) @ 0xffffffff81000000]: "
+             "x [kernel.kallsyms]_text"]
+    for pid, path in ((999, "/opt/other/lib.so"), (4242, dso)):
+        for lo, hi, perms, off in mappings(binary, base):
+            lines.append("            prog %5d [001]    99.000000: "
+                         "PERF_RECORD_MMAP2 %d/%d: [%#x(%#x) @ %s fe:00 4242 "
+                         "0]: %s %s" % (pid, pid, pid, lo, hi - lo,
+                                        "%#x" % off if off else "0", perms,
+                                        path))
+    return lines
 
 
 def perf(opts, funcs, addrs):
@@ -244,7 +268,8 @@ def main(argv):
     mode, binary, trace_path, expected_path = argv[:4]
     opts = {"binary": binary, "module": "", "slide": 0, "exact": False,
             "inlines": True, "dso": binary, "base": 0, "maps": None,
-            "mapped": False, "prefix": "", "file_offsets": False, "every": 1}
+            "mapped": False, "prefix": "", "file_offsets": False, "every": 1,
+            "mmap_events": False}
     args = argv[4:]
     while args:
         a = args.pop(0)
@@ -258,6 +283,8 @@ def main(argv):
             opts["inlines"] = False
         elif a == "--mapped":
             opts["mapped"] = True
+        elif a == "--mmap-events":
+            opts["mmap_events"] = True
         elif a == "--file-offsets":
             opts["file_offsets"] = True
         else:
@@ -268,6 +295,9 @@ def main(argv):
         write_maps(opts["maps"], binary, opts["dso"], opts["base"])
     trace, expected = {"oops": oops, "perf": perf, "query": query}[mode](
         opts, funcs, addrs)
+    if opts["mmap_events"]:
+        events = mmap_events(binary, opts["dso"], opts["base"])
+        trace, expected = events + trace, events + expected
     with open(trace_path, "w") as f:
         f.write("\n".join(trace) + "\n")
     with open(expected_path, "w") as f:
