@@ -62,50 +62,47 @@ static Expected<MappedRange> parseLine(StringRef Line) {
 Expected<ProcMaps> ProcMaps::parse(StringRef Text, StringRef FileName) {
   ProcMaps M;
   size_t LineNo = 0;
-  std::vector<size_t> LineOf;
   for (StringRef Rest = Text; !Rest.empty();) {
     auto [Line, Next] = Rest.split('\n');
     Rest = Next;
     ++LineNo;
     if (Line.trim().empty())
       continue;
-    Expected<MappedRange> R = parseLine(Line);
-    if (!R)
+    auto Fail = [&](const Twine &What) {
       return createStringError(inconvertibleErrorCode(),
                                "'" + FileName + "' line " + Twine(LineNo) +
-                                   ": " + toString(R.takeError()));
-    M.Ranges.push_back(std::move(*R));
-    LineOf.push_back(LineNo);
+                                   ": " + What);
+    };
+    Expected<MappedRange> R = parseLine(Line);
+    if (!R)
+      return Fail(toString(R.takeError()));
+    // The kernel prints them sorted; a file pieced together may not be,
+    // but two ranges of one process never overlap.
+    auto After = M.Ranges.upper_bound(R->Start);
+    bool Overlaps =
+        (After != M.Ranges.end() && After->first < R->End) ||
+        (After != M.Ranges.begin() && std::prev(After)->second.End > R->Start);
+    if (Overlaps)
+      return Fail("the range overlaps another one (is it two processes' "
+                  "maps?)");
+    M.Ranges.emplace_hint(After, R->Start, std::move(*R));
   }
-  // The kernel prints them sorted; a file pieced together may not be.
-  std::vector<size_t> Order(M.Ranges.size());
-  for (size_t I = 0; I < Order.size(); ++I)
-    Order[I] = I;
-  llvm::stable_sort(Order, [&](size_t A, size_t B) {
-    return M.Ranges[A].Start < M.Ranges[B].Start;
-  });
-  std::vector<MappedRange> Sorted;
-  for (size_t I : Order) {
-    if (!Sorted.empty() && Sorted.back().End > M.Ranges[I].Start)
-      return createStringError(
-          inconvertibleErrorCode(),
-          "'" + FileName + "' line " + Twine(LineOf[I]) +
-              ": the range overlaps another one (is it two processes' maps?)");
-    Sorted.push_back(std::move(M.Ranges[I]));
-  }
-  M.Ranges = std::move(Sorted);
   return M;
 }
 
+std::vector<MappedRange> ProcMaps::ranges() const {
+  std::vector<MappedRange> Out;
+  for (const auto &[Start, R] : Ranges)
+    Out.push_back(R);
+  return Out;
+}
+
 const MappedRange *ProcMaps::find(uint64_t Address) const {
-  auto It =
-      llvm::upper_bound(Ranges, Address, [](uint64_t A, const MappedRange &R) {
-        return A < R.Start;
-      });
+  auto It = Ranges.upper_bound(Address);
   if (It == Ranges.begin())
     return nullptr;
   --It;
-  return Address < It->End ? &*It : nullptr;
+  return Address < It->second.End ? &It->second : nullptr;
 }
 
 std::optional<FileLocation> ProcMaps::fileLocation(uint64_t Address) const {
@@ -119,31 +116,24 @@ std::optional<FileLocation> ProcMaps::fileLocation(uint64_t Address) const {
 
 void ProcMaps::add(MappedRange R) {
   assert(R.Start < R.End && "an empty range");
-  std::vector<MappedRange> Kept;
-  Kept.reserve(Ranges.size() + 2);
-  for (MappedRange &Old : Ranges) {
-    if (Old.End <= R.Start || Old.Start >= R.End) {
-      Kept.push_back(std::move(Old));
-      continue;
-    }
-    if (Old.Start < R.Start) {
-      MappedRange Left = Old;
-      Left.End = R.Start;
-      Kept.push_back(std::move(Left));
-    }
-    if (Old.End > R.End) {
-      MappedRange Right = std::move(Old);
-      Right.Offset += R.End - Right.Start;
+  auto It = Ranges.upper_bound(R.Start);
+  if (It != Ranges.begin() && std::prev(It)->second.End > R.Start)
+    --It;
+  while (It != Ranges.end() && It->first < R.End) {
+    MappedRange Old = std::move(It->second);
+    It = Ranges.erase(It);
+    if (Old.End > R.End) { // its right end stays
+      MappedRange Right = Old;
+      Right.Offset += R.End - Old.Start;
       Right.Start = R.End;
-      Kept.push_back(std::move(Right));
+      It = Ranges.emplace_hint(It, Right.Start, std::move(Right));
+    }
+    if (Old.Start < R.Start) { // and its left end
+      Old.End = R.Start;
+      Ranges.emplace_hint(It, Old.Start, std::move(Old));
     }
   }
-  auto At =
-      llvm::upper_bound(Kept, R.Start, [](uint64_t A, const MappedRange &M) {
-        return A < M.Start;
-      });
-  Kept.insert(At, std::move(R));
-  Ranges = std::move(Kept);
+  Ranges.emplace_hint(It, R.Start, std::move(R));
 }
 
 /// A hex number with an optional 0x; perf prints a zero offset as `0`.

@@ -64,15 +64,18 @@ public:
   /// every range or in one that maps no file.
   std::optional<FileLocation> fileLocation(uint64_t Address) const;
 
-  llvm::ArrayRef<MappedRange> ranges() const { return Ranges; }
+  /// The ranges in address order (a copy).
+  std::vector<MappedRange> ranges() const;
 
   /// Maps R as mmap() does: what R overlaps of earlier ranges is no longer
   /// theirs (a range cut in two keeps both ends). R must not be empty.
+  /// Logarithmic in the number of ranges (plus those R replaces): a perf
+  /// text may map and unmap a JIT's code a million times.
   void add(MappedRange R);
 
 private:
-  /// Sorted by Start, disjoint.
-  std::vector<MappedRange> Ranges;
+  /// By Start, disjoint.
+  std::map<uint64_t, MappedRange> Ranges;
 };
 
 /// The mappings of the processes of a `perf script --show-mmap-events`
