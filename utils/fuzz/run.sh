@@ -7,7 +7,7 @@
 # BUILD_DIR defaults to build-fuzz/ beside this checkout; SECONDS (per target
 # and round, default 60); ROUNDS (default 1); TARGETs default to all of them
 # (names without the fuzz- prefix: readers gsym compact ctf ksyms token
-# kallsyms-text breakpad convert line-table; dwo, dwp, dwp4 and dwz run
+# kallsyms-text breakpad convert line-table trace-text; dwo, dwp, dwp4 and dwz run
 # fuzz-sidefile on a .dwo, a DWARF 5 or DWARF 4 .dwp package or a dwz supplementary file,
 # dwz skipped when gcc or dwz is missing; dwo-pair, dwp-pair, dwp4-pair and
 # dwz-pair damage the binary too, convert-pair an object and the kernel
@@ -38,7 +38,7 @@ while getopts "b:t:r:" opt; do
 done
 shift $((OPTIND - 1))
 ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert dwo dwp dwp4 dwz
-  convert-pair dwo-pair dwp-pair dwp4-pair dwz-pair line-table)
+  convert-pair dwo-pair dwp-pair dwp4-pair dwz-pair line-table trace-text)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 
@@ -54,6 +54,7 @@ max_len() {
     convert | dwo | dwp | dwp4 | dwz) echo 65536 ;;
     *-pair) echo 65536 ;;
     line-table) echo 8192 ;;
+    trace-text) echo 8192 ;;
   esac
 }
 
@@ -76,7 +77,7 @@ BREAKPAD_SYM=${BREAKPAD_SYM:-$SRC/../shared/data/breakpad/sqlite-gcc.sym}
 
 SEEDS=$BUILD/fuzz-seeds
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwp,dwp4,dwz,line-table}
+mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwp,dwp4,dwz,line-table,trace-text}
 mkdir -p "$SEEDS"/{convert,dwo,dwp,dwp4,dwz}-pair
 W=$SEEDS/work
 mkdir -p "$W"
@@ -133,6 +134,52 @@ for f in "$W"/*.txt; do
 done
 cp "$W"/*.dpk "$W"/*.blob "$SEEDS/ksyms/"
 cp "$W"/*.dpk "$W"/*.blob "$SEEDS/readers/"
+
+# --- Trace text (lookup --annotate) and process maps ----------------------
+cat > "$SEEDS/trace-text/perf" <<'TXT'
+         swapper     0 [000]     0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1276f48) @ 0xffffffff81000000]: x [kernel.kallsyms]_text
+            prog  4242 [001]    99.000000: PERF_RECORD_MMAP2 4242/4242: [0x555555555000(0x2000) @ 0x1000 fe:00 4242 0]: r-xp /usr/bin/my prog
+            prog  4242 [001]    99.000000: PERF_RECORD_MMAP2 4242/4242: [0x555555556000(0x1000) @ 0 fe:00 4242 0]: r-xp /usr/lib/libx.so (deleted)
+            prog   999 [001]    99.000000: PERF_RECORD_MMAP2 999/999: [0x555555555000(0x1000) @ 0 fe:00 4242 0]: r-xp /opt/other.so
+prog  4242 [001]   100.000000:     250000 cpu-clock: 
+	            1613 compute+0x3 (/usr/bin/my prog)
+	            1610 _start (/usr/bin/my prog)
+	            1611 [unknown] (/usr/bin/my prog)
+prog  4242/4243 [001]   100.000001:     250000 cpu-clock:   555555555613 compute+0x3 (/usr/bin/my prog)
+	    555555556010 [unknown] (/usr/lib/libx.so (deleted))
+	ffffffff81001003 vfs_read+0x3 ([kernel.kallsyms])
+	ffffffffc0001002 ext4_read+0x2 ([ext4])
+	               0 [unknown] ([unknown])
+TXT
+cat > "$SEEDS/trace-text/oops" <<'TXT'
+[  123.456789] BUG: unable to handle page fault for address: 0000000000001234
+[  123.456800] RIP: 0010:vfs_read+0x5/0x1a0
+[  123.456810] Call Trace:
+[  123.456811]  <TASK>
+[  123.456812]  ? schedule+0x4/0x90
+[  123.456813]  nft_do_chain+0x1/0x2 [nf_tables]
+[  123.456814]  ext4_read+0x10/0x40 [ext4 0123456789abcdef0123456789abcdef01234567]
+[  123.456815]  [<ffffffff81234567>] do_syscall_64+0x3b/0x90
+[  123.456816] WARNING: CPU: 0 PID: 1 at fs/read_write.c:470 vfs_read+0x1a6/0x30c
+pc : foo+0x10/0x20 (P)
+RIP: 0033:0x7f1234567890
+TXT
+cat > "$SEEDS/trace-text/queries" <<'TXT'
+BUILDID:0123456789abcdef0123456789abcdef01234567 0x1a2b
+CODE /usr/bin/prog 0x1a2b
+DATA "/usr/bin/my prog" 0x4000
+FILE:'/usr/bin/prog' 0x10
+0x1a2b
+main+4
+_ZN2ns3addEii+0x10
+TXT
+cat > "$SEEDS/trace-text/maps" <<'TXT'
+55d0c8a00000-55d0c8a01000 r--p 00000000 08:01 1234567    /usr/bin/my prog
+55d0c8a01000-55d0c8a05000 r-xp 00001000 08:01 1234567    /usr/bin/my prog
+55d0c8c00000-55d0c8c21000 rw-p 00000000 00:00 0          [heap]
+7f0000000000-7f0000002000 r-xp 00026000 fe:00 42         /lib/libc.so.6 (deleted)
+7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0          [stack]
+TXT
 
 # --- GSYM, compact address tables, CTF -----------------------------------
 cat > "$W/prog.c" <<'C'
