@@ -11,6 +11,7 @@
 // (start-end, permissions, offset in the file of start, device, inode and
 // the path, which may hold blanks, end in " (deleted)", or name a
 // pseudo-mapping such as [heap] or [vdso]; anonymous mappings have none).
+// A perf text can say the same of every process perf saw: PerfMaps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,7 +102,6 @@ public:
   /// the file and offset (perf prints a thread's id, not always its
   /// process's, with a sample). None when nothing maps Address.
   std::optional<FileLocation> fileLocation(uint64_t Address) const;
-  bool empty() const { return Processes.empty(); }
 
 private:
   std::map<uint64_t, ProcMaps> Processes; ///< By process id.
