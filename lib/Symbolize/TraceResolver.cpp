@@ -286,11 +286,13 @@ std::optional<FileLocation> TraceResolver::locate(uint64_t Address) const {
 }
 
 /// perf prints callchain addresses as the DSO's own, a sample's address
-/// without a callchain as the process's: the maps tell the second; else
-/// the symbol perf gives checks the first, and answers by name when the
-/// address is not the DSO's.
+/// without a callchain as the process's: the maps tell the second (when
+/// they map the address from the DSO perf names: a callchain's address
+/// may fall in another file's mapping); else the symbol perf gives checks
+/// the first, and answers by name when the address is not the DSO's.
 Expected<LookupResult> TraceResolver::dsoFrame(const TraceFrame &F) {
-  if (std::optional<FileLocation> L = locate(*F.Address)) {
+  std::optional<FileLocation> L = locate(*F.Address);
+  if (L && L->Path == F.Object) {
     Expected<LookupResult> R = mappedFrame(*L);
     if (R || !F.Symbol)
       return R;

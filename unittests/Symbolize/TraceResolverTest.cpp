@@ -156,6 +156,10 @@ TEST(TraceResolver, UserFrames) {
   EXPECT_EQ(answer(Mapped, "\t7f0000000110 [unknown] (/usr/lib/libx.so)"),
             "lib:16");
   EXPECT_EQ(answer(Mapped, "0x7f0000000110"), "lib:16");
+  // An address that the maps give another file than perf's DSO is not
+  // that file's: a callchain's address, the DSO's own, may fall there.
+  EXPECT_EQ(answer(Mapped, "\t7f0000000110 work+0x10 (/usr/lib/libg.so)"),
+            "gsym:16");
   EXPECT_EQ(answer(Mapped, "0x7f0000020110"),
             "error: no table for '/usr/lib/liby.so': the file is not on this "
             "machine and no build-id list names it");
