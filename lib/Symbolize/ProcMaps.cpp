@@ -202,6 +202,51 @@ std::optional<uint64_t> parsePerfSamplePid(StringRef Line) {
   return std::nullopt;
 }
 
+/// Reads `A:B` or `A/B` (decimal) at the front of Text.
+static bool idPair(StringRef &Text, char Sep, uint64_t &A, uint64_t &B) {
+  StringRef First = Text.take_while(isDigit);
+  Text = Text.drop_front(First.size());
+  if (!Text.consume_front(StringRef(&Sep, 1)))
+    return false;
+  StringRef Second = Text.take_while(isDigit);
+  Text = Text.drop_front(Second.size());
+  return !First.getAsInteger(10, A) && !Second.getAsInteger(10, B);
+}
+
+bool PerfMaps::observeTask(StringRef Line) {
+  size_t At = Line.find(" PERF_RECORD_");
+  if (At == StringRef::npos)
+    return false;
+  StringRef Rest = Line.drop_front(At + strlen(" PERF_RECORD_"));
+  uint64_t Pid, Tid, ParentPid, ParentTid;
+  if (Rest.consume_front("FORK(")) {
+    // (PID:TID):(PPID:PTID): a thread of PID, or a new process PID.
+    if (!idPair(Rest, ':', Pid, Tid) || !Rest.consume_front("):(") ||
+        !idPair(Rest, ':', ParentPid, ParentTid))
+      return true; // an event, if not one we can read
+    ProcessOf[Tid] = Pid;
+    auto Parent = Processes.find(ParentPid);
+    if (Pid != ParentPid && Parent != Processes.end())
+      Processes[Pid] = Parent->second; // fork() copies the address space
+    return true;
+  }
+  if (Rest.consume_front("COMM")) {
+    // [ exec]: NAME:PID/TID; NAME may hold ':'.
+    bool Exec = Rest.consume_front(" exec");
+    size_t Colon = Rest.rfind(':');
+    if (Colon == StringRef::npos)
+      return true;
+    Rest = Rest.drop_front(Colon + 1);
+    if (!idPair(Rest, '/', Pid, Tid))
+      return true;
+    ProcessOf[Tid] = Pid;
+    if (Exec)
+      Processes.erase(Pid); // another program: its mappings follow
+    return true;
+  }
+  return Rest.starts_with("EXIT");
+}
+
 bool PerfMaps::observe(StringRef Line) {
   if (std::optional<std::pair<int64_t, MappedRange>> E =
           parsePerfMmapEvent(Line)) {
@@ -211,8 +256,13 @@ bool PerfMaps::observe(StringRef Line) {
       Processes[uint64_t(E->first)].add(std::move(E->second));
     return true;
   }
-  if (std::optional<uint64_t> Pid = parsePerfSamplePid(Line))
-    Current = *Pid;
+  if (observeTask(Line))
+    return true;
+  if (std::optional<uint64_t> Id = parsePerfSamplePid(Line)) {
+    // perf prints the thread's id unless asked for PID/TID.
+    auto It = ProcessOf.find(*Id);
+    Current = It == ProcessOf.end() ? *Id : It->second;
+  }
   return false;
 }
 

@@ -186,4 +186,41 @@ TEST(PerfMaps, AnswersFromTheSamplesProcess) {
   EXPECT_FALSE(P.fileLocation(0x10010).has_value());
 }
 
+TEST(PerfMaps, FollowsThreadsForksAndExecs) {
+  PerfMaps P;
+  auto Map = [&](unsigned Pid, const char *Start, const char *Path) {
+    std::string Line = "p " + std::to_string(Pid) + " 1.0: PERF_RECORD_MMAP2 " +
+                       std::to_string(Pid) + "/" + std::to_string(Pid) + ": [" +
+                       Start + "(0x1000) @ 0 00:00 0 0]: r-xp " + Path;
+    EXPECT_TRUE(P.observe(Line));
+  };
+  Map(10, "0x10000", "/sh");
+  Map(20, "0x10000", "/other");
+  // A thread of process 10, which perf's samples name by its own id.
+  EXPECT_TRUE(P.observe("sh 11 1.5: PERF_RECORD_FORK(10:11):(10:10)"));
+  EXPECT_FALSE(P.observe("sh 11 [000] 2.0: 1 cycles:  10010 f (/sh)"));
+  EXPECT_EQ(P.fileLocation(0x10010)->Path, "/sh");
+  // A child process has its parent's maps until it runs another program.
+  EXPECT_TRUE(P.observe("sh 12 3.0: PERF_RECORD_FORK(12:12):(10:10)"));
+  P.observe("sh 12 [000] 3.5: 1 cycles:  10010 f (/sh)");
+  EXPECT_EQ(P.fileLocation(0x10010)->Path, "/sh");
+  EXPECT_TRUE(P.observe("dp 12 4.0: PERF_RECORD_COMM exec: dp:12/12"));
+  P.observe("dp 12 [000] 4.5: 1 cycles:  10010 f (/dp)");
+  // Nothing mapped yet by the new program: where the others agree, and
+  // they do not.
+  EXPECT_FALSE(P.fileLocation(0x10010).has_value());
+  Map(12, "0x10000", "/dp");
+  EXPECT_EQ(P.fileLocation(0x10010)->Path, "/dp");
+  // The parent keeps its own.
+  P.observe("sh 10 [000] 5.0: 1 cycles:  10010 f (/sh)");
+  EXPECT_EQ(P.fileLocation(0x10010)->Path, "/sh");
+  // Other task events are events too; a name may hold ':'.
+  EXPECT_TRUE(P.observe("dp 12 6.0: PERF_RECORD_EXIT(12:12):(10:10)"));
+  EXPECT_TRUE(P.observe("x 13 6.0: PERF_RECORD_COMM: a:b:13/14"));
+  EXPECT_FALSE(P.observe("x 14 [000] 7.0: 1 cycles:  10010 f (/sh)"));
+  // Process 13 maps nothing, and the others disagree.
+  EXPECT_FALSE(P.fileLocation(0x10010).has_value());
+  EXPECT_TRUE(P.observe("x 13 6.0: PERF_RECORD_FORK(garbage"));
+}
+
 } // namespace

@@ -1,9 +1,9 @@
 //===- FuzzTraceText.cpp - Trace text and process maps, as --annotate reads
 //
 // The input is text, as `lookup --annotate` reads it (kernel oops lines,
-// perf script with its mmap events, llvm-symbolizer input) and as
-// --pid-maps reads a saved /proc/PID/maps. Every line goes through
-// PerfMaps::observe, then, unless it was a mmap event, through
+// perf script with its mmap and task events, llvm-symbolizer input) and
+// as --pid-maps reads a saved /proc/PID/maps. Every line goes through
+// PerfMaps::observe, then, unless it was a perf event, through
 // scanTraceLine and TraceAnnotator::annotate with a resolver that answers
 // by the frame's address: no answer, an error, a frame without a location,
 // or an inlined chain, so that every path of the annotation runs. Checked:
@@ -87,6 +87,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
   Text.split(Lines, '\n');
   for (StringRef Line : Lines) {
     bool Event = Perf.observe(Line);
+    if (Event && !parsePerfMmapEvent(Line)) {
+      // A task event: the line stays as it is.
+      if (!Line.contains(" PERF_RECORD_"))
+        fail("a line without PERF_RECORD_ taken as an event");
+      continue;
+    }
     if (std::optional<std::pair<int64_t, MappedRange>> E =
             parsePerfMmapEvent(Line)) {
       if (!Event)

@@ -141,6 +141,10 @@ cat > "$SEEDS/trace-text/perf" <<'TXT'
             prog  4242 [001]    99.000000: PERF_RECORD_MMAP2 4242/4242: [0x555555555000(0x2000) @ 0x1000 fe:00 4242 0]: r-xp /usr/bin/my prog
             prog  4242 [001]    99.000000: PERF_RECORD_MMAP2 4242/4242: [0x555555556000(0x1000) @ 0 fe:00 4242 0]: r-xp /usr/lib/libx.so (deleted)
             prog   999 [001]    99.000000: PERF_RECORD_MMAP2 999/999: [0x555555555000(0x1000) @ 0 fe:00 4242 0]: r-xp /opt/other.so
+            prog  4242 [001]    99.500000: PERF_RECORD_FORK(4242:4243):(4242:4242)
+            prog  4244 [001]    99.600000: PERF_RECORD_FORK(4244:4244):(4242:4243)
+            prog  4244 [001]    99.700000: PERF_RECORD_COMM exec: new:prog:4244/4244
+            prog  4244 [001]    99.800000: PERF_RECORD_EXIT(4244:4244):(4242:4242)
 prog  4242 [001]   100.000000:     250000 cpu-clock: 
 	            1613 compute+0x3 (/usr/bin/my prog)
 	            1610 _start (/usr/bin/my prog)

@@ -90,22 +90,32 @@ private:
 /// and generation or a build-id], protection and path) map a file into a
 /// process, and a sample's line (`COMM PID[/TID] [CPU] TIME:`) says which
 /// process the addresses after it belong to: what a saved /proc/PID/maps
-/// says of one process, for every process perf saw.
+/// says of one process, for every process perf saw. With
+/// --show-task-events too, `PERF_RECORD_FORK(PID:TID):(PPID:PTID)` says
+/// which process a thread is of (perf's sample lines give the thread's
+/// id) and gives a forked process its parent's maps, and
+/// `PERF_RECORD_COMM exec: NAME:PID/TID` empties the maps of a process
+/// that runs another program.
 class PerfMaps {
 public:
-  /// Reads one line of the text. A mmap event maps its file into its
-  /// process (true: the line was one, and holds no frame); a sample's
+  /// Reads one line of the text. An event (mmap, fork, comm, exit) is
+  /// learnt from (true: the line was one, and holds no frame); a sample's
   /// line makes its process the current one.
   bool observe(llvm::StringRef Line);
-  /// The file and file offset of Address in the current process; else, in
-  /// the process perf saw map it, when all of those that map it agree on
-  /// the file and offset (perf prints a thread's id, not always its
-  /// process's, with a sample). None when nothing maps Address.
+  /// The file and file offset of Address in the current process; else,
+  /// when the current process is not known to map anything (a thread perf
+  /// names by its own id, without the task events), in the process that
+  /// maps it, when all of those that map it agree on the file and offset.
+  /// None when nothing maps Address.
   std::optional<FileLocation> fileLocation(uint64_t Address) const;
 
 private:
   std::map<uint64_t, ProcMaps> Processes; ///< By process id.
+  /// The process of each thread the task events or mmap events named.
+  std::map<uint64_t, uint64_t> ProcessOf;
   std::optional<uint64_t> Current;
+  /// Learns from a task event (fork, comm, exit); false for another line.
+  bool observeTask(llvm::StringRef Line);
 };
 
 /// The mapping of a perf mmap event line (PERF_RECORD_MMAP or MMAP2) and
