@@ -26,6 +26,8 @@ options
   --maps FILE      perf: write the process's /proc/PID/maps there
   --mapped         perf: the process's addresses are answered (maps given)
   --mmap-events    perf: the trace starts with perf's mmap events
+  --thread         perf: samples of thread 4243 of process 4242, whose
+                   fork event follows the mmap events
   --prefix TEXT    query: before each address
   --file-offsets   query: addresses are written as offsets in BINARY
   --every N        every Nth instruction only
@@ -217,8 +219,8 @@ def perf(opts, funcs, addrs):
     for i, (a, frames) in enumerate(zip(addrs, answers)):
         s, name = start[a]
         sym = "%s+%#x" % (name, a - s)
-        header = "prog  4242 [001] %12.6f:     250000 cpu-clock: " % (
-            100 + i / 1e6)
+        header = "prog  %d [001] %12.6f:     250000 cpu-clock: " % (
+            4243 if opts["thread"] else 4242, 100 + i / 1e6)
         # perf's default callchain line, -F ip,sym,dso's (no offset), and
         # one without a symbol.
         rows = [("\t%16x " % a, sym, " (%s)" % dso, name),
@@ -269,7 +271,7 @@ def main(argv):
     opts = {"binary": binary, "module": "", "slide": 0, "exact": False,
             "inlines": True, "dso": binary, "base": 0, "maps": None,
             "mapped": False, "prefix": "", "file_offsets": False, "every": 1,
-            "mmap_events": False}
+            "mmap_events": False, "thread": False}
     args = argv[4:]
     while args:
         a = args.pop(0)
@@ -285,6 +287,8 @@ def main(argv):
             opts["mapped"] = True
         elif a == "--mmap-events":
             opts["mmap_events"] = True
+        elif a == "--thread":
+            opts["thread"] = True
         elif a == "--file-offsets":
             opts["file_offsets"] = True
         else:
@@ -297,6 +301,9 @@ def main(argv):
         opts, funcs, addrs)
     if opts["mmap_events"]:
         events = mmap_events(binary, opts["dso"], opts["base"])
+        if opts["thread"]:
+            events.append("            prog  4243 [001]    99.500000: "
+                          "PERF_RECORD_FORK(4242:4243):(4242:4242)")
         trace, expected = events + trace, events + expected
     with open(trace_path, "w") as f:
         f.write("\n".join(trace) + "\n")
