@@ -272,6 +272,10 @@ std::optional<FileLocation> PerfMaps::fileLocation(uint64_t Address) const {
     if (It != Processes.end())
       return It->second.fileLocation(Address);
   }
+  // A guess for a program and its few processes; of a system-wide
+  // profile's thousands, a scan a frame that would rarely find them agree.
+  if (Processes.size() > MaxProcessesToAgree)
+    return std::nullopt;
   std::optional<FileLocation> Found;
   for (const auto &[Pid, Maps] : Processes) {
     std::optional<FileLocation> L = Maps.fileLocation(Address);

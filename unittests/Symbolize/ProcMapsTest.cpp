@@ -223,4 +223,20 @@ TEST(PerfMaps, FollowsThreadsForksAndExecs) {
   EXPECT_TRUE(P.observe("x 13 6.0: PERF_RECORD_FORK(garbage"));
 }
 
+TEST(PerfMaps, GuessesOnlyAmongFewProcesses) {
+  PerfMaps P;
+  auto Map = [&](unsigned Pid, const char *Start) {
+    P.observe("p " + std::to_string(Pid) + " 1.0: PERF_RECORD_MMAP2 " +
+              std::to_string(Pid) + "/" + std::to_string(Pid) + ": [" + Start +
+              "(0x1000) @ 0 00:00 0 0]: r-xp /lib" + std::to_string(Pid));
+  };
+  Map(1, "0x10000");
+  for (unsigned Pid = 2; Pid <= PerfMaps::MaxProcessesToAgree; ++Pid)
+    Map(Pid, "0x20000");
+  P.observe("t 9999 [000] 2.0: 1 cycles:  10010 f (/lib1)");
+  EXPECT_EQ(P.fileLocation(0x10010)->Path, "/lib1");
+  Map(PerfMaps::MaxProcessesToAgree + 1, "0x30000");
+  EXPECT_FALSE(P.fileLocation(0x10010).has_value());
+}
+
 } // namespace

@@ -104,10 +104,12 @@ public:
   bool observe(llvm::StringRef Line);
   /// The file and file offset of Address in the current process; else,
   /// when the current process is not known to map anything (a thread perf
-  /// names by its own id, without the task events), in the process that
-  /// maps it, when all of those that map it agree on the file and offset.
-  /// None when nothing maps Address.
+  /// names by its own id, without the task events) and perf saw at most
+  /// MaxProcessesToAgree processes map files, in the process that maps
+  /// it, when all of those that map it agree on the file and offset. None
+  /// when nothing maps Address.
   std::optional<FileLocation> fileLocation(uint64_t Address) const;
+  static constexpr size_t MaxProcessesToAgree = 64;
 
 private:
   std::map<uint64_t, ProcMaps> Processes; ///< By process id.
