@@ -154,10 +154,9 @@ Expected<ColumnCode> ColumnCode::parse(StringRef Section) {
 void ColumnCode::serialize(std::string &Out) const {
   if (Symbols.empty())
     return;
-  uint8_t Buf[16];
-  Out.append(reinterpret_cast<char *>(Buf), encodeULEB128(Symbols.size(), Buf));
+  appendULEB128(Out, Symbols.size());
   for (const Symbol &S : Symbols) {
-    Out.append(reinterpret_cast<char *>(Buf), encodeULEB128(S.Value, Buf));
+    appendULEB128(Out, S.Value);
     Out.push_back(char(S.Length));
   }
 }

@@ -14,6 +14,7 @@
 #include "dwarfpack/AddressTable/FunctionNames.h"
 #include "dwarfpack/CompactTable/ColumnCode.h"
 #include "dwarfpack/CompactTable/CompactFormat.h"
+#include "dwarfpack/Support/LEB128.h"
 #include "dwarfpack/Support/RunInOrder.h"
 #include "dwarfpack/Token/TokenTable.h"
 
@@ -36,18 +37,6 @@ namespace {
 
 Error makeError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
-}
-
-void appendULEB(std::string &Out, uint64_t V) {
-  uint8_t Bytes[16];
-  unsigned N = encodeULEB128(V, Bytes);
-  Out.append(reinterpret_cast<char *>(Bytes), N);
-}
-
-void appendSLEB(std::string &Out, int64_t V) {
-  uint8_t Bytes[16];
-  unsigned N = encodeSLEB128(V, Bytes);
-  Out.append(reinterpret_cast<char *>(Bytes), N);
 }
 
 void appendU32(std::string &Out, uint32_t V) {
@@ -698,28 +687,28 @@ struct Writer {
   Error encodeLines(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
                     ArrayRef<RowCode> Rows, std::string &Out) const {
     const LineEntry &First = Lines.front();
-    appendULEB(Out, First.Address - F.Range.Start);
+    appendULEB128(Out, First.Address - F.Range.Start);
     if (Opts.Details) {
-      appendULEB(Out,
-                 uint64_t(file(First.File)) << 1 | (First.Discriminator != 0));
-      appendULEB(Out, First.Line);
+      appendULEB128(Out, uint64_t(file(First.File)) << 1 |
+                             (First.Discriminator != 0));
+      appendULEB128(Out, First.Line);
       if (First.Discriminator)
-        appendULEB(Out, First.Discriminator);
+        appendULEB128(Out, First.Discriminator);
     } else {
-      appendULEB(Out, file(First.File));
-      appendULEB(Out, First.Line);
+      appendULEB128(Out, file(First.File));
+      appendULEB128(Out, First.Line);
     }
     for (const RowCode &C : Rows) {
       if (C.Discriminator) {
         Out.push_back(char(SetDiscriminator));
-        appendULEB(Out, C.Discriminator);
+        appendULEB128(Out, C.Discriminator);
       }
       if (C.FileSwitch) {
         if (C.FileOperand == 1) {
           Out.push_back(char(SwapFile));
         } else {
           Out.push_back(char(SetFile));
-          appendULEB(Out, C.FileOperand);
+          appendULEB128(Out, C.FileOperand);
         }
       }
       uint8_t Op;
@@ -727,8 +716,8 @@ struct Writer {
         Out.push_back(char(Op));
       } else {
         Out.push_back(char(LongRow));
-        appendULEB(Out, C.AddrDelta);
-        appendSLEB(Out, C.LineDelta);
+        appendULEB128(Out, C.AddrDelta);
+        appendSLEB128(Out, C.LineDelta);
       }
     }
     return Error::success();
@@ -767,31 +756,31 @@ struct Writer {
       Flags |= NodeStartAtFirstRange;
     if (Extra)
       Flags |= NodeExtra;
-    appendULEB(Out,
-               (uint64_t(N.Children.size()) << nodeFlagBits(Opts.Details)) |
-                   Flags);
+    appendULEB128(Out,
+                  (uint64_t(N.Children.size()) << nodeFlagBits(Opts.Details)) |
+                      Flags);
     if (N.Ranges.size() > 1)
-      appendULEB(Out, N.Ranges.size());
+      appendULEB128(Out, N.Ranges.size());
     Prev = ParentBase;
     for (const AddressRange &R : N.Ranges) {
-      appendULEB(Out, R.Start - Prev);
-      appendULEB(Out, R.size());
+      appendULEB128(Out, R.Start - Prev);
+      appendULEB128(Out, R.size());
       Prev = R.End;
     }
-    appendULEB(Out, nameRef(nameKey(N)));
+    appendULEB128(Out, nameRef(nameKey(N)));
     uint32_t CallFile = file(N.CallFile);
-    appendULEB(Out, CallFile == PrevFile ? 0 : uint64_t(CallFile) + 1);
-    appendSLEB(Out, int64_t(N.CallLine) - int64_t(PrevLine));
+    appendULEB128(Out, CallFile == PrevFile ? 0 : uint64_t(CallFile) + 1);
+    appendSLEB128(Out, int64_t(N.CallLine) - int64_t(PrevLine));
     PrevFile = CallFile;
     PrevLine = N.CallLine;
     if (Opts.Details) {
-      appendULEB(Out, N.CallColumn);
+      appendULEB128(Out, N.CallColumn);
       if (Extra) {
-        appendULEB(Out, Extra);
+        appendULEB128(Out, Extra);
         if (Extra & ExtraStartAddress)
-          appendSLEB(Out, int64_t(*N.LowPC - N.Ranges.front().Start));
+          appendSLEB128(Out, int64_t(*N.LowPC - N.Ranges.front().Start));
         if (Extra & ExtraCallDiscriminator)
-          appendULEB(Out, N.CallDiscriminator);
+          appendULEB128(Out, N.CallDiscriminator);
       }
     }
     if (N.Children.empty())
@@ -806,7 +795,7 @@ struct Writer {
                                ChildLine, Depth + 1, Children, Stats))
         return E;
     }
-    appendULEB(Out, Children.size());
+    appendULEB128(Out, Children.size());
     Out += Children;
     return Error::success();
   }
@@ -818,7 +807,7 @@ struct Writer {
                        WriteStats &Stats) const {
     uint32_t PrevFile = Lines.empty() ? 0 : file(Lines.front().File);
     uint32_t PrevLine = Lines.empty() ? 0 : Lines.front().Line;
-    appendULEB(Out, Root.Children.size());
+    appendULEB128(Out, Root.Children.size());
     for (const InlineNode &C : Root.Children) {
       ++Stats.InlineNodes;
       if (Error E = encodeNode(C, Root.Ranges.front().Start, Root.Ranges,
@@ -866,20 +855,20 @@ struct Writer {
       if (SymFile)
         Flags |= HasSymbolFile;
     }
-    appendULEB(Out, (uint64_t(nameRef(functionKey(F)))
-                     << recordFlagBits(Opts.Details)) |
-                        Flags);
+    appendULEB128(Out, (uint64_t(nameRef(functionKey(F)))
+                        << recordFlagBits(Opts.Details)) |
+                           Flags);
     if (DwarfName)
-      appendULEB(Out, nameRef(dwarfNameKey(F)));
+      appendULEB128(Out, nameRef(dwarfNameKey(F)));
     if (SymFile)
-      appendULEB(Out, file(*SymFile)); // 0: an STT_FILE without a name
+      appendULEB128(Out, file(*SymFile)); // 0: an STT_FILE without a name
     Stats.FramingBytes += Out.size() - Start;
     if (!Lines.empty()) {
       size_t Before = Out.size();
-      appendULEB(Out, Lines.size());
+      appendULEB128(Out, Lines.size());
       if (!Columns.empty()) {
         std::string Bits = encodeColumns(Lines);
-        appendULEB(Out, Bits.size());
+        appendULEB128(Out, Bits.size());
         Out += Bits;
         Stats.ColumnBytes += Out.size() - Before - ulebSize(Lines.size());
       }
@@ -891,7 +880,7 @@ struct Writer {
       // With an inline tree after the rows, their size lets a lookup stop
       // decoding rows at its address and jump to the tree.
       if (F.Inline)
-        appendULEB(Out, Rows.size());
+        appendULEB128(Out, Rows.size());
       Out += Rows;
       Stats.LineBytes += Out.size() - Before;
       Stats.LineRows += Lines.size();
@@ -980,11 +969,11 @@ struct Writer {
         appendU32(Out.Index, Out.Blocks.size());
         appendU32(Out.Index, Out.Records.size());
       } else {
-        appendULEB(Out.Blocks, F.Range.Start - Fs[I - 1].Range.End);
+        appendULEB128(Out.Blocks, F.Range.Start - Fs[I - 1].Range.End);
       }
-      appendULEB(Out.Blocks, F.Range.size());
+      appendULEB128(Out.Blocks, F.Range.size());
       if (!Last)
-        appendULEB(Out.Blocks, C.Sizes[K]);
+        appendULEB128(Out.Blocks, C.Sizes[K]);
       Out.Records.append(C.Bytes, Offset, C.Sizes[K]);
       Offset += C.Sizes[K];
       if (Out.Records.size() > UINT32_MAX || Out.Blocks.size() > UINT32_MAX)
@@ -1079,7 +1068,7 @@ struct Writer {
       (void)OK;
       for (uint32_t Id : Ids)
         Enc->code().encode(Id, Code);
-      appendULEB(E, Code.size());
+      appendULEB128(E, Code.size());
       E.append(reinterpret_cast<const char *>(Code.data()), Code.size());
     };
     for (size_t I = 0; I < Strings.size(); ++I) {
@@ -1087,8 +1076,8 @@ struct Writer {
       Append(Strings[I], E);
       if (Details) {
         const NameDetails &D = (*Details)[I];
-        appendULEB(E, D.FileAndFlags);
-        appendULEB(E, D.Line);
+        appendULEB128(E, D.FileAndFlags);
+        appendULEB128(E, D.Line);
         if (D.HasShort)
           Append(D.Short, E);
       }
@@ -1202,8 +1191,8 @@ struct Writer {
     std::vector<std::string> FileEntries;
     for (FileId F : FileIds.order()) {
       std::string E;
-      appendULEB(E, PathIds.id(M.file(F).Dir));
-      appendULEB(E, PathIds.id(M.file(F).Base));
+      appendULEB128(E, PathIds.id(M.file(F).Dir));
+      appendULEB128(E, PathIds.id(M.file(F).Base));
       FileEntries.push_back(std::move(E));
     }
     std::string Files = makeList(FileEntries);

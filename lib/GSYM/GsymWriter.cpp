@@ -2,6 +2,7 @@
 
 #include "dwarfpack/GSYM/GsymWriter.h"
 #include "dwarfpack/GSYM/GsymFormat.h"
+#include "dwarfpack/Support/LEB128.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Endian.h"
@@ -41,11 +42,7 @@ public:
   void u16(uint16_t V) { fixed(V); }
   void u32(uint32_t V) { fixed(V); }
   void u64(uint64_t V) { fixed(V); }
-  void uleb(uint64_t V) {
-    uint8_t Bytes[16];
-    unsigned N = encodeULEB128(V, Bytes);
-    Buf.append(reinterpret_cast<char *>(Bytes), N);
-  }
+  void uleb(uint64_t V) { appendULEB128(Buf, V); }
   void alignTo(uint64_t A) {
     while (Buf.size() % A)
       Buf.push_back(0);
@@ -58,18 +55,6 @@ private:
   std::string &Buf;
   llvm::endianness Order;
 };
-
-void appendULEB(std::string &Out, uint64_t V) {
-  uint8_t Bytes[16];
-  unsigned N = encodeULEB128(V, Bytes);
-  Out.append(reinterpret_cast<char *>(Bytes), N);
-}
-
-void appendSLEB(std::string &Out, int64_t V) {
-  uint8_t Bytes[16];
-  unsigned N = encodeSLEB128(V, Bytes);
-  Out.append(reinterpret_cast<char *>(Bytes), N);
-}
 
 /// Numbers strings and files in first-use order.
 class Tables {
@@ -274,9 +259,9 @@ Error encodeLineTable(ArrayRef<LineEntry> Rows, uint64_t FuncStart,
   if (MinDelta == MaxDelta && MinDelta > 0 && MinDelta < MaxLineRange)
     MinDelta = 0;
 
-  appendSLEB(Out, MinDelta);
-  appendSLEB(Out, MaxDelta);
-  appendULEB(Out, Rows.front().Line);
+  appendSLEB128(Out, MinDelta);
+  appendSLEB128(Out, MaxDelta);
+  appendULEB128(Out, Rows.front().Line);
   uint64_t PrevAddr = FuncStart;
   uint32_t PrevFile = 1;
   int64_t PrevLine = Rows.front().Line;
@@ -289,7 +274,7 @@ Error encodeLineTable(ArrayRef<LineEntry> Rows, uint64_t FuncStart,
     int64_t LineDelta = int64_t(R.Line) - PrevLine;
     if (R.File != PrevFile) {
       Out.push_back(char(SetFile));
-      appendULEB(Out, R.File);
+      appendULEB128(Out, R.File);
     }
     uint8_t Op;
     if (encodeSpecial(MinDelta, MaxDelta, LineDelta, AddrDelta, Op)) {
@@ -297,10 +282,10 @@ Error encodeLineTable(ArrayRef<LineEntry> Rows, uint64_t FuncStart,
     } else {
       if (LineDelta != 0) {
         Out.push_back(char(AdvanceLine));
-        appendSLEB(Out, LineDelta);
+        appendSLEB128(Out, LineDelta);
       }
       Out.push_back(char(AdvancePC));
-      appendULEB(Out, AddrDelta);
+      appendULEB128(Out, AddrDelta);
     }
     PrevAddr = R.Address;
     PrevFile = R.File;

@@ -11,6 +11,7 @@
 
 #include "CompactLayout.h"
 #include "dwarfpack/Kallsyms/Writers.h"
+#include "dwarfpack/Support/LEB128.h"
 #include "dwarfpack/Token/TokenTable.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -286,13 +287,10 @@ void NameBlockWriter::addRecord(uint32_t S, uint32_t First) {
 
 void NameBlockWriter::addEscape(uint32_t Added, uint32_t Dropped) {
   Escapes.push_back(char(std::min(Added, 15u) | std::min(Dropped, 15u) << 4));
-  uint8_t Buf[16];
   if (Added >= 15)
-    Extensions.append(reinterpret_cast<char *>(Buf),
-                      encodeULEB128(Added - 15, Buf));
+    appendULEB128(Extensions, Added - 15);
   if (Dropped >= 15)
-    Extensions.append(reinterpret_cast<char *>(Buf),
-                      encodeULEB128(Dropped - 15, Buf));
+    appendULEB128(Extensions, Dropped - 15);
 }
 
 /// Tail nibbles, laid out from the block's end backwards: id K's tail is

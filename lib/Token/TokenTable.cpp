@@ -223,12 +223,6 @@ Error TokenEncoder::serialize(ArrayRef<StringRef> ById) {
   return Error::success();
 }
 
-/// Appends a count that did not fit its nibble (15 + V).
-static void appendULEB(std::string &S, uint64_t V) {
-  uint8_t Buf[16];
-  S.append(reinterpret_cast<const char *>(Buf), encodeULEB128(V, Buf));
-}
-
 std::string TokenEncoder::frontCoded() const {
   std::vector<StringRef> ById = byId();
   std::string S;
@@ -243,9 +237,9 @@ std::string TokenEncoder::frontCoded() const {
     S.push_back(
         char(std::min<size_t>(Shared, 15) | std::min<size_t>(New, 15) << 4));
     if (Shared >= 15)
-      appendULEB(S, Shared - 15);
+      appendULEB128(S, Shared - 15);
     if (New >= 15)
-      appendULEB(S, New - 15);
+      appendULEB128(S, New - 15);
     S.append(W.data() + Shared, New);
     TextSize += W.size();
     Prev = W;

@@ -3,7 +3,8 @@
 // LLVM's decodeULEB128 shifts a zero slice by 70 bits and more (undefined
 // behaviour) when a run of continuation bytes is longer than a uint64_t
 // needs; corrupt files hold such runs. Readers of untrusted bytes use this
-// instead: it reads at most the 10 bytes of the longest uint64_t.
+// instead: it reads at most the 10 bytes of the longest uint64_t. The
+// writers append their LEB128 values to strings through the helpers below.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "llvm/Support/LEB128.h"
 
 #include <cstdint>
+#include <string>
 
 namespace dwarfpack {
 
@@ -26,6 +28,20 @@ inline uint64_t decodeULEB128Bounded(const uint8_t *P, unsigned *N,
   if (End - P > MaxULEB128Size)
     End = P + MaxULEB128Size;
   return llvm::decodeULEB128(P, N, End, Error);
+}
+
+/// Appends V as ULEB128.
+inline void appendULEB128(std::string &Out, uint64_t V) {
+  uint8_t Bytes[MaxULEB128Size];
+  Out.append(reinterpret_cast<const char *>(Bytes),
+             llvm::encodeULEB128(V, Bytes));
+}
+
+/// Appends V as SLEB128.
+inline void appendSLEB128(std::string &Out, int64_t V) {
+  uint8_t Bytes[MaxULEB128Size];
+  Out.append(reinterpret_cast<const char *>(Bytes),
+             llvm::encodeSLEB128(V, Bytes));
 }
 
 } // namespace dwarfpack
