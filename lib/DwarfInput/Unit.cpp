@@ -831,6 +831,18 @@ Error Unit::parseDies() {
   SmallVector<uint32_t, 32> Open;
   uint64_t Off = Header.Offset + Header.HeaderSize;
   std::string Problem;
+  // A DIE whose code or values run past the section (LLVM would read past
+  // its end): the unit cannot be read.
+  auto overrun = [&](uint64_t Start) {
+    return Error(std::make_unique<SectionOverrun>(
+        sectionName(Header.InTypesSection ? Sec::Types : Sec::Info,
+                    File->isDwo())
+            .str() +
+        ": the DIE at 0x" + utohexstr(Start, true) + " (unit at 0x" +
+        utohexstr(Header.Offset, true) +
+        ") has attribute values that run past the end of the section (0x" +
+        utohexstr(SecEnd, true) + " bytes)"));
+  };
   while (true) {
     uint64_t Start = Off;
     if (Start >= UnitEnd) {
@@ -841,14 +853,7 @@ Error Unit::parseDies() {
     }
     uint64_t Code;
     if (!readULEB(Section, Off, Limit, Code))
-      return Error(std::make_unique<SectionOverrun>(
-          sectionName(Header.InTypesSection ? Sec::Types : Sec::Info,
-                      File->isDwo())
-              .str() +
-          ": the DIE at 0x" + utohexstr(Start, true) + " (unit at 0x" +
-          utohexstr(Header.Offset, true) +
-          ") has attribute values that run past the end of the section (0x" +
-          utohexstr(SecEnd, true) + " bytes)"));
+      return overrun(Start);
     uint32_t Idx = Dies.size();
     uint32_t AbbrevIdx = Code ? abbrevFor(Code) : 0;
     if (Code && !AbbrevIdx) {
@@ -910,14 +915,7 @@ Error Unit::parseDies() {
       }
     }
     if (!Fits)
-      return Error(std::make_unique<SectionOverrun>(
-          sectionName(Header.InTypesSection ? Sec::Types : Sec::Info,
-                      File->isDwo())
-              .str() +
-          ": the DIE at 0x" + utohexstr(Start, true) + " (unit at 0x" +
-          utohexstr(Header.Offset, true) +
-          ") has attribute values that run past the end of the section (0x" +
-          utohexstr(SecEnd, true) + " bytes)"));
+      return overrun(Start);
     if (A.HasChildren)
       Open.push_back(Idx);
     else if (Idx == 0)
