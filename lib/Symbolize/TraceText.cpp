@@ -388,6 +388,17 @@ std::vector<TraceFrame> scanTraceLine(StringRef Line) {
   return Frames;
 }
 
+bool looksLikeTraceText(StringRef Line) {
+  if (Line.contains(" PERF_RECORD_"))
+    return true;
+  return any_of(scanTraceLine(Line), [&](const TraceFrame &F) {
+    return F.Kind == FrameKind::PerfFrame ||
+           F.Kind == FrameKind::KernelAddress ||
+           (F.Kind == FrameKind::KernelSymbol &&
+            !Line.take_front(F.Begin).trim().empty());
+  });
+}
+
 std::string TraceAnnotator::name(const SourceFrame &F) const {
   if (F.FunctionName.empty())
     return "??";

@@ -29,6 +29,7 @@
 #include "dwarfpack/Symbolize/QueryBatch.h"
 #include "dwarfpack/Symbolize/QuerySession.h"
 #include "dwarfpack/Symbolize/TableStore.h"
+#include "dwarfpack/Symbolize/TraceText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -305,7 +306,24 @@ static void runStdinQueries(SessionTables &Modules, const PrinterOptions &PO,
   Batch.setOutputFile(STDOUT_FILENO);
   StdinLines In(outs(), [&] { Batch.finishWriting(); });
   std::vector<StringRef> Lines;
+  // A trace piped in without --annotate answers `??` line after line:
+  // the first lines say whether it is one.
+  size_t Looked = 0;
+  const size_t LinesToLookAt = 64;
   while (In.next(Lines)) {
+    for (size_t I = 0; I < Lines.size() && Looked < LinesToLookAt; ++I) {
+      if (looksLikeTraceText(Lines[I])) {
+        if (!Quiet)
+          WithColor::note(errs(), "dwarfpack")
+              << "stdin line " << Looked + 1
+              << " looks like perf script output or a kernel trace, which "
+                 "'lookup --annotate' annotates; as queries its lines "
+                 "answer '??'\n";
+        Looked = LinesToLookAt;
+        break;
+      }
+      ++Looked;
+    }
     // The lines of a batch lie one after the other: one search for a '\r'
     // in all of them costs less than one in each.
     StringRef All(Lines.front().begin(),

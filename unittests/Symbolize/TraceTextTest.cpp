@@ -120,6 +120,23 @@ TEST(TraceText, PerfScriptFrames) {
   EXPECT_EQ(L.substr(0, F.Begin), " ffffffff81234567");
 }
 
+TEST(TraceText, TellsTracesFromQueries) {
+  for (const char *Trace :
+       {"\t            1610 _start+0x0 (/usr/bin/prog)",
+        "prog 42 [001] 1.5: 1 cycles:  55f73ff64183 work+0x23 (/usr/bin/prog)",
+        "prog 42 1.0: PERF_RECORD_MMAP2 42/42: [0x1000(0x1000) @ 0 0:0 0 0]: "
+        "r-xp /a",
+        "sh 1 1.0: PERF_RECORD_FORK(2:2):(1:1)",
+        "[  123.456812]  ? schedule+0x4/0x90", "RIP: 0010:vfs_read+0x5/0x1a0",
+        "[<ffffffff81234567>]"})
+    EXPECT_TRUE(looksLikeTraceText(Trace)) << Trace;
+  for (const char *Query : {"0x1234", "1234", "main+4", "vfs_read+0x5/0x1a0",
+                            "vfs_read+0x5/0x1a0 [ext4]", "CODE /bin/ls 0x10",
+                            "BUILDID:0123abcd 0x10", "FILE:/bin/ls 0x10", "",
+                            "hello world", "RIP: 0033:0x7f1234567890"})
+    EXPECT_FALSE(looksLikeTraceText(Query)) << Query;
+}
+
 TEST(TraceText, AddressesAndQueries) {
   llvm::StringRef L = "RIP: 0033:0x7f1234567890";
   TraceFrame F = only(L);

@@ -75,6 +75,12 @@ struct TraceFrame {
 /// what does not parse exactly is no frame.
 std::vector<TraceFrame> scanTraceLine(llvm::StringRef Line);
 
+/// Whether Line is text that `lookup --annotate` reads and a query line
+/// is not: a perf script frame or event, or a kernel trace's frame after
+/// other text (`[<address>]`, or `NAME+OFF/SIZE` after a log prefix).
+/// `lookup` says so of its stdin, whose every such line answers `??`.
+bool looksLikeTraceText(llvm::StringRef Line);
+
 struct AnnotateOptions {
   /// Demangle the names tables give (the names a line gives are kept).
   bool Demangle = true;
