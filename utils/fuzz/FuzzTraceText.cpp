@@ -4,13 +4,14 @@
 // perf script with its mmap and task events, llvm-symbolizer input) and
 // as --pid-maps reads a saved /proc/PID/maps. Every line goes through
 // PerfMaps::observe, then, unless it was a perf event, through
-// scanTraceLine and TraceAnnotator::annotate with a resolver that answers
-// by the frame's address: no answer, an error, a frame without a location,
-// or an inlined chain, so that every path of the annotation runs. Checked:
-// frames lie inside their line and in order; a line of no frame, or whose
-// frames get no answer, comes out unchanged; each mmap event, added to a
-// process's maps, is where its start is looked up, and the maps stay
-// sorted and disjoint; maps that parse are sorted and disjoint.
+// scanTraceLine, looksLikeTraceText and TraceAnnotator::annotate with a
+// resolver that answers by the frame's address: no answer, an error, a
+// frame without a location, or an inlined chain, so that every path of the
+// annotation runs. Checked: frames lie inside their line and in order; a
+// line taken for a trace has a frame or a perf event; a line of no frame,
+// or whose frames get no answer, comes out unchanged; each mmap event,
+// added to a process's maps, is where its start is looked up, and the maps
+// stay sorted and disjoint; maps that parse are sorted and disjoint.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +112,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
       continue;
     }
     std::vector<TraceFrame> Frames = scanTraceLine(Line);
+    if (looksLikeTraceText(Line) && Frames.empty() &&
+        !Line.contains(" PERF_RECORD_"))
+      fail("a line without frames or perf event taken for a trace: '" + Line +
+           "'");
     size_t End = 0;
     for (const TraceFrame &F : Frames) {
       if (F.Begin > F.End || F.End > Line.size() || F.Begin < End)
