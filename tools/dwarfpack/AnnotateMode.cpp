@@ -181,7 +181,7 @@ static bool isTableFile(StringRef Path) {
 
 namespace {
 /// What annotates a line: the frames' resolver, and the maps that perf's
-/// mmap events in the text give it as they are read.
+/// mmap and task events in the text give it as they are read.
 struct Annotating {
   const TraceAnnotator &Annotator;
   TraceResolver &Resolver;
