@@ -213,11 +213,8 @@ static bool idPair(StringRef &Text, char Sep, uint64_t &A, uint64_t &B) {
   return !First.getAsInteger(10, A) && !Second.getAsInteger(10, B);
 }
 
-bool PerfMaps::observeTask(StringRef Line) {
-  size_t At = Line.find(" PERF_RECORD_");
-  if (At == StringRef::npos)
-    return false;
-  StringRef Rest = Line.drop_front(At + strlen(" PERF_RECORD_"));
+bool PerfMaps::observeTask(StringRef Record) {
+  StringRef Rest = Record;
   uint64_t Pid, Tid, ParentPid, ParentTid;
   if (Rest.consume_front("FORK(")) {
     // (PID:TID):(PPID:PTID): a thread of PID, or a new process PID.
@@ -248,16 +245,20 @@ bool PerfMaps::observeTask(StringRef Line) {
 }
 
 bool PerfMaps::observe(StringRef Line) {
-  if (std::optional<std::pair<int64_t, MappedRange>> E =
-          parsePerfMmapEvent(Line)) {
-    // The kernel's own mapping (pid -1) places nothing: kernel frames are
-    // answered by name.
-    if (E->first >= 0 && E->second.Start < E->second.End)
-      Processes[uint64_t(E->first)].add(std::move(E->second));
-    return true;
+  // Events are rare: most lines are looked through once, for the marker.
+  size_t At = Line.find(" PERF_RECORD_");
+  if (At != StringRef::npos) {
+    if (std::optional<std::pair<int64_t, MappedRange>> E =
+            parsePerfMmapEvent(Line)) {
+      // The kernel's own mapping (pid -1) places nothing: kernel frames
+      // are answered by name.
+      if (E->first >= 0 && E->second.Start < E->second.End)
+        Processes[uint64_t(E->first)].add(std::move(E->second));
+      return true;
+    }
+    if (observeTask(Line.drop_front(At + strlen(" PERF_RECORD_"))))
+      return true;
   }
-  if (observeTask(Line))
-    return true;
   if (std::optional<uint64_t> Id = parsePerfSamplePid(Line)) {
     // perf prints the thread's id unless asked for PID/TID.
     auto It = ProcessOf.find(*Id);

@@ -116,8 +116,9 @@ private:
   /// The process of each thread the task events or mmap events named.
   std::map<uint64_t, uint64_t> ProcessOf;
   std::optional<uint64_t> Current;
-  /// Learns from a task event (fork, comm, exit); false for another line.
-  bool observeTask(llvm::StringRef Line);
+  /// Learns from a task event (fork, comm, exit), given the text after
+  /// its " PERF_RECORD_"; false for another record.
+  bool observeTask(llvm::StringRef Record);
 };
 
 /// The mapping of a perf mmap event line (PERF_RECORD_MMAP or MMAP2) and
