@@ -158,4 +158,50 @@ std::string gnuDemangle(StringRef Name) {
   return Result;
 }
 
+std::string demangledNameKey(StringRef Shown) {
+  std::string Key;
+  Key.reserve(Shown.size());
+  for (size_t I = 0; I < Shown.size(); ++I) {
+    // GNU's " [clone .cold]" and LLVM's " (.cold)" after the name.
+    if (Shown[I] == ' ' && (Shown.substr(I).starts_with(" [clone .") ||
+                            Shown.substr(I).starts_with(" (."))) {
+      char Close = Shown[I + 1] == '[' ? ']' : ')';
+      size_t End = Shown.find(Close, I);
+      if (End != StringRef::npos) {
+        I = End;
+        continue;
+      }
+    }
+    if (!isSpace(Shown[I]))
+      Key += Shown[I];
+  }
+  return Key;
+}
+
+SmallVector<std::string, 2> demangledNameKeys(StringRef Mangled) {
+  SmallVector<std::string, 2> Keys;
+  // No Itanium or Rust name has a '.': what follows one is a clone's
+  // suffix (.cold, .isra.0, .llvm.123), which perf leaves out without the
+  // parameters.
+  StringRef Symbol = Mangled.take_until([](char C) { return C == '.'; });
+  if (!Symbol.starts_with("_Z") && !Symbol.starts_with("_R"))
+    return Keys;
+  std::string Full = gnuDemangle(Symbol);
+  if (Full == Symbol)
+    return Keys;
+  Keys.push_back(demangledNameKey(Full));
+  // The demangler's names point into the text it parsed.
+  std::string Text = Symbol.str();
+  ItaniumPartialDemangler D;
+  if (Symbol.starts_with("_Z") && !D.partialDemangle(Text.c_str()) &&
+      D.isFunction())
+    if (char *Name = D.getFunctionName(nullptr, nullptr)) {
+      std::string Short = demangledNameKey(Name);
+      std::free(Name);
+      if (Short != Keys.front())
+        Keys.push_back(std::move(Short));
+    }
+  return Keys;
+}
+
 } // namespace dwarfpack

@@ -1,6 +1,7 @@
 //===- SymbolQuery.cpp - Lookups by symbol name and offset ----------------===//
 
 #include "dwarfpack/Symbolize/SymbolQuery.h"
+#include "dwarfpack/Support/Demangle.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -68,6 +69,12 @@ void parseModuleWord(StringRef Rest, SymbolQuery &Q) {
     Q.Module = Word.str();
 }
 
+/// Several entries of one function at one start count once.
+static void addStart(SmallVector<uint64_t, 1> &V, uint64_t Start) {
+  if (V.empty() || V.back() != Start)
+    V.push_back(Start);
+}
+
 Expected<std::vector<uint64_t>> SymbolResolver::starts(StringRef Name) {
   if (!Indexed) {
     Expected<std::optional<std::vector<uint64_t>>> Own =
@@ -76,12 +83,8 @@ Expected<std::vector<uint64_t>> SymbolResolver::starts(StringRef Name) {
       return Own.takeError();
     if (*Own)
       return std::move(**Own);
-    if (Error E = Table.forEachFunction([&](uint64_t Start, StringRef Fn) {
-          SmallVector<uint64_t, 1> &V = ByName[Fn];
-          // Several entries of one function at one start count once.
-          if (V.empty() || V.back() != Start)
-            V.push_back(Start);
-        }))
+    if (Error E = Table.forEachFunction(
+            [&](uint64_t Start, StringRef Fn) { addStart(ByName[Fn], Start); }))
       return std::move(E);
     Indexed = true;
   }
@@ -97,6 +100,36 @@ SymbolResolver::resolve(const SymbolQuery &Q,
   Expected<std::vector<uint64_t>> Starts = starts(Q.Name);
   if (!Starts)
     return Starts.takeError();
+  return answer(Q, *Starts, SymbolStarts);
+}
+
+Expected<std::vector<LookupResult>>
+SymbolResolver::resolveDemangled(const SymbolQuery &Q,
+                                 std::vector<uint64_t> *SymbolStarts) {
+  if (!ByDemangledName) {
+    NameIndex Index;
+    if (Error E = Table.forEachFunction([&](uint64_t Start, StringRef Fn) {
+          for (const std::string &Key : demangledNameKeys(Fn))
+            addStart(Index[Key], Start);
+        }))
+      return std::move(E);
+    // A function's parts (or aliases) may come in any order.
+    for (auto &Entry : Index) {
+      llvm::sort(Entry.second);
+      Entry.second.erase(std::unique(Entry.second.begin(), Entry.second.end()),
+                         Entry.second.end());
+    }
+    ByDemangledName = std::move(Index);
+  }
+  auto It = ByDemangledName->find(demangledNameKey(Q.Name));
+  if (It == ByDemangledName->end())
+    return std::vector<LookupResult>();
+  return answer(Q, It->second, SymbolStarts);
+}
+
+Expected<std::vector<LookupResult>>
+SymbolResolver::answer(const SymbolQuery &Q, ArrayRef<uint64_t> Starts,
+                       std::vector<uint64_t> *SymbolStarts) {
   // The functions the offset falls in answer (the outermost frame is the
   // function). Tables made from DWARF list each part of a split function
   // (GCC's .cold parts) under the function's name, so the other parts do
@@ -109,7 +142,7 @@ SymbolResolver::resolve(const SymbolQuery &Q,
   bool SizeCovers = Q.Size && Q.Offset < *Q.Size;
   std::vector<LookupResult> Results, Outside;
   std::vector<uint64_t> Named;
-  for (uint64_t Start : *Starts) {
+  for (uint64_t Start : Starts) {
     Expected<LookupResult> R = Table.lookup(Start + Q.Offset);
     if (!R)
       return R.takeError();
@@ -122,7 +155,7 @@ SymbolResolver::resolve(const SymbolQuery &Q,
   }
   if (Results.empty()) {
     for (size_t I = 0; I < Outside.size(); ++I) {
-      uint64_t Start = (*Starts)[I];
+      uint64_t Start = Starts[I];
       Named.push_back(Start);
       if (SizeCovers && !Outside[I].Frames.empty()) {
         Results.push_back(std::move(Outside[I]));

@@ -297,7 +297,7 @@ Expected<LookupResult> TraceResolver::dsoFrame(const TraceFrame &F) {
     if (R || !F.Symbol)
       return R;
     // A table without load segments still knows perf's symbol.
-    Expected<LookupResult> Named = byNameIn(F.Object, *F.Symbol);
+    Expected<LookupResult> Named = byNameIn(F.Object, *F.Symbol, F.Address);
     if (!Named || Named->Frames.empty()) {
       consumeError(Named.takeError());
       return R;
@@ -316,7 +316,7 @@ Expected<LookupResult> TraceResolver::dsoFrame(const TraceFrame &F) {
   if (!R->Frames.empty() && R->Frames.back().StartAddress + R->StartSlide ==
                                 *F.Address - F.Symbol->Offset)
     return R;
-  Expected<LookupResult> Named = byName(*T, *F.Symbol);
+  Expected<LookupResult> Named = byName(*T, *F.Symbol, F.Address);
   if (!Named || !Named->Frames.empty())
     return Named;
   return failure("'" + F.Object +
@@ -327,13 +327,14 @@ Expected<LookupResult> TraceResolver::dsoFrame(const TraceFrame &F) {
 }
 
 Expected<LookupResult> TraceResolver::byNameIn(StringRef Dso,
-                                               const SymbolQuery &Q) {
+                                               const SymbolQuery &Q,
+                                               std::optional<uint64_t> Sample) {
   if (!Tables.Dsos)
     return LookupResult();
   Expected<const AddressSymbolizer &> T = Tables.Dsos->table(Dso);
   if (!T)
     return T.takeError();
-  return byName(*T, Q);
+  return byName(*T, Q, Sample);
 }
 
 Expected<LookupResult> TraceResolver::queryFrame(const TraceFrame &F) {
@@ -370,14 +371,18 @@ Expected<LookupResult> TraceResolver::queryFrame(const TraceFrame &F) {
   return byAddress(*T, *F.Address - Bias);
 }
 
-/// One answer at the function's start plus the offset, or none. Kernel
-/// names with GCC's suffixes (`.isra.0`, `.part.0`) that a table made from
-/// DWARF does not know are tried without them, when the trace's size says
-/// the function found is the clone: the original of a clone or part is
-/// another function of that name, and usually longer.
+/// One answer at the function's start plus the offset, or none. A name
+/// the table does not have may be a C++ function's as perf shows it,
+/// demangled. Kernel names with GCC's suffixes (`.isra.0`, `.part.0`) that
+/// a table made from DWARF does not know are tried without them, when the
+/// trace's size says the function found is the clone: the original of a
+/// clone or part is another function of that name, and usually longer.
 Expected<LookupResult> TraceResolver::byName(const AddressSymbolizer &T,
-                                             const SymbolQuery &Q) {
+                                             const SymbolQuery &Q,
+                                             std::optional<uint64_t> Sample) {
   Expected<std::optional<LookupResult>> R = byExactName(T, Q);
+  if (R && !*R)
+    R = byExactName(T, Q, NameForm::Demangled, Sample);
   if (!R)
     return R.takeError();
   if (*R)
@@ -407,20 +412,32 @@ Expected<LookupResult> TraceResolver::byName(const AddressSymbolizer &T,
 /// std::nullopt when no function has Q's name. SymbolResolver answers an
 /// offset past a function at its start, as llvm-symbolizer does; a trace's
 /// frame is not there, so only answers at start plus offset count.
+/// Demangled names without parameters name every overload; a DSO is mapped
+/// page by page, so where its address and the sample's differ by other
+/// than whole pages, that overload is not the frame.
 Expected<std::optional<LookupResult>>
-TraceResolver::byExactName(const AddressSymbolizer &T, const SymbolQuery &Q) {
+TraceResolver::byExactName(const AddressSymbolizer &T, const SymbolQuery &Q,
+                           NameForm Form, std::optional<uint64_t> Sample) {
   std::unique_ptr<SymbolResolver> &Resolver = Names[&T];
   if (!Resolver)
     Resolver = std::make_unique<SymbolResolver>(T);
   std::vector<uint64_t> Starts;
-  Expected<std::vector<LookupResult>> R = Resolver->resolve(Q, &Starts);
+  Expected<std::vector<LookupResult>> R =
+      Form == NameForm::Symbol ? Resolver->resolve(Q, &Starts)
+                               : Resolver->resolveDemangled(Q, &Starts);
   if (!R)
     return R.takeError();
   if (R->empty())
     return std::nullopt;
+  constexpr uint64_t MinPageSize = 4096;
+  auto SamePageOffset = [&](uint64_t Address) {
+    return Form == NameForm::Symbol || !Sample ||
+           (Address - *Sample) % MinPageSize == 0;
+  };
   std::vector<LookupResult> At;
   for (size_t I = 0; I < R->size(); ++I)
-    if (!(*R)[I].Frames.empty() && (*R)[I].Address == Starts[I] + Q.Offset)
+    if (!(*R)[I].Frames.empty() && (*R)[I].Address == Starts[I] + Q.Offset &&
+        SamePageOffset((*R)[I].Address))
       At.push_back(std::move((*R)[I]));
   if (At.size() > 1)
     return failure("'" + Q.Name + "' names " + Twine(At.size()) +

@@ -8,6 +8,7 @@
 
 #include "dwarfpack/Support/Demangle.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Demangle/Demangle.h"
 
 #include "gtest/gtest.h"
@@ -131,5 +132,38 @@ TEST(DemangleTest, LlvmMayDemangleEveryNameLlvmDemangles) {
   for (const char *Plain : {"__do_softirq", "_raw_spin_lock", "__x64_sys_read",
                             "main", "", "_", "__", "schedule"})
     EXPECT_FALSE(llvmMayDemangle(Plain)) << Plain;
+}
+
+// What perf shows (binutils' c++filt -p and c++filt give the same, from
+// the same demangler) reads as one of the keys of the symbol.
+TEST(DemangleTest, ProfilerNamesFindTheirSymbols) {
+  struct Case {
+    const char *Mangled, *WithoutParameters, *WithParameters;
+  } Cases[] = {
+      {"_ZN3app4workEi", "app::work", "app::work(int)"},
+      {"_ZNK3app3BoxIlE4spinEi", "app::Box<long>::spin",
+       "app::Box<long>::spin(int) const"},
+      {"_ZN3app3BoxINS0_IiEEEC2ES1_", "app::Box<app::Box<int> >::Box",
+       "app::Box<app::Box<int> >::Box(app::Box<int>)"},
+      {"_ZN3app4bothIiEESt4pairIT_S2_ERKNS_3BoxINS4_IS2_EEEE.isra.0",
+       "app::both<int>",
+       "std::pair<int, int> app::both<int>(app::Box<app::Box<int> > const&) "
+       "[clone .isra.0]"},
+      {"_ZL5locall.cold", "local", "local(long) [clone .cold]"},
+  };
+  for (const Case &C : Cases) {
+    llvm::SmallVector<std::string, 2> Keys = demangledNameKeys(C.Mangled);
+    for (const char *Shown : {C.WithoutParameters, C.WithParameters})
+      EXPECT_TRUE(llvm::is_contained(Keys, demangledNameKey(Shown)))
+          << C.Mangled << " as " << Shown;
+  }
+  // LLVM's spelling of a clone and of nested templates reads the same.
+  EXPECT_EQ(demangledNameKey("f<a<b>>() (.cold)"),
+            demangledNameKey("f<a<b> >() [clone .cold]"));
+  // Names that are not mangled have no keys: they are looked up as they
+  // are.
+  EXPECT_TRUE(demangledNameKeys("main").empty());
+  EXPECT_TRUE(demangledNameKeys("_Zoops").empty());
+  EXPECT_TRUE(demangledNameKeys("").empty());
 }
 } // namespace

@@ -12,6 +12,7 @@
 #ifndef DWARFPACK_SUPPORT_DEMANGLE_H
 #define DWARFPACK_SUPPORT_DEMANGLE_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -49,6 +50,22 @@ bool llvmMayDemangle(llvm::StringRef Name);
 /// `::`, ...), a `.llvm.<digits>` suffix ignored. None when Name is not
 /// such a symbol.
 std::optional<std::string> demangleRustLegacy(llvm::StringRef Name);
+
+/// Profilers show a C++ function by its demangled name, and perf, as it is
+/// built, either without its parameters (`app::Box<long>::spin`, through
+/// libiberty or libbfd without DMGL_PARAMS, as Debian 12's perf) or with
+/// them (`app::Box<long>::spin(int) const`, through the C++ runtime's
+/// demangler), and in either form `> >` or `>>` after nested templates.
+/// A name key reads both the same: the name without a clone's annotation
+/// (` [clone .cold]`, LLVM's ` (.cold)`) and without blanks.
+std::string demangledNameKey(llvm::StringRef Shown);
+
+/// The keys (demangledNameKey) of the names a profiler may show for the
+/// function whose symbol is Mangled (without its `.cold`-style suffix): its
+/// name without parameters, and its full name as the C++ runtime (or, for
+/// Rust's legacy symbols, Rust's rules) demangles it. None when Mangled is
+/// not a mangled name.
+llvm::SmallVector<std::string, 2> demangledNameKeys(llvm::StringRef Mangled);
 
 } // namespace dwarfpack
 

@@ -77,12 +77,24 @@ public:
   llvm::Expected<std::vector<LookupResult>>
   resolve(const SymbolQuery &Q, std::vector<uint64_t> *SymbolStarts = nullptr);
 
+  /// As resolve(), for Q.Name as a profiler shows a C++ (or Rust) function:
+  /// demangled, with or without its parameters (demangledNameKey). The
+  /// table's names are demangled on the first such query.
+  llvm::Expected<std::vector<LookupResult>>
+  resolveDemangled(const SymbolQuery &Q,
+                   std::vector<uint64_t> *SymbolStarts = nullptr);
+
 private:
+  using NameIndex = llvm::StringMap<llvm::SmallVector<uint64_t, 1>>;
   llvm::Expected<std::vector<uint64_t>> starts(llvm::StringRef Name);
+  llvm::Expected<std::vector<LookupResult>>
+  answer(const SymbolQuery &Q, llvm::ArrayRef<uint64_t> Starts,
+         std::vector<uint64_t> *SymbolStarts);
 
   const AddressSymbolizer &Table;
   bool Indexed = false;
-  llvm::StringMap<llvm::SmallVector<uint64_t, 1>> ByName;
+  NameIndex ByName;
+  std::optional<NameIndex> ByDemangledName;
 };
 
 /// The symbol that holds an address, as llvm-symbolizer's DATA command

@@ -163,12 +163,19 @@ private:
   llvm::Expected<LookupResult> mappedFrame(const FileLocation &L);
   /// The file and offset of a process's address, by Maps or Perf.
   std::optional<FileLocation> locate(uint64_t Address) const;
-  llvm::Expected<LookupResult> byNameIn(llvm::StringRef Dso,
-                                        const SymbolQuery &Q);
-  llvm::Expected<LookupResult> byName(const AddressSymbolizer &T,
-                                      const SymbolQuery &Q);
+  /// Sample, when given, is the address of the frame, in its process or
+  /// its DSO.
+  llvm::Expected<LookupResult>
+  byNameIn(llvm::StringRef Dso, const SymbolQuery &Q,
+           std::optional<uint64_t> Sample = std::nullopt);
+  llvm::Expected<LookupResult>
+  byName(const AddressSymbolizer &T, const SymbolQuery &Q,
+         std::optional<uint64_t> Sample = std::nullopt);
+  enum class NameForm { Symbol, Demangled };
   llvm::Expected<std::optional<LookupResult>>
-  byExactName(const AddressSymbolizer &T, const SymbolQuery &Q);
+  byExactName(const AddressSymbolizer &T, const SymbolQuery &Q,
+              NameForm Form = NameForm::Symbol,
+              std::optional<uint64_t> Sample = std::nullopt);
 
   TraceTables Tables;
   llvm::DenseMap<const AddressSymbolizer *, std::unique_ptr<SymbolResolver>>

@@ -28,6 +28,9 @@ options
   --mmap-events    perf: the trace starts with perf's mmap events
   --thread         perf: samples of thread 4243 of process 4242, whose
                    fork event follows the mmap events
+  --demangle       perf: symbols demangled, as perf shows C++ names:
+                   without parameters (binutils' c++filt -p, the demangler
+                   perf links), and a sample line with them (c++filt)
   --prefix TEXT    query: before each address
   --file-offsets   query: addresses are written as offsets in BINARY
   --every N        every Nth instruction only
@@ -48,14 +51,16 @@ def run(cmd, stdin=None):
                           text=True).stdout
 
 
-def functions(binary):
+def functions(binary, weak=False):
     """(start, size, name) of every sized function symbol of a unique name,
-    GCC's .cold parts left out (their name is the function's in DWARF)."""
+    GCC's .cold parts left out (their name is the function's in DWARF);
+    with weak, C++'s inline functions (templates' members) too."""
     out = run(["llvm-nm", "-S", "--defined-only", binary])
     funcs, count = [], {}
     for line in out.splitlines():
         f = line.split()
-        if len(f) == 4 and f[2] in "tT" and int(f[1], 16) > 0:
+        if len(f) == 4 and f[2] in ("tTW" if weak else "tT") and \
+                int(f[1], 16) > 0:
             funcs.append((int(f[0], 16), int(f[1], 16), f[3]))
             count[f[3]] = count.get(f[3], 0) + 1
     return sorted(x for x in funcs if count[x[2]] == 1 and ".cold" not in x[2])
@@ -209,15 +214,26 @@ def mmap_events(binary, dso, base):
     return lines
 
 
+def demangled(names, *flags):
+    out = run(["c++filt"] + list(flags), "".join(n + "\n" for n in names))
+    return dict(zip(names, out.splitlines()))
+
+
 def perf(opts, funcs, addrs):
     start = {}
     for s, size, name in funcs:
         start.update({a: (s, name) for a in addrs if s <= a < s + size})
     answers = symbolize(opts["binary"], addrs)
     dso, base = opts["dso"], opts["base"]
+    names = sorted({f[2] for f in funcs})
+    shown = {n: n for n in names}
+    full = {}
+    if opts["demangle"]:
+        shown, full = demangled(names, "-p"), demangled(names)
     trace, expected = [], []
     for i, (a, frames) in enumerate(zip(addrs, answers)):
-        s, name = start[a]
+        s, mangled = start[a]
+        name = shown[mangled]
         sym = "%s+%#x" % (name, a - s)
         header = "prog  %d [001] %12.6f:     250000 cpu-clock: " % (
             4243 if opts["thread"] else 4242, 100 + i / 1e6)
@@ -229,6 +245,10 @@ def perf(opts, funcs, addrs):
         # The process's address: perf's symbol answers by name; without
         # one only the maps do.
         rows.append((header + "  %x " % (base + a), sym, " (%s)" % dso, name))
+        if mangled in full and full[mangled] != name:
+            rows.append((header + "  %x " % (base + a),
+                         "%s+%#x" % (full[mangled], a - s), " (%s)" % dso,
+                         full[mangled]))
         absolute = ("\t%16x " % (base + a), "[unknown]", " (%s)" % dso, None)
         trace.append(header)
         expected.append(header)
@@ -271,7 +291,7 @@ def main(argv):
     opts = {"binary": binary, "module": "", "slide": 0, "exact": False,
             "inlines": True, "dso": binary, "base": 0, "maps": None,
             "mapped": False, "prefix": "", "file_offsets": False, "every": 1,
-            "mmap_events": False, "thread": False}
+            "mmap_events": False, "thread": False, "demangle": False}
     args = argv[4:]
     while args:
         a = args.pop(0)
@@ -289,11 +309,13 @@ def main(argv):
             opts["mmap_events"] = True
         elif a == "--thread":
             opts["thread"] = True
+        elif a == "--demangle":
+            opts["demangle"] = True
         elif a == "--file-offsets":
             opts["file_offsets"] = True
         else:
             sys.exit("unknown option " + a)
-    funcs = functions(binary)
+    funcs = functions(binary, weak=opts["demangle"])
     addrs = instructions(binary, funcs)[::opts["every"]]
     if opts["maps"]:
         write_maps(opts["maps"], binary, opts["dso"], opts["base"])
