@@ -178,8 +178,58 @@ std::string demangledNameKey(StringRef Shown) {
   return Key;
 }
 
-SmallVector<std::string, 2> demangledNameKeys(StringRef Mangled) {
-  SmallVector<std::string, 2> Keys;
+/// The name GNU's demangler prints without DMGL_PARAMS, from the one it
+/// prints with them (Full): the outermost function's parameters and
+/// qualifiers go, and so does a function template's return type, while
+/// the parameters of enclosing functions (of a lambda, a local class)
+/// stay. Full's parentheses, angle brackets and braces are balanced but
+/// for operator names (`operator<`), which at worst leave it unchanged.
+static std::string gnuWithoutParameters(StringRef Full) {
+  StringRef S = Full;
+  while (true) {
+    size_t Clone = S.rfind(" [clone ");
+    if (Clone == StringRef::npos || !S.ends_with("]"))
+      break;
+    S = S.take_front(Clone);
+  }
+  for (bool Again = true; Again;) {
+    Again = false;
+    for (StringRef Qual : {" const", " volatile", " &&", " &"})
+      if (S.consume_back(Qual))
+        Again = true;
+  }
+  if (!S.ends_with(")"))
+    return S.str();
+  size_t Depth = 0, Open = StringRef::npos;
+  for (size_t I = S.size(); I-- > 0;) {
+    if (S[I] == ')')
+      ++Depth;
+    else if (S[I] == '(' && --Depth == 0) {
+      Open = I;
+      break;
+    }
+  }
+  if (Open == StringRef::npos || Open == 0)
+    return S.str();
+  S = S.take_front(Open);
+  if (!S.ends_with(">"))
+    return S.str();
+  // A template's return type ends at the last blank outside brackets.
+  Depth = 0;
+  for (size_t I = S.size(); I-- > 0;) {
+    char C = S[I];
+    if (C == '>' || C == ')' || C == '}' || C == ']')
+      ++Depth;
+    else if ((C == '<' || C == '(' || C == '{' || C == '[') && Depth > 0)
+      --Depth;
+    else if (C == ' ' && Depth == 0)
+      return S.drop_front(I + 1).str();
+  }
+  return S.str();
+}
+
+SmallVector<std::string, 3> demangledNameKeys(StringRef Mangled) {
+  SmallVector<std::string, 3> Keys;
   // No Itanium or Rust name has a '.': what follows one is a clone's
   // suffix (.cold, .isra.0, .llvm.123), which perf leaves out without the
   // parameters.
@@ -198,9 +248,14 @@ SmallVector<std::string, 2> demangledNameKeys(StringRef Mangled) {
     if (char *Name = D.getFunctionName(nullptr, nullptr)) {
       std::string Short = demangledNameKey(Name);
       std::free(Name);
-      if (Short != Keys.front())
+      if (!is_contained(Keys, Short))
         Keys.push_back(std::move(Short));
     }
+  // LLVM's demangler spells lambdas and other local entities as GNU's does
+  // not (`'lambda'(int)` for `{lambda(int)#1}`).
+  std::string Gnu = demangledNameKey(gnuWithoutParameters(Full));
+  if (!is_contained(Keys, Gnu))
+    Keys.push_back(std::move(Gnu));
   return Keys;
 }
 

@@ -62,10 +62,11 @@ std::string demangledNameKey(llvm::StringRef Shown);
 
 /// The keys (demangledNameKey) of the names a profiler may show for the
 /// function whose symbol is Mangled (without its `.cold`-style suffix): its
-/// name without parameters, and its full name as the C++ runtime (or, for
-/// Rust's legacy symbols, Rust's rules) demangles it. None when Mangled is
-/// not a mangled name.
-llvm::SmallVector<std::string, 2> demangledNameKeys(llvm::StringRef Mangled);
+/// full name as the C++ runtime (or, for Rust's legacy symbols, Rust's
+/// rules) demangles it, and its name without parameters, as LLVM's
+/// demangler and as GNU's spell it. None when Mangled is not a mangled
+/// name.
+llvm::SmallVector<std::string, 3> demangledNameKeys(llvm::StringRef Mangled);
 
 } // namespace dwarfpack
 

@@ -47,10 +47,19 @@ static __attribute__((noinline)) long local(long X) {
   return X * 3;
 }
 
+template <typename T> __attribute__((noinline)) T scaled(T X) {
+  auto Scale = [X](int By) __attribute__((noinline)) {
+    Sink = By;
+    return X * By;
+  };
+  return Scale(3) + Scale(5);
+}
+
 int main(int Argc, char **) {
   app::Box<long> B(Argc);
   app::Box<app::Box<int>> Nested{app::Box<int>(Argc)};
   long T = app::work(Argc) + app::work(double(Argc)) + B.spin(Argc) +
-           (B + B).V + app::both(Nested).first + local(Argc);
+           (B + B).V + app::both(Nested).first + local(Argc) +
+           scaled(long(Argc));
   return static_cast<int>(T);
 }
