@@ -97,4 +97,40 @@ TEST(SymbolQuery, ResolvedInTheFunctionsItFallsIn) {
   EXPECT_EQ(T.Listings, 1u);
 }
 
+std::vector<uint64_t>
+answeredDemangled(SymbolResolver &R, const std::string &Name, uint64_t Offset) {
+  SymbolQuery Q;
+  Q.Name = Name;
+  Q.Offset = Offset;
+  llvm::Expected<std::vector<LookupResult>> L = R.resolveDemangled(Q);
+  EXPECT_TRUE(bool(L));
+  std::vector<uint64_t> Addresses;
+  for (const LookupResult &X : *L)
+    Addresses.push_back(X.Address);
+  return Addresses;
+}
+
+TEST(SymbolQuery, DemangledAsProfilersShowThem) {
+  FakeTable T;
+  T.Functions = {{0x100, 0x40, "_ZN3app4workEi"},
+                 {0x200, 0x40, "_ZN3app4workEd"},
+                 {0x300, 0x20, "_ZNK3app3BoxINS0_IiEEE4spinEv"},
+                 {0x400, 0x10, "main"}};
+  SymbolResolver R(T);
+  using V = std::vector<uint64_t>;
+  // Without parameters, overloads share the name; with them, they do not.
+  EXPECT_EQ(answeredDemangled(R, "app::work", 4), (V{0x104, 0x204}));
+  EXPECT_EQ(answeredDemangled(R, "app::work(double)", 4), (V{0x204}));
+  EXPECT_EQ(answeredDemangled(R, "app::Box<app::Box<int> >::spin", 2),
+            (V{0x302}));
+  EXPECT_EQ(answeredDemangled(R, "app::Box<app::Box<int>>::spin() const", 2),
+            (V{0x302}));
+  // Names that are not mangled are not among the demangled ones.
+  EXPECT_EQ(answeredDemangled(R, "main", 0), V{});
+  EXPECT_EQ(answeredDemangled(R, "app::play", 0), V{});
+  // The exact names still answer as they are.
+  EXPECT_EQ(answered(R, "_ZN3app4workEi+4"), (V{0x104}));
+  EXPECT_EQ(answered(R, "app::work"), V{});
+}
+
 } // namespace

@@ -7,16 +7,19 @@
 // scanTraceLine, looksLikeTraceText and TraceAnnotator::annotate with a
 // resolver that answers by the frame's address: no answer, an error, a
 // frame without a location, or an inlined chain, so that every path of the
-// annotation runs. Checked: frames lie inside their line and in order; a
-// line taken for a trace has a frame or a perf event; a line of no frame,
-// or whose frames get no answer, comes out unchanged; each mmap event,
-// added to a process's maps, is where its start is looked up, and the maps
-// stay sorted and disjoint; maps that parse are sorted and disjoint.
+// annotation runs; each frame's symbol is also read as a profiler's
+// demangled name and as a mangled one (demangledNameKey, -Keys). Checked:
+// frames lie inside their line and in order; a line taken for a trace has a
+// frame or a perf event; a line of no frame, or whose frames get no answer,
+// comes out unchanged; each mmap event, added to a process's maps, is where its
+// start is looked up, and the maps stay sorted and disjoint; maps that parse
+// are sorted and disjoint; name keys have no blanks.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuzzCommon.h"
 
+#include "dwarfpack/Support/Demangle.h"
 #include "dwarfpack/Symbolize/ProcMaps.h"
 #include "dwarfpack/Symbolize/TraceText.h"
 
@@ -41,6 +44,13 @@ void checkSortedAndDisjoint(const ProcMaps &M, const char *What) {
       fail(Twine(What) + ": the range at " + utohexstr(R.Start) +
            " is not found at its ends");
   }
+}
+
+/// A name key (what a perf frame's demangled name is looked up by) has no
+/// blanks: `> >` and `>>` must read the same.
+void checkNameKey(StringRef Key, StringRef Name) {
+  if (llvm::any_of(Key, isSpace))
+    fail("the name key of '" + Name + "' has a blank: '" + Key + "'");
 }
 
 /// Answers by the address's low bits, so that one text gets every kind of
@@ -124,6 +134,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Bytes, size_t Size) {
       End = F.End;
       if (F.Address)
         (void)Perf.fileLocation(*F.Address);
+      if (F.Symbol) {
+        checkNameKey(demangledNameKey(F.Symbol->Name), F.Symbol->Name);
+        for (const std::string &Key : demangledNameKeys(F.Symbol->Name))
+          checkNameKey(Key, F.Symbol->Name);
+      }
     }
     bool AnyAnswer = false;
     std::string Out = Annotator.annotate(
