@@ -69,14 +69,20 @@ TEST(SymbolQuery, KernelTraceForm) {
 
 using FakeTable = test::FunctionListTable;
 
-std::vector<uint64_t> answered(SymbolResolver &R, llvm::StringRef Token) {
-  ParsedQuery Q = parseQuery(Token);
-  llvm::Expected<std::vector<LookupResult>> L = R.resolve(*Q.Symbol);
+std::vector<uint64_t> addresses(llvm::Expected<std::vector<LookupResult>> L) {
   EXPECT_TRUE(bool(L));
   std::vector<uint64_t> Addresses;
+  if (!L) {
+    llvm::consumeError(L.takeError());
+    return Addresses;
+  }
   for (const LookupResult &X : *L)
     Addresses.push_back(X.Address);
   return Addresses;
+}
+
+std::vector<uint64_t> answered(SymbolResolver &R, llvm::StringRef Token) {
+  return addresses(R.resolve(*parseQuery(Token).Symbol));
 }
 
 TEST(SymbolQuery, ResolvedInTheFunctionsItFallsIn) {
@@ -99,15 +105,7 @@ TEST(SymbolQuery, ResolvedInTheFunctionsItFallsIn) {
 
 std::vector<uint64_t>
 answeredDemangled(SymbolResolver &R, const std::string &Name, uint64_t Offset) {
-  SymbolQuery Q;
-  Q.Name = Name;
-  Q.Offset = Offset;
-  llvm::Expected<std::vector<LookupResult>> L = R.resolveDemangled(Q);
-  EXPECT_TRUE(bool(L));
-  std::vector<uint64_t> Addresses;
-  for (const LookupResult &X : *L)
-    Addresses.push_back(X.Address);
-  return Addresses;
+  return addresses(R.resolveDemangled(SymbolQuery{Name, Offset, {}, {}}));
 }
 
 TEST(SymbolQuery, DemangledAsProfilersShowThem) {
