@@ -380,9 +380,9 @@ Expected<LookupResult> TraceResolver::queryFrame(const TraceFrame &F) {
 Expected<LookupResult> TraceResolver::byName(const AddressSymbolizer &T,
                                              const SymbolQuery &Q,
                                              std::optional<uint64_t> Sample) {
-  Expected<std::optional<LookupResult>> R = byExactName(T, Q);
+  Expected<std::optional<LookupResult>> R = atNamedStart(T, Q);
   if (R && !*R)
-    R = byExactName(T, Q, NameForm::Demangled, Sample);
+    R = atNamedStart(T, Q, NameForm::Demangled, Sample);
   if (!R)
     return R.takeError();
   if (*R)
@@ -392,7 +392,7 @@ Expected<LookupResult> TraceResolver::byName(const AddressSymbolizer &T,
     return LookupResult();
   SymbolQuery Base = Q;
   Base.Name = Q.Name.substr(0, Dot);
-  R = byExactName(T, Base);
+  R = atNamedStart(T, Base);
   if (!R)
     return R.takeError();
   if (!*R || (*R)->Frames.empty())
@@ -416,8 +416,8 @@ Expected<LookupResult> TraceResolver::byName(const AddressSymbolizer &T,
 /// page by page, so where its address and the sample's differ by other
 /// than whole pages, that overload is not the frame.
 Expected<std::optional<LookupResult>>
-TraceResolver::byExactName(const AddressSymbolizer &T, const SymbolQuery &Q,
-                           NameForm Form, std::optional<uint64_t> Sample) {
+TraceResolver::atNamedStart(const AddressSymbolizer &T, const SymbolQuery &Q,
+                            NameForm Form, std::optional<uint64_t> Sample) {
   std::unique_ptr<SymbolResolver> &Resolver = Names[&T];
   if (!Resolver)
     Resolver = std::make_unique<SymbolResolver>(T);

@@ -173,9 +173,9 @@ private:
          std::optional<uint64_t> Sample = std::nullopt);
   enum class NameForm { Symbol, Demangled };
   llvm::Expected<std::optional<LookupResult>>
-  byExactName(const AddressSymbolizer &T, const SymbolQuery &Q,
-              NameForm Form = NameForm::Symbol,
-              std::optional<uint64_t> Sample = std::nullopt);
+  atNamedStart(const AddressSymbolizer &T, const SymbolQuery &Q,
+               NameForm Form = NameForm::Symbol,
+               std::optional<uint64_t> Sample = std::nullopt);
 
   TraceTables Tables;
   llvm::DenseMap<const AddressSymbolizer *, std::unique_ptr<SymbolResolver>>
