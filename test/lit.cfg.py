@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import tempfile
 
 import lit.formats
 
@@ -54,6 +55,19 @@ try:
                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                       timeout=30).returncode == 0:
         config.available_features.add("strace")
+except (OSError, subprocess.SubprocessError):
+    pass
+
+# perf, where it may sample (a container or perf_event_paranoid can forbid
+# perf_event_open): tests that record a real profile say REQUIRES:
+# perf-record.
+try:
+    with tempfile.TemporaryDirectory() as tmp:
+        if subprocess.run(["perf", "record", "-q", "-o",
+                           os.path.join(tmp, "perf.data"), "--", "true"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=60).returncode == 0:
+            config.available_features.add("perf-record")
 except (OSError, subprocess.SubprocessError):
     pass
 
