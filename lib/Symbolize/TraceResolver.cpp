@@ -380,7 +380,8 @@ Expected<LookupResult> TraceResolver::queryFrame(const TraceFrame &F) {
 Expected<LookupResult> TraceResolver::byName(const AddressSymbolizer &T,
                                              const SymbolQuery &Q,
                                              std::optional<uint64_t> Sample) {
-  Expected<std::optional<LookupResult>> R = atNamedStart(T, Q);
+  Expected<std::optional<LookupResult>> R =
+      atNamedStart(T, Q, NameForm::Symbol, Sample);
   if (R && !*R)
     R = atNamedStart(T, Q, NameForm::Demangled, Sample);
   if (!R)
@@ -412,9 +413,11 @@ Expected<LookupResult> TraceResolver::byName(const AddressSymbolizer &T,
 /// std::nullopt when no function has Q's name. SymbolResolver answers an
 /// offset past a function at its start, as llvm-symbolizer does; a trace's
 /// frame is not there, so only answers at start plus offset count.
-/// Demangled names without parameters name every overload; a DSO is mapped
-/// page by page, so where its address and the sample's differ by other
-/// than whole pages, that overload is not the frame.
+/// A name may be several functions' (static functions of one name in
+/// different files; overloads, demangled without parameters): a DSO is
+/// mapped page by page, so a function whose address differs from the
+/// sample's (Sample, when given) by other than whole pages is not the
+/// frame.
 Expected<std::optional<LookupResult>>
 TraceResolver::atNamedStart(const AddressSymbolizer &T, const SymbolQuery &Q,
                             NameForm Form, std::optional<uint64_t> Sample) {
@@ -431,8 +434,7 @@ TraceResolver::atNamedStart(const AddressSymbolizer &T, const SymbolQuery &Q,
     return std::nullopt;
   constexpr uint64_t MinPageSize = 4096;
   auto SamePageOffset = [&](uint64_t Address) {
-    return Form == NameForm::Symbol || !Sample ||
-           (Address - *Sample) % MinPageSize == 0;
+    return !Sample || (Address - *Sample) % MinPageSize == 0;
   };
   std::vector<LookupResult> At;
   for (size_t I = 0; I < R->size(); ++I)

@@ -58,7 +58,11 @@ struct Tables {
     Module.Label = "module";
     Module.Functions = {{0x0, 0x40, "mod_fn"}};
     Lib.Label = "lib";
-    Lib.Functions = {{0x1100, 0x80, "work"}};
+    Lib.Functions = {{0x1100, 0x80, "work"},
+                     {0x1200, 0x40, "init"},
+                     {0x2280, 0x40, "init"},
+                     {0x2300, 0x40, "_ZN3app3runEi"},
+                     {0x3340, 0x40, "_ZN3app3runEd"}};
     Lib.Load = 0; // file offsets are the library's addresses
     Program.Label = "program";
     Program.Id = {0xab, 0xcd};
@@ -147,6 +151,27 @@ TEST(TraceResolver, UserFrames) {
             "need the process's maps: --pid-maps, or perf script "
             "--show-mmap-events; or is the table of another build?)");
   EXPECT_EQ(answer(Plain, "\t7f0000000110 [unknown] (/usr/lib/libx.so)"), "");
+  // Two functions of one name: the one at the sample's offset in its page.
+  EXPECT_EQ(answer(Plain, "\t7f0000000210 init+0x10 (/usr/lib/libx.so)"),
+            "lib:16");
+  EXPECT_EQ(answer(Plain, "\t7f0000000290 init+0x10 (/usr/lib/libx.so)"),
+            "lib:16");
+  EXPECT_EQ(answer(Plain, "\t7f0000000250 init+0x10 (/usr/lib/libx.so)")
+                .substr(0, 27),
+            "error: '/usr/lib/libx.so': ");
+  // perf's C++ names, demangled: overloads share a name without their
+  // parameters.
+  EXPECT_EQ(answer(Plain, "\t7f0000000304 app::run+0x4 (/usr/lib/libx.so)"),
+            "lib:4");
+  EXPECT_EQ(answer(Plain, "\t7f0000000344 app::run+0x4 (/usr/lib/libx.so)"),
+            "lib:4");
+  EXPECT_EQ(
+      answer(Plain, "\t7f0000000344 app::run(double)+0x4 (/usr/lib/libx.so)"),
+      "lib:4");
+  EXPECT_EQ(answer(Plain, "\t7f0000000304 app::run(double)+0x4 "
+                          "(/usr/lib/libx.so)")
+                .substr(0, 27),
+            "error: '/usr/lib/libx.so': ");
   // perf's names of what is no file: no table, and no warning.
   EXPECT_EQ(answer(Plain, "\t0 [unknown] ([unknown])"), "");
   EXPECT_EQ(answer(Plain, "\t7ffd1000 [unknown] ([vdso])"), "");
