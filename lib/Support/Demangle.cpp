@@ -185,13 +185,8 @@ std::string demangledNameKey(StringRef Shown) {
 /// stay. Full's parentheses, angle brackets and braces are balanced but
 /// for operator names (`operator<`), which at worst leave it unchanged.
 static std::string gnuWithoutParameters(StringRef Full) {
+  // Full is of a symbol without its clone suffix: no " [clone .cold]".
   StringRef S = Full;
-  while (true) {
-    size_t Clone = S.rfind(" [clone ");
-    if (Clone == StringRef::npos || !S.ends_with("]"))
-      break;
-    S = S.take_front(Clone);
-  }
   for (bool Again = true; Again;) {
     Again = false;
     for (StringRef Qual : {" const", " volatile", " &&", " &"})

@@ -108,17 +108,13 @@ SymbolResolver::resolveDemangled(const SymbolQuery &Q,
                                  std::vector<uint64_t> *SymbolStarts) {
   if (!ByDemangledName) {
     NameIndex Index;
+    // In address order, as for the names themselves: aliases of one start
+    // (GCC's C1 and C2 constructors) count once.
     if (Error E = Table.forEachFunction([&](uint64_t Start, StringRef Fn) {
           for (const std::string &Key : demangledNameKeys(Fn))
             addStart(Index[Key], Start);
         }))
       return std::move(E);
-    // A function's parts (or aliases) may come in any order.
-    for (auto &Entry : Index) {
-      llvm::sort(Entry.second);
-      Entry.second.erase(std::unique(Entry.second.begin(), Entry.second.end()),
-                         Entry.second.end());
-    }
     ByDemangledName = std::move(Index);
   }
   auto It = ByDemangledName->find(demangledNameKey(Q.Name));
