@@ -321,6 +321,10 @@ static Expected<OpenedTable> openNamed(std::unique_ptr<MemoryBuffer> Buffer,
                                        StringRef Name,
                                        const OpenOptions &Opts) {
   const FileFormat *F = identifyFormat(Buffer->getBuffer());
+  if (!F && Opts.Objects.Convert &&
+      Buffer->getBuffer().starts_with("\x7f"
+                                      "ELF"))
+    return openObjectTable(std::move(Buffer), Opts.Objects, Opts);
   if (!F)
     return unknownFormat(Name);
   if (!F->Open)
@@ -332,7 +336,7 @@ static Expected<OpenedTable> openNamed(std::unique_ptr<MemoryBuffer> Buffer,
       F->Open(std::move(Buffer), Opts);
   if (!S)
     return createFileError(Name, S.takeError());
-  return OpenedTable{std::move(*S), F};
+  return OpenedTable{std::move(*S), F, nullptr};
 }
 
 Expected<OpenedTable> openTable(std::unique_ptr<MemoryBuffer> Buffer,

@@ -5,7 +5,8 @@
 // without 0x, read from stdin (one per line, each answered at once) when
 // none are given. The binary runs this command when it is called through a
 // link whose name contains "addr2line" (dwarfpack.cpp), so scripts that run
-// addr2line can be pointed at a table.
+// addr2line can be pointed at a table, or keep giving it the binary, which
+// is then converted in memory (OpenTable.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,8 +38,9 @@ static cl::list<std::string>
               cl::sub(Addr2lineSub), cl::cat(category()));
 static cl::opt<std::string>
     Exe("exe",
-        cl::desc("The table (any address table dwarfpack writes; also -e); "
-                 "a.out when not given, as addr2line"),
+        cl::desc("The table (any address table dwarfpack writes), or the "
+                 "ELF binary, converted in memory (also -e); a.out when not "
+                 "given, as addr2line"),
         cl::init("a.out"), cl::value_desc("file"), cl::sub(Addr2lineSub),
         cl::cat(category()));
 static cl::alias ExeE("e", cl::desc("Alias for --exe"), cl::aliasopt(Exe));
@@ -83,7 +85,8 @@ static cl::opt<unsigned> NumThreads(
     cl::init(0), cl::sub(Addr2lineSub), cl::cat(category()));
 
 static int runAddr2line() {
-  Expected<OpenedTable> T = openLookupTable(Exe);
+  OpenOptions Open = lookupOpenOptions(NumThreads, {}, /*Quiet=*/false);
+  Expected<OpenedTable> T = openLookupTable(Exe, Open, /*Quiet=*/false);
   if (!T)
     return reportError(T.takeError());
   PrinterOptions PO;
@@ -95,7 +98,7 @@ static int runAddr2line() {
   PO.PrintAddress = ShowAddresses;
   PO.Paths = Basenames ? PathStyle::BaseName : PathStyle::Absolute;
   ResultPrinter P(outs(), PO);
-  SessionTables Tables(openOptions());
+  SessionTables Tables(Open);
   Tables.setFixed(*T->Table, Exe);
   InputLine Fixed;
   QueryModule &M = cantFail(Tables.find(Fixed));
@@ -127,10 +130,12 @@ static int runAddr2line() {
 }
 
 static const char *Addr2lineDetails =
-    "dwarfpack addr2line [-a] [-C] [-f] [-i] [-p] [-s] -e TABLE [ADDRESS...]\n"
+    "dwarfpack addr2line [-a] [-C] [-f] [-i] [-p] [-s] -e TABLE|ELF "
+    "[ADDRESS...]\n"
     "\n"
     "  Answers hexadecimal addresses (0x optional) from a table dwarfpack\n"
-    "  wrote, printing what GNU addr2line prints for the binary: FILE:LINE,\n"
+    "  wrote (or from the binary, converted in memory into the table gsym\n"
+    "  would write), printing what GNU addr2line prints: FILE:LINE,\n"
     "  with -f the function first, with -i the inlined frames, with -p\n"
     "  one line per address, with -a the address first, with -C demangled\n"
     "  names, with -s file names without directories. Without addresses,\n"

@@ -83,7 +83,7 @@ StringRef dwarfpack::tool::annotateOnlyOptionGiven() {
 /// of the resolver want it.
 static Expected<std::unique_ptr<AddressSymbolizer>>
 openSymbolizer(StringRef Path) {
-  Expected<OpenedTable> T = openLookupTable(Path);
+  Expected<OpenedTable> T = openTableFile(Path, openOptions());
   if (!T)
     return T.takeError();
   return std::move(T->Table);
@@ -125,10 +125,10 @@ static int readDsoOptions(DsoTables &Dsos) {
 static int openAnnotateTables(AnnotateTables &A, const AnnotateArgs &Args,
                               StringRef MainFile) {
   if (!MainFile.empty()) {
-    Expected<std::unique_ptr<AddressSymbolizer>> T = openSymbolizer(MainFile);
+    Expected<OpenedTable> T = openLookupTable(MainFile, Args.Open, Args.Quiet);
     if (!T)
       return reportError(T.takeError());
-    A.Main = std::move(*T);
+    A.Main = std::move(T->Table);
   }
   if (int Status =
           applyAddressOptions(A.Address, A.Main.get(), MainFile, &A.Running))

@@ -53,10 +53,14 @@ void reportDebugFile(const input::InputWithDebugFile &In, StringRef Input,
 }
 
 std::string noDebugFileReason(const input::InputWithDebugFile &In) {
-  if (In.Tried.empty())
+  return noDebugFileReason(In.Tried);
+}
+
+std::string noDebugFileReason(ArrayRef<std::string> Tried) {
+  if (Tried.empty())
     return "no build-id or .gnu_debuglink to find a separate debug file by";
-  return "no separate debug file found (" + std::to_string(In.Tried.size()) +
-         " paths tried, the first '" + In.Tried.front() +
+  return "no separate debug file found (" + std::to_string(Tried.size()) +
+         " paths tried, the first '" + Tried.front() +
          "'; --debug-file-directory adds places to look)";
 }
 

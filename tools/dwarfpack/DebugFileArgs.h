@@ -39,6 +39,8 @@ void reportDebugFile(const input::InputWithDebugFile &In, llvm::StringRef Input,
 /// For an input without DWARF and without a debug file: why none was used,
 /// for the warning that the table has symbols only.
 std::string noDebugFileReason(const input::InputWithDebugFile &In);
+/// The same, from the paths the search tried.
+std::string noDebugFileReason(llvm::ArrayRef<std::string> Tried);
 
 } // namespace tool
 } // namespace dwarfpack

@@ -20,9 +20,19 @@ using dwarfpack::mapInputFile;
 /// DWARFPACK_PORTABLE_READER=1 (portableReaders(), Command.h).
 OpenOptions openOptions();
 
-/// Maps Path and opens it for lookups, whatever our format it is; errors
-/// name the file, and one about an ELF file says to make its table first.
-llvm::Expected<OpenedTable> openLookupTable(llvm::StringRef Path);
+/// openOptions() for the lookup commands: an ELF object given instead of a
+/// table is converted in memory on Threads threads (its debug file looked
+/// for under DebugDirs), with a progress line on a terminal unless Quiet.
+OpenOptions lookupOpenOptions(unsigned Threads,
+                              llvm::ArrayRef<std::string> DebugDirs,
+                              bool Quiet);
+
+/// Maps Path and opens it for lookups, whatever our format it is (an ELF
+/// object as Opts says); errors name the file. Unless Quiet, says what the
+/// conversion of an object noted: its warnings, and that a binary without
+/// DWARF is answered from its symbols alone.
+llvm::Expected<OpenedTable>
+openLookupTable(llvm::StringRef Path, const OpenOptions &Opts, bool Quiet);
 
 } // namespace tool
 } // namespace dwarfpack

@@ -188,10 +188,12 @@ static cl::list<std::string> DebuginfodUrls("debuginfod",
                                             cl::cat(category()));
 static cl::list<std::string> StoreDebugDirs(
     "debug-file-directory",
-    cl::desc("With --store: a build-id without a table gets one made from "
-             "its debug file in <dir>/.build-id/xx/rest.debug (or "
-             "<dir>/xx/rest.debug), filed in the store; looked at before "
-             "debuginfod (repeatable)"),
+    cl::desc("Where debug files are looked for (repeatable), before "
+             "/usr/lib/debug: that of a stripped ELF FILE, by build-id and "
+             ".gnu_debuglink; with --store, that of a build-id without a "
+             "table, in <dir>/.build-id/xx/rest.debug (or "
+             "<dir>/xx/rest.debug), made into a table filed in the store, "
+             "before debuginfod"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<std::string>
     BuildIdArg("build-id",
@@ -282,6 +284,12 @@ static Expected<PrinterOptions> printerOptions(StringRef ModuleName) {
   Opts.Pretty = Pretty;
   Opts.ModuleName = ModuleName.str();
   return Opts;
+}
+
+/// How FILE (and the files of `FILE ADDRESS` lines) are opened: an ELF
+/// object is converted in memory, as llvm-symbolizer reads one.
+static OpenOptions lookupOptions() {
+  return lookupOpenOptions(NumThreads, StoreDebugDirs, Quiet);
 }
 
 /// Answers the lines of stdin through Modules, each batch that has
@@ -497,7 +505,7 @@ static int runStoreLookup() {
   TableStore Tables(
       Store,
       [](StringRef Path) -> Expected<std::unique_ptr<AddressSymbolizer>> {
-        Expected<OpenedTable> T = openLookupTable(Path);
+        Expected<OpenedTable> T = openTableFile(Path, openOptions());
         if (!T)
           return T.takeError();
         return std::move(T->Table);
@@ -518,7 +526,7 @@ static int runModuleLookup() {
     return reportError("--kaslr-from needs FILE, the table of one kernel");
   if (int Status = applyAddressOptions(Opts, nullptr, ""))
     return Status;
-  SessionTables Modules(openOptions());
+  SessionTables Modules(lookupOptions());
   return runSession(Modules, "", Opts, {});
 }
 
@@ -537,6 +545,7 @@ static int runAnnotateMode() {
   A.Demangle = unlessAfter(Demangle, NoDemangle);
   A.Inlines = unlessAfter(Inlines, NoInlines);
   A.Quiet = Quiet;
+  A.Open = lookupOptions();
   return runAnnotate(A);
 }
 
@@ -554,10 +563,9 @@ static int runLookup() {
   if (BuildIdArg.getNumOccurrences())
     return reportError("--build-id needs --store (the directory to find the "
                        "module's table in)");
-  if (!DebuginfodUrls.empty() || !StoreDebugDirs.empty())
-    return reportError(Twine(DebuginfodUrls.empty() ? "--debug-file-directory"
-                                                    : "--debuginfod") +
-                       " needs --store (the store its tables are filed in)");
+  if (!DebuginfodUrls.empty())
+    return reportError(
+        "--debuginfod needs --store (the store its tables are filed in)");
   std::string InputFile = Obj;
   ArrayRef<std::string> Queries = Args;
   if (Obj.getNumOccurrences() == 0) {
@@ -566,7 +574,7 @@ static int runLookup() {
     InputFile = Args.front();
     Queries = Queries.drop_front();
   }
-  Expected<OpenedTable> T = openLookupTable(InputFile);
+  Expected<OpenedTable> T = openLookupTable(InputFile, lookupOptions(), Quiet);
   if (!T)
     return reportError(T.takeError());
   const FileFormat *F = T->Format;
@@ -580,7 +588,7 @@ static int runLookup() {
   std::unique_ptr<AddressSymbolizer> Running;
   if (int Status = applyAddressOptions(Opts, S.get(), InputFile, &Running))
     return Status;
-  SessionTables Modules(openOptions());
+  SessionTables Modules(lookupOptions());
   Modules.setFixed(Running ? *Running : *S, InputFile);
   return runSession(Modules, InputFile, Opts, Queries);
 }
@@ -593,8 +601,11 @@ static const char *LookupDetails =
     "\n"
     "  Answers addresses (or symbol names) as llvm-symbolizer 19 does, with\n"
     "  its options and query forms, from any table dwarfpack writes\n"
-    "  (recognised by its content): function, file, line and inlined\n"
-    "  frames. Without queries on the command line, reads them from stdin\n"
+    "  (recognised by its content) or from an ELF binary, converted in\n"
+    "  memory into the table gsym would write (a stripped one with its\n"
+    "  debug file, found under --debug-file-directory and /usr/lib/debug):\n"
+    "  function, file, line and inlined frames. Without queries on the command "
+    "line, reads them from stdin\n"
     "  and answers every line that has arrived before it waits for more (a\n"
     "  program may ask one address at a time); a large batch is answered\n"
     "  on --num-threads threads, in address order, printed in line order.\n"

@@ -60,6 +60,8 @@ struct AnnotateArgs {
   bool Demangle = true;
   bool Inlines = true;
   bool Quiet = false;
+  /// How FILE is opened (an ELF object is converted).
+  OpenOptions Open;
 };
 
 /// Whether --annotate was given.

@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Command.h"
+#include "DebugFileArgs.h"
 #include "FormatRegistry.h"
 #include "dwarfpack/Support/Diagnostics.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -131,24 +131,29 @@ OpenOptions openOptions() {
   return O;
 }
 
-Expected<OpenedTable> openLookupTable(StringRef Path) {
-  Expected<OpenedTable> T = openTableFile(Path, openOptions());
-  if (T)
+OpenOptions lookupOpenOptions(unsigned Threads, ArrayRef<std::string> DebugDirs,
+                              bool Quiet) {
+  OpenOptions O = openOptions();
+  O.Objects.Convert = true;
+  O.Objects.Threads = Threads;
+  O.Objects.DebugFileDirectories.assign(DebugDirs.begin(), DebugDirs.end());
+  O.Objects.Progress = terminalProgress("lookup", Quiet);
+  return O;
+}
+
+Expected<OpenedTable> openLookupTable(StringRef Path, const OpenOptions &Opts,
+                                      bool Quiet) {
+  Expected<OpenedTable> T = openTableFile(Path, Opts);
+  if (!T || !T->Converted || Quiet)
     return T;
-  file_magic Magic;
-  if (identify_magic(Path, Magic) ||
-      (Magic != file_magic::elf_executable &&
-       Magic != file_magic::elf_shared_object &&
-       Magic != file_magic::elf_relocatable && Magic != file_magic::elf_core &&
-       Magic != file_magic::elf))
-    return T.takeError();
-  return createStringError(inconvertibleErrorCode(),
-                           toString(T.takeError()) +
-                               ": it is an ELF file; make its address table "
-                               "first: 'dwarfpack gsym " +
-                               Path + " -o " + Path +
-                               ".dpat' (or 'dwarfpack gsym " + Path +
-                               " --store DIR')");
+  const ObjectConversion &C = *T->Converted;
+  reportWarningSummary(C.Log);
+  if (!C.HasDwarf && !C.DebugFile && !C.Relocatable)
+    reportWarning("'" + Path +
+                  "': no DWARF (built without -g?): answers name functions "
+                  "by their symbols, without files and lines; " +
+                  noDebugFileReason(C.Tried));
+  return T;
 }
 
 } // namespace tool

@@ -11,6 +11,8 @@
 #ifndef DWARFPACK_SYMBOLIZE_OPENTABLE_H
 #define DWARFPACK_SYMBOLIZE_OPENTABLE_H
 
+#include "dwarfpack/DwarfInput/DebugFile.h"
+#include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Symbolize/Frame.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -20,8 +22,26 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace dwarfpack {
+
+/// What to do with an ELF object given where a table is expected, as
+/// llvm-symbolizer and addr2line are given one.
+struct ObjectOpenOptions {
+  /// Convert it in memory into the compact table `dwarfpack gsym` would
+  /// write, and answer from that; when false it is an unknown format.
+  bool Convert = false;
+  /// Threads of the conversion (0: all cores); answers do not depend on it.
+  unsigned Threads = 0;
+  /// Where the separate debug file of a stripped object is looked for, by
+  /// build-id and .gnu_debuglink, before /usr/lib/debug.
+  std::vector<std::string> DebugFileDirectories;
+  /// Called after each compile unit converted.
+  ProgressFn Progress;
+};
 
 /// How the readers of a format may run.
 struct OpenOptions {
@@ -29,6 +49,7 @@ struct OpenOptions {
   /// CPU has the vector instructions of the fast ones (both give the same
   /// answers; tests and benchmarks run both).
   bool PortableReaders = false;
+  ObjectOpenOptions Objects;
 };
 
 /// One format dwarfpack writes.
@@ -82,18 +103,49 @@ struct IdentifiedFile {
 /// cannot be read or no format matches.
 llvm::Expected<IdentifiedFile> openIdentifiedFile(llvm::StringRef Path);
 
+/// What the conversion of an ELF object opened for lookups found, for the
+/// caller to tell its user: answers from symbols alone are worse than
+/// those from DWARF, and the DWARF may have had problems.
+struct ObjectConversion {
+  /// The separate debug file the DWARF came from, if any.
+  std::optional<input::FoundDebugFile> DebugFile;
+  /// Whether the object (or its debug file) has DWARF compile units.
+  bool HasDwarf = false;
+  /// A relocatable object (.o, .ko) without DWARF is not looked up in
+  /// debug directories.
+  bool Relocatable = false;
+  /// Where a search for a debug file looked in vain.
+  std::vector<std::string> Tried;
+  /// The conversion's warnings and notes.
+  WarningLog Log;
+};
+
 /// A file opened for lookups, and its format.
 struct OpenedTable {
   std::unique_ptr<AddressSymbolizer> Table;
   const FileFormat *Format = nullptr;
+  /// For an ELF object converted in memory (ObjectOpenOptions), how; the
+  /// table is then a compact one.
+  std::unique_ptr<ObjectConversion> Converted;
 };
 
-/// Identifies Buffer's format and opens it for lookups. Errors name the
-/// buffer's identifier: no format matches, the format has no addresses,
-/// or the reader refuses the bytes.
+/// Identifies Buffer's format and opens it for lookups (an ELF object as
+/// Opts.Objects says). Errors name the buffer's identifier: no format
+/// matches, the format has no addresses, the reader refuses the bytes, or
+/// the object cannot be converted.
 llvm::Expected<OpenedTable>
 openTable(std::unique_ptr<llvm::MemoryBuffer> Buffer,
           const OpenOptions &Opts = {});
+
+/// Opens the ELF object in Buffer for lookups: its DWARF and symbols (or
+/// those of its separate debug file, found as `dwarfpack gsym` finds it)
+/// converted in memory into the compact table `gsym` writes (with
+/// details), whatever Opts.Convert says. Errors name the buffer's
+/// identifier: not an object we read, DWARF that cannot be read, no
+/// function at all.
+llvm::Expected<OpenedTable>
+openObjectTable(std::unique_ptr<llvm::MemoryBuffer> Buffer,
+                const ObjectOpenOptions &Opts, const OpenOptions &Readers = {});
 
 /// Maps Path and opens it as openTable does.
 llvm::Expected<OpenedTable> openTableFile(llvm::StringRef Path,
