@@ -1,7 +1,8 @@
 /* symbolize.c: dwarfpack's C API in one page.
  *
  * Prints the frames of addresses from a table of any format dwarfpack
- * writes, one line per frame, innermost first:
+ * writes (or from the binary itself, converted when opened), one line per
+ * frame, innermost first:
  *
  *   0xADDRESS FUNCTION FILE:LINE:COLUMN
  *
@@ -11,6 +12,7 @@
  *   cc symbolize.c $(pkg-config --cflags --libs dwarfpack) -o symbolize
  *   dwarfpack gsym app -o app.dpat
  *   ./symbolize app.dpat 0x1139 0x1150
+ *   ./symbolize app 0x1139 0x1150       (the same answers, converting app)
  *
  * (with LD_LIBRARY_PATH naming the library's directory, unless it is
  * installed where the dynamic linker looks).
@@ -61,8 +63,11 @@ int main(int argc, char **argv) {
       return 2;
     }
 
+  /* A binary is converted into the table `dwarfpack gsym` would make. */
+  dwarfpack_table_options options = {sizeof options,
+                                     DWARFPACK_OPEN_CONVERT_BINARIES};
   dwarfpack_table *table;
-  if (dwarfpack_table_open(argv[1], NULL, &table) != DWARFPACK_OK) {
+  if (dwarfpack_table_open(argv[1], &options, &table) != DWARFPACK_OK) {
     fprintf(stderr, "symbolize: %s\n", dwarfpack_last_error());
     return 1;
   }

@@ -200,6 +200,16 @@ enum {
   /* Kernel symbol tables keep to their portable code paths even where the
    * CPU has the vector instructions of the fast ones (same answers). */
   DWARFPACK_OPEN_PORTABLE_READERS = 1u << 0,
+  /* dwarfpack_table_open and _open_memory only: an ELF binary given
+   * instead of a table is converted in memory, on all cores, into the
+   * compact table `dwarfpack gsym` would write of it (a stripped binary
+   * with its separate debug file, found by build-id or .gnu_debuglink
+   * under /usr/lib/debug), and answers as that table would. Opening then
+   * costs what that conversion costs. A binary that cannot be converted
+   * (unreadable DWARF; no function, as a stripped binary whose debug file
+   * is not found) is _CORRUPT. Without the flag a binary is
+   * _UNKNOWN_FORMAT. */
+  DWARFPACK_OPEN_CONVERT_BINARIES = 1u << 1,
 };
 
 typedef struct dwarfpack_table_options {

@@ -34,7 +34,9 @@ Error checkOpen(const char *Function, const dwarfpack_table_options *Options,
   *Out = nullptr;
   if (Error E = readOptions(Options, "dwarfpack_table_options", Opts))
     return E;
-  return checkFlags(Opts.flags, DWARFPACK_OPEN_PORTABLE_READERS,
+  return checkFlags(Opts.flags,
+                    DWARFPACK_OPEN_PORTABLE_READERS |
+                        DWARFPACK_OPEN_CONVERT_BINARIES,
                     "dwarfpack_table_options");
 }
 

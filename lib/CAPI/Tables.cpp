@@ -12,6 +12,7 @@ namespace capi {
 OpenOptions openOptions(uint32_t Flags) {
   OpenOptions Opts;
   Opts.PortableReaders = Flags & DWARFPACK_OPEN_PORTABLE_READERS;
+  Opts.Objects.Convert = Flags & DWARFPACK_OPEN_CONVERT_BINARIES;
   return Opts;
 }
 
@@ -19,14 +20,22 @@ Expected<OpenedTable> openTableBuffer(std::unique_ptr<MemoryBuffer> Buffer,
                                       StringRef Name, const OpenOptions &Opts) {
   StringRef Bytes = Buffer->getBuffer();
   const FileFormat *F = identifyFormat(Bytes);
+  const bool Elf = Bytes.starts_with("\x7f"
+                                     "ELF");
+  if (!F && Elf && Opts.Objects.Convert) {
+    Expected<OpenedTable> T =
+        openObjectTable(std::move(Buffer), Opts.Objects, Opts);
+    if (!T)
+      return statusError(DWARFPACK_ERR_CORRUPT, toString(T.takeError()));
+    return T;
+  }
   if (!F)
     return statusError(
         DWARFPACK_ERR_UNKNOWN_FORMAT,
         "'" + Name + "': unknown file format (not a table dwarfpack writes" +
-            (Bytes.starts_with("\x7f"
-                               "ELF")
-                 ? "; it is an ELF file: make its table first with "
-                   "'dwarfpack gsym' or 'dwarfpack pack')"
+            (Elf ? "; it is an ELF file: make its table first with "
+                   "'dwarfpack gsym' or 'dwarfpack pack', or open it with "
+                   "DWARFPACK_OPEN_CONVERT_BINARIES)"
                  : ")"));
   if (!F->hasAddresses())
     return statusError(DWARFPACK_ERR_UNKNOWN_FORMAT,

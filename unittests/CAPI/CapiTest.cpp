@@ -320,6 +320,20 @@ TEST(CAPI, OpenErrorsHaveTheirStatus) {
             DWARFPACK_ERR_UNKNOWN_FORMAT);
   EXPECT_NE(std::string(dwarfpack_last_error()).find("make its table first"),
             std::string::npos);
+  // Asked to convert a binary: this one is cut short (lit tests convert
+  // real ones).
+  dwarfpack_table_options Convert = {sizeof(Convert),
+                                     DWARFPACK_OPEN_CONVERT_BINARIES};
+  EXPECT_EQ(dwarfpack_table_open(Elf.c_str(), &Convert, &T),
+            DWARFPACK_ERR_CORRUPT);
+  EXPECT_EQ(T, nullptr);
+  EXPECT_NE(std::string(dwarfpack_last_error()).find(Elf), std::string::npos);
+  // The flag is the tables' only: a store refuses it.
+  dwarfpack_store *S = nullptr;
+  dwarfpack_store_options StoreConvert = {sizeof(StoreConvert),
+                                          DWARFPACK_OPEN_CONVERT_BINARIES};
+  EXPECT_EQ(dwarfpack_store_open(D.Dir.c_str(), &StoreConvert, &S),
+            DWARFPACK_ERR_INVALID_ARGUMENT);
   // A type archive has no addresses.
   std::string Ctf = ctfDict();
   openMemory(Ctf, DWARFPACK_ERR_UNKNOWN_FORMAT);
