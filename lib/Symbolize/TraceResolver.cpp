@@ -95,19 +95,54 @@ Expected<const AddressSymbolizer &> DsoTables::byBuildId(StringRef Path,
       E.NoBuildId = "the file has no build-id";
     } else {
       E.BuildId = std::move(*Id);
+      E.BuildIdFromFile = true;
     }
   }
   if (!E.BuildId)
     return failure("no table for '" + Path + "': " + E.NoBuildId);
   if (Main && !Main->uuid().empty() && Main->uuid() == ArrayRef(*E.BuildId))
     return *(E.Table = Main);
-  if (!Store)
-    return failure("no table for '" + Path + "' (build-id " +
-                   toHex(*E.BuildId, true) + "): no store to look it up in");
-  Expected<const AddressSymbolizer &> T = Store->open(*E.BuildId);
-  if (!T)
-    return failure("'" + Path + "': " + toString(T.takeError()));
-  return *(E.Table = &*T);
+  std::string Missing;
+  if (Store) {
+    Expected<const AddressSymbolizer &> T = Store->open(*E.BuildId);
+    if (T)
+      return *(E.Table = &*T);
+    Missing = ("'" + Path + "': " + toString(T.takeError())).str();
+  } else {
+    Missing = ("no table for '" + Path + "' (build-id " +
+               toHex(*E.BuildId, true) + "): no store to look it up in")
+                  .str();
+  }
+  if (const AddressSymbolizer *T = fromBinary(Path, E))
+    return *T;
+  return failure(Missing + (E.NoBinary.empty() ? "" : "; " + E.NoBinary));
+}
+
+const AddressSymbolizer *DsoTables::fromBinary(StringRef Path, Entry &E) {
+  // Tried once: a trace names each DSO many times.
+  if (!OpenBinary || !E.NoBinary.empty())
+    return nullptr;
+  if (!E.BuildIdFromFile) {
+    Expected<SmallVector<uint8_t, 20>> Id = readFileBuildId(Path);
+    if (!Id) {
+      E.NoBinary = sys::fs::exists(Path) ? toString(Id.takeError())
+                                         : "the file is not on this machine";
+      consumeError(Id.takeError());
+      return nullptr;
+    }
+    if (*Id != *E.BuildId) {
+      E.NoBinary = "the file on this machine is of build-id " +
+                   (Id->empty() ? std::string("none") : toHex(*Id, true));
+      return nullptr;
+    }
+  }
+  Expected<std::unique_ptr<AddressSymbolizer>> T = OpenBinary(Path);
+  if (!T) {
+    E.NoBinary = "the file on this machine: " + toString(T.takeError());
+    return nullptr;
+  }
+  E.Owned = std::move(*T);
+  return E.Table = E.Owned.get();
 }
 
 //===----------------------------------------------------------------------===//

@@ -154,6 +154,14 @@ static int openAnnotateTables(AnnotateTables &A, const AnnotateArgs &Args,
   }
   A.Modules.emplace(openSymbolizer, std::move(Dir), Store);
   A.Dsos.emplace(openSymbolizer, Store, A.Main.get());
+  // A DSO without a table is read as perf reads it, from its file.
+  A.Dsos->setBinaryOpener([Open = Args.Open](StringRef Path)
+                              -> Expected<std::unique_ptr<AddressSymbolizer>> {
+    Expected<OpenedTable> T = openTableFile(Path, Open);
+    if (!T)
+      return T.takeError();
+    return std::move(T->Table);
+  });
   if (int Status = readDsoOptions(*A.Dsos))
     return Status;
   if (PidMaps.getNumOccurrences()) {
@@ -169,14 +177,17 @@ static int openAnnotateTables(AnnotateTables &A, const AnnotateArgs &Args,
   return 0;
 }
 
-/// Whether Path is a file of one of our formats (not a text to annotate).
+/// Whether Path is a file of one of our formats or an ELF binary (not a
+/// text to annotate).
 static bool isTableFile(StringRef Path) {
-  Expected<IdentifiedFile> File = openIdentifiedFile(Path);
+  Expected<std::unique_ptr<MemoryBuffer>> File = mapInputFile(Path);
   if (!File) {
     consumeError(File.takeError());
     return false;
   }
-  return true;
+  StringRef Bytes = (*File)->getBuffer();
+  return identifyFormat(Bytes) || Bytes.starts_with("\x7f"
+                                                    "ELF");
 }
 
 namespace {

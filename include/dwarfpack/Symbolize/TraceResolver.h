@@ -67,11 +67,18 @@ public:
   /// Reads the output of `perf buildid-list`: `<hex build-id> <path>` per
   /// line. Errors name FileName and the line.
   llvm::Error addBuildIdList(llvm::StringRef Text, llvm::StringRef FileName);
+  /// A DSO whose build-id has no table is answered from the file at its
+  /// path, opened by OpenBinary (which converts an ELF binary), when that
+  /// file is on this machine and of that build-id: what perf itself reads.
+  void setBinaryOpener(TableStore::OpenFn OpenBinary) {
+    this->OpenBinary = std::move(OpenBinary);
+  }
 
   /// The table of the DSO at Path: the file set for it; else the table of
   /// its build-id (set, or read from the file at Path when it exists on
-  /// this machine): Main when it records that build-id, else the store's.
-  /// An error says what is missing.
+  /// this machine): Main when it records that build-id, else the store's,
+  /// else (setBinaryOpener) the file itself. An error says what is
+  /// missing.
   llvm::Expected<const AddressSymbolizer &> table(llvm::StringRef Path);
 
 private:
@@ -83,11 +90,18 @@ private:
     std::optional<llvm::SmallVector<uint8_t, 20>> BuildId;
     /// Why the build-id is not known, when it was looked for.
     std::string NoBuildId;
+    /// Whether BuildId was read from the file at the path.
+    bool BuildIdFromFile = false;
+    /// Why the file itself cannot answer, once that was tried.
+    std::string NoBinary;
   };
   llvm::Expected<const AddressSymbolizer &> byBuildId(llvm::StringRef Path,
                                                       Entry &E);
+  /// The file at Path opened by OpenBinary, when it is the build E names;
+  /// E.NoBinary says why not.
+  const AddressSymbolizer *fromBinary(llvm::StringRef Path, Entry &E);
 
-  TableStore::OpenFn Open;
+  TableStore::OpenFn Open, OpenBinary;
   TableStore *Store;
   const AddressSymbolizer *Main;
   llvm::StringMap<Entry> Entries;
