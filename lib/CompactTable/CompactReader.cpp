@@ -989,6 +989,16 @@ Expected<uint64_t> CompactReader::kernelTextAddress() const {
 
 Error CompactReader::forEachFunction(
     function_ref<void(uint64_t, StringRef)> Fn) const {
+  return forEachName(/*DwarfNames=*/false, Fn);
+}
+
+Error CompactReader::forEachDwarfName(
+    function_ref<void(uint64_t, StringRef)> Fn) const {
+  return forEachName(/*DwarfNames=*/true, Fn);
+}
+
+Error CompactReader::forEachName(
+    bool DwarfNames, function_ref<void(uint64_t, StringRef)> Fn) const {
   std::vector<FunctionLocation> Locs;
   std::string Name;
   const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
@@ -1004,7 +1014,9 @@ Error CompactReader::forEachFunction(
           C, Format.Details, SecOff[SecRecords] + L.RecordOffset);
       if (!Head)
         return Head.takeError();
-      if (Error E = getName(Head->Name, Name))
+      if (DwarfNames && !(Head->Flags & HasDwarfName))
+        continue;
+      if (Error E = getName(DwarfNames ? Head->DwarfName : Head->Name, Name))
         return E;
       Fn(L.Start, Name);
     }

@@ -202,6 +202,10 @@ public:
   forEachFunction(function_ref<void(uint64_t, StringRef)> Fn) const override {
     return Table->forEachFunction(Fn);
   }
+  Error
+  forEachDwarfName(function_ref<void(uint64_t, StringRef)> Fn) const override {
+    return Table->forEachDwarfName(Fn);
+  }
   Expected<std::optional<std::vector<uint64_t>>>
   functionsNamed(StringRef Name) const override {
     return Table->functionsNamed(Name);

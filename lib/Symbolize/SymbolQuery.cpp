@@ -6,6 +6,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <array>
+
 using namespace llvm;
 
 namespace dwarfpack {
@@ -75,6 +77,35 @@ static void addStart(SmallVector<uint64_t, 1> &V, uint64_t Start) {
     V.push_back(Start);
 }
 
+/// Fills Index with Keys(Name) of every function's name, then of every
+/// name DWARF gives a function otherwise: each entry's starts in address
+/// order, once each.
+template <typename KeysFn>
+static Error indexNames(const AddressSymbolizer &Table,
+                        StringMap<SmallVector<uint64_t, 1>> &Index,
+                        KeysFn Keys) {
+  auto Add = [&](uint64_t Start, StringRef Fn) {
+    for (const auto &Key : Keys(Fn))
+      addStart(Index[Key], Start);
+  };
+  if (Error E = Table.forEachFunction(Add))
+    return E;
+  bool Other = false;
+  if (Error E = Table.forEachDwarfName([&](uint64_t Start, StringRef Fn) {
+        Other = true;
+        Add(Start, Fn);
+      }))
+    return E;
+  // A second pass may have added starts out of order.
+  if (Other)
+    for (auto &Entry : Index) {
+      llvm::sort(Entry.second);
+      Entry.second.erase(std::unique(Entry.second.begin(), Entry.second.end()),
+                         Entry.second.end());
+    }
+  return Error::success();
+}
+
 Expected<std::vector<uint64_t>> SymbolResolver::starts(StringRef Name) {
   if (!Indexed) {
     Expected<std::optional<std::vector<uint64_t>>> Own =
@@ -83,8 +114,9 @@ Expected<std::vector<uint64_t>> SymbolResolver::starts(StringRef Name) {
       return Own.takeError();
     if (*Own)
       return std::move(**Own);
-    if (Error E = Table.forEachFunction(
-            [&](uint64_t Start, StringRef Fn) { addStart(ByName[Fn], Start); }))
+    if (Error E = indexNames(Table, ByName, [](StringRef Fn) {
+          return std::array<StringRef, 1>{Fn};
+        }))
       return std::move(E);
     Indexed = true;
   }
@@ -108,12 +140,8 @@ SymbolResolver::resolveDemangled(const SymbolQuery &Q,
                                  std::vector<uint64_t> *SymbolStarts) {
   if (!ByDemangledName) {
     NameIndex Index;
-    // In address order, as for the names themselves: aliases of one start
-    // (GCC's C1 and C2 constructors) count once.
-    if (Error E = Table.forEachFunction([&](uint64_t Start, StringRef Fn) {
-          for (const std::string &Key : demangledNameKeys(Fn))
-            addStart(Index[Key], Start);
-        }))
+    // Aliases of one start (GCC's C1 and C2 constructors) count once.
+    if (Error E = indexNames(Table, Index, demangledNameKeys))
       return std::move(E);
     ByDemangledName = std::move(Index);
   }

@@ -551,6 +551,22 @@ TEST(CompactTable, SymbolAndDwarfNamesOfManyFunctions) {
     ASSERT_EQ(F.DeclBase, "decl.h") << I;
     ASSERT_EQ(F.Line, 10 + I);
   }
+  // Listed by name: the symbols' names, and apart the DWARF names.
+  std::vector<std::pair<uint64_t, std::string>> Names, DwarfNames;
+  ASSERT_FALSE(bool(R->forEachFunction([&](uint64_t Start, StringRef Name) {
+    Names.push_back({Start, Name.str()});
+  })));
+  ASSERT_FALSE(bool(R->forEachDwarfName([&](uint64_t Start, StringRef Name) {
+    DwarfNames.push_back({Start, Name.str()});
+  })));
+  ASSERT_EQ(Names.size(), N);
+  ASSERT_EQ(DwarfNames.size(), N);
+  for (unsigned I = 0; I < N; ++I) {
+    EXPECT_EQ(Names[I], std::make_pair(uint64_t(0x1000 + 16 * I),
+                                       "sym_" + std::to_string(I)));
+    EXPECT_EQ(DwarfNames[I], std::make_pair(uint64_t(0x1000 + 16 * I),
+                                            "fn_" + std::to_string(I)));
+  }
 }
 
 TEST(CompactTable, Deterministic) {

@@ -20,6 +20,8 @@ class FunctionListTable : public AddressSymbolizer {
 public:
   std::string Label;
   std::vector<std::tuple<uint64_t, uint64_t, std::string>> Functions;
+  /// (start, name) of functions that DWARF names otherwise.
+  std::vector<std::pair<uint64_t, std::string>> DwarfNames;
   std::vector<uint8_t> Id;
   std::optional<uint64_t> Load;
   /// How many times forEachFunction listed the functions.
@@ -50,6 +52,12 @@ public:
       llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const override {
     ++Listings;
     for (const auto &[Start, Size, Name] : Functions)
+      Fn(Start, Name);
+    return llvm::Error::success();
+  }
+  llvm::Error forEachDwarfName(
+      llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const override {
+    for (const auto &[Start, Name] : DwarfNames)
       Fn(Start, Name);
     return llvm::Error::success();
   }

@@ -103,6 +103,21 @@ TEST(SymbolQuery, ResolvedInTheFunctionsItFallsIn) {
   EXPECT_EQ(T.Listings, 1u);
 }
 
+TEST(SymbolQuery, DwarfNamesAnswerToo) {
+  // glibc's strnlen is DWARF's __strnlen_ifunc (perf's name for it); "g"
+  // is a function's name and, at a lower address, another's DWARF name.
+  FakeTable T;
+  T.Functions = {
+      {0x10, 0x10, "k"}, {0x50, 0x10, "g"}, {0x100, 0x40, "strnlen"}};
+  T.DwarfNames = {{0x10, "g"}, {0x100, "__strnlen_ifunc"}};
+  SymbolResolver R(T);
+  using V = std::vector<uint64_t>;
+  EXPECT_EQ(answered(R, "__strnlen_ifunc+4"), (V{0x104}));
+  EXPECT_EQ(answered(R, "strnlen+4"), (V{0x104}));
+  EXPECT_EQ(answered(R, "g"), (V{0x10, 0x50}));
+  EXPECT_EQ(answered(R, "k"), (V{0x10}));
+}
+
 std::vector<uint64_t>
 answeredDemangled(SymbolResolver &R, const std::string &Name, uint64_t Offset) {
   return addresses(R.resolveDemangled(SymbolQuery{Name, Offset, {}, {}}));

@@ -251,6 +251,8 @@ public:
   llvm::Expected<uint64_t> kernelTextAddress() const override;
   llvm::Error forEachFunction(
       llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const override;
+  llvm::Error forEachDwarfName(
+      llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const override;
   /// The load segments (empty when the table records none).
   llvm::ArrayRef<LoadSegment> loadSegments() const { return Segments; }
 
@@ -401,6 +403,10 @@ private:
   static void fillBuckets(FunctionIndex &I);
   /// findFunction through the index, when there is one.
   bool findIndexed(uint64_t Address, FunctionLocation &Loc) const;
+  /// forEachFunction's walk, or forEachDwarfName's.
+  llvm::Error
+  forEachName(bool DwarfNames,
+              llvm::function_ref<void(uint64_t, llvm::StringRef)> Fn) const;
 };
 
 /// The name of section S as the dump and error messages print it.

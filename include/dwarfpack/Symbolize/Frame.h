@@ -249,6 +249,15 @@ public:
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "the format lists no functions");
   }
+  /// Calls Fn(Start, Name) for every function that DWARF names otherwise
+  /// than forEachFunction does, in address order: a name that a symbol
+  /// query or a profiler may give it (glibc's `strnlen` is DWARF's
+  /// `__strnlen_ifunc`, perf's name for it). Nothing for formats that keep
+  /// one name per function.
+  virtual llvm::Error forEachDwarfName(
+      llvm::function_ref<void(uint64_t Start, llvm::StringRef Name)> Fn) const {
+    return llvm::Error::success();
+  }
   /// The start addresses of the functions named Name, in address order,
   /// for formats with an index by name; std::nullopt for the others, whose
   /// names SymbolResolver gathers from forEachFunction.
