@@ -20,11 +20,9 @@ Expected<OpenedTable> openTableBuffer(std::unique_ptr<MemoryBuffer> Buffer,
                                       StringRef Name, const OpenOptions &Opts) {
   StringRef Bytes = Buffer->getBuffer();
   const FileFormat *F = identifyFormat(Bytes);
-  const bool Elf = Bytes.starts_with("\x7f"
-                                     "ELF");
+  const bool Elf = startsAsElf(Bytes);
   if (!F && Elf && Opts.Objects.Convert) {
-    Expected<OpenedTable> T =
-        openObjectTable(std::move(Buffer), Opts.Objects, Opts);
+    Expected<OpenedTable> T = openObjectTable(std::move(Buffer), Opts);
     if (!T)
       return statusError(DWARFPACK_ERR_CORRUPT, toString(T.takeError()));
     return T;

@@ -23,19 +23,18 @@ static const FileFormat &compactFormat() {
 }
 
 Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
-                                      const ObjectOpenOptions &Opts,
-                                      const OpenOptions &Readers) {
+                                      const OpenOptions &Opts) {
   std::string Name = Buffer->getBufferIdentifier().str();
   auto C = std::make_unique<ObjectConversion>();
   input::DebugFileOptions Debug;
-  Debug.Where.Directories = Opts.DebugFileDirectories;
+  Debug.Where.Directories = Opts.Objects.DebugFileDirectories;
   Expected<input::InputWithDebugFile> In =
       input::openWithDebugFile(Buffer->getMemBufferRef(), Debug, C->Log);
   if (!In)
     return In.takeError();
   pipeline::PackOptions Pack;
-  Pack.NumThreads = Opts.Threads;
-  Pack.Progress = Opts.Progress;
+  Pack.NumThreads = Opts.Objects.Threads;
+  Pack.Progress = Opts.Objects.Progress;
   Expected<std::unique_ptr<pipeline::PackResult>> R =
       pipeline::packObject(*In->Object, Pack, C->Log);
   if (!R)
@@ -56,7 +55,7 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
   C->Tried = In->Tried;
   const FileFormat &F = compactFormat();
   Expected<std::unique_ptr<AddressSymbolizer>> S =
-      F.Open(MemoryBuffer::getMemBufferCopy((*R)->Table, Name), Readers);
+      F.Open(MemoryBuffer::getMemBufferCopy((*R)->Table, Name), Opts);
   if (!S)
     return createFileError(Name, S.takeError());
   return OpenedTable{std::move(*S), &F, std::move(C)};

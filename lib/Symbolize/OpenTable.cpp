@@ -116,8 +116,7 @@ Expected<std::unique_ptr<object::ObjectFile>> openElf(MemoryBufferRef Buffer) {
 
 /// Contents opened as an ELF file to identify it; null when it is none.
 std::unique_ptr<object::ObjectFile> elfToIdentify(StringRef Contents) {
-  if (!Contents.starts_with("\x7f"
-                            "ELF"))
+  if (!startsAsElf(Contents))
     return nullptr;
   Expected<std::unique_ptr<object::ObjectFile>> Obj =
       openElf(MemoryBufferRef(Contents, ""));
@@ -325,10 +324,8 @@ static Expected<OpenedTable> openNamed(std::unique_ptr<MemoryBuffer> Buffer,
                                        StringRef Name,
                                        const OpenOptions &Opts) {
   const FileFormat *F = identifyFormat(Buffer->getBuffer());
-  if (!F && Opts.Objects.Convert &&
-      Buffer->getBuffer().starts_with("\x7f"
-                                      "ELF"))
-    return openObjectTable(std::move(Buffer), Opts.Objects, Opts);
+  if (!F && Opts.Objects.Convert && startsAsElf(Buffer->getBuffer()))
+    return openObjectTable(std::move(Buffer), Opts);
   if (!F)
     return unknownFormat(Name);
   if (!F->Open)

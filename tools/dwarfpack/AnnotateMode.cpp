@@ -186,8 +186,7 @@ static bool isTableFile(StringRef Path) {
     return false;
   }
   StringRef Bytes = (*File)->getBuffer();
-  return identifyFormat(Bytes) || Bytes.starts_with("\x7f"
-                                                    "ELF");
+  return identifyFormat(Bytes) || startsAsElf(Bytes);
 }
 
 namespace {

@@ -88,6 +88,13 @@ llvm::ArrayRef<FileFormat> knownFormats();
 /// The format whose Identify accepts Contents, or null.
 const FileFormat *identifyFormat(llvm::StringRef Contents);
 
+/// Whether Contents start as an ELF file does (a binary given where a
+/// table is expected, perhaps).
+inline bool startsAsElf(llvm::StringRef Contents) {
+  return Contents.starts_with("\x7f"
+                              "ELF");
+}
+
 /// Maps a file read-only, without copying ("-": standard input). The error
 /// names the file.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
@@ -139,13 +146,13 @@ openTable(std::unique_ptr<llvm::MemoryBuffer> Buffer,
 
 /// Opens the ELF object in Buffer for lookups: its DWARF and symbols (or
 /// those of its separate debug file, found as `dwarfpack gsym` finds it)
-/// converted in memory into the compact table `gsym` writes (with
-/// details), whatever Opts.Convert says. Errors name the buffer's
-/// identifier: not an object we read, DWARF that cannot be read, no
-/// function at all.
+/// converted in memory, as Opts.Objects says, into the compact table
+/// `gsym` writes (with details), whatever Opts.Objects.Convert says.
+/// Errors name the buffer's identifier: not an object we read, DWARF that
+/// cannot be read, no function at all.
 llvm::Expected<OpenedTable>
 openObjectTable(std::unique_ptr<llvm::MemoryBuffer> Buffer,
-                const ObjectOpenOptions &Opts, const OpenOptions &Readers = {});
+                const OpenOptions &Opts);
 
 /// Maps Path and opens it as openTable does.
 llvm::Expected<OpenedTable> openTableFile(llvm::StringRef Path,
