@@ -8,7 +8,9 @@
 //    2 threads, and each model alone (what `gsym` and `ctf` run);
 //  * the outputs read back: the compact table (packObject's) and GSYM
 //    (encodeTable of the same model) opened by content (OpenTable.h) and
-//    looked up at every function's first and last byte, then checked by
+//    looked up at every function's first and last byte (and the object
+//    itself opened as `lookup OBJECT` opens it: the same answers as the
+//    compact table), then checked by
 //    the verifier (lib/Verify, LLVM's DWARFContext: only a crash or a hang
 //    counts there, the DWARF being damaged); the CTF dict identified,
 //    dumped and opened by DictReader;
@@ -153,6 +155,29 @@ inline void checkCtf(StringRef Bytes, FileFormat::Kind Format) {
     fail("a CTF dict just written does not open: " + toString(D.takeError()));
 }
 
+/// The object opened for lookups as `lookup OBJECT` opens it (converted in
+/// memory) answers as the table pack wrote of it.
+inline void objectAnswersAsItsTable(MemoryBufferRef Input, StringRef Table,
+                                    const AddressPicker &Picker) {
+  OpenOptions Opts;
+  Opts.Objects.Convert = true;
+  Opts.Objects.Threads = 1;
+  Expected<OpenedTable> Object =
+      openTable(MemoryBuffer::getMemBufferCopy(Input.getBuffer(),
+                                               Input.getBufferIdentifier()),
+                Opts);
+  if (!Object)
+    fail("an object pack converts does not open for lookups: " +
+         toString(Object.takeError()));
+  Expected<OpenedTable> Written =
+      openTable(MemoryBuffer::getMemBufferCopy(Table, "table"));
+  if (!Written)
+    fail("an address table just written does not open: " +
+         toString(Written.takeError()));
+  if (lookupAll(*Object->Table, Picker) != lookupAll(*Written->Table, Picker))
+    fail("the object opened for lookups answers otherwise than its table");
+}
+
 /// Every function's first and last byte, and the usual corner values.
 inline AddressPicker functionAddresses(const FunctionModel &Model) {
   AddressPicker Picker;
@@ -187,6 +212,7 @@ inline bool packChecks(const input::InputObject &Obj, MemoryBufferRef Input) {
     AddressPicker Picker = functionAddresses(Both->Model);
     checkTable(Both->Table, FileFormat::Kind::CompactAddressTable, Picker,
                Input);
+    objectAnswersAsItsTable(Input, Both->Table, Picker);
     // GSYM from the same model, as `gsym --format=gsym` writes it.
     Expected<std::string> G1 =
         pipeline::encodeTable(Both->Model, pipeline::TableFormat::Gsym, 1);
