@@ -21,6 +21,9 @@ path = os.pathsep.join(
 )
 config.environment["PATH"] = path
 config.environment["LC_ALL"] = "C"
+# Tables converted from binaries are not cached between runs (the tests
+# give several binaries one build-id); a test of the cache names its own.
+config.environment["DWARFPACK_CACHE_DIR"] = ""
 
 # The workplace's shared data (../shared beside the checkout, as in CI), or
 # DWARFPACK_SHARED_DIR. Tests that read it say REQUIRES: shared-data.

@@ -10,6 +10,14 @@
 #include "dwarfpack/Symbolize/OpenTable.h"
 
 #include "dwarfpack/Pipeline/PackObject.h"
+#include "dwarfpack/Support/BuildId.h"
+#include "dwarfpack/Support/OutputFile.h"
+#include "dwarfpack/Symbolize/TableStore.h"
+
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 
 using namespace llvm;
 
@@ -22,10 +30,91 @@ static const FileFormat &compactFormat() {
   llvm_unreachable("the compact format is always known");
 }
 
+std::string defaultTableCacheDir() {
+  if (std::optional<std::string> Dir =
+          sys::Process::GetEnv("DWARFPACK_CACHE_DIR"))
+    return *Dir;
+  SmallString<128> Path;
+  if (std::optional<std::string> Xdg = sys::Process::GetEnv("XDG_CACHE_HOME");
+      Xdg && !Xdg->empty())
+    Path = *Xdg;
+  else if (sys::path::home_directory(Path))
+    sys::path::append(Path, ".cache");
+  else
+    return "";
+  sys::path::append(Path, "dwarfpack", "tables");
+  return std::string(Path);
+}
+
+/// The object's build-id, read without opening its DWARF; empty when it
+/// has none or is no object file.
+static SmallVector<uint8_t, 20> buildIdOf(MemoryBufferRef Buffer) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Buffer);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return {};
+  }
+  ArrayRef<uint8_t> Id = gnuBuildId(**Obj);
+  return SmallVector<uint8_t, 20>(Id.begin(), Id.end());
+}
+
+/// The cached table of build-id Id, when the cache has one that opens and
+/// records that build-id; else null (a damaged one is made again).
+static std::unique_ptr<AddressSymbolizer> openCached(StringRef Path,
+                                                     ArrayRef<uint8_t> Id,
+                                                     const FileFormat &F,
+                                                     const OpenOptions &Opts) {
+  if (!sys::fs::is_regular_file(Path))
+    return nullptr;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes = MemoryBuffer::getFile(
+      Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Bytes || !F.Identify((*Bytes)->getBuffer()))
+    return nullptr;
+  Expected<std::unique_ptr<AddressSymbolizer>> S =
+      F.Open(std::move(*Bytes), Opts);
+  if (!S) {
+    consumeError(S.takeError());
+    return nullptr;
+  }
+  if ((*S)->uuid() != Id)
+    return nullptr;
+  return std::move(*S);
+}
+
+/// Keeps Table at Path for later runs. A cache that cannot be written
+/// costs the next run a conversion, nothing else: a warning in Log.
+static void keepInCache(StringRef Path, StringRef Table, WarningLog &Log) {
+  Expected<OutputDirectories> Dirs =
+      OutputDirectories::create(sys::path::parent_path(Path));
+  Error E = Dirs ? writeOutputFile(Path, Table) : Dirs.takeError();
+  if (E) {
+    Log.report("table-cache",
+               "the converted table is not cached: " + toString(std::move(E)));
+    return;
+  }
+  Dirs->keep();
+}
+
 Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
                                       const OpenOptions &Opts) {
   std::string Name = Buffer->getBufferIdentifier().str();
   auto C = std::make_unique<ObjectConversion>();
+  const FileFormat &F = compactFormat();
+  std::string CachePath;
+  SmallVector<uint8_t, 20> Id;
+  if (!Opts.Objects.CacheDir.empty())
+    Id = buildIdOf(Buffer->getMemBufferRef());
+  if (Id.size() >= 2) {
+    SmallString<128> Dir(Opts.Objects.CacheDir);
+    sys::path::append(Dir, DWARFPACK_VERSION);
+    CachePath = TableStore::tablePath(Dir, Id, "dpat");
+    if (std::unique_ptr<AddressSymbolizer> S =
+            openCached(CachePath, Id, F, Opts)) {
+      C->FromCache = C->HasDwarf = true;
+      return OpenedTable{std::move(S), &F, std::move(C)};
+    }
+  }
   input::DebugFileOptions Debug;
   Debug.Where.Directories = Opts.Objects.DebugFileDirectories;
   Expected<input::InputWithDebugFile> In =
@@ -53,7 +142,8 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
   C->HasDwarf = (*R)->HasDwarf;
   C->Relocatable = In->Object->isRelocatable();
   C->Tried = In->Tried;
-  const FileFormat &F = compactFormat();
+  if (!CachePath.empty() && C->HasDwarf)
+    keepInCache(CachePath, (*R)->Table, C->Log);
   Expected<std::unique_ptr<AddressSymbolizer>> S =
       F.Open(MemoryBuffer::getMemBufferCopy((*R)->Table, Name), Opts);
   if (!S)

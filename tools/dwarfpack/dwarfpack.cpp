@@ -138,6 +138,7 @@ OpenOptions lookupOpenOptions(unsigned Threads, ArrayRef<std::string> DebugDirs,
   O.Objects.Threads = Threads;
   O.Objects.DebugFileDirectories.assign(DebugDirs.begin(), DebugDirs.end());
   O.Objects.Progress = terminalProgress("lookup", Quiet);
+  O.Objects.CacheDir = defaultTableCacheDir();
   return O;
 }
 
