@@ -30,6 +30,13 @@ static const FileFormat &compactFormat() {
   llvm_unreachable("the compact format is always known");
 }
 
+std::string ObjectConversion::missing() const {
+  if (HasDwarf || DebugFile || Relocatable)
+    return "";
+  return "no DWARF (built without -g?): answers name functions by their "
+         "symbols, without files and lines";
+}
+
 std::string defaultTableCacheDir() {
   if (std::optional<std::string> Dir =
           sys::Process::GetEnv("DWARFPACK_CACHE_DIR"))

@@ -70,6 +70,8 @@ Expected<QueryModule &> SessionTables::find(const InputLine &Q) {
   QueryModule &M = ByPath[Q.File];
   M.Table = Owned.back().get();
   M.Name = Q.File;
+  if (T->Converted)
+    M.Missing = T->Converted->missing();
   return M;
 }
 
@@ -156,6 +158,8 @@ void QuerySession::answerLine(StringRef Line) {
       P.printSymbol(Q->Target.Symbol->Name, {});
     return;
   }
+  if (!M->Missing.empty())
+    warn("'" + Name + "': " + M->Missing, Name);
   if (Q->Target.Address)
     return answerAddress(*M, *Q->Target.Address, Q->Command);
   answerSymbol(*M, std::move(*Q->Target.Symbol), Q->Rest, Q->Command);

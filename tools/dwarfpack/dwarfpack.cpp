@@ -149,10 +149,8 @@ Expected<OpenedTable> openLookupTable(StringRef Path, const OpenOptions &Opts,
     return T;
   const ObjectConversion &C = *T->Converted;
   reportWarningSummary(C.Log);
-  if (!C.HasDwarf && !C.DebugFile && !C.Relocatable)
-    reportWarning("'" + Path +
-                  "': no DWARF (built without -g?): answers name functions "
-                  "by their symbols, without files and lines; " +
+  if (std::string Missing = C.missing(); !Missing.empty())
+    reportWarning("'" + Path + "': " + Missing + "; " +
                   noDebugFileReason(C.Tried));
   return T;
 }

@@ -140,6 +140,11 @@ struct ObjectConversion {
   bool FromCache = false;
   /// The conversion's warnings and notes.
   WarningLog Log;
+
+  /// What answers from the table lack, for a warning; empty when nothing:
+  /// a linked binary without DWARF (nor a debug file) is answered from its
+  /// symbols alone.
+  std::string missing() const;
 };
 
 /// A file opened for lookups, and its format.
