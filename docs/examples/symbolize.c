@@ -64,8 +64,8 @@ int main(int argc, char **argv) {
     }
 
   /* A binary is converted into the table `dwarfpack gsym` would make. */
-  dwarfpack_table_options options = {sizeof options,
-                                     DWARFPACK_OPEN_CONVERT_BINARIES};
+  dwarfpack_table_options options = {.size = sizeof options,
+                                     .flags = DWARFPACK_OPEN_CONVERT_BINARIES};
   dwarfpack_table *table;
   if (dwarfpack_table_open(argv[1], &options, &table) != DWARFPACK_OK) {
     fprintf(stderr, "symbolize: %s\n", dwarfpack_last_error());

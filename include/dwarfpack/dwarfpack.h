@@ -60,7 +60,9 @@
  * Compatibility
  *   Options structures start with a `size` member that the caller sets to
  *   sizeof the structure it was compiled with; zero-initialise the rest,
- *   e.g. `dwarfpack_store_options o = {sizeof(o)};`. Later versions only
+ *   e.g. `dwarfpack_table_options o = {.size = sizeof(o), .flags = F};`
+ *   (designated: a positional initializer draws -Wmissing-field-initializers
+ *   once a member is appended). Later versions only
  *   append members: this library reads what the caller's size covers and
  *   refuses (DWARFPACK_ERR_INVALID_ARGUMENT) a larger structure whose
  *   unknown members are not zero. Unknown flag bits are refused too.
@@ -215,6 +217,13 @@ enum {
 typedef struct dwarfpack_table_options {
   size_t size;    /* sizeof(dwarfpack_table_options) */
   uint32_t flags; /* DWARFPACK_OPEN_* */
+  /* With DWARFPACK_OPEN_CONVERT_BINARIES: a directory where tables
+   * converted from DWARF are kept by build-id and found again when a
+   * binary of that build-id is opened later, by this process or another,
+   * which then converts nothing (`dwarfpack lookup`'s cache, laid out the
+   * same: VERSION/xx/rest.dpat). NULL (or ""): no cache. A cache that
+   * cannot be written does not fail the open. */
+  const char *cache_dir;
 } dwarfpack_table_options;
 
 /* Maps the file at `path` and opens it for lookups, whatever format of

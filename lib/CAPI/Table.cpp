@@ -40,6 +40,15 @@ Error checkOpen(const char *Function, const dwarfpack_table_options *Options,
                     "dwarfpack_table_options");
 }
 
+/// The options of a table's open: the flags', and the cache of converted
+/// binaries.
+OpenOptions tableOpenOptions(const dwarfpack_table_options &Opts) {
+  OpenOptions O = openOptions(Opts.flags);
+  if (Opts.cache_dir)
+    O.Objects.CacheDir = Opts.cache_dir;
+  return O;
+}
+
 /// An error when T cannot turn file offsets into addresses at all (it
 /// records no load segments).
 Error checkFileOffsets(const dwarfpack_table &T) {
@@ -65,7 +74,7 @@ dwarfpack_status dwarfpack_table_open(const char *Path,
     if (!Path || !*Path)
       return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
                   "dwarfpack_table_open: no path");
-    return finishOpen(openTablePath(Path, openOptions(Opts.flags)), Path, Out);
+    return finishOpen(openTablePath(Path, tableOpenOptions(Opts)), Path, Out);
   });
 }
 
@@ -86,7 +95,7 @@ dwarfpack_table_open_memory(const void *Data, size_t Size, const char *Name,
     std::unique_ptr<MemoryBuffer> Buffer = MemoryBuffer::getMemBufferCopy(
         StringRef(static_cast<const char *>(Data), Size), TableName);
     return finishOpen(
-        openTableBuffer(std::move(Buffer), TableName, openOptions(Opts.flags)),
+        openTableBuffer(std::move(Buffer), TableName, tableOpenOptions(Opts)),
         TableName, Out);
   });
 }
