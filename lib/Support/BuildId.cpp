@@ -84,4 +84,13 @@ Expected<ArrayRef<uint8_t>> gnuBuildIdFromNotes(ArrayRef<uint8_t> Notes) {
   return ArrayRef<uint8_t>();
 }
 
+Expected<SmallVector<uint8_t, 20>> readBuildId(MemoryBufferRef Object) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Object);
+  if (!Obj)
+    return Obj.takeError();
+  ArrayRef<uint8_t> Id = gnuBuildId(**Obj);
+  return SmallVector<uint8_t, 20>(Id.begin(), Id.end());
+}
+
 } // namespace dwarfpack

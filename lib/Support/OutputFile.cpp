@@ -215,6 +215,17 @@ Expected<OutputDirectories> OutputDirectories::create(StringRef Dir) {
   return std::move(D);
 }
 
+Error writeOutputFileAndDirectories(StringRef Path, StringRef Bytes) {
+  Expected<OutputDirectories> Dirs =
+      OutputDirectories::create(sys::path::parent_path(Path));
+  if (!Dirs)
+    return Dirs.takeError();
+  if (Error E = writeOutputFile(Path, Bytes))
+    return E;
+  Dirs->keep();
+  return Error::success();
+}
+
 OutputDirectories::~OutputDirectories() {
   // remove() refuses a directory that is not empty, which then stays.
   for (auto I = Created.rbegin(), E = Created.rend(); I != E; ++I)

@@ -198,14 +198,7 @@ Error fileTableOf(std::unique_ptr<MemoryBuffer> Bytes, StringRef Name,
     return createFileError(
         Name, fail("no functions found (no DWARF with code and no function "
                    "symbols)"));
-  Expected<OutputDirectories> Dirs =
-      OutputDirectories::create(sys::path::parent_path(TablePath));
-  if (!Dirs)
-    return Dirs.takeError();
-  if (Error E = writeOutputFile(TablePath, (*R)->Table))
-    return E;
-  Dirs->keep();
-  return Error::success();
+  return writeOutputFileAndDirectories(TablePath, (*R)->Table);
 }
 
 Error DebugFileTables::makeTable(ArrayRef<uint8_t> BuildId,

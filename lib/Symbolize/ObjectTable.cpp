@@ -14,7 +14,6 @@
 #include "dwarfpack/Support/OutputFile.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
-#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -53,19 +52,6 @@ std::string defaultTableCacheDir() {
   return std::string(Path);
 }
 
-/// The object's build-id, read without opening its DWARF; empty when it
-/// has none or is no object file.
-static SmallVector<uint8_t, 20> buildIdOf(MemoryBufferRef Buffer) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(Buffer);
-  if (!Obj) {
-    consumeError(Obj.takeError());
-    return {};
-  }
-  ArrayRef<uint8_t> Id = gnuBuildId(**Obj);
-  return SmallVector<uint8_t, 20>(Id.begin(), Id.end());
-}
-
 /// The cached table of build-id Id, when the cache has one that opens and
 /// records that build-id; else null (a damaged one is made again).
 static std::unique_ptr<AddressSymbolizer> openCached(StringRef Path,
@@ -92,15 +78,9 @@ static std::unique_ptr<AddressSymbolizer> openCached(StringRef Path,
 /// Keeps Table at Path for later runs. A cache that cannot be written
 /// costs the next run a conversion, nothing else: a warning in Log.
 static void keepInCache(StringRef Path, StringRef Table, WarningLog &Log) {
-  Expected<OutputDirectories> Dirs =
-      OutputDirectories::create(sys::path::parent_path(Path));
-  Error E = Dirs ? writeOutputFile(Path, Table) : Dirs.takeError();
-  if (E) {
+  if (Error E = writeOutputFileAndDirectories(Path, Table))
     Log.report("table-cache",
                "the converted table is not cached: " + toString(std::move(E)));
-    return;
-  }
-  Dirs->keep();
 }
 
 Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
@@ -109,9 +89,16 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
   auto C = std::make_unique<ObjectConversion>();
   const FileFormat &F = compactFormat();
   std::string CachePath;
+  // The build-id is read without opening the DWARF; none (or no object
+  // file, which the conversion reports) is no cache.
   SmallVector<uint8_t, 20> Id;
-  if (!Opts.Objects.CacheDir.empty())
-    Id = buildIdOf(Buffer->getMemBufferRef());
+  if (!Opts.Objects.CacheDir.empty()) {
+    if (Expected<SmallVector<uint8_t, 20>> Read =
+            readBuildId(Buffer->getMemBufferRef()))
+      Id = std::move(*Read);
+    else
+      consumeError(Read.takeError());
+  }
   if (Id.size() >= 2) {
     SmallString<128> Dir(Opts.Objects.CacheDir);
     sys::path::append(Dir, DWARFPACK_VERSION);

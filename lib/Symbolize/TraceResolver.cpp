@@ -19,12 +19,14 @@ static Error failure(const Twine &Message) {
 }
 
 Expected<SmallVector<uint8_t, 20>> readFileBuildId(StringRef Path) {
-  Expected<object::OwningBinary<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(Path);
-  if (!Obj)
-    return createFileError(Path, Obj.takeError());
-  ArrayRef<uint8_t> Id = gnuBuildId(*Obj->getBinary());
-  return SmallVector<uint8_t, 20>(Id.begin(), Id.end());
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Bytes = MemoryBuffer::getFile(
+      Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Bytes)
+    return createFileError(Path, errorCodeToError(Bytes.getError()));
+  Expected<SmallVector<uint8_t, 20>> Id = readBuildId(**Bytes);
+  if (!Id)
+    return createFileError(Path, Id.takeError());
+  return Id;
 }
 
 //===----------------------------------------------------------------------===//

@@ -249,19 +249,9 @@ buildTable(const MemoryBuffer &Buf, OutFormat Fmt, WarningLog &Log,
 /// Writes the table to Path, creating a store's directories (kept only
 /// when the table was written).
 Error writeTable(StringRef Path, StringRef Bytes) {
-  std::optional<OutputDirectories> StoreDirs;
-  if (StoreDir.getNumOccurrences()) {
-    Expected<OutputDirectories> D =
-        OutputDirectories::create(sys::path::parent_path(Path));
-    if (!D)
-      return D.takeError();
-    StoreDirs.emplace(std::move(*D));
-  }
-  if (Error E = writeOutputFile(Path, Bytes))
-    return E;
-  if (StoreDirs)
-    StoreDirs->keep();
-  return Error::success();
+  if (StoreDir.getNumOccurrences())
+    return writeOutputFileAndDirectories(Path, Bytes);
+  return writeOutputFile(Path, Bytes);
 }
 
 void printStats(const BuiltTable &T, OutFormat Fmt, const WarningLog &Log,

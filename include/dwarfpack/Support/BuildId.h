@@ -4,6 +4,7 @@
 #define DWARFPACK_SUPPORT_BUILDID_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
 
@@ -16,6 +17,10 @@ namespace dwarfpack {
 /// llvm::object::getBuildID looks) or else its PT_NOTE segments; empty if
 /// it has none.
 llvm::ArrayRef<uint8_t> gnuBuildId(const llvm::object::ObjectFile &O);
+
+/// gnuBuildId of the object file in Object; an error when it is none.
+llvm::Expected<llvm::SmallVector<uint8_t, 20>>
+readBuildId(llvm::MemoryBufferRef Object);
 
 /// The NT_GNU_BUILD_ID note among the ELF notes in Notes (the contents of
 /// a note section, as Linux shows them in /sys/kernel/notes and

@@ -29,6 +29,11 @@ writeOutputFile(llvm::StringRef Path,
                 llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write,
                 std::optional<llvm::sys::fs::perms> Mode = std::nullopt);
 llvm::Error writeOutputFile(llvm::StringRef Path, llvm::StringRef Bytes);
+/// writeOutputFile, creating the directories Path leads through first
+/// (those it created are removed again when the file cannot be written):
+/// a table filed in a store or a cache.
+llvm::Error writeOutputFileAndDirectories(llvm::StringRef Path,
+                                          llvm::StringRef Bytes);
 
 /// writeOutputFile in two steps, for outputs that replace several files
 /// together (all are written before any is renamed into place): create()
