@@ -221,8 +221,10 @@ typedef struct dwarfpack_table_options {
    * converted from DWARF are kept by build-id and found again when a
    * binary of that build-id is opened later, by this process or another,
    * which then converts nothing (`dwarfpack lookup`'s cache, laid out the
-   * same: VERSION/xx/rest.dpat). NULL (or ""): no cache. A cache that
-   * cannot be written does not fail the open. */
+   * same: VERSION/xx/rest.dpat, and cleaned the same: tables unused for
+   * max_unused_age_s go, as its control files in the directory say).
+   * NULL (or ""): no cache. A cache that cannot be written does not fail
+   * the open. */
   const char *cache_dir;
 } dwarfpack_table_options;
 

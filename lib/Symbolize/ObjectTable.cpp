@@ -11,12 +11,10 @@
 
 #include "dwarfpack/Pipeline/PackObject.h"
 #include "dwarfpack/Support/BuildId.h"
-#include "dwarfpack/Support/OutputFile.h"
-#include "dwarfpack/Symbolize/TableStore.h"
+#include "dwarfpack/Symbolize/TableCache.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 
 using namespace llvm;
 
@@ -36,24 +34,8 @@ std::string ObjectConversion::missing() const {
          "symbols, without files and lines";
 }
 
-std::string defaultTableCacheDir() {
-  if (std::optional<std::string> Dir =
-          sys::Process::GetEnv("DWARFPACK_CACHE_DIR"))
-    return *Dir;
-  SmallString<128> Path;
-  if (std::optional<std::string> Xdg = sys::Process::GetEnv("XDG_CACHE_HOME");
-      Xdg && !Xdg->empty())
-    Path = *Xdg;
-  else if (sys::path::home_directory(Path))
-    sys::path::append(Path, ".cache");
-  else
-    return "";
-  sys::path::append(Path, "dwarfpack", "tables");
-  return std::string(Path);
-}
-
-/// The cached table of build-id Id, when the cache has one that opens and
-/// records that build-id; else null (a damaged one is made again).
+/// The cached table at Path, when it opens and records build-id Id; else
+/// null (a damaged one is made again).
 static std::unique_ptr<AddressSymbolizer> openCached(StringRef Path,
                                                      ArrayRef<uint8_t> Id,
                                                      const FileFormat &F,
@@ -75,14 +57,6 @@ static std::unique_ptr<AddressSymbolizer> openCached(StringRef Path,
   return std::move(*S);
 }
 
-/// Keeps Table at Path for later runs. A cache that cannot be written
-/// costs the next run a conversion, nothing else: a warning in Log.
-static void keepInCache(StringRef Path, StringRef Table, WarningLog &Log) {
-  if (Error E = writeOutputFileAndDirectories(Path, Table))
-    Log.report("table-cache",
-               "the converted table is not cached: " + toString(std::move(E)));
-}
-
 Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
                                       const OpenOptions &Opts) {
   std::string Name = Buffer->getBufferIdentifier().str();
@@ -92,20 +66,27 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
   // The build-id is read without opening the DWARF; none (or no object
   // file, which the conversion reports) is no cache.
   SmallVector<uint8_t, 20> Id;
+  std::optional<TableCache> Cache;
   if (!Opts.Objects.CacheDir.empty()) {
+    Cache.emplace(Opts.Objects.CacheDir);
     if (Expected<SmallVector<uint8_t, 20>> Read =
             readBuildId(Buffer->getMemBufferRef()))
       Id = std::move(*Read);
     else
       consumeError(Read.takeError());
   }
-  if (Id.size() >= 2) {
-    SmallString<128> Dir(Opts.Objects.CacheDir);
-    sys::path::append(Dir, DWARFPACK_VERSION);
-    CachePath = TableStore::tablePath(Dir, Id, "dpat");
+  // After the table is used or kept, which a round keeps.
+  auto Clean = [&] {
+    if (Cache)
+      Cache->cleanIfDue(std::chrono::system_clock::now(), CachePath, C->Log);
+  };
+  if (Cache && Id.size() >= 2) {
+    CachePath = Cache->tablePath(Id);
     if (std::unique_ptr<AddressSymbolizer> S =
             openCached(CachePath, Id, F, Opts)) {
       C->FromCache = C->HasDwarf = true;
+      TableCache::markUsed(CachePath);
+      Clean();
       return OpenedTable{std::move(S), &F, std::move(C)};
     }
   }
@@ -137,7 +118,8 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
   C->Relocatable = In->Object->isRelocatable();
   C->Tried = In->Tried;
   if (!CachePath.empty() && C->HasDwarf)
-    keepInCache(CachePath, (*R)->Table, C->Log);
+    TableCache::keep(CachePath, (*R)->Table, C->Log);
+  Clean();
   Expected<std::unique_ptr<AddressSymbolizer>> S =
       F.Open(MemoryBuffer::getMemBufferCopy((*R)->Table, Name), Opts);
   if (!S)

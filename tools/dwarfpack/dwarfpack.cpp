@@ -9,6 +9,7 @@
 #include "DebugFileArgs.h"
 #include "FormatRegistry.h"
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Symbolize/TableCache.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"

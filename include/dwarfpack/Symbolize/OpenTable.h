@@ -41,19 +41,13 @@ struct ObjectOpenOptions {
   std::vector<std::string> DebugFileDirectories;
   /// Called after each compile unit converted.
   ProgressFn Progress;
-  /// Where tables converted from DWARF are kept by build-id, as a store
-  /// keeps them, in a directory per dwarfpack version
-  /// (`VERSION/xx/rest.dpat`: another version converts again), and found
-  /// again by later runs, which then convert nothing; empty: nowhere. A
-  /// table of symbols only (no DWARF found) is not kept: a debug file
-  /// installed later must count.
+  /// Where tables converted from DWARF are kept by build-id (a TableCache
+  /// root, which forgets unused tables as its control files say), and
+  /// found again by later runs, which then convert nothing; empty:
+  /// nowhere. A table of symbols only (no DWARF found) is not kept: a
+  /// debug file installed later must count.
   std::string CacheDir;
 };
-
-/// The cache directory of converted tables: $DWARFPACK_CACHE_DIR when set
-/// (set and empty: no cache), else $XDG_CACHE_HOME/dwarfpack/tables, else
-/// $HOME/.cache/dwarfpack/tables (empty when there is no home either).
-std::string defaultTableCacheDir();
 
 /// How the readers of a format may run.
 struct OpenOptions {

@@ -1,0 +1,170 @@
+//===- TableCache.cpp - Tables converted from binaries, kept by build-id --===//
+
+#include "dwarfpack/Symbolize/TableCache.h"
+
+#include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Support/OutputFile.h"
+#include "dwarfpack/Symbolize/TableStore.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace llvm;
+
+namespace dwarfpack {
+
+std::string defaultTableCacheDir() {
+  if (std::optional<std::string> Dir =
+          sys::Process::GetEnv("DWARFPACK_CACHE_DIR"))
+    return *Dir;
+  SmallString<128> Path;
+  if (std::optional<std::string> Xdg = sys::Process::GetEnv("XDG_CACHE_HOME");
+      Xdg && !Xdg->empty())
+    Path = *Xdg;
+  else if (sys::path::home_directory(Path))
+    sys::path::append(Path, ".cache");
+  else
+    return "";
+  sys::path::append(Path, "dwarfpack", "tables");
+  return std::string(Path);
+}
+
+std::string TableCache::tablePath(ArrayRef<uint8_t> Id) const {
+  SmallString<128> Dir(Root);
+  sys::path::append(Dir, DWARFPACK_VERSION);
+  return TableStore::tablePath(Dir, Id, "dpat");
+}
+
+/// Sets Path's modification (and access) time to Now; false when it
+/// cannot (a file of a read-only cache).
+static bool setModified(StringRef Path, sys::TimePoint<> Now) {
+  int FD;
+  if (sys::fs::openFileForReadWrite(Path, FD, sys::fs::CD_OpenExisting,
+                                    sys::fs::OF_None))
+    return false;
+  std::error_code EC = sys::fs::setLastAccessAndModificationTime(FD, Now);
+  sys::Process::SafelyCloseFileDescriptor(FD);
+  return !EC;
+}
+
+void TableCache::markUsed(StringRef Path) {
+  setModified(Path, std::chrono::system_clock::now());
+}
+
+void TableCache::keep(StringRef Path, StringRef Table, WarningLog &Log) {
+  if (Error E = writeOutputFileAndDirectories(Path, Table))
+    Log.report("table-cache",
+               "the converted table is not cached: " + toString(std::move(E)));
+}
+
+/// The number of seconds control file Path holds; Default when it holds
+/// none (it is then written, when missing). False when a missing file
+/// cannot be written.
+static bool readControlFile(StringRef Path, uint64_t Default, uint64_t &Out) {
+  Out = Default;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
+  if (!Text) {
+    if (Text.getError() != std::errc::no_such_file_or_directory)
+      return false;
+    if (Error E = writeOutputFile(Path, utostr(Default) + "\n")) {
+      consumeError(std::move(E));
+      return false;
+    }
+    return true;
+  }
+  uint64_t V;
+  if (!StringRef((*Text)->getBuffer()).trim().getAsInteger(10, V))
+    Out = V;
+  return true;
+}
+
+bool TableCache::readPolicy(Policy &P) const {
+  uint64_t Interval, Age;
+  SmallString<128> IntervalFile(Root), AgeFile(Root);
+  sys::path::append(IntervalFile, "cache_clean_interval_s");
+  sys::path::append(AgeFile, "max_unused_age_s");
+  if (!readControlFile(IntervalFile, DefaultCleanIntervalSeconds, Interval) ||
+      !readControlFile(AgeFile, DefaultMaxUnusedAgeSeconds, Age))
+    return false;
+  // Beyond any file's age: never (and no overflow in time arithmetic).
+  constexpr uint64_t Century = uint64_t(100) * 366 * 86400;
+  P.CleanInterval = std::chrono::seconds(std::min(Interval, Century));
+  P.MaxUnusedAge = std::chrono::seconds(std::min(Age, Century));
+  return true;
+}
+
+unsigned TableCache::cleanIfDue(sys::TimePoint<> Now, StringRef Keep,
+                                WarningLog &Log) const {
+  if (Root.empty() || !sys::fs::is_directory(Root))
+    return 0;
+  Policy P;
+  if (!readPolicy(P))
+    return 0;
+  SmallString<128> IntervalFile(Root);
+  sys::path::append(IntervalFile, "cache_clean_interval_s");
+  sys::fs::file_status St;
+  if (sys::fs::status(IntervalFile, St))
+    return 0;
+  if (Now - St.getLastModificationTime() < P.CleanInterval)
+    return 0;
+  // The round is recorded first: a cache whose round cannot be recorded
+  // is not cleaned at every use.
+  if (!setModified(IntervalFile, Now))
+    return 0;
+  return clean(Now, P.MaxUnusedAge, Keep, Log);
+}
+
+/// A table, or what is left of one whose writing was cut short.
+static bool isTableFile(StringRef Name) {
+  return Name.ends_with(".dpat") || Name.contains(".dpat.temp-dwarfpack-");
+}
+
+unsigned TableCache::clean(sys::TimePoint<> Now,
+                           std::chrono::seconds MaxUnusedAge, StringRef Keep,
+                           WarningLog &Log) const {
+  std::vector<std::string> Dirs;
+  unsigned Removed = 0;
+  std::error_code EC;
+  // Symbolic links are neither followed nor removed: the cache holds none
+  // of its own.
+  for (sys::fs::recursive_directory_iterator
+           It(Root, EC, /*follow_symlinks=*/false),
+       End;
+       It != End && !EC; It.increment(EC)) {
+    const std::string &Path = It->path();
+    sys::fs::file_status St;
+    if (sys::fs::status(Path, St, /*Follow=*/false))
+      continue;
+    if (St.type() == sys::fs::file_type::directory_file) {
+      Dirs.push_back(Path);
+      continue;
+    }
+    StringRef Name = sys::path::filename(Path);
+    if (St.type() != sys::fs::file_type::regular_file || !isTableFile(Name) ||
+        Now - St.getLastModificationTime() < MaxUnusedAge ||
+        (Name == sys::path::filename(Keep) && sys::fs::equivalent(Path, Keep)))
+      continue;
+    if (std::error_code R = sys::fs::remove(Path))
+      Log.report("table-cache", "cannot remove the unused table '" + Path +
+                                    "': " + R.message());
+    else
+      ++Removed;
+  }
+  if (EC)
+    Log.report("table-cache",
+               "cannot clean the cache '" + Root + "': " + EC.message());
+  // Deepest first; a directory that is not empty stays.
+  std::sort(Dirs.begin(), Dirs.end(), std::greater<>());
+  for (const std::string &D : Dirs)
+    (void)sys::fs::remove(D);
+  return Removed;
+}
+
+} // namespace dwarfpack
