@@ -170,7 +170,10 @@ Error InputObject::load(WarningLog &Log, const OpenOptions &Opts) {
     }
   }
   Splits = std::make_unique<SplitUnits>(Path);
-  if (Opts.Supplementary && !IsDwo)
+  // A stripped binary keeps dwz's link to a file that only its DWARF
+  // (in its debug file, opened below) refers to: without units nothing
+  // is missing.
+  if (Opts.Supplementary && !IsDwo && !Dwarf->units().empty())
     openSupplementary(Log, Opts);
   if (!Opts.DebugFile.empty())
     return openDebugFile(Log, Opts);
