@@ -151,13 +151,16 @@ unsigned TableCache::clean(sys::TimePoint<> Now,
         Now - St.getLastModificationTime() < MaxUnusedAge ||
         (Name == sys::path::filename(Keep) && sys::fs::equivalent(Path, Keep)))
       continue;
-    if (std::error_code R = sys::fs::remove(Path))
+    // Another process's round may have removed it first.
+    std::error_code R = sys::fs::remove(Path, /*IgnoreNonExisting=*/false);
+    if (!R)
+      ++Removed;
+    else if (R != std::errc::no_such_file_or_directory)
       Log.report("table-cache", "cannot remove the unused table '" + Path +
                                     "': " + R.message());
-    else
-      ++Removed;
   }
-  if (EC)
+  // A directory another round removed while this one walked is no error.
+  if (EC && EC != std::errc::no_such_file_or_directory)
     Log.report("table-cache",
                "cannot clean the cache '" + Root + "': " + EC.message());
   // Deepest first; a directory that is not empty stays.
