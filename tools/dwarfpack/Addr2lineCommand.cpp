@@ -30,8 +30,8 @@ using namespace dwarfpack;
 using namespace dwarfpack::tool;
 
 static cl::SubCommand Addr2lineSub("addr2line",
-                                   "Answer addresses from a table as GNU "
-                                   "addr2line answers them from a binary");
+                                   "Answer addresses from a binary or a "
+                                   "table as GNU addr2line does");
 static cl::list<std::string>
     Addresses(cl::Positional, cl::ZeroOrMore,
               cl::desc("[address...] (hexadecimal; read from stdin when none)"),

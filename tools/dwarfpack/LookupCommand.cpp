@@ -49,8 +49,8 @@ using namespace dwarfpack::tool;
 
 cl::SubCommand &dwarfpack::tool::lookupSubCommand() {
   static cl::SubCommand Sub("lookup",
-                            "Symbolize addresses with a GSYM (or other "
-                            "dwarfpack) file, as llvm-symbolizer does");
+                            "Symbolize addresses from a binary or any "
+                            "dwarfpack table, as llvm-symbolizer does");
   return Sub;
 }
 static cl::SubCommand &LookupSub = lookupSubCommand();
