@@ -68,6 +68,16 @@ WarningLog::sorted(const StringMap<KindSummary> &M) {
   return Result;
 }
 
+std::vector<std::string> WarningLog::summaryLines() const {
+  std::vector<std::string> Lines;
+  for (const KindSummary &K : summary())
+    Lines.push_back(
+        (Twine(K.Count) + " x " + K.Kind +
+         (K.Examples.empty() ? "" : " (e.g. " + K.Examples.front() + ")"))
+            .str());
+  return Lines;
+}
+
 std::vector<WarningLog::KindSummary> WarningLog::summary() const {
   std::lock_guard<std::mutex> Lock(Mutex);
   return sorted(Kinds);

@@ -70,8 +70,10 @@ Expected<QueryModule &> SessionTables::find(const InputLine &Q) {
   QueryModule &M = ByPath[Q.File];
   M.Table = Owned.back().get();
   M.Name = Q.File;
-  if (T->Converted)
+  if (T->Converted) {
     M.Missing = T->Converted->missing();
+    M.ConversionWarnings = T->Converted->Log.summaryLines();
+  }
   return M;
 }
 
@@ -158,6 +160,8 @@ void QuerySession::answerLine(StringRef Line) {
       P.printSymbol(Q->Target.Symbol->Name, {});
     return;
   }
+  for (const std::string &W : M->ConversionWarnings)
+    warn("'" + Name + "': " + W, Name + "\n" + W);
   if (!M->Missing.empty())
     warn("'" + Name + "': " + M->Missing, Name);
   if (Q->Target.Address)

@@ -115,10 +115,8 @@ void reportWarning(const Twine &Message) {
 }
 
 void reportWarningSummary(const WarningLog &Log) {
-  for (const WarningLog::KindSummary &K : Log.summary())
-    reportWarning(
-        Twine(K.Count) + " x " + K.Kind +
-        (K.Examples.empty() ? "" : " (e.g. " + K.Examples.front() + ")"));
+  for (const std::string &Line : Log.summaryLines())
+    reportWarning(Line);
 }
 
 bool portableReaders() {

@@ -44,6 +44,8 @@ public:
 
   /// Counts of warnings by kind, sorted by kind name (notes excluded).
   std::vector<KindSummary> summary() const;
+  /// summary() as one line of text per kind, "N x KIND (e.g. EXAMPLE)".
+  std::vector<std::string> summaryLines() const;
   /// Counts of notes by kind, sorted by kind name.
   std::vector<KindSummary> notes() const;
   uint64_t total() const;

@@ -41,9 +41,10 @@ struct QueryModule {
   /// How answers and warnings name the module (JSON's "ModuleName").
   std::string Name;
   std::unique_ptr<SymbolResolver> Names;
-  /// What its answers lack (ObjectConversion::missing), said once, at its
-  /// first query.
+  /// What its answers lack (ObjectConversion::missing), and what its
+  /// conversion reported, said once, at its first query.
   std::string Missing;
+  std::vector<std::string> ConversionWarnings;
 };
 
 /// The tables that queries are answered from: one for every query, or the

@@ -28,5 +28,7 @@ if args:
 out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 for line in out.splitlines():
     m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)", line)
-    if m and not m.group(2).startswith("nop") and m.group(2) != "int3":
+    # (not the header naming the file, "c:  file format ...")
+    if (m and m.group(2) != "file" and not m.group(2).startswith("nop")
+            and m.group(2) != "int3"):
         print("0x%x%s" % (int(m.group(1), 16) + add, suffix))

@@ -74,7 +74,8 @@ def instructions(binary, funcs):
     addrs = []
     for line in out.splitlines():
         m = re.match(r"^\s*([0-9a-f]+):\s+(\S+)", line)
-        if m and not m.group(2).startswith("nop") and m.group(2) != "int3":
+        if (m and m.group(2) != "file" and not m.group(2).startswith("nop")
+            and m.group(2) != "int3"):
             addrs.append(int(m.group(1), 16))
     return addrs
 
