@@ -34,6 +34,12 @@ static int parseAddress(const char *arg, uint64_t *out) {
   return errno == 0 && end != arg && *end == '\0';
 }
 
+/* The open's warnings (a binary without DWARF answers without lines). */
+static void warn(void *context, const char *message) {
+  (void)context;
+  fprintf(stderr, "symbolize: warning: %s\n", message);
+}
+
 static void printResult(const dwarfpack_result *r) {
   if (r->status != DWARFPACK_OK)
     fprintf(stderr, "symbolize: 0x%" PRIx64 ": %s\n", r->address, r->error);
@@ -65,7 +71,8 @@ int main(int argc, char **argv) {
 
   /* A binary is converted into the table `dwarfpack gsym` would make. */
   dwarfpack_table_options options = {.size = sizeof options,
-                                     .flags = DWARFPACK_OPEN_CONVERT_BINARIES};
+                                     .flags = DWARFPACK_OPEN_CONVERT_BINARIES,
+                                     .warn = warn};
   dwarfpack_table *table;
   if (dwarfpack_table_open(argv[1], &options, &table) != DWARFPACK_OK) {
     fprintf(stderr, "symbolize: %s\n", dwarfpack_last_error());

@@ -197,6 +197,13 @@ DWARFPACK_API void dwarfpack_results_free(dwarfpack_results *results);
 
 typedef struct dwarfpack_table dwarfpack_table;
 
+/* Called during an open, on the calling thread, for each problem that does
+ * not stop it (dwarfpack_kernel_open: a module table that is not used, a
+ * notes file without a build-id; dwarfpack_table_open: what answers from a
+ * converted binary lack, what its conversion could not read). `message`
+ * is valid during the call. */
+typedef void (*dwarfpack_warning_fn)(void *context, const char *message);
+
 /* Flags of the open functions. */
 enum {
   /* Kernel symbol tables keep to their portable code paths even where the
@@ -226,6 +233,13 @@ typedef struct dwarfpack_table_options {
    * NULL (or ""): no cache. A cache that cannot be written does not fail
    * the open. */
   const char *cache_dir;
+  /* With DWARFPACK_OPEN_CONVERT_BINARIES: told what answers from the
+   * binary lack (no DWARF and no debug file found: functions named by
+   * their symbols, without files and lines) and, once per kind, the
+   * problems its conversion met (DWARF it could not read, a cache it
+   * could not write), as `dwarfpack lookup` warns of them. NULL: dropped. */
+  dwarfpack_warning_fn warn;
+  void *warn_context;
 } dwarfpack_table_options;
 
 /* Maps the file at `path` and opens it for lookups, whatever format of
@@ -305,11 +319,6 @@ DWARFPACK_API dwarfpack_status dwarfpack_store_symbolize(
 /*===-- A running kernel --------------------------------------------------===*/
 
 typedef struct dwarfpack_kernel dwarfpack_kernel;
-
-/* Called during dwarfpack_kernel_open, on the calling thread, for each
- * problem that does not stop the kernel from being symbolized (a module
- * table that is not used, a notes file without a build-id). */
-typedef void (*dwarfpack_warning_fn)(void *context, const char *message);
 
 typedef struct dwarfpack_kernel_options {
   size_t size;    /* sizeof(dwarfpack_kernel_options) */

@@ -16,10 +16,28 @@ struct dwarfpack_table {
 
 namespace {
 
+/// Tells Opts.warn what the conversion of a binary opened as T reported.
+void warnOfConversion(const OpenedTable &T, StringRef Name,
+                      const dwarfpack_table_options &Opts) {
+  if (!T.Converted || !Opts.warn)
+    return;
+  const ObjectConversion &C = *T.Converted;
+  auto Warn = [&](const Twine &Message) {
+    std::string Text = ("'" + Name + "': " + Message).str();
+    Opts.warn(Opts.warn_context, Text.c_str());
+  };
+  for (const std::string &Line : C.Log.summaryLines())
+    Warn(Line);
+  if (std::string Missing = C.missing(); !Missing.empty())
+    Warn(Missing + "; " + input::noDebugFileReason(C.Tried));
+}
+
 dwarfpack_status finishOpen(Expected<OpenedTable> T, StringRef Name,
+                            const dwarfpack_table_options &Opts,
                             dwarfpack_table **Out) {
   if (!T)
     return fail(T.takeError(), DWARFPACK_ERR_CORRUPT);
+  warnOfConversion(*T, Name, Opts);
   *Out = new dwarfpack_table{std::move(*T), Name.str()};
   return DWARFPACK_OK;
 }
@@ -74,7 +92,8 @@ dwarfpack_status dwarfpack_table_open(const char *Path,
     if (!Path || !*Path)
       return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
                   "dwarfpack_table_open: no path");
-    return finishOpen(openTablePath(Path, tableOpenOptions(Opts)), Path, Out);
+    return finishOpen(openTablePath(Path, tableOpenOptions(Opts)), Path, Opts,
+                      Out);
   });
 }
 
@@ -96,7 +115,7 @@ dwarfpack_table_open_memory(const void *Data, size_t Size, const char *Name,
         StringRef(static_cast<const char *>(Data), Size), TableName);
     return finishOpen(
         openTableBuffer(std::move(Buffer), TableName, tableOpenOptions(Opts)),
-        TableName, Out);
+        TableName, Opts, Out);
   });
 }
 

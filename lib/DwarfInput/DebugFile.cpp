@@ -240,6 +240,14 @@ Error checkSameBuild(const ObjectFile &Binary, const ObjectFile &Debug,
                      "; the input's is " + hexId(Want) + ")"));
 }
 
+std::string noDebugFileReason(ArrayRef<std::string> Tried, StringRef Hint) {
+  if (Tried.empty())
+    return "no build-id or .gnu_debuglink to find a separate debug file by";
+  return "no separate debug file found (" + std::to_string(Tried.size()) +
+         " paths tried, the first '" + Tried.front() + "'" +
+         (Hint.empty() ? "" : "; " + Hint.str()) + ")";
+}
+
 StringRef describe(DebugFileVia How) {
   switch (How) {
   case DebugFileVia::Given:

@@ -57,11 +57,8 @@ std::string noDebugFileReason(const input::InputWithDebugFile &In) {
 }
 
 std::string noDebugFileReason(ArrayRef<std::string> Tried) {
-  if (Tried.empty())
-    return "no build-id or .gnu_debuglink to find a separate debug file by";
-  return "no separate debug file found (" + std::to_string(Tried.size()) +
-         " paths tried, the first '" + Tried.front() +
-         "'; --debug-file-directory adds places to look)";
+  return input::noDebugFileReason(Tried,
+                                  "--debug-file-directory adds places to look");
 }
 
 } // namespace tool

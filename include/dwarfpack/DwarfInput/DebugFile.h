@@ -125,6 +125,13 @@ openWithDebugFile(llvm::StringRef Path, const DebugFileOptions &Options,
 /// "found by build-id", "found by .gnu_debuglink" or "given", for messages.
 llvm::StringRef describe(DebugFileVia How);
 
+/// Why no debug file was used, from the paths a search tried (none: the
+/// input names no debug file), for the warning that answers come from
+/// symbols alone; Hint (where the caller can add places to look) ends the
+/// parenthesis.
+std::string noDebugFileReason(llvm::ArrayRef<std::string> Tried,
+                              llvm::StringRef Hint = "");
+
 } // namespace input
 } // namespace dwarfpack
 

@@ -1,6 +1,7 @@
 /* capi-cache.c: opens BINARY through the C API as a converted binary with
  * a cache directory (CACHE, or none when it is "-"), and prints the
- * function of each ADDRESS, or the error.
+ * function of each ADDRESS, or the error; the open's warnings go to
+ * stderr.
  *
  *   capi-cache BINARY CACHE ADDRESS...
  */
@@ -10,13 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void warn(void *context, const char *message) {
+  fprintf(stderr, "%s: warning: %s\n", (const char *)context, message);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: capi-cache BINARY CACHE ADDRESS...\n");
     return 2;
   }
   dwarfpack_table_options options = {
-      .size = sizeof options, .flags = DWARFPACK_OPEN_CONVERT_BINARIES};
+      .size = sizeof options,
+      .flags = DWARFPACK_OPEN_CONVERT_BINARIES,
+      .warn = warn,
+      .warn_context = "capi-cache"};
   if (strcmp(argv[2], "-") != 0)
     options.cache_dir = argv[2];
   dwarfpack_table *table;
