@@ -126,47 +126,74 @@ static bool isTableFile(StringRef Name) {
   return Name.ends_with(".dpat") || Name.contains(".dpat.temp-dwarfpack-");
 }
 
+/// A version's directory ("0.1.0") and a build-id's first byte ("ab"):
+/// only the cache's own layout is cleaned, whatever else the directory
+/// holds (DWARFPACK_CACHE_DIR may name one a user keeps other files in).
+static bool isVersionName(StringRef Name) {
+  SmallVector<StringRef, 4> Parts;
+  Name.split(Parts, '.');
+  return llvm::all_of(Parts, [](StringRef P) {
+    return !P.empty() && llvm::all_of(P, isDigit);
+  });
+}
+static bool isBuildIdByteName(StringRef Name) {
+  return Name.size() == 2 && llvm::all_of(Name, [](char C) {
+           return isDigit(C) || (C >= 'a' && C <= 'f');
+         });
+}
+
+/// The subdirectories of Dir whose names Pick accepts (symbolic links are
+/// not followed: the cache makes none).
+template <typename PickFn>
+static std::vector<std::string> subdirectories(StringRef Dir, PickFn Pick) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC, /*follow_symlinks=*/false), End;
+       It != End && !EC; It.increment(EC))
+    if (It->type() == sys::fs::file_type::directory_file &&
+        Pick(sys::path::filename(It->path())))
+      Out.push_back(It->path());
+  return Out;
+}
+
 unsigned TableCache::clean(sys::TimePoint<> Now,
                            std::chrono::seconds MaxUnusedAge, StringRef Keep,
                            WarningLog &Log) const {
-  std::vector<std::string> Dirs;
   unsigned Removed = 0;
-  std::error_code EC;
-  // Symbolic links are neither followed nor removed: the cache holds none
-  // of its own.
-  for (sys::fs::recursive_directory_iterator
-           It(Root, EC, /*follow_symlinks=*/false),
-       End;
-       It != End && !EC; It.increment(EC)) {
-    const std::string &Path = It->path();
+  auto IsOld = [&](StringRef Path, StringRef Name) {
     sys::fs::file_status St;
-    if (sys::fs::status(Path, St, /*Follow=*/false))
-      continue;
-    if (St.type() == sys::fs::file_type::directory_file) {
-      Dirs.push_back(Path);
-      continue;
+    return !sys::fs::status(Path, St, /*Follow=*/false) &&
+           St.type() == sys::fs::file_type::regular_file &&
+           Now - St.getLastModificationTime() >= MaxUnusedAge &&
+           !(Name == sys::path::filename(Keep) &&
+             sys::fs::equivalent(Path, Keep));
+  };
+  for (const std::string &Version : subdirectories(Root, isVersionName)) {
+    for (const std::string &Byte : subdirectories(Version, isBuildIdByteName)) {
+      std::error_code EC;
+      for (sys::fs::directory_iterator It(Byte, EC, false), End;
+           It != End && !EC; It.increment(EC)) {
+        const std::string &Path = It->path();
+        StringRef Name = sys::path::filename(Path);
+        if (!isTableFile(Name) || !IsOld(Path, Name))
+          continue;
+        // Another process's round may have removed it first.
+        std::error_code R = sys::fs::remove(Path, /*IgnoreNonExisting=*/false);
+        if (!R)
+          ++Removed;
+        else if (R != std::errc::no_such_file_or_directory)
+          Log.report("table-cache", "cannot remove the unused table '" + Path +
+                                        "': " + R.message());
+      }
+      // A directory another round removed while this one read it is no
+      // error.
+      if (EC && EC != std::errc::no_such_file_or_directory)
+        Log.report("table-cache",
+                   "cannot clean the cache '" + Byte + "': " + EC.message());
+      (void)sys::fs::remove(Byte); // when left empty
     }
-    StringRef Name = sys::path::filename(Path);
-    if (St.type() != sys::fs::file_type::regular_file || !isTableFile(Name) ||
-        Now - St.getLastModificationTime() < MaxUnusedAge ||
-        (Name == sys::path::filename(Keep) && sys::fs::equivalent(Path, Keep)))
-      continue;
-    // Another process's round may have removed it first.
-    std::error_code R = sys::fs::remove(Path, /*IgnoreNonExisting=*/false);
-    if (!R)
-      ++Removed;
-    else if (R != std::errc::no_such_file_or_directory)
-      Log.report("table-cache", "cannot remove the unused table '" + Path +
-                                    "': " + R.message());
+    (void)sys::fs::remove(Version); // when left empty
   }
-  // A directory another round removed while this one walked is no error.
-  if (EC && EC != std::errc::no_such_file_or_directory)
-    Log.report("table-cache",
-               "cannot clean the cache '" + Root + "': " + EC.message());
-  // Deepest first; a directory that is not empty stays.
-  std::sort(Dirs.begin(), Dirs.end(), std::greater<>());
-  for (const std::string &D : Dirs)
-    (void)sys::fs::remove(D);
   return Removed;
 }
 

@@ -38,8 +38,10 @@ std::string defaultTableCacheDir();
 /// - `max_unused_age_s`: seconds a table is kept unused (604800, a week;
 ///   0: not kept past the next round). A table's modification time is its
 ///   last use: a run that answers from it sets it.
-/// A round removes the tables (`*.dpat`, of any version) unused for
-/// longer, then the directories it leaves empty; other files stay.
+/// A round removes the tables unused for longer, of any version, in the
+/// cache's layout only (`VERSION/xx/*.dpat`, VERSION digits and dots, xx
+/// two lower-case hex digits, and what a cut-short write left there), then
+/// the directories it leaves empty; nothing else is touched.
 class TableCache {
 public:
   static constexpr uint64_t DefaultCleanIntervalSeconds = 86400;
