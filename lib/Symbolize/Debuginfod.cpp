@@ -166,6 +166,44 @@ void DebuginfodClient::forget(const FetchedFile &F) {
     sys::fs::remove(F.CachePath);
 }
 
+/// What is wrong with a file of build-id Have that should be Want's.
+static std::string otherBuild(ArrayRef<uint8_t> Have, ArrayRef<uint8_t> Want) {
+  return "its build-id is " +
+         (Have.empty() ? std::string("missing")
+                       : toHex(Have, /*LowerCase=*/true)) +
+         ", not " + toHex(Want, /*LowerCase=*/true);
+}
+
+std::function<Expected<std::string>(ArrayRef<uint8_t>)> debuginfodFetcher() {
+  auto Client = std::make_shared<std::unique_ptr<DebuginfodClient>>();
+  return [Client](ArrayRef<uint8_t> BuildId) -> Expected<std::string> {
+    if (!*Client) {
+      Expected<std::unique_ptr<DebuginfodClient>> C =
+          DebuginfodClient::create();
+      if (!C)
+        return C.takeError();
+      *Client = std::move(*C);
+    }
+    Expected<FetchedFile> F = (*Client)->fetchDebugInfo(BuildId);
+    if (!F)
+      return F.takeError();
+    // A server may hand over junk or another build's file: the client's
+    // cache must not keep it for the next run.
+    std::string From = F->Bytes->getBufferIdentifier().str();
+    Expected<SmallVector<uint8_t, 20>> Have =
+        readBuildId(F->Bytes->getMemBufferRef());
+    if (!Have || ArrayRef<uint8_t>(*Have) != BuildId) {
+      std::string Why =
+          Have ? otherBuild(*Have, BuildId) : toString(Have.takeError());
+      DebuginfodClient::forget(*F);
+      return createFileError(From, fail(Why));
+    }
+    if (F->CachePath.empty())
+      return fail(From + ": the debuginfod client kept no file");
+    return F->CachePath;
+  };
+}
+
 //===----------------------------------------------------------------------===//
 // Tables of debug files
 //===----------------------------------------------------------------------===//
@@ -183,11 +221,7 @@ Error fileTableOf(std::unique_ptr<MemoryBuffer> Bytes, StringRef Name,
   // A server (or a misfiled file) may hand over another build's file.
   ArrayRef<uint8_t> Have = gnuBuildId((*In)->object());
   if (Have != BuildId)
-    return createFileError(
-        Name, fail("its build-id is " +
-                   (Have.empty() ? std::string("missing")
-                                 : toHex(Have, /*LowerCase=*/true)) +
-                   ", not " + toHex(BuildId, /*LowerCase=*/true)));
+    return createFileError(Name, fail(otherBuild(Have, BuildId)));
   pipeline::PackOptions Opts;
   Opts.NumThreads = Threads;
   Expected<std::unique_ptr<pipeline::PackResult>> R =

@@ -9,6 +9,7 @@
 #include "DebugFileArgs.h"
 #include "FormatRegistry.h"
 #include "dwarfpack/Support/Diagnostics.h"
+#include "dwarfpack/Symbolize/Debuginfod.h"
 #include "dwarfpack/Symbolize/TableCache.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -138,6 +139,11 @@ OpenOptions lookupOpenOptions(unsigned Threads, ArrayRef<std::string> DebugDirs,
   O.Objects.DebugFileDirectories.assign(DebugDirs.begin(), DebugDirs.end());
   O.Objects.Progress = terminalProgress("lookup", Quiet);
   O.Objects.CacheDir = defaultTableCacheDir();
+  // As llvm-symbolizer: a binary without a local debug file gets it from
+  // the servers DEBUGINFOD_URLS names.
+  const char *Urls = std::getenv("DEBUGINFOD_URLS");
+  if (Urls && !StringRef(Urls).trim().empty() && debuginfodAvailable())
+    O.Objects.FetchDebugFile = debuginfodFetcher();
   return O;
 }
 

@@ -21,6 +21,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,12 @@ struct ObjectOpenOptions {
   std::vector<std::string> DebugFileDirectories;
   /// Called after each compile unit converted.
   ProgressFn Progress;
+  /// When neither the object nor the search above has DWARF: fetches the
+  /// debug file of the object's build-id (from debuginfod servers) and
+  /// returns where it is kept, or an error saying what the servers
+  /// answered; empty: nothing is fetched.
+  std::function<llvm::Expected<std::string>(llvm::ArrayRef<uint8_t>)>
+      FetchDebugFile;
   /// Where tables converted from DWARF are kept by build-id (a TableCache
   /// root, which forgets unused tables as its control files say), and
   /// found again by later runs, which then convert nothing; empty:
