@@ -34,6 +34,22 @@ if os.path.exists(os.path.join(shared_dir, "data", "breakpad", "sqlite-gcc.sym")
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%S_inputs", os.path.join(config.test_source_root, "Inputs")))
 
+# debuginfod tests need elfutils' server (Debian: debuginfod) and a dwarfpack
+# built with its client (libdebuginfod-dev): `lookup --help` says when not.
+try:
+    _help = subprocess.run(
+        [os.path.join(config.dwarfpack_tools_dir, "dwarfpack"), "lookup",
+         "--help"], capture_output=True, text=True).stdout
+except OSError:
+    _help = ""
+if shutil.which("debuginfod") and "--debuginfod" in _help and \
+        "NOT AVAILABLE" not in _help:
+    config.available_features.add("debuginfod")
+# The script that runs a command against a debuginfod server made for it.
+config.substitutions.append(
+    ("%with_debuginfod", "python3 " + os.path.join(
+        config.test_source_root, "debuginfo", "Inputs", "with-debuginfod.py")))
+
 # This machine's running kernel, for live runs of the /sys readers (a
 # container may hide /sys).
 try:

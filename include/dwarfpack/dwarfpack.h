@@ -219,6 +219,16 @@ enum {
    * is not found) is _CORRUPT. Without the flag a binary is
    * _UNKNOWN_FORMAT. */
   DWARFPACK_OPEN_CONVERT_BINARIES = 1u << 1,
+  /* Debug files fetched by build-id from the debuginfod servers that
+   * DEBUGINFOD_URLS names (through elfutils' client and its cache, as
+   * `dwarfpack lookup` fetches them): dwarfpack_store_open's store files a
+   * table made from the debug file of each build-id it lacks;
+   * dwarfpack_table_open with _CONVERT_BINARIES reads a stripped binary
+   * whose debug file is not found locally with the fetched one. A file
+   * that is not of the build-id asked for is refused. _UNSUPPORTED at the
+   * open when this library was built without libdebuginfod;
+   * _INVALID_ARGUMENT when DEBUGINFOD_URLS names no server. */
+  DWARFPACK_OPEN_DEBUGINFOD = 1u << 2,
 };
 
 typedef struct dwarfpack_table_options {
@@ -283,8 +293,12 @@ typedef struct dwarfpack_store dwarfpack_store;
 typedef struct dwarfpack_store_options {
   size_t size;    /* sizeof(dwarfpack_store_options) */
   uint32_t flags; /* DWARFPACK_OPEN_*, for the tables of the store */
-  /* Later versions append here the fetching of missing debug files (a
-   * debuginfod client: server URLs, a cache). */
+  /* Directories of .build-id trees (DIR/.build-id/xx/rest.debug or
+   * DIR/xx/rest.debug), a NULL-terminated array, or NULL: a build-id
+   * without a table in the store gets one made from its debug file found
+   * there (before DWARFPACK_OPEN_DEBUGINFOD's servers), filed in the store
+   * as `dwarfpack lookup --store` files it, once per build-id. */
+  const char *const *debug_file_directories;
 } dwarfpack_store_options;
 
 /* Opens the store at directory `dir`. Tables are mapped on first use and

@@ -5,6 +5,7 @@
 #include "Status.h"
 #include "Tables.h"
 
+#include "dwarfpack/Symbolize/Debuginfod.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -24,6 +25,16 @@ struct dwarfpack_store {
                [Opts](StringRef Path) { return openStoredTable(Path, Opts); }) {
   }
 
+  /// Tables of missing build-ids made from debug files of Sources.
+  void fillFrom(DebugFileSources Sources) {
+    Fill = std::make_unique<DebugFileTables>(std::move(Sources),
+                                             /*Filed=*/nullptr,
+                                             /*Threads=*/0);
+    Tables.setFiller([&F = *Fill](ArrayRef<uint8_t> Id, StringRef Path) {
+      return F.makeTable(Id, Path);
+    });
+  }
+
   /// The table of BuildId, or why there is none (a StatusError).
   Expected<const AddressSymbolizer &> open(ArrayRef<uint8_t> BuildId);
 
@@ -41,6 +52,7 @@ private:
   /// by all at once (readers are immutable, and stay where they are).
   std::mutex Mutex;
   TableStore Tables;
+  std::unique_ptr<DebugFileTables> Fill;
 };
 
 Expected<const AddressSymbolizer &>
@@ -114,16 +126,31 @@ dwarfpack_status dwarfpack_store_open(const char *Dir,
     dwarfpack_store_options Opts;
     if (Error E = readOptions(Options, "dwarfpack_store_options", Opts))
       return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
-    if (Error E = checkFlags(Opts.flags, DWARFPACK_OPEN_PORTABLE_READERS,
+    if (Error E = checkFlags(Opts.flags,
+                             DWARFPACK_OPEN_PORTABLE_READERS |
+                                 DWARFPACK_OPEN_DEBUGINFOD,
                              "dwarfpack_store_options"))
       return fail(std::move(E), DWARFPACK_ERR_INVALID_ARGUMENT);
+    DebugFileSources Sources;
+    for (const char *const *D = Opts.debug_file_directories; D && *D; ++D)
+      Sources.Directories.push_back(*D);
+    if (Opts.flags & DWARFPACK_OPEN_DEBUGINFOD) {
+      Expected<std::unique_ptr<DebuginfodClient>> C = debuginfodClient();
+      if (!C)
+        return fail(C.takeError(), DWARFPACK_ERR_INVALID_ARGUMENT);
+      Sources.Debuginfod = std::move(*C);
+    }
     if (!Dir || !*Dir)
       return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
                   "dwarfpack_store_open: no directory");
     if (!sys::fs::is_directory(Dir))
       return fail(DWARFPACK_ERR_NOT_FOUND,
                   "'" + std::string(Dir) + "': not a directory");
-    *Out = new dwarfpack_store(Dir, openOptions(Opts.flags));
+    auto Store =
+        std::make_unique<dwarfpack_store>(Dir, openOptions(Opts.flags));
+    if (!Sources.Directories.empty() || Sources.Debuginfod)
+      Store->fillFrom(std::move(Sources));
+    *Out = Store.release();
     return DWARFPACK_OK;
   });
 }

@@ -54,16 +54,23 @@ Error checkOpen(const char *Function, const dwarfpack_table_options *Options,
     return E;
   return checkFlags(Opts.flags,
                     DWARFPACK_OPEN_PORTABLE_READERS |
-                        DWARFPACK_OPEN_CONVERT_BINARIES,
+                        DWARFPACK_OPEN_CONVERT_BINARIES |
+                        DWARFPACK_OPEN_DEBUGINFOD,
                     "dwarfpack_table_options");
 }
 
-/// The options of a table's open: the flags', and the cache of converted
-/// binaries.
-OpenOptions tableOpenOptions(const dwarfpack_table_options &Opts) {
+/// The options of a table's open: the flags', the cache of converted
+/// binaries, and the fetching of their debug files.
+Expected<OpenOptions> tableOpenOptions(const dwarfpack_table_options &Opts) {
   OpenOptions O = openOptions(Opts.flags);
   if (Opts.cache_dir)
     O.Objects.CacheDir = Opts.cache_dir;
+  if (Opts.flags & DWARFPACK_OPEN_DEBUGINFOD) {
+    // Checked now: a flag that cannot work is the open's error.
+    if (Expected<std::unique_ptr<DebuginfodClient>> C = debuginfodClient(); !C)
+      return C.takeError();
+    O.Objects.FetchDebugFile = debuginfodFetcher();
+  }
   return O;
 }
 
@@ -92,8 +99,10 @@ dwarfpack_status dwarfpack_table_open(const char *Path,
     if (!Path || !*Path)
       return fail(DWARFPACK_ERR_INVALID_ARGUMENT,
                   "dwarfpack_table_open: no path");
-    return finishOpen(openTablePath(Path, tableOpenOptions(Opts)), Path, Opts,
-                      Out);
+    Expected<OpenOptions> O = tableOpenOptions(Opts);
+    if (!O)
+      return fail(O.takeError(), DWARFPACK_ERR_INVALID_ARGUMENT);
+    return finishOpen(openTablePath(Path, *O), Path, Opts, Out);
   });
 }
 
@@ -113,9 +122,11 @@ dwarfpack_table_open_memory(const void *Data, size_t Size, const char *Name,
     // is aligned as the readers want it.
     std::unique_ptr<MemoryBuffer> Buffer = MemoryBuffer::getMemBufferCopy(
         StringRef(static_cast<const char *>(Data), Size), TableName);
-    return finishOpen(
-        openTableBuffer(std::move(Buffer), TableName, tableOpenOptions(Opts)),
-        TableName, Opts, Out);
+    Expected<OpenOptions> O = tableOpenOptions(Opts);
+    if (!O)
+      return fail(O.takeError(), DWARFPACK_ERR_INVALID_ARGUMENT);
+    return finishOpen(openTableBuffer(std::move(Buffer), TableName, *O),
+                      TableName, Opts, Out);
   });
 }
 

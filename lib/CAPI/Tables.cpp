@@ -16,6 +16,18 @@ OpenOptions openOptions(uint32_t Flags) {
   return Opts;
 }
 
+Expected<std::unique_ptr<DebuginfodClient>> debuginfodClient() {
+  if (!debuginfodAvailable())
+    return statusError(DWARFPACK_ERR_UNSUPPORTED,
+                       "DWARFPACK_OPEN_DEBUGINFOD: this library was built "
+                       "without libdebuginfod (elfutils' debuginfod client)");
+  Expected<std::unique_ptr<DebuginfodClient>> C = DebuginfodClient::create();
+  if (!C)
+    return statusError(DWARFPACK_ERR_INVALID_ARGUMENT,
+                       "DWARFPACK_OPEN_DEBUGINFOD: " + toString(C.takeError()));
+  return C;
+}
+
 Expected<OpenedTable> openTableBuffer(std::unique_ptr<MemoryBuffer> Buffer,
                                       StringRef Name, const OpenOptions &Opts) {
   StringRef Bytes = Buffer->getBuffer();

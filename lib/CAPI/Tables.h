@@ -12,6 +12,7 @@
 
 #include "Status.h"
 
+#include "dwarfpack/Symbolize/Debuginfod.h"
 #include "dwarfpack/Symbolize/OpenTable.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -25,6 +26,11 @@ namespace capi {
 
 /// The readers' options for the DWARFPACK_OPEN_* flags of a call.
 OpenOptions openOptions(uint32_t Flags);
+
+/// A debuginfod client for DWARFPACK_OPEN_DEBUGINFOD: _UNSUPPORTED without
+/// libdebuginfod in this build, _INVALID_ARGUMENT when DEBUGINFOD_URLS
+/// names no server.
+llvm::Expected<std::unique_ptr<DebuginfodClient>> debuginfodClient();
 
 /// Opens Buffer for lookups; errors (StatusErrors) name Name:
 /// UNKNOWN_FORMAT, CORRUPT.
