@@ -1,9 +1,10 @@
 /* capi-cache.c: opens BINARY through the C API as a converted binary with
  * a cache directory (CACHE, or none when it is "-"), and prints the
  * function of each ADDRESS, or the error; the open's warnings go to
- * stderr.
+ * stderr. With --debuginfod, a debug file not found locally is fetched
+ * (DWARFPACK_OPEN_DEBUGINFOD).
  *
- *   capi-cache BINARY CACHE ADDRESS...
+ *   capi-cache [--debuginfod] BINARY CACHE ADDRESS...
  */
 #include <dwarfpack/dwarfpack.h>
 
@@ -16,15 +17,22 @@ static void warn(void *context, const char *message) {
 }
 
 int main(int argc, char **argv) {
+  uint32_t fetch = 0;
+  if (argc > 1 && strcmp(argv[1], "--debuginfod") == 0) {
+    fetch = DWARFPACK_OPEN_DEBUGINFOD;
+    ++argv;
+    --argc;
+  }
   if (argc < 3) {
-    fprintf(stderr, "usage: capi-cache BINARY CACHE ADDRESS...\n");
+    fprintf(stderr, "usage: capi-cache [--debuginfod] BINARY CACHE "
+                    "ADDRESS...\n");
     return 2;
   }
-  dwarfpack_table_options options = {
-      .size = sizeof options,
-      .flags = DWARFPACK_OPEN_CONVERT_BINARIES,
-      .warn = warn,
-      .warn_context = "capi-cache"};
+  dwarfpack_table_options options = {.size = sizeof options,
+                                     .flags = DWARFPACK_OPEN_CONVERT_BINARIES |
+                                              fetch,
+                                     .warn = warn,
+                                     .warn_context = "capi-cache"};
   if (strcmp(argv[2], "-") != 0)
     options.cache_dir = argv[2];
   dwarfpack_table *table;

@@ -1,13 +1,10 @@
-/* capi-debuginfod.c: the C API's fetching of debug files
- * (DWARFPACK_OPEN_DEBUGINFOD), printing the function of each number, or
- * the error:
+/* capi-store.c: a store that files the tables it lacks from fetched
+ * debug files (DWARFPACK_OPEN_DEBUGINFOD), printing the function at each
+ * file offset of BUILDID, or the error:
  *
- *   capi-debuginfod store DIR BUILDID OFFSET...   file offsets of BUILDID
- *                                                 in the store at DIR
- *   capi-debuginfod binary PATH ADDRESS...        a binary, converted
+ *   capi-store store DIR BUILDID OFFSET...
  *
- * DEBUG_DIRS, when set, is a .build-id tree for the store, looked in
- * before the servers.
+ * DEBUG_DIRS, when set, is a .build-id tree looked in before the servers.
  */
 #include <dwarfpack/dwarfpack.h>
 
@@ -39,7 +36,7 @@ static int store(int argc, char **argv) {
                                          dirs[0] ? dirs : NULL};
   dwarfpack_store *s;
   if (dwarfpack_store_open(argv[2], &options, &s) != DWARFPACK_OK) {
-    fprintf(stderr, "capi-debuginfod: %s\n", dwarfpack_last_error());
+    fprintf(stderr, "capi-store: %s\n", dwarfpack_last_error());
     return 1;
   }
   uint8_t id[64];
@@ -58,7 +55,7 @@ static int store(int argc, char **argv) {
   if (dwarfpack_store_symbolize(s, samples, count,
                                 DWARFPACK_SYMBOLIZE_FILE_OFFSETS,
                                 &results) != DWARFPACK_OK) {
-    fprintf(stderr, "capi-debuginfod: %s\n", dwarfpack_last_error());
+    fprintf(stderr, "capi-store: %s\n", dwarfpack_last_error());
     return 1;
   }
   print(results);
@@ -68,38 +65,9 @@ static int store(int argc, char **argv) {
   return 0;
 }
 
-static int binary(int argc, char **argv) {
-  dwarfpack_table_options options = {.size = sizeof options,
-                                     .flags = DWARFPACK_OPEN_CONVERT_BINARIES |
-                                              DWARFPACK_OPEN_DEBUGINFOD};
-  dwarfpack_table *table;
-  if (dwarfpack_table_open(argv[2], &options, &table) != DWARFPACK_OK) {
-    fprintf(stderr, "capi-debuginfod: %s\n", dwarfpack_last_error());
-    return 1;
-  }
-  int count = argc - 3;
-  uint64_t *addresses = calloc(count ? count : 1, sizeof *addresses);
-  for (int i = 0; i < count; ++i)
-    addresses[i] = strtoull(argv[i + 3], NULL, 0);
-  dwarfpack_results *results;
-  if (dwarfpack_table_symbolize(table, addresses, count, 0, &results) !=
-      DWARFPACK_OK) {
-    fprintf(stderr, "capi-debuginfod: %s\n", dwarfpack_last_error());
-    return 1;
-  }
-  print(results);
-  dwarfpack_results_free(results);
-  dwarfpack_table_close(table);
-  free(addresses);
-  return 0;
-}
-
 int main(int argc, char **argv) {
   if (argc >= 4 && strcmp(argv[1], "store") == 0)
     return store(argc, argv);
-  if (argc >= 3 && strcmp(argv[1], "binary") == 0)
-    return binary(argc, argv);
-  fprintf(stderr, "usage: capi-debuginfod store DIR BUILDID OFFSET...\n"
-                  "       capi-debuginfod binary PATH ADDRESS...\n");
+  fprintf(stderr, "usage: capi-store store DIR BUILDID OFFSET...\n");
   return 2;
 }
