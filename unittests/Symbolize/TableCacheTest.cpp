@@ -20,7 +20,9 @@ namespace {
 
 struct CacheDir {
   SmallString<128> Dir;
-  CacheDir() { EXPECT_FALSE(sys::fs::createUniqueDirectory("tablecache", Dir)); }
+  CacheDir() {
+    EXPECT_FALSE(sys::fs::createUniqueDirectory("tablecache", Dir));
+  }
   ~CacheDir() { sys::fs::remove_directories(Dir); }
   std::string path(StringRef Rel) const {
     SmallString<128> P(Dir);
