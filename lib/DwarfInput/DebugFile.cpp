@@ -256,6 +256,8 @@ StringRef describe(DebugFileVia How) {
     return "found by build-id";
   case DebugFileVia::DebugLink:
     return "found by .gnu_debuglink";
+  case DebugFileVia::Fetched:
+    return "fetched by build-id";
   }
   return "";
 }
@@ -264,6 +266,32 @@ namespace {
 
 using Opener =
     function_ref<Expected<std::unique_ptr<InputObject>>(const OpenOptions &)>;
+
+/// R, an input without DWARF whose debug file no search found: opened
+/// again with the one Options.Fetch gives for its build-id. A fetch in
+/// vain, or a file that does not open with the input (another build's),
+/// leaves R as it is, with the reason in R.FetchProblem.
+void fetchDebugFile(Opener Open, const DebugFileOptions &Options,
+                    WarningLog &Log, OpenOptions Opts, InputWithDebugFile &R) {
+  ArrayRef<uint8_t> Id = gnuBuildId(R.Object->object());
+  if (Id.empty())
+    return;
+  Expected<std::string> Path = Options.Fetch(Id);
+  if (Path) {
+    Opts.DebugFile = *Path;
+    Expected<std::unique_ptr<InputObject>> O = Open(Opts);
+    if (O) {
+      R.Object = std::move(*O);
+      R.Debug = FoundDebugFile{*Path, DebugFileVia::Fetched};
+      return;
+    }
+    R.FetchProblem =
+        "the fetched debug file is not used: " + toString(O.takeError());
+  } else {
+    R.FetchProblem = toString(Path.takeError());
+  }
+  Log.report("debuginfod", R.FetchProblem);
+}
 
 Expected<InputWithDebugFile> openPair(Opener Open, StringRef Name,
                                       const DebugFileOptions &Options,
@@ -284,6 +312,8 @@ Expected<InputWithDebugFile> openPair(Opener Open, StringRef Name,
       findDebugFile(R.Object->object(), Name, Options.Where, Log);
   if (!Found.Found) {
     R.Tried = std::move(Found.Tried);
+    if (Options.Fetch)
+      fetchDebugFile(Open, Options, Log, Opts, R);
     return std::move(R);
   }
   // Opened again with the debug file: the binary alone is cheap to read

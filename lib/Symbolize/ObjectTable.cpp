@@ -57,41 +57,6 @@ static std::unique_ptr<AddressSymbolizer> openCached(StringRef Path,
   return std::move(*S);
 }
 
-/// In without DWARF of its own or from a local debug file: the debug file
-/// of its build-id fetched from debuginfod servers, when they have it (a
-/// file of another build is refused, as a given debug file is). What the
-/// servers answered otherwise is a warning, and returned; In is then left
-/// as it is.
-static std::string fetchDebugFile(MemoryBufferRef Object,
-                                  input::DebugFileOptions Debug,
-                                  const ObjectOpenOptions &Opts,
-                                  input::InputWithDebugFile &In,
-                                  WarningLog &Log) {
-  if (In.Debug || In.Object->hasDebugInfo() || In.Object->isRelocatable())
-    return "";
-  Expected<SmallVector<uint8_t, 20>> Id = readBuildId(Object);
-  if (!Id || Id->empty()) {
-    consumeError(Id.takeError());
-    return "";
-  }
-  std::string Problem;
-  if (Expected<std::string> Path = Opts.FetchDebugFile(*Id)) {
-    Debug.DebugFile = *Path;
-    Expected<input::InputWithDebugFile> Fetched =
-        input::openWithDebugFile(Object, Debug, Log);
-    if (Fetched) {
-      In = std::move(*Fetched);
-      return "";
-    }
-    Problem =
-        "the fetched debug file is not used: " + toString(Fetched.takeError());
-  } else {
-    Problem = toString(Path.takeError());
-  }
-  Log.report("debuginfod", Problem);
-  return Problem;
-}
-
 Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
                                       const OpenOptions &Opts) {
   std::string Name = Buffer->getBufferIdentifier().str();
@@ -127,14 +92,11 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
   }
   input::DebugFileOptions Debug;
   Debug.Where.Directories = Opts.Objects.DebugFileDirectories;
+  Debug.Fetch = Opts.Objects.FetchDebugFile;
   Expected<input::InputWithDebugFile> In =
       input::openWithDebugFile(Buffer->getMemBufferRef(), Debug, C->Log);
   if (!In)
     return In.takeError();
-  std::string FetchProblem;
-  if (Opts.Objects.FetchDebugFile)
-    FetchProblem = fetchDebugFile(Buffer->getMemBufferRef(), Debug,
-                                  Opts.Objects, *In, C->Log);
   pipeline::PackOptions Pack;
   Pack.NumThreads = Opts.Objects.Threads;
   Pack.Progress = Opts.Objects.Progress;
@@ -147,8 +109,8 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
                       "function symbols)";
     if (!In->Tried.empty())
       Why += "; " + input::noDebugFileReason(In->Tried);
-    if (!FetchProblem.empty())
-      Why += "; " + FetchProblem;
+    if (!In->FetchProblem.empty())
+      Why += "; " + In->FetchProblem;
     return createFileError(Name,
                            createStringError(inconvertibleErrorCode(), Why));
   }

@@ -22,6 +22,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,7 +63,7 @@ std::vector<std::string> buildIdPaths(llvm::StringRef Dir,
                                       llvm::ArrayRef<uint8_t> BuildId);
 
 /// How a debug file was chosen.
-enum class DebugFileVia { Given, BuildId, DebugLink };
+enum class DebugFileVia { Given, BuildId, DebugLink, Fetched };
 
 struct FoundDebugFile {
   std::string Path;
@@ -100,6 +101,10 @@ struct DebugFileOptions {
   /// look for its debug file here.
   bool Search = true;
   DebugFileSearch Where;
+  /// When the search finds none: fetches the debug file of a build-id
+  /// (from debuginfod servers) and returns where it is kept, or an error
+  /// saying what the servers answered; empty: nothing is fetched.
+  std::function<llvm::Expected<std::string>(llvm::ArrayRef<uint8_t>)> Fetch;
 };
 
 /// An input opened for conversion, with the debug file it uses.
@@ -109,6 +114,9 @@ struct InputWithDebugFile {
   std::optional<FoundDebugFile> Debug;
   /// When a search found nothing: where it looked.
   std::vector<std::string> Tried;
+  /// When a fetch (DebugFileOptions::Fetch) was tried in vain, or what it
+  /// gave cannot be used: why (also a "debuginfod" warning in the log).
+  std::string FetchProblem;
 };
 
 /// Opens Buffer (named Name, as InputObject::open) with its debug file as

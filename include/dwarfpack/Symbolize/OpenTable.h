@@ -43,9 +43,8 @@ struct ObjectOpenOptions {
   /// Called after each compile unit converted.
   ProgressFn Progress;
   /// When neither the object nor the search above has DWARF: fetches the
-  /// debug file of the object's build-id (from debuginfod servers) and
-  /// returns where it is kept, or an error saying what the servers
-  /// answered; empty: nothing is fetched.
+  /// debug file of the object's build-id (input::DebugFileOptions::Fetch:
+  /// from debuginfod servers); empty: nothing is fetched.
   std::function<llvm::Expected<std::string>(llvm::ArrayRef<uint8_t>)>
       FetchDebugFile;
   /// Where tables converted from DWARF are kept by build-id (a TableCache
