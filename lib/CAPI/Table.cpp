@@ -66,10 +66,11 @@ Expected<OpenOptions> tableOpenOptions(const dwarfpack_table_options &Opts) {
   if (Opts.cache_dir)
     O.Objects.CacheDir = Opts.cache_dir;
   if (Opts.flags & DWARFPACK_OPEN_DEBUGINFOD) {
-    // Checked now: a flag that cannot work is the open's error.
-    if (Expected<std::unique_ptr<DebuginfodClient>> C = debuginfodClient(); !C)
+    // Made now: a flag that cannot work is the open's error.
+    Expected<std::unique_ptr<DebuginfodClient>> C = debuginfodClient();
+    if (!C)
       return C.takeError();
-    O.Objects.FetchDebugFile = debuginfodFetcher();
+    O.Objects.FetchDebugFile = debuginfodFetcher(std::move(*C));
   }
   return O;
 }

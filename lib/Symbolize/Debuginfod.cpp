@@ -174,8 +174,10 @@ static std::string otherBuild(ArrayRef<uint8_t> Have, ArrayRef<uint8_t> Want) {
          ", not " + toHex(Want, /*LowerCase=*/true);
 }
 
-std::function<Expected<std::string>(ArrayRef<uint8_t>)> debuginfodFetcher() {
-  auto Client = std::make_shared<std::unique_ptr<DebuginfodClient>>();
+std::function<Expected<std::string>(ArrayRef<uint8_t>)>
+debuginfodFetcher(std::unique_ptr<DebuginfodClient> Made) {
+  auto Client =
+      std::make_shared<std::unique_ptr<DebuginfodClient>>(std::move(Made));
   return [Client](ArrayRef<uint8_t> BuildId) -> Expected<std::string> {
     if (!*Client) {
       Expected<std::unique_ptr<DebuginfodClient>> C =

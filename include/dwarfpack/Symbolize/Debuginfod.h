@@ -60,12 +60,12 @@ private:
 
 /// A fetcher of debug files for binaries opened for lookups
 /// (ObjectOpenOptions::FetchDebugFile) from the servers of DEBUGINFOD_URLS,
-/// by a client made at its first fetch (so that a run that fetches nothing
-/// never loads the client library): it returns where the client's cache
-/// keeps the file. A file that is not the build-id's (junk, another
-/// build's) is an error, and removed from that cache.
+/// by Client, or by a client made at its first fetch (the client library
+/// itself is loaded by the first fetch either way): it returns where the
+/// client's cache keeps the file. A file that is not the build-id's (junk,
+/// another build's) is an error, and removed from that cache.
 std::function<llvm::Expected<std::string>(llvm::ArrayRef<uint8_t>)>
-debuginfodFetcher();
+debuginfodFetcher(std::unique_ptr<DebuginfodClient> Client = nullptr);
 
 /// Where DebugFileTables looks for a build-id's debug file, in order.
 struct DebugFileSources {
