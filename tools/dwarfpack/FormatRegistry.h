@@ -22,8 +22,9 @@ OpenOptions openOptions();
 
 /// openOptions() for the lookup commands: an ELF object given instead of a
 /// table is converted in memory on Threads threads (its debug file looked
-/// for under DebugDirs), with a progress line on a terminal unless Quiet,
-/// and its table cached in defaultTableCacheDir().
+/// for under DebugDirs, then fetched from the servers DEBUGINFOD_URLS names
+/// when this build has the debuginfod client), with a progress line on a
+/// terminal unless Quiet, and its table cached in defaultTableCacheDir().
 OpenOptions lookupOpenOptions(unsigned Threads,
                               llvm::ArrayRef<std::string> DebugDirs,
                               bool Quiet);
