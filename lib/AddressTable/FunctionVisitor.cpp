@@ -190,19 +190,6 @@ private:
            D.hasAttribute(dwarf::DW_AT_ranges);
   }
 
-  /// What the line table of unit LU reads.
-  static LineSections lineSections(const Unit &LU) {
-    const DwarfFile &F = LU.file();
-    LineSections S;
-    S.Line = F.section(Sec::Line);
-    S.LineStr = F.section(Sec::LineStr);
-    S.Str = F.section(Sec::Str);
-    S.LittleEndian = F.isLittleEndian();
-    S.AddressSize = LU.getAddressByteSize();
-    LU.strOffsetsTable(S.StrOffsets, S.StrOffsetsBase, S.StrOffsetSize);
-    return S;
-  }
-
   void parseLineTable() {
     Die CUDie = Skel.getUnitDIE();
     std::optional<FormValue> StmtList =

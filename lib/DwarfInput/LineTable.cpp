@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/DwarfInput/LineTable.h"
+#include "dwarfpack/DwarfInput/Dwarf.h"
 
 #include "LineBytes.h"
 
@@ -638,6 +639,18 @@ Expected<LineTable> LineTable::parse(const LineSections &S, uint64_t Offset,
   if (Error E = T.decode(S, Offset, Warn))
     return std::move(E);
   return std::move(T);
+}
+
+LineSections lineSections(const Unit &U) {
+  const DwarfFile &F = U.file();
+  LineSections S;
+  S.Line = F.section(Sec::Line);
+  S.LineStr = F.section(Sec::LineStr);
+  S.Str = F.section(Sec::Str);
+  S.LittleEndian = F.isLittleEndian();
+  S.AddressSize = U.getAddressByteSize();
+  U.strOffsetsTable(S.StrOffsets, S.StrOffsetsBase, S.StrOffsetSize);
+  return S;
 }
 
 Error LineTable::decode(const LineSections &S, uint64_t Offset,

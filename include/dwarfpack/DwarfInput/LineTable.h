@@ -68,6 +68,12 @@ struct LineSequence {
   uint32_t EndRow;
 };
 
+class Unit;
+
+/// What the line table of unit U reads: its file's line and string
+/// sections, its string offsets table and its address size.
+LineSections lineSections(const Unit &U);
+
 class LineTable {
 public:
   /// How the line program ended.
