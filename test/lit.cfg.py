@@ -32,6 +32,9 @@ config.substitutions.append(("%shared", shared_dir))
 if os.path.exists(os.path.join(shared_dir, "data", "breakpad", "sqlite-gcc.sym")):
     config.available_features.add("shared-data")
 config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
+config.substitutions.append(
+    ("%dwarfpack_path", os.path.join(config.dwarfpack_tools_dir, "dwarfpack")))
 config.substitutions.append(("%S_inputs", os.path.join(config.test_source_root, "Inputs")))
 
 # debuginfod tests need elfutils' server (Debian: debuginfod) and a dwarfpack
@@ -89,6 +92,28 @@ try:
             config.available_features.add("perf-record")
 except (OSError, subprocess.SubprocessError):
     pass
+
+# clang's sanitizer runtimes (Debian: libclang-rt-19-dev), where a program
+# built with them runs here (ThreadSanitizer needs an address space layout
+# it can use): tests that run one say REQUIRES: asan-runtime or
+# tsan-runtime.
+for _san in ("address", "thread"):
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            _src, _exe = os.path.join(tmp, "t.c"), os.path.join(tmp, "t")
+            with open(_src, "w") as f:
+                f.write("int main(void) { return 0; }\n")
+            if subprocess.run([os.path.join(config.llvm_tools_dir, "clang"),
+                               "-fsanitize=" + _san, _src, "-o", _exe],
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL,
+                              timeout=120).returncode == 0 and \
+                    subprocess.run([_exe], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL,
+                                   timeout=60).returncode == 0:
+                config.available_features.add(_san[0] + "san-runtime")
+    except (OSError, subprocess.SubprocessError):
+        pass
 
 # The dynamic loader, to start a program through it (%ldso %dwarfpack_exe;
 # REQUIRES: ldso).

@@ -102,8 +102,9 @@ Error readModuleIdentity(const input::InputObject &In, FunctionModel &M,
 
 namespace {
 
-/// The function symbols of an object (and of its debug file), before one
-/// name per address is chosen.
+/// The function symbols of an object (and of its debug file), or with
+/// AllKinds every symbol llvm-symbolizer answers DATA queries from, before
+/// one name per address is chosen.
 class SymbolCollector {
 public:
   struct Candidate {
@@ -114,8 +115,8 @@ public:
     std::optional<StringRef> File;
   };
 
-  explicit SymbolCollector(const input::InputObject &In)
-      : In(In),
+  SymbolCollector(const input::InputObject &In, bool AllKinds)
+      : In(In), AllKinds(AllKinds),
         Arm(cast<ELFObjectFileBase>(In.object()).getEMachine() == ELF::EM_ARM) {
     for (const PlacedSection &P : In.layout())
       SectionBase[P.Index] = P.Start;
@@ -130,12 +131,14 @@ public:
       visit(From, Sym);
   }
 
-  /// The candidates, without untyped labels at a typed symbol's address.
+  /// The candidates, without untyped labels at a typed symbol's address
+  /// (unless AllKinds, as llvm-symbolizer keeps them).
   std::vector<Candidate> take() {
     // An untyped label at a function's address is an alias of it.
-    llvm::erase_if(Cands, [&](const Candidate &C) {
-      return !C.Typed && isDenseKey(C.Addr) && TypedAddrs.count(C.Addr);
-    });
+    if (!AllKinds)
+      llvm::erase_if(Cands, [&](const Candidate &C) {
+        return !C.Typed && isDenseKey(C.Addr) && TypedAddrs.count(C.Addr);
+      });
     return std::move(Cands);
   }
 
@@ -147,6 +150,9 @@ private:
   place(const ELFObjectFileBase &From, const ELFSymbolRef &Sym, bool Typed);
 
   const input::InputObject &In;
+  /// Data objects too, in any allocated section (SymbolizableObjectFile's
+  /// list: STT_FUNC, STT_GNU_IFUNC, STT_OBJECT, STT_NOTYPE).
+  const bool AllKinds;
   const bool Arm; ///< Typed symbols' values have the Thumb bit.
   DenseMap<uint64_t, uint64_t> SectionBase;
   // The STT_FILE symbol that precedes a local symbol names its file, as
@@ -167,7 +173,8 @@ void SymbolCollector::visit(const ELFObjectFileBase &From,
     return;
   }
   bool Typed = Type == ELF::STT_FUNC || Type == ELF::STT_GNU_IFUNC;
-  if (!Typed && Type != ELF::STT_NOTYPE)
+  if (!Typed && Type != ELF::STT_NOTYPE &&
+      !(AllKinds && Type == ELF::STT_OBJECT))
     return;
   Expected<StringRef> NameOrErr = Sym.getName();
   if (!NameOrErr) {
@@ -202,7 +209,7 @@ SymbolCollector::place(const ELFObjectFileBase &From, const ELFSymbolRef &Sym,
   if (*SecOrErr == From.section_end())
     return std::nullopt;
   ELFSectionRef Sec(**SecOrErr);
-  if (!(Sec.getFlags() & ELF::SHF_EXECINSTR))
+  if (!(Sec.getFlags() & (AllKinds ? ELF::SHF_ALLOC : ELF::SHF_EXECINSTR)))
     return std::nullopt;
   Expected<uint64_t> ValueOrErr = Sym.getValue();
   if (!ValueOrErr) {
@@ -222,17 +229,20 @@ SymbolCollector::place(const ELFObjectFileBase &From, const ELFSymbolRef &Sym,
     SecStart = It->second;
     SecEnd = SecStart + Sec.getSize();
   }
-  if (Addr < SecStart || Addr >= SecEnd)
-    return std::nullopt; // section end markers such as _etext
+  // Section end markers such as _etext name no function; llvm-symbolizer
+  // keeps them among data symbols (_edata, _end).
+  if (Addr < SecStart || Addr > SecEnd || (Addr == SecEnd && !AllKinds))
+    return std::nullopt;
   return std::make_pair(Addr, SecEnd);
 }
 
 } // namespace
 
-std::vector<SymbolFunction>
-collectSymbolFunctions(const input::InputObject &In) {
+/// The symbols of In's tables that SymbolCollector keeps, one per address.
+static std::vector<SymbolFunction> collectSymbols(const input::InputObject &In,
+                                                  bool AllKinds) {
   const auto &Obj = cast<ELFObjectFileBase>(In.object());
-  SymbolCollector Collector(In);
+  SymbolCollector Collector(In, AllKinds);
   Collector.visitAll(Obj, Obj.symbols());
   // A stripped binary's symbol table is in its debug file; the dynamic
   // symbols stay in the binary (the debug file has them as NOBITS).
@@ -263,6 +273,16 @@ collectSymbolFunctions(const input::InputObject &In) {
                       Cands[I].Name,
                       Cands[I].File});
   return Syms;
+}
+
+std::vector<SymbolFunction>
+collectSymbolFunctions(const input::InputObject &In) {
+  return collectSymbols(In, /*AllKinds=*/false);
+}
+
+std::vector<SymbolFunction>
+collectSymbolizerSymbols(const input::InputObject &In) {
+  return collectSymbols(In, /*AllKinds=*/true);
 }
 
 uint64_t addSymbolFunctions(ArrayRef<SymbolFunction> Syms, FunctionModel &M) {

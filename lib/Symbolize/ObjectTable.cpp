@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dwarfpack/Symbolize/ObjectData.h"
 #include "dwarfpack/Symbolize/OpenTable.h"
 
 #include "dwarfpack/Pipeline/PackObject.h"
@@ -80,6 +81,14 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
     if (Cache)
       Cache->cleanIfDue(std::chrono::system_clock::now(), CachePath, C->Log);
   };
+  input::DebugFileOptions Debug;
+  Debug.Where.Directories = Opts.Objects.DebugFileDirectories;
+  Debug.Fetch = Opts.Objects.FetchDebugFile;
+  // The object answers DATA queries (a table records no variables).
+  auto Data = [&] {
+    return std::make_shared<ObjectDataSource>(std::move(Buffer), Debug,
+                                              Opts.Objects.Threads);
+  };
   if (Cache && Id.size() >= 2) {
     CachePath = Cache->tablePath(Id);
     if (std::unique_ptr<AddressSymbolizer> S =
@@ -87,12 +96,9 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
       C->FromCache = C->HasDwarf = true;
       TableCache::markUsed(CachePath);
       Clean();
-      return OpenedTable{std::move(S), &F, std::move(C)};
+      return OpenedTable{std::move(S), &F, std::move(C), Data()};
     }
   }
-  input::DebugFileOptions Debug;
-  Debug.Where.Directories = Opts.Objects.DebugFileDirectories;
-  Debug.Fetch = Opts.Objects.FetchDebugFile;
   Expected<input::InputWithDebugFile> In =
       input::openWithDebugFile(Buffer->getMemBufferRef(), Debug, C->Log);
   if (!In)
@@ -125,7 +131,9 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
       F.Open(MemoryBuffer::getMemBufferCopy((*R)->Table, Name), Opts);
   if (!S)
     return createFileError(Name, S.takeError());
-  return OpenedTable{std::move(*S), &F, std::move(C)};
+  R->reset();
+  In->Object.reset();
+  return OpenedTable{std::move(*S), &F, std::move(C), Data()};
 }
 
 } // namespace dwarfpack

@@ -611,8 +611,10 @@ void ResultPrinter::printData(std::optional<uint64_t> Address,
   printHeader(Address);
   OS << (Name.empty() ? "??" : Name) << '\n';
   OS << Start << ' ' << Size << '\n';
-  // The declaration's file and line: a table records no data symbols.
-  OS << "??:?\n";
+  if (!Symbol || Symbol->DeclFile.empty())
+    OS << "??:?\n";
+  else
+    OS << Symbol->DeclFile << ':' << Symbol->DeclLine << '\n';
   printFooter();
 }
 

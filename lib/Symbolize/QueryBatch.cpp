@@ -208,7 +208,8 @@ struct QueryBatch::Worker {
     // copy each instead of a call.
     Out.SetBufferSize(64 * 1024);
     if (Copy)
-      Own.setFixed(*Shared.fixed()->Table, Shared.fixed()->Name);
+      Own.setFixed(*Shared.fixed()->Table, Shared.fixed()->Name,
+                   Shared.fixed()->Data);
   }
 
   /// A line's key when lines are answered in address order: the line's

@@ -1,6 +1,7 @@
 //===- QuerySession.cpp - Answering llvm-symbolizer's queries -------------===//
 
 #include "dwarfpack/Symbolize/QuerySession.h"
+#include "dwarfpack/Symbolize/ObjectData.h"
 
 #include "dwarfpack/Support/Diagnostics.h"
 
@@ -10,10 +11,12 @@ using namespace llvm;
 
 namespace dwarfpack {
 
-void SessionTables::setFixed(const AddressSymbolizer &Table, std::string Name) {
+void SessionTables::setFixed(const AddressSymbolizer &Table, std::string Name,
+                             std::shared_ptr<ObjectDataSource> Data) {
   Fixed.emplace();
   Fixed->Table = &Table;
   Fixed->Name = std::move(Name);
+  Fixed->Data = std::move(Data);
 }
 
 void SessionTables::setStore(TableStore &S,
@@ -74,6 +77,7 @@ Expected<QueryModule &> SessionTables::find(const InputLine &Q) {
     M.Missing = T->Converted->missing();
     M.ConversionWarnings = T->Converted->Log.summaryLines();
   }
+  M.Data = std::move(T->Data);
   return M;
 }
 
@@ -85,6 +89,8 @@ void QuerySession::warn(const Twine &Message, StringRef Once,
 
 void QuerySession::warnUnanswered(const QueryModule &M, uint64_t Value,
                                   const char *What) {
+  if (Opts.QuietEndMarkers && (Value == UINT64_MAX || Value == UINT32_MAX))
+    return;
   StringRef Kind = Opts.FileOffsets ? "file offsets" : "addresses";
   warnUnanswered(
       M,
@@ -219,6 +225,19 @@ void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
 
 void QuerySession::answerData(QueryModule &M, uint64_t Value,
                               uint64_t Address) {
+  if (M.Data) {
+    Expected<const ObjectData &> D = M.Data->get();
+    if (D) {
+      std::optional<DataSymbol> S = D->find(Address);
+      if (!S)
+        warnUnanswered(M, Value, "in no symbol or variable of the object");
+      P.printData(Value, S);
+      return;
+    }
+    // The table still names the functions.
+    warn("'" + M.Name + "': DATA: " + toString(D.takeError()),
+         M.Name + "\nDATA");
+  }
   Expected<std::optional<DataSymbol>> S = symbolAt(*M.Table, Address);
   if (!S) {
     std::string Msg = toString(S.takeError());

@@ -99,12 +99,16 @@ static int runAddr2line() {
   PO.Paths = Basenames ? PathStyle::BaseName : PathStyle::Absolute;
   ResultPrinter P(outs(), PO);
   SessionTables Tables(Open);
-  Tables.setFixed(*T->Table, Exe);
+  Tables.setFixed(*T->Table, Exe, T->Data);
   InputLine Fixed;
   QueryModule &M = cantFail(Tables.find(Fixed));
   QueryWarningPrinter Warnings(/*Quiet=*/false);
   QueryWarningFn Warn = [&](const QueryWarning &W) { Warnings(W); };
-  QuerySession Session(Tables, P, SessionOptions(), Warn);
+  // As GNU addr2line, which warns of no address: the sanitizers' end
+  // marker gets its `??` quietly (others are still warned of).
+  SessionOptions SO;
+  SO.QuietEndMarkers = true;
+  QuerySession Session(Tables, P, SO, Warn);
   for (const std::string &A : Addresses)
     Session.answerAddress(M, parseAddr2LineAddress(A));
   if (!Addresses.empty()) {
@@ -112,7 +116,7 @@ static int runAddr2line() {
     Warnings.finish();
     return 0;
   }
-  QueryBatch Batch(Tables, PO, SessionOptions(), NumThreads);
+  QueryBatch Batch(Tables, PO, SO, NumThreads);
   auto Answer = [](QuerySession &S, StringRef Line) {
     S.answerAddress(*S.tables().fixed(), parseAddr2LineAddress(Line));
   };

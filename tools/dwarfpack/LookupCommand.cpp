@@ -157,6 +157,12 @@ static cl::opt<bool> RelativeAddress(
     cl::desc("Accepted for llvm-symbolizer: an ELF file's preferred base is "
              "0, so addresses are unchanged"),
     cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<std::string> DefaultArch(
+    "default-arch",
+    cl::desc("Accepted for llvm-symbolizer (sanitizers pass it): it picks "
+             "the slice of a multi-architecture Mach-O file, and an ELF file "
+             "or a table has one architecture"),
+    cl::value_desc("arch"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<bool>
     Quiet("quiet",
           cl::desc("No warnings about queries that cannot be answered (they "
@@ -326,7 +332,7 @@ static void runStdinQueries(SessionTables &Modules, const PrinterOptions &PO,
               << "stdin line " << Looked + 1
               << " looks like perf script output or a kernel trace, which "
                  "'lookup --annotate' annotates; as queries its lines "
-                 "answer '??'\n";
+                 "answer '?\?'\n";
         Looked = LinesToLookAt;
         break;
       }
@@ -589,7 +595,10 @@ static int runLookup() {
   if (int Status = applyAddressOptions(Opts, S.get(), InputFile, &Running))
     return Status;
   SessionTables Modules(lookupOptions());
-  Modules.setFixed(Running ? *Running : *S, InputFile);
+  // A running kernel's addresses are the table's moved: the object, which
+  // answers DATA at its own addresses, is left out.
+  Modules.setFixed(Running ? *Running : *S, InputFile,
+                   Running ? nullptr : T->Data);
   return runSession(Modules, InputFile, Opts, Queries);
 }
 
@@ -619,6 +628,8 @@ static const char *LookupDetails =
     "  --debug-file-directory .build-id tree or fetched from a debuginfod\n"
     "  server (--debuginfod, DEBUGINFOD_URLS), and filed there. --annotate\n"
     "  prints trace text (kernel oops, perf script) with each frame's\n"
-    "  function and source line added.\n";
+    "  function and source line added. DATA queries about a binary are\n"
+    "  answered from its symbols and DWARF variables. A link to dwarfpack\n"
+    "  named llvm-symbolizer runs this command (ASAN_SYMBOLIZER_PATH).\n";
 
 static CommandRegistration RegisterLookup(LookupSub, runLookup, LookupDetails);

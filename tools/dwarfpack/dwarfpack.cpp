@@ -176,11 +176,18 @@ int main(int argc, char **argv) {
   // (installed by InitLLVM, once) take for a crash.
   std::signal(SIGXFSZ, SIG_IGN);
   // Called through a link named like addr2line (x86_64-linux-gnu-addr2line
-  // too), the binary is `dwarfpack addr2line`.
+  // too), the binary is `dwarfpack addr2line`; through one named like
+  // llvm-symbolizer (llvm-symbolizer-19 too), `dwarfpack lookup`: the
+  // sanitizers' runtimes (ASAN_SYMBOLIZER_PATH) and other programs that run
+  // those tools by name get dwarfpack's answers.
   SmallVector<char *, 16> Argv(argv, argv + argc);
-  std::string Addr2line = "addr2line";
-  if (sys::path::stem(argv[0]).contains("addr2line")) {
-    Argv.insert(Argv.begin() + 1, Addr2line.data());
+  std::string Addr2line = "addr2line", Lookup = "lookup";
+  StringRef Called = sys::path::stem(argv[0]);
+  char *Sub = Called.contains("addr2line")         ? Addr2line.data()
+              : Called.contains("llvm-symbolizer") ? Lookup.data()
+                                                   : nullptr;
+  if (Sub) {
+    Argv.insert(Argv.begin() + 1, Sub);
     argc = Argv.size();
     argv = Argv.data();
   }

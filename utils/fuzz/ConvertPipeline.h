@@ -43,10 +43,12 @@
 
 #include "FuzzCommon.h"
 
+#include "dwarfpack/AddressTable/AddressModelBuilder.h"
 #include "dwarfpack/CTF/CtfReader.h"
 #include "dwarfpack/DwarfInput/InputObject.h"
 #include "dwarfpack/Pipeline/KernelPack.h"
 #include "dwarfpack/Pipeline/PackObject.h"
+#include "dwarfpack/Symbolize/ObjectData.h"
 #include "dwarfpack/Symbolize/OpenTable.h"
 #include "dwarfpack/Verify/TableVerifier.h"
 
@@ -322,12 +324,31 @@ inline void kernelChecks(MemoryBufferRef Main,
 
 /// Runs everything above on Input (an ELF file, or anything else), with
 /// Partner, an intact object, in the kernel pipeline.
+/// The DATA answers of Obj (lib/Symbolize's ObjectData): at each symbol's
+/// and variable's start and just past it, which must not crash or hang
+/// whatever the symbols and DWARF say.
+inline void dataChecks(const input::InputObject &Obj) {
+  WarningLog Log;
+  Expected<ObjectData> D = ObjectData::read(Obj, Log);
+  if (!D) {
+    consumeError(D.takeError());
+    return;
+  }
+  for (uint64_t A : {uint64_t(0), uint64_t(1), uint64_t(0x1000), ~uint64_t(0)})
+    (void)D->find(A);
+  for (const SymbolFunction &S : collectSymbolizerSymbols(Obj)) {
+    (void)D->find(S.Range.Start);
+    (void)D->find(S.Range.End);
+  }
+}
+
 inline void convertAll(MemoryBufferRef Input,
                        std::optional<MemoryBufferRef> Partner = std::nullopt) {
   WarningLog Log;
   std::unique_ptr<input::InputObject> Obj = openObject(Input, Log);
   if (!Obj)
     return;
+  dataChecks(*Obj);
   bool Types = packChecks(*Obj, Input);
   kernelChecks(Input, Partner, /*MustSucceed=*/Types);
 }

@@ -96,6 +96,12 @@ struct SymbolFunction {
 std::vector<SymbolFunction>
 collectSymbolFunctions(const input::InputObject &Obj);
 
+/// The symbols llvm-symbolizer answers DATA queries from: functions and
+/// data objects (STT_OBJECT, and untyped symbols) in any allocated
+/// section, one per address chosen as for functions, untyped labels kept.
+std::vector<SymbolFunction>
+collectSymbolizerSymbols(const input::InputObject &Obj);
+
 /// Appends Syms to M; returns how many.
 uint64_t addSymbolFunctions(llvm::ArrayRef<SymbolFunction> Syms,
                             FunctionModel &M);

@@ -29,6 +29,8 @@
 
 namespace dwarfpack {
 
+class ObjectDataSource;
+
 /// What to do with an ELF object given where a table is expected, as
 /// llvm-symbolizer and addr2line are given one.
 struct ObjectOpenOptions {
@@ -154,6 +156,9 @@ struct OpenedTable {
   /// For an ELF object converted in memory (ObjectOpenOptions), how; the
   /// table is then a compact one.
   std::unique_ptr<ObjectConversion> Converted;
+  /// For an ELF object converted (or found in the cache): the object,
+  /// which answers DATA queries (ObjectData.h).
+  std::shared_ptr<ObjectDataSource> Data;
 };
 
 /// Identifies Buffer's format and opens it for lookups (an ELF object as

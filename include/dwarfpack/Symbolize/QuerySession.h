@@ -45,6 +45,9 @@ struct QueryModule {
   /// conversion reported, said once, at its first query.
   std::string Missing;
   std::vector<std::string> ConversionWarnings;
+  /// For a table converted from an ELF object: that object, which answers
+  /// DATA queries (tables record no variables).
+  std::shared_ptr<ObjectDataSource> Data;
 };
 
 /// The tables that queries are answered from: one for every query, or the
@@ -55,8 +58,9 @@ public:
   explicit SessionTables(OpenOptions Opts = {}) : Opts(Opts) {}
 
   /// Every query is answered from Table (which must outlive this), named
-  /// Name.
-  void setFixed(const AddressSymbolizer &Table, std::string Name);
+  /// Name; DATA queries from Data when given (OpenedTable::Data).
+  void setFixed(const AddressSymbolizer &Table, std::string Name,
+                std::shared_ptr<ObjectDataSource> Data = nullptr);
   /// Build-ids are looked up in Store (which must outlive this); with
   /// BuildId, every query is of that module.
   void setStore(TableStore &Store,
@@ -106,6 +110,11 @@ struct SessionOptions {
   bool FileOffsets = false;
   /// Each address is looked up minus this (llvm-symbolizer --adjust-vma).
   uint64_t AddressOffset = 0;
+  /// Addresses of all ones (0xffffffff, 0xffffffffffffffff) get the
+  /// unknown answer without a warning: the sanitizers' runtimes send one to
+  /// GNU addr2line after each batch of addresses, to find where its answer
+  /// ends.
+  bool QuietEndMarkers = false;
 };
 
 class QuerySession {

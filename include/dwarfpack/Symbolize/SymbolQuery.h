@@ -100,9 +100,14 @@ private:
 /// The symbol that holds an address, as llvm-symbolizer's DATA command
 /// reports it.
 struct DataSymbol {
+  /// Empty: no symbol holds the address (llvm-symbolizer prints ??).
   std::string Name;
   uint64_t Start = 0;
   uint64_t Size = 0;
+  /// Where the variable is declared (ObjectData); empty when not known,
+  /// and the file alone (line 0) when only a local symbol's STT_FILE says.
+  std::string DeclFile;
+  uint32_t DeclLine = 0;
 };
 
 /// The function of Table that holds Address: the name and start of its
