@@ -99,7 +99,7 @@ static int runAddr2line() {
   PO.Paths = Basenames ? PathStyle::BaseName : PathStyle::Absolute;
   ResultPrinter P(outs(), PO);
   SessionTables Tables(Open);
-  Tables.setFixed(*T->Table, Exe, T->Data);
+  Tables.setFixed(*T->Table, Exe);
   InputLine Fixed;
   QueryModule &M = cantFail(Tables.find(Fixed));
   QueryWarningPrinter Warnings(/*Quiet=*/false);
