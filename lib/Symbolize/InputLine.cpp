@@ -123,4 +123,14 @@ uint64_t parseAddr2LineAddress(StringRef Line) {
   return V;
 }
 
+bool isAddr2LineEndMarker(StringRef Line) {
+  StringRef Digits = Line.ltrim();
+  if (!Digits.consume_front("0x"))
+    Digits.consume_front("0X");
+  if (Digits.empty() || !isHexDigit(Digits.front()))
+    return true;
+  uint64_t V = parseAddr2LineAddress(Line);
+  return V == UINT64_MAX || V == UINT32_MAX;
+}
+
 } // namespace dwarfpack

@@ -89,8 +89,6 @@ void QuerySession::warn(const Twine &Message, StringRef Once,
 
 void QuerySession::warnUnanswered(const QueryModule &M, uint64_t Value,
                                   const char *What) {
-  if (Opts.QuietEndMarkers && (Value == UINT64_MAX || Value == UINT32_MAX))
-    return;
   StringRef Kind = Opts.FileOffsets ? "file offsets" : "addresses";
   warnUnanswered(
       M,
@@ -196,7 +194,7 @@ std::optional<uint64_t> QuerySession::toAddress(QueryModule &M,
 }
 
 void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
-                                 QueryCommand Command) {
+                                 QueryCommand Command, bool WarnUnanswered) {
   if (Command == QueryCommand::Frame) {
     if (!WarnedFrame)
       warn("FRAME: tables record no local variables; every FRAME query "
@@ -217,7 +215,7 @@ void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
     P.printError(Value, Msg);
     return;
   }
-  if (Answer.Frames.empty())
+  if (Answer.Frames.empty() && WarnUnanswered)
     warnUnanswered(M, Value, "in no function of the table");
   // Printed as queried, as llvm-symbolizer does.
   P.print(Value, Answer.Frames, Answer.HasDetails);

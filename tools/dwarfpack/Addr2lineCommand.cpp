@@ -104,11 +104,7 @@ static int runAddr2line() {
   QueryModule &M = cantFail(Tables.find(Fixed));
   QueryWarningPrinter Warnings(/*Quiet=*/false);
   QueryWarningFn Warn = [&](const QueryWarning &W) { Warnings(W); };
-  // As GNU addr2line, which warns of no address: the sanitizers' end
-  // marker gets its `??` quietly (others are still warned of).
-  SessionOptions SO;
-  SO.QuietEndMarkers = true;
-  QuerySession Session(Tables, P, SO, Warn);
+  QuerySession Session(Tables, P, SessionOptions(), Warn);
   for (const std::string &A : Addresses)
     Session.answerAddress(M, parseAddr2LineAddress(A));
   if (!Addresses.empty()) {
@@ -116,9 +112,13 @@ static int runAddr2line() {
     Warnings.finish();
     return 0;
   }
-  QueryBatch Batch(Tables, PO, SO, NumThreads);
+  QueryBatch Batch(Tables, PO, SessionOptions(), NumThreads);
   auto Answer = [](QuerySession &S, StringRef Line) {
-    S.answerAddress(*S.tables().fixed(), parseAddr2LineAddress(Line));
+    // The line programs send to find where an answer ends (perf's `,`, the
+    // sanitizers' all-ones address) gets its `??` without a warning, as
+    // GNU addr2line, which warns of no address, answers it.
+    S.answerAddress(*S.tables().fixed(), parseAddr2LineAddress(Line),
+                    QueryCommand::Code, !isAddr2LineEndMarker(Line));
   };
   // outs() writes to stdout: answers go there without a copy.
   Batch.setOutputFile(STDOUT_FILENO);

@@ -104,6 +104,20 @@ TEST(InputLine, Addr2LineAddresses) {
   EXPECT_EQ(parseAddr2LineAddress("1ffffffffffffffff"), UINT64_MAX);
 }
 
+TEST(InputLine, Addr2LineEndMarkers) {
+  // perf's, the sanitizers' (64 and 32 bits), an empty line.
+  EXPECT_TRUE(isAddr2LineEndMarker(","));
+  EXPECT_TRUE(isAddr2LineEndMarker("0xffffffffffffffff"));
+  EXPECT_TRUE(isAddr2LineEndMarker("ffffffff"));
+  EXPECT_TRUE(isAddr2LineEndMarker(""));
+  EXPECT_TRUE(isAddr2LineEndMarker("0x"));
+  // Addresses, 0 included.
+  EXPECT_FALSE(isAddr2LineEndMarker("0"));
+  EXPECT_FALSE(isAddr2LineEndMarker("0x116e"));
+  EXPECT_FALSE(isAddr2LineEndMarker("  116e,junk"));
+  EXPECT_FALSE(isAddr2LineEndMarker("fffffffe"));
+}
+
 /// Functions at [0x100, 0x100 + 77) and [0x200, 0x200 + 1): lookups by
 /// address only, as GSYM and compact tables answer.
 class TwoFunctions : public AddressSymbolizer {

@@ -64,6 +64,13 @@ llvm::Expected<InputLine> parseInputLine(llvm::StringRef Line,
 /// first other character; 0 when there are none, as addr2line reads it.
 uint64_t parseAddr2LineAddress(llvm::StringRef Line);
 
+/// Whether Line is what programs that drive GNU addr2line send after an
+/// address to find where its answer ends: a line without an address
+/// (perf's `,`, read as 0) or the address of all ones (the sanitizers'
+/// runtimes: 0xffffffffffffffff, 0xffffffff). addr2line answers it `??`,
+/// and warns of nothing.
+bool isAddr2LineEndMarker(llvm::StringRef Line);
+
 } // namespace dwarfpack
 
 #endif

@@ -110,11 +110,6 @@ struct SessionOptions {
   bool FileOffsets = false;
   /// Each address is looked up minus this (llvm-symbolizer --adjust-vma).
   uint64_t AddressOffset = 0;
-  /// Addresses of all ones (0xffffffff, 0xffffffffffffffff) get the
-  /// unknown answer without a warning: the sanitizers' runtimes send one to
-  /// GNU addr2line after each batch of addresses, to find where its answer
-  /// ends.
-  bool QuietEndMarkers = false;
 };
 
 class QuerySession {
@@ -130,9 +125,11 @@ public:
   /// The tables the session answers from.
   SessionTables &tables() { return Modules; }
   /// Prints the answer for Value (an address, or with FileOffsets a file
-  /// offset) in Module.
+  /// offset) in Module; without WarnUnanswered, one that no function holds
+  /// is not warned of (an end marker, isAddr2LineEndMarker).
   void answerAddress(QueryModule &Module, uint64_t Value,
-                     QueryCommand Command = QueryCommand::Code);
+                     QueryCommand Command = QueryCommand::Code,
+                     bool WarnUnanswered = true);
   /// Prints the answer to a query by symbol name in Module; Rest is what
   /// followed it on the line (a kernel trace's `[module]`).
   void answerSymbol(QueryModule &Module, SymbolQuery Q, llvm::StringRef Rest,
