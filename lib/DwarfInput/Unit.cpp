@@ -13,6 +13,7 @@
 #include "dwarfpack/DwarfInput/Dwarf.h"
 
 #include "Bytes.h"
+#include "dwarfpack/Support/LEB128.h"
 
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -988,6 +989,46 @@ Error Unit::parse(const DwarfFile &F, const UnitHeader &H, const Unit *Skel) {
     return E;
   setUpBases(Skel);
   return Error::success();
+}
+
+std::optional<StaticLocation> staticLocation(const Unit &U,
+                                             ArrayRef<uint8_t> Expr) {
+  if (Expr.empty())
+    return std::nullopt;
+  const uint8_t *P = Expr.begin(), *End = Expr.end();
+  StaticLocation L;
+  L.Op = *P++;
+  unsigned N = 0;
+  const char *Problem = nullptr;
+  if (L.Op == dwarf::DW_OP_addr) {
+    const unsigned Size = U.getAddressByteSize();
+    if (Size == 0 || Size > 8 || unsigned(End - P) < Size)
+      return std::nullopt;
+    for (unsigned I = 0; I < Size; ++I)
+      L.Address |= uint64_t(P[I])
+                   << (8 * (U.isLittleEndian() ? I : Size - 1 - I));
+    P += Size;
+  } else if (L.Op == dwarf::DW_OP_addrx ||
+             L.Op == dwarf::DW_OP_GNU_addr_index) {
+    uint64_t Index = decodeULEB128Bounded(P, &N, End, &Problem);
+    std::optional<uint64_t> A = Problem ? std::nullopt : U.addrEntry(Index);
+    if (!A)
+      return std::nullopt;
+    L.Address = *A;
+    P += N;
+  } else {
+    return std::nullopt;
+  }
+  if (P != End && *P == dwarf::DW_OP_plus_uconst) {
+    L.Address += decodeULEB128Bounded(P + 1, &N, End, &Problem);
+    if (Problem)
+      return std::nullopt;
+    L.PlusConst = true;
+    P += 1 + N;
+  }
+  if (P != End)
+    return std::nullopt;
+  return L;
 }
 
 } // namespace input

@@ -12,7 +12,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/Dwarf.h"
-#include "llvm/Support/LEB128.h"
 
 #include <algorithm>
 
@@ -127,43 +126,13 @@ std::optional<uint64_t> variableAddress(const Die &D) {
   if (!L || L->isReference())
     return std::nullopt;
   std::optional<ArrayRef<uint8_t>> Expr = L->getAsBlock();
-  if (!Expr || Expr->empty())
+  if (!Expr)
     return std::nullopt;
-  const input::Unit &U = *D.getDwarfUnit();
-  const uint8_t *P = Expr->begin(), *End = Expr->end();
-  uint64_t Address;
-  const char *Problem = nullptr;
-  unsigned N = 0;
-  if (*P == dwarf::DW_OP_addr) {
-    const unsigned Size = U.getAddressByteSize();
-    if (Size > 8 || uint64_t(End - P - 1) < Size)
-      return std::nullopt;
-    Address = 0;
-    for (unsigned I = 0; I < Size; ++I) {
-      unsigned Byte = U.isLittleEndian() ? I : Size - 1 - I;
-      Address |= uint64_t(P[1 + I]) << (8 * Byte);
-    }
-    P += 1 + Size;
-  } else if (*P == dwarf::DW_OP_addrx) {
-    uint64_t Index = decodeULEB128(P + 1, &N, End, &Problem);
-    if (Problem)
-      return std::nullopt;
-    std::optional<uint64_t> A = U.addrEntry(Index);
-    if (!A)
-      return std::nullopt;
-    Address = *A;
-    P += 1 + N;
-  } else {
+  std::optional<input::StaticLocation> S =
+      input::staticLocation(*D.getDwarfUnit(), *Expr);
+  if (!S || S->Op == dwarf::DW_OP_GNU_addr_index)
     return std::nullopt;
-  }
-  if (P != End && *P == dwarf::DW_OP_plus_uconst) {
-    uint64_t Add = decodeULEB128(P + 1, &N, End, &Problem);
-    if (Problem)
-      return std::nullopt;
-    Address += Add;
-    P += 1 + N;
-  }
-  return P == End ? std::optional<uint64_t>(Address) : std::nullopt;
+  return S->Address;
 }
 
 /// One unit's variables, with their declarations' file paths.

@@ -162,26 +162,13 @@ std::optional<uint64_t> symbolAddress(const DieLike &D) {
   if (!Expr || Expr->empty())
     return std::nullopt;
   const input::Unit &U = *V->unit();
-  uint8_t AddrSize = U.getAddressByteSize();
-  uint8_t Op = (*Expr)[0];
-  if (Op == dwarf::DW_OP_addr && Expr->size() == 1u + AddrSize &&
-      (AddrSize == 4 || AddrSize == 8)) {
-    uint64_t A = 0;
-    bool LE = U.isLittleEndian();
-    for (unsigned I = 0; I < AddrSize; ++I)
-      A = A << 8 | (*Expr)[LE ? AddrSize - I : 1 + I];
-    return A;
-  }
-  if (Op == dwarf::DW_OP_addrx || Op == dwarf::DW_OP_GNU_addr_index) {
-    uint64_t Index = 0;
-    unsigned Len = 0;
-    const char *Err = nullptr;
-    Index = decodeULEB128Bounded(Expr->data() + 1, &Len,
-                                 Expr->data() + Expr->size(), &Err);
-    if (!Err && 1 + Len == Expr->size())
-      return U.addrEntry(Index);
-  }
-  return std::nullopt;
+  // One operation, and a 4- or 8-byte DW_OP_addr.
+  std::optional<input::StaticLocation> L = input::staticLocation(U, *Expr);
+  if (!L || L->PlusConst ||
+      (L->Op == dwarf::DW_OP_addr && U.getAddressByteSize() != 4 &&
+       U.getAddressByteSize() != 8))
+    return std::nullopt;
+  return L->Address;
 }
 /// GCC's clones that may take other arguments than the function they come
 /// from (.isra, .constprop, .part) and its .cold fragments: LTO gives their

@@ -702,6 +702,21 @@ inline llvm::StringRef FormValue::str() const {
   return S ? llvm::StringRef(S) : llvm::StringRef();
 }
 
+/// A location expression that names one address and nothing else: its
+/// first operation DW_OP_addr or DW_OP_addrx (DW_OP_GNU_addr_index), then
+/// at most DW_OP_plus_uconst. Callers choose which of these they take (the
+/// CTF builder one operation; llvm-symbolizer's DATA rule the constant too).
+struct StaticLocation {
+  uint64_t Address = 0; ///< The constant added.
+  uint8_t Op = 0;       ///< The first operation.
+  bool PlusConst = false;
+};
+/// Expr, an expression of a DIE of U, as a StaticLocation; nothing when it
+/// is anything else, is cut short, or names an address-table entry U does
+/// not have.
+std::optional<StaticLocation> staticLocation(const Unit &U,
+                                             llvm::ArrayRef<uint8_t> Expr);
+
 } // namespace input
 } // namespace dwarfpack
 
