@@ -57,7 +57,7 @@ Expected<OpenedTable> openTableBuffer(std::unique_ptr<MemoryBuffer> Buffer,
     return statusError(DWARFPACK_ERR_CORRUPT,
                        "'" + Name + "' (" + F->Name +
                            "): " + toString(S.takeError()));
-  return OpenedTable{std::move(*S), F, nullptr};
+  return OpenedTable{std::move(*S), F, nullptr, nullptr};
 }
 
 /// NOT_FOUND when Path does not exist, IO for any other failure to read

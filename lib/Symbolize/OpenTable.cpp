@@ -337,7 +337,7 @@ static Expected<OpenedTable> openNamed(std::unique_ptr<MemoryBuffer> Buffer,
       F->Open(std::move(Buffer), Opts);
   if (!S)
     return createFileError(Name, S.takeError());
-  return OpenedTable{std::move(*S), F, nullptr};
+  return OpenedTable{std::move(*S), F, nullptr, nullptr};
 }
 
 Expected<OpenedTable> openTable(std::unique_ptr<MemoryBuffer> Buffer,
