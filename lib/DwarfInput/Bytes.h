@@ -121,6 +121,16 @@ public:
       Failed = true;
     return V;
   }
+  /// N bytes at the cursor (empty on failure).
+  llvm::StringRef bytes(uint64_t N) {
+    if (Failed || Off > End || End - Off < N) {
+      Failed = true;
+      return llvm::StringRef();
+    }
+    llvm::StringRef B = S.substr(Off, N);
+    Off += N;
+    return B;
+  }
   uint64_t offset() const { return Off; }
   bool failed() const { return Failed; }
   bool atEnd() const { return Off >= End; }

@@ -206,7 +206,7 @@ std::vector<IndexRow> readUnitIndex(StringRef B, bool LE, bool IsTypeIndex) {
         R.Contrib.Abbrev = Off;
       else if (Id == 4)
         R.Contrib.Line = Off;
-      else if (Id == 5 && Version == 5)
+      else if (Id == 5) // DW_SECT_LOC (version 2), DW_SECT_LOCLISTS (5)
         R.Contrib.LocLists = Off;
       else if (Id == 6) {
         R.Contrib.StrOffsets = Off;

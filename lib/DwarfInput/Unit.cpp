@@ -917,10 +917,10 @@ Error Unit::parseDies() {
     }
     if (!Fits)
       return overrun(Start);
+    if (Idx == 0 && (UnitDieOnly || !A.HasChildren))
+      break; // a unit DIE without children, or only the unit DIE wanted
     if (A.HasChildren)
       Open.push_back(Idx);
-    else if (Idx == 0)
-      break; // a unit DIE without children
   }
   // Subtrees left open by a unit cut short end with it.
   CutShort.clear();
@@ -962,8 +962,10 @@ Die Unit::getDIEForOffset(uint64_t Offset) const {
   return Die(this, I);
 }
 
-Error Unit::parse(const DwarfFile &F, const UnitHeader &H, const Unit *Skel) {
+Error Unit::parse(const DwarfFile &F, const UnitHeader &H, const Unit *Skel,
+                  bool DieOnly) {
   File = &F;
+  UnitDieOnly = DieOnly;
   Header = H;
   Section = F.section(H.InTypesSection ? Sec::Types : Sec::Info);
   PartialProblem.clear();

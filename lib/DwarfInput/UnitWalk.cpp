@@ -105,7 +105,8 @@ Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
     Made &S = Sl.Unit;
     S.Log = std::make_unique<WarningLog>();
     const WalkItem &Item = Items[I];
-    if (Error E = W.Skel.parse(*Item.File, *Item.Header)) {
+    if (Error E = W.Skel.parse(*Item.File, *Item.Header, nullptr,
+                               Opts.UnitDiesOnly)) {
       if (isSectionOverrun(E))
         Sl.Fatal = std::move(E);
       else
@@ -117,7 +118,9 @@ Error walkUnits(const InputObject &Obj, ArrayRef<WalkItem> Items,
     if (!W.Skel.partialProblem().empty() && Item.File == &Obj.dwarf())
       S.Log->report("dwarf-warning", W.Skel.partialProblem());
     UnitContext C{Obj, W.Skel, &W.Skel, std::nullopt, StringRef(), I, *S.Log};
-    if (W.Skel.isSkeleton()) {
+    if (W.Skel.isSkeleton() && Opts.UnitDiesOnly) {
+      C.Full = nullptr;
+    } else if (W.Skel.isSkeleton()) {
       Expected<std::optional<SplitUnits::Found>> F =
           Splits.find(W.Skel, *S.Log);
       if (!F) {

@@ -361,8 +361,10 @@ public:
   /// buffers are reused). Skel: for a split unit (of a .dwo file or
   /// package), the skeleton unit, whose address table and range list base
   /// it uses. The error is in LLVM's words; the unit is then unusable.
+  /// UnitDieOnly: the unit DIE is the only DIE read (its children are
+  /// not), as LLVM reads a unit to learn its ranges.
   llvm::Error parse(const DwarfFile &F, const UnitHeader &H,
-                    const Unit *Skel = nullptr);
+                    const Unit *Skel = nullptr, bool UnitDieOnly = false);
 
   const DwarfFile &file() const { return *File; }
   const UnitHeader &header() const { return Header; }
@@ -409,6 +411,13 @@ public:
              std::optional<FormValue> Ranges) const;
   /// The unit's base address (its DIE's DW_AT_low_pc, or the skeleton's).
   std::optional<uint64_t> baseAddress() const { return BaseAddress; }
+  /// The DWARF expressions of a location value (DW_AT_location, say): the
+  /// block itself, or every entry's of its location list, in list order,
+  /// as LLVM 19's DWARFDie::getLocations gives them; an error where LLVM
+  /// reads no list (a bad offset or index, a truncated or unknown entry,
+  /// an address it cannot resolve). The expressions point into the file.
+  llvm::Expected<llvm::SmallVector<llvm::ArrayRef<uint8_t>, 4>>
+  locationExpressions(const FormValue &Location) const;
   /// Whether the unit is a skeleton whose DIEs are in a .dwo file.
   bool isSkeleton() const;
   std::optional<uint64_t> dwoId() const;
@@ -491,6 +500,11 @@ private:
   llvm::Expected<llvm::SmallVector<DieRange, 2>>
   rangeList(uint64_t Offset) const;
   llvm::Expected<llvm::SmallVector<DieRange, 2>> rngList(uint64_t Offset) const;
+  /// The location list at Offset of Section (DWARF 2-4 .debug_loc, else
+  /// the DW_LLE entries of .debug_loclists or of a split unit's
+  /// .debug_loc.dwo).
+  llvm::Expected<llvm::SmallVector<llvm::ArrayRef<uint8_t>, 4>>
+  locationList(llvm::StringRef Section, uint64_t Offset) const;
 
   const DwarfFile *File = nullptr;
   UnitHeader Header;
@@ -521,6 +535,7 @@ private:
   std::vector<uint32_t> FirstDieInBlock;
 
   std::string PartialProblem;
+  bool UnitDieOnly = false;
 
   // Bases, from the unit DIE (and the skeleton of a split unit).
   std::optional<uint64_t> BaseAddress;

@@ -99,6 +99,9 @@ struct WalkOptions {
   /// (InputObject::unitProblems) with the walk's warnings: once per object
   /// (a second walk over other units leaves it off).
   bool ReportUnitProblems = true;
+  /// Visitors see each unit's DIE and no other (Unit::parse's
+  /// UnitDieOnly), and no skeleton's .dwo unit (Full is null).
+  bool UnitDiesOnly = false;
 };
 
 /// Walks Items of Obj with every visitor. Warnings of each unit go to its
