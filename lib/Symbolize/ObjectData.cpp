@@ -2,6 +2,8 @@
 
 #include "dwarfpack/Symbolize/ObjectData.h"
 
+#include "ObjectDwarf.h"
+
 #include "dwarfpack/AddressTable/AddressModelBuilder.h"
 #include "dwarfpack/DwarfInput/Dwarf.h"
 #include "dwarfpack/DwarfInput/InputObject.h"
@@ -60,64 +62,6 @@ bool isTypeTag(dwarf::Tag T) {
   }
 }
 
-/// An array bound. DW_FORM_data1 to data8 carry no sign: GCC gives the
-/// bound 200 of a `char[201]` as data1 0xc8, which LLVM 19 reads as -56
-/// (its variable then holds no address); only the signed forms are read as
-/// signed here.
-std::optional<int64_t> bound(const FormValue &V) {
-  dwarf::Form F = V.getForm();
-  if (F == dwarf::DW_FORM_sdata || F == dwarf::DW_FORM_implicit_const)
-    return V.getAsSignedConstant();
-  if (std::optional<uint64_t> U = V.getAsUnsignedConstant())
-    return int64_t(*U);
-  return V.getAsSignedConstant();
-}
-
-/// DWARFDie::getTypeSize: the bytes of D's type (D a variable or a type),
-/// following qualifiers and typedefs, arrays times their subranges' counts.
-/// Depth bounds a hostile chain of references.
-std::optional<uint64_t> typeSize(const Die &D, unsigned PointerSize,
-                                 unsigned Depth = 0) {
-  if (!D || Depth > 64)
-    return std::nullopt;
-  if (std::optional<FormValue> S = D.find(dwarf::DW_AT_byte_size))
-    if (std::optional<uint64_t> Size = S->getAsUnsignedConstant())
-      return Size;
-  Die Base = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_type);
-  switch (D.getTag()) {
-  case dwarf::DW_TAG_pointer_type:
-  case dwarf::DW_TAG_reference_type:
-  case dwarf::DW_TAG_rvalue_reference_type:
-    return PointerSize;
-  case dwarf::DW_TAG_ptr_to_member_type:
-    return Base && Base.getTag() == dwarf::DW_TAG_subroutine_type
-               ? 2 * PointerSize
-               : PointerSize;
-  case dwarf::DW_TAG_array_type: {
-    std::optional<uint64_t> Size = typeSize(Base, PointerSize, Depth + 1);
-    if (!Size)
-      return std::nullopt;
-    for (Die C : D.children()) {
-      if (C.getTag() != dwarf::DW_TAG_subrange_type)
-        continue;
-      if (std::optional<FormValue> N = C.find(dwarf::DW_AT_count))
-        if (std::optional<uint64_t> Count = N->getAsUnsignedConstant())
-          *Size *= *Count;
-      if (std::optional<FormValue> U = C.find(dwarf::DW_AT_upper_bound))
-        if (std::optional<int64_t> Upper = bound(*U)) {
-          int64_t Lower = 0;
-          if (std::optional<FormValue> L = C.find(dwarf::DW_AT_lower_bound))
-            Lower = bound(*L).value_or(0);
-          *Size *= uint64_t(*Upper - Lower + 1);
-        }
-    }
-    return Size;
-  }
-  default:
-    return typeSize(Base, PointerSize, Depth + 1);
-  }
-}
-
 /// The address a global variable's location names: exactly DW_OP_addr or
 /// DW_OP_addrx, optionally then DW_OP_plus_uconst (LLVM's
 /// updateVariableDieMap). Location lists name no global.
@@ -150,7 +94,7 @@ public:
     auto R = std::make_unique<UnitVariables>();
     if (!C.Full)
       return R;
-    UnitFiles Files(C, *R);
+    UnitFiles Files(C, R->Paths);
     const input::Unit &U = *C.Full;
     for (uint32_t I = 0, E = U.numDies(); I < E;) {
       Die D(&U, I);
@@ -184,81 +128,6 @@ public:
   std::vector<UnitVariables> Units;
 
 private:
-  /// The paths of one unit's declaration files, its line table decoded at
-  /// the first one asked for.
-  class UnitFiles {
-  public:
-    UnitFiles(const input::UnitContext &C, UnitVariables &R) : C(C), R(R) {}
-
-    /// 1 + the index in R.Paths of file Index of the unit's line table; 0
-    /// when the table has no such file.
-    uint32_t path(uint64_t Index) {
-      if (!Decoded)
-        decode();
-      if (!Table || !Table->hasFile(Index))
-        return 0;
-      auto [It, New] = Known.try_emplace(Index, 0);
-      if (New) {
-        std::string Path;
-        if (Table->filePath(Index, CompDir, Path)) {
-          R.Paths.push_back(std::move(Path));
-          It->second = R.Paths.size();
-        }
-      }
-      return It->second;
-    }
-
-  private:
-    void decode() {
-      Decoded = true;
-      Die CU = C.Skel.getUnitDIE();
-      if (!CU)
-        return;
-      if (std::optional<FormValue> Dir = CU.find(dwarf::DW_AT_comp_dir))
-        if (const char *S = Dir->cstr())
-          CompDir = S;
-      std::optional<FormValue> List = CU.find(dwarf::DW_AT_stmt_list);
-      input::LineSections S = input::lineSections(C.Skel);
-      uint64_t Off = UINT64_MAX;
-      if (List)
-        Off = List->getAsSectionOffset().value_or(UINT64_MAX);
-      if (Off >= S.Line.size())
-        return;
-      Expected<input::LineTable> T =
-          input::LineTable::parse(S, Off, [](Error E) {
-            // Rows do not matter here: the file names come first.
-            consumeError(std::move(E));
-          });
-      if (!T) {
-        C.Log.report("bad-line-table", toString(T.takeError()) +
-                                           " (unit at 0x" +
-                                           utohexstr(C.Skel.getOffset()) +
-                                           "): no declaration files");
-        return;
-      }
-      Table = std::move(*T);
-    }
-
-    const input::UnitContext &C;
-    UnitVariables &R;
-    bool Decoded = false;
-    std::optional<input::LineTable> Table;
-    std::string CompDir;
-    DenseMap<uint64_t, uint32_t> Known;
-  };
-
-  /// The index of the first DIE after I's subtree.
-  static uint32_t nextOutside(const input::Unit &U, uint32_t I) {
-    Die D(&U, I);
-    if (Die S = D.getSibling())
-      return S.index();
-    // The last child: past the parent's subtree, or the unit's end.
-    for (Die P = D.getParent(); P; P = P.getParent())
-      if (Die S = P.getSibling())
-        return S.index();
-    return U.numDies();
-  }
-
   static void addVariable(const Die &D, UnitFiles &Files, UnitVariables &R) {
     std::optional<uint64_t> Start = variableAddress(D);
     if (!Start)
@@ -381,25 +250,50 @@ std::optional<DataSymbol> ObjectData::find(uint64_t Address) const {
   return Out;
 }
 
-Expected<const ObjectData &> ObjectDataSource::get() {
-  std::call_once(Once, [&] {
+template <typename T, typename ReadFn>
+Expected<const T &> ObjectDataSource::read(Lazy<T> &L,
+                                           std::vector<std::string> *Warnings,
+                                           ReadFn ReadFrom) {
+  bool First = false;
+  std::call_once(L.Once, [&] {
+    First = true;
     WarningLog Log;
     Expected<input::InputWithDebugFile> In =
         input::openWithDebugFile(Object->getMemBufferRef(), Debug, Log);
     if (!In) {
-      Problem = toString(In.takeError());
+      L.Problem = toString(In.takeError());
       return;
     }
-    Expected<ObjectData> D = ObjectData::read(*In->Object, Log, Threads);
-    if (!D) {
-      Problem = toString(D.takeError());
+    Expected<T> V = ReadFrom(std::move(*In), Log);
+    if (!V) {
+      L.Problem = toString(V.takeError());
       return;
     }
-    Data = std::move(*D);
+    L.Value = std::move(*V);
+    L.Warnings = Log.summaryLines();
   });
-  if (!Data)
-    return createStringError(inconvertibleErrorCode(), Problem);
-  return *Data;
+  // Only the call that read it reports what it found.
+  if (First && Warnings)
+    *Warnings = std::move(L.Warnings);
+  if (!L.Value)
+    return createStringError(inconvertibleErrorCode(), L.Problem);
+  return *L.Value;
+}
+
+Expected<const ObjectData &>
+ObjectDataSource::get(std::vector<std::string> *Warnings) {
+  return read(Data, Warnings,
+              [&](input::InputWithDebugFile In, WarningLog &Log) {
+                return ObjectData::read(*In.Object, Log, Threads);
+              });
+}
+
+Expected<const ObjectFrames &>
+ObjectDataSource::frames(std::vector<std::string> *Warnings) {
+  return read(Frames, Warnings,
+              [&](input::InputWithDebugFile In, WarningLog &Log) {
+                return ObjectFrames::read(std::move(In), Log, Threads);
+              });
 }
 
 } // namespace dwarfpack

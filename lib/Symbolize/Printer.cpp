@@ -631,6 +631,51 @@ void ResultPrinter::printNoLocals(std::optional<uint64_t> Address,
   printFooter();
 }
 
+void ResultPrinter::printLocals(uint64_t Address, ArrayRef<FrameLocal> Locals) {
+  if (Opts.Style == OutputStyle::JSON) {
+    json::Array Frame;
+    for (const FrameLocal &L : Locals) {
+      json::Object O{{"FunctionName", L.FunctionName},
+                     {"Name", L.Name},
+                     {"DeclFile", L.DeclFile},
+                     {"DeclLine", int64_t(L.DeclLine)},
+                     {"Size", L.Size ? toHex(*L.Size) : ""},
+                     {"TagOffset", L.TagOffset ? toHex(*L.TagOffset) : ""}};
+      if (L.FrameOffset)
+        O["FrameOffset"] = *L.FrameOffset;
+      Frame.push_back(std::move(O));
+    }
+    json::Object O = requestToJSON(Address, "");
+    O["Frame"] = std::move(Frame);
+    emit(std::move(O));
+    return;
+  }
+  if (Locals.empty())
+    return printNoLocals(Address);
+  printHeader(Address);
+  auto OrUnknown = [](StringRef S) { return S.empty() ? StringRef("??") : S; };
+  for (const FrameLocal &L : Locals) {
+    OS << OrUnknown(L.FunctionName) << '\n' << OrUnknown(L.Name) << '\n';
+    OS << OrUnknown(L.DeclFile) << ':' << L.DeclLine << '\n';
+    if (L.FrameOffset)
+      OS << *L.FrameOffset;
+    else
+      OS << "??";
+    OS << ' ';
+    if (L.Size)
+      OS << *L.Size;
+    else
+      OS << "??";
+    OS << ' ';
+    if (L.TagOffset)
+      OS << *L.TagOffset;
+    else
+      OS << "??";
+    OS << '\n';
+  }
+  printFooter();
+}
+
 void ResultPrinter::printInvalidInput(bool WithModule) {
   if (Opts.Style != OutputStyle::JSON) {
     printPlain(std::nullopt, {});

@@ -195,15 +195,8 @@ std::optional<uint64_t> QuerySession::toAddress(QueryModule &M,
 
 void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
                                  QueryCommand Command, bool WarnUnanswered) {
-  if (Command == QueryCommand::Frame) {
-    if (!WarnedFrame)
-      warn("FRAME: tables record no local variables; every FRAME query "
-           "answers the unknown answer",
-           "FRAME"); // once for every thread's session too
-    WarnedFrame = true;
-    P.printNoLocals(Value);
-    return;
-  }
+  if (Command == QueryCommand::Frame)
+    return answerFrame(M, Value);
   std::optional<uint64_t> Addr = toAddress(M, Value);
   if (!Addr)
     return;
@@ -221,10 +214,47 @@ void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
   P.print(Value, Answer.Frames, Answer.HasDetails);
 }
 
+void QuerySession::warnObject(const QueryModule &M, StringRef Command,
+                              ArrayRef<std::string> Problems) {
+  for (const std::string &W : Problems)
+    warn("'" + M.Name + "': " + Command + ": " + W,
+         (M.Name + "\n" + Command + "\n" + W).str());
+}
+
+void QuerySession::answerFrame(QueryModule &M, uint64_t Value) {
+  if (M.Data) {
+    std::optional<uint64_t> Addr = toAddress(M, Value);
+    if (!Addr)
+      return;
+    std::vector<std::string> Problems;
+    Expected<const ObjectFrames &> F = M.Data->frames(&Problems);
+    warnObject(M, "FRAME", Problems);
+    if (F) {
+      Problems.clear();
+      std::optional<std::vector<FrameLocal>> Locals = F->find(*Addr, &Problems);
+      warnObject(M, "FRAME", Problems);
+      if (!Locals)
+        warnUnanswered(M, Value, "in no function of the object's DWARF");
+      P.printLocals(Value, Locals ? *Locals : std::vector<FrameLocal>());
+      return;
+    }
+    warn("'" + M.Name + "': FRAME: " + toString(F.takeError()),
+         M.Name + "\nFRAME");
+  }
+  if (!WarnedFrame)
+    warn("FRAME: tables record no local variables; every FRAME query "
+         "answers the unknown answer",
+         "FRAME"); // once for every thread's session too
+  WarnedFrame = true;
+  P.printNoLocals(Value);
+}
+
 void QuerySession::answerData(QueryModule &M, uint64_t Value,
                               uint64_t Address) {
   if (M.Data) {
-    Expected<const ObjectData &> D = M.Data->get();
+    std::vector<std::string> Problems;
+    Expected<const ObjectData &> D = M.Data->get(&Problems);
+    warnObject(M, "DATA", Problems);
     if (D) {
       std::optional<DataSymbol> S = D->find(Address);
       if (!S)

@@ -342,6 +342,31 @@ inline void dataChecks(const input::InputObject &Obj) {
   }
 }
 
+/// The FRAME answers of Input (lib/Symbolize's ObjectFrames): at the
+/// symbols' starts and ends, which read the units that hold them (their
+/// location lists, types, declarations) and must not crash or hang.
+inline void frameChecks(MemoryBufferRef Input) {
+  WarningLog Log;
+  std::unique_ptr<input::InputObject> Obj = openObject(Input, Log);
+  if (!Obj)
+    return;
+  std::vector<SymbolFunction> Symbols = collectSymbolizerSymbols(*Obj);
+  input::InputWithDebugFile In;
+  In.Object = std::move(Obj);
+  Expected<ObjectFrames> F = ObjectFrames::read(std::move(In), Log);
+  if (!F) {
+    consumeError(F.takeError());
+    return;
+  }
+  std::vector<std::string> Problems;
+  for (uint64_t A : {uint64_t(0), uint64_t(1), uint64_t(0x1000), ~uint64_t(0)})
+    (void)F->find(A, &Problems);
+  for (const SymbolFunction &S : Symbols) {
+    (void)F->find(S.Range.Start, &Problems);
+    (void)F->find(S.Range.End, &Problems);
+  }
+}
+
 inline void convertAll(MemoryBufferRef Input,
                        std::optional<MemoryBufferRef> Partner = std::nullopt) {
   WarningLog Log;
@@ -349,6 +374,7 @@ inline void convertAll(MemoryBufferRef Input,
   if (!Obj)
     return;
   dataChecks(*Obj);
+  frameChecks(Input);
   bool Types = packChecks(*Obj, Input);
   kernelChecks(Input, Partner, /*MustSucceed=*/Types);
 }

@@ -16,6 +16,7 @@
 #define DWARFPACK_SYMBOLIZE_OBJECTDATA_H
 
 #include "dwarfpack/DwarfInput/DebugFile.h"
+#include "dwarfpack/Symbolize/ObjectFrames.h"
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 
 #include "llvm/Support/Error.h"
@@ -74,8 +75,8 @@ private:
 };
 
 /// The ELF object a module's table was converted from, whose ObjectData
-/// is read at the first DATA query and kept; the sessions of a batch's
-/// threads share it.
+/// is read at the first DATA query and ObjectFrames at the first FRAME
+/// query, and kept; the sessions of a batch's threads share them.
 class ObjectDataSource {
 public:
   /// Threads: for the walk of the object's units (0: all cores).
@@ -84,16 +85,32 @@ public:
       : Object(std::move(Object)), Debug(std::move(Debug)), Threads(Threads) {}
 
   /// The object's data, read on the first call; the error says why there
-  /// is none (the same error every time).
-  llvm::Expected<const ObjectData &> get();
+  /// is none (the same error every time). Warnings: what reading it found
+  /// wrong with the object (a line per kind), given to the first caller
+  /// only.
+  llvm::Expected<const ObjectData &>
+  get(std::vector<std::string> *Warnings = nullptr);
+  /// The object's functions' local variables, as get() reads its data.
+  llvm::Expected<const ObjectFrames &>
+  frames(std::vector<std::string> *Warnings = nullptr);
 
 private:
+  /// Opens the object (with its debug file) and reads L from it, once.
+  template <typename T> struct Lazy {
+    std::once_flag Once;
+    std::optional<T> Value;
+    std::string Problem;
+    std::vector<std::string> Warnings;
+  };
+  template <typename T, typename ReadFn>
+  llvm::Expected<const T &> read(Lazy<T> &L, std::vector<std::string> *Warnings,
+                                 ReadFn ReadFrom);
+
   std::unique_ptr<llvm::MemoryBuffer> Object;
   input::DebugFileOptions Debug;
   unsigned Threads;
-  std::once_flag Once;
-  std::optional<ObjectData> Data;
-  std::string Problem;
+  Lazy<ObjectData> Data;
+  Lazy<ObjectFrames> Frames;
 };
 
 } // namespace dwarfpack

@@ -128,6 +128,12 @@ public:
   /// variables are known: `??`, JSON "Frame":[].
   void printNoLocals(std::optional<uint64_t> Address,
                      llvm::StringRef SymName = "");
+  /// The answer to `FRAME`: per local variable four lines (its function,
+  /// its name, `FILE:LINE` of its declaration, then its frame offset, size
+  /// and tag offset, `??` for each not known); `??` when there are none.
+  /// JSON: "Frame":[{"DeclFile", "DeclLine", "FrameOffset" (when known),
+  /// "FunctionName", "Name", "Size", "TagOffset"}].
+  void printLocals(uint64_t Address, llvm::ArrayRef<FrameLocal> Locals);
 
   /// The "ModuleName" of the following JSON records (queries that name
   /// their module, as BUILDID: lines do).

@@ -161,6 +161,11 @@ private:
   /// has been printed already (an offset outside every segment, an error).
   std::optional<uint64_t> toAddress(QueryModule &Module, uint64_t Value);
   void answerData(QueryModule &Module, uint64_t Value, uint64_t Address);
+  void answerFrame(QueryModule &Module, uint64_t Value);
+  /// Warns of what reading Module's object for DATA or FRAME answers found
+  /// wrong with it.
+  void warnObject(const QueryModule &Module, llvm::StringRef Command,
+                  llvm::ArrayRef<std::string> Problems);
 
   SessionTables &Modules;
   ResultPrinter &P;

@@ -110,6 +110,21 @@ struct DataSymbol {
   uint32_t DeclLine = 0;
 };
 
+/// A local variable or parameter of the function at an address, as
+/// llvm-symbolizer's FRAME command reports it (LLVM's DILocal).
+struct FrameLocal {
+  /// The function it belongs to (the inlined one, inside an inlined
+  /// call), the variable's name, where it is declared; empty: not known.
+  std::string FunctionName, Name, DeclFile;
+  uint64_t DeclLine = 0;
+  /// Its offset from the frame base, when a location says
+  /// (DW_OP_fbreg N, or a register offset from the frame base register).
+  std::optional<int64_t> FrameOffset;
+  /// Its type's size; its memory tag's offset (DW_AT_LLVM_tag_offset,
+  /// HWASan).
+  std::optional<uint64_t> Size, TagOffset;
+};
+
 /// The function of Table that holds Address: the name and start of its
 /// outermost frame, and its size, which the table gives (kernel symbol
 /// tables) or, since AddressSymbolizer has no query for it, where lookups
