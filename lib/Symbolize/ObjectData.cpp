@@ -7,11 +7,9 @@
 #include "dwarfpack/AddressTable/AddressModelBuilder.h"
 #include "dwarfpack/DwarfInput/Dwarf.h"
 #include "dwarfpack/DwarfInput/InputObject.h"
-#include "dwarfpack/DwarfInput/LineTable.h"
 #include "dwarfpack/DwarfInput/UnitWalk.h"
 #include "dwarfpack/Support/Diagnostics.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 

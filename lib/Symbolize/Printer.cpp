@@ -631,6 +631,14 @@ void ResultPrinter::printNoLocals(std::optional<uint64_t> Address,
   printFooter();
 }
 
+template <typename T>
+void ResultPrinter::printNumber(const std::optional<T> &V) {
+  if (V)
+    OS << *V;
+  else
+    OS << "??";
+}
+
 void ResultPrinter::printLocals(uint64_t Address, ArrayRef<FrameLocal> Locals) {
   if (Opts.Style == OutputStyle::JSON) {
     json::Array Frame;
@@ -657,20 +665,11 @@ void ResultPrinter::printLocals(uint64_t Address, ArrayRef<FrameLocal> Locals) {
   for (const FrameLocal &L : Locals) {
     OS << OrUnknown(L.FunctionName) << '\n' << OrUnknown(L.Name) << '\n';
     OS << OrUnknown(L.DeclFile) << ':' << L.DeclLine << '\n';
-    if (L.FrameOffset)
-      OS << *L.FrameOffset;
-    else
-      OS << "??";
+    printNumber(L.FrameOffset);
     OS << ' ';
-    if (L.Size)
-      OS << *L.Size;
-    else
-      OS << "??";
+    printNumber(L.Size);
     OS << ' ';
-    if (L.TagOffset)
-      OS << *L.TagOffset;
-    else
-      OS << "??";
+    printNumber(L.TagOffset);
     OS << '\n';
   }
   printFooter();

@@ -95,13 +95,15 @@ public:
   frames(std::vector<std::string> *Warnings = nullptr);
 
 private:
-  /// Opens the object (with its debug file) and reads L from it, once.
+  /// One thing read from the object: it, or why there is none.
   template <typename T> struct Lazy {
     std::once_flag Once;
     std::optional<T> Value;
     std::string Problem;
     std::vector<std::string> Warnings;
   };
+  /// Opens the object (with its debug file) and reads L from it with
+  /// ReadFrom, on the first call.
   template <typename T, typename ReadFn>
   llvm::Expected<const T &> read(Lazy<T> &L, std::vector<std::string> *Warnings,
                                  ReadFn ReadFrom);

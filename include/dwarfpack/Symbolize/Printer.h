@@ -152,6 +152,8 @@ public:
   }
 
 private:
+  /// V in decimal, or ?? when not known.
+  template <typename T> void printNumber(const std::optional<T> &V);
   /// The frames to print of R: R's own when they print as they are, else
   /// the changed copies put in Changed.
   llvm::ArrayRef<SourceFrame>
