@@ -370,6 +370,10 @@ Die Die::getSibling() const {
   return Die(U, Next);
 }
 
+uint32_t Die::subtreeEnd() const {
+  return std::min<uint32_t>(U->Dies[Idx].Next, U->numDies());
+}
+
 Die::ChildRange Die::children() const {
   uint32_t End = U->Dies[Idx].Next;
   if (!hasChildren() || Idx + 1 >= End)

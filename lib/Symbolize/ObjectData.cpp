@@ -98,7 +98,7 @@ public:
       Die D(&U, I);
       // A type's subtree holds declarations only.
       if (isTypeTag(D.getTag())) {
-        I = nextOutside(U, I);
+        I = D.subtreeEnd();
         continue;
       }
       ++I;

@@ -79,17 +79,6 @@ std::optional<uint64_t> typeSize(const Die &D, unsigned PointerSize) {
   return typeSizeAt(D, PointerSize, 0);
 }
 
-uint32_t nextOutside(const input::Unit &U, uint32_t I) {
-  Die D(&U, I);
-  if (Die S = D.getSibling())
-    return S.index();
-  // The last child: past the parent's subtree, or the unit's end.
-  for (Die P = D.getParent(); P; P = P.getParent())
-    if (Die S = P.getSibling())
-      return S.index();
-  return U.numDies();
-}
-
 uint32_t UnitFiles::path(uint64_t Index) {
   if (!Decoded)
     decode();

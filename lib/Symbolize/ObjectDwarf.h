@@ -27,9 +27,6 @@ struct UnitContext;
 /// following qualifiers and typedefs, arrays times their subranges' counts.
 std::optional<uint64_t> typeSize(const input::Die &D, unsigned PointerSize);
 
-/// The index of the first DIE after I's subtree.
-uint32_t nextOutside(const input::Unit &U, uint32_t I);
-
 /// The paths of one unit's declaration files (DW_AT_decl_file), as LLVM
 /// names them from the unit's line table: its file names are decoded at
 /// the first one asked for, and each path is added to Paths once.

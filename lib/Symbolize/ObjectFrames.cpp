@@ -117,7 +117,7 @@ public:
       if (!D.hasChildren())
         continue;
       Context Next = Cur;
-      Next.End = nextOutside(U, I);
+      Next.End = D.subtreeEnd();
       // LLVM looks for no locals under a variable.
       Next.InVariable |= Local;
       Next.InSubroutine |= isSubroutine(T);
@@ -228,7 +228,7 @@ private:
                   dwarf::DW_AT_abstract_origin))
             Fn = O;
         S.Die = Entry.second;
-        S.SubtreeEnd = nextOutside(U, Entry.second);
+        S.SubtreeEnd = D.subtreeEnd();
         S.Name = name(subroutineName(Fn));
         S.BaseReg = frameBaseReg(Fn);
       }

@@ -316,6 +316,9 @@ public:
   Die getFirstChild() const;
   /// The next DIE with the same parent (none after the last).
   Die getSibling() const;
+  /// The index of the first entry after this DIE's subtree (its children
+  /// and the null entry that closes them).
+  uint32_t subtreeEnd() const;
 
   class ChildIterator {
   public:
