@@ -87,18 +87,10 @@ public:
       uint32_t End = 0;
       uint32_t InlinedAt = None, InlinedName = 0;
       std::optional<uint8_t> InlinedBaseReg;
-      bool InSubroutine = false, InVariable = false;
+      bool InCode = false, InVariable = false;
     };
     std::vector<Context> Stack;
     const uint32_t N = U.numDies();
-    // A C++ unit has tens of thousands: growing the array would copy them.
-    size_t NumLocals = 0;
-    for (uint32_t I = 0; I < N; ++I) {
-      dwarf::Tag T = Die(&U, I).getTag();
-      NumLocals +=
-          T == dwarf::DW_TAG_variable || T == dwarf::DW_TAG_formal_parameter;
-    }
-    R.Locals.reserve(NumLocals);
     for (uint32_t I = 0; I < N; ++I) {
       while (!Stack.empty() && I >= Stack.back().End)
         Stack.pop_back();
@@ -110,17 +102,19 @@ public:
       dwarf::Tag T = D.getTag();
       bool Local =
           T == dwarf::DW_TAG_variable || T == dwarf::DW_TAG_formal_parameter;
-      if (Local && Cur.InSubroutine && !Cur.InVariable)
+      // Only a subroutine with code answers for the variables under it:
+      // those of abstract instances and of C++ methods' declarations (most
+      // of a C++ unit's) are never asked for.
+      if (Local && Cur.InCode && !Cur.InVariable)
         addLocal(D, Cur.InlinedAt, Cur.InlinedName, Cur.InlinedBaseReg);
-      if (isSubroutine(T))
-        addRanges(D);
+      bool Code = isSubroutine(T) && addRanges(D);
       if (!D.hasChildren())
         continue;
       Context Next = Cur;
       Next.End = D.subtreeEnd();
       // LLVM looks for no locals under a variable.
       Next.InVariable |= Local;
-      Next.InSubroutine |= isSubroutine(T);
+      Next.InCode |= Code;
       if (T == dwarf::DW_TAG_inlined_subroutine)
         if (Die O = D.getAttributeValueAsReferencedDie(
                 dwarf::DW_AT_abstract_origin)) {
@@ -150,16 +144,18 @@ private:
   }
 
   /// DWARFUnit::updateAddressDieMap: each range of a subroutine replaces
-  /// what it covers of its parent's, splitting it.
-  void addRanges(const Die &D) {
+  /// what it covers of its parent's, splitting it. Whether D has a range.
+  bool addRanges(const Die &D) {
     auto Ranges = U.ranges(D);
     if (!Ranges) {
       consumeError(Ranges.takeError());
-      return;
+      return false;
     }
+    bool Any = false;
     for (const input::DieRange &X : *Ranges) {
       if (X.LowPC == X.HighPC)
         continue;
+      Any = true;
       auto B = Map.upper_bound(X.LowPC);
       if (B != Map.begin() && X.LowPC < (--B)->second.first) {
         if (X.HighPC < B->second.first)
@@ -169,6 +165,7 @@ private:
       }
       Map[X.LowPC] = {X.HighPC, D.index()};
     }
+    return Any;
   }
 
   void addLocal(const Die &D, uint32_t InlinedAt, uint32_t InlinedName,
