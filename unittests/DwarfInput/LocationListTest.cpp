@@ -245,7 +245,8 @@ TEST(LocationList, Version4ListsAsLLVMReadsThem) {
   putN(Lists, UINT64_MAX, 8); // a new base
   putN(Lists, 0x5000, 8);
   Pair(0, 4, expr({DW_OP_breg7, 8, DW_OP_deref}));
-  putN(Lists, 0, 16);
+  putN(Lists, 0, 8); // the end: (0, 0)
+  putN(Lists, 0, 8);
   uint64_t Cut = Lists.size();
   Pair(0x30, 0x40, expr({DW_OP_fbreg, 0x10}));
   Lists.resize(Lists.size() - 1); // the expression's last byte is missing
