@@ -403,27 +403,6 @@ ObjectFrames::State::unit(uint32_t I, std::vector<std::string> *Problems) {
   return *Units[I];
 }
 
-size_t ObjectFrames::numUnitsRead() const {
-  std::lock_guard<std::mutex> Guard(S->Lock);
-  return llvm::count_if(S->Units, [](const auto &U) { return U != nullptr; });
-}
-
-size_t ObjectFrames::numFunctions() const {
-  std::lock_guard<std::mutex> Guard(S->Lock);
-  size_t N = 0;
-  for (const auto &U : S->Units)
-    N += U ? U->Spans.size() : 0;
-  return N;
-}
-
-size_t ObjectFrames::numLocals() const {
-  std::lock_guard<std::mutex> Guard(S->Lock);
-  size_t N = 0;
-  for (const auto &U : S->Units)
-    N += U ? U->Locals.size() : 0;
-  return N;
-}
-
 std::optional<std::vector<FrameLocal>>
 ObjectFrames::find(uint64_t Address, std::vector<std::string> *Problems) const {
   auto ByLow = [](uint64_t A, const auto &X) { return A < X.Low; };

@@ -56,11 +56,6 @@ public:
   std::optional<std::vector<FrameLocal>>
   find(uint64_t Address, std::vector<std::string> *Problems = nullptr) const;
 
-  /// Units read so far, and their functions and variables.
-  size_t numUnitsRead() const;
-  size_t numFunctions() const;
-  size_t numLocals() const;
-
   /// A variable or parameter of a unit; strings index its Strings (0:
   /// none).
   struct Local {
