@@ -114,12 +114,94 @@ unsigned relocationWidth(uint16_t Machine, uint64_t Type) {
     case ELF::R_LARCH_ADD32:
     case ELF::R_LARCH_SUB32:
       return 4;
+    case ELF::R_LARCH_ADD16:
+    case ELF::R_LARCH_SUB16:
+      return 2;
+    case ELF::R_LARCH_ADD8:
+    case ELF::R_LARCH_SUB8:
+    case ELF::R_LARCH_ADD6:
+    case ELF::R_LARCH_SUB6:
+      return 1;
     }
     break;
+  case ELF::EM_PPC:
+    switch (Type) {
+    case ELF::R_PPC_ADDR32:
+    case ELF::R_PPC_REL32:
+      return 4;
+    }
+    break;
+  case ELF::EM_MIPS:
+    // A MIPS64 relocation's type is its three types in one (the second
+    // and third are R_MIPS_NONE in debug sections).
+    switch (Type) {
+    case ELF::R_MIPS_64:
+    case ELF::R_MIPS_TLS_DTPREL64:
+      return 8;
+    case ELF::R_MIPS_32:
+    case ELF::R_MIPS_PC32:
+    case ELF::R_MIPS_TLS_DTPREL32:
+      return 4;
+    }
+    break;
+  case ELF::EM_SPARC:
+  case ELF::EM_SPARC32PLUS:
+  case ELF::EM_SPARCV9:
+    switch (Type) {
+    case ELF::R_SPARC_64:
+    case ELF::R_SPARC_UA64:
+      return 8;
+    case ELF::R_SPARC_32:
+    case ELF::R_SPARC_UA32:
+      return 4;
+    }
+    break;
+  case ELF::EM_BPF:
+    switch (Type) {
+    case ELF::R_BPF_64_ABS64:
+      return 8;
+    case ELF::R_BPF_64_ABS32:
+      return 4;
+    }
+    break;
+  case ELF::EM_HEXAGON:
+    return Type == ELF::R_HEX_32 ? 4 : 0;
+  case ELF::EM_CSKY:
+    return Type == ELF::R_CKCORE_ADDR32 || Type == ELF::R_CKCORE_PCREL32 ? 4
+                                                                         : 0;
+  case ELF::EM_AMDGPU:
+    if (Type == ELF::R_AMDGPU_ABS64)
+      return 8;
+    return Type == ELF::R_AMDGPU_ABS32 ? 4 : 0;
+  case ELF::EM_MSP430:
+    if (Type == ELF::R_MSP430_32)
+      return 4;
+    return Type == ELF::R_MSP430_16_BYTE ? 2 : 0;
+  case ELF::EM_AVR:
+    if (Type == ELF::R_AVR_32)
+      return 4;
+    return Type == ELF::R_AVR_16 ? 2 : 0;
+  case ELF::EM_LANAI:
+    return Type == ELF::R_LANAI_32 ? 4 : 0;
   default:
     break;
   }
   return 0;
+}
+
+bool relocationLeftAsWritten(uint16_t Machine, uint64_t Type) {
+  // `.uleb128 A-B` (a range's length in .debug_rnglists and
+  // .debug_loclists) is written with its value before linker relaxation
+  // and a pair of relocations that redo it after: in the object the
+  // written value is the one that holds, as LLVM reads it too.
+  switch (Machine) {
+  case ELF::EM_RISCV:
+    return Type == ELF::R_RISCV_SET_ULEB128 || Type == ELF::R_RISCV_SUB_ULEB128;
+  case ELF::EM_LOONGARCH:
+    return Type == ELF::R_LARCH_ADD_ULEB128 || Type == ELF::R_LARCH_SUB_ULEB128;
+  default:
+    return false;
+  }
 }
 
 RelocationApplier::RelocationApplier(const ObjectFile &Obj,
@@ -167,7 +249,7 @@ unsigned RelocationApplier::widthAt(uint16_t Machine, uint64_t Type,
   unsigned Width = relocationWidth(Machine, Type);
   if (Width == 0 || !Supports(Type)) {
     // R_*_NONE and its kind write nothing.
-    if (Type != 0 && !Unsupported++)
+    if (Type != 0 && !relocationLeftAsWritten(Machine, Type) && !Unsupported++)
       FirstUnsupportedType = Type;
     return 0;
   }

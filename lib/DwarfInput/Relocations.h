@@ -72,6 +72,10 @@ private:
 /// a type whose width is not known here.
 unsigned relocationWidth(uint16_t Machine, uint64_t Type);
 
+/// Whether a relocation of Type on Machine is one whose target is read as
+/// written (not applied, and not an unsupported type either).
+bool relocationLeftAsWritten(uint16_t Machine, uint64_t Type);
+
 } // namespace input
 } // namespace dwarfpack
 
