@@ -254,6 +254,15 @@ cp "$W/prog.o" "$SEEDS/convert/clang-O0-dwarf4.o"
 "$CC_FOR_SEEDS" -O2 -g -gz=zlib -o "$SEEDS/convert/clang-gz-zlib" "$W/prog.c"
 "$CC_FOR_SEEDS" -O2 -g -gz=zstd -o "$SEEDS/convert/clang-gz-zstd" "$W/prog.c"
 "$CC_FOR_SEEDS" -x c++ -O1 -g -fno-exceptions -c -o "$SEEDS/convert/clang-cxx.o" "$W/prog.cc"
+# Relocatable objects of other machines: MIPS64's three-in-one relocation
+# types, big-endian SHT_REL (MIPS) and SHT_RELA (PowerPC), BPF's SHT_REL
+# read with the written value, RISC-V's add/sub and uleb128 pairs.
+if [[ "$CC_FOR_SEEDS" == *clang* ]]; then
+  for t in mips64el-linux-gnuabi64 mips-linux-gnu powerpc-linux-gnu bpfel \
+           riscv64-linux-gnu; do
+    "$CC_FOR_SEEDS" --target=$t -O2 -g -c -o "$SEEDS/convert/clang-$t.o" "$W/prog.c"
+  done
+fi
 if command -v gcc > /dev/null; then
   gcc -O2 -g -o "$SEEDS/convert/gcc-O2" "$W/prog.c"
   gcc -O1 -g -gdwarf-4 -fdebug-types-section -c -o "$SEEDS/convert/gcc-dwarf4-types.o" "$W/prog.c"
