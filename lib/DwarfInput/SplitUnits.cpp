@@ -10,11 +10,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/DwarfInput/InputObject.h"
+#include "dwarfpack/Support/SplitUnitSearch.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -69,71 +67,33 @@ SplitUnits::File *SplitUnits::open(StringRef Path, WarningLog &Log,
 Expected<std::optional<SplitUnits::Found>> SplitUnits::find(const Unit &Skel,
                                                             WarningLog &Log) {
   Die CU = Skel.getUnitDIE();
-  std::optional<FormValue> NameValue =
-      CU ? CU.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name})
-         : std::nullopt;
-  const char *Name = NameValue ? NameValue->cstr() : nullptr;
-  if (!Name)
+  auto Text = [&](std::initializer_list<dwarf::Attribute> Attrs) {
+    std::optional<FormValue> V = CU ? CU.find(Attrs) : std::nullopt;
+    return V ? V->cstr() : nullptr;
+  };
+  std::optional<SplitUnitSearch> Search = SplitUnitSearch::forSkeleton(
+      InputPath, Text({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}),
+      Text({dwarf::DW_AT_comp_dir}), Skel.dwoId(), Skel.getOffset());
+  if (!Search)
     return std::nullopt; // nothing to load: the skeleton is all there is
-  std::optional<uint64_t> Id = Skel.dwoId();
-  std::string Dwp = InputPath + ".dwp";
-  // An empty name: LLVM still takes the unit of this DWO id from a package
-  // beside the binary, so it is found (and vetted) there, as a named one
-  // is; without a package there is nothing to load.
-  bool NoName = !*Name;
-  if (NoName && (!Id || !sys::fs::exists(Dwp)))
-    return std::nullopt;
-  SmallString<256> Where;
-  if (sys::path::is_relative(Name))
-    if (std::optional<FormValue> Dir = CU.find(dwarf::DW_AT_comp_dir))
-      if (const char *D = Dir->cstr())
-        Where = D;
-  sys::path::append(Where, Name);
-  SmallString<256> Beside = sys::path::parent_path(InputPath);
-  if (sys::path::is_relative(Name))
-    sys::path::append(Beside, Name);
-  else
-    sys::path::append(Beside, sys::path::filename(Name));
-  sys::fs::make_absolute(Beside); // one spelling per file, for the cache
-
   std::lock_guard<std::mutex> Lock(Mutex);
-  // Why the files that exist did not do, for the message.
-  std::string Why;
-  if (Id) {
-    for (StringRef Path :
-         {StringRef(Dwp), StringRef(Where), StringRef(Beside)}) {
-      if (NoName && Path != Dwp)
-        continue;
-      File *F = open(Path, Log, /*ReportOpenError=*/Path == Dwp);
-      if (F)
-        if (const UnitHeader *H = F->Object->dwarf().splitUnit(*Id))
-          return Found{&F->Object->dwarf(), H, Files.find(Path)->getKey()};
-      std::string Reason;
-      if (F)
-        Reason = "no unit with DWO id 0x" + utohexstr(*Id);
-      else if (const std::unique_ptr<File> &G = Files[Path])
-        Reason = G->OpenError;
-      if (!Reason.empty() && !StringRef(Why).contains("'" + Path.str() + "'"))
-        Why += "; '" + Path.str() + "': " + Reason;
+  std::optional<Found> Result;
+  auto Try = [&](StringRef Path, bool ReportOpenError, std::string &OpenError) {
+    File *F = open(Path, Log, ReportOpenError);
+    if (!F) {
+      if (const std::unique_ptr<File> &G = Files[Path])
+        OpenError = G->OpenError;
+      return SplitUnitSearch::Outcome::NotOpened;
     }
-  } else {
-    Why = "; the skeleton has no DWO id";
-  }
-  if (NoName)
-    return createStringError(
-        inconvertibleErrorCode(),
-        "split DWARF unit at 0x" + utohexstr(Skel.getOffset()) +
-            ": its skeleton names no .dwo file, and '" + Dwp +
-            "' has no usable unit for it" +
-            (Why.empty() ? std::string() : " (" + Why.substr(2) + ")"));
-  return createStringError(
-      inconvertibleErrorCode(),
-      "split DWARF unit at 0x" + utohexstr(Skel.getOffset()) +
-          ": its DIEs are in '" + Where +
-          "', which is missing, unreadable or from another build (also "
-          "looked for " +
-          (Beside == Where ? "" : "'" + Beside.str() + "' and ") + "'" + Dwp +
-          "'" + Why + ")");
+    const UnitHeader *H = F->Object->dwarf().splitUnit(*Search->dwoId());
+    if (!H)
+      return SplitUnitSearch::Outcome::NoUnit;
+    Result = Found{&F->Object->dwarf(), H, Files.find(Path)->getKey()};
+    return SplitUnitSearch::Outcome::Found;
+  };
+  if (Error E = Search->run(Try))
+    return std::move(E);
+  return Result;
 }
 
 } // namespace input

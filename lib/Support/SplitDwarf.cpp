@@ -3,8 +3,8 @@
 #include "dwarfpack/Support/SplitDwarf.h"
 #include "dwarfpack/Support/DieExtents.h"
 #include "dwarfpack/Support/DwarfSections.h"
+#include "dwarfpack/Support/SplitUnitSearch.h"
 
-#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/DebugInfo/DWARF/DWARFCompileUnit.h"
@@ -12,7 +12,6 @@
 #include "llvm/DebugInfo/DWARF/DWARFFormValue.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 #include <atomic>
 
@@ -109,67 +108,26 @@ Expected<DWARFUnit *> SplitDwarfLoader::fullUnit(DWARFUnit &U,
   DWARFDie CU = U.getUnitDIE();
   std::optional<const char *> Name = dwarf::toString(
       CU.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}));
-  if (!Name)
+  std::optional<SplitUnitSearch> Search = SplitUnitSearch::forSkeleton(
+      InputPath, Name.value_or(nullptr), U.getCompilationDir(), U.getDWOId(),
+      U.getOffset());
+  if (!Search)
     return &U; // nothing to load: the skeleton is all there is
-  std::optional<uint64_t> Id = U.getDWOId();
-  std::string Dwp = InputPath + ".dwp";
-  // An empty name: LLVM still takes the unit of this DWO id from a package
-  // beside the binary, so it is found (and vetted) there, as a named one
-  // is; without a package there is nothing to load.
-  bool NoName = !**Name;
-  if (NoName && (!Id || !sys::fs::exists(Dwp)))
-    return &U;
-  SmallString<256> Where;
-  if (sys::path::is_relative(*Name))
-    if (const char *Dir = U.getCompilationDir())
-      Where = Dir;
-  sys::path::append(Where, *Name);
-  SmallString<256> Beside = sys::path::parent_path(InputPath);
-  if (sys::path::is_relative(*Name))
-    sys::path::append(Beside, *Name);
-  else
-    sys::path::append(Beside, sys::path::filename(*Name));
-  sys::fs::make_absolute(Beside); // one spelling per file, for the cache
-
   DWARFContext &Parent = U.getContext();
   DWARFCompileUnit *Full = nullptr;
-  // Why the files that exist did not do, for the message.
-  std::string Why;
-  if (Id) {
-    for (StringRef Path :
-         {StringRef(Dwp), StringRef(Where), StringRef(Beside)}) {
-      if (NoName && Path != Dwp)
-        continue;
-      File *F = open(Path, Parent, /*ReportOpenError=*/Path == Dwp);
-      if (F && (Full = F->Ctx->getDWOCompileUnitForHash(*Id)))
-        break;
-      std::string Reason;
-      if (F)
-        Reason = "no unit with DWO id 0x" + utohexstr(*Id);
-      else if (const std::unique_ptr<File> &G = Files[Path])
-        Reason = G->OpenError;
-      if (!Reason.empty() && !StringRef(Why).contains("'" + Path.str() + "'"))
-        Why += "; '" + Path.str() + "': " + Reason;
+  auto Try = [&](StringRef Path, bool ReportOpenError, std::string &OpenError) {
+    File *F = open(Path, Parent, ReportOpenError);
+    if (!F) {
+      if (const std::unique_ptr<File> &G = Files[Path])
+        OpenError = G->OpenError;
+      return SplitUnitSearch::Outcome::NotOpened;
     }
-  } else {
-    Why = "; the skeleton has no DWO id";
-  }
-  if (!Full && NoName)
-    return createStringError(
-        inconvertibleErrorCode(),
-        "split DWARF unit at 0x" + utohexstr(U.getOffset()) +
-            ": its skeleton names no .dwo file, and '" + Dwp +
-            "' has no usable unit for it" +
-            (Why.empty() ? std::string() : " (" + Why.substr(2) + ")"));
-  if (!Full)
-    return createStringError(
-        inconvertibleErrorCode(),
-        "split DWARF unit at 0x" + utohexstr(U.getOffset()) +
-            ": its DIEs are in '" + Where +
-            "', which is missing, unreadable or from another build (also "
-            "looked for " +
-            (Beside == Where ? "" : "'" + Beside.str() + "' and ") + "'" + Dwp +
-            "'" + Why + ")");
+    Full = F->Ctx->getDWOCompileUnitForHash(*Search->dwoId());
+    return Full ? SplitUnitSearch::Outcome::Found
+                : SplitUnitSearch::Outcome::NoUnit;
+  };
+  if (Error E = Search->run(Try))
+    return std::move(E);
   // What LLVM does when it loads a .dwo itself: the full unit reads its
   // addresses (DW_FORM_addrx) and, in DWARF 4, its ranges from the
   // skeleton's file, and knows its skeleton (for DW_AT_decl_file).
