@@ -16,7 +16,7 @@ assert_build=${DWARFPACK_ASSERT_BUILD_DIR:-$top/build-assert}
 
 packages=(cmake ninja-build g++ gcc make pkgconf python3 file
   llvm-19-dev llvm-19-tools clang-19 libclang-rt-19-dev lld-19 zlib1g-dev
-  libzstd-dev libgtest-dev
+  libzstd-dev liblzma-dev libgtest-dev
   binutils gdb elfutils dwarves dwz libdebuginfod-dev debuginfod strace
   linux-perf)
 missing=()

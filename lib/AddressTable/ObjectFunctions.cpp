@@ -253,8 +253,15 @@ static std::vector<SymbolFunction> collectSymbols(const input::InputObject &In,
   // As llvm-symbolizer, .dynsym only without .symtab (a stripped binary):
   // the two list the same exported functions, and which of several aliases
   // names an address depends on the one table's order.
-  if (Obj.symbols().empty())
+  if (Obj.symbols().empty()) {
+    // Without a debug file, a stripped binary's MiniDebugInfo has the
+    // symbols that stripping removed and .dynsym does not list (static
+    // functions), as GDB and perf read them.
+    if (const ELFObjectFileBase *Mini = In.miniDebugInfo())
+      if (!In.debugFile())
+        Collector.visitAll(*Mini, Mini->symbols());
     Collector.visitAll(Obj, Obj.getDynamicSymbolIterators());
+  }
 
   // One name per address, chosen as llvm-symbolizer 19 chooses among
   // aliases (SymbolizableObjectFile: a stable sort by address and size,

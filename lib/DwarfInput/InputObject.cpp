@@ -7,6 +7,7 @@
 #include "dwarfpack/Support/SupplementaryDwarf.h"
 #include "dwarfpack/Support/UnitIndex.h"
 
+#include "MiniDebugInfo.h"
 #include "Relocations.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -111,6 +112,40 @@ const object::ObjectFile &InputObject::symbolTableObject() const {
   return *Obj;
 }
 
+void InputObject::openMiniDebugInfo(WarningLog &Log) {
+  std::optional<SectionRef> Section;
+  for (const SectionRef &S : Obj->sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (Name && *Name == ".gnu_debugdata")
+      Section = S;
+    else if (!Name)
+      consumeError(Name.takeError());
+  }
+  if (!Section)
+    return;
+  auto Fail = [&](Error E) {
+    Log.report("mini-debuginfo",
+               "'.gnu_debugdata' (MiniDebugInfo): " + toString(std::move(E)) +
+                   "; its symbols are not used");
+  };
+  Expected<StringRef> Compressed = Section->getContents();
+  if (!Compressed)
+    return Fail(Compressed.takeError());
+  Expected<std::unique_ptr<MemoryBuffer>> Bytes = decompressXz(*Compressed);
+  if (!Bytes)
+    return Fail(Bytes.takeError());
+  Expected<std::unique_ptr<ObjectFile>> Inner =
+      ObjectFile::createObjectFile((*Bytes)->getMemBufferRef());
+  if (!Inner)
+    return Fail(Inner.takeError());
+  if (!isa<ELFObjectFileBase>(Inner->get()))
+    return Fail(inputError("the xz data is not an ELF file"));
+  if (Error E = checkElfTables(**Inner))
+    return Fail(std::move(E));
+  MiniBytes = std::move(*Bytes);
+  MiniObj.reset(cast<ELFObjectFileBase>(Inner->release()));
+}
+
 Error InputObject::load(WarningLog &Log, const OpenOptions &Opts) {
   switch (identify_magic(Bytes.getBuffer())) {
   case file_magic::elf:
@@ -134,6 +169,8 @@ Error InputObject::load(WarningLog &Log, const OpenOptions &Opts) {
     return E;
   if (Obj->isRelocatableObject())
     Layout = relocatableLayout(*Obj);
+  else if (Obj->symbols().empty())
+    openMiniDebugInfo(Log);
 
   bool IsDwo = false;
   Expected<std::vector<Part>> Parts = collectSections(Opts.DwoSections, IsDwo);

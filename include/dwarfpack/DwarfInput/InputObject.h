@@ -20,6 +20,7 @@
 #include "dwarfpack/Support/RelocatableLayout.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -111,6 +112,13 @@ public:
   /// The file whose symbol table (.symtab) names the module's functions and
   /// variables: the input's, or a stripped binary's debug file's.
   const llvm::object::ObjectFile &symbolTableObject() const;
+  /// The ELF file of a stripped binary's MiniDebugInfo (.gnu_debugdata):
+  /// its .symtab holds the functions stripping removed that .dynsym does
+  /// not have. Null without one, or when it could not be read (a warning
+  /// says why).
+  const llvm::object::ELFObjectFileBase *miniDebugInfo() const {
+    return MiniObj.get();
+  }
 
   /// Hands back to the kernel the pages of the first Size bytes of S when
   /// they lie in the file mapping (never a decompressed or relocated copy);
@@ -141,6 +149,7 @@ private:
   llvm::Error relocate(std::vector<Part> &Parts, WarningLog &Log);
   void assemble(std::vector<Part> &Parts, bool IsDwo);
   void openSupplementary(WarningLog &Log, const OpenOptions &Opts);
+  void openMiniDebugInfo(WarningLog &Log);
   std::vector<std::string> scanUnitsFromFile();
 
   std::string Path;
@@ -157,6 +166,8 @@ private:
   std::unique_ptr<InputObject> Sup;
   std::unique_ptr<SplitUnits> Splits;
   std::unique_ptr<InputObject> Debug;
+  std::unique_ptr<llvm::MemoryBuffer> MiniBytes;
+  std::unique_ptr<llvm::object::ELFObjectFileBase> MiniObj;
   mutable std::vector<uint64_t> Released; ///< Per section, bytes released.
   mutable unsigned Releases = 0;
 };
