@@ -61,5 +61,12 @@ std::string noDebugFileReason(ArrayRef<std::string> Tried) {
                                   "--debug-file-directory adds places to look");
 }
 
+std::string symbolOnlyTable(const input::InputWithDebugFile &In) {
+  return In.Object->miniDebugInfo()
+             ? "a symbol-only table (with the function symbols of its "
+               "MiniDebugInfo, .gnu_debugdata)"
+             : "a symbol-only table";
+}
+
 } // namespace tool
 } // namespace dwarfpack

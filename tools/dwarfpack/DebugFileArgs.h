@@ -42,6 +42,10 @@ std::string noDebugFileReason(const input::InputWithDebugFile &In);
 /// The same, from the paths the search tried.
 std::string noDebugFileReason(llvm::ArrayRef<std::string> Tried);
 
+/// "a symbol-only table", and whose symbols: a stripped binary's
+/// MiniDebugInfo named too, when it has one.
+std::string symbolOnlyTable(const input::InputWithDebugFile &In);
+
 } // namespace tool
 } // namespace dwarfpack
 

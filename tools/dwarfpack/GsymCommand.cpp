@@ -322,9 +322,8 @@ static void reportInput(const input::InputWithDebugFile &Opened,
   reportDebugFile(Opened, Input, Quiet);
   if (!T.Packed->HasDwarf && !Opened.Debug && !Quiet &&
       !Opened.Object->isRelocatable())
-    reportWarning("'" + Input +
-                  "': no DWARF (built without -g?): a symbol-only table; " +
-                  noDebugFileReason(Opened));
+    reportWarning("'" + Input + "': no DWARF (built without -g?): " +
+                  symbolOnlyTable(Opened) + "; " + noDebugFileReason(Opened));
 }
 
 /// --verify: the bytes just written, not the file (standard output cannot

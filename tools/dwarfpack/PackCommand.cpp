@@ -189,10 +189,11 @@ static Error checkDwarf(const pipeline::PackResult &R, StringRef Input,
   if (Strict || !CtfOut.empty())
     return fail(Why + (Strict ? "" : ": --ctf needs its types"));
   if (!Quiet)
-    reportWarning(
-        Why + ": a symbol-only table" + (Embed ? ", no .ctf section" : "") +
-        (Opened.Object->isRelocatable() ? ""
-                                        : "; " + noDebugFileReason(Opened)));
+    reportWarning(Why + ": " + symbolOnlyTable(Opened) +
+                  (Embed ? ", no .ctf section" : "") +
+                  (Opened.Object->isRelocatable()
+                       ? ""
+                       : "; " + noDebugFileReason(Opened)));
   return Error::success();
 }
 

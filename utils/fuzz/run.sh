@@ -265,6 +265,11 @@ if [[ "$CC_FOR_SEEDS" == *clang* ]]; then
 fi
 if command -v gcc > /dev/null; then
   gcc -O2 -g -o "$SEEDS/convert/gcc-O2" "$W/prog.c"
+  # Stripped, with MiniDebugInfo (.gnu_debugdata): the xz decoder and the
+  # ELF file inside.
+  python3 "$SRC/test/gsym/Inputs/make-minidebuginfo.py" \
+    "$SEEDS/convert/gcc-O2" "$W/gcc-O2-minidebuginfo"
+  cp "$W/gcc-O2-minidebuginfo" "$SEEDS/convert/"
   gcc -O1 -g -gdwarf-4 -fdebug-types-section -c -o "$SEEDS/convert/gcc-dwarf4-types.o" "$W/prog.c"
 fi
 # convert-pair: each object with the partner, and a partner with type
