@@ -1,9 +1,9 @@
 //===- MiniDebugInfo.cpp - The ELF file inside .gnu_debugdata -------------===//
 //
-// liblzma is opened when a .gnu_debugdata section is first read, not
-// linked: every Debian system has liblzma.so.5 (apt needs it), while
-// linking it would make it a dependency of every library in the installed
-// CMake package.
+// liblzma is opened when a .gnu_debugdata section is first read
+// (RuntimeLibrary), not linked: every Debian system has liblzma.so.5 (apt
+// needs it), while linking it would make it a dependency of every library
+// in the installed CMake package.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +12,8 @@
 #include "llvm/ADT/Twine.h"
 
 #if DWARFPACK_HAVE_LZMA
-#include <dlfcn.h>
+#include "dwarfpack/Support/RuntimeLibrary.h"
+
 #include <lzma.h>
 #endif
 
@@ -38,20 +39,14 @@ struct LzmaLibrary {
   std::string Problem; ///< Why the library cannot be used, if it cannot.
 };
 
-template <typename Fn> bool bind(void *Handle, const char *Name, Fn &Out) {
-  Out = reinterpret_cast<Fn>(dlsym(Handle, Name));
-  return Out != nullptr;
-}
-
 const LzmaLibrary &lzmaLibrary() {
   static const LzmaLibrary Lib = [] {
     LzmaLibrary L;
-    void *H = dlopen("liblzma.so.5", RTLD_NOW | RTLD_LOCAL);
-    if (!H || !bind(H, "lzma_stream_decoder", L.StreamDecoder) ||
-        !bind(H, "lzma_code", L.Code) || !bind(H, "lzma_end", L.End)) {
-      const char *Why = dlerror();
-      L.Problem = Why ? Why : "liblzma.so.5";
-    }
+    RuntimeLibrary R("liblzma.so.5");
+    // Binding stops at the first symbol missing, which problem() names.
+    R.bind("lzma_stream_decoder", L.StreamDecoder) &&
+        R.bind("lzma_code", L.Code) && R.bind("lzma_end", L.End);
+    L.Problem = R.problem();
     return L;
   }();
   return Lib;

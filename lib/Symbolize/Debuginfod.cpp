@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #ifdef DWARFPACK_HAVE_DEBUGINFOD
-#include <dlfcn.h>
+#include "dwarfpack/Support/RuntimeLibrary.h"
+
 #include <elfutils/debuginfod.h>
 #endif
 
@@ -63,28 +64,15 @@ struct DebuginfodLibrary {
 /// The soname elfutils gives the library (and libdwfl opens).
 constexpr const char *DebuginfodSoname = "libdebuginfod.so.1";
 
-template <typename Fn>
-bool bindSymbol(void *Handle, const char *Name, Fn &Out) {
-  Out = reinterpret_cast<Fn>(dlsym(Handle, Name));
-  return Out != nullptr;
-}
-
 const DebuginfodLibrary &debuginfodLibrary() {
   static const DebuginfodLibrary Lib = [] {
     DebuginfodLibrary L;
-    void *H = dlopen(DebuginfodSoname, RTLD_NOW | RTLD_LOCAL);
-    if (!H) {
-      const char *Why = dlerror();
-      L.Problem = Why ? Why : DebuginfodSoname;
-      return L;
-    }
-    if (!bindSymbol(H, "debuginfod_begin", L.Begin) ||
-        !bindSymbol(H, "debuginfod_end", L.End) ||
-        !bindSymbol(H, "debuginfod_find_debuginfo", L.FindDebuginfo) ||
-        !bindSymbol(H, "debuginfod_get_url", L.GetUrl)) {
-      const char *Why = dlerror(); // names the symbol
-      L.Problem = Why ? Why : DebuginfodSoname;
-    }
+    RuntimeLibrary R(DebuginfodSoname);
+    // Binding stops at the first symbol missing, which problem() names.
+    R.bind("debuginfod_begin", L.Begin) && R.bind("debuginfod_end", L.End) &&
+        R.bind("debuginfod_find_debuginfo", L.FindDebuginfo) &&
+        R.bind("debuginfod_get_url", L.GetUrl);
+    L.Problem = R.problem();
     return L;
   }();
   return Lib;
