@@ -791,6 +791,10 @@ private:
         return;
       }
       N.CallFile = *File;
+    } else if (std::optional<FileId> File = file(0)) {
+      // No DW_AT_call_file (DWARF 2 has none): file 0, as LLVM reads it,
+      // which DWARF 5 counts as the unit's primary file; before, no file.
+      N.CallFile = *File;
     }
     addCallSiteDetails(D, A, N);
     const DieNames &Names = namesOf(D, A);

@@ -1646,9 +1646,14 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
   Top.Discriminator = Row->Discriminator;
   Raw.push_back(Top);
   // Innermost first: each matched call renames the current innermost frame
-  // and pushes its caller at the call site.
+  // and pushes its caller at the call site; a call without a call file
+  // (DWARF 2 has no DW_AT_call_file) too, its caller at no file, as
+  // llvm-symbolizer prints it (GSYM's readers leave such a call out). A
+  // stored root without a call file is the function itself.
+  const Match *Root =
+      (Head & HasInlineRoot) && !Chain.empty() ? &Chain[0] : nullptr;
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
-    if (It->CallFile == 0)
+    if (&*It == Root && It->CallFile == 0)
       continue;
     RawFrame Caller = Raw.back();
     Caller.File = It->CallFile;

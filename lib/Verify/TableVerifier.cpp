@@ -119,6 +119,9 @@ struct DwarfFrame {
   llvm::StringRef DeclFile;
   uint32_t DeclLine = 0;
   std::optional<uint64_t> LowPC;
+  /// The frame of a caller whose call to the frame before names no file
+  /// (call file 0 where DWARF 2 to 4 count from 1).
+  bool NoCallFile = false;
 };
 
 /// DWARFContext::getInliningInfoForAddress, step for step with the same
@@ -210,9 +213,12 @@ public:
         }
       } else {
         const CallSite &C = callSite(Chain[I - 1]);
+        std::optional<StringRef> File;
         if (LT)
-          if (std::optional<StringRef> File = fileName(CU, LT, C.File))
-            F.File = *File;
+          File = fileName(CU, LT, C.File);
+        if (File)
+          F.File = *File;
+        F.NoCallFile = !File && C.File == 0;
         F.Line = C.Line;
         F.Column = C.Column;
         F.Discriminator = C.Discriminator;
@@ -454,6 +460,24 @@ private:
 
 } // namespace
 
+/// Frames as GSYM's readers give them: a call without a call file is left
+/// out, its callee's frame taking the caller's function.
+static void dropCallsWithoutFile(SmallVectorImpl<DwarfFrame> &Frames) {
+  for (size_t I = 1; I < Frames.size();) {
+    if (!Frames[I].NoCallFile) {
+      ++I;
+      continue;
+    }
+    DwarfFrame &Callee = Frames[I - 1];
+    const DwarfFrame &Caller = Frames[I];
+    Callee.Name = Caller.Name;
+    Callee.DeclFile = Caller.DeclFile;
+    Callee.DeclLine = Caller.DeclLine;
+    Callee.LowPC = Caller.LowPC;
+    Frames.erase(Frames.begin() + I);
+  }
+}
+
 static std::string describe(ArrayRef<DwarfFrame> Frames, bool Details = false) {
   std::string S;
   for (const DwarfFrame &F : Frames) {
@@ -504,6 +528,8 @@ void Checker::checkAddress(uint64_t Addr, uint32_t Index,
   }
   if (CrossCheck)
     crossCheck(Addr);
+  if (!T.keepsCallsWithoutFile())
+    dropCallsWithoutFile(DFrames);
   auto Report = [&](StringRef Kind, unsigned Frame) {
     if ((Kind == "function-name" || Kind == "frame-count" ||
          Kind == "declaration") &&

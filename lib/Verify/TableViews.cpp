@@ -140,6 +140,7 @@ public:
       : R(R), Functions(std::move(Functions)) {}
 
   StringRef kind() const override { return "compact"; }
+  bool keepsCallsWithoutFile() const override { return true; }
   ArrayRef<uint8_t> uuid() const override { return R.uuid(); }
   bool hasDetails() const override { return R.hasDetails(); }
   std::optional<ArrayRef<LoadSegment>> loadSegments() const override {

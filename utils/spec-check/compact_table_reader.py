@@ -866,7 +866,9 @@ class Table:
                 else:
                     break
         for nd in reversed(chain):
-            if nd["call_file"] == 0:
+            # The root (implicit, or stored without a call file) is the
+            # function itself; any other node is a call, with a file or not.
+            if nd is tree and nd["call_file"] == 0:
                 continue
             last = frames[-1]
             caller = dict(last)

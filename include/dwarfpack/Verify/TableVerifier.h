@@ -102,6 +102,10 @@ public:
   /// Whether the frames carry columns, discriminators, declarations and
   /// inlined frames' starts as llvm-symbolizer prints them (then checked).
   virtual bool hasDetails() const { return false; }
+  /// Whether an inlined call without a call file (DWARF 2 has no
+  /// DW_AT_call_file) is a frame, its caller at no file, as
+  /// llvm-symbolizer gives it; GSYM's readers leave such a call out.
+  virtual bool keepsCallsWithoutFile() const { return false; }
   /// The load segments the table records; std::nullopt when its format
   /// has no place for them (GSYM).
   virtual std::optional<llvm::ArrayRef<LoadSegment>> loadSegments() const {
