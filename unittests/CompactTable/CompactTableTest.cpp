@@ -75,7 +75,33 @@ void expectViewsAsLookup(const compact::CompactReader &R, uint64_t A) {
   EXPECT_EQ(V.HasDetails, L->HasDetails);
 }
 
-/// Encodes M both ways and compares lookups over [Lo, Hi).
+/// Whether the path to Address in M's inline trees passes a call without a
+/// call file, which a compact table makes a frame of and GSYM's readers
+/// leave out (the one place where the two answer differently).
+bool callWithoutFileAt(const FunctionModel &M, uint64_t Address) {
+  for (const FunctionEntry &F : M.functions()) {
+    if (!F.Range.contains(Address) || !F.Inline)
+      continue;
+    const InlineNode *N = &*F.Inline;
+    while (N) {
+      const InlineNode *Next = nullptr;
+      for (const InlineNode &C : N->Children)
+        if (llvm::any_of(C.Ranges, [&](const AddressRange &R) {
+              return R.contains(Address);
+            })) {
+          Next = &C;
+          break;
+        }
+      if (Next && !Next->CallFile)
+        return true;
+      N = Next;
+    }
+  }
+  return false;
+}
+
+/// Encodes M both ways and compares lookups over [Lo, Hi), but for calls
+/// without a call file (callWithoutFileAt).
 void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
                        unsigned BlockShift = 4, bool Details = true) {
   Expected<std::string> G = gsym::encodeGsym(M);
@@ -90,9 +116,13 @@ void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
   auto CR = compact::CompactReader::create(MemoryBufferRef(*C, "c"));
   ASSERT_TRUE(bool(CR)) << toString(CR.takeError());
   for (uint64_t A = Lo; A < Hi; ++A) {
+    expectViewsAsLookup(**CR, A);
+    // There the compact answer has the call's frame too, which
+    // DetailsAreWhatTheModelSays checks.
+    if (callWithoutFileAt(M, A))
+      continue;
     ASSERT_EQ(describe((*GR)->lookup(A)), describe((*CR)->lookup(A)))
         << "address 0x" << utohexstr(A);
-    expectViewsAsLookup(**CR, A);
   }
   std::string Dump;
   raw_string_ostream OS(Dump);
@@ -325,7 +355,9 @@ std::string modelFrames(const FunctionModel &M, uint64_t Address) {
   }
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
     const InlineNode &N = **It;
-    if (!N.CallFile)
+    // The root without a call file is the function itself; any other node
+    // is a call, with a file or not (DWARF 2: its caller at no file).
+    if (!N.CallFile && &N == Chain.front())
       continue;
     Frame Caller = Frames.back();
     Caller.File = Path(N.CallFile);
