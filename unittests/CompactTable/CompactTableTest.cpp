@@ -75,27 +75,38 @@ void expectViewsAsLookup(const compact::CompactReader &R, uint64_t A) {
   EXPECT_EQ(V.HasDetails, L->HasDetails);
 }
 
+/// The nodes of F's inline tree on the path to Address, the root first:
+/// at each level the first child with a range holding it.
+std::vector<const InlineNode *> inlinePath(const FunctionEntry &F,
+                                           uint64_t Address) {
+  std::vector<const InlineNode *> Path;
+  for (const InlineNode *N = F.Inline ? &*F.Inline : nullptr; N;) {
+    Path.push_back(N);
+    const InlineNode *Next = nullptr;
+    for (const InlineNode &C : N->Children)
+      if (llvm::any_of(C.Ranges, [&](const AddressRange &R) {
+            return R.contains(Address);
+          })) {
+        Next = &C;
+        break;
+      }
+    N = Next;
+  }
+  return Path;
+}
+
 /// Whether the path to Address in M's inline trees passes a call without a
 /// call file, which a compact table makes a frame of and GSYM's readers
 /// leave out (the one place where the two answer differently).
 bool callWithoutFileAt(const FunctionModel &M, uint64_t Address) {
   for (const FunctionEntry &F : M.functions()) {
-    if (!F.Range.contains(Address) || !F.Inline)
+    if (!F.Range.contains(Address))
       continue;
-    const InlineNode *N = &*F.Inline;
-    while (N) {
-      const InlineNode *Next = nullptr;
-      for (const InlineNode &C : N->Children)
-        if (llvm::any_of(C.Ranges, [&](const AddressRange &R) {
-              return R.contains(Address);
-            })) {
-          Next = &C;
-          break;
-        }
-      if (Next && !Next->CallFile)
-        return true;
-      N = Next;
-    }
+    std::vector<const InlineNode *> Path = inlinePath(F, Address);
+    if (Path.size() > 1 &&
+        llvm::any_of(llvm::drop_begin(Path),
+                     [](const InlineNode *N) { return !N->CallFile; }))
+      return true;
   }
   return false;
 }
@@ -337,22 +348,7 @@ std::string modelFrames(const FunctionModel &M, uint64_t Address) {
   Top.Column = Row->Column;
   Top.Disc = Row->Discriminator;
   std::vector<Frame> Frames{Top};
-  std::vector<const InlineNode *> Chain;
-  if (F.Inline) {
-    const InlineNode *N = &*F.Inline;
-    while (N) {
-      Chain.push_back(N);
-      const InlineNode *Next = nullptr;
-      for (const InlineNode &C : N->Children)
-        if (llvm::any_of(C.Ranges, [&](const AddressRange &R) {
-              return R.contains(Address);
-            })) {
-          Next = &C;
-          break;
-        }
-      N = Next;
-    }
-  }
+  std::vector<const InlineNode *> Chain = inlinePath(F, Address);
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
     const InlineNode &N = **It;
     // The root without a call file is the function itself; any other node
