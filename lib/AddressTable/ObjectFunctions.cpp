@@ -115,8 +115,8 @@ public:
     std::optional<StringRef> File;
   };
 
-  SymbolCollector(const input::InputObject &In, bool AllKinds)
-      : In(In), AllKinds(AllKinds),
+  SymbolCollector(const input::InputObject &In, bool AllKinds, bool KeepTags)
+      : In(In), AllKinds(AllKinds), KeepTags(KeepTags),
         Arm(cast<ELFObjectFileBase>(In.object()).getEMachine() == ELF::EM_ARM) {
     for (const PlacedSection &P : In.layout())
       SectionBase[P.Index] = P.Start;
@@ -144,15 +144,22 @@ public:
 
 private:
   void visit(const ELFObjectFileBase &From, const ELFSymbolRef &Sym);
-  /// The symbol's address and its section's end, when it lies in an
-  /// executable section.
-  std::optional<std::pair<uint64_t, uint64_t>>
-  place(const ELFObjectFileBase &From, const ELFSymbolRef &Sym, bool Typed);
+  /// Where a symbol lies: its (untagged) address, its section's end, and
+  /// the tag its value carries (as a difference, 0 when none).
+  struct Place {
+    uint64_t Addr, SecEnd, Tag;
+  };
+  /// Where the symbol lies, when in an executable section (any allocated
+  /// one with AllKinds).
+  std::optional<Place> place(const ELFObjectFileBase &From,
+                             const ELFSymbolRef &Sym, bool Typed);
 
   const input::InputObject &In;
   /// Data objects too, in any allocated section (SymbolizableObjectFile's
   /// list: STT_FUNC, STT_GNU_IFUNC, STT_OBJECT, STT_NOTYPE).
   const bool AllKinds;
+  /// AllKinds' symbols keep the tag of a tagged value.
+  const bool KeepTags;
   const bool Arm; ///< Typed symbols' values have the Thumb bit.
   DenseMap<uint64_t, uint64_t> SectionBase;
   // The STT_FILE symbol that precedes a local symbol names its file, as
@@ -185,11 +192,13 @@ void SymbolCollector::visit(const ELFObjectFileBase &From,
   // Mapping symbols ($x, $d, $a, $t, ...) and assembler-local labels.
   if (Name.empty() || Name.starts_with("$") || Name.starts_with(".L"))
     return;
-  std::optional<std::pair<uint64_t, uint64_t>> Placed = place(From, Sym, Typed);
+  std::optional<Place> Placed = place(From, Sym, Typed);
   if (!Placed)
     return;
-  auto [Addr, SecEnd] = *Placed;
-  uint64_t Size = std::min<uint64_t>(Sym.getSize(), SecEnd - Addr);
+  uint64_t Addr = Placed->Addr;
+  uint64_t Size = std::min<uint64_t>(Sym.getSize(), Placed->SecEnd - Addr);
+  if (KeepTags)
+    Addr += Placed->Tag;
   std::optional<StringRef> File;
   if (Sym.getBinding() == ELF::STB_LOCAL)
     File = CurrentFile;
@@ -198,7 +207,7 @@ void SymbolCollector::visit(const ELFObjectFileBase &From,
     TypedAddrs.insert(Addr);
 }
 
-std::optional<std::pair<uint64_t, uint64_t>>
+std::optional<SymbolCollector::Place>
 SymbolCollector::place(const ELFObjectFileBase &From, const ELFSymbolRef &Sym,
                        bool Typed) {
   Expected<section_iterator> SecOrErr = Sym.getSection();
@@ -219,6 +228,13 @@ SymbolCollector::place(const ELFObjectFileBase &From, const ELFSymbolRef &Sym,
   uint64_t Value = *ValueOrErr;
   if (Arm && Typed)
     Value &= ~1ULL; // Thumb bit
+  // HWASan gives each global a tag in its address's top byte, which its
+  // symbol's value carries: the global lies at the value without it (bit
+  // 55 extended, as llvm-symbolizer untags, so that a kernel's addresses
+  // keep their ones). Functions are never tagged.
+  const uint64_t Tagged = Value;
+  if (AllKinds)
+    Value = uint64_t(int64_t(Value << 8) >> 8);
   uint64_t Addr = Value;
   uint64_t SecStart = Sec.getAddress(), SecEnd = SecStart + Sec.getSize();
   if (In.isRelocatable()) {
@@ -233,16 +249,17 @@ SymbolCollector::place(const ELFObjectFileBase &From, const ELFSymbolRef &Sym,
   // keeps them among data symbols (_edata, _end).
   if (Addr < SecStart || Addr > SecEnd || (Addr == SecEnd && !AllKinds))
     return std::nullopt;
-  return std::make_pair(Addr, SecEnd);
+  return Place{Addr, SecEnd, Tagged - Value};
 }
 
 } // namespace
 
 /// The symbols of In's tables that SymbolCollector keeps, one per address.
 static std::vector<SymbolFunction> collectSymbols(const input::InputObject &In,
-                                                  bool AllKinds) {
+                                                  bool AllKinds,
+                                                  bool KeepTags = false) {
   const auto &Obj = cast<ELFObjectFileBase>(In.object());
-  SymbolCollector Collector(In, AllKinds);
+  SymbolCollector Collector(In, AllKinds, KeepTags);
   Collector.visitAll(Obj, Obj.symbols());
   // A stripped binary's symbol table is in its debug file; the dynamic
   // symbols stay in the binary (the debug file has them as NOBITS).
@@ -288,8 +305,8 @@ collectSymbolFunctions(const input::InputObject &In) {
 }
 
 std::vector<SymbolFunction>
-collectSymbolizerSymbols(const input::InputObject &In) {
-  return collectSymbols(In, /*AllKinds=*/true);
+collectSymbolizerSymbols(const input::InputObject &In, bool KeepTags) {
+  return collectSymbols(In, /*AllKinds=*/true, KeepTags);
 }
 
 uint64_t addSymbolFunctions(ArrayRef<SymbolFunction> Syms, FunctionModel &M) {

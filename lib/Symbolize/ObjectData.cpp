@@ -169,9 +169,10 @@ private:
 } // namespace
 
 Expected<ObjectData> ObjectData::read(const input::InputObject &Obj,
-                                      WarningLog &Log, unsigned Threads) {
+                                      WarningLog &Log, unsigned Threads,
+                                      bool KeepTags) {
   ObjectData Data;
-  for (const SymbolFunction &S : collectSymbolizerSymbols(Obj))
+  for (const SymbolFunction &S : collectSymbolizerSymbols(Obj, KeepTags))
     Data.Symbols.push_back(
         {S.Range.Start, S.Range.End - S.Range.Start, S.Name.str(),
          S.File ? std::optional<std::string>(S.File->str()) : std::nullopt});
@@ -282,7 +283,7 @@ Expected<const ObjectData &>
 ObjectDataSource::get(std::vector<std::string> *Warnings) {
   return read(Data, Warnings,
               [&](input::InputWithDebugFile In, WarningLog &Log) {
-                return ObjectData::read(*In.Object, Log, Threads);
+                return ObjectData::read(*In.Object, Log, Threads, KeepTags);
               });
 }
 

@@ -87,7 +87,8 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
   // The object answers DATA queries (a table records no variables).
   auto Data = [&] {
     return std::make_shared<ObjectDataSource>(std::move(Buffer), Debug,
-                                              Opts.Objects.Threads);
+                                              Opts.Objects.Threads,
+                                              Opts.Objects.KeepSymbolTags);
   };
   if (Cache && Id.size() >= 2) {
     CachePath = Cache->tablePath(Id);

@@ -268,10 +268,13 @@ void ResultPrinter::printFrame(const FrameView *F, bool Inlined) {
     File = "??";
   uint32_t Line = F ? F->Line : 0;
   uint32_t Discriminator = F ? F->Discriminator : 0;
+  if (Opts.Verbose && Opts.Style != OutputStyle::Addr2Line)
+    return printVerbose(F, File);
   switch (Opts.Style) {
   case OutputStyle::LLVM:
   case OutputStyle::JSON:
     OS << File << ':' << Line << ':' << (F ? F->Column : 0) << '\n';
+    OS << sourceContext(File, Line);
     return;
   case OutputStyle::GNU:
     OS << File << ':' << Line;
@@ -290,6 +293,36 @@ void ResultPrinter::printFrame(const FrameView *F, bool Inlined) {
   if (Discriminator)
     OS << " (discriminator " << Discriminator << ')';
   OS << '\n';
+  if (Opts.Style == OutputStyle::GNU)
+    OS << sourceContext(File, Line);
+}
+
+void ResultPrinter::printVerbose(const FrameView *F, StringRef File) {
+  OS << "  Filename: " << File << '\n';
+  if (F && F->StartLine) {
+    OS << "  Function start filename: "
+       << pathView(F->StartFileName, F->StartFileNameWhole) << '\n';
+    OS << "  Function start line: " << F->StartLine << '\n';
+  }
+  // GNU style leaves the start address out.
+  if (F && F->HasStartAddress && Opts.Style == OutputStyle::LLVM)
+    OS << "  Function start address: " << HexText(F->StartAddress) << '\n';
+  OS << "  Line: " << (F ? F->Line : 0) << '\n';
+  OS << "  Column: " << (F ? F->Column : 0) << '\n';
+  if (F && F->Discriminator)
+    OS << "  Discriminator: " << F->Discriminator << '\n';
+}
+
+std::string ResultPrinter::sourceContext(StringRef File, uint32_t Line) const {
+  if (Opts.SourceContextLines <= 0 || File.empty())
+    return "";
+  std::optional<StringRef> Text = Sources.text(File);
+  if (!Text)
+    return "";
+  std::string S;
+  raw_string_ostream Out(S);
+  writeSourceContext(Out, *Text, Line, Opts.SourceContextLines);
+  return S;
 }
 
 void ResultPrinter::printFooter() {
@@ -322,6 +355,11 @@ void ResultPrinter::forEachFrameMember(const FrameView *F,
   String("FunctionName",
          Named ? displayName(F->FunctionName, Demangled) : StringRef());
   Number("Line", F ? F->Line : 0);
+  if (F && Opts.SourceContextLines > 0)
+    if (std::string Source =
+            sourceContext(pathView(F->FileName, F->FileNameWhole), F->Line);
+        !Source.empty())
+      String("Source", Source);
   String("StartAddress", F && F->HasStartAddress
                              ? StringRef(HexText(F->StartAddress))
                              : StringRef());

@@ -52,6 +52,10 @@ void saveCommandLine(int Argc, char **Argv);
 llvm::Error prepareHeapForConversion(llvm::ArrayRef<std::string> Inputs);
 
 /// Prints "dwarfpack: error: <message>" to stderr and returns exit status 1.
+/// Prints `dwarfpack version X` (--version, and the -v of the commands that
+/// stand in for other tools).
+void printVersion(llvm::raw_ostream &OS);
+
 int reportError(llvm::Error E);
 int reportError(const llvm::Twine &Message);
 

@@ -147,6 +147,18 @@ static cl::opt<bool> Basenames("basenames",
                                cl::sub(LookupSub), cl::cat(category()));
 static cl::alias BasenamesS("s", cl::desc("Alias for --basenames"),
                             cl::aliasopt(Basenames), cl::Grouping);
+static cl::opt<bool>
+    Verbose("verbose",
+            cl::desc("Print each frame's location as labelled lines: file, "
+                     "function start file, line and address, line, column "
+                     "and discriminator (LLVM and GNU style)"),
+            cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<int> SourceContextLines(
+    "print-source-context-lines",
+    cl::desc("Print this many lines of each frame's source file around its "
+             "line, read from the path as printed (in JSON, as \"Source\")"),
+    cl::value_desc("lines"), cl::init(0), cl::sub(LookupSub),
+    cl::cat(category()));
 static cl::opt<bool> Relativenames(
     "relativenames",
     cl::desc("Accepted for llvm-symbolizer: tables record no compilation "
@@ -163,6 +175,34 @@ static cl::opt<std::string> DefaultArch(
              "the slice of a multi-architecture Mach-O file, and an ELF file "
              "or a table has one architecture"),
     cl::value_desc("arch"), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<bool> UntagAddresses(
+    "untag-addresses",
+    cl::desc("DATA queries see a symbol whose value is tagged in its top "
+             "byte (HWASan's globals) at its address without the tag (the "
+             "default, as llvm-symbolizer)"),
+    cl::init(true), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<bool> NoUntagAddresses(
+    "no-untag-addresses",
+    cl::desc("DATA queries see tagged symbols at their tagged values"),
+    cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<uint64_t> CacheSize(
+    "cache-size",
+    cl::desc("Accepted for llvm-symbolizer: tables are mapped, not read "
+             "into a cache, so it bounds nothing"),
+    cl::value_desc("bytes"), cl::sub(LookupSub), cl::cat(category()));
+static cl::list<std::string> DsymHints(
+    "dsym-hint",
+    cl::desc("Accepted for llvm-symbolizer: where Mach-O's .dSYM bundles "
+             "are; ELF debug files are found by build-id and "
+             ".gnu_debuglink"),
+    cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<bool>
+    FilterMarkup("filter-markup",
+                 cl::desc("Not taken: symbolizer markup is not read"),
+                 cl::Hidden, cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<bool> ShowVersion("v",
+                                 cl::desc("Print the version (as --version)"),
+                                 cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<bool>
     Quiet("quiet",
           cl::desc("No warnings about queries that cannot be answered (they "
@@ -183,7 +223,9 @@ static const std::string DebuginfodHelp =
     std::string("With --store: fetch the debug file of a build-id without a "
                 "table from this debuginfod server (repeatable; instead of "
                 "the servers of DEBUGINFOD_URLS, which are used without "
-                "it), convert it once and file its table in the store") +
+                "it), convert it once and file its table in the store. "
+                "Without a URL after it, as llvm-symbolizer's flag: fetch "
+                "from DEBUGINFOD_URLS' servers (the default)") +
     (debuginfodAvailable() ? ""
                            : " [NOT AVAILABLE: this dwarfpack was built "
                              "without libdebuginfod]");
@@ -192,6 +234,12 @@ static cl::list<std::string> DebuginfodUrls("debuginfod",
                                             cl::value_desc("url"),
                                             cl::sub(LookupSub),
                                             cl::cat(category()));
+static cl::opt<bool> NoDebuginfod(
+    "no-debuginfod",
+    cl::desc("Fetch nothing from debuginfod servers, whatever "
+             "DEBUGINFOD_URLS says (--debuginfod without a server, as "
+             "llvm-symbolizer takes it, is the default: fetch from them)"),
+    cl::sub(LookupSub), cl::cat(category()));
 static cl::list<std::string> StoreDebugDirs(
     "debug-file-directory",
     cl::desc("Where debug files are looked for (repeatable), before "
@@ -200,6 +248,12 @@ static cl::list<std::string> StoreDebugDirs(
              "table, in <dir>/.build-id/xx/rest.debug (or "
              "<dir>/xx/rest.debug), made into a table filed in the store, "
              "before debuginfod"),
+    cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<std::string> FallbackDebugPath(
+    "fallback-debug-path",
+    cl::desc("Also look for debug files here, as in a "
+             "--debug-file-directory (llvm-symbolizer looks here for the "
+             "file .gnu_debuglink names)"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<std::string>
     BuildIdArg("build-id",
@@ -288,14 +342,66 @@ static Expected<PrinterOptions> printerOptions(StringRef ModuleName) {
                                                      : PathStyle::Absolute;
   Opts.PrintAddress = Addresses;
   Opts.Pretty = Pretty;
+  Opts.Verbose = Verbose;
+  Opts.SourceContextLines = SourceContextLines;
   Opts.ModuleName = ModuleName.str();
   return Opts;
 }
 
 /// How FILE (and the files of `FILE ADDRESS` lines) are opened: an ELF
 /// object is converted in memory, as llvm-symbolizer reads one.
+/// --debug-file-directory's, then --fallback-debug-path.
+static std::vector<std::string> debugDirectories() {
+  std::vector<std::string> Dirs(StoreDebugDirs.begin(), StoreDebugDirs.end());
+  if (!FallbackDebugPath.empty())
+    Dirs.push_back(FallbackDebugPath);
+  return Dirs;
+}
+
+/// The servers --debuginfod names (a bare --debuginfod names none: it
+/// stands for DEBUGINFOD_URLS', as llvm-symbolizer's flag does).
+static std::vector<std::string> debuginfodServers() {
+  std::vector<std::string> Urls;
+  for (const std::string &U : DebuginfodUrls)
+    if (!U.empty())
+      Urls.push_back(U);
+  return Urls;
+}
+
+/// Whether debug files may be fetched: not after --no-debuginfod, unless
+/// --debuginfod comes later (the last counts, as in llvm-symbolizer).
+static bool debuginfodAllowed() {
+  if (!NoDebuginfod)
+    return true;
+  for (unsigned I = 0; I < DebuginfodUrls.size(); ++I)
+    if (DebuginfodUrls.getPosition(I) > NoDebuginfod.getPosition())
+      return true;
+  return false;
+}
+
+void dwarfpack::tool::readBareDebuginfodFlag(SmallVectorImpl<char *> &Argv) {
+  // llvm-symbolizer's --debuginfod is a flag; ours also takes a server
+  // (`--debuginfod URL`). A --debuginfod that no URL follows is the flag:
+  // given an empty value, which names no server.
+  static char Flag[] = "--debuginfod=";
+  for (size_t I = 1; I < Argv.size(); ++I) {
+    StringRef A = Argv[I];
+    if (A == "--")
+      return;
+    if (A != "--debuginfod" && A != "-debuginfod")
+      continue;
+    if (I + 1 < Argv.size() && StringRef(Argv[I + 1]).contains("://"))
+      continue;
+    Argv[I] = Flag;
+  }
+}
+
 static OpenOptions lookupOptions() {
-  return lookupOpenOptions(NumThreads, StoreDebugDirs, Quiet);
+  OpenOptions O = lookupOpenOptions(NumThreads, debugDirectories(), Quiet);
+  if (!debuginfodAllowed())
+    O.Objects.FetchDebugFile = nullptr;
+  O.Objects.KeepSymbolTags = !unlessAfter(UntagAddresses, NoUntagAddresses);
+  return O;
 }
 
 /// Answers the lines of stdin through Modules, each batch that has
@@ -449,18 +555,19 @@ static int runSession(SessionTables &Modules, StringRef ModuleName,
 /// the caller for the run.
 int dwarfpack::tool::setStoreFiller(TableStore &Tables,
                                     std::unique_ptr<DebugFileTables> &Fill) {
-  if (!DebuginfodUrls.empty()) {
+  std::vector<std::string> Servers = debuginfodServers();
+  if (!Servers.empty() && debuginfodAllowed()) {
     if (!debuginfodAvailable())
       return reportError("--debuginfod: this dwarfpack was built without "
                          "libdebuginfod (elfutils' debuginfod client)");
     // The client reads its servers from the environment only.
-    std::string Urls = join(DebuginfodUrls, " ");
+    std::string Urls = join(Servers, " ");
     ::setenv("DEBUGINFOD_URLS", Urls.c_str(), /*overwrite=*/1);
   }
   DebugFileSources Sources;
-  Sources.Directories.assign(StoreDebugDirs.begin(), StoreDebugDirs.end());
+  Sources.Directories = debugDirectories();
   const char *Env = std::getenv("DEBUGINFOD_URLS");
-  if (Env && !StringRef(Env).trim().empty()) {
+  if (Env && !StringRef(Env).trim().empty() && debuginfodAllowed()) {
     Expected<std::unique_ptr<DebuginfodClient>> C = DebuginfodClient::create();
     if (C)
       Sources.Debuginfod = std::move(*C);
@@ -484,8 +591,9 @@ int dwarfpack::tool::setStoreFiller(TableStore &Tables,
 
 int dwarfpack::tool::checkStoreDirectory(StringRef Dir) {
   // A store that tables are filed in may start empty, even absent.
-  bool Fills = !DebuginfodUrls.empty() || !StoreDebugDirs.empty() ||
-               std::getenv("DEBUGINFOD_URLS");
+  bool Fills = !debugDirectories().empty() ||
+               (debuginfodAllowed() && (!debuginfodServers().empty() ||
+                                        std::getenv("DEBUGINFOD_URLS")));
   if (!sys::fs::is_directory(Dir) && (!Fills || sys::fs::exists(Dir)))
     return reportError("'" + Dir + "': not a directory");
   return 0;
@@ -556,6 +664,14 @@ static int runAnnotateMode() {
 }
 
 static int runLookup() {
+  if (ShowVersion) {
+    printVersion(outs());
+    return 0;
+  }
+  if (FilterMarkup)
+    return reportError("--filter-markup: symbolizer markup is not read; "
+                       "lookup answers queries, and --annotate the frames "
+                       "of kernel and perf text");
   if (annotateRequested())
     return runAnnotateMode();
   // Queries name their module or address themselves; a silently ignored
@@ -569,7 +685,7 @@ static int runLookup() {
   if (BuildIdArg.getNumOccurrences())
     return reportError("--build-id needs --store (the directory to find the "
                        "module's table in)");
-  if (!DebuginfodUrls.empty())
+  if (!debuginfodServers().empty())
     return reportError(
         "--debuginfod needs --store (the store its tables are filed in)");
   std::string InputFile = Obj;

@@ -15,6 +15,7 @@
 #include "dwarfpack/Symbolize/QuerySession.h"
 #include "dwarfpack/Symbolize/TableStore.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -63,6 +64,11 @@ struct AnnotateArgs {
   /// How FILE is opened (an ELF object is converted).
   OpenOptions Open;
 };
+
+/// Makes each --debuginfod of Argv (a `dwarfpack lookup` command line) that
+/// no URL follows the flag llvm-symbolizer has: fetch from the servers of
+/// DEBUGINFOD_URLS, as without it (LookupCommand.cpp).
+void readBareDebuginfodFlag(llvm::SmallVectorImpl<char *> &Argv);
 
 /// Whether --annotate was given.
 bool annotateRequested();

@@ -8,6 +8,7 @@
 #include "Command.h"
 #include "DebugFileArgs.h"
 #include "FormatRegistry.h"
+#include "LookupModes.h"
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Symbolize/Debuginfod.h"
 #include "dwarfpack/Symbolize/TableCache.h"
@@ -160,12 +161,12 @@ Expected<OpenedTable> openLookupTable(StringRef Path, const OpenOptions &Opts,
   return T;
 }
 
-} // namespace tool
-} // namespace dwarfpack
-
-static void printVersion(raw_ostream &OS) {
+void printVersion(raw_ostream &OS) {
   OS << "dwarfpack version " << DWARFPACK_VERSION << "\n";
 }
+
+} // namespace tool
+} // namespace dwarfpack
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
@@ -186,12 +187,13 @@ int main(int argc, char **argv) {
   char *Sub = Called.contains("addr2line")         ? Addr2line.data()
               : Called.contains("llvm-symbolizer") ? Lookup.data()
                                                    : nullptr;
-  if (Sub) {
+  if (Sub)
     Argv.insert(Argv.begin() + 1, Sub);
-    argc = Argv.size();
-    argv = Argv.data();
-  }
-  cl::SetVersionPrinter(printVersion);
+  if (Argv.size() > 1 && StringRef(Argv[1]) == "lookup")
+    dwarfpack::tool::readBareDebuginfodFlag(Argv);
+  argc = Argv.size();
+  argv = Argv.data();
+  cl::SetVersionPrinter(dwarfpack::tool::printVersion);
   cl::HideUnrelatedOptions(dwarfpack::tool::category());
   const char *Overview =
       "dwarfpack: compact, memory-mappable symbol and type tables from "

@@ -99,8 +99,11 @@ collectSymbolFunctions(const input::InputObject &Obj);
 /// The symbols llvm-symbolizer answers DATA queries from: functions and
 /// data objects (STT_OBJECT, and untyped symbols) in any allocated
 /// section, one per address chosen as for functions, untyped labels kept.
+/// A value tagged in its top byte (HWASan's globals) is placed by its
+/// untagged address; KeepTags: it keeps its tag, as llvm-symbolizer
+/// --no-untag-addresses keeps it, else the tag goes (its default).
 std::vector<SymbolFunction>
-collectSymbolizerSymbols(const input::InputObject &Obj);
+collectSymbolizerSymbols(const input::InputObject &Obj, bool KeepTags = false);
 
 /// Appends Syms to M; returns how many.
 uint64_t addSymbolFunctions(llvm::ArrayRef<SymbolFunction> Syms,

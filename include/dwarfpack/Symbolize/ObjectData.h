@@ -40,9 +40,11 @@ class ObjectData {
 public:
   /// Reads Obj's symbols (and its debug file's, as for functions) and the
   /// global variables of its units; a unit whose variables cannot be read
-  /// is reported to Log and answers nothing.
+  /// is reported to Log and answers nothing. KeepTags: symbols keep the
+  /// tags of tagged values (collectSymbolizerSymbols()).
   static llvm::Expected<ObjectData> read(const input::InputObject &Obj,
-                                         WarningLog &Log, unsigned Threads = 1);
+                                         WarningLog &Log, unsigned Threads = 1,
+                                         bool KeepTags = false);
 
   /// What llvm-symbolizer 19 answers to DATA at Address: the last symbol
   /// (function or data) starting at or before it, when Address is inside
@@ -80,9 +82,12 @@ private:
 class ObjectDataSource {
 public:
   /// Threads: for the walk of the object's units (0: all cores).
+  /// KeepTags: as ObjectData::read()'s.
   ObjectDataSource(std::unique_ptr<llvm::MemoryBuffer> Object,
-                   input::DebugFileOptions Debug, unsigned Threads)
-      : Object(std::move(Object)), Debug(std::move(Debug)), Threads(Threads) {}
+                   input::DebugFileOptions Debug, unsigned Threads,
+                   bool KeepTags = false)
+      : Object(std::move(Object)), Debug(std::move(Debug)), Threads(Threads),
+        KeepTags(KeepTags) {}
 
   /// The object's data, read on the first call; the error says why there
   /// is none (the same error every time). Warnings: what reading it found
@@ -111,6 +116,7 @@ private:
   std::unique_ptr<llvm::MemoryBuffer> Object;
   input::DebugFileOptions Debug;
   unsigned Threads;
+  bool KeepTags;
   Lazy<ObjectData> Data;
   Lazy<ObjectFrames> Frames;
 };

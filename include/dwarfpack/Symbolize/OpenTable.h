@@ -55,6 +55,9 @@ struct ObjectOpenOptions {
   /// nowhere. A table of symbols only (no DWARF found) is not kept: a
   /// debug file installed later must count.
   std::string CacheDir;
+  /// DATA queries see tagged symbols (HWASan's globals) at their tagged
+  /// addresses, as llvm-symbolizer --no-untag-addresses.
+  bool KeepSymbolTags = false;
 };
 
 /// How the readers of a format may run.

@@ -18,6 +18,7 @@
 
 #include "dwarfpack/AddressTable/FunctionNames.h"
 #include "dwarfpack/Symbolize/Frame.h"
+#include "dwarfpack/Symbolize/SourceContext.h"
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -80,6 +81,14 @@ struct PrinterOptions {
   bool Pretty = false;
   /// The "ModuleName" of JSON output: the file as named by the user.
   std::string ModuleName;
+  /// Each frame's location as labelled lines, as llvm-symbolizer --verbose
+  /// prints them in LLVM and GNU style: file, function start file, line
+  /// and (LLVM style) address, line, column, discriminator.
+  bool Verbose = false;
+  /// This many lines of each frame's source file around its line, after
+  /// its location (LLVM and GNU style) or as its "Source" (JSON), as
+  /// llvm-symbolizer --print-source-context-lines (SourceContext.h).
+  int SourceContextLines = 0;
 };
 
 class ResultPrinter {
@@ -172,6 +181,11 @@ private:
   static std::string shortName(const SourceFrame &F);
   void printHeader(std::optional<uint64_t> Address);
   void printFrame(const FrameView *F, bool Inlined);
+  /// --verbose's lines for F's location, File as printed.
+  void printVerbose(const FrameView *F, llvm::StringRef File);
+  /// The --print-source-context-lines text for Line of File (as printed);
+  /// empty when there is none.
+  std::string sourceContext(llvm::StringRef File, uint32_t Line) const;
   void printFooter();
   void printPlain(std::optional<uint64_t> Address,
                   llvm::ArrayRef<FrameView> Frames);
@@ -192,6 +206,8 @@ private:
   llvm::raw_ostream &OS;
   PrinterOptions Opts;
   std::unique_ptr<llvm::json::Array> List;
+  /// The files of SourceContextLines, read once while they are named.
+  mutable SourceFiles Sources;
 };
 
 } // namespace dwarfpack

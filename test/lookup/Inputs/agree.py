@@ -76,6 +76,7 @@ def style_of(opts):
 
 
 def main():
+    sys.stdout.reconfigure(errors="surrogateescape")
     args = sys.argv[1:]
     sep = args.index("--")
     head, option_sets = args[:sep], args[sep + 1:]
@@ -103,8 +104,10 @@ def main():
         extra = addrs if as_args else []
         texts = []
         for cmd in (ref, ours):
+            # Source lines (--print-source-context-lines) may hold bytes
+            # that are not UTF-8: kept as they are, and compared so.
             r = subprocess.run(cmd + extra, input=stdin, capture_output=True,
-                               text=True)
+                               text=True, errors="surrogateescape")
             if r.returncode != 0:
                 sys.exit("%s: exit status %d: %s" %
                          (" ".join(cmd), r.returncode, r.stderr))
