@@ -175,6 +175,15 @@ void QuerySession::answerLine(StringRef Line) {
 
 std::optional<uint64_t> QuerySession::toAddress(QueryModule &M,
                                                 uint64_t Value) {
+  if (Opts.Section) {
+    if (Value < Opts.Section->size())
+      return Opts.Section->Start + Value;
+    warnUnanswered(M, Value, "past the end of the section");
+    LookupResult None;
+    None.Address = Value;
+    P.print(None);
+    return std::nullopt;
+  }
   if (!Opts.FileOffsets)
     return Value - Opts.AddressOffset; // one that wraps is not found
   Expected<std::optional<uint64_t>> A = M.Table->fileOffsetToAddress(Value);

@@ -12,6 +12,7 @@
 #ifndef DWARFPACK_SYMBOLIZE_QUERYSESSION_H
 #define DWARFPACK_SYMBOLIZE_QUERYSESSION_H
 
+#include "dwarfpack/AddressTable/FunctionModel.h"
 #include "dwarfpack/Symbolize/Frame.h"
 #include "dwarfpack/Symbolize/InputLine.h"
 #include "dwarfpack/Symbolize/OpenTable.h"
@@ -110,6 +111,9 @@ struct SessionOptions {
   bool FileOffsets = false;
   /// Each address is looked up minus this (llvm-symbolizer --adjust-vma).
   uint64_t AddressOffset = 0;
+  /// Numbers are offsets in this section (addr2line -j, SectionOffsets.h):
+  /// looked up at its start plus the offset; past its end, in no function.
+  std::optional<AddressRange> Section;
 };
 
 class QuerySession {
