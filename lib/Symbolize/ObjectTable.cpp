@@ -125,7 +125,11 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
   C->HasDwarf = (*R)->HasDwarf;
   C->Relocatable = In->Object->isRelocatable();
   C->Tried = In->Tried;
-  if (!CachePath.empty() && C->HasDwarf)
+  // A table that misses DWARF of other files (split units' .dwo files or
+  // package, dwz's file) is not kept either: a later run may find them.
+  bool MissedFiles =
+      C->Log.count("missing-dwo") || C->Log.count("missing-supplementary");
+  if (!CachePath.empty() && C->HasDwarf && !MissedFiles)
     TableCache::keep(CachePath, (*R)->Table, C->Log);
   Clean();
   Expected<std::unique_ptr<AddressSymbolizer>> S =
