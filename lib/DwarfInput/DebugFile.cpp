@@ -297,6 +297,15 @@ Expected<InputWithDebugFile> openPair(Opener Open, StringRef Name,
                                       const DebugFileOptions &Options,
                                       WarningLog &Log, OpenOptions Opts) {
   InputWithDebugFile R;
+  if (!Options.Package.empty()) {
+    // Given, it is meant: not found, every split unit would be missing.
+    if (!sys::fs::exists(Options.Package))
+      return createFileError(
+          Options.Package,
+          createStringError(std::errc::no_such_file_or_directory,
+                            "the .dwp package given does not exist"));
+    Opts.Package = Options.Package;
+  }
   if (!Options.DebugFile.empty()) {
     Opts.DebugFile = Options.DebugFile;
     R.Debug = FoundDebugFile{Options.DebugFile, DebugFileVia::Given};

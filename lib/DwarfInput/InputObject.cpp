@@ -206,7 +206,7 @@ Error InputObject::load(WarningLog &Log, const OpenOptions &Opts) {
       }
     }
   }
-  Splits = std::make_unique<SplitUnits>(Path);
+  Splits = std::make_unique<SplitUnits>(Path, Opts.Package);
   // A stripped binary keeps dwz's link to a file that only its DWARF
   // (in its debug file, opened below) refers to: without units nothing
   // is missing.

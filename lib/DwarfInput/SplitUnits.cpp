@@ -26,8 +26,8 @@ struct SplitUnits::File {
   std::string OpenError;
 };
 
-SplitUnits::SplitUnits(std::string InputPath)
-    : InputPath(std::move(InputPath)) {}
+SplitUnits::SplitUnits(std::string InputPath, std::string Package)
+    : InputPath(std::move(InputPath)), Package(std::move(Package)) {}
 
 SplitUnits::~SplitUnits() = default;
 
@@ -72,7 +72,8 @@ Expected<std::optional<SplitUnits::Found>> SplitUnits::find(const Unit &Skel,
     return V ? V->cstr() : nullptr;
   };
   std::optional<SplitUnitSearch> Search = SplitUnitSearch::forSkeleton(
-      InputPath, Text({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}),
+      InputPath, Package,
+      Text({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}),
       Text({dwarf::DW_AT_comp_dir}), Skel.dwoId(), Skel.getOffset());
   if (!Search)
     return std::nullopt; // nothing to load: the skeleton is all there is

@@ -39,8 +39,10 @@ struct SplitDwarfLoader::File {
   std::string OpenError;
 };
 
-SplitDwarfLoader::SplitDwarfLoader(StringRef InputPath, bool ThreadSafe)
-    : InputPath(InputPath.str()), ThreadSafe(ThreadSafe) {}
+SplitDwarfLoader::SplitDwarfLoader(StringRef InputPath, StringRef Package,
+                                   bool ThreadSafe)
+    : InputPath(InputPath.str()), Package(Package.str()),
+      ThreadSafe(ThreadSafe) {}
 
 SplitDwarfLoader::~SplitDwarfLoader() = default;
 
@@ -109,8 +111,8 @@ Expected<DWARFUnit *> SplitDwarfLoader::fullUnit(DWARFUnit &U,
   std::optional<const char *> Name = dwarf::toString(
       CU.find({dwarf::DW_AT_dwo_name, dwarf::DW_AT_GNU_dwo_name}));
   std::optional<SplitUnitSearch> Search = SplitUnitSearch::forSkeleton(
-      InputPath, Name.value_or(nullptr), U.getCompilationDir(), U.getDWOId(),
-      U.getOffset());
+      InputPath, Package, Name.value_or(nullptr), U.getCompilationDir(),
+      U.getDWOId(), U.getOffset());
   if (!Search)
     return &U; // nothing to load: the skeleton is all there is
   DWARFContext &Parent = U.getContext();

@@ -12,15 +12,16 @@ using namespace llvm;
 namespace dwarfpack {
 
 std::optional<SplitUnitSearch>
-SplitUnitSearch::forSkeleton(StringRef InputPath, const char *DwoName,
-                             const char *CompDir, std::optional<uint64_t> DwoId,
+SplitUnitSearch::forSkeleton(StringRef InputPath, StringRef Package,
+                             const char *DwoName, const char *CompDir,
+                             std::optional<uint64_t> DwoId,
                              uint64_t SkeletonOffset) {
   if (!DwoName)
     return std::nullopt; // the skeleton is all there is
   SplitUnitSearch S;
   S.Id = DwoId;
   S.SkeletonOffset = SkeletonOffset;
-  S.Dwp = (InputPath + ".dwp").str();
+  S.Dwp = Package.empty() ? (InputPath + ".dwp").str() : Package.str();
   S.NoName = !*DwoName;
   if (S.NoName && (!DwoId || !sys::fs::exists(S.Dwp)))
     return std::nullopt;

@@ -84,6 +84,7 @@ Expected<OpenedTable> openObjectTable(std::unique_ptr<MemoryBuffer> Buffer,
   input::DebugFileOptions Debug;
   Debug.Where.Directories = Opts.Objects.DebugFileDirectories;
   Debug.Fetch = Opts.Objects.FetchDebugFile;
+  Debug.Package = Opts.Objects.Package;
   // The object answers DATA queries (a table records no variables).
   auto Data = [&] {
     return std::make_shared<ObjectDataSource>(std::move(Buffer), Debug,

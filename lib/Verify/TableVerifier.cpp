@@ -788,7 +788,7 @@ Expected<TableVerifyStats> verifyTable(const VerifiableTable &Table,
   // and one with problems is left out like a missing one.
   std::vector<DWARFUnit *> DieUnits(Units);
   {
-    SplitDwarfLoader Dwo(Obj.getFileName());
+    SplitDwarfLoader Dwo(Obj.getFileName(), Opts.Package);
     for (size_t I = 0; I < Units.size(); ++I) {
       Expected<DWARFUnit *> F = Dwo.fullUnit(*Units[I], /*ExtractAll=*/true);
       if (!F) {

@@ -61,9 +61,11 @@ int reportError(const llvm::Twine &Message);
 
 /// Checks an address table (GSYM or compact) against the DWARF of the input
 /// it was made from, both in memory (named by their identifiers), and prints
-/// the report to OS (VerifyCommand.cpp); 0 when they agree.
+/// the report to OS (VerifyCommand.cpp); 0 when they agree. Package: the
+/// .dwp package of Input's split units, when not its path with .dwp added.
 int runVerification(llvm::MemoryBufferRef Table, llvm::MemoryBufferRef Input,
-                    unsigned NumThreads, bool ShowStats, llvm::raw_ostream &OS);
+                    unsigned NumThreads, bool ShowStats, llvm::raw_ostream &OS,
+                    llvm::StringRef Package = "");
 
 /// Where a command prints its reports (--stats, --verify): standard output,
 /// or standard error when Output is "-" and standard output holds the file.

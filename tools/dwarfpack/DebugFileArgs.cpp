@@ -23,11 +23,17 @@ DebugFileArgs::DebugFileArgs(cl::SubCommand &Sub)
                    "DWARF, before /usr/lib/debug (repeatable): by build-id "
                    "(<dir>/.build-id/xx/rest.debug, <dir>/xx/rest.debug), "
                    "by .gnu_debuglink (<dir>/<input's directory>/<name>)"),
-          cl::value_desc("dir"), cl::sub(Sub), cl::cat(category())) {}
+          cl::value_desc("dir"), cl::sub(Sub), cl::cat(category())),
+      Package("dwp",
+              cl::desc("The .dwp package of the input's split DWARF units "
+                       "(of its debug file's, for a stripped binary), "
+                       "instead of the file's path with .dwp added"),
+              cl::value_desc("file"), cl::sub(Sub), cl::cat(category())) {}
 
 Error DebugFileArgs::refuseForKernel() const {
   StringRef Given = File.getNumOccurrences()          ? "--debug-file"
                     : Directories.getNumOccurrences() ? "--debug-file-directory"
+                    : Package.getNumOccurrences()     ? "--dwp"
                                                       : "";
   if (Given.empty())
     return Error::success();
@@ -40,6 +46,7 @@ input::DebugFileOptions DebugFileArgs::options() const {
   input::DebugFileOptions O;
   O.DebugFile = File;
   O.Where.Directories.assign(Directories.begin(), Directories.end());
+  O.Package = Package;
   return O;
 }
 

@@ -1,7 +1,8 @@
 //===- DebugFileArgs.h - The options that find debug files ------*- C++ -*-===//
 //
-// The options of `gsym`, `ctf` and `pack` that find a stripped binary's separate
-// debug file (DwarfInput/DebugFile.h), and the line that says which file a
+// The options of `gsym`, `ctf`, `pack` and `verify` that find a stripped
+// binary's separate debug file (DwarfInput/DebugFile.h) and the .dwp
+// package of its split units, and the line that says which file a
 // conversion used.
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +30,7 @@ public:
 private:
   llvm::cl::opt<std::string> File;
   llvm::cl::list<std::string> Directories;
+  llvm::cl::opt<std::string> Package;
 };
 
 /// Says on stderr, unless Quiet, which debug file the conversion of Input

@@ -342,10 +342,10 @@ static int verifyWritten(const MemoryBuffer &Buf,
     DebugBuf = std::move(*D);
     Against = MemoryBufferRef(DebugBuf->getBuffer(), Opened.Debug->Path);
   }
-  return runVerification(MemoryBufferRef(T.Bytes, Output == "-"
-                                                      ? StringRef("<stdout>")
-                                                      : StringRef(Output)),
-                         Against, NumThreads, Stats, Report);
+  return runVerification(
+      MemoryBufferRef(T.Bytes, Output == "-" ? StringRef("<stdout>")
+                                             : StringRef(Output)),
+      Against, NumThreads, Stats, Report, DebugFiles.options().Package);
 }
 
 int runGsym() {

@@ -249,6 +249,12 @@ static cl::list<std::string> StoreDebugDirs(
              "<dir>/xx/rest.debug), made into a table filed in the store, "
              "before debuginfod"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<std::string>
+    Dwp("dwp",
+        cl::desc("The .dwp package of the split DWARF units of FILE (and of "
+                 "the binaries of 'FILE ADDRESS' lines), instead of "
+                 "FILE.dwp"),
+        cl::value_desc("file"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<std::string> FallbackDebugPath(
     "fallback-debug-path",
     cl::desc("Also look for debug files here, as in a "
@@ -401,6 +407,7 @@ static OpenOptions lookupOptions() {
   if (!debuginfodAllowed())
     O.Objects.FetchDebugFile = nullptr;
   O.Objects.KeepSymbolTags = !unlessAfter(UntagAddresses, NoUntagAddresses);
+  O.Objects.Package = Dwp;
   return O;
 }
 

@@ -79,10 +79,12 @@ static int reportVerification(Expected<verify::TableVerifyStats> Stats,
 
 int dwarfpack::tool::runVerification(MemoryBufferRef Table,
                                      MemoryBufferRef Input, unsigned NumThreads,
-                                     bool ShowStats, raw_ostream &OS) {
+                                     bool ShowStats, raw_ostream &OS,
+                                     StringRef Package) {
   WarningLog Log;
   verify::TableVerifyOptions Opts;
   Opts.NumThreads = NumThreads;
+  Opts.Package = Package.str();
   return reportVerification(verify::verifyTableBuffer(Table, Input, Log, Opts),
                             Log, Table.getBufferIdentifier(),
                             Input.getBufferIdentifier(), ShowStats, OS);
@@ -136,7 +138,8 @@ static int runVerify() {
   }
   Opened->Object.reset();
   return runVerification(MemoryBufferRef((*Table)->getBuffer(), TableFile),
-                         Against, NumThreads, ShowStats, outs());
+                         Against, NumThreads, ShowStats, outs(),
+                         DebugFiles.options().Package);
 }
 
 static const char *VerifyDetails =

@@ -105,6 +105,9 @@ struct DebugFileOptions {
   /// (from debuginfod servers) and returns where it is kept, or an error
   /// saying what the servers answered; empty: nothing is fetched.
   std::function<llvm::Expected<std::string>(llvm::ArrayRef<uint8_t>)> Fetch;
+  /// The .dwp package of the split units, when not the input's path with
+  /// .dwp added (OpenOptions::Package); empty: that one.
+  std::string Package;
 };
 
 /// An input opened for conversion, with the debug file it uses.

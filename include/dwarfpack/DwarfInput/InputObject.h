@@ -51,6 +51,9 @@ struct OpenOptions {
   /// missing with the reason. The walk finds the same in the units it
   /// reads, unit by unit.
   bool CheckAllUnits = false;
+  /// The .dwp package of the split units, instead of the input's path
+  /// with .dwp added (llvm-symbolizer --dwp).
+  std::string Package;
   /// Read the DWARF (and the dwz and split DWARF files it names) from this
   /// separate debug file instead (DebugFile.h): object() stays the input,
   /// whose build-id and program headers are the module's; dwarf() and
@@ -178,7 +181,8 @@ private:
 /// threads.
 class SplitUnits {
 public:
-  explicit SplitUnits(std::string InputPath);
+  /// Package: the input's .dwp package, when not InputPath.dwp.
+  SplitUnits(std::string InputPath, std::string Package = "");
   ~SplitUnits();
   struct Found {
     const DwarfFile *File = nullptr;
@@ -195,6 +199,7 @@ private:
   struct File;
   File *open(llvm::StringRef Path, WarningLog &Log, bool ReportOpenError);
   std::string InputPath;
+  std::string Package;
   std::mutex Mutex;
   llvm::StringMap<std::unique_ptr<File>> Files;
 };

@@ -39,7 +39,10 @@ bool isSkeletonUnit(llvm::DWARFUnit &U);
 /// lazily built state, as LLVM's thread-safe contexts do).
 class SplitDwarfLoader {
 public:
-  explicit SplitDwarfLoader(llvm::StringRef InputPath, bool ThreadSafe = false);
+  /// Package: the .dwp package, when not InputPath.dwp.
+  explicit SplitDwarfLoader(llvm::StringRef InputPath,
+                            llvm::StringRef Package = "",
+                            bool ThreadSafe = false);
   ~SplitDwarfLoader();
   SplitDwarfLoader(const SplitDwarfLoader &) = delete;
   SplitDwarfLoader &operator=(const SplitDwarfLoader &) = delete;
@@ -70,6 +73,7 @@ private:
              bool ReportOpenError);
 
   std::string InputPath;
+  std::string Package;
   bool ThreadSafe;
   llvm::StringMap<std::unique_ptr<File>> Files;
 };

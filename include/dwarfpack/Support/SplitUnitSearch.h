@@ -23,20 +23,21 @@
 namespace dwarfpack {
 
 /// The places of one skeleton's DIEs, in the order LLVM's tools look: the
-/// package InputPath.dwp, the .dwo the skeleton names (under its
-/// compilation directory when the name is relative), and the same name
-/// beside the input (the file name of an absolute one: a build tree moved
+/// package (InputPath.dwp, or the one given), the .dwo the skeleton names
+/// (under its compilation directory when the name is relative), and the same
+/// name beside the input (the file name of an absolute one: a build tree moved
 /// with its binary).
 class SplitUnitSearch {
 public:
   /// The search for a skeleton at SkeletonOffset whose DW_AT_dwo_name is
   /// DwoName; std::nullopt when there is nothing to load: no name, or an
   /// empty one (which LLVM still takes from a package by DWO id) without a
-  /// DWO id or a package.
+  /// DWO id or a package. Package: the input's .dwp package, when not
+  /// InputPath.dwp (llvm-symbolizer --dwp); empty: that one.
   static std::optional<SplitUnitSearch>
-  forSkeleton(llvm::StringRef InputPath, const char *DwoName,
-              const char *CompDir, std::optional<uint64_t> DwoId,
-              uint64_t SkeletonOffset);
+  forSkeleton(llvm::StringRef InputPath, llvm::StringRef Package,
+              const char *DwoName, const char *CompDir,
+              std::optional<uint64_t> DwoId, uint64_t SkeletonOffset);
 
   enum class Outcome {
     Found,    ///< The file holds the unit of the DWO id.

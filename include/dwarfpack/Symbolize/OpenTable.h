@@ -58,6 +58,9 @@ struct ObjectOpenOptions {
   /// DATA queries see tagged symbols (HWASan's globals) at their tagged
   /// addresses, as llvm-symbolizer --no-untag-addresses.
   bool KeepSymbolTags = false;
+  /// The .dwp package of the object's split units, when not its path with
+  /// .dwp added (llvm-symbolizer --dwp).
+  std::string Package;
 };
 
 /// How the readers of a format may run.

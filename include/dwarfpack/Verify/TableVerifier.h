@@ -163,6 +163,9 @@ struct TableVerifyOptions {
   unsigned NumThreads = 1;
   /// Called after each batch of functions: (functions done, total).
   ProgressFn Progress;
+  /// The .dwp package of the object's split units, when not its path with
+  /// .dwp added.
+  std::string Package;
 };
 
 /// Checks Table against the DWARF in DICtx (made from Obj). Mismatches go to
