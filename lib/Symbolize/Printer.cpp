@@ -300,8 +300,15 @@ void ResultPrinter::printFrame(const FrameView *F, bool Inlined) {
 void ResultPrinter::printVerbose(const FrameView *F, StringRef File) {
   OS << "  Filename: " << File << '\n';
   if (F && F->StartLine) {
-    OS << "  Function start filename: "
-       << pathView(F->StartFileName, F->StartFileNameWhole) << '\n';
+    StringRef Start = pathView(F->StartFileName, F->StartFileNameWhole);
+    // llvm-symbolizer's one-frame answers (--no-inlines in LLVM style,
+    // symbol queries; GNU style prints the innermost of the inlined
+    // frames) keep DILineInfo's placeholder for a declaration without a
+    // file.
+    if (Start.empty() && (SingleFrame || (!Opts.Inlines &&
+                                          Opts.Style == OutputStyle::LLVM)))
+      Start = "<invalid>";
+    OS << "  Function start filename: " << Start << '\n';
     OS << "  Function start line: " << F->StartLine << '\n';
   }
   // GNU style leaves the start address out.
@@ -619,8 +626,10 @@ void ResultPrinter::printSymbol(StringRef SymName,
   if (Style != OutputStyle::JSON) {
     if (Views.empty())
       return printPlain(std::nullopt, {});
+    SingleFrame = true;
     for (const FrameView &F : Views)
       printFrame(&F, false);
+    SingleFrame = false;
     printFooter();
     return;
   }

@@ -208,6 +208,8 @@ private:
   std::unique_ptr<llvm::json::Array> List;
   /// The files of SourceContextLines, read once while they are named.
   mutable SourceFiles Sources;
+  /// Printing the answer to a symbol query (printSymbol()).
+  bool SingleFrame = false;
 };
 
 } // namespace dwarfpack
