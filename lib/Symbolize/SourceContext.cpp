@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Symbolize/SourceContext.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
@@ -17,10 +18,19 @@ std::optional<StringRef> SourceFiles::text(StringRef Path) {
     // recent ones only.
     if (Files.size() >= MaxFiles)
       Files.clear();
-    ErrorOr<std::unique_ptr<MemoryBuffer>> B =
-        MemoryBuffer::getFile(Path, /*IsText=*/false,
-                              /*RequiresNullTerminator=*/false);
-    It = Files.try_emplace(Path, B ? std::move(*B) : nullptr).first;
+    // A path in DWARF may name anything: only a regular file of sane size
+    // is read (a FIFO would block, /dev/zero never end).
+    sys::fs::file_status St;
+    std::unique_ptr<MemoryBuffer> Text;
+    if (!sys::fs::status(Path, St) && sys::fs::is_regular_file(St) &&
+        St.getSize() <= MaxFileSize) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> B =
+          MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                /*RequiresNullTerminator=*/false);
+      if (B)
+        Text = std::move(*B);
+    }
+    It = Files.try_emplace(Path, std::move(Text)).first;
   }
   if (!It->second)
     return std::nullopt;

@@ -9,11 +9,13 @@
 #include "dwarfpack/Symbolize/SourceContext.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
 #include <string>
+#include <sys/stat.h>
 
 using namespace llvm;
 using namespace dwarfpack;
@@ -85,6 +87,22 @@ TEST(SourceFiles, ReadOnceAndMissing) {
   ASSERT_TRUE(T);
   EXPECT_EQ(*T, "int x;\n");
   EXPECT_FALSE(Files.text((Path + ".missing").str()));
+}
+
+TEST(SourceFiles, OnlyRegularFiles) {
+  // A path in DWARF naming a device, a directory or a FIFO is not read: a
+  // FIFO would block and /dev/zero never end.
+  SourceFiles Files;
+  EXPECT_FALSE(Files.text("/dev/zero"));
+  EXPECT_FALSE(Files.text("/"));
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("context", Dir));
+  SmallString<128> Fifo(Dir);
+  sys::path::append(Fifo, "fifo");
+  ASSERT_EQ(::mkfifo(Fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(Files.text(Fifo));
+  sys::fs::remove(Fifo);
+  sys::fs::remove(Dir);
 }
 
 } // namespace

@@ -26,11 +26,14 @@ namespace dwarfpack {
 class SourceFiles {
 public:
   /// The text of the file at Path, or nothing when it cannot be read (as
-  /// llvm-symbolizer, which then prints no context).
+  /// llvm-symbolizer, which then prints no context) or is not a regular
+  /// file of at most MaxFileSize bytes.
   std::optional<llvm::StringRef> text(llvm::StringRef Path);
 
 private:
   static constexpr size_t MaxFiles = 64;
+  /// Larger files are not read (none of the sources a compiler reads).
+  static constexpr uint64_t MaxFileSize = uint64_t(256) << 20;
   /// Null for a file that could not be read.
   llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> Files;
 };
