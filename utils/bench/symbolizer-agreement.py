@@ -3,6 +3,7 @@
 
     symbolizer-agreement.py ELF [--table TABLE] [-n 3000] [--seed 1]
                             [--work DIR] [--show 3] [--summary-json FILE]
+                            [--variant=OPTIONS]...
 
 For N addresses sampled from ELF, runs `llvm-symbolizer --obj=ELF` and
 `dwarfpack lookup --obj=TABLE` (TABLE made with `dwarfpack gsym ELF` when not
@@ -72,6 +73,7 @@ import json
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -411,7 +413,14 @@ def main():
                                                        "dwarfpack"))
     p.add_argument("--llvm-bin", default=GA.LLVM_BIN)
     p.add_argument("--summary-json")
+    p.add_argument("--variant", action="append",
+                   help="an option set compared in each style instead of "
+                   "the default ones (repeatable; with '=', as it starts "
+                   "with a dash): --variant=--verbose, "
+                   "'--variant=--print-source-context-lines=3 --no-inlines'")
     args = p.parse_args()
+    variants = ([shlex.split(v) for v in args.variant] if args.variant
+                else VARIANTS)
 
     os.makedirs(args.work, exist_ok=True)
     base = os.path.basename(args.elf)
@@ -426,7 +435,7 @@ def main():
     symbolizer = GA.tool("llvm-symbolizer", args)
     results, overall = {}, Tally()
     for style in STYLES:
-        for v in VARIANTS:
+        for v in variants:
             opts = ["--output-style=" + style] + v
             split = [] if style == "JSON" or "-a" in v else ["-a"]
             name = "lookup " + " ".join(opts)
