@@ -305,8 +305,8 @@ void ResultPrinter::printVerbose(const FrameView *F, StringRef File) {
     // symbol queries; GNU style prints the innermost of the inlined
     // frames) keep DILineInfo's placeholder for a declaration without a
     // file.
-    if (Start.empty() && (SingleFrame || (!Opts.Inlines &&
-                                          Opts.Style == OutputStyle::LLVM)))
+    if (Start.empty() &&
+        (SingleFrame || (!Opts.Inlines && Opts.Style == OutputStyle::LLVM)))
       Start = "<invalid>";
     OS << "  Function start filename: " << Start << '\n';
     OS << "  Function start line: " << F->StartLine << '\n';
