@@ -173,15 +173,20 @@ void QuerySession::answerLine(StringRef Line) {
   answerSymbol(*M, std::move(*Q->Target.Symbol), Q->Rest, Q->Command);
 }
 
+void QuerySession::answerNothing(const QueryModule &M, uint64_t Value,
+                                 const char *What) {
+  warnUnanswered(M, Value, What);
+  LookupResult None;
+  None.Address = Value;
+  P.print(None);
+}
+
 std::optional<uint64_t> QuerySession::toAddress(QueryModule &M,
                                                 uint64_t Value) {
   if (Opts.Section) {
     if (Value < Opts.Section->size())
       return Opts.Section->Start + Value;
-    warnUnanswered(M, Value, "past the end of the section");
-    LookupResult None;
-    None.Address = Value;
-    P.print(None);
+    answerNothing(M, Value, "past the end of the section");
     return std::nullopt;
   }
   if (!Opts.FileOffsets)
@@ -194,10 +199,7 @@ std::optional<uint64_t> QuerySession::toAddress(QueryModule &M,
     return std::nullopt;
   }
   if (!*A) { // in no loaded segment: not found
-    warnUnanswered(M, Value, "in no loaded segment of the table");
-    LookupResult None;
-    None.Address = Value;
-    P.print(None);
+    answerNothing(M, Value, "in no loaded segment of the table");
   }
   return *A;
 }

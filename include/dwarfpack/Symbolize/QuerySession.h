@@ -161,6 +161,10 @@ private:
   void warnUnanswered(const QueryModule &Module,
                       llvm::function_ref<std::string()> Queried,
                       const char *What, llvm::StringRef Total);
+  /// Prints the unknown answer for Value, which is in no place that Module
+  /// answers (What says why, as for warnUnanswered()).
+  void answerNothing(const QueryModule &Module, uint64_t Value,
+                     const char *What);
   /// Value as an address of Module's table; std::nullopt when the answer
   /// has been printed already (an offset outside every segment, an error).
   std::optional<uint64_t> toAddress(QueryModule &Module, uint64_t Value);
