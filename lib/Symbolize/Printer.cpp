@@ -274,7 +274,7 @@ void ResultPrinter::printFrame(const FrameView *F, bool Inlined) {
   case OutputStyle::LLVM:
   case OutputStyle::JSON:
     OS << File << ':' << Line << ':' << (F ? F->Column : 0) << '\n';
-    OS << sourceContext(File, Line);
+    writeContext(OS, File, Line);
     return;
   case OutputStyle::GNU:
     OS << File << ':' << Line;
@@ -294,7 +294,7 @@ void ResultPrinter::printFrame(const FrameView *F, bool Inlined) {
     OS << " (discriminator " << Discriminator << ')';
   OS << '\n';
   if (Opts.Style == OutputStyle::GNU)
-    OS << sourceContext(File, Line);
+    writeContext(OS, File, Line);
 }
 
 void ResultPrinter::printVerbose(const FrameView *F, StringRef File) {
@@ -320,16 +320,13 @@ void ResultPrinter::printVerbose(const FrameView *F, StringRef File) {
     OS << "  Discriminator: " << F->Discriminator << '\n';
 }
 
-std::string ResultPrinter::sourceContext(StringRef File, uint32_t Line) const {
+void ResultPrinter::writeContext(raw_ostream &Out, StringRef File,
+                                 uint32_t Line) const {
+  // Called for every frame printed: nothing to look up unless asked.
   if (Opts.SourceContextLines <= 0 || File.empty())
-    return "";
-  std::optional<StringRef> Text = Sources.text(File);
-  if (!Text)
-    return "";
-  std::string S;
-  raw_string_ostream Out(S);
-  writeSourceContext(Out, *Text, Line, Opts.SourceContextLines);
-  return S;
+    return;
+  if (std::optional<StringRef> Text = Sources.text(File))
+    writeSourceContext(Out, *Text, Line, Opts.SourceContextLines);
 }
 
 void ResultPrinter::printFooter() {
@@ -362,11 +359,13 @@ void ResultPrinter::forEachFrameMember(const FrameView *F,
   String("FunctionName",
          Named ? displayName(F->FunctionName, Demangled) : StringRef());
   Number("Line", F ? F->Line : 0);
-  if (F && Opts.SourceContextLines > 0)
-    if (std::string Source =
-            sourceContext(pathView(F->FileName, F->FileNameWhole), F->Line);
-        !Source.empty())
+  if (F && Opts.SourceContextLines > 0) {
+    std::string Source;
+    raw_string_ostream Out(Source);
+    writeContext(Out, pathView(F->FileName, F->FileNameWhole), F->Line);
+    if (!Source.empty())
       String("Source", Source);
+  }
   String("StartAddress", F && F->HasStartAddress
                              ? StringRef(HexText(F->StartAddress))
                              : StringRef());

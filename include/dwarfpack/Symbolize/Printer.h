@@ -183,9 +183,10 @@ private:
   void printFrame(const FrameView *F, bool Inlined);
   /// --verbose's lines for F's location, File as printed.
   void printVerbose(const FrameView *F, llvm::StringRef File);
-  /// The --print-source-context-lines text for Line of File (as printed);
-  /// empty when there is none.
-  std::string sourceContext(llvm::StringRef File, uint32_t Line) const;
+  /// Writes the --print-source-context-lines text for Line of File (as
+  /// printed) to Out; nothing when there is none.
+  void writeContext(llvm::raw_ostream &Out, llvm::StringRef File,
+                    uint32_t Line) const;
   void printFooter();
   void printPlain(std::optional<uint64_t> Address,
                   llvm::ArrayRef<FrameView> Frames);
