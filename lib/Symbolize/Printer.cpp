@@ -547,6 +547,16 @@ void ResultPrinter::print(uint64_t Address, ArrayRef<FrameView> Frames,
   printFrames(Address, Views);
 }
 
+void ResultPrinter::printedFrames(ArrayRef<FrameView> Frames, bool HasDetails,
+                                  std::vector<SourceFrame> &Out) const {
+  Out.clear();
+  for (const FrameView &F : Frames)
+    Out.push_back(F.toSourceFrame());
+  if (!printsAsGiven(Frames.size(),
+                     Frames.empty() || !Frames.back().FileName.empty()))
+    changeFrames(Out, HasDetails);
+}
+
 void ResultPrinter::printFrames(uint64_t Address, ArrayRef<FrameView> Frames) {
   if (Opts.Style != OutputStyle::JSON) {
     printPlain(Address, Frames);
@@ -645,7 +655,7 @@ void ResultPrinter::printData(std::optional<uint64_t> Address,
                               StringRef SymName) {
   std::string Name;
   if (Symbol)
-    Name = Opts.Demangle ? llvm::demangle(Symbol->Name) : Symbol->Name;
+    Name = dataName(Symbol->Name);
   uint64_t Start = Symbol ? Symbol->Start : 0, Size = Symbol ? Symbol->Size : 0;
   if (Opts.Style == OutputStyle::JSON) {
     json::Object O = requestToJSON(Address, SymName);

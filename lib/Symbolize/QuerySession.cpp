@@ -3,9 +3,12 @@
 #include "dwarfpack/Symbolize/QuerySession.h"
 #include "dwarfpack/Symbolize/ObjectData.h"
 
+#include "dwarfpack/DwarfInput/DebugFile.h"
 #include "dwarfpack/Support/Diagnostics.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace llvm;
 
@@ -45,16 +48,25 @@ std::string SessionTables::moduleName(const InputLine &Q) const {
 Expected<QueryModule &> SessionTables::find(const InputLine &Q) {
   if (Fixed)
     return *Fixed;
-  if (StoreBuildId || Q.BuildId) {
-    ArrayRef<uint8_t> Id = StoreBuildId ? *StoreBuildId : *Q.BuildId;
-    if (!Store)
-      return createStringError(inconvertibleErrorCode(),
-                               "no table store to find build-id " +
-                                   toHex(Id, true) + " in (give --store)");
-    std::string Key = toHex(Id, /*LowerCase=*/true);
-    auto It = ByBuildId.find(Key);
-    if (It != ByBuildId.end())
-      return It->second;
+  if (StoreBuildId || Q.BuildId)
+    return findBuildId(StoreBuildId ? *StoreBuildId : *Q.BuildId);
+  auto It = ByPath.find(Q.File);
+  if (It != ByPath.end())
+    return It->second;
+  Expected<OpenedTable> T = openTableFile(Q.File, Opts);
+  if (!T)
+    return T.takeError();
+  QueryModule &M = ByPath[Q.File];
+  adopt(M, *T, Q.File, Owned);
+  return M;
+}
+
+Expected<QueryModule &> SessionTables::findBuildId(ArrayRef<uint8_t> Id) {
+  std::string Key = toHex(Id, /*LowerCase=*/true);
+  auto It = ByBuildId.find(Key);
+  if (It != ByBuildId.end())
+    return It->second;
+  if (Store) {
     Expected<const AddressSymbolizer &> T = Store->open(Id);
     if (!T)
       return T.takeError();
@@ -63,22 +75,58 @@ Expected<QueryModule &> SessionTables::find(const InputLine &Q) {
     M.Name = toHex(Id);
     return M;
   }
-  auto It = ByPath.find(Q.File);
-  if (It != ByPath.end())
-    return It->second;
-  Expected<OpenedTable> T = openTableFile(Q.File, Opts);
+  Expected<std::string> Path = debugFileOf(Id);
+  if (!Path)
+    return Path.takeError();
+  Expected<OpenedTable> T = openTableFile(*Path, Opts);
   if (!T)
     return T.takeError();
-  Owned.push_back(std::move(T->Table));
-  QueryModule &M = ByPath[Q.File];
-  M.Table = Owned.back().get();
-  M.Name = Q.File;
-  if (T->Converted) {
-    M.Missing = T->Converted->missing();
-    M.ConversionWarnings = T->Converted->Log.summaryLines();
-  }
-  M.Data = std::move(T->Data);
+  // A file filed under another build-id's name answers for another build.
+  ArrayRef<uint8_t> Recorded = T->Table->uuid();
+  if (!Recorded.empty() && Recorded != Id)
+    return createStringError(inconvertibleErrorCode(),
+                             "'" + *Path + "' is of build-id " +
+                                 toHex(Recorded, true) + ", not " + Key);
+  QueryModule &M = ByBuildId[Key];
+  adopt(M, *T, toHex(Id), Owned);
   return M;
+}
+
+Expected<std::string> SessionTables::debugFileOf(ArrayRef<uint8_t> Id) const {
+  std::vector<std::string> Dirs = Opts.Objects.DebugFileDirectories;
+  if (!is_contained(Dirs, input::SystemDebugDirectory))
+    Dirs.push_back(input::SystemDebugDirectory);
+  std::vector<std::string> Looked;
+  for (const std::string &Dir : Dirs)
+    for (std::string &P : input::buildIdPaths(Dir, Id)) {
+      if (sys::fs::is_regular_file(P))
+        return std::move(P);
+      Looked.push_back(std::move(P));
+    }
+  std::string Where = "no debug file of build-id " + toHex(Id, true) +
+                      " (looked for " + join(Looked, ", ") + ")";
+  if (!Opts.Objects.FetchDebugFile)
+    return createStringError(inconvertibleErrorCode(),
+                             Where + "; give --debug-file-directory, a "
+                                     "debuginfod server or --store");
+  Expected<std::string> Fetched = Opts.Objects.FetchDebugFile(Id);
+  if (!Fetched)
+    return createStringError(inconvertibleErrorCode(),
+                             Where + "; " + toString(Fetched.takeError()));
+  return Fetched;
+}
+
+void SessionTables::adopt(
+    QueryModule &M, OpenedTable &T, std::string Name,
+    std::vector<std::unique_ptr<AddressSymbolizer>> &Owned) {
+  Owned.push_back(std::move(T.Table));
+  M.Table = Owned.back().get();
+  M.Name = std::move(Name);
+  if (T.Converted) {
+    M.Missing = T.Converted->missing();
+    M.ConversionWarnings = T.Converted->Log.summaryLines();
+  }
+  M.Data = std::move(T.Data);
 }
 
 void QuerySession::warn(const Twine &Message, StringRef Once,
@@ -260,24 +308,29 @@ void QuerySession::answerFrame(QueryModule &M, uint64_t Value) {
   P.printNoLocals(Value);
 }
 
-void QuerySession::answerData(QueryModule &M, uint64_t Value,
-                              uint64_t Address) {
-  if (M.Data) {
-    std::vector<std::string> Problems;
-    Expected<const ObjectData &> D = M.Data->get(&Problems);
-    warnObject(M, "DATA", Problems);
+Expected<std::optional<DataSymbol>>
+QueryModule::dataAt(uint64_t Address, std::vector<std::string> &Problems,
+                    bool &FromObject) const {
+  FromObject = false;
+  if (Data) {
+    Expected<const ObjectData &> D = Data->get(&Problems);
     if (D) {
-      std::optional<DataSymbol> S = D->find(Address);
-      if (!S)
-        warnUnanswered(M, Value, "in no symbol or variable of the object");
-      P.printData(Value, S);
-      return;
+      FromObject = true;
+      return D->find(Address);
     }
     // The table still names the functions.
-    warn("'" + M.Name + "': DATA: " + toString(D.takeError()),
-         M.Name + "\nDATA");
+    Problems.push_back(toString(D.takeError()));
   }
-  Expected<std::optional<DataSymbol>> S = symbolAt(*M.Table, Address);
+  return symbolAt(*Table, Address);
+}
+
+void QuerySession::answerData(QueryModule &M, uint64_t Value,
+                              uint64_t Address) {
+  std::vector<std::string> Problems;
+  bool FromObject;
+  Expected<std::optional<DataSymbol>> S =
+      M.dataAt(Address, Problems, FromObject);
+  warnObject(M, "DATA", Problems);
   if (!S) {
     std::string Msg = toString(S.takeError());
     warn("'" + M.Name + "': " + Msg);
@@ -286,7 +339,9 @@ void QuerySession::answerData(QueryModule &M, uint64_t Value,
   }
   if (!*S)
     warnUnanswered(M, Value,
-                   "in no function of the table (tables record no variables)");
+                   FromObject ? "in no symbol or variable of the object"
+                              : "in no function of the table (tables record no "
+                                "variables)");
   P.printData(Value, *S);
 }
 

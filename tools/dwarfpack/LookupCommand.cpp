@@ -8,11 +8,13 @@
 //
 // Where the tables come from is the mode: FILE (or --obj) for every query;
 // --store, a table per build-id (`BUILDID:<hex> <address or symbol>`); or,
-// with neither, the module each line names (`FILE ADDRESS`). --kaslr-from
-// answers a running kernel's addresses (KernelSymbolizer.h); with
-// --file-offsets, the numbers are offsets in the module's file, as BPF
-// build-id stacks and perf record user samples. --annotate hands over to
-// AnnotateMode.cpp (LookupModes.h).
+// with neither, the module each line names (`FILE ADDRESS`, or
+// `BUILDID:<hex> ADDRESS`, whose debug file is found as llvm-symbolizer
+// finds it). --kaslr-from answers a running kernel's addresses
+// (KernelSymbolizer.h); with --file-offsets, the numbers are offsets in the
+// module's file, as BPF build-id stacks and perf record user samples.
+// --annotate hands over to AnnotateMode.cpp, --filter-markup to
+// MarkupMode.cpp (LookupModes.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -196,10 +198,25 @@ static cl::list<std::string> DsymHints(
              "are; ELF debug files are found by build-id and "
              ".gnu_debuglink"),
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
-static cl::opt<bool>
-    FilterMarkup("filter-markup",
-                 cl::desc("Not taken: symbolizer markup is not read"),
-                 cl::Hidden, cl::sub(LookupSub), cl::cat(category()));
+static cl::opt<bool> FilterMarkup(
+    "filter-markup",
+    cl::desc("Read symbolizer markup (llvm.org/docs/SymbolizerMarkupFormat"
+             ".html) from stdin and write it with each pc, backtrace frame, "
+             "data address and symbol replaced, as llvm-symbolizer does; "
+             "the markup names modules by build-id, whose tables come from "
+             "--store or are made from their debug files"),
+    cl::sub(LookupSub), cl::cat(category()));
+enum class ColorOutput { Auto, Always, Never };
+static cl::opt<ColorOutput> MarkupColors(
+    "color",
+    cl::desc("With --filter-markup: highlight what is replaced, and render "
+             "the markup's colours (auto: when stdout is a terminal)"),
+    cl::values(clEnumValN(ColorOutput::Always, "always", ""),
+               clEnumValN(ColorOutput::Always, "", ""),
+               clEnumValN(ColorOutput::Auto, "auto", ""),
+               clEnumValN(ColorOutput::Never, "never", "")),
+    cl::init(ColorOutput::Auto), cl::ValueOptional, cl::sub(LookupSub),
+    cl::cat(category()));
 static cl::opt<bool> ShowVersion("v",
                                  cl::desc("Print the version (as --version)"),
                                  cl::sub(LookupSub), cl::cat(category()));
@@ -220,12 +237,13 @@ static cl::opt<std::string> Store(
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 // What the --help of a build without the client says of --debuginfod.
 static const std::string DebuginfodHelp =
-    std::string("With --store: fetch the debug file of a build-id without a "
-                "table from this debuginfod server (repeatable; instead of "
-                "the servers of DEBUGINFOD_URLS, which are used without "
-                "it), convert it once and file its table in the store. "
-                "Without a URL after it, as llvm-symbolizer's flag: fetch "
-                "from DEBUGINFOD_URLS' servers (the default)") +
+    std::string("Fetch missing debug files (of a stripped FILE, of a "
+                "build-id) from this debuginfod server (repeatable; instead "
+                "of the servers of DEBUGINFOD_URLS, which are used without "
+                "it); with --store, a build-id's is converted once and its "
+                "table filed in the store. Without a URL after it, as "
+                "llvm-symbolizer's flag: fetch from DEBUGINFOD_URLS' servers "
+                "(the default)") +
     (debuginfodAvailable() ? ""
                            : " [NOT AVAILABLE: this dwarfpack was built "
                              "without libdebuginfod]");
@@ -263,9 +281,10 @@ static cl::opt<std::string> FallbackDebugPath(
     cl::value_desc("dir"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<std::string>
     BuildIdArg("build-id",
-               cl::desc("With --store: the build-id of the module of every "
-                        "query, which is then a bare address or symbol (as "
-                        "llvm-symbolizer --build-id)"),
+               cl::desc("The build-id of the module of every query, which "
+                        "is then a bare address or symbol (as llvm-symbolizer "
+                        "--build-id): its table is found in --store, or made "
+                        "from its debug file (as for BUILDID: queries)"),
                cl::value_desc("hex"), cl::sub(LookupSub), cl::cat(category()));
 static cl::opt<bool> FileOffsets(
     "file-offsets",
@@ -557,20 +576,28 @@ static int runSession(SessionTables &Modules, StringRef ModuleName,
   return 0;
 }
 
+/// Makes the servers of --debuginfod those the debuginfod client fetches
+/// from. 0 when it is fine, else the exit status.
+static int useDebuginfodServers() {
+  std::vector<std::string> Servers = debuginfodServers();
+  if (Servers.empty() || !debuginfodAllowed())
+    return 0;
+  if (!debuginfodAvailable())
+    return reportError("--debuginfod: this dwarfpack was built without "
+                       "libdebuginfod (elfutils' debuginfod client)");
+  // The client reads its servers from the environment only.
+  std::string Urls = join(Servers, " ");
+  ::setenv("DEBUGINFOD_URLS", Urls.c_str(), /*overwrite=*/1);
+  return 0;
+}
+
 /// Where the store's missing tables come from: --debug-file-directory,
 /// then the servers of --debuginfod or DEBUGINFOD_URLS. Fill is kept by
 /// the caller for the run.
 int dwarfpack::tool::setStoreFiller(TableStore &Tables,
                                     std::unique_ptr<DebugFileTables> &Fill) {
-  std::vector<std::string> Servers = debuginfodServers();
-  if (!Servers.empty() && debuginfodAllowed()) {
-    if (!debuginfodAvailable())
-      return reportError("--debuginfod: this dwarfpack was built without "
-                         "libdebuginfod (elfutils' debuginfod client)");
-    // The client reads its servers from the environment only.
-    std::string Urls = join(Servers, " ");
-    ::setenv("DEBUGINFOD_URLS", Urls.c_str(), /*overwrite=*/1);
-  }
+  if (int Status = useDebuginfodServers())
+    return Status;
   DebugFileSources Sources;
   Sources.Directories = debugDirectories();
   const char *Env = std::getenv("DEBUGINFOD_URLS");
@@ -606,12 +633,28 @@ int dwarfpack::tool::checkStoreDirectory(StringRef Dir) {
   return 0;
 }
 
+/// The store of --store (its tables recognised by content, as FILE is),
+/// in Tables; Fill keeps what makes its missing tables (setStoreFiller).
+/// 0 when it is fine, else the exit status.
+static int openStore(std::unique_ptr<TableStore> &Tables,
+                     std::unique_ptr<DebugFileTables> &Fill) {
+  if (int Status = checkStoreDirectory(Store))
+    return Status;
+  Tables = std::make_unique<TableStore>(
+      Store,
+      [](StringRef Path) -> Expected<std::unique_ptr<AddressSymbolizer>> {
+        Expected<OpenedTable> T = openTableFile(Path, openOptions());
+        if (!T)
+          return T.takeError();
+        return std::move(T->Table);
+      });
+  return setStoreFiller(*Tables, Fill);
+}
+
 static int runStoreLookup() {
   if (Obj.getNumOccurrences())
     return reportError("--store and --obj exclude each other: the build-id "
                        "of each query chooses the table");
-  if (int Status = checkStoreDirectory(Store))
-    return Status;
   std::optional<SmallVector<uint8_t, 20>> Fixed;
   if (BuildIdArg.getNumOccurrences()) {
     Expected<SmallVector<uint8_t, 20>> B = parseBuildId(BuildIdArg);
@@ -622,25 +665,53 @@ static int runStoreLookup() {
   SessionOptions Opts;
   if (int Status = applyAddressOptions(Opts, nullptr, ""))
     return Status;
-  // Tables are recognised by content, as for FILE.
-  TableStore Tables(
-      Store,
-      [](StringRef Path) -> Expected<std::unique_ptr<AddressSymbolizer>> {
-        Expected<OpenedTable> T = openTableFile(Path, openOptions());
-        if (!T)
-          return T.takeError();
-        return std::move(T->Table);
-      });
+  std::unique_ptr<TableStore> Tables;
   std::unique_ptr<DebugFileTables> Fill;
-  if (int Status = setStoreFiller(Tables, Fill))
+  if (int Status = openStore(Tables, Fill))
     return Status;
   SessionTables Modules(openOptions());
-  Modules.setStore(Tables, std::move(Fixed));
+  Modules.setStore(*Tables, std::move(Fixed));
   return runSession(Modules, "", Opts, Args);
 }
 
+/// --filter-markup: the markup names its modules by build-id, answered from
+/// --store, or from their debug files as BUILDID: queries are.
+static int runFilterMarkupMode() {
+  const cl::Option *Unused[] = {&Obj, &BuildIdArg, &FileOffsets, &KaslrFrom,
+                                &AdjustVma};
+  for (const cl::Option *O : Unused)
+    if (O->getNumOccurrences())
+      return reportError("--" + O->ArgStr +
+                         " does not apply to --filter-markup: the markup "
+                         "names the module and the address of each element");
+  if (!Args.empty())
+    return reportError("--filter-markup reads the markup from stdin; '" +
+                       Args.front() + "' is not read");
+  if (annotateRequested())
+    return reportError("--filter-markup and --annotate exclude each other");
+  Expected<PrinterOptions> PO = printerOptions("");
+  if (!PO)
+    return reportError(PO.takeError());
+  bool Colors = MarkupColors == ColorOutput::Always ||
+                (MarkupColors == ColorOutput::Auto && outs().has_colors());
+  if (int Status = useDebuginfodServers())
+    return Status;
+  std::unique_ptr<TableStore> Tables;
+  std::unique_ptr<DebugFileTables> Fill;
+  SessionTables Modules(Store.getNumOccurrences() ? openOptions()
+                                                  : lookupOptions());
+  if (Store.getNumOccurrences()) {
+    if (int Status = openStore(Tables, Fill))
+      return Status;
+    Modules.setStore(*Tables, std::nullopt);
+  }
+  return runMarkupFilter(Modules, *PO, Colors, Quiet);
+}
+
 /// Without FILE or --obj, each query names its module, as llvm-symbolizer
-/// reads `FILE ADDRESS` lines.
+/// reads `FILE ADDRESS` and `BUILDID:HEX ADDRESS` lines; with --build-id,
+/// every query is of that module. A build-id's table is made from its debug
+/// file, found as llvm-symbolizer finds it.
 static int runModuleLookup() {
   SessionOptions Opts;
   if (KaslrFrom.getNumOccurrences())
@@ -648,7 +719,13 @@ static int runModuleLookup() {
   if (int Status = applyAddressOptions(Opts, nullptr, ""))
     return Status;
   SessionTables Modules(lookupOptions());
-  return runSession(Modules, "", Opts, {});
+  if (BuildIdArg.getNumOccurrences()) {
+    Expected<SmallVector<uint8_t, 20>> B = parseBuildId(BuildIdArg);
+    if (!B)
+      return reportError("--build-id: " + toString(B.takeError()));
+    Modules.setBuildId(std::move(*B));
+  }
+  return runSession(Modules, "", Opts, Args);
 }
 
 /// --annotate, with what the options of every mode say.
@@ -676,9 +753,7 @@ static int runLookup() {
     return 0;
   }
   if (FilterMarkup)
-    return reportError("--filter-markup: symbolizer markup is not read; "
-                       "lookup answers queries, and --annotate the frames "
-                       "of kernel and perf text");
+    return runFilterMarkupMode();
   if (annotateRequested())
     return runAnnotateMode();
   // Queries name their module or address themselves; a silently ignored
@@ -689,12 +764,14 @@ static int runLookup() {
                               "not to queries");
   if (Store.getNumOccurrences())
     return runStoreLookup();
-  if (BuildIdArg.getNumOccurrences())
-    return reportError("--build-id needs --store (the directory to find the "
-                       "module's table in)");
-  if (!debuginfodServers().empty())
-    return reportError(
-        "--debuginfod needs --store (the store its tables are filed in)");
+  if (int Status = useDebuginfodServers())
+    return Status;
+  if (BuildIdArg.getNumOccurrences()) {
+    if (Obj.getNumOccurrences())
+      return reportError("--build-id and --obj exclude each other: both name "
+                         "the module of every query");
+    return runModuleLookup();
+  }
   std::string InputFile = Obj;
   ArrayRef<std::string> Queries = Args;
   if (Obj.getNumOccurrences() == 0) {
@@ -730,6 +807,7 @@ static const char *LookupDetails =
     "  dwarfpack lookup --obj=FILE [QUERY...] [options]\n"
     "  dwarfpack lookup [options] < 'FILE ADDRESS' lines\n"
     "  dwarfpack lookup [FILE] --annotate [TEXT...] [options]\n"
+    "  dwarfpack lookup --filter-markup [options] < markup\n"
     "\n"
     "  Answers addresses (or symbol names) as llvm-symbolizer 19 does, with\n"
     "  its options and query forms, from any table dwarfpack writes\n"
@@ -751,8 +829,10 @@ static const char *LookupDetails =
     "  --debug-file-directory .build-id tree or fetched from a debuginfod\n"
     "  server (--debuginfod, DEBUGINFOD_URLS), and filed there. --annotate\n"
     "  prints trace text (kernel oops, perf script) with each frame's\n"
-    "  function and source line added. DATA queries about a binary are\n"
-    "  answered from its symbols and DWARF variables. A link to dwarfpack\n"
-    "  named llvm-symbolizer runs this command (ASAN_SYMBOLIZER_PATH).\n";
+    "  function and source line added; --filter-markup replaces the\n"
+    "  elements of symbolizer markup, as llvm-symbolizer does. DATA\n"
+    "  queries about a binary are answered from its symbols and DWARF\n"
+    "  variables. A link to dwarfpack named llvm-symbolizer runs this\n"
+    "  command (ASAN_SYMBOLIZER_PATH).\n";
 
 static CommandRegistration RegisterLookup(LookupSub, runLookup, LookupDetails);

@@ -70,6 +70,12 @@ struct AnnotateArgs {
 /// DEBUGINFOD_URLS, as without it (LookupCommand.cpp).
 void readBareDebuginfodFlag(llvm::SmallVectorImpl<char *> &Argv);
 
+/// `lookup --filter-markup`: stdin's symbolizer markup written to stdout
+/// with its elements replaced (Markup.h), the modules' tables from Modules;
+/// with Colors, highlighted (MarkupMode.cpp).
+int runMarkupFilter(SessionTables &Modules, const PrinterOptions &Opts,
+                    bool Colors, bool Quiet);
+
 /// Whether --annotate was given.
 bool annotateRequested();
 /// The first option given that only --annotate reads, or "".

@@ -22,6 +22,7 @@
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -148,12 +149,21 @@ public:
   /// their module, as BUILDID: lines do).
   void setModuleName(std::string Name) { Opts.ModuleName = std::move(Name); }
 
+  /// The frames print() prints for an answer (Frames, HasDetails), as
+  /// copies in Out: the options applied to which frames are kept and what
+  /// they are named, but not yet to how (displayName(), displayPath()).
+  void printedFrames(llvm::ArrayRef<FrameView> Frames, bool HasDetails,
+                     std::vector<SourceFrame> &Out) const;
   /// The displayed form of a name under these options (demangled or not,
   /// short or not).
   std::string displayName(llvm::StringRef Name) const;
   /// Same, without a copy when the name prints as it is; else the
   /// displayed form is put in Storage.
   llvm::StringRef displayName(llvm::StringRef Name, std::string &Storage) const;
+  /// The displayed form of a data symbol's name (demangled or not).
+  std::string dataName(llvm::StringRef Name) const {
+    return Opts.Demangle ? llvm::demangle(Name) : Name.str();
+  }
   /// The displayed form of a source path under these options (Whole: as
   /// SourceFrame::FileNameWhole).
   std::string displayPath(llvm::StringRef Path, bool Whole) const {

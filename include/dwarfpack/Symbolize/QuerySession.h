@@ -49,6 +49,15 @@ struct QueryModule {
   /// For a table converted from an ELF object: that object, which answers
   /// DATA queries (tables record no variables).
   std::shared_ptr<ObjectDataSource> Data;
+
+  /// The data symbol that holds Address: from the object when there is
+  /// one (Problems gets what reading it found wrong, and why it could not
+  /// be read, when it could not), else from the table, whose functions are
+  /// its only symbols (FromObject is false then). std::nullopt: none holds
+  /// it.
+  llvm::Expected<std::optional<DataSymbol>>
+  dataAt(uint64_t Address, std::vector<std::string> &Problems,
+         bool &FromObject) const;
 };
 
 /// The tables that queries are answered from: one for every query, or the
@@ -66,6 +75,10 @@ public:
   /// BuildId, every query is of that module.
   void setStore(TableStore &Store,
                 std::optional<llvm::SmallVector<uint8_t, 20>> BuildId);
+  /// Every query is of the module of BuildId (llvm-symbolizer --build-id).
+  void setBuildId(llvm::SmallVector<uint8_t, 20> BuildId) {
+    StoreBuildId = std::move(BuildId);
+  }
 
   /// The module of every query, when setFixed gave one; else nullptr.
   QueryModule *fixed() { return Fixed ? &*Fixed : nullptr; }
@@ -78,8 +91,22 @@ public:
   /// why there is none; a later query looks again (a server sees tables
   /// added while it runs).
   llvm::Expected<QueryModule &> find(const InputLine &Q);
+  /// The table of the module of BuildId: from the store, when there is
+  /// one; else made, as FILE is, from its debug file, found as
+  /// llvm-symbolizer finds it (debugFileOf()). Kept as find() keeps tables.
+  llvm::Expected<QueryModule &> findBuildId(llvm::ArrayRef<uint8_t> BuildId);
 
 private:
+  /// Where the debug file of BuildId is: DIR/.build-id/xx/rest.debug (or
+  /// DIR/xx/rest.debug) in each of the debug file directories, then in
+  /// /usr/lib/debug, then fetched (ObjectOpenOptions::FetchDebugFile). An
+  /// error says where it looked.
+  llvm::Expected<std::string>
+  debugFileOf(llvm::ArrayRef<uint8_t> BuildId) const;
+  /// Makes M the module of the table T (as Name names it).
+  static void adopt(QueryModule &M, OpenedTable &T, std::string Name,
+                    std::vector<std::unique_ptr<AddressSymbolizer>> &Owned);
+
   OpenOptions Opts;
   std::optional<QueryModule> Fixed;
   TableStore *Store = nullptr;
