@@ -333,33 +333,42 @@ void MarkupFilter::printSymbol(const MarkupNode &N) {
   restoreColor();
 }
 
+std::optional<MarkupFilter::Located>
+MarkupFilter::locate(const MarkupNode &N, size_t At,
+                     std::optional<PCType> Type) {
+  std::optional<uint64_t> Addr = parseAddress(N.Fields[At]);
+  if (!Addr)
+    return std::nullopt;
+  if (Type && N.Fields.size() > At + 1) {
+    Type = parsePCType(N.Fields[At + 1]);
+    if (!Type)
+      return std::nullopt;
+  }
+  if (Type == PCType::ReturnAddress)
+    --*Addr; // into the call instruction
+  const MMap *M = mmapOf(*Addr, N.Fields[At]);
+  if (!M) {
+    printRaw(N);
+    return std::nullopt;
+  }
+  return Located{*Addr, M, *Addr - M->Addr + M->ModuleAddr};
+}
+
 void MarkupFilter::printPC(const MarkupNode &N) {
   if (!hasFieldsAtLeast(N, 1))
     return;
   warnFieldsAtMost(N, 2);
-  std::optional<uint64_t> Addr = parseAddress(N.Fields[0]);
-  if (!Addr)
-    return;
   // A lone pc is where the code is; a backtrace's, where it returns to.
-  PCType Type = PCType::Precise;
-  if (N.Fields.size() >= 2) {
-    std::optional<PCType> T = parsePCType(N.Fields[1]);
-    if (!T)
-      return;
-    Type = *T;
-  }
-  if (Type == PCType::ReturnAddress)
-    --*Addr; // into the call instruction
-  const MMap *M = mmapOf(*Addr, N.Fields[0]);
-  if (!M)
-    return printRaw(N);
-  const uint64_t ModuleAddr = *Addr - M->Addr + M->ModuleAddr;
+  std::optional<Located> L = locate(N, 0, PCType::Precise);
+  if (!L)
+    return;
+  const Module &Mod = *L->Map->Mod;
   Expected<std::vector<MarkupFrame>> Frames =
-      Symbolizer.code(M->Mod->BuildId, ModuleAddr, /*Inlines=*/false);
+      Symbolizer.code(Mod.BuildId, L->ModuleAddr, /*Inlines=*/false);
   if (!Frames)
-    return symbolizeFailed(N, *M->Mod, Frames.takeError());
+    return symbolizeFailed(N, Mod, Frames.takeError());
   if (Frames->empty() || !known(Frames->front())) {
-    unanswered(*M, ModuleAddr, "in no function of the table", N.Fields[0]);
+    unanswered(Mod, L->ModuleAddr, "in no function of the table", N.Fields[0]);
     return printRaw(N);
   }
   const MarkupFrame &F = Frames->front();
@@ -381,28 +390,16 @@ void MarkupFilter::printBacktrace(const MarkupNode &N) {
       parseInteger(N.Fields[0], "frame number", 10);
   if (!Number)
     return;
-  std::optional<uint64_t> Addr = parseAddress(N.Fields[1]);
-  if (!Addr)
+  std::optional<Located> L = locate(N, 1, PCType::ReturnAddress);
+  if (!L)
     return;
-  PCType Type = PCType::ReturnAddress;
-  if (N.Fields.size() >= 3) {
-    std::optional<PCType> T = parsePCType(N.Fields[2]);
-    if (!T)
-      return;
-    Type = *T;
-  }
-  if (Type == PCType::ReturnAddress)
-    --*Addr;
-  const MMap *M = mmapOf(*Addr, N.Fields[1]);
-  if (!M)
-    return printRaw(N);
-  const uint64_t ModuleAddr = *Addr - M->Addr + M->ModuleAddr;
+  const Module &Mod = *L->Map->Mod;
   Expected<std::vector<MarkupFrame>> Frames =
-      Symbolizer.code(M->Mod->BuildId, ModuleAddr, /*Inlines=*/true);
+      Symbolizer.code(Mod.BuildId, L->ModuleAddr, /*Inlines=*/true);
   if (!Frames)
-    return symbolizeFailed(N, *M->Mod, Frames.takeError());
+    return symbolizeFailed(N, Mod, Frames.takeError());
   if (Frames->empty() || !known(Frames->front()))
-    unanswered(*M, ModuleAddr, "in no function of the table", N.Fields[1]);
+    unanswered(Mod, L->ModuleAddr, "in no function of the table", N.Fields[1]);
   if (Frames->empty())
     Frames->emplace_back(); // printed without a location
   // "    #N" (right-aligned in six), then ".I" for the inlined frames
@@ -410,12 +407,12 @@ void MarkupFilter::printBacktrace(const MarkupNode &N) {
   std::string Number6 = "#" + utostr(*Number);
   if (Number6.size() < 6)
     Number6.insert(0, 6 - Number6.size(), ' ');
-  std::string Hex16 = utohexstr(*Addr, /*LowerCase=*/true);
+  const size_t Hash = Number6.find('#') + 1;
+  std::string Hex16 = utohexstr(L->Addr, /*LowerCase=*/true);
   Hex16.insert(0, 16 - std::min<size_t>(16, Hex16.size()), '0');
   highlight();
   for (size_t I = 0, E = Frames->size(); I < E; ++I) {
     const MarkupFrame &F = (*Frames)[I];
-    size_t Hash = Number6.find('#') + 1;
     OS << StringRef(Number6).take_front(Hash);
     printValue(StringRef(Number6).drop_front(Hash));
     if (I + 1 == E) {
@@ -439,9 +436,9 @@ void MarkupFilter::printBacktrace(const MarkupNode &N) {
       OS << ' ';
     }
     OS << '(';
-    printValue(M->Mod->Name);
+    printValue(Mod.Name);
     OS << '+';
-    printValue(hex(ModuleAddr));
+    printValue(hex(L->ModuleAddr));
     OS << ')';
     if (I + 1 != E)
       OS << lineEnd();
@@ -452,20 +449,16 @@ void MarkupFilter::printBacktrace(const MarkupNode &N) {
 void MarkupFilter::printData(const MarkupNode &N) {
   if (!hasFields(N, 1))
     return;
-  std::optional<uint64_t> Addr = parseAddress(N.Fields[0]);
-  if (!Addr)
+  std::optional<Located> L = locate(N, 0, std::nullopt);
+  if (!L)
     return;
-  const MMap *M = mmapOf(*Addr, N.Fields[0]);
-  if (!M)
-    return printRaw(N);
-  const uint64_t ModuleAddr = *Addr - M->Addr + M->ModuleAddr;
+  const Module &Mod = *L->Map->Mod;
   std::string Why;
-  Expected<std::string> Name =
-      Symbolizer.data(M->Mod->BuildId, ModuleAddr, Why);
+  Expected<std::string> Name = Symbolizer.data(Mod.BuildId, L->ModuleAddr, Why);
   if (!Name)
-    return symbolizeFailed(N, *M->Mod, Name.takeError());
+    return symbolizeFailed(N, Mod, Name.takeError());
   if (Name->empty())
-    unanswered(*M, ModuleAddr, Why, N.Fields[0]);
+    unanswered(Mod, L->ModuleAddr, Why, N.Fields[0]);
   highlight();
   OS << orInvalid(*Name);
   restoreColor();
@@ -626,10 +619,10 @@ void MarkupFilter::diagnose(bool IsWarning, const Twine &Message,
   Diagnose(D);
 }
 
-void MarkupFilter::unanswered(const MMap &M, uint64_t ModuleAddr, StringRef Why,
-                              StringRef Field) {
+void MarkupFilter::unanswered(const Module &M, uint64_t ModuleAddr,
+                              StringRef Why, StringRef Field) {
   diagnose(true,
-           "ELF module #" + hex(M.Mod->ID) + " \"" + M.Mod->Name +
+           "ELF module #" + hex(M.ID) + " \"" + M.Name +
                "\": " + hex(ModuleAddr) + ": " + Why,
            Field.begin());
 }

@@ -7,7 +7,7 @@
 # BUILD_DIR defaults to build-fuzz/ beside this checkout; SECONDS (per target
 # and round, default 60); ROUNDS (default 1); TARGETs default to all of them
 # (names without the fuzz- prefix: readers gsym compact ctf ksyms token
-# kallsyms-text breakpad convert line-table trace-text; dwo, dwp, dwp4 and dwz run
+# kallsyms-text breakpad convert line-table trace-text markup; dwo, dwp, dwp4 and dwz run
 # fuzz-sidefile on a .dwo, a DWARF 5 or DWARF 4 .dwp package or a dwz supplementary file,
 # dwz skipped when gcc or dwz is missing; dwo-pair, dwp-pair, dwp4-pair and
 # dwz-pair damage the binary too, convert-pair an object and the kernel
@@ -38,7 +38,7 @@ while getopts "b:t:r:" opt; do
 done
 shift $((OPTIND - 1))
 ALL=(readers gsym compact ctf ksyms token kallsyms-text breakpad convert dwo dwp dwp4 dwz
-  convert-pair dwo-pair dwp-pair dwp4-pair dwz-pair line-table trace-text)
+  convert-pair dwo-pair dwp-pair dwp4-pair dwz-pair line-table trace-text markup)
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 
@@ -54,7 +54,7 @@ max_len() {
     convert | dwo | dwp | dwp4 | dwz) echo 65536 ;;
     *-pair) echo 65536 ;;
     line-table) echo 8192 ;;
-    trace-text) echo 8192 ;;
+    trace-text | markup) echo 8192 ;;
   esac
 }
 
@@ -77,7 +77,7 @@ BREAKPAD_SYM=${BREAKPAD_SYM:-$SRC/../shared/data/breakpad/sqlite-gcc.sym}
 
 SEEDS=$BUILD/fuzz-seeds
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwp,dwp4,dwz,line-table,trace-text}
+mkdir -p "$SEEDS"/{readers,gsym,compact,ctf,ksyms,token,kallsyms-text,breakpad,convert,dwo,dwp,dwp4,dwz,line-table,trace-text,markup}
 mkdir -p "$SEEDS"/{convert,dwo,dwp,dwp4,dwz}-pair
 W=$SEEDS/work
 mkdir -p "$W"
@@ -136,6 +136,19 @@ cp "$W"/*.dpk "$W"/*.blob "$SEEDS/ksyms/"
 cp "$W"/*.dpk "$W"/*.blob "$SEEDS/readers/"
 
 # --- Trace text (lookup --annotate) and process maps ----------------------
+# Symbolizer markup: a module and its mappings, every presentation element,
+# SGR colours, a reset, CRLF lines, malformed elements.
+printf '%s\n' \
+  'log {{{reset}}}' \
+  '{{{module:0:libc.so:elf:0123456789abcdef}}}' \
+  '{{{mmap:0x7f0000000000:0x2000:load:0:rx:0x0}}}' \
+  '{{{mmap:0x7f0000002000:0x1000:load:0:RW:0x2000}}}' \
+  $'pc {{{pc:0x7f0000000013}}} ra {{{pc:0x7f0000000014:ra}}}\r' \
+  '{{{bt:0:0x7f0000000017}}} {{{bt:12:0x7f0000000012:pc}}}' \
+  $'\033[31m{{{data:0x7f0000002001}}}\033[0m {{{data:0x7f0000002002}}}\033[1m' \
+  '{{{symbol:_ZN2ns1fEv}}} {{{PC:0x1}}} {{{pc}}} {{{bt:x:0x1}}} {{{}}}' \
+  '{{{reset}}}' '{{{pc:0x7f0000000013}}}' > "$SEEDS/markup/markup"
+
 cat > "$SEEDS/trace-text/perf" <<'TXT'
          swapper     0 [000]     0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1276f48) @ 0xffffffff81000000]: x [kernel.kallsyms]_text
             prog  4242 [001]    99.000000: PERF_RECORD_MMAP2 4242/4242: [0x555555555000(0x2000) @ 0x1000 fe:00 4242 0]: r-xp /usr/bin/my prog

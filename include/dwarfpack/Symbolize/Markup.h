@@ -130,6 +130,13 @@ private:
     std::vector<const MMap *> MMaps;
   };
   enum class PCType { ReturnAddress, Precise };
+  /// An element's address, the mapping that holds it and where that is in
+  /// the module.
+  struct Located {
+    uint64_t Addr;
+    const MMap *Map;
+    uint64_t ModuleAddr;
+  };
 
   bool tryContextual(const MarkupNode &N, llvm::ArrayRef<MarkupNode> Before);
   bool tryModule(const MarkupNode &N, llvm::ArrayRef<MarkupNode> Before);
@@ -151,6 +158,12 @@ private:
   void resetColor();
   llvm::StringRef lineEnd() const;
 
+  /// The address in N's field At and its mapping. With Type, the field
+  /// after it, when there is one, is the PC type instead (a return address
+  /// is looked up one byte before). std::nullopt after a diagnostic, N
+  /// printed as it is when no mapping holds the address.
+  std::optional<Located> locate(const MarkupNode &N, size_t At,
+                                std::optional<PCType> Type);
   /// The mmap holding Address, after a diagnostic when none does.
   const MMap *mmapOf(uint64_t Address, llvm::StringRef Field);
   std::optional<uint64_t> parseAddress(llvm::StringRef Field);
@@ -162,9 +175,9 @@ private:
   void warnFieldsAtMost(const MarkupNode &N, size_t Count);
   void diagnose(bool IsWarning, const llvm::Twine &Message,
                 std::optional<llvm::StringRef::iterator> At);
-  /// Warns that the module of M has no answer at ModuleAddr (Why says
-  /// where it looked), of the element field Field.
-  void unanswered(const MMap &M, uint64_t ModuleAddr, llvm::StringRef Why,
+  /// Warns that M has no answer at ModuleAddr (Why says where it looked),
+  /// pointing at the element's field Field.
+  void unanswered(const Module &M, uint64_t ModuleAddr, llvm::StringRef Why,
                   llvm::StringRef Field);
   void symbolizeFailed(const MarkupNode &N, const Module &M, llvm::Error E);
 
