@@ -633,6 +633,18 @@ int dwarfpack::tool::checkStoreDirectory(StringRef Dir) {
   return 0;
 }
 
+/// The build-id --build-id gives, in Id (unset without it). 0 when it is
+/// fine, else the exit status.
+static int readBuildIdArg(std::optional<SmallVector<uint8_t, 20>> &Id) {
+  if (!BuildIdArg.getNumOccurrences())
+    return 0;
+  Expected<SmallVector<uint8_t, 20>> B = parseBuildId(BuildIdArg);
+  if (!B)
+    return reportError("--build-id: " + toString(B.takeError()));
+  Id = std::move(*B);
+  return 0;
+}
+
 /// The store of --store (its tables recognised by content, as FILE is),
 /// in Tables; Fill keeps what makes its missing tables (setStoreFiller).
 /// 0 when it is fine, else the exit status.
@@ -656,12 +668,8 @@ static int runStoreLookup() {
     return reportError("--store and --obj exclude each other: the build-id "
                        "of each query chooses the table");
   std::optional<SmallVector<uint8_t, 20>> Fixed;
-  if (BuildIdArg.getNumOccurrences()) {
-    Expected<SmallVector<uint8_t, 20>> B = parseBuildId(BuildIdArg);
-    if (!B)
-      return reportError("--build-id: " + toString(B.takeError()));
-    Fixed = std::move(*B);
-  }
+  if (int Status = readBuildIdArg(Fixed))
+    return Status;
   SessionOptions Opts;
   if (int Status = applyAddressOptions(Opts, nullptr, ""))
     return Status;
@@ -718,13 +726,12 @@ static int runModuleLookup() {
     return reportError("--kaslr-from needs FILE, the table of one kernel");
   if (int Status = applyAddressOptions(Opts, nullptr, ""))
     return Status;
+  std::optional<SmallVector<uint8_t, 20>> Fixed;
+  if (int Status = readBuildIdArg(Fixed))
+    return Status;
   SessionTables Modules(lookupOptions());
-  if (BuildIdArg.getNumOccurrences()) {
-    Expected<SmallVector<uint8_t, 20>> B = parseBuildId(BuildIdArg);
-    if (!B)
-      return reportError("--build-id: " + toString(B.takeError()));
-    Modules.setBuildId(std::move(*B));
-  }
+  if (Fixed)
+    Modules.setBuildId(std::move(*Fixed));
   return runSession(Modules, "", Opts, Args);
 }
 
@@ -754,6 +761,9 @@ static int runLookup() {
   }
   if (FilterMarkup)
     return runFilterMarkupMode();
+  if (MarkupColors.getNumOccurrences())
+    return reportError("--color applies to --filter-markup (the answers to "
+                       "queries have no colours)");
   if (annotateRequested())
     return runAnnotateMode();
   // Queries name their module or address themselves; a silently ignored
