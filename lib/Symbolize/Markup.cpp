@@ -607,13 +607,15 @@ void MarkupFilter::warnFieldsAtMost(const MarkupNode &N, size_t Count) {
 }
 
 void MarkupFilter::diagnose(bool IsWarning, const Twine &Message,
-                            std::optional<StringRef::iterator> At) {
+                            std::optional<StringRef::iterator> At,
+                            std::string Repeats) {
   if (!Diagnose)
     return;
   MarkupDiagnostic D;
   D.IsWarning = IsWarning;
   D.Message = Message.str();
   D.Line = Line;
+  D.Repeats = std::move(Repeats);
   if (At)
     D.Column = size_t(*At - Line.data());
   Diagnose(D);
@@ -621,10 +623,9 @@ void MarkupFilter::diagnose(bool IsWarning, const Twine &Message,
 
 void MarkupFilter::unanswered(const Module &M, uint64_t ModuleAddr,
                               StringRef Why, StringRef Field) {
-  diagnose(true,
-           "ELF module #" + hex(M.ID) + " \"" + M.Name +
-               "\": " + hex(ModuleAddr) + ": " + Why,
-           Field.begin());
+  std::string Mod = "ELF module #" + hex(M.ID) + " \"" + M.Name + "\"";
+  diagnose(true, Mod + ": " + hex(ModuleAddr) + ": " + Why, Field.begin(),
+           Mod + ": addresses " + Why.str());
 }
 
 void MarkupFilter::symbolizeFailed(const MarkupNode &N, const Module &M,

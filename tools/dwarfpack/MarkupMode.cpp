@@ -12,6 +12,7 @@
 
 #include "dwarfpack/Symbolize/Markup.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/WithColor.h"
 
@@ -25,11 +26,19 @@ int runMarkupFilter(SessionTables &Modules, const PrinterOptions &Opts,
   std::unique_ptr<MarkupSymbolizer> Symbolizer =
       tableMarkupSymbolizer(Modules, Opts);
   // A module without a table fails every element of it the same way:
-  // said once.
+  // said once. Of addresses without an answer, the first of each kind is
+  // shown, the others counted.
   StringSet<> Said;
+  StringMap<uint64_t> Counts;
+  std::vector<std::string> Kinds; // in the order of their first
+
   auto Diagnose = [&](const MarkupDiagnostic &D) {
     if (Quiet || (!D.Column && !Said.insert(D.Message).second))
       return;
+    if (!D.Repeats.empty() && Counts[D.Repeats]++)
+      return;
+    if (!D.Repeats.empty())
+      Kinds.push_back(D.Repeats);
     (D.IsWarning ? WithColor::warning(errs(), "dwarfpack")
                  : WithColor::error(errs(), "dwarfpack"))
         << D.Message << '\n';
@@ -52,6 +61,10 @@ int runMarkupFilter(SessionTables &Modules, const PrinterOptions &Opts,
     }
   Filter.finish();
   outs().flush();
+  for (const std::string &What : Kinds)
+    if (uint64_t Count = Counts[What]; Count > 1)
+      WithColor::warning(errs(), "dwarfpack")
+          << What << ": " << Count << " in all\n";
   return 0;
 }
 

@@ -92,6 +92,11 @@ struct MarkupDiagnostic {
   /// where in it.
   std::string Line;
   std::optional<size_t> Column;
+  /// For a kind of problem that recurs with every element of a module (an
+  /// address without an answer): what they are, for a count at the end
+  /// (`ELF module #0x0 "NAME": addresses in no function of the table`);
+  /// empty for the others.
+  std::string Repeats;
 };
 using MarkupDiagnosticFn = std::function<void(const MarkupDiagnostic &)>;
 
@@ -174,7 +179,8 @@ private:
   bool hasFieldsAtLeast(const MarkupNode &N, size_t Count);
   void warnFieldsAtMost(const MarkupNode &N, size_t Count);
   void diagnose(bool IsWarning, const llvm::Twine &Message,
-                std::optional<llvm::StringRef::iterator> At);
+                std::optional<llvm::StringRef::iterator> At,
+                std::string Repeats = "");
   /// Warns that M has no answer at ModuleAddr (Why says where it looked),
   /// pointing at the element's field Field.
   void unanswered(const Module &M, uint64_t ModuleAddr, llvm::StringRef Why,
