@@ -125,6 +125,10 @@ void MarkupFilter::filter(StringRef L) {
   for (size_t I = 0; I < Nodes.size(); ++I)
     if (tryContextual(Nodes[I], ArrayRef(Nodes).take_front(I)))
       return;
+  printBefore(Nodes);
+}
+
+void MarkupFilter::printBefore(ArrayRef<MarkupNode> Nodes) {
   endSummary();
   for (const MarkupNode &N : Nodes)
     filterNode(N);
@@ -174,9 +178,7 @@ bool MarkupFilter::tryModule(const MarkupNode &N, ArrayRef<MarkupNode> Before) {
     return true;
   }
   It->second.reset(new Module{*ID, N.Fields[1].str(), std::move(BuildId)});
-  endSummary();
-  for (const MarkupNode &B : Before)
-    filterNode(B);
+  printBefore(Before);
   beginSummary(*It->second);
   OS << "; BuildID=";
   printValue(toHex(It->second->BuildId, /*LowerCase=*/true));
@@ -245,9 +247,7 @@ bool MarkupFilter::tryMMap(const MarkupNode &N, ArrayRef<MarkupNode> Before) {
   }
   const MMap &Added = MMaps.emplace(M.Addr, std::move(M)).first->second;
   if (!Pending || Pending->Mod != Added.Mod) {
-    endSummary();
-    for (const MarkupNode &B : Before)
-      filterNode(B);
+    printBefore(Before);
     beginSummary(*Added.Mod);
     OS << "; adds";
   }
@@ -263,9 +263,7 @@ bool MarkupFilter::tryReset(const MarkupNode &N, ArrayRef<MarkupNode> Before) {
   // A reset with nothing to forget is dropped without a word.
   if (Modules.empty() && MMaps.empty())
     return true;
-  endSummary();
-  for (const MarkupNode &B : Before)
-    filterNode(B);
+  printBefore(Before);
   printRaw(N);
   OS << lineEnd();
   MMaps.clear();

@@ -147,6 +147,9 @@ private:
   bool tryModule(const MarkupNode &N, llvm::ArrayRef<MarkupNode> Before);
   bool tryMMap(const MarkupNode &N, llvm::ArrayRef<MarkupNode> Before);
   bool tryReset(const MarkupNode &N, llvm::ArrayRef<MarkupNode> Before);
+  /// Ends the pending summary, then prints Nodes (what a line held before
+  /// its contextual element, or a whole line without one).
+  void printBefore(llvm::ArrayRef<MarkupNode> Nodes);
   void filterNode(const MarkupNode &N);
   void printSymbol(const MarkupNode &N);
   void printPC(const MarkupNode &N);
