@@ -539,10 +539,7 @@ void ResultPrinter::print(uint64_t Address, ArrayRef<FrameView> Frames,
     return printFrames(Address, Frames);
   // The options change the frames: on copies.
   std::vector<SourceFrame> Changed;
-  Changed.reserve(Frames.size());
-  for (const FrameView &F : Frames)
-    Changed.push_back(F.toSourceFrame());
-  changeFrames(Changed, HasDetails);
+  printedFrames(Frames, HasDetails, Changed);
   SmallVector<FrameView, 8> Views(Changed.begin(), Changed.end());
   printFrames(Address, Views);
 }
@@ -550,6 +547,7 @@ void ResultPrinter::print(uint64_t Address, ArrayRef<FrameView> Frames,
 void ResultPrinter::printedFrames(ArrayRef<FrameView> Frames, bool HasDetails,
                                   std::vector<SourceFrame> &Out) const {
   Out.clear();
+  Out.reserve(Frames.size());
   for (const FrameView &F : Frames)
     Out.push_back(F.toSourceFrame());
   if (!printsAsGiven(Frames.size(),
