@@ -184,6 +184,18 @@ std::vector<std::string> buildIdPaths(StringRef Dir, ArrayRef<uint8_t> Id) {
   return Out;
 }
 
+std::optional<std::string> findBuildIdFile(ArrayRef<std::string> Dirs,
+                                           ArrayRef<uint8_t> Id,
+                                           std::vector<std::string> &Looked) {
+  for (const std::string &Dir : Dirs)
+    for (std::string &P : buildIdPaths(Dir, Id)) {
+      if (sys::fs::is_regular_file(P))
+        return std::move(P);
+      Looked.push_back(std::move(P));
+    }
+  return std::nullopt;
+}
+
 DebugFileSearchResult findDebugFile(const ObjectFile &Binary,
                                     StringRef BinaryPath,
                                     const DebugFileSearch &Search,

@@ -228,23 +228,18 @@ Error fileTableOf(std::unique_ptr<MemoryBuffer> Bytes, StringRef Name,
 Error DebugFileTables::makeTable(ArrayRef<uint8_t> BuildId,
                                  StringRef TablePath) {
   std::vector<std::string> Looked;
-  for (const std::string &Dir : Sources.Directories)
-    for (const std::string &P : input::buildIdPaths(Dir, BuildId)) {
-      if (!sys::fs::is_regular_file(P)) {
-        Looked.push_back(P);
-        continue;
-      }
-      auto Buf = MemoryBuffer::getFile(P, /*IsText=*/false,
-                                       /*RequiresNullTerminator=*/false);
-      if (!Buf)
-        return createFileError(P, errorCodeToError(Buf.getError()));
-      if (Error E =
-              fileTableOf(std::move(*Buf), P, BuildId, TablePath, Threads))
-        return E;
-      if (Filed)
-        Filed(TablePath, P);
-      return Error::success();
-    }
+  if (std::optional<std::string> P =
+          input::findBuildIdFile(Sources.Directories, BuildId, Looked)) {
+    auto Buf = MemoryBuffer::getFile(*P, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return createFileError(*P, errorCodeToError(Buf.getError()));
+    if (Error E = fileTableOf(std::move(*Buf), *P, BuildId, TablePath, Threads))
+      return E;
+    if (Filed)
+      Filed(TablePath, *P);
+    return Error::success();
+  }
   std::string NotLocal = Looked.empty()
                              ? std::string()
                              : "no debug file in the debug directories (" +

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/Symbolize/Markup.h"
+#include "dwarfpack/Symbolize/TableStore.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -75,16 +76,6 @@ std::optional<MarkupNode> nextElement(StringRef Text) {
       N.Fields.push_back(Fields);
     return N;
   }
-}
-
-/// A build-id in hex (two digits a byte); empty when it is not one.
-SmallVector<uint8_t, 20> parseHexBuildId(StringRef Hex) {
-  SmallVector<uint8_t, 20> Id;
-  if (Hex.size() % 2 || !all_of(Hex, isHexDigit))
-    return Id;
-  for (size_t I = 0; I < Hex.size(); I += 2)
-    Id.push_back(uint8_t(hexFromNibbles(Hex[I], Hex[I + 1])));
-  return Id;
 }
 
 std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
@@ -166,8 +157,9 @@ bool MarkupFilter::tryModule(const MarkupNode &N, ArrayRef<MarkupNode> Before) {
   }
   if (!hasFields(N, 4))
     return true;
-  SmallVector<uint8_t, 20> BuildId = parseHexBuildId(N.Fields[3]);
-  if (BuildId.empty()) {
+  Expected<SmallVector<uint8_t, 20>> BuildId = parseBuildId(N.Fields[3]);
+  if (!BuildId) {
+    consumeError(BuildId.takeError());
     diagnose(false, "expected build ID; found '" + N.Fields[3] + "'",
              N.Fields[3].begin());
     return true;
@@ -177,7 +169,7 @@ bool MarkupFilter::tryModule(const MarkupNode &N, ArrayRef<MarkupNode> Before) {
     diagnose(false, "duplicate module ID", N.Fields[0].begin());
     return true;
   }
-  It->second.reset(new Module{*ID, N.Fields[1].str(), std::move(BuildId)});
+  It->second.reset(new Module{*ID, N.Fields[1].str(), std::move(*BuildId)});
   printBefore(Before);
   beginSummary(*It->second);
   OS << "; BuildID=";

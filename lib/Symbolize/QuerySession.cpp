@@ -8,7 +8,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 
 using namespace llvm;
 
@@ -97,12 +96,8 @@ Expected<std::string> SessionTables::debugFileOf(ArrayRef<uint8_t> Id) const {
   if (!is_contained(Dirs, input::SystemDebugDirectory))
     Dirs.push_back(input::SystemDebugDirectory);
   std::vector<std::string> Looked;
-  for (const std::string &Dir : Dirs)
-    for (std::string &P : input::buildIdPaths(Dir, Id)) {
-      if (sys::fs::is_regular_file(P))
-        return std::move(P);
-      Looked.push_back(std::move(P));
-    }
+  if (std::optional<std::string> P = input::findBuildIdFile(Dirs, Id, Looked))
+    return std::move(*P);
   std::string Where = "no debug file of build-id " + toHex(Id, true) +
                       " (looked for " + join(Looked, ", ") + ")";
   if (!Opts.Objects.FetchDebugFile)

@@ -62,6 +62,13 @@ struct DebugFileSearch {
 std::vector<std::string> buildIdPaths(llvm::StringRef Dir,
                                       llvm::ArrayRef<uint8_t> BuildId);
 
+/// The first of BuildId's build-id paths under Dirs (each directory's in
+/// buildIdPaths' order) that is a regular file; the paths tried before it
+/// are added to Looked.
+std::optional<std::string> findBuildIdFile(llvm::ArrayRef<std::string> Dirs,
+                                           llvm::ArrayRef<uint8_t> BuildId,
+                                           std::vector<std::string> &Looked);
+
 /// How a debug file was chosen.
 enum class DebugFileVia { Given, BuildId, DebugLink, Fetched };
 
