@@ -302,9 +302,11 @@ struct Writer {
                        const DerivedNames *From = nullptr) const {
     return nameKey(F.DwarfName, F.Decl, F.ShortName, true, From);
   }
-  /// The file of F's local symbol, when an address of F can have no line
-  /// (llvm-symbolizer then prints it). One without a name (file 0) only
-  /// for code no DWARF describes, where binutils' addr2line prints it.
+  /// The file of F's local symbol, when an address of F can leave F's own
+  /// frame without a file (llvm-symbolizer then prints it): code without a
+  /// line, or an inlined call into F without a call file (DWARF 2 has no
+  /// DW_AT_call_file). One without a name (file 0) only for code no DWARF
+  /// describes, where binutils' addr2line prints it.
   std::optional<FileId> symbolFile(const FunctionEntry &F) const {
     if (!Opts.Details || !F.SymbolFile)
       return std::nullopt;
@@ -312,9 +314,16 @@ struct Writer {
     if (Unnamed && F.FromDwarf)
       return std::nullopt;
     bool NoLine = F.Lines.empty() || F.linesStart() > F.Range.Start;
-    if (!NoLine)
+    if (!NoLine && !(F.Inline && hasCallWithoutFile(*F.Inline)))
       return std::nullopt;
     return Unnamed ? 0 : *F.SymbolFile;
+  }
+  /// Whether a call inlined into the function whose inline tree Root is
+  /// names no call file.
+  bool hasCallWithoutFile(const InlineNode &Root) const {
+    return any_of(Root.Children, [&](const InlineNode &C) {
+      return isEmptyFile(M, C.CallFile);
+    });
   }
   /// What numberAll counts in one chunk of functions, on a worker thread:
   /// the uses of each model file (in a vector: once per row, a hash lookup
