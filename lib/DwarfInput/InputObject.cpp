@@ -165,7 +165,7 @@ Error InputObject::load(WarningLog &Log, const OpenOptions &Opts) {
   Obj = std::move(*O);
   if (Error E = checkElfTables(*Obj))
     return E;
-  if (Error E = checkDebugSectionsReadable(*Obj))
+  if (Error E = checkDebugSectionsReadable(*Obj, /*ReadsGnuCompression=*/true))
     return E;
   if (Obj->isRelocatableObject())
     Layout = relocatableLayout(*Obj);
@@ -237,7 +237,7 @@ Expected<std::vector<InputObject::Part>>
 InputObject::collectSections(bool WantDwo, bool &IsDwo) {
   struct Found {
     Sec Kind;
-    bool Dwo;
+    bool Dwo, Gnu;
     SectionRef Section;
     StringRef Name;
   };
@@ -249,14 +249,18 @@ InputObject::collectSections(bool WantDwo, bool &IsDwo) {
       consumeError(Name.takeError());
       continue;
     }
-    if (Name->starts_with(".debug_") || Name->starts_with(".zdebug_"))
+    // The legacy GNU compression names the section it compresses with a
+    // 'z': .zdebug_info is .debug_info.
+    const bool Gnu = Name->starts_with(".zdebug_");
+    if (Name->starts_with(".debug_") || Gnu)
       DebugBytes += Section.getSize();
-    std::optional<std::pair<Sec, bool>> Kind = sectionKind(*Name);
+    std::optional<std::pair<Sec, bool>> Kind =
+        sectionKind(Gnu ? ("." + Name->drop_front(2)).str() : *Name);
     if (!Kind || Section.isBSS() || Section.isVirtual())
       continue;
     if (Kind->first == Sec::Info || Kind->first == Sec::Types)
       (Kind->second ? HasDwoInfo : HasPlainInfo) = true;
-    All.push_back({Kind->first, Kind->second, Section, *Name});
+    All.push_back({Kind->first, Kind->second, Gnu, Section, *Name});
   }
   // The plain forms, unless asked for the .dwo forms or there are no
   // others.
@@ -269,7 +273,19 @@ InputObject::collectSections(bool WantDwo, bool &IsDwo) {
     if (!Data)
       return Data.takeError();
     Part P{F.Kind, F.Section.getIndex(), *Data};
-    if (F.Section.isCompressed()) {
+    if (F.Gnu) {
+      Expected<GnuCompressedSection> G =
+          readGnuCompressedSection(F.Name, *Data);
+      if (!G)
+        return G.takeError();
+      Expected<std::unique_ptr<char[]>> Out = decompressGnuSection(*G);
+      if (!Out)
+        return inputError("failed to decompress '" + F.Name + "', " +
+                          toString(Out.takeError()));
+      P.Bytes = StringRef(Out->get(), G->Size);
+      P.Writable = Out->get();
+      Copies.push_back(std::move(*Out));
+    } else if (F.Section.isCompressed()) {
       Expected<Decompressor> D = Decompressor::create(
           F.Name, *Data, Obj->isLittleEndian(), Obj->getBytesInAddress() == 8);
       if (!D)

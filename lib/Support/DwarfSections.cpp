@@ -5,7 +5,10 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/Endian.h"
 
+#include <algorithm>
+#include <optional>
 #include <unistd.h>
+#include <zlib.h>
 
 using namespace llvm;
 
@@ -47,11 +50,79 @@ static uint64_t physicalMemory() {
   return 0;
 }
 
-Error checkDebugSectionsReadable(const object::ObjectFile &Obj) {
-  // Read as LLVM's Decompressor reads it: the header's layout follows the
-  // address size, and a header it cannot use is an error it reports.
+Expected<GnuCompressedSection> readGnuCompressedSection(StringRef Name,
+                                                        StringRef Data) {
+  if (Data.size() < 12 || !Data.starts_with("ZLIB"))
+    return createStringError(inconvertibleErrorCode(),
+                             "section " + Name +
+                                 ": no \"ZLIB\" header of the legacy GNU "
+                                 "compression (12 bytes) at its start");
+  GnuCompressedSection S;
+  S.Size = support::endian::read64be(Data.data() + 4);
+  S.Stream = Data.drop_front(12);
+  return S;
+}
+
+Expected<std::unique_ptr<char[]>>
+decompressGnuSection(const GnuCompressedSection &S) {
+  auto Fail = [](const Twine &Why) {
+    return createStringError(inconvertibleErrorCode(), Why);
+  };
+  std::unique_ptr<char[]> Out(new char[std::max<uint64_t>(S.Size, 1)]);
+  uLongf Size = S.Size;
+  int R = ::uncompress(reinterpret_cast<Bytef *>(Out.get()), &Size,
+                       S.Stream.bytes_begin(), S.Stream.size());
+  if (R == Z_BUF_ERROR)
+    return Fail("its zlib data expand to more than the " + Twine(S.Size) +
+                " bytes its header declares");
+  if (R == Z_DATA_ERROR)
+    return Fail("its zlib data are damaged or cut short");
+  if (R != Z_OK)
+    return Fail("zlib error " + Twine(R));
+  if (Size != S.Size)
+    return Fail("its zlib data expand to " + Twine(uint64_t(Size)) +
+                " bytes where its header declares " + Twine(S.Size));
+  return std::move(Out);
+}
+
+/// Of a compressed section: the bytes its header declares, the bytes of
+/// compressed data and the largest expansion of its method; nothing when
+/// the section is not compressed, or its header is not one LLVM would
+/// read.
+struct Declaration {
+  uint64_t Size, Compressed, Ratio;
+  const char *Method;
+};
+
+/// The declaration of an SHF_COMPRESSED section, read as LLVM's
+/// Decompressor reads it: the header's layout follows the address size.
+static std::optional<Declaration>
+declaredBySection(const object::ObjectFile &Obj, StringRef Data) {
   const bool Is64 = Obj.getBytesInAddress() == 8;
   const uint64_t HeaderSize = Is64 ? 24 : 12;
+  if (Data.size() < HeaderSize)
+    return std::nullopt;
+  const char *P = Data.data();
+  bool LE = Obj.isLittleEndian();
+  auto U32 = [&](unsigned At) {
+    return LE ? support::endian::read32le(P + At)
+              : support::endian::read32be(P + At);
+  };
+  uint32_t Type = U32(0);
+  uint64_t Size = Is64 ? (LE ? support::endian::read64le(P + 8)
+                             : support::endian::read64be(P + 8))
+                       : U32(4);
+  // Deflate expands at most 1,032 times; a zstd block of 4 bytes (an RLE
+  // block) at most to 128 KiB.
+  if (Type == ELF::ELFCOMPRESS_ZLIB)
+    return Declaration{Size, Data.size() - HeaderSize, 1032, "zlib"};
+  if (Type == ELF::ELFCOMPRESS_ZSTD)
+    return Declaration{Size, Data.size() - HeaderSize, 32768, "zstd"};
+  return std::nullopt;
+}
+
+Error checkDebugSectionsReadable(const object::ObjectFile &Obj,
+                                 bool ReadsGnuCompression) {
   uint64_t Declared = 0;
   for (const object::SectionRef &S : Obj.sections()) {
     // LLVM decompresses a section whose name it cannot read too.
@@ -62,53 +133,45 @@ Error checkDebugSectionsReadable(const object::ObjectFile &Obj) {
       consumeError(N.takeError());
       Name = "[index " + std::to_string(S.getIndex()) + "]";
     }
-    if (StringRef(Name).starts_with(".zdebug_"))
+    const bool Gnu = StringRef(Name).starts_with(".zdebug_");
+    if (Gnu && !ReadsGnuCompression)
       return createStringError(
           inconvertibleErrorCode(),
           "section " + Name +
               " uses the legacy GNU compression of debug sections, which "
               "LLVM 19 no longer reads; decompress them first: objcopy "
               "--decompress-debug-sections IN OUT");
-    if (!S.isCompressed() || S.isBSS() || S.isVirtual())
+    if (!(Gnu || S.isCompressed()) || S.isBSS() || S.isVirtual())
       continue;
     Expected<StringRef> Data = S.getContents();
     if (!Data) {
       consumeError(Data.takeError());
       continue;
     }
-    if (Data->size() < HeaderSize)
+    std::optional<Declaration> D;
+    if (Gnu) {
+      Expected<GnuCompressedSection> G = readGnuCompressedSection(Name, *Data);
+      if (!G)
+        return G.takeError();
+      D = Declaration{G->Size, G->Stream.size(), 1032, "zlib"};
+    } else {
+      D = declaredBySection(Obj, *Data);
+    }
+    if (!D)
       continue;
-    const char *P = Data->data();
-    bool LE = Obj.isLittleEndian();
-    auto U32 = [&](unsigned At) {
-      return LE ? support::endian::read32le(P + At)
-                : support::endian::read32be(P + At);
-    };
-    uint32_t Type = U32(0);
-    uint64_t Size = Is64 ? (LE ? support::endian::read64le(P + 8)
-                               : support::endian::read64be(P + 8))
-                         : U32(4);
-    uint64_t Ratio = Type == ELF::ELFCOMPRESS_ZLIB   ? 1032
-                     : Type == ELF::ELFCOMPRESS_ZSTD ? 32768
-                                                     : 0;
-    if (!Ratio)
-      continue;
-    // Deflate expands at most 1,032 times; a zstd block of 4 bytes (an RLE
-    // block) at most to 128 KiB. The slack covers tiny sections.
-    uint64_t Compressed = Data->size() - HeaderSize;
-    if (Size / Ratio > Compressed + 64)
+    // The slack covers tiny sections.
+    if (D->Size / D->Ratio > D->Compressed + 64)
       return createStringError(
           inconvertibleErrorCode(),
           Twine("section ") + Name + ": its compression header declares " +
-              Twine(Size) + " bytes, more than its " + Twine(Compressed) +
-              " bytes of " + (Ratio == 1032 ? "zlib" : "zstd") +
-              " data can hold");
-    Declared += Size;
+              Twine(D->Size) + " bytes, more than its " + Twine(D->Compressed) +
+              " bytes of " + D->Method + " data can hold");
+    Declared += D->Size;
     if (uint64_t Memory = physicalMemory(); Memory && Declared > Memory)
       return createStringError(inconvertibleErrorCode(),
                                Twine("section ") + Name +
                                    ": its compression header declares " +
-                                   Twine(Size) +
+                                   Twine(D->Size) +
                                    " bytes, which with the compressed sections "
                                    "before it are more than this machine's " +
                                    Twine(Memory) + " bytes of memory");
