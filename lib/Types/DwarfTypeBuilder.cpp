@@ -306,6 +306,13 @@ private:
   void warn(StringRef Kind, const DieView &D, const Twine &Msg) {
     warn(Kind, D.die(), Msg);
   }
+  /// Whether the subprogram D says nothing of its type because its unit
+  /// has no types at all.
+  bool describesNoType(const Die &D) const;
+  /// Whether the unit has any type DIE.
+  bool HasTypeDies = false;
+  /// Functions left out for describesNoType().
+  unsigned Untyped = 0;
   void warn(StringRef Kind, const Die &D, const Twine &Msg) {
     Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset()) + ": " + Msg);
   }
@@ -868,6 +875,26 @@ void UnitConverter::convertFunction(const Die &D, Type &T) {
   }
 }
 
+bool UnitConverter::describesNoType(const Die &D) const {
+  // A unit of -g1 or -gline-tables-only has no type DIEs, and its
+  // subprograms no return type, no DW_AT_prototyped and no parameters. A
+  // K&R `void f()` looks the same but for the types its unit has.
+  if (HasTypeDies)
+    return false;
+  Die Decl = D;
+  if (Die O = D.getAttributeValueAsReferencedDie(dwarf::DW_AT_abstract_origin))
+    Decl = O;
+  if (Die S = Decl.getAttributeValueAsReferencedDie(dwarf::DW_AT_specification))
+    Decl = S;
+  if (Decl.find(dwarf::DW_AT_type) || Decl.find(dwarf::DW_AT_prototyped))
+    return false;
+  for (Die C : Decl.children())
+    if (C.getTag() == dwarf::DW_TAG_formal_parameter ||
+        C.getTag() == dwarf::DW_TAG_unspecified_parameters)
+      return false;
+  return true;
+}
+
 void UnitConverter::collectSymbols(const Die &Scope) {
   for (Die C : Scope.children()) {
     switch (C.getTag()) {
@@ -914,6 +941,10 @@ void UnitConverter::collectSymbols(const Die &Scope) {
       const char *Name = C.getLinkageNameOrName();
       if (!Name || !*Name || isSignatureClone(Name))
         break;
+      if (describesNoType(C)) {
+        ++Untyped;
+        break;
+      }
       Type F;
       convertFunction(C, F);
       Out.Functions.push_back({Name, add(std::move(F)),
@@ -962,9 +993,18 @@ UnitTypes UnitConverter::run() {
     default:
       break;
     }
+    HasTypeDies |= dwarf::isType(D.getTag());
   }
   Declared = DeclaredNames();
   collectSymbols(CUDie);
+  if (Untyped)
+    Log.report("untyped-functions",
+               "unit at 0x" + Twine::utohexstr(U.getOffset()) + " ('" +
+                   nameOf(CUDie) + "') describes " + Twine(Untyped) +
+                   (Untyped == 1 ? " function" : " functions") +
+                   " but no types (compiled with -g1 or "
+                   "-gline-tables-only?): left out of the function section, "
+                   "which would give each the type void ()");
   return std::move(Out);
 }
 
