@@ -29,6 +29,7 @@ Error readIdentity(const ELFObjectFile<ELFT> &Obj, bool Relocatable,
                    WarningLog &Log) {
   const ELFFile<ELFT> &EF = Obj.getELFFile();
   M.IsLittleEndian = ELFT::Endianness == llvm::endianness::little;
+  M.AddressBytes = ELFT::Is64Bits ? 8 : 4;
   auto SectionsOrErr = EF.sections();
   if (!SectionsOrErr)
     return SectionsOrErr.takeError();

@@ -7,6 +7,8 @@
 
 #include "dwarfpack/Breakpad/BreakpadParser.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace llvm;
 
 namespace dwarfpack {
@@ -23,6 +25,12 @@ private:
 };
 } // namespace
 
+/// The architectures of 32-bit address spaces among the names dump_syms
+/// gives MODULE records.
+static bool is32BitArch(StringRef Arch) {
+  return is_contained({"x86", "arm", "ppc", "mips", "sparc", "riscv"}, Arch);
+}
+
 Expected<BreakpadStats> parseBreakpadIntoModel(StringRef Contents,
                                                StringRef FileName,
                                                FunctionModel &Model,
@@ -34,6 +42,7 @@ Expected<BreakpadStats> parseBreakpadIntoModel(StringRef Contents,
     return Syms.takeError();
   Model.BaseAddress = 0;
   Model.UUID = Syms->Module.UUID;
+  Model.AddressBytes = is32BitArch(Syms->Module.Arch) ? 4 : 8;
   Model.appendFunctions(std::move(Syms->Functions));
   if (ModuleOut)
     *ModuleOut = std::move(Syms->Module);

@@ -867,7 +867,7 @@ Error CompactReader::checkHeader() {
                      " (only version " + Twine(Version) +
                      " is supported): rebuild the table from its input with "
                      "'dwarfpack gsym'");
-  if (Hdr.Flags & ~uint8_t(HasDetails))
+  if (Hdr.Flags & ~uint8_t(HasDetails | Addr32))
     return makeError("unknown header flags " + hexString(Hdr.Flags));
   Format.Details = Hdr.Flags & HasDetails;
   if (Hdr.BlockShift > MaxBlockShift)

@@ -1228,7 +1228,8 @@ struct Writer {
     Out.push_back(char(Version & 0xff));
     Out.push_back(char(Version >> 8));
     Out.push_back(char(Opts.BlockShift));
-    Out.push_back(char(Opts.Details ? HasDetails : 0));
+    Out.push_back(char((Opts.Details ? HasDetails : 0) |
+                       (M.AddressBytes == 4 ? Addr32 : 0)));
     appendU64(Out, Base);
     appendU32(Out, N);
     appendU32(Out, NumBlocks);

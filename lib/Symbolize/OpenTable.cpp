@@ -190,6 +190,7 @@ public:
     return Table->lookup(Address);
   }
   ArrayRef<uint8_t> uuid() const override { return Table->uuid(); }
+  unsigned addressBytes() const override { return Table->addressBytes(); }
   Expected<std::optional<uint64_t>>
   fileOffsetToAddress(uint64_t Offset) const override {
     return Table->fileOffsetToAddress(Offset);

@@ -245,7 +245,7 @@ void ResultPrinter::printHeader(std::optional<uint64_t> Address) {
   if (!Address || !Opts.PrintAddress)
     return;
   if (Opts.Style == OutputStyle::Addr2Line)
-    OS << format("0x%016" PRIx64, *Address);
+    OS << format("0x%0*" PRIx64, int(Opts.AddressDigits), *Address);
   else
     OS << StringRef(HexText(*Address));
   OS << (Opts.Pretty ? ": " : "\n");

@@ -213,6 +213,7 @@ static int runAddr2line() {
   PO.Inlines = Inlines;
   PO.Pretty = Pretty;
   PO.PrintAddress = ShowAddresses;
+  PO.AddressDigits = 2 * T->Table->addressBytes();
   PO.Paths = Basenames ? PathStyle::BaseName : PathStyle::Absolute;
   ResultPrinter P(outs(), PO);
   SessionTables Tables(Open);

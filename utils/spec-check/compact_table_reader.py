@@ -45,6 +45,7 @@ HEADER_SIZE = 40
 NUM_SECTIONS = 11
 TABLE_END = HEADER_SIZE + NUM_SECTIONS * 8  # 128
 HAS_DETAILS = 1  # header Flags
+ADDR32 = 2  # header Flags: a 32-bit module
 
 
 def record_flag_bits(details):
@@ -355,9 +356,10 @@ class Table:
         if self.block_shift > 12:
             fail("BlockShift %d above 12" % self.block_shift)
         self.flags = d[7]
-        if self.flags & ~HAS_DETAILS:
+        if self.flags & ~(HAS_DETAILS | ADDR32):
             fail("unknown header flags 0x%x" % self.flags)
         self.details = bool(self.flags & HAS_DETAILS)
+        self.address_bytes = 4 if self.flags & ADDR32 else 8
         if d[26] != 0 or d[27] != 0:
             fail("reserved header bytes are not zero")
         self.base = u64(d, 8)

@@ -283,6 +283,10 @@ public:
   uint64_t BaseAddress = 0;
   llvm::SmallVector<uint8_t, 20> UUID;
   bool IsLittleEndian = true;
+  /// The size of the module's addresses: 4 for a 32-bit ELF file
+  /// (ELFCLASS32), whose addresses binutils' addr2line prints with 8 hex
+  /// digits; 8 otherwise.
+  unsigned AddressBytes = 8;
   /// Where the file's bytes are loaded (its PT_LOAD segments), so that a
   /// (build-id, file offset) sample resolves from the table alone; empty
   /// for relocatable objects and Breakpad input.

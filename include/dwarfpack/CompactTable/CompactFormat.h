@@ -31,6 +31,8 @@ enum HeaderFlags : uint8_t {
   /// Rows carry columns and discriminators, inline nodes call columns,
   /// call discriminators and start addresses, name entries declarations.
   HasDetails = 1,
+  /// The module's addresses are 32 bits wide (a 32-bit ELF input).
+  Addr32 = 2,
 };
 
 /// The sections, in file order; the section table follows the header.

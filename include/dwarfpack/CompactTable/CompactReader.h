@@ -206,6 +206,9 @@ public:
   const ColumnCode &columnCode() const { return Columns; }
   llvm::StringRef data() const { return Data; }
   llvm::ArrayRef<uint8_t> uuid() const override;
+  unsigned addressBytes() const override {
+    return (Hdr.Flags & Addr32) ? 4 : 8;
+  }
   /// File offset and size of section S.
   std::pair<uint32_t, uint32_t> section(Section S) const {
     return {SecOff[S], SecSize[S]};

@@ -222,6 +222,10 @@ public:
   }
   /// The build-id the table records; empty when none.
   virtual llvm::ArrayRef<uint8_t> uuid() const { return {}; }
+  /// The size of the module's addresses (4 for a 32-bit ELF file), to
+  /// which binutils' addr2line pads addresses; 8 when the format does not
+  /// record it.
+  virtual unsigned addressBytes() const { return 8; }
   /// The address at which byte Offset of the module's file is loaded
   /// (std::nullopt: no loaded segment holds it), for samples recorded as
   /// (build-id, file offset). An error when the table records no load

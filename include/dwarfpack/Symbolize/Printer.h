@@ -77,6 +77,9 @@ struct PrinterOptions {
   bool Inlines = true;
   /// Print the address before its answer (--addresses, -a).
   bool PrintAddress = false;
+  /// In addr2line style, the hex digits of that address (binutils pads it
+  /// to the module's address size: 8 for a 32-bit module).
+  unsigned AddressDigits = 16;
   /// One line per frame, `NAME at FILE:LINE`, inlined frames prefixed by
   /// ` (inlined by) ` (--pretty-print, -p); JSON indented.
   bool Pretty = false;
