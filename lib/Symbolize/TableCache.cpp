@@ -2,6 +2,7 @@
 
 #include "dwarfpack/Symbolize/TableCache.h"
 
+#include "dwarfpack/Support/BuildId.h"
 #include "dwarfpack/Support/Diagnostics.h"
 #include "dwarfpack/Support/OutputFile.h"
 #include "dwarfpack/Symbolize/TableStore.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/Process.h"
 
 #include <algorithm>
+#include <link.h>
 #include <vector>
 
 using namespace llvm;
@@ -36,9 +38,63 @@ std::string defaultTableCacheDir() {
   return std::string(Path);
 }
 
+/// The build-id of the file whose code this is (the dwarfpack executable,
+/// or the library that holds the C API), from its notes as loaded; empty
+/// without one.
+static ArrayRef<uint8_t> ownBuildId() {
+  static const SmallVector<uint8_t, 20> Id = [] {
+    struct Search {
+      uintptr_t Code;
+      SmallVector<uint8_t, 20> Found;
+    } S{reinterpret_cast<uintptr_t>(&ownBuildId), {}};
+    dl_iterate_phdr(
+        [](dl_phdr_info *I, size_t, void *Data) {
+          Search &S = *static_cast<Search *>(Data);
+          auto Holds = [&](const ElfW(Phdr) & P) {
+            uintptr_t Start = I->dlpi_addr + P.p_vaddr;
+            return P.p_type == PT_LOAD && S.Code >= Start &&
+                   S.Code - Start < P.p_memsz;
+          };
+          if (!std::any_of(I->dlpi_phdr, I->dlpi_phdr + I->dlpi_phnum, Holds))
+            return 0;
+          for (const ElfW(Phdr) & P :
+               ArrayRef<ElfW(Phdr)>(I->dlpi_phdr, I->dlpi_phnum)) {
+            if (P.p_type != PT_NOTE)
+              continue;
+            ArrayRef<uint8_t> Notes(
+                reinterpret_cast<const uint8_t *>(I->dlpi_addr + P.p_vaddr),
+                P.p_memsz);
+            Expected<ArrayRef<uint8_t>> Id = gnuBuildIdFromNotes(Notes);
+            if (!Id) {
+              consumeError(Id.takeError());
+              continue;
+            }
+            if (!Id->empty()) {
+              S.Found.assign(Id->begin(), Id->end());
+              break;
+            }
+          }
+          return 1;
+        },
+        &S);
+    return S.Found;
+  }();
+  return Id;
+}
+
+std::string TableCache::versionDirectory() {
+  // A table converted by another build of the same version may lack what a
+  // later converter records: each build has its own tables.
+  ArrayRef<uint8_t> Id = ownBuildId();
+  if (Id.empty())
+    return DWARFPACK_VERSION;
+  return std::string(DWARFPACK_VERSION) + "+" +
+         toHex(Id.take_front(8), /*LowerCase=*/true);
+}
+
 std::string TableCache::tablePath(ArrayRef<uint8_t> Id) const {
   SmallString<128> Dir(Root);
-  sys::path::append(Dir, DWARFPACK_VERSION);
+  sys::path::append(Dir, versionDirectory());
   return TableStore::tablePath(Dir, Id, "dpat");
 }
 
@@ -126,12 +182,18 @@ static bool isTableFile(StringRef Name) {
   return Name.ends_with(".dpat") || Name.contains(".dpat.temp-dwarfpack-");
 }
 
-/// A version's directory ("0.1.0") and a build-id's first byte ("ab"):
-/// only the cache's own layout is cleaned, whatever else the directory
-/// holds (DWARFPACK_CACHE_DIR may name one a user keeps other files in).
+/// A version's directory ("0.1.0", with its build's "+" and 16 hex digits
+/// or without) and a build-id's first byte ("ab"): only the cache's own
+/// layout is cleaned, whatever else the directory holds
+/// (DWARFPACK_CACHE_DIR may name one a user keeps other files in).
 static bool isVersionName(StringRef Name) {
+  auto [Version, Build] = Name.split('+');
+  if (Name.contains('+') && (Build.empty() || !llvm::all_of(Build, [](char C) {
+                               return isDigit(C) || (C >= 'a' && C <= 'f');
+                             })))
+    return false;
   SmallVector<StringRef, 4> Parts;
-  Name.split(Parts, '.');
+  Version.split(Parts, '.');
   return llvm::all_of(Parts, [](StringRef P) {
     return !P.empty() && llvm::all_of(P, isDigit);
   });

@@ -2,8 +2,10 @@
 
 #include "dwarfpack/Symbolize/TableCache.h"
 
+#include "dwarfpack/Support/BuildId.h"
 #include "dwarfpack/Support/Diagnostics.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -92,6 +94,38 @@ TEST(TableCache, RoundsByModificationTimes) {
   EXPECT_FALSE(sys::fs::exists(C.path("1.0/aa")));
   EXPECT_TRUE(sys::fs::exists(C.path("1.0/bb/other.txt")));
   EXPECT_EQ(Log.total(), 0u);
+}
+
+TEST(TableCache, EachBuildItsOwnDirectory) {
+  // This test program's build-id: the code asking is linked into it.
+  Expected<SmallVector<uint8_t, 20>> Id = [] {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Self =
+        MemoryBuffer::getFile("/proc/self/exe");
+    EXPECT_TRUE(bool(Self));
+    return readBuildId((*Self)->getMemBufferRef());
+  }();
+  ASSERT_TRUE(bool(Id)) << toString(Id.takeError());
+  std::string Hex = toHex(ArrayRef<uint8_t>(*Id).take_front(8), true);
+  std::string Dir = TableCache::versionDirectory();
+  EXPECT_TRUE(StringRef(Dir).ends_with("+" + Hex)) << Dir;
+  EXPECT_TRUE(isDigit(Dir.front())) << Dir;
+  CacheDir C;
+  TableCache Cache(C.Dir);
+  EXPECT_EQ(Cache.tablePath({0xab, 0xcd, 0xef}),
+            C.path(TableCache::versionDirectory() + "/ab/cdef.dpat"));
+  // Rounds clean the directories of other builds and of versions alone,
+  // and nothing that only looks like one.
+  C.write("0.1.0+0123456789abcdef/aa/old.dpat", "x");
+  C.write("0.1.0/aa/old.dpat", "x");
+  C.write("0.1.0+xyz/aa/old.dpat", "x");
+  C.write("0.1.0+/aa/old.dpat", "x");
+  WarningLog Log;
+  auto Later = std::chrono::system_clock::now() + hours(24 * 30);
+  EXPECT_EQ(Cache.clean(Later, seconds(604800), "", Log), 2u);
+  EXPECT_FALSE(sys::fs::exists(C.path("0.1.0+0123456789abcdef")));
+  EXPECT_FALSE(sys::fs::exists(C.path("0.1.0")));
+  EXPECT_TRUE(sys::fs::exists(C.path("0.1.0+xyz/aa/old.dpat")));
+  EXPECT_TRUE(sys::fs::exists(C.path("0.1.0+/aa/old.dpat")));
 }
 
 } // namespace

@@ -29,7 +29,8 @@ class WarningLog;
 std::string defaultTableCacheDir();
 
 /// A cache root: `VERSION/xx/rest.dpat` per table (another dwarfpack
-/// version converts again), and two control files named and read as
+/// version or build converts again: VERSION is versionDirectory()), and
+/// two control files named and read as
 /// debuginfod's client names and reads its own, written with their
 /// defaults when missing:
 /// - `cache_clean_interval_s`: seconds between cleaning rounds (86400, a
@@ -39,7 +40,8 @@ std::string defaultTableCacheDir();
 ///   0: not kept past the next round). A table's modification time is its
 ///   last use: a run that answers from it sets it.
 /// A round removes the tables unused for longer, of any version, in the
-/// cache's layout only (`VERSION/xx/*.dpat`, VERSION digits and dots, xx
+/// cache's layout only (`VERSION/xx/*.dpat`, VERSION digits and dots,
+/// optionally followed by `+` and lower-case hex digits, xx
 /// two lower-case hex digits, and what a cut-short write left there), then
 /// the directories it leaves empty; nothing else is touched.
 class TableCache {
@@ -51,6 +53,11 @@ public:
 
   /// Where this version keeps the table of build-id Id (at least 2 bytes).
   std::string tablePath(llvm::ArrayRef<uint8_t> Id) const;
+  /// The directory of this build's tables: dwarfpack's version, `+` and
+  /// the first 8 bytes of the build-id of the file holding this code in
+  /// hex (the version alone when it has none), so that a table converted
+  /// by another build, which may lack what this one records, is not used.
+  static std::string versionDirectory();
   /// Marks the table at Path used now. A read-only cache is left as it is.
   static void markUsed(llvm::StringRef Path);
   /// Keeps Table at Path. A cache that cannot be written costs the next
