@@ -85,17 +85,19 @@ decompressGnuSection(const GnuCompressedSection &S) {
   return std::move(Out);
 }
 
-/// Of a compressed section: the bytes its header declares, the bytes of
-/// compressed data and the largest expansion of its method; nothing when
-/// the section is not compressed, or its header is not one LLVM would
-/// read.
+namespace {
+/// What a compressed section's header declares: the bytes it expands to,
+/// beside the bytes of compressed data and the largest expansion of its
+/// method.
 struct Declaration {
   uint64_t Size, Compressed, Ratio;
   const char *Method;
 };
+} // namespace
 
 /// The declaration of an SHF_COMPRESSED section, read as LLVM's
-/// Decompressor reads it: the header's layout follows the address size.
+/// Decompressor reads it (the header's layout follows the address size);
+/// nothing when its header is not one LLVM would decompress.
 static std::optional<Declaration>
 declaredBySection(const object::ObjectFile &Obj, StringRef Data) {
   const bool Is64 = Obj.getBytesInAddress() == 8;
