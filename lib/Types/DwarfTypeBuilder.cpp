@@ -228,6 +228,10 @@ private:
   function_ref<const StringSet<> *()> DeclaredNames;
   const StringSet<> *Declared = nullptr;
   UnitTypes Out;
+  /// Whether the unit has any type DIE.
+  bool HasTypeDies = false;
+  /// Functions left out for describesNoType().
+  unsigned Untyped = 0;
   /// The converter's attributes in U's abbreviations, and in those of the
   /// other units its references lead to.
   input::AbbrevSlots Slots;
@@ -306,17 +310,13 @@ private:
   void warn(StringRef Kind, const DieView &D, const Twine &Msg) {
     warn(Kind, D.die(), Msg);
   }
-  /// Whether the subprogram D says nothing of its type because its unit
-  /// has no types at all.
-  bool describesNoType(const Die &D) const;
-  /// Whether the unit has any type DIE.
-  bool HasTypeDies = false;
-  /// Functions left out for describesNoType().
-  unsigned Untyped = 0;
   void warn(StringRef Kind, const Die &D, const Twine &Msg) {
     Log.report(Kind, "DIE 0x" + Twine::utohexstr(D.getOffset()) + ": " + Msg);
   }
 
+  /// Whether the subprogram D says nothing of its type because its unit
+  /// has no types at all.
+  bool describesNoType(const Die &D) const;
   TypeId typeOf(const Die &D);
   TypeId refType(const DieView &D, dwarf::Attribute A = dwarf::DW_AT_type);
   TypeId refType(const Die &D) { return refType(view(D)); }
