@@ -228,7 +228,7 @@ private:
   function_ref<const StringSet<> *()> DeclaredNames;
   const StringSet<> *Declared = nullptr;
   UnitTypes Out;
-  /// Whether the unit has any type DIE.
+  /// Whether the unit has any type DIE (one run() converts).
   bool HasTypeDies = false;
   /// Functions left out for describesNoType().
   unsigned Untyped = 0;
@@ -963,6 +963,7 @@ UnitTypes UnitConverter::run() {
     return std::move(Out);
   // Every type DIE, in DIE order, so that unused types are kept too (a
   // header's types are what consumers look up by name).
+  const size_t TypesBefore = Out.Types.size();
   for (uint32_t I = 0, E = U.numDies(); I < E; ++I) {
     Die D(&U, I);
     switch (D.getTag()) {
@@ -993,8 +994,8 @@ UnitTypes UnitConverter::run() {
     default:
       break;
     }
-    HasTypeDies |= dwarf::isType(D.getTag());
   }
+  HasTypeDies = Out.Types.size() > TypesBefore;
   Declared = DeclaredNames();
   collectSymbols(CUDie);
   if (Untyped)
