@@ -26,6 +26,7 @@ work=${DWARFPACK_BENCH_DIR:-/var/tmp/dwarfpack-bench}/lookup
 mkdir -p "$work"
 
 inputs=("$@")
+bash "$here/host.sh"
 [ ${#inputs[@]} -gt 0 ] || inputs=(vmlinux)
 
 for name in "${inputs[@]}"; do

@@ -59,6 +59,7 @@ run() { # tag cmd...
   return 0
 }
 
+bash "$here/host.sh"
 echo "input: $vmlinux; threads $threads; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$out/rounds.txt"
 for ((r = 1; r <= repeat; r++)); do
