@@ -206,6 +206,12 @@ void ColumnCode::encode(uint16_t Value, BitWriter &W) const {
   W.write(Codes[It->second], Symbols[It->second].Length);
 }
 
+unsigned ColumnCode::length(uint16_t Value) const {
+  auto It = IndexOf.find(Value);
+  assert(It != IndexOf.end() && "value without a code");
+  return Symbols[It->second].Length;
+}
+
 bool ColumnCode::decodeSlow(BitReader &R, uint16_t &Value) const {
   if (Symbols.empty())
     return false;

@@ -96,6 +96,8 @@ static void dumpHeader(const CompactReader &R, raw_ostream &OS) {
   OS << "  NumBlocks    = " << H.NumBlocks << '\n';
   OS << "  LineBase     = " << int(H.LineBase) << '\n';
   OS << "  LineRange    = " << unsigned(H.LineRange) << '\n';
+  if (H.Flags & RowStops)
+    OS << "  RowStopShift = " << unsigned(H.RowStopShift) << '\n';
   OS << "  NumFiles     = " << H.NumFiles << '\n';
   OS << "  NumNames     = " << H.NumNames << '\n';
   OS << "  NumPaths     = " << H.NumPaths << '\n';

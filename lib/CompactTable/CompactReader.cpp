@@ -49,9 +49,14 @@ public:
     }
     return *P++;
   }
-  uint64_t uleb() {
+  /// One byte inline, longer values out of line: a lookup reads a few
+  /// dozen values, most of them one byte.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint64_t uleb() {
     if (LLVM_LIKELY(P < End && *P < 0x80))
       return *P++;
+    return ulebSlow();
+  }
+  LLVM_ATTRIBUTE_NOINLINE uint64_t ulebSlow() {
     uint64_t V = 0;
     unsigned Shift = 0;
     while (true) {
@@ -71,7 +76,13 @@ public:
         return V;
     }
   }
-  int64_t sleb() {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE int64_t sleb() {
+    // One byte (most line and call line deltas) inline.
+    if (LLVM_LIKELY(P < End && *P < 0x80))
+      return int64_t(uint64_t(*P++) << 57) >> 57;
+    return slebSlow();
+  }
+  LLVM_ATTRIBUTE_NOINLINE int64_t slebSlow() {
     uint64_t V = 0;
     unsigned Shift = 0;
     uint8_t B;
@@ -139,42 +150,51 @@ uint32_t selectFile(FileHistory &Files, uint64_t Operand, uint32_t CurrentLine,
   return CurrentLine;
 }
 
-/// A line table's first row: address, file (with details, its low bit
-/// says a discriminator follows) and line; the rows after it are coded as
-/// changes.
-Error readFirstRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
-                   uint64_t RecordOffset, uint64_t NumRows, LineEntry &Row) {
-  Row.Address = FuncStart + C.uleb();
+/// A row coded whole (a table's first row and its row stops): file (with
+/// details, its low bit says a discriminator follows), line and
+/// discriminator.
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool readWholeRow(Cursor &C, const RecordFormat &F,
+                                               LineEntry &Row) {
   uint64_t FileCode = C.uleb();
   Row.Line = C.u32leb();
+  Row.Discriminator = 0;
   if (F.Details) {
     if (FileCode & 1)
       Row.Discriminator = C.u32leb();
     FileCode >>= 1;
   }
-  if (!C.ok() || NumRows == 0 || FileCode > UINT32_MAX)
+  Row.File = uint32_t(FileCode);
+  return C.ok() && FileCode <= UINT32_MAX;
+}
+
+/// A line table's first row; the rows after it are coded as changes.
+Error readFirstRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
+                   uint64_t RecordOffset, uint64_t NumRows, LineEntry &Row) {
+  Row.Address = FuncStart + C.uleb();
+  if (!readWholeRow(C, F, Row) || NumRows == 0)
     return makeError("record at " + hexString(RecordOffset) +
                      ": truncated or empty line table");
-  Row.File = uint32_t(FileCode);
   if (Row.Address < FuncStart)
     return makeError("record at " + hexString(RecordOffset) +
                      ": first line row overflows the address space");
   return Error::success();
 }
 
-template <typename Fn>
-Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
-                uint64_t FuncStart, uint64_t RecordOffset, uint64_t NumRows,
-                Fn &&Callback);
-
-/// A line table's framing: its row count, its rows' column codes and the
-/// cursor over its rows.
+/// A line table's framing: its row count, its rows' column codes, its row
+/// stops and the cursor over its rows.
 struct LineTableFrame {
   uint64_t NumRows = 0;
   BitReader Cols;
   Cursor Rows{nullptr, nullptr};
   /// With HasSize, the table's size (the cursor ends there).
   uint64_t Size = 0;
+  /// Row stops: their number and index (empty without).
+  uint64_t NumStops = 0;
+  Cursor Stops{nullptr, nullptr};
+  /// Where the rows start (row stops' byte offsets count from there).
+  const uint8_t *RowsBegin = nullptr;
+  /// Rows from one stop to the next, less one (all ones without stops).
+  uint64_t StopMask = ~uint64_t(0);
 };
 
 /// Reads the framing of the line table at C (parseLines and seekRow).
@@ -199,6 +219,17 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Error readLineTableFrame(Cursor &C,
     return makeError("record at " + hexString(RecordOffset) +
                      ": line table size runs past the record");
   T.Rows = Cursor(TableStart, HasSize ? TableStart + T.Size : C.end());
+  if (F.StopShift && T.NumRows > (uint64_t(1) << F.StopShift)) {
+    T.NumStops = (T.NumRows - 1) >> F.StopShift;
+    T.StopMask = (uint64_t(1) << F.StopShift) - 1;
+    uint64_t StopBytes = T.Rows.uleb();
+    if (!T.Rows.ok() || StopBytes > uint64_t(T.Rows.end() - T.Rows.pos()))
+      return makeError("record at " + hexString(RecordOffset) +
+                       ": row stop index runs past the line table");
+    T.Stops = Cursor(T.Rows.pos(), T.Rows.pos() + StopBytes);
+    T.Rows.skip(StopBytes);
+  }
+  T.RowsBegin = T.Rows.pos();
   return Error::success();
 }
 
@@ -212,24 +243,73 @@ endLineTable(Cursor &C, const LineTableFrame &T, bool HasSize) {
     C = T.Rows;
 }
 
+/// One entry of a row stop index, accumulated: the stop's row, address,
+/// byte offset among the rows and bit offset among the column codes.
+struct RowStop {
+  uint64_t Index = 0;
+  uint64_t Address = 0;
+  uint64_t Offset = 0;
+  uint64_t Bits = 0;
+};
+
+/// Reads the next entry of T's stop index into S (which holds the entry
+/// before, or the function's start and zeros).
+LLVM_ATTRIBUTE_ALWAYS_INLINE Error readRowStop(LineTableFrame &T,
+                                               const RecordFormat &F,
+                                               uint64_t RecordOffset,
+                                               RowStop &S) {
+  const uint64_t Address = S.Address + T.Stops.uleb();
+  S.Offset += T.Stops.uleb();
+  if (F.Columns)
+    S.Bits += T.Stops.uleb();
+  if (LLVM_UNLIKELY(!T.Stops.ok() || Address < S.Address ||
+                    S.Offset >= uint64_t(T.Rows.end() - T.RowsBegin)))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": malformed row stop index");
+  S.Address = Address;
+  S.Index += T.StopMask + 1;
+  return Error::success();
+}
+
+/// Reads row stop Index at C, coded as a first row is; its address must
+/// not be below Prev (the row before it).
+LLVM_ATTRIBUTE_ALWAYS_INLINE Error readStopRow(Cursor &C, const RecordFormat &F,
+                                               uint64_t FuncStart,
+                                               uint64_t RecordOffset,
+                                               uint64_t Index, uint64_t Prev,
+                                               LineEntry &Row) {
+  Row.Address = FuncStart + C.uleb();
+  if (LLVM_UNLIKELY(!readWholeRow(C, F, Row)))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": truncated or malformed line row " + Twine(Index));
+  if (LLVM_UNLIKELY(Row.Address < Prev))
+    return makeError("record at " + hexString(RecordOffset) + ": line row " +
+                     Twine(Index) + " is below the row before it");
+  return Error::success();
+}
+
+Error stopDisagrees(uint64_t RecordOffset, uint64_t Index) {
+  return makeError("record at " + hexString(RecordOffset) +
+                   ": row stop index disagrees with row " + Twine(Index));
+}
+
+template <typename Fn>
+Error parseRows(LineTableFrame &T, BitReader *Cols, const RecordFormat &F,
+                uint64_t FuncStart, uint64_t RecordOffset, Fn &&Callback);
+
 /// Decodes a line table, calling Fn(Row) for every row until it returns
 /// false. With HasSize (an inline tree follows), the cursor is then moved
 /// past the whole table; without, decoding stops where the callback did.
 /// Every opcode consumes at least one byte, so a hostile row count ends
-/// with the record. With Deferred, the rows' columns are not decoded (they
-/// read 0): *Deferred is set to their codes, for the caller to decode the
-/// few it needs (columnOfRow).
+/// with the record.
 template <typename Fn>
 Error parseLines(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
-                 uint64_t RecordOffset, bool HasSize, Fn &&Callback,
-                 BitReader *Deferred = nullptr) {
+                 uint64_t RecordOffset, bool HasSize, Fn &&Callback) {
   LineTableFrame T;
   if (Error E = readLineTableFrame(C, F, RecordOffset, HasSize, T))
     return E;
-  if (Deferred)
-    *Deferred = T.Cols;
-  if (Error E = parseRows(T.Rows, F.Columns && !Deferred ? &T.Cols : nullptr, F,
-                          FuncStart, RecordOffset, T.NumRows, Callback))
+  if (Error E = parseRows(T, F.Columns ? &T.Cols : nullptr, F, FuncStart,
+                          RecordOffset, Callback))
     return E;
   endLineTable(C, T, HasSize);
   return Error::success();
@@ -263,10 +343,24 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE Error readColumn(BitReader *Cols,
   return Error::success();
 }
 
+/// Checks that row stop R (its row at byte Offset of the rows, its column
+/// code at bit Bits) is where the next entry of the stop index says.
+Error checkRowStop(LineTableFrame &T, const RecordFormat &F,
+                   uint64_t RecordOffset, uint64_t Address, uint64_t Offset,
+                   BitReader *Cols, RowStop &S) {
+  if (Error E = readRowStop(T, F, RecordOffset, S))
+    return E;
+  if (S.Address != Address || S.Offset != Offset ||
+      (Cols && S.Bits != Cols->consumed()))
+    return stopDisagrees(RecordOffset, S.Index);
+  return Error::success();
+}
+
 template <typename Fn>
-Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
-                uint64_t FuncStart, uint64_t RecordOffset, uint64_t NumRows,
-                Fn &&Callback) {
+Error parseRows(LineTableFrame &T, BitReader *Cols, const RecordFormat &F,
+                uint64_t FuncStart, uint64_t RecordOffset, Fn &&Callback) {
+  Cursor &C = T.Rows;
+  const uint64_t NumRows = T.NumRows;
   const SpecialOpcodes &H = F.Special;
   LineEntry Row;
   if (Error E = readFirstRow(C, F, FuncStart, RecordOffset, NumRows, Row))
@@ -277,31 +371,45 @@ Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
   Files.start(Row.File, Row.Line);
   if (!Callback(Row))
     return Error::success();
+  RowStop Stop;
+  Stop.Address = FuncStart;
   bool OK = true;
   for (uint64_t R = 1; R < NumRows; ++R) {
     uint32_t BaseLine = Row.Line;
     Row.Discriminator = 0;
-    uint8_t Op = C.u8();
-    while (Op < FirstSpecial && Op != LongRow && C.ok() && OK) {
-      if (Op == SetDiscriminator) {
-        if (LLVM_UNLIKELY(!F.Details))
-          OK = false;
-        Row.Discriminator = C.u32leb();
-      } else {
-        uint64_t Operand = Op == SwapFile ? 1 : C.uleb();
-        BaseLine = selectFile(Files, Operand, Row.Line, Row.File, OK);
-      }
-      Op = C.u8();
-    }
     uint64_t AddrDelta;
-    int64_t LineDelta;
-    if (Op == LongRow) {
-      Files.push();
-      AddrDelta = C.uleb();
-      LineDelta = C.sleb();
+    int64_t LineDelta = 0;
+    const bool IsStop = (R & T.StopMask) == 0;
+    const uint64_t Offset = uint64_t(C.pos() - T.RowsBegin);
+    if (IsStop) {
+      const uint64_t Prev = Row.Address;
+      if (Error E = readStopRow(C, F, FuncStart, RecordOffset, R, Prev, Row))
+        return E;
+      AddrDelta = Row.Address - Prev;
+      Row.Address = Prev;
+      BaseLine = Row.Line;
+      Files.start(Row.File, Row.Line);
     } else {
-      LineDelta = H.LineDelta[Op];
-      AddrDelta = H.AddrDelta[Op];
+      uint8_t Op = C.u8();
+      while (Op < FirstSpecial && Op != LongRow && C.ok() && OK) {
+        if (Op == SetDiscriminator) {
+          if (LLVM_UNLIKELY(!F.Details))
+            OK = false;
+          Row.Discriminator = C.u32leb();
+        } else {
+          uint64_t Operand = Op == SwapFile ? 1 : C.uleb();
+          BaseLine = selectFile(Files, Operand, Row.Line, Row.File, OK);
+        }
+        Op = C.u8();
+      }
+      if (Op == LongRow) {
+        Files.push();
+        AddrDelta = C.uleb();
+        LineDelta = C.sleb();
+      } else {
+        LineDelta = H.LineDelta[Op];
+        AddrDelta = H.AddrDelta[Op];
+      }
     }
     if (!C.ok() || !OK)
       return makeError("record at " + hexString(RecordOffset) +
@@ -310,6 +418,10 @@ Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
       return makeError("record at " + hexString(RecordOffset) +
                        ": line row address overflows");
     Row.Address += AddrDelta;
+    if (IsStop)
+      if (Error E =
+              checkRowStop(T, F, RecordOffset, Row.Address, Offset, Cols, Stop))
+        return E;
     // Wrapping arithmetic: hostile deltas must not overflow signed math.
     Row.Line = uint32_t(uint64_t(BaseLine) + uint64_t(LineDelta));
     Files.setLine(Row.Line);
@@ -321,22 +433,43 @@ Error parseRows(Cursor &C, BitReader *Cols, const RecordFormat &F,
   if (Cols && !Cols->atEnd())
     return makeError("record at " + hexString(RecordOffset) +
                      ": column codes longer than the rows need");
+  if (!T.Stops.atEnd())
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": row stop index longer than its stops need");
   return Error::success();
 }
 
 /// What a lookup needs of a line table: its first row (the reference of
 /// the inline tree's first call site) and the row in effect at an address
 /// (the last one at or before it, if any) with its index. Columns are left
-/// 0: columnOfRow decodes the one of the row found.
+/// 0: columnOfRow decodes the one of the row found, ColumnRow rows after
+/// the start of the codes seekRow returns.
 struct RowSeek {
   LineEntry First, Row;
   uint64_t Index = 0;
+  uint64_t ColumnRow = 0;
   bool Found = false;
 };
 
+/// The last row stop at or before Address (Index 0: none), from T's index.
+Error findRowStop(LineTableFrame &T, const RecordFormat &F, uint64_t FuncStart,
+                  uint64_t RecordOffset, uint64_t Address, RowStop &Found) {
+  RowStop S;
+  S.Address = FuncStart;
+  for (uint64_t J = 0; J < T.NumStops; ++J) {
+    if (Error E = readRowStop(T, F, RecordOffset, S))
+      return E;
+    if (S.Address > Address)
+      break;
+    Found = S;
+  }
+  return Error::success();
+}
+
 /// parseLines for a lookup: the same rows and errors, in a loop that keeps
 /// the common row (one special opcode) to a few instructions and stops at
-/// the first row past Address. Cols is set to the table's column codes.
+/// the first row past Address, starting at the last row stop before it.
+/// Cols is set to the table's column codes from that row on.
 Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
               uint64_t RecordOffset, bool HasSize, uint64_t Address, RowSeek &S,
               BitReader &Cols) {
@@ -354,40 +487,76 @@ Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
   if (S.Found) {
     S.Row = Row;
     S.Index = 0;
+    uint64_t R = 1;
+    if (T.NumStops) {
+      RowStop Stop;
+      if (Error E = findRowStop(T, F, FuncStart, RecordOffset, Address, Stop))
+        return E;
+      if (Stop.Index) {
+        // The rows before the stop are not read: decoding starts over there.
+        Rows = Cursor(T.RowsBegin + Stop.Offset, Rows.end());
+        if (Error E = readStopRow(Rows, F, FuncStart, RecordOffset, Stop.Index,
+                                  Row.Address, Row))
+          return E;
+        // A damaged offset lands in other bytes: their address is not the
+        // stop's.
+        if (Row.Address != Stop.Address)
+          return stopDisagrees(RecordOffset, Stop.Index);
+        if (!Cols.skipBits(Stop.Bits))
+          return makeError("record at " + hexString(RecordOffset) +
+                           ": row stop past the column codes");
+        S.Row = Row;
+        S.Index = S.ColumnRow = Stop.Index;
+        R = Stop.Index + 1;
+      }
+    }
     FileHistory Files;
     Files.start(Row.File, Row.Line);
     const SpecialOpcodes &H = F.Special;
     uint64_t Addr = Row.Address;
     uint32_t Line = Row.Line, File = Row.File;
     bool OK = true;
-    for (uint64_t R = 1; R < NumRows; ++R) {
+    for (; R < NumRows; ++R) {
       uint32_t BaseLine = Line, Discriminator = 0;
-      uint8_t Op = Rows.u8();
       uint64_t AddrDelta;
-      if (LLVM_LIKELY(Op >= FirstSpecial)) {
-        AddrDelta = H.AddrDelta[Op];
-        BaseLine += uint32_t(int32_t(H.LineDelta[Op]));
+      if (LLVM_UNLIKELY((R & T.StopMask) == 0)) {
+        // The next stop (its address is past Address unless the index
+        // is wrong).
+        if (Error E =
+                readStopRow(Rows, F, FuncStart, RecordOffset, R, Addr, Row))
+          return E;
+        AddrDelta = Row.Address - Addr;
+        Files.start(Row.File, Row.Line);
+        File = Row.File;
+        BaseLine = Row.Line;
+        Discriminator = Row.Discriminator;
       } else {
-        // File and discriminator operations, then the row's opcode. The
-        // history learns the current line only when it is consulted.
-        Files.setLine(Line);
-        while (Op < FirstSpecial && Op != LongRow && Rows.ok() && OK) {
-          if (Op == SetDiscriminator) {
-            OK &= F.Details;
-            Discriminator = Rows.u32leb();
-          } else {
-            uint64_t Operand = Op == SwapFile ? 1 : Rows.uleb();
-            BaseLine = selectFile(Files, Operand, Line, File, OK);
-          }
-          Op = Rows.u8();
-        }
-        if (Op == LongRow) {
-          Files.push();
-          AddrDelta = Rows.uleb();
-          BaseLine = uint32_t(uint64_t(BaseLine) + uint64_t(Rows.sleb()));
-        } else {
+        uint8_t Op = Rows.u8();
+        if (LLVM_LIKELY(Op >= FirstSpecial)) {
           AddrDelta = H.AddrDelta[Op];
           BaseLine += uint32_t(int32_t(H.LineDelta[Op]));
+        } else {
+          // File and discriminator operations, then the row's opcode. The
+          // history learns the current line only when it is consulted.
+          Files.setLine(Line);
+          while (Op < FirstSpecial && Op != LongRow && Rows.ok() && OK) {
+            if (Op == SetDiscriminator) {
+              OK &= F.Details;
+              Discriminator = Rows.u32leb();
+            } else {
+              uint64_t Operand = Op == SwapFile ? 1 : Rows.uleb();
+              BaseLine = selectFile(Files, Operand, Line, File, OK);
+            }
+            Op = Rows.u8();
+          }
+          if (Op == LongRow) {
+            Files.push();
+            AddrDelta = Rows.uleb();
+            BaseLine = uint32_t(uint64_t(BaseLine) + uint64_t(Rows.sleb()));
+          } else {
+            AddrDelta = H.AddrDelta[Op];
+            BaseLine += uint32_t(int32_t(H.LineDelta[Op]));
+          }
         }
       }
       if (LLVM_UNLIKELY(!Rows.ok() || !OK))
@@ -854,7 +1023,7 @@ Error CompactReader::readHeader() {
   Hdr.NumBlocks = read32le(P + 20);
   Hdr.LineBase = int8_t(P[24]);
   Hdr.LineRange = P[25];
-  Hdr.Reserved2 = support::endian::read16le(P + 26);
+  Hdr.RowStopShift = P[26];
   Hdr.NumFiles = read32le(P + 28);
   Hdr.NumNames = read32le(P + 32);
   Hdr.NumPaths = read32le(P + 36);
@@ -867,9 +1036,17 @@ Error CompactReader::checkHeader() {
                      " (only version " + Twine(Version) +
                      " is supported): rebuild the table from its input with "
                      "'dwarfpack gsym'");
-  if (Hdr.Flags & ~uint8_t(HasDetails | Addr32))
+  if (Hdr.Flags & ~uint8_t(HasDetails | Addr32 | RowStops))
     return makeError("unknown header flags " + hexString(Hdr.Flags));
   Format.Details = Hdr.Flags & HasDetails;
+  if (Hdr.Flags & RowStops) {
+    if (Hdr.RowStopShift < MinRowStopShift ||
+        Hdr.RowStopShift > MaxRowStopShift)
+      return makeError(
+          "invalid row stop shift " + Twine(unsigned(Hdr.RowStopShift)) + " (" +
+          Twine(MinRowStopShift) + " to " + Twine(MaxRowStopShift) + ")");
+    Format.StopShift = Hdr.RowStopShift;
+  }
   if (Hdr.BlockShift > MaxBlockShift)
     return makeError("invalid block shift " + Twine(unsigned(Hdr.BlockShift)) +
                      " (at most " + Twine(MaxBlockShift) + ")");
@@ -1611,7 +1788,8 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
   LineEntry *Row = &Seek.Row;
   if (Format.Columns) {
     Expected<uint16_t> Column =
-        columnOfRow(Columns, *Format.Columns, Seek.Index, RecordFileOffset);
+        columnOfRow(Columns, *Format.Columns, Seek.Index - Seek.ColumnRow,
+                    RecordFileOffset);
     if (!Column)
       return Column.takeError();
     Row->Column = *Column;

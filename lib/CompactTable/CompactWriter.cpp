@@ -99,6 +99,9 @@ struct RowCode {
   uint64_t AddrDelta = 0;
   int64_t LineDelta = 0;
   uint32_t Discriminator = 0;
+  /// A row stop: coded as a first row is, the file history restarting
+  /// from it.
+  bool Stop = false;
 };
 
 /// A name entry: the name and, with details, the declaration (model file
@@ -148,6 +151,8 @@ struct Writer {
   ColumnCode Columns;
   int LineBase = 0;
   unsigned LineRange = 1;
+  /// Some line table has row stops (header flag RowStops).
+  bool HasRowStops = false;
 
   Writer(const FunctionModel &M, const WriteOptions &Options)
       : M(M), Opts(Options) {
@@ -542,7 +547,7 @@ struct Writer {
         }
         Coded.Ends.push_back(Coded.Bytes.size());
         for (const RowCode &R : Codes)
-          if (R.AddrDelta <= 255 && R.LineDelta >= MinBase &&
+          if (!R.Stop && R.AddrDelta <= 255 && R.LineDelta >= MinBase &&
               R.LineDelta < MaxLine)
             ++Counts[C][{R.AddrDelta, R.LineDelta}];
       }
@@ -577,6 +582,7 @@ struct Writer {
                        utohexstr(First.Address) + " before its start");
     H.start(file(First.File), First.Line);
     uint64_t PrevAddr = First.Address;
+    const uint64_t StopMask = rowStopMask(Lines.size());
     for (size_t R = 1; R < Lines.size(); ++R) {
       const LineEntry &L = Lines[R];
       if (L.Address < PrevAddr)
@@ -587,6 +593,13 @@ struct Writer {
       C.AddrDelta = L.Address - PrevAddr;
       C.Discriminator = L.Discriminator;
       const uint32_t File = file(L.File);
+      if ((R & StopMask) == 0) {
+        C.Stop = true;
+        H.start(File, L.Line);
+        PrevAddr = L.Address;
+        Out.push_back(C);
+        continue;
+      }
       auto Delta = [&](uint32_t Base) {
         return int64_t(L.Line) - int64_t(Base);
       };
@@ -693,42 +706,93 @@ struct Writer {
     return W.finish();
   }
 
+  /// Rows between row stops, less one, for a table of NumRows rows; all
+  /// ones (no stop) when it has no more than that many rows.
+  uint64_t rowStopMask(size_t NumRows) const {
+    if (Opts.RowStopShift == 0 || NumRows <= (size_t(1) << Opts.RowStopShift))
+      return ~uint64_t(0);
+    return (uint64_t(1) << Opts.RowStopShift) - 1;
+  }
+
+  /// A row coded whole, as the first row and the row stops are: file (with
+  /// details and a flag for the discriminator), line, discriminator.
+  void encodeWholeRow(const LineEntry &L, std::string &Out) const {
+    if (Opts.Details) {
+      appendULEB128(Out, uint64_t(file(L.File)) << 1 | (L.Discriminator != 0));
+      appendULEB128(Out, L.Line);
+      if (L.Discriminator)
+        appendULEB128(Out, L.Discriminator);
+    } else {
+      appendULEB128(Out, file(L.File));
+      appendULEB128(Out, L.Line);
+    }
+  }
+
+  /// The row stop index of a line table whose stops are the rows with
+  /// stop codes, at StopOffsets in its rows' bytes: for each, the deltas
+  /// of its address, its byte offset and its column codes' bit offset.
+  void encodeRowStops(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
+                      ArrayRef<RowCode> Rows, ArrayRef<uint64_t> StopOffsets,
+                      std::string &Out) const {
+    std::string Index;
+    uint64_t PrevAddr = F.Range.Start, PrevOffset = 0, PrevBits = 0, Bits = 0;
+    size_t Stop = 0;
+    for (size_t R = 1; R < Lines.size(); ++R) {
+      if (!Columns.empty())
+        Bits += Columns.length(Lines[R - 1].Column);
+      if (!Rows[R - 1].Stop)
+        continue;
+      appendULEB128(Index, Lines[R].Address - PrevAddr);
+      appendULEB128(Index, StopOffsets[Stop] - PrevOffset);
+      if (!Columns.empty())
+        appendULEB128(Index, Bits - PrevBits);
+      PrevAddr = Lines[R].Address;
+      PrevOffset = StopOffsets[Stop++];
+      PrevBits = Bits;
+    }
+    appendULEB128(Out, Index.size());
+    Out += Index;
+  }
+
   Error encodeLines(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
                     ArrayRef<RowCode> Rows, std::string &Out) const {
     const LineEntry &First = Lines.front();
-    appendULEB128(Out, First.Address - F.Range.Start);
-    if (Opts.Details) {
-      appendULEB128(Out, uint64_t(file(First.File)) << 1 |
-                             (First.Discriminator != 0));
-      appendULEB128(Out, First.Line);
-      if (First.Discriminator)
-        appendULEB128(Out, First.Discriminator);
-    } else {
-      appendULEB128(Out, file(First.File));
-      appendULEB128(Out, First.Line);
-    }
-    for (const RowCode &C : Rows) {
+    std::string Body;
+    SmallVector<uint64_t, 16> StopOffsets;
+    appendULEB128(Body, First.Address - F.Range.Start);
+    encodeWholeRow(First, Body);
+    for (size_t R = 1; R < Lines.size(); ++R) {
+      const RowCode &C = Rows[R - 1];
+      if (C.Stop) {
+        StopOffsets.push_back(Body.size());
+        appendULEB128(Body, Lines[R].Address - F.Range.Start);
+        encodeWholeRow(Lines[R], Body);
+        continue;
+      }
       if (C.Discriminator) {
-        Out.push_back(char(SetDiscriminator));
-        appendULEB128(Out, C.Discriminator);
+        Body.push_back(char(SetDiscriminator));
+        appendULEB128(Body, C.Discriminator);
       }
       if (C.FileSwitch) {
         if (C.FileOperand == 1) {
-          Out.push_back(char(SwapFile));
+          Body.push_back(char(SwapFile));
         } else {
-          Out.push_back(char(SetFile));
-          appendULEB128(Out, C.FileOperand);
+          Body.push_back(char(SetFile));
+          appendULEB128(Body, C.FileOperand);
         }
       }
       uint8_t Op;
       if (special(LineBase, LineRange, C.AddrDelta, C.LineDelta, Op)) {
-        Out.push_back(char(Op));
+        Body.push_back(char(Op));
       } else {
-        Out.push_back(char(LongRow));
-        appendULEB128(Out, C.AddrDelta);
-        appendSLEB128(Out, C.LineDelta);
+        Body.push_back(char(LongRow));
+        appendULEB128(Body, C.AddrDelta);
+        appendSLEB128(Body, C.LineDelta);
       }
     }
+    if (!StopOffsets.empty())
+      encodeRowStops(F, Lines, Rows, StopOffsets, Out);
+    Out += Body;
     return Error::success();
   }
 
@@ -1150,6 +1214,10 @@ struct Writer {
       return makeError("UUID longer than 255 bytes");
     if (Opts.BlockShift > MaxBlockShift)
       return makeError("block shift above " + Twine(MaxBlockShift));
+    if (Opts.RowStopShift && (Opts.RowStopShift < MinRowStopShift ||
+                              Opts.RowStopShift > MaxRowStopShift))
+      return makeError("row stop shift not in " + Twine(MinRowStopShift) +
+                       ".." + Twine(MaxRowStopShift));
     for (size_t I = 0; I < Fs.size(); ++I) {
       if (Fs[I].Range.End <= Fs[I].Range.Start)
         return makeError("function '" + nameOf(Fs[I]) + "' at 0x" +
@@ -1161,6 +1229,10 @@ struct Writer {
     dropDetailRows();
     addNoLineRows();
     numberAll();
+    // Only a table with a stop says so: the others stay readable by
+    // readers that know no row stops.
+    for (size_t I = 0; I < Fs.size() && !HasRowStops; ++I)
+      HasRowStops = ~rowStopMask(rows(I).size()) != 0;
     // The contexts rows take depend on the special-opcode window, and the
     // window on the rows' deltas: deltas under a common window choose the
     // window, under which the records code the rows again.
@@ -1229,13 +1301,14 @@ struct Writer {
     Out.push_back(char(Version >> 8));
     Out.push_back(char(Opts.BlockShift));
     Out.push_back(char((Opts.Details ? HasDetails : 0) |
-                       (M.AddressBytes == 4 ? Addr32 : 0)));
+                       (M.AddressBytes == 4 ? Addr32 : 0) |
+                       (HasRowStops ? RowStops : 0)));
     appendU64(Out, Base);
     appendU32(Out, N);
     appendU32(Out, NumBlocks);
     Out.push_back(char(int8_t(LineBase)));
     Out.push_back(char(LineRange));
-    Out.push_back(0);
+    Out.push_back(char(HasRowStops ? Opts.RowStopShift : 0));
     Out.push_back(0);
     appendU32(Out, FileIds.order().size());
     appendU32(Out, NameIds.order().size());

@@ -79,6 +79,12 @@ static cl::opt<unsigned>
                         "compact table, as a power of two (default 4)"),
                cl::init(compact::WriteOptions().BlockShift),
                cl::sub(CompareSub), cl::cat(category()));
+static cl::opt<unsigned> RowStopShift(
+    "row-stop-shift",
+    cl::desc("With --convert: rows between row stops of the compact table, "
+             "as a power of two (default 5; 0: no row stops)"),
+    cl::init(compact::WriteOptions().RowStopShift), cl::sub(CompareSub),
+    cl::cat(category()));
 static cl::opt<unsigned> MaxReports("max-reports",
                                     cl::desc("Differences to print (default "
                                              "10; all are counted)"),
@@ -255,6 +261,7 @@ static Expected<TablePair> convertInMemory() {
     return G.takeError();
   compact::WriteOptions WO;
   WO.BlockShift = BlockShift;
+  WO.RowStopShift = RowStopShift;
   Expected<std::string> C = compact::encodeCompact(Model, nullptr, WO);
   if (!C)
     return C.takeError();
@@ -386,8 +393,10 @@ static void timeReaders(const Comparison &C, ArrayRef<uint64_t> Addrs) {
 
 static int runCompare() {
   if (!Convert &&
-      (SavePrefix.getNumOccurrences() || BlockShift.getNumOccurrences()))
-    return reportError("--save-prefix and --block-shift apply to --convert");
+      (SavePrefix.getNumOccurrences() || BlockShift.getNumOccurrences() ||
+       RowStopShift.getNumOccurrences()))
+    return reportError(
+        "--save-prefix, --block-shift and --row-stop-shift apply to --convert");
   Expected<TablePair> Pair = Convert ? convertInMemory() : openPair();
   if (!Pair)
     return reportError(Pair.takeError());

@@ -199,4 +199,41 @@ TEST(ColumnCode, SkipAgreesWithDecodingOneByOne) {
   }
 }
 
+TEST(ColumnCode, SkipBitsLandsWhereTheWriterCounted) {
+  std::mt19937 Rng(12);
+  Counts K = {{0, 40}, {3, 30}, {9, 20}, {17, 5}, {200, 1}, {4000, 1}};
+  ColumnCode C = ColumnCode::fromCounts(K);
+  BitWriter W;
+  std::vector<std::pair<uint64_t, uint16_t>> At; // bit offset, value
+  for (int I = 0; I < 300; ++I) {
+    const uint16_t V = K[Rng() % K.size()].first;
+    At.push_back({W.bits(), V});
+    C.encode(V, W);
+  }
+  const uint64_t Total = W.bits();
+  std::string Bits = W.finish();
+  const uint8_t *P = reinterpret_cast<const uint8_t *>(Bits.data());
+  for (auto [Offset, Value] : At) {
+    BitReader R(P, P + Bits.size());
+    ASSERT_TRUE(R.skipBits(Offset));
+    uint16_t Got = 0;
+    ASSERT_TRUE(C.decode(R, Got));
+    EXPECT_EQ(Got, Value) << "at bit " << Offset;
+    EXPECT_FALSE(R.overran());
+  }
+  // A reader that has read already skips from where it is.
+  BitReader Used(P, P + Bits.size());
+  uint16_t First = 0;
+  ASSERT_TRUE(C.decode(Used, First));
+  ASSERT_TRUE(Used.skipBits(At[5].first - Used.consumed()));
+  uint16_t Fifth = 0;
+  ASSERT_TRUE(C.decode(Used, Fifth));
+  EXPECT_EQ(Fifth, At[5].second);
+  // Past the end: refused, nothing consumed.
+  BitReader Short(P, P + Bits.size());
+  EXPECT_FALSE(Short.skipBits(8 * Bits.size() + 1));
+  EXPECT_EQ(Short.consumed(), 0u);
+  EXPECT_TRUE(Short.skipBits(Total));
+}
+
 } // namespace

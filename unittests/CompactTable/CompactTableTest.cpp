@@ -113,13 +113,16 @@ bool callWithoutFileAt(const FunctionModel &M, uint64_t Address) {
 
 /// Encodes M both ways and compares lookups over [Lo, Hi), but for calls
 /// without a call file (callWithoutFileAt).
-void expectSameAnswers(const FunctionModel &M, uint64_t Lo, uint64_t Hi,
-                       unsigned BlockShift = 4, bool Details = true) {
+void expectSameAnswers(
+    const FunctionModel &M, uint64_t Lo, uint64_t Hi, unsigned BlockShift = 4,
+    bool Details = true,
+    unsigned RowStopShift = compact::WriteOptions().RowStopShift) {
   Expected<std::string> G = gsym::encodeGsym(M);
   ASSERT_TRUE(bool(G)) << toString(G.takeError());
   compact::WriteOptions WO;
   WO.BlockShift = BlockShift;
   WO.Details = Details;
+  WO.RowStopShift = RowStopShift;
   Expected<std::string> C = compact::encodeCompact(M, nullptr, WO);
   ASSERT_TRUE(bool(C)) << toString(C.takeError());
   auto GR = gsym::GsymReader::create(MemoryBufferRef(*G, "g"));
@@ -765,6 +768,62 @@ TEST(CompactTable, RandomModels) {
   }
 }
 
+/// Functions of long line tables: rows that switch among more files than
+/// the file history holds, jump lines back and forth, and (with details)
+/// carry columns and discriminators.
+void buildLongTables(FunctionModel &M, std::mt19937 &Gen) {
+  std::vector<FileId> Files;
+  for (int I = 0; I < 40; ++I)
+    Files.push_back(M.addFile("/src", "f" + std::to_string(I) + ".h"));
+  uint64_t Addr = 0x10000;
+  for (int I = 0; I < 6; ++I) {
+    FunctionEntry F;
+    F.Name = M.saveString("long" + std::to_string(I));
+    const int Rows = 1 + int(Gen() % 300);
+    uint64_t A = Addr;
+    uint32_t Line = 100;
+    for (int R = 0; R < Rows; ++R) {
+      LineEntry L{A, Files[Gen() % 3 ? Gen() % 3 : Gen() % Files.size()], Line};
+      L.Column = uint16_t(Gen() % 4 ? Gen() % 30 : 0);
+      L.Discriminator = Gen() % 8 == 0 ? 1 + Gen() % 5 : 0;
+      F.Lines.push_back(L);
+      A += 1 + Gen() % 12;
+      Line += int(Gen() % 40) - 20;
+    }
+    F.Range = {Addr, A + 4};
+    Addr = A + 16;
+    M.addFunction(std::move(F));
+  }
+}
+
+// Row stops change no answer, at any interval, with details or without.
+TEST(CompactTable, RowStopsChangeNoAnswer) {
+  std::mt19937 Gen(5);
+  for (int Round = 0; Round < 4; ++Round) {
+    FunctionModel M;
+    buildLongTables(M, Gen);
+    WarningLog Log;
+    M.finalize(Log);
+    const uint64_t Hi = M.functions().back().Range.End + 4;
+    for (unsigned Shift : {0u, 1u, 2u, 5u, 16u})
+      for (bool Details : {true, false})
+        expectSameAnswers(M, 0xfff0, Hi, 4, Details, Shift);
+  }
+}
+
+TEST(CompactTable, RowStopShiftIsChecked) {
+  std::mt19937 Gen(6);
+  FunctionModel M;
+  buildLongTables(M, Gen);
+  WarningLog Log;
+  M.finalize(Log);
+  compact::WriteOptions WO;
+  WO.RowStopShift = 17;
+  Expected<std::string> E = compact::encodeCompact(M, nullptr, WO);
+  ASSERT_FALSE(bool(E));
+  EXPECT_EQ(toString(E.takeError()), "row stop shift not in 1..16");
+}
+
 TEST(CompactTable, RejectsMalformedModels) {
   FunctionModel M;
   FunctionEntry F;
@@ -828,6 +887,38 @@ TEST(CompactTable, DamagedBytesNeverCrash) {
         exercise(D, Lo, Hi);
       }
   }
+}
+
+// The same with row stops every other row: a damaged index, stop row or
+// shift is an error or another answer, never a read out of bounds.
+TEST(CompactTable, DamagedRowStopsNeverCrash) {
+  std::mt19937 Gen(8);
+  FunctionModel M;
+  buildLongTables(M, Gen);
+  WarningLog Log;
+  M.finalize(Log);
+  // Two functions keep the table small: every byte is changed.
+  std::vector<FunctionEntry> Two(M.functions().begin(),
+                                 M.functions().begin() + 2);
+  FunctionModel Small;
+  for (int I = 0; I < 40; ++I)
+    Small.addFile("/src", "f" + std::to_string(I) + ".h");
+  for (FunctionEntry &F : Two) {
+    F.Name = Small.saveString(F.Name);
+    Small.addFunction(std::move(F));
+  }
+  Small.finalize(Log);
+  compact::WriteOptions WO;
+  WO.RowStopShift = 1;
+  Expected<std::string> C = compact::encodeCompact(Small, nullptr, WO);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  const uint64_t Lo = 0xfff0, Hi = Small.functions().back().Range.End + 8;
+  for (size_t I = 0; I < C->size(); ++I)
+    for (uint8_t V : {uint8_t(0), uint8_t(0xff), uint8_t((*C)[I] ^ 1)}) {
+      std::string D = *C;
+      D[I] = char(V);
+      exercise(D, Lo, Hi);
+    }
 }
 
 // Paths and files are expanded at open; a path list that does not decode

@@ -46,6 +46,7 @@ NUM_SECTIONS = 11
 TABLE_END = HEADER_SIZE + NUM_SECTIONS * 8  # 128
 HAS_DETAILS = 1  # header Flags
 ADDR32 = 2  # header Flags: a 32-bit module
+ROW_STOPS = 4  # header Flags: line tables with row stops (RowStopShift)
 
 
 def record_flag_bits(details):
@@ -356,12 +357,19 @@ class Table:
         if self.block_shift > 12:
             fail("BlockShift %d above 12" % self.block_shift)
         self.flags = d[7]
-        if self.flags & ~(HAS_DETAILS | ADDR32):
+        if self.flags & ~(HAS_DETAILS | ADDR32 | ROW_STOPS):
             fail("unknown header flags 0x%x" % self.flags)
         self.details = bool(self.flags & HAS_DETAILS)
         self.address_bytes = 4 if self.flags & ADDR32 else 8
-        if d[26] != 0 or d[27] != 0:
-            fail("reserved header bytes are not zero")
+        self.row_stop_shift = d[26]
+        self.row_stop_index = None
+        if self.flags & ROW_STOPS:
+            if not 1 <= self.row_stop_shift <= 16:
+                fail("RowStopShift %d not in 1..16" % self.row_stop_shift)
+        elif self.row_stop_shift != 0:
+            fail("RowStopShift %d without the RowStops flag" % self.row_stop_shift)
+        if d[27] != 0:
+            fail("reserved header byte is not zero")
         self.base = u64(d, 8)
         self.num_functions = u32(d, 16)
         self.num_blocks = u32(d, 20)
@@ -470,12 +478,15 @@ class Table:
             self.codes[(length, code)] = value
             prev_len = length
 
-    def read_columns(self, pos, end, n, what):
+    def read_columns(self, pos, end, n, what, starts=None):
         """n column codes from the bit string [pos, end), most significant
-        bit first; the string must have exactly the bytes they need."""
+        bit first; the string must have exactly the bytes they need. The bit
+        offset of each code is appended to starts."""
         out, bit = [], 0
         nbits = 8 * (end - pos)
         for _ in range(n):
+            if starts is not None:
+                starts.append(bit)
             code, length = 0, 0
             while True:
                 if bit >= nbits:
@@ -659,30 +670,66 @@ class Table:
         if num_rows < 1:
             fail("function %d: line table of 0 rows" % f.index)
         columns = [0] * num_rows
+        col_starts = []
         if self.codes:
             col_bytes = c.uleb()
             if c.pos + col_bytes > c.end:
                 fail("function %d: ColumnBytes past the record" % f.index)
             columns = self.read_columns(c.pos, c.pos + col_bytes, num_rows,
-                                        "function %d" % f.index)
+                                        "function %d" % f.index, col_starts)
             c.pos += col_bytes
         if has_tree:
             row_bytes = c.uleb()
             lt_end = c.pos + row_bytes
             if lt_end > c.end:
                 fail("function %d: RowBytes past the record" % f.index)
+        # Row stops: every stop_every-th row of a longer table is coded
+        # whole, the history starting over; the index locates each one.
+        stop_every = 0
+        stops = None
+        self.row_stop_index = None  # (offset, size) in the file, for tests
+        if self.flags & ROW_STOPS and num_rows > 1 << self.row_stop_shift:
+            stop_every = 1 << self.row_stop_shift
+            stop_bytes = c.uleb()
+            stops = Cursor(self.data, c.pos, c.pos + stop_bytes,
+                           "function %d: row stop index" % f.index)
+            if stops.end > (lt_end if has_tree else c.end):
+                fail("function %d: row stop index past the line table" % f.index)
+            self.row_stop_index = (c.pos, stop_bytes)
+            c.pos += stop_bytes
+            prev_stop = (f.start, 0, 0)
+        rows_begin = c.pos
+
+        def whole_row():
+            fid = c.uleb(33 if self.details else 32)
+            line = c.uleb(32)
+            disc = 0
+            if self.details:
+                if fid & 1:
+                    disc = c.uleb(32)
+                fid >>= 1
+            self.file(fid)
+            return fid, line, disc
+
         addr = f.start + c.uleb()
-        fid = c.uleb(33 if self.details else 32)
-        line = c.uleb(32)
-        disc = 0
-        if self.details:
-            if fid & 1:
-                disc = c.uleb(32)
-            fid >>= 1
-        self.file(fid)
+        fid, line, disc = whole_row()
         rows = [(addr, fid, line, columns[0], disc)]
         history = [[fid, line]]
         for r in range(1, num_rows):
+            if stop_every and r % stop_every == 0:
+                offset = c.pos - rows_begin
+                addr = f.start + c.uleb()
+                fid, line, disc = whole_row()
+                history = [[fid, line]]
+                rows.append((addr, fid, line, columns[r], disc))
+                want = (prev_stop[0] + stops.uleb(), prev_stop[1] + stops.uleb(),
+                        prev_stop[2] + (stops.uleb() if self.codes else 0))
+                got = (addr, offset, col_starts[r] if self.codes else 0)
+                if want != got:
+                    fail("function %d: row stop %d at %s, the index says %s"
+                         % (f.index, r, got, want))
+                prev_stop = want
+                continue
             base_line = line
             disc = 0
             while True:
@@ -730,6 +777,8 @@ class Table:
             fail("function %d: line row before the function" % f.index)
         if has_tree and c.pos != lt_end:
             fail("function %d: line table ends at 0x%x, RowBytes says 0x%x" % (f.index, c.pos, lt_end))
+        if stops is not None and not stops.at_end():
+            fail("function %d: row stop index longer than its stops" % f.index)
         return rows
 
     def _siblings(self, c, n, parent_base, ref, depth, parent_ranges):
@@ -1086,6 +1135,8 @@ def cmd_dump(args):
     o.append("  NumBlocks    = %d" % t.num_blocks)
     o.append("  LineBase     = %d" % t.line_base)
     o.append("  LineRange    = %d" % t.line_range)
+    if t.flags & ROW_STOPS:
+        o.append("  RowStopShift = %d" % t.row_stop_shift)
     o.append("  NumFiles     = %d" % t.num_files)
     o.append("  NumNames     = %d" % t.num_names)
     o.append("  NumPaths     = %d" % t.num_paths)

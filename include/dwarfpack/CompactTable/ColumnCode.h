@@ -19,6 +19,7 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -32,6 +33,8 @@ class BitWriter {
 public:
   /// Appends the Length low bits of Code (Length <= 32).
   void write(uint32_t Code, unsigned Length);
+  /// Bits written so far.
+  uint64_t bits() const { return uint64_t(Bytes.size()) * 8 + NumPending; }
   /// The bytes, the last one padded with zero bits.
   std::string finish();
 
@@ -49,6 +52,27 @@ public:
   BitReader(const uint8_t *Begin, const uint8_t *End)
       : P(Begin), End(End), Available(uint64_t(End - Begin) * 8) {}
 
+  /// Passes over the next N bits (a row stop's jump into a table's column
+  /// codes); false when fewer are left.
+  bool skipBits(uint64_t N) {
+    if (N > Available - std::min(Available, Consumed))
+      return false;
+    // Whole bytes are passed over by moving the start while nothing is
+    // buffered (a new reader: a refill may leave bits of the next byte).
+    if (Count == 0 && Buffer == 0) {
+      P += N / 8;
+      Consumed += N & ~uint64_t(7);
+      N &= 7;
+    }
+    while (N) {
+      const unsigned Step = unsigned(std::min<uint64_t>(N, 32));
+      peek(Step);
+      consume(Step);
+      N -= Step;
+    }
+    return true;
+  }
+
   /// The next N bits (N <= 32) without consuming them.
   uint32_t peek(unsigned N) {
     if (Count < N)
@@ -61,6 +85,8 @@ public:
     Consumed += N;
   }
   bool overran() const { return Consumed > Available; }
+  /// Bits read so far.
+  uint64_t consumed() const { return Consumed; }
   /// At most the padding of the last byte is left.
   bool atEnd() const { return !overran() && Available - Consumed < 8; }
 
@@ -120,6 +146,8 @@ public:
 
   /// Appends the code of Value, which must be one of the code's values.
   void encode(uint16_t Value, BitWriter &W) const;
+  /// The length of Value's code, which must be one of the code's values.
+  unsigned length(uint16_t Value) const;
   /// Reads one code; false when the bits are no code (an incomplete code
   /// leaves some unassigned). The caller checks R.overran().
   bool decode(BitReader &R, uint16_t &Value) const {

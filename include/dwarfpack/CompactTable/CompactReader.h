@@ -48,7 +48,8 @@ struct Header {
   uint32_t NumBlocks = 0;
   int8_t LineBase = 0;
   uint8_t LineRange = 1;
-  uint16_t Reserved2 = 0;
+  /// With RowStops: a row stop every 1 << RowStopShift rows.
+  uint8_t RowStopShift = 0;
   uint32_t NumFiles = 0;
   uint32_t NumNames = 0;
   uint32_t NumPaths = 0;
@@ -68,6 +69,8 @@ struct RecordFormat {
   bool Details = false;
   /// Rows carry columns (the table's code is not empty).
   const ColumnCode *Columns = nullptr;
+  /// A row stop every 1 << StopShift rows of a longer table; 0: none.
+  unsigned StopShift = 0;
 };
 
 /// Where one function's entry lies: its range and its record's bytes.

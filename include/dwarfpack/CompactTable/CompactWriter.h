@@ -12,6 +12,7 @@
 #define DWARFPACK_COMPACTTABLE_COMPACTWRITER_H
 
 #include "dwarfpack/AddressTable/FunctionModel.h"
+#include "dwarfpack/CompactTable/CompactFormat.h"
 
 #include "llvm/Support/Error.h"
 
@@ -51,6 +52,9 @@ struct WriteOptions {
   /// that differ only there are merged. A model without any (Breakpad
   /// input) is written without them whatever this says.
   bool Details = true;
+  /// Line tables of more than 1 << RowStopShift rows get a row stop every
+  /// 1 << RowStopShift rows (docs/CompactTable.md, "Row stops"); 0: none.
+  unsigned RowStopShift = DefaultRowStopShift;
   /// Threads that code the functions' line rows and encode their records
   /// (0: all cores). The bytes and the statistics do not depend on it.
   unsigned Threads = 1;

@@ -11,8 +11,11 @@ KIND: version (9), version2 and version3 (an older table's number), flags
       paths (a bad token id in the first path), segment-address (the first
       load segment moved by 0x1000), segments-overlap (the second segment
       starts inside the first), segments-size (the Segments section one
-      byte short)
+      byte short), stop-shift (RowStopShift 0 with the RowStops flag),
+      stop-address and stop-offset (the address or the byte offset of the
+      first row stop of the first table with stops, off by one)
 """
+import os
 import struct
 import sys
 
@@ -31,6 +34,28 @@ elif kind == "version2":
     struct.pack_into("<H", data, 4, 2)
 elif kind == "version3":
     struct.pack_into("<H", data, 4, 3)
+elif kind == "stop-shift":
+    assert data[7] & 4, "needs a table with row stops"
+    data[26] = 0
+elif kind in ("stop-address", "stop-offset"):
+    # The independent reader finds the first row stop index.
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..",
+                                    "utils", "spec-check"))
+    import compact_table_reader as spec
+    table = spec.Table(sys.argv[1])
+    pos = None
+    for f in table.all_functions():
+        table.decode_record(f)
+        if table.row_stop_index:
+            pos = table.row_stop_index[0]
+            break
+    assert pos is not None, "needs a table with row stops"
+    if kind == "stop-offset":
+        while data[pos] & 0x80:
+            pos += 1
+        pos += 1
+    # The low bit of the value's first byte: off by one, the same length.
+    data[pos] ^= 1
 elif kind == "flags":
     data[7] |= 0x80
 elif kind == "columns":
