@@ -1236,6 +1236,9 @@ struct Writer {
     // The contexts rows take depend on the special-opcode window, and the
     // window on the rows' deltas: deltas under a common window choose the
     // window, under which the records code the rows again.
+    // The column code comes first: row stops hold the bit offsets of their
+    // rows' codes, in the trial's rows as in the records'.
+    chooseColumnCode();
     LineBase = -4;
     LineRange = 13;
     DeltaCounts Deltas;
@@ -1244,7 +1247,6 @@ struct Writer {
     chooseLineParams(Deltas);
     if (LineBase != TriedBase || LineRange != TriedRange)
       TriedRows = std::vector<CodedRows>();
-    chooseColumnCode();
     Expected<NameList> Names = buildNames();
     if (!Names)
       return Names.takeError();

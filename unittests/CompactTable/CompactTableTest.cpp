@@ -278,7 +278,8 @@ TEST(CompactTable, SameAnswersAsGsym) {
 /// deltas -4 to 8 codes all three in one byte, and it is the window the
 /// writer tries first. The records then take the rows as that trial coded
 /// them, where other windows code them again: either way, lookups answer as
-/// GSYM's (more than a chunk of 1,024 functions, with details and without).
+/// GSYM's (more than a chunk of 1,024 functions, with details and without,
+/// some with row stops).
 TEST(CompactTable, RowsCodedUnderTheTriedWindow) {
   FunctionModel M;
   M.BaseAddress = 0x1000;
@@ -289,7 +290,9 @@ TEST(CompactTable, RowsCodedUnderTheTriedWindow) {
     F.Name = M.saveString("f" + std::to_string(I));
     uint64_t A = Addr;
     uint32_t Line = 100 + I;
-    for (int R = 0; R < 6; ++R) {
+    // Every tenth function is long enough for row stops: their index
+    // holds the column codes' offsets, which a trial coding must know.
+    for (int R = 0; R < (I % 10 ? 6 : 70); ++R) {
       LineEntry Row{A, Files[R == 4 && I % 3 == 0], Line};
       Row.Column = uint16_t(R);
       F.Lines.push_back(Row);
@@ -311,6 +314,7 @@ TEST(CompactTable, RowsCodedUnderTheTriedWindow) {
     ASSERT_TRUE(bool(CR)) << toString(CR.takeError());
     EXPECT_EQ((*CR)->header().LineBase, -4);
     EXPECT_EQ((*CR)->header().LineRange, 13u);
+    EXPECT_TRUE((*CR)->header().Flags & compact::RowStops);
     expectSameAnswers(M, 0x1000, Addr + 4, 4, Details);
   }
 }
