@@ -466,6 +466,34 @@ Error findRowStop(LineTableFrame &T, const RecordFormat &F, uint64_t FuncStart,
   return Error::success();
 }
 
+/// Moves a lookup in T to the last row stop at or before Address, if any:
+/// Row, S's row and index, the column codes and the next row R are then
+/// the stop's. The rows before the stop are not read.
+Error startAtRowStop(LineTableFrame &T, const RecordFormat &F,
+                     uint64_t FuncStart, uint64_t RecordOffset,
+                     uint64_t Address, RowSeek &S, BitReader &Cols,
+                     LineEntry &Row, uint64_t &R) {
+  RowStop Stop;
+  if (Error E = findRowStop(T, F, FuncStart, RecordOffset, Address, Stop))
+    return E;
+  if (!Stop.Index)
+    return Error::success();
+  T.Rows = Cursor(T.RowsBegin + Stop.Offset, T.Rows.end());
+  if (Error E = readStopRow(T.Rows, F, FuncStart, RecordOffset, Stop.Index,
+                            Row.Address, Row))
+    return E;
+  // A damaged offset lands in other bytes: their address is not the stop's.
+  if (Row.Address != Stop.Address)
+    return stopDisagrees(RecordOffset, Stop.Index);
+  if (!Cols.skipBits(Stop.Bits))
+    return makeError("record at " + hexString(RecordOffset) +
+                     ": row stop past the column codes");
+  S.Row = Row;
+  S.Index = S.ColumnRow = Stop.Index;
+  R = Stop.Index + 1;
+  return Error::success();
+}
+
 /// parseLines for a lookup: the same rows and errors, in a loop that keeps
 /// the common row (one special opcode) to a few instructions and stops at
 /// the first row past Address, starting at the last row stop before it.
@@ -488,28 +516,10 @@ Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
     S.Row = Row;
     S.Index = 0;
     uint64_t R = 1;
-    if (T.NumStops) {
-      RowStop Stop;
-      if (Error E = findRowStop(T, F, FuncStart, RecordOffset, Address, Stop))
+    if (T.NumStops)
+      if (Error E = startAtRowStop(T, F, FuncStart, RecordOffset, Address, S,
+                                   Cols, Row, R))
         return E;
-      if (Stop.Index) {
-        // The rows before the stop are not read: decoding starts over there.
-        Rows = Cursor(T.RowsBegin + Stop.Offset, Rows.end());
-        if (Error E = readStopRow(Rows, F, FuncStart, RecordOffset, Stop.Index,
-                                  Row.Address, Row))
-          return E;
-        // A damaged offset lands in other bytes: their address is not the
-        // stop's.
-        if (Row.Address != Stop.Address)
-          return stopDisagrees(RecordOffset, Stop.Index);
-        if (!Cols.skipBits(Stop.Bits))
-          return makeError("record at " + hexString(RecordOffset) +
-                           ": row stop past the column codes");
-        S.Row = Row;
-        S.Index = S.ColumnRow = Stop.Index;
-        R = Stop.Index + 1;
-      }
-    }
     FileHistory Files;
     Files.start(Row.File, Row.Line);
     const SpecialOpcodes &H = F.Special;
