@@ -42,8 +42,8 @@ enum HeaderFlags : uint8_t {
 
 /// The RowStopShift the writer puts in the header (byte 26): a stop every
 /// 32 rows. On the kernel a lookup then decodes 10 rows on average instead
-/// of 48, for 3 % more bytes (a stop every 16 rows: 6 rows, but the table
-/// would pass 0.6 of llvm-gsymutil's GSYM).
+/// of 48, for 3.8 % more bytes (a stop every 16 rows: 6 rows, but the
+/// table would pass 0.6 of llvm-gsymutil's GSYM).
 constexpr unsigned DefaultRowStopShift = 5;
 /// Row stop shifts a reader accepts (with RowStops).
 constexpr unsigned MinRowStopShift = 1, MaxRowStopShift = 16;
