@@ -230,6 +230,11 @@ for obj in prog prog.o; do
   "$DWARFPACK" ctf "$W/$obj" --no-compress --indexed-symbols -o "$W/$obj.plain.ctf"
 done
 "$DWARFPACK" ctf "$W/prog.o" --embed -o "$W/prog.emb"
+# A compact table with a row stop every other row (its functions are short).
+"$DWARFPACK" compare-tables --convert "$W/prog" --save-prefix "$W/prog.stops" \
+  --row-stop-shift=1 > /dev/null
+mv "$W/prog.stops.dpat" "$W/prog.stops.cpt"
+rm -f "$W/prog.stops.gsym"
 # ELF files with both sections (`pack --embed`: .ctf and the address table
 # in .dwarfpack.table), the table compact and GSYM.
 "$DWARFPACK" pack "$W/prog" --embed -o "$W/prog.pack.emb" --quiet
