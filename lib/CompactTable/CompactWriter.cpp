@@ -757,42 +757,46 @@ struct Writer {
   Error encodeLines(const FunctionEntry &F, ArrayRef<LineEntry> Lines,
                     ArrayRef<RowCode> Rows, std::string &Out) const {
     const LineEntry &First = Lines.front();
-    std::string Body;
+    // The rows go straight to Out; a table with stops then gets its index
+    // inserted in front of them.
+    const size_t RowsAt = Out.size();
     SmallVector<uint64_t, 16> StopOffsets;
-    appendULEB128(Body, First.Address - F.Range.Start);
-    encodeWholeRow(First, Body);
+    appendULEB128(Out, First.Address - F.Range.Start);
+    encodeWholeRow(First, Out);
     for (size_t R = 1; R < Lines.size(); ++R) {
       const RowCode &C = Rows[R - 1];
       if (C.Stop) {
-        StopOffsets.push_back(Body.size());
-        appendULEB128(Body, Lines[R].Address - F.Range.Start);
-        encodeWholeRow(Lines[R], Body);
+        StopOffsets.push_back(Out.size() - RowsAt);
+        appendULEB128(Out, Lines[R].Address - F.Range.Start);
+        encodeWholeRow(Lines[R], Out);
         continue;
       }
       if (C.Discriminator) {
-        Body.push_back(char(SetDiscriminator));
-        appendULEB128(Body, C.Discriminator);
+        Out.push_back(char(SetDiscriminator));
+        appendULEB128(Out, C.Discriminator);
       }
       if (C.FileSwitch) {
         if (C.FileOperand == 1) {
-          Body.push_back(char(SwapFile));
+          Out.push_back(char(SwapFile));
         } else {
-          Body.push_back(char(SetFile));
-          appendULEB128(Body, C.FileOperand);
+          Out.push_back(char(SetFile));
+          appendULEB128(Out, C.FileOperand);
         }
       }
       uint8_t Op;
       if (special(LineBase, LineRange, C.AddrDelta, C.LineDelta, Op)) {
-        Body.push_back(char(Op));
+        Out.push_back(char(Op));
       } else {
-        Body.push_back(char(LongRow));
-        appendULEB128(Body, C.AddrDelta);
-        appendSLEB128(Body, C.LineDelta);
+        Out.push_back(char(LongRow));
+        appendULEB128(Out, C.AddrDelta);
+        appendSLEB128(Out, C.LineDelta);
       }
     }
-    if (!StopOffsets.empty())
-      encodeRowStops(F, Lines, Rows, StopOffsets, Out);
-    Out += Body;
+    if (!StopOffsets.empty()) {
+      std::string Index;
+      encodeRowStops(F, Lines, Rows, StopOffsets, Index);
+      Out.insert(RowsAt, Index);
+    }
     return Error::success();
   }
 
