@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "dwarfpack/Symbolize/Printer.h"
+#include "dwarfpack/Symbolize/Frame.h"
 
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
@@ -297,6 +299,20 @@ TEST(ShortFunctionName, OwnShortNames) {
     EXPECT_FALSE(isOwnShortName(N)) << N;
   for (const char *N : {"leaf", "__do_sys_open", "_a", "Z", "_", "_____Zq"})
     EXPECT_EQ(shortFunctionName(N), N);
+}
+
+// The quick test in front of LLVM's parse agrees with the parse alone.
+TEST(WholePath, AgreesWithLlvmsAbsolutePaths) {
+  using namespace llvm::sys::path;
+  for (const char *Base :
+       {"", "/", "/a/b.c", "a/b.c", "b.c", "\\\\srv\\x.c", "\\x.c",
+        "C:\\d\\x.c", "C:x.c", "c:/d/x.c", "1:\\x", "//srv/x.c", ":",
+        "a:", "a:\\", "\\", "./x.c", "../x.c", "~/x.c"}) {
+    const bool Parsed =
+        is_absolute(Base, Style::posix) || is_absolute(Base, Style::windows);
+    EXPECT_EQ(isWholePath("", Base), Parsed) << Base;
+    EXPECT_FALSE(isWholePath("/dir", Base)) << Base;
+  }
 }
 
 } // namespace

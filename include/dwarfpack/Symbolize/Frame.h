@@ -28,8 +28,14 @@ namespace dwarfpack {
 /// base that is an absolute path (of any system, as DWARF's can be).
 inline bool isWholePath(llvm::StringRef Dir, llvm::StringRef Base) {
   using namespace llvm::sys::path;
-  return Dir.empty() &&
-         (is_absolute(Base, Style::posix) || is_absolute(Base, Style::windows));
+  // Every frame of a batch asks, most with no file at all: only a base
+  // that starts as an absolute path can be one (a separator, or a drive's
+  // colon second), and only such a base is parsed.
+  if (!Dir.empty() || Base.size() < 1 ||
+      !(Base[0] == '/' || Base[0] == '\\' ||
+        (Base.size() > 1 && Base[1] == ':')))
+    return false;
+  return is_absolute(Base, Style::posix) || is_absolute(Base, Style::windows);
 }
 
 /// One frame of a (possibly inlined) call stack at an address.
