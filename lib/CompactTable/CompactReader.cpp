@@ -380,8 +380,9 @@ Error parseRows(LineTableFrame &T, BitReader *Cols, const RecordFormat &F,
     uint64_t AddrDelta;
     int64_t LineDelta = 0;
     const bool IsStop = (R & T.StopMask) == 0;
-    const uint64_t Offset = uint64_t(C.pos() - T.RowsBegin);
+    uint64_t Offset = 0; // of a stop row, for its index entry
     if (IsStop) {
+      Offset = uint64_t(C.pos() - T.RowsBegin);
       const uint64_t Prev = Row.Address;
       if (Error E = readStopRow(C, F, FuncStart, RecordOffset, R, Prev, Row))
         return E;

@@ -31,7 +31,7 @@ inline bool isWholePath(llvm::StringRef Dir, llvm::StringRef Base) {
   // Every frame of a batch asks, most with no file at all: only a base
   // that starts as an absolute path can be one (a separator, or a drive's
   // colon second), and only such a base is parsed.
-  if (!Dir.empty() || Base.size() < 1 ||
+  if (!Dir.empty() || Base.empty() ||
       !(Base[0] == '/' || Base[0] == '\\' ||
         (Base.size() > 1 && Base[1] == ':')))
     return false;
