@@ -447,6 +447,8 @@ Error parseRows(LineTableFrame &T, BitReader *Cols, const RecordFormat &F,
 /// the start of the codes seekRow returns.
 struct RowSeek {
   LineEntry First, Row;
+  /// The address of the row after Row (UINT64_MAX: none).
+  uint64_t Next = UINT64_MAX;
   uint64_t Index = 0;
   uint64_t ColumnRow = 0;
   bool Found = false;
@@ -578,8 +580,10 @@ Error seekRow(Cursor &C, const RecordFormat &F, uint64_t FuncStart,
                          ": line row address overflows");
       Addr += AddrDelta;
       Line = BaseLine;
-      if (Addr > Address)
+      if (Addr > Address) {
+        S.Next = Addr;
         break;
+      }
       S.Row.Address = Addr;
       S.Row.File = File;
       S.Row.Line = Line;
@@ -715,6 +719,26 @@ Error readHead(Cursor &C, bool Details, uint64_t ParentBase, uint32_t &PrevFile,
 /// A node head as lookups need it: the first range's start (the base of
 /// the children's ranges) and the start of the range containing Addr, if
 /// any; every range is still validated.
+/// The addresses around a looked-up one whose lookup reads the same: each
+/// range the lookup meets narrows them, to the range when it holds the
+/// address (a row's, an inline call's entered) and to the side of the
+/// address otherwise (a range passed over would be entered).
+struct SameSpan {
+  explicit SameSpan(uint64_t Addr) : Addr(Addr) {}
+  /// Meets [Start, End).
+  void meet(uint64_t Start, uint64_t End) {
+    if (Addr < Start) {
+      To = std::min(To, Start);
+    } else if (Addr >= End) {
+      From = std::max(From, End);
+    } else {
+      From = std::max(From, Start);
+      To = std::min(To, End);
+    }
+  }
+  uint64_t Addr, From = 0, To = UINT64_MAX;
+};
+
 struct NodeKey {
   uint64_t NumChildren = 0;
   uint64_t ChildrenBytes = 0;
@@ -728,8 +752,9 @@ struct NodeKey {
 };
 
 Error readKey(Cursor &C, bool Details, uint64_t ParentBase, uint32_t &PrevFile,
-              uint32_t &PrevLine, uint64_t RecordOffset, uint64_t Addr,
+              uint32_t &PrevLine, uint64_t RecordOffset, SameSpan &Same,
               NodeKey &N) {
+  const uint64_t Addr = Same.Addr;
   uint64_t Flags;
   N.NumChildren = readNodeHead(C, Details, Flags);
   uint64_t NumRanges = (Flags & NodeMultiRange) ? C.uleb() : 1;
@@ -751,6 +776,7 @@ Error readKey(Cursor &C, bool Details, uint64_t ParentBase, uint32_t &PrevFile,
       N.Hit = true;
       N.HitStart = Start;
     }
+    Same.meet(Start, Start + Size);
     Prev = Start + Size;
   }
   // The name of a node off the address's path is never used.
@@ -806,11 +832,12 @@ struct Match {
   NodeDetails Details;
 };
 
-/// GSYM's inline lookup: the first sibling whose ranges contain Addr is
-/// entered; its subtree is searched the same way.
+/// GSYM's inline lookup: the first sibling whose ranges contain Same.Addr
+/// is entered; its subtree is searched the same way. Every range read
+/// narrows Same.
 Error matchNode(Cursor &C, bool Details, uint64_t ParentBase,
                 uint32_t &PrevFile, uint32_t &PrevLine, unsigned Depth,
-                uint64_t RecordOffset, uint64_t Addr,
+                uint64_t RecordOffset, SameSpan &Same,
                 SmallVectorImpl<Match> &Chain, const NameCache &Names,
                 bool &Hit) {
   if (Depth > MaxInlineDepth)
@@ -818,7 +845,7 @@ Error matchNode(Cursor &C, bool Details, uint64_t ParentBase,
                      ": inline tree deeper than " + Twine(MaxInlineDepth));
   NodeKey N;
   if (Error E = readKey(C, Details, ParentBase, PrevFile, PrevLine,
-                        RecordOffset, Addr, N))
+                        RecordOffset, Same, N))
     return E;
   uint32_t ChildFile = 0, ChildLine = 0;
   const uint64_t ChildBase = N.FirstStart;
@@ -835,7 +862,7 @@ Error matchNode(Cursor &C, bool Details, uint64_t ParentBase,
     bool ChildHit = false;
     if (Error E =
             matchNode(C, Details, ChildBase, ChildFile, ChildLine, Depth + 1,
-                      RecordOffset, Addr, Chain, Names, ChildHit))
+                      RecordOffset, Same, Chain, Names, ChildHit))
       return E;
     if (ChildHit)
       break; // nothing after the match is needed
@@ -1743,12 +1770,20 @@ struct CompactReader::RawFrame {
 
 Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
   Out.Frames.clear();
+  Out.SameFrom = Out.SameTo = Address;
   FunctionLocation Loc;
   Expected<bool> Found = findFunction(Address, Loc);
   if (!Found)
     return Found.takeError();
   if (!*Found)
     return Error::success();
+  SameSpan Same(Address);
+  Same.meet(Loc.Start, Loc.Start + Loc.Size);
+  auto Answer = [&](ArrayRef<RawFrame> Raw) {
+    Out.SameFrom = Same.From;
+    Out.SameTo = Same.To;
+    return materialize(Raw, Out);
+  };
   const uint8_t *Rec = bytes(Data) + SecOff[SecRecords];
   Cursor C(Rec + Loc.RecordOffset, Rec + Loc.RecordEnd);
   const uint64_t RecordFileOffset = SecOff[SecRecords] + Loc.RecordOffset;
@@ -1775,7 +1810,7 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
   if (!(Head & HasLines)) {
     // Without a line table GSYM ignores inline info as well.
     Raw.push_back(Top);
-    return materialize(Raw, Out);
+    return Answer(Raw);
   }
   const bool HasInline = Head & (HasInlineChildren | HasInlineRoot);
   // Only the column of the row found is needed: the codes are decoded once
@@ -1797,6 +1832,7 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
   Out.Names.prefetchText(Top.Name);
   const LineEntry &FirstRow = Seek.First;
   LineEntry *Row = &Seek.Row;
+  Same.meet(Row->Address, Seek.Next);
   if (Format.Columns) {
     Expected<uint16_t> Column =
         columnOfRow(Columns, *Format.Columns, Seek.Index - Seek.ColumnRow,
@@ -1815,9 +1851,8 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
                        ": truncated inline tree");
     for (uint64_t I = 0; I < NumChildren; ++I) {
       bool Hit = false;
-      if (Error E =
-              matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine, 1,
-                        RecordFileOffset, Address, Chain, Out.Names, Hit))
+      if (Error E = matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine,
+                              1, RecordFileOffset, Same, Chain, Out.Names, Hit))
         return E;
       if (Hit)
         break;
@@ -1826,7 +1861,7 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
     uint32_t PrevFile = 0, PrevLine = 0;
     bool Hit = false;
     if (Error E = matchNode(C, Format.Details, Loc.Start, PrevFile, PrevLine, 0,
-                            RecordFileOffset, Address, Chain, Out.Names, Hit))
+                            RecordFileOffset, Same, Chain, Out.Names, Hit))
       return E;
   }
   Top.File = Row->File;
@@ -1866,7 +1901,7 @@ Error CompactReader::lookupFrames(uint64_t Address, FrameBuffer &Out) const {
     }
     Raw.push_back(Caller);
   }
-  return materialize(Raw, Out);
+  return Answer(Raw);
 }
 
 Expected<NameCache::Name> CompactReader::cachedName(uint32_t Offset,
@@ -2047,6 +2082,8 @@ Error CompactReader::lookupViews(uint64_t Address, FrameViews &Out) const {
     return E;
   const size_t N = Buf.frames().size();
   Out.HasDetails = Format.Details;
+  Out.SameFrom = Buf.sameFrom();
+  Out.SameTo = Buf.sameTo();
   Out.Frames.resize(N);
   // The files' paths joined at open, or (lists read lazily) joined here
   // into Out's storage.

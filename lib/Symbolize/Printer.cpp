@@ -244,11 +244,17 @@ std::string ResultPrinter::shortName(const SourceFrame &F) {
 void ResultPrinter::printHeader(std::optional<uint64_t> Address) {
   if (!Address || !Opts.PrintAddress)
     return;
-  if (Opts.Style == OutputStyle::Addr2Line)
-    OS << format("0x%0*" PRIx64, int(Opts.AddressDigits), *Address);
-  else
-    OS << StringRef(HexText(*Address));
+  markAddress();
+  writeAddress(*Address);
+  markAddressEnd();
   OS << (Opts.Pretty ? ": " : "\n");
+}
+
+void ResultPrinter::writeAddress(uint64_t Address) {
+  if (Opts.Style == OutputStyle::Addr2Line)
+    OS << format("0x%0*" PRIx64, int(Opts.AddressDigits), Address);
+  else
+    OS << StringRef(HexText(Address));
 }
 
 void ResultPrinter::printFrame(const FrameView *F, bool Inlined) {
@@ -390,51 +396,133 @@ json::Object ResultPrinter::frameToJSON(const FrameView *F) const {
 }
 
 namespace {
+/// Text built in a buffer of the caller's that keeps its capacity. The
+/// pieces of a member (its comma, key and value) are written after one
+/// bounds check: an answer in JSON is some 20 members, and a stream's call
+/// for each of their 100 pieces cost more than the lookup.
+class TextBuilder {
+public:
+  explicit TextBuilder(SmallVectorImpl<char> &Buf) : Buf(Buf) {
+    Buf.resize_for_overwrite(std::max<size_t>(Buf.capacity(), 4096));
+    P = Buf.data();
+    E = P + Buf.size();
+  }
+  /// Room for N more bytes: where to write them, then to pass the end of
+  /// what was written to commit(). (Written through a local pointer, which
+  /// the compiler keeps in a register: through a member, each byte stored
+  /// made it load the member again.)
+  char *room(size_t N) {
+    if (LLVM_UNLIKELY(size_t(E - P) < N))
+      grow(N);
+    return P;
+  }
+  void commit(char *End) { P = End; }
+  static char *copy(char *To, StringRef S) {
+    if (!S.empty())
+      std::memcpy(To, S.data(), S.size());
+    return To + S.size();
+  }
+  /// At most 20 bytes.
+  static char *decimal(char *To, uint64_t V) {
+    char Digits[20], *D = std::end(Digits);
+    do {
+      *--D = char('0' + V % 10);
+      V /= 10;
+    } while (V);
+    return copy(To, StringRef(D, std::end(Digits) - D));
+  }
+  void put(StringRef S) { commit(copy(room(S.size()), S)); }
+  size_t size() const { return P - Buf.data(); }
+  /// Where At, a pointer room() gave, lies in the text.
+  size_t offset(const char *At) const { return At - Buf.data(); }
+  StringRef text() const { return StringRef(Buf.data(), size()); }
+
+private:
+  void grow(size_t N) {
+    const size_t Used = size();
+    Buf.resize_for_overwrite(std::max(2 * Buf.size(), Used + N));
+    P = Buf.data() + Used;
+    E = Buf.data() + Buf.size();
+  }
+
+  SmallVectorImpl<char> &Buf;
+  char *P, *E;
+};
+
 /// Writes JSON as json::OStream writes it unindented, without building a
 /// json::Value of each member: a batch of a million answers spends most of
 /// its time printing otherwise.
 class JSONLineWriter {
 public:
-  explicit JSONLineWriter(raw_ostream &OS) : OS(OS) {}
+  explicit JSONLineWriter(TextBuilder &OS) : OS(OS) {}
   void objectBegin() {
-    comma();
-    OS << '{';
+    char *P = comma(OS.room(2));
+    *P++ = '{';
+    OS.commit(P);
     First = true;
   }
-  void objectEnd() {
-    OS << '}';
-    First = false;
-  }
+  void objectEnd() { close('}'); }
   void arrayBegin(StringRef Key) {
-    key(Key);
-    OS << '[';
+    char *P = key(Key, 1);
+    *P++ = '[';
+    OS.commit(P);
     First = true;
   }
-  void arrayEnd() {
-    OS << ']';
-    First = false;
-  }
+  void arrayEnd() { close(']'); }
   void attribute(StringRef Key, StringRef V) {
-    key(Key);
-    string(V);
+    if (!plain(V))
+      return attributeEscaped(Key, V);
+    OS.commit(quoted(key(Key, V.size() + 2), V));
   }
   void attribute(StringRef Key, uint64_t V) {
-    key(Key);
-    OS << V;
+    OS.commit(TextBuilder::decimal(key(Key, 20), V));
+  }
+  /// A member whose value, Value, needs no escapes; At learns where it
+  /// lies in the text.
+  void plainAttribute(StringRef Key, StringRef Value, size_t &At) {
+    assert(plain(Value));
+    char *P = key(Key, Value.size() + 2);
+    At = OS.offset(P) + 1; // past the quote
+    OS.commit(quoted(P, Value));
   }
 
 private:
-  void comma() {
+  char *comma(char *P) {
     if (!First)
-      OS << ',';
+      *P++ = ',';
+    First = false;
+    return P;
+  }
+  void close(char C) {
+    char *P = OS.room(1);
+    *P++ = C;
+    OS.commit(P);
     First = false;
   }
-  /// Keys are llvm-symbolizer's member names: plain ASCII.
-  void key(StringRef K) {
-    assert(plain(K));
-    comma();
-    OS << '"' << K << "\":";
+  static char *quoted(char *P, StringRef V) {
+    *P++ = '"';
+    P = TextBuilder::copy(P, V);
+    *P++ = '"';
+    return P;
   }
+  /// Writes the comma before K and K, with room for Then more bytes after
+  /// them; returns where they go. Keys are llvm-symbolizer's member names:
+  /// plain ASCII.
+  char *key(StringRef K, size_t Then) {
+    assert(plain(K));
+    char *P = comma(OS.room(K.size() + 4 + Then));
+    P = quoted(P, K);
+    *P++ = ':';
+    return P;
+  }
+  /// Escapes and mended UTF-8 exactly as json::OStream gives them.
+  void attributeEscaped(StringRef Key, StringRef V) {
+    std::string Escaped;
+    raw_string_ostream Out(Escaped);
+    json::OStream(Out).value(owned(V));
+    OS.commit(TextBuilder::copy(key(Key, Escaped.size()), Escaped));
+  }
+
   /// Whether json::OStream writes every byte of S as it is: printable
   /// ASCII but for '"' and '\\'. Sixteen or eight bytes at a time (names
   /// and paths are most of a batch's output).
@@ -443,15 +531,21 @@ private:
 #if defined(__SSE2__)
     // Signed bytes: below ' ' are the control bytes and every byte from
     // 0x80 on.
-    const __m128i Space = _mm_set1_epi8(' '), Del = _mm_set1_epi8(0x7f),
-                  Quote = _mm_set1_epi8('"'), Backslash = _mm_set1_epi8('\\');
-    for (; E - P >= 16; P += 16) {
-      __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
-      __m128i Bad = _mm_or_si128(
+    auto Bad = [](const char *At) {
+      const __m128i Space = _mm_set1_epi8(' '), Del = _mm_set1_epi8(0x7f),
+                    Quote = _mm_set1_epi8('"'), Backslash = _mm_set1_epi8('\\');
+      __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(At));
+      return _mm_movemask_epi8(_mm_or_si128(
           _mm_or_si128(_mm_cmplt_epi8(V, Space), _mm_cmpeq_epi8(V, Del)),
-          _mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, Backslash)));
-      if (_mm_movemask_epi8(Bad))
-        return false;
+          _mm_or_si128(_mm_cmpeq_epi8(V, Quote),
+                       _mm_cmpeq_epi8(V, Backslash))));
+    };
+    if (E - P >= 16) {
+      for (; E - P > 16; P += 16)
+        if (Bad(P))
+          return false;
+      // The last 16 bytes, some of them tested already.
+      return !Bad(E - 16);
     }
 #endif
     constexpr uint64_t Ones = 0x0101010101010101ULL;
@@ -464,12 +558,17 @@ private:
     auto AnyAbove = [](uint64_t V, uint64_t N) {
       return ((V + Ones * (127 - N)) | V) & Highs;
     };
-    for (; E - P >= 8; P += 8) {
+    auto BadWord = [&](const char *At) {
       uint64_t V;
-      std::memcpy(&V, P, 8);
-      if (AnyBelow(V, 0x20) | AnyAbove(V, 0x7e) | AnyZero(V ^ (Ones * '"')) |
-          AnyZero(V ^ (Ones * '\\')))
-        return false;
+      std::memcpy(&V, At, 8);
+      return AnyBelow(V, 0x20) | AnyAbove(V, 0x7e) | AnyZero(V ^ (Ones * '"')) |
+             AnyZero(V ^ (Ones * '\\'));
+    };
+    if (E - P >= 8) {
+      for (; E - P > 8; P += 8)
+        if (BadWord(P))
+          return false;
+      return !BadWord(E - 8); // overlapping, as above
     }
     for (; P < E; ++P) {
       unsigned char C = *P;
@@ -479,25 +578,21 @@ private:
     return true;
   }
 
-  void string(StringRef S) {
-    if (plain(S)) {
-      OS << '"' << S << '"';
-      return;
-    }
-    // Escapes and mended UTF-8 exactly as json::OStream gives them.
-    json::OStream(OS).value(owned(S));
-  }
-
-  raw_ostream &OS;
+  TextBuilder &OS;
   bool First = true;
 };
 } // namespace
 
 void ResultPrinter::printJSONLine(uint64_t Address,
                                   ArrayRef<FrameView> Frames) {
-  JSONLineWriter J(OS);
+  TextBuilder Text(JSONText);
+  JSONLineWriter J(Text);
   J.objectBegin();
-  J.attribute("Address", HexText(Address));
+  const HexText Hex(Address);
+  size_t At;
+  J.plainAttribute("Address", Hex, At);
+  Shape.AddressAt = OS.tell() - AnswerStart + At;
+  Shape.AddressSize = StringRef(Hex).size();
   J.attribute("ModuleName", Opts.ModuleName);
   J.arrayBegin("Symbol");
   auto Frame = [&](const FrameView *F) {
@@ -511,7 +606,8 @@ void ResultPrinter::printJSONLine(uint64_t Address,
     Frame(&F);
   J.arrayEnd();
   J.objectEnd();
-  OS << '\n';
+  Text.put("\n");
+  OS << Text.text();
 }
 
 json::Object ResultPrinter::requestToJSON(std::optional<uint64_t> Address,
@@ -534,6 +630,9 @@ void ResultPrinter::print(const LookupResult &Result) {
 
 void ResultPrinter::print(uint64_t Address, ArrayRef<FrameView> Frames,
                           bool HasDetails) {
+  AnswerStart = OS.tell();
+  Shape = AnswerShape();
+  Shape.Repeatable = Opts.Style != OutputStyle::JSON || (!List && !Opts.Pretty);
   if (printsAsGiven(Frames.size(),
                     Frames.empty() || !Frames.back().FileName.empty()))
     return printFrames(Address, Frames);
@@ -542,6 +641,21 @@ void ResultPrinter::print(uint64_t Address, ArrayRef<FrameView> Frames,
   printedFrames(Frames, HasDetails, Changed);
   SmallVector<FrameView, 8> Views(Changed.begin(), Changed.end());
   printFrames(Address, Views);
+}
+
+void ResultPrinter::printAgain(StringRef Text, const AnswerShape &S,
+                               uint64_t Address) {
+  assert(S.Repeatable && S.AddressAt + S.AddressSize <= Text.size());
+  if (!S.AddressSize) {
+    OS << Text;
+    return;
+  }
+  OS << Text.take_front(S.AddressAt);
+  if (Opts.Style == OutputStyle::JSON)
+    OS << StringRef(HexText(Address));
+  else
+    writeAddress(Address);
+  OS << Text.drop_front(S.AddressAt + S.AddressSize);
 }
 
 void ResultPrinter::printedFrames(ArrayRef<FrameView> Frames, bool HasDetails,

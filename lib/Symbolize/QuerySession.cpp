@@ -179,6 +179,7 @@ void QuerySession::flushCounts() {
 }
 
 void QuerySession::answerLine(StringRef Line) {
+  Same = SameAnswers();
   if (Line.empty()) {
     P.printInvalidInput(/*WithModule=*/false);
     return;
@@ -249,6 +250,7 @@ std::optional<uint64_t> QuerySession::toAddress(QueryModule &M,
 
 void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
                                  QueryCommand Command, bool WarnUnanswered) {
+  Same = SameAnswers();
   if (Command == QueryCommand::Frame)
     return answerFrame(M, Value);
   std::optional<uint64_t> Addr = toAddress(M, Value);
@@ -266,6 +268,21 @@ void QuerySession::answerAddress(QueryModule &M, uint64_t Value,
     warnUnanswered(M, Value, "in no function of the table");
   // Printed as queried, as llvm-symbolizer does.
   P.print(Value, Answer.Frames, Answer.HasDetails);
+  noteSameAnswers(M, Value, *Addr);
+}
+
+void QuerySession::noteSameAnswers(const QueryModule &M, uint64_t Value,
+                                   uint64_t Address) {
+  // Offsets in a file or section map to addresses piecewise: only the
+  // address of a plain query (less AddressOffset) is kept.
+  if (Answer.Frames.empty() || Opts.FileOffsets || Opts.Section ||
+      !Answer.answersSame(Address))
+    return;
+  const uint64_t Before = Address - Answer.SameFrom;
+  const uint64_t After = Answer.SameTo - Address; // at least 1
+  if (Before > Value || After > UINT64_MAX - Value)
+    return; // the values would wrap
+  Same = {&M, Value - Before, Value + After};
 }
 
 void QuerySession::warnObject(const QueryModule &M, StringRef Command,
@@ -342,6 +359,7 @@ void QuerySession::answerData(QueryModule &M, uint64_t Value,
 
 void QuerySession::answerSymbol(QueryModule &M, SymbolQuery Q, StringRef Rest,
                                 QueryCommand Command) {
+  Same = SameAnswers();
   // llvm-symbolizer answers DATA and FRAME by address only.
   if (Command == QueryCommand::Data)
     return P.printData(std::nullopt, std::nullopt, Q.Name);

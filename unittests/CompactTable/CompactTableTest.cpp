@@ -113,6 +113,38 @@ bool callWithoutFileAt(const FunctionModel &M, uint64_t Address) {
 
 /// Encodes M both ways and compares lookups over [Lo, Hi), but for calls
 /// without a call file (callWithoutFileAt).
+/// Every address of a lookup's span (FrameViews::SameFrom and SameTo)
+/// answers what the lookup answered, with the same span; a lookup that
+/// finds nothing has an empty span. Each span is walked once.
+void expectSpansAnswerAlike(const compact::CompactReader &R, uint64_t Lo,
+                            uint64_t Hi) {
+  FrameViews V, W;
+  for (uint64_t A = Lo; A < Hi;) {
+    if (Error E = R.lookupViews(A, V)) {
+      consumeError(std::move(E));
+      ++A;
+      continue;
+    }
+    if (V.Frames.empty()) {
+      EXPECT_EQ(V.SameFrom, V.SameTo) << "address 0x" << utohexstr(A);
+      ++A;
+      continue;
+    }
+    ASSERT_TRUE(V.answersSame(A)) << "address 0x" << utohexstr(A);
+    const std::string Want = describeViews(V.Frames);
+    const uint64_t From = V.SameFrom, To = V.SameTo;
+    for (uint64_t B = std::max(From, Lo); B < std::min(To, Hi); ++B) {
+      ASSERT_FALSE(bool(R.lookupViews(B, W)));
+      ASSERT_EQ(describeViews(W.Frames), Want)
+          << "address 0x" << utohexstr(B) << " in the span of 0x"
+          << utohexstr(A);
+      ASSERT_EQ(W.SameFrom, From) << "address 0x" << utohexstr(B);
+      ASSERT_EQ(W.SameTo, To) << "address 0x" << utohexstr(B);
+    }
+    A = std::min(To, Hi);
+  }
+}
+
 void expectSameAnswers(
     const FunctionModel &M, uint64_t Lo, uint64_t Hi, unsigned BlockShift = 4,
     bool Details = true,
@@ -138,6 +170,7 @@ void expectSameAnswers(
     ASSERT_EQ(describe((*GR)->lookup(A)), describe((*CR)->lookup(A)))
         << "address 0x" << utohexstr(A);
   }
+  expectSpansAnswerAlike(**CR, Lo, Hi);
   std::string Dump;
   raw_string_ostream OS(Dump);
   EXPECT_FALSE(bool(compact::dumpCompact(**CR, OS)));

@@ -9,6 +9,7 @@
 #include "dwarfpack/Symbolize/Printer.h"
 #include "dwarfpack/Symbolize/Frame.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -204,6 +205,28 @@ TEST(Printer, JsonIndentedWithPrettyPrint) {
             "    }\n  ]\n}\n");
 }
 
+/// Path, its byte At made B, is printed in a JSON line as llvm::json
+/// writes it.
+void expectEscapedAsLlvmJson(const PrinterOptions &O, std::string Path,
+                             size_t At, char B) {
+  Path[At] = B;
+  LookupResult R;
+  R.Address = 1;
+  SourceFrame F;
+  F.FunctionName = "f";
+  F.FileName = Path;
+  F.Line = 1;
+  R.Frames.push_back(F);
+  std::string Got, Want;
+  raw_string_ostream GotOS(Got), WantOS(Want);
+  ResultPrinter(GotOS, O).print(R);
+  json::OStream(WantOS).value(json::isUTF8(Path) ? json::Value(Path)
+                                                 : json::fixUTF8(Path));
+  EXPECT_NE(Got.find("\"FileName\":" + Want + ","), std::string::npos)
+      << "byte " << int(B) << " at " << At << " of " << Path.size() << ": "
+      << Got;
+}
+
 TEST(Printer, JsonLinesEscapeAsLlvmJson) {
   // Every byte, at places in the blocks the printer checks at once (two
   // of sixteen bytes, one of eight, the three bytes after them), escaped
@@ -212,24 +235,57 @@ TEST(Printer, JsonLinesEscapeAsLlvmJson) {
   O.Style = OutputStyle::JSON;
   for (unsigned B = 0; B < 256; ++B)
     for (unsigned At :
-         {0u, 3u, 7u, 8u, 12u, 15u, 16u, 20u, 31u, 32u, 35u, 39u, 40u, 42u}) {
-      std::string Path(43, 'a');
-      Path[At] = char(B);
-      LookupResult R;
-      R.Address = 1;
-      SourceFrame F;
-      F.FunctionName = "f";
-      F.FileName = Path;
-      F.Line = 1;
-      R.Frames.push_back(F);
-      std::string Got, Want;
-      raw_string_ostream GotOS(Got), WantOS(Want);
-      ResultPrinter(GotOS, O).print(R);
-      json::OStream(WantOS).value(json::isUTF8(Path) ? json::Value(Path)
-                                                     : json::fixUTF8(Path));
-      EXPECT_NE(Got.find("\"FileName\":" + Want + ","), std::string::npos)
-          << "byte " << B << " at " << At << ": " << Got;
-    }
+         {0u, 3u, 7u, 8u, 12u, 15u, 16u, 20u, 31u, 32u, 35u, 39u, 40u, 42u})
+      expectEscapedAsLlvmJson(O, std::string(43, 'a'), At, char(B));
+  // At every place of strings of every length up to 40 (the last block
+  // of eight or sixteen bytes overlaps the one before).
+  for (size_t Size = 1; Size <= 40; ++Size)
+    for (size_t At = 0; At < Size; ++At)
+      for (char B : {'\0', '\x1f', '"', '\\', '\x7f', '\x80', '\xff'})
+        expectEscapedAsLlvmJson(O, std::string(Size, 'a'), At, B);
+}
+
+TEST(Printer, AnswersPrintedAgainForAnotherAddress) {
+  // What printAgain() writes from an answer's text is what print() writes
+  // for the other address, in every style that prints the address (and
+  // in one that does not), with addresses of other lengths.
+  std::vector<PrinterOptions> Styles;
+  for (OutputStyle S : {OutputStyle::LLVM, OutputStyle::GNU,
+                        OutputStyle::Addr2Line, OutputStyle::JSON})
+    for (bool Address : {false, true})
+      for (bool Pretty : {false, true}) {
+        PrinterOptions O = style(S);
+        O.PrintAddress = Address;
+        O.Pretty = Pretty;
+        O.AddressDigits = 8;
+        O.ModuleName = "m";
+        Styles.push_back(O);
+      }
+  LookupResult R = chain();
+  SmallVector<FrameView, 8> Views(R.Frames.begin(), R.Frames.end());
+  for (const PrinterOptions &O : Styles)
+    for (uint64_t First : {uint64_t(0x116e), uint64_t(0xffffffff81000000)})
+      for (uint64_t Other :
+           {uint64_t(0x1), uint64_t(0x1170), uint64_t(0xffffffff81000004)}) {
+        std::string Text, Again, Want;
+        raw_string_ostream TextOS(Text), AgainOS(Again), WantOS(Want);
+        ResultPrinter P(TextOS, O);
+        TextOS << "before"; // the answer's place in the stream is kept
+        P.print(First, Views, false);
+        const ResultPrinter::AnswerShape Shape = P.lastAnswerShape();
+        ResultPrinter(WantOS, O).print(Other, Views, false);
+        if (O.Style == OutputStyle::JSON && O.Pretty) {
+          EXPECT_FALSE(Shape.Repeatable);
+          continue;
+        }
+        ASSERT_TRUE(Shape.Repeatable);
+        EXPECT_EQ(Shape.AddressSize != 0,
+                  O.PrintAddress || O.Style == OutputStyle::JSON);
+        ResultPrinter(AgainOS, O)
+            .printAgain(StringRef(Text).drop_front(6), Shape, Other);
+        EXPECT_EQ(Again, Want) << int(O.Style) << ' ' << O.PrintAddress << ' '
+                               << O.Pretty << " 0x" << utohexstr(First);
+      }
 }
 
 TEST(Printer, DataAndFrameQueries) {

@@ -8,8 +8,10 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 using namespace dwarfpack;
@@ -298,6 +300,104 @@ TEST(QueryBatch, ThreadsOfABatchWrittenBehindAnswerRangesOfAddresses) {
   }
   llvm::sort(ByThread); // by first address
   EXPECT_LE(ByThread[0].back(), ByThread[1].front());
+}
+
+/// Function I spans [I * 0x100, I * 0x100 + 0x80) as in StripedTable, with
+/// a line for every 16 bytes, which its lookups say are answered alike
+/// (FrameViews::SameFrom and SameTo). Counts its lookups.
+class BlockTable : public AddressSymbolizer {
+public:
+  Expected<LookupResult> lookup(uint64_t A) const override {
+    LookupResult R;
+    R.Address = A;
+    if (A % 0x100 < 0x80) {
+      SourceFrame F;
+      F.FunctionName = ("f" + Twine(A / 0x100)).str();
+      F.FileName = "/src/blocks.c";
+      F.Line = static_cast<uint32_t>(A % 0x100 / 16 + 1);
+      F.StartAddress = A - A % 0x100;
+      R.Frames.push_back(F);
+    }
+    return R;
+  }
+  Error lookupViews(uint64_t A, FrameViews &Out) const override {
+    ++Lookups;
+    if (Error E = AddressSymbolizer::lookupViews(A, Out))
+      return E;
+    if (!Out.Frames.empty()) {
+      Out.SameFrom = A & ~uint64_t(15);
+      Out.SameTo = Out.SameFrom + 16;
+    }
+    return Error::success();
+  }
+  mutable std::atomic<unsigned> Lookups{0};
+};
+
+// Addresses of a batch in order that the table answers as the address
+// before (its lookup said so, or the same address) are printed from that
+// answer's text without a lookup; the output is the one session's in
+// line order, in every style, with --adjust-vma, warnings in place.
+TEST(QueryBatch, AddressesAnsweredAlikeAreNotLookedUpAgain) {
+  std::vector<std::string> Text;
+  std::set<uint64_t> Blocks;
+  unsigned Outside = 0;
+  for (uint64_t I = 0; I < 6000; ++I) {
+    // In 48 functions, and past the end of some.
+    const uint64_t A = (I * 7919) % 48 * 0x100 + (I * 31) % 0x90 + 0x40;
+    Text.push_back("0x" + utohexstr(A));
+    if ((A - 0x40) % 0x100 < 0x80)
+      Blocks.insert((A - 0x40) / 16);
+    else
+      ++Outside; // unanswered: warned of, never answered from another
+  }
+  std::vector<StringRef> Lines(Text.begin(), Text.end());
+  ASSERT_LT(Blocks.size() + Outside, Lines.size() / 2);
+  SessionOptions SO;
+  SO.AddressOffset = 0x40;
+  auto Answer = [](QuerySession &S, StringRef Line) { S.answerLine(Line); };
+  std::vector<PrinterOptions> Styles(5);
+  Styles[1].Style = OutputStyle::JSON;
+  Styles[2].PrintAddress = true;
+  Styles[3].Style = OutputStyle::GNU;
+  Styles[3].PrintAddress = Styles[3].Pretty = true;
+  Styles[4].Style = OutputStyle::Addr2Line;
+  Styles[4].PrintAddress = true;
+  for (PrinterOptions &PO : Styles) {
+    PO.ModuleName = "blocks";
+    BlockTable Table;
+    SessionTables Tables;
+    Tables.setFixed(Table, "blocks");
+    std::string Serial;
+    raw_string_ostream SerialOS(Serial);
+    StringSet<> SerialSeen;
+    {
+      ResultPrinter P(SerialOS, PO);
+      QuerySession Session(Tables, P, SO, [&](const QueryWarning &W) {
+        printWarning(SerialOS, SerialSeen, W);
+      });
+      for (StringRef Line : Lines)
+        Session.answerLine(Line);
+      Session.flushCounts();
+    }
+    for (unsigned Threads : {1u, 2u}) {
+      Table.Lookups = 0;
+      std::string Out;
+      raw_string_ostream OS(Out);
+      StringSet<> Seen;
+      {
+        QueryBatch Batch(Tables, PO, SO, Threads);
+        Batch.setWriteBehind(1000); // by ranges of addresses with 2
+        Batch.answer(
+            Lines, Answer, OS,
+            [&](const QueryWarning &W) { printWarning(OS, Seen, W); },
+            orderOfLine);
+      }
+      EXPECT_EQ(Out, Serial) << int(PO.Style) << ", " << Threads;
+      // A block split between the threads' ranges is looked up by both.
+      EXPECT_GE(Table.Lookups, Blocks.size() + Outside);
+      EXPECT_LE(Table.Lookups, Blocks.size() + Outside + Threads - 1);
+    }
+  }
 }
 
 TEST(QueryBatch, TablesNamedByQueriesAreAnsweredOnOneThread) {

@@ -195,7 +195,22 @@ struct FrameViews {
   llvm::SmallVector<FrameView, 8> Frames;
   /// As LookupResult::HasDetails.
   bool HasDetails = false;
+  /// A lookup of any address in [SameFrom, SameTo) answers these frames:
+  /// a batch of addresses in order answers the next ones without a lookup
+  /// (most of a profile's addresses share their answer with the address
+  /// before). Empty after a lookup that found nothing.
+  uint64_t SameFrom = 0, SameTo = 0;
   LookupResult Storage;
+
+  /// Says that only Address answers these frames (not an address past the
+  /// last, which has no successor).
+  void sameAtOnly(uint64_t Address) {
+    SameFrom = Address;
+    SameTo = Frames.empty() ? Address : Address + 1;
+  }
+  bool answersSame(uint64_t Address) const {
+    return Address >= SameFrom && Address < SameTo;
+  }
 };
 
 /// A file of one of our formats, opened for address lookups.
@@ -224,6 +239,7 @@ public:
       return E;
     Out.HasDetails = Out.Storage.HasDetails;
     Out.Frames.assign(Out.Storage.Frames.begin(), Out.Storage.Frames.end());
+    Out.sameAtOnly(Address);
     return llvm::Error::success();
   }
   /// The build-id the table records; empty when none.

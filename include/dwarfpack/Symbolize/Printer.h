@@ -21,6 +21,7 @@
 #include "dwarfpack/Symbolize/SourceContext.h"
 #include "dwarfpack/Symbolize/SymbolQuery.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/JSON.h"
@@ -112,6 +113,22 @@ public:
   /// printed without a copy of their strings.
   void print(uint64_t Address, llvm::ArrayRef<FrameView> Frames,
              bool HasDetails);
+  /// Where the last print() of frames put the address in its answer's
+  /// text, which printAgain() writes again for another address.
+  struct AnswerShape {
+    /// The text is the frames' and the address's alone: one record (not
+    /// an element of a list) in a style that prints the address at most
+    /// once.
+    bool Repeatable = false;
+    /// Counted from the answer's first byte; Size 0: not printed.
+    uint64_t AddressAt = 0, AddressSize = 0;
+  };
+  const AnswerShape &lastAnswerShape() const { return Shape; }
+  /// Writes Text, the text of an answer of the shape S (a Repeatable
+  /// lastAnswerShape()), with Address in place of its address: what
+  /// print() writes for Address when its lookup gives the same frames,
+  /// without printing them again.
+  void printAgain(llvm::StringRef Text, const AnswerShape &S, uint64_t Address);
   /// A lookup that failed with Message. JSON gets an "Error" object; the
   /// plain styles print the "??" record (the caller reports the message).
   void printError(uint64_t Address, llvm::StringRef Message);
@@ -193,6 +210,14 @@ private:
   /// The frame's name with --functions=short.
   static std::string shortName(const SourceFrame &F);
   void printHeader(std::optional<uint64_t> Address);
+  /// Writes Address as the plain styles' header shows it.
+  void writeAddress(uint64_t Address);
+  /// Shape's AddressAt, for an address about to be written.
+  void markAddress() { Shape.AddressAt = OS.tell() - AnswerStart; }
+  /// Shape's AddressSize, for an address just written.
+  void markAddressEnd() {
+    Shape.AddressSize = OS.tell() - AnswerStart - Shape.AddressAt;
+  }
   void printFrame(const FrameView *F, bool Inlined);
   /// --verbose's lines for F's location, File as printed.
   void printVerbose(const FrameView *F, llvm::StringRef File);
@@ -224,6 +249,12 @@ private:
   mutable SourceFiles Sources;
   /// Printing the answer to a symbol query (printSymbol()).
   bool SingleFrame = false;
+  /// The last print() of frames: where its text began (OS.tell()) and its
+  /// shape.
+  uint64_t AnswerStart = 0;
+  AnswerShape Shape;
+  /// printJSONLine()'s text, which keeps its capacity.
+  llvm::SmallVector<char, 0> JSONText;
 };
 
 } // namespace dwarfpack

@@ -176,6 +176,20 @@ public:
   /// order would.
   void setQueryIndex(uint64_t Index) { QueryIndex = Index; }
 
+  /// The values whose CODE query in Module is answered as the last query
+  /// was, but for the value printed: [From, To). Set only by an
+  /// answerAddress() that found frames by a lookup and warned of nothing;
+  /// empty (Module null) after anything else. A batch in address order
+  /// answers such a value with ResultPrinter::printAgain().
+  struct SameAnswers {
+    const QueryModule *Module = nullptr;
+    uint64_t From = 0, To = 0;
+    bool holds(const QueryModule &M, uint64_t Value) const {
+      return Module == &M && Value >= From && Value < To;
+    }
+  };
+  const SameAnswers &sameAnswers() const { return Same; }
+
 private:
   void warn(const llvm::Twine &Message, llvm::StringRef Once = "",
             llvm::StringRef Repeats = "");
@@ -196,6 +210,10 @@ private:
   /// has been printed already (an offset outside every segment, an error).
   std::optional<uint64_t> toAddress(QueryModule &Module, uint64_t Value);
   void answerData(QueryModule &Module, uint64_t Value, uint64_t Address);
+  /// Sets Same after Answer, the frames found for Value (Address in its
+  /// table), has been printed.
+  void noteSameAnswers(const QueryModule &Module, uint64_t Value,
+                       uint64_t Address);
   void answerFrame(QueryModule &Module, uint64_t Value);
   /// Warns of what reading Module's object for DATA or FRAME answers found
   /// wrong with it.
@@ -210,6 +228,7 @@ private:
   /// The last answer by address, as views of its table's strings (or of
   /// its own storage, which serves the next one).
   FrameViews Answer;
+  SameAnswers Same;
   /// Modules that could not be opened (by name).
   llvm::StringSet<> Failed;
   /// Each kind of unanswered query warned of (by module and What), and how
