@@ -37,9 +37,16 @@ namespace {
 class HexText {
 public:
   explicit HexText(uint64_t V) {
+    static constexpr char Digits[] = "0123456789abcdef";
     char *P = std::end(Buf);
+    // Two digits a step while more than two are left (a batch prints two
+    // or three addresses of 16 digits an answer).
+    for (; V > 0xff; V >>= 8) {
+      *--P = Digits[V & 15];
+      *--P = Digits[(V >> 4) & 15];
+    }
     do {
-      *--P = "0123456789abcdef"[V & 15];
+      *--P = Digits[V & 15];
       V >>= 4;
     } while (V);
     *--P = 'x';

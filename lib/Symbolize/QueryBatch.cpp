@@ -205,8 +205,10 @@ struct QueryBatch::Worker {
                                                Warnings.push_back({W, Current});
                                              }) {
     // An answer is written in many small pieces: buffered, they cost a
-    // copy each instead of a call.
-    Out.SetBufferSize(64 * 1024);
+    // copy each instead of a call. A JSON line comes in one piece, which
+    // goes straight to Text (a copy less of every answer).
+    if (!Printer.printsInOnePiece())
+      Out.SetBufferSize(64 * 1024);
     if (Copy)
       Own.setFixed(*Shared.fixed()->Table, Shared.fixed()->Name,
                    Shared.fixed()->Data);

@@ -124,6 +124,11 @@ public:
     uint64_t AddressAt = 0, AddressSize = 0;
   };
   const AnswerShape &lastAnswerShape() const { return Shape; }
+  /// Whether print() writes each answer to the stream in one piece (JSON
+  /// lines, built first in a buffer of the printer's).
+  bool printsInOnePiece() const {
+    return Opts.Style == OutputStyle::JSON && !Opts.Pretty;
+  }
   /// Writes Text, the text of an answer of the shape S (a Repeatable
   /// lastAnswerShape()), with Address in place of its address: what
   /// print() writes for Address when its lookup gives the same frames,
