@@ -7,6 +7,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
+#include <atomic>
 #include <cerrno>
 #if LLVM_ON_UNIX
 #include <sys/uio.h>
@@ -494,11 +495,16 @@ void QueryBatch::answerByRanges(ArrayRef<StringRef> Lines,
         [&, I] { Workers[I]->sortKeys(PartOf(I), uint32_t(I * Each), Order); });
   Workers[0]->sortKeys(PartOf(0), 0, Order);
   Pool->wait();
-  // ...then answers the keys of one range of addresses, from every part:
-  // the threads look up different parts of the table and keep the names of
+  // ...then answers the keys of ranges of addresses, from every part: the
+  // threads look up different parts of the table and keep the names of
   // different functions (a million vmlinux addresses took a tenth less
   // CPU than with each thread answering the lines of its part). The
-  // ranges split a sample of the keys evenly.
+  // ranges split a sample of the keys evenly, several per thread, each
+  // taken by the next thread free: the thread that writes the batch
+  // before slows one thread more than another, which with a range each
+  // kept a core idle for a fifth of every batch (a million vmlinux
+  // addresses in JSON to a file).
+  const size_t NumRanges = Parts * RangesPerThread;
   const size_t SamplesPerPart = 256;
   std::vector<uint64_t> Sample;
   for (size_t I = 0; I < Parts; ++I) {
@@ -507,35 +513,37 @@ void QueryBatch::answerByRanges(ArrayRef<StringRef> Lines,
       Sample.push_back(K[(2 * J + 1) * K.size() / (2 * SamplesPerPart)].first);
   }
   llvm::sort(Sample);
-  std::vector<std::vector<ArrayRef<Key>>> Ranges(Parts);
-  for (size_t R = 0; R < Parts; ++R) {
-    ArrayRef<Key> Run = Workers[R]->Keys;
+  std::vector<std::vector<ArrayRef<Key>>> Ranges(NumRanges);
+  for (size_t P = 0; P < Parts; ++P) {
+    ArrayRef<Key> Run = Workers[P]->Keys;
     size_t From = 0;
-    for (size_t W = 0; W < Parts; ++W) {
+    for (size_t R = 0; R < NumRanges; ++R) {
       size_t To = Run.size();
-      if (W + 1 < Parts && !Sample.empty()) {
-        const uint64_t Split = Sample[(W + 1) * Sample.size() / Parts];
+      if (R + 1 < NumRanges && !Sample.empty()) {
+        const uint64_t Split = Sample[(R + 1) * Sample.size() / NumRanges];
         To = std::max<size_t>(From,
                               llvm::partition_point(Run, [&](const Key &K) {
                                 return K.first < Split;
                               }) - Run.begin());
       }
-      Ranges[W].push_back(Run.slice(From, To - From));
+      Ranges[R].push_back(Run.slice(From, To - From));
       From = To;
     }
   }
   NextSlices.resize(Lines.size());
-  auto AnswerRange = [&](size_t W) {
+  std::atomic<size_t> NextRange{0};
+  auto AnswerRanges = [&](size_t W) {
     Workers[W]->Spans.clear(); // the slices say where the answers lie
-    Workers[W]->answerSorted(Lines, Ranges[W], Answer,
-                             [&](uint32_t I, size_t From, size_t To) {
-                               NextSlices[I] = {uint32_t(W), From, To};
-                             });
+    for (size_t R; (R = NextRange.fetch_add(1)) < NumRanges;)
+      Workers[W]->answerSorted(Lines, Ranges[R], Answer,
+                               [&](uint32_t I, size_t From, size_t To) {
+                                 NextSlices[I] = {uint32_t(W), From, To};
+                               });
     Workers[W]->endBatch(Lines.size());
   };
   for (size_t W = 1; W < Parts; ++W)
-    Pool->async([&, W] { AnswerRange(W); });
-  AnswerRange(0);
+    Pool->async([&, W] { AnswerRanges(W); });
+  AnswerRanges(0);
   Pool->wait();
   // The batch before this one has been written meanwhile.
   finishWriting();

@@ -106,13 +106,15 @@ private:
   /// Whether answers are independent of the order of the queries.
   bool Reorder = false;
   size_t WriteBehind = 4096;
+  /// How many ranges of addresses answerByRanges() makes per thread.
+  static constexpr size_t RangesPerThread = 16;
   int DirectFD = -1;
   /// A batch's answers and warnings, taken from the workers, until they
   /// are written (by Writer, when written behind).
   struct Answers;
   std::unique_ptr<Answers> Unwritten;
   /// answer() for a batch written behind, answered in address order: each
-  /// thread answers a range of addresses.
+  /// thread answers the ranges of addresses it takes, the next one free.
   void answerByRanges(llvm::ArrayRef<llvm::StringRef> Lines,
                       const AnswerFn &Answer, llvm::raw_ostream &OS,
                       const QueryWarningFn &Warn, const OrderFn &Order,
