@@ -20,9 +20,9 @@ using namespace llvm;
 
 namespace {
 
-/// Function I spans [I * 0x100, I * 0x100 + 0x80), named fI; addresses
-/// that are multiples of 0x1000 hit a corrupt record (an error). Read-only:
-/// threads share it.
+/// Function I spans [I * 0x100, I * 0x100 + 0x80), named fI, a line for
+/// every LineBytes bytes; addresses that are multiples of 0x1000 hit a
+/// corrupt record (an error). Read-only: threads share it.
 class StripedTable : public AddressSymbolizer {
 public:
   Expected<LookupResult> lookup(uint64_t A) const override {
@@ -35,7 +35,7 @@ public:
       SourceFrame F;
       F.FunctionName = ("f" + Twine(A / 0x100)).str();
       F.FileName = "/src/striped.c";
-      F.Line = static_cast<uint32_t>(A % 0x100);
+      F.Line = static_cast<uint32_t>(A % 0x100 / LineBytes);
       F.StartAddress = A - A % 0x100;
       R.Frames.push_back(F);
     }
@@ -47,6 +47,7 @@ public:
       Fn(I * 0x100, ("f" + Twine(I)).str());
     return Error::success();
   }
+  unsigned LineBytes = 1;
 };
 
 /// Lines of every kind a session answers: addresses in and out of
@@ -269,6 +270,24 @@ TEST(QueryBatch, LookupsOfABatchGoInAddressOrder) {
   EXPECT_EQ(Ordered, InTurn);
 }
 
+/// 5,000 distinct addresses out of order, as query lines.
+std::vector<std::string> distinctAddresses() {
+  std::vector<std::string> Text;
+  for (uint64_t I = 0; I < 5000; ++I)
+    Text.push_back("0x" + utohexstr((I * 7919) % 65536 + 1));
+  return Text;
+}
+
+/// Answers Lines from Tables on two threads, a batch written behind: by
+/// ranges of addresses.
+void answerOnTwoThreads(SessionTables &Tables, ArrayRef<StringRef> Lines,
+                        raw_ostream &OS) {
+  auto Answer = [](QuerySession &S, StringRef Line) { S.answerLine(Line); };
+  QueryBatch Batch(Tables, PrinterOptions(), SessionOptions(), 2);
+  Batch.setWriteBehind(1000);
+  Batch.answer(Lines, Answer, OS, nullptr, orderOfLine);
+}
+
 // A large batch written behind is answered by ranges of addresses: each
 // thread looks up the addresses of the ranges it takes, in order,
 // whichever lines they come from, and no other thread looks them up; the
@@ -277,9 +296,7 @@ TEST(QueryBatch, ThreadsOfABatchWrittenBehindAnswerRangesOfAddresses) {
   RecordingTable Table;
   SessionTables Tables;
   Tables.setFixed(Table, "recording");
-  std::vector<std::string> Text;
-  for (uint64_t I = 0; I < 5000; ++I)
-    Text.push_back("0x" + utohexstr((I * 7919) % 65536 + 1));
+  std::vector<std::string> Text = distinctAddresses();
   std::vector<StringRef> Lines(Text.begin(), Text.end());
   auto Answer = [](QuerySession &S, StringRef Line) { S.answerLine(Line); };
   std::string Serial, Ranged;
@@ -287,17 +304,14 @@ TEST(QueryBatch, ThreadsOfABatchWrittenBehindAnswerRangesOfAddresses) {
   QueryBatch(Tables, PrinterOptions(), SessionOptions(), 1)
       .answer(Lines, Answer, SerialOS, nullptr);
   Table.Asked.clear();
-  {
-    QueryBatch Batch(Tables, PrinterOptions(), SessionOptions(), 2);
-    Batch.setWriteBehind(1000);
-    Batch.answer(Lines, Answer, RangedOS, nullptr, orderOfLine);
-  }
+  answerOnTwoThreads(Tables, Lines, RangedOS);
   EXPECT_EQ(Ranged, Serial);
-  ASSERT_EQ(Table.Asked.size(), 2u);
+  // (How many each thread takes depends on when each is free:
+  // RangesOfAddressesGoToTheThreadThatIsFree.)
+  EXPECT_LE(Table.Asked.size(), 2u);
   std::vector<uint64_t> All;
   for (auto &[Id, Asked] : Table.Asked) {
     EXPECT_TRUE(llvm::is_sorted(Asked));
-    EXPECT_GT(Asked.size(), 1500u); // shared about evenly
     All.insert(All.end(), Asked.begin(), Asked.end());
   }
   // (The addresses are distinct.)
@@ -314,46 +328,28 @@ TEST(QueryBatch, RangesOfAddressesGoToTheThreadThatIsFree) {
   public:
     Expected<LookupResult> lookup(uint64_t A) const override {
       if (std::this_thread::get_id() == Caller)
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
       return RecordingTable::lookup(A);
     }
     std::thread::id Caller = std::this_thread::get_id();
   } Table;
   SessionTables Tables;
   Tables.setFixed(Table, "slow");
-  std::vector<std::string> Text;
-  for (uint64_t I = 0; I < 5000; ++I)
-    Text.push_back("0x" + utohexstr((I * 7919) % 65536 + 1));
+  std::vector<std::string> Text = distinctAddresses();
   std::vector<StringRef> Lines(Text.begin(), Text.end());
-  auto Answer = [](QuerySession &S, StringRef Line) { S.answerLine(Line); };
   std::string Out;
   raw_string_ostream OS(Out);
-  {
-    QueryBatch Batch(Tables, PrinterOptions(), SessionOptions(), 2);
-    Batch.setWriteBehind(1000);
-    Batch.answer(Lines, Answer, OS, nullptr, orderOfLine);
-  }
-  EXPECT_LT(Table.Asked[Table.Caller].size(), 1500u);
+  answerOnTwoThreads(Tables, Lines, OS);
+  // With one range a thread, 2,508; below 2,000 unless the other thread
+  // did not start for 0.4 s.
+  EXPECT_LT(Table.Asked[Table.Caller].size(), 2000u);
 }
 
-/// Function I spans [I * 0x100, I * 0x100 + 0x80) as in StripedTable, with
-/// a line for every 16 bytes, which its lookups say are answered alike
-/// (FrameViews::SameFrom and SameTo). Counts its lookups.
-class BlockTable : public AddressSymbolizer {
+/// StripedTable with a line for every 16 bytes, which its lookups say are
+/// answered alike (FrameViews::SameFrom and SameTo). Counts its lookups.
+class BlockTable : public StripedTable {
 public:
-  Expected<LookupResult> lookup(uint64_t A) const override {
-    LookupResult R;
-    R.Address = A;
-    if (A % 0x100 < 0x80) {
-      SourceFrame F;
-      F.FunctionName = ("f" + Twine(A / 0x100)).str();
-      F.FileName = "/src/blocks.c";
-      F.Line = static_cast<uint32_t>(A % 0x100 / 16 + 1);
-      F.StartAddress = A - A % 0x100;
-      R.Frames.push_back(F);
-    }
-    return R;
-  }
+  BlockTable() { LineBytes = 16; }
   Error lookupViews(uint64_t A, FrameViews &Out) const override {
     ++Lookups;
     if (Error E = AddressSymbolizer::lookupViews(A, Out))
@@ -377,7 +373,8 @@ TEST(QueryBatch, AddressesAnsweredAlikeAreNotLookedUpAgain) {
   unsigned Outside = 0;
   for (uint64_t I = 0; I < 6000; ++I) {
     // In 48 functions, and past the end of some.
-    const uint64_t A = (I * 7919) % 48 * 0x100 + (I * 31) % 0x90 + 0x40;
+    // (None at a multiple of 0x1000, which is an error.)
+    const uint64_t A = (I * 7919) % 48 * 0x100 + (I * 31) % 0x8f + 1 + 0x40;
     Text.push_back("0x" + utohexstr(A));
     if ((A - 0x40) % 0x100 < 0x80)
       Blocks.insert((A - 0x40) / 16);
@@ -427,9 +424,10 @@ TEST(QueryBatch, AddressesAnsweredAlikeAreNotLookedUpAgain) {
             orderOfLine);
       }
       EXPECT_EQ(Out, Serial) << int(PO.Style) << ", " << Threads;
-      // A block split between the threads' ranges is looked up by both.
+      // A block split between two ranges of addresses (16 a thread) is
+      // looked up in each.
       EXPECT_GE(Table.Lookups, Blocks.size() + Outside);
-      EXPECT_LE(Table.Lookups, Blocks.size() + Outside + Threads - 1);
+      EXPECT_LE(Table.Lookups, Blocks.size() + Outside + 16 * Threads);
     }
   }
 }
