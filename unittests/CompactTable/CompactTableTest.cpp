@@ -116,6 +116,7 @@ bool callWithoutFileAt(const FunctionModel &M, uint64_t Address) {
 /// Every address of a lookup's span (FrameViews::SameFrom and SameTo)
 /// answers what the lookup answered, with the same span; a lookup that
 /// finds nothing has an empty span. Each span is walked once.
+/// (lookupViews asks for spans; a FrameBuffer of one's own does not.)
 void expectSpansAnswerAlike(const compact::CompactReader &R, uint64_t Lo,
                             uint64_t Hi) {
   FrameViews V, W;
@@ -131,6 +132,11 @@ void expectSpansAnswerAlike(const compact::CompactReader &R, uint64_t Lo,
       continue;
     }
     ASSERT_TRUE(V.answersSame(A)) << "address 0x" << utohexstr(A);
+    // A buffer not asked for more gives the address alone.
+    compact::FrameBuffer Alone;
+    ASSERT_FALSE(bool(R.lookupFrames(A, Alone)));
+    EXPECT_EQ(Alone.sameFrom(), A);
+    EXPECT_EQ(Alone.sameTo(), A + 1);
     const std::string Want = describeViews(V.Frames);
     const uint64_t From = V.SameFrom, To = V.SameTo;
     for (uint64_t B = std::max(From, Lo); B < std::min(To, Hi); ++B) {

@@ -166,10 +166,12 @@ public:
   /// Innermost first; empty: not found.
   llvm::ArrayRef<FrameRef> frames() const { return Frames; }
   /// The addresses whose lookup gives the same frames (FrameViews::SameFrom
-  /// and SameTo): those of the function, of the line row found and of
-  /// each inline range matched, outside every inline range passed over.
+  /// and SameTo): with setFindSame(true), those of the function, of the
+  /// line row found and of each inline range matched, outside every inline
+  /// range passed over; without, the looked-up address alone.
   uint64_t sameFrom() const { return SameFrom; }
   uint64_t sameTo() const { return SameTo; }
+  void setFindSame(bool On) { FindSame = On; }
 
 private:
   friend class CompactReader;
@@ -182,6 +184,7 @@ private:
 
   llvm::SmallVector<FrameRef, 8> Frames;
   uint64_t SameFrom = 0, SameTo = 0;
+  bool FindSame = false;
   /// The serial number of the reader whose names are kept (0: none). Not
   /// its address, which a later reader may be given.
   uint64_t NameReader = 0;
