@@ -716,9 +716,6 @@ Error readHead(Cursor &C, bool Details, uint64_t ParentBase, uint32_t &PrevFile,
   return readChildrenBytes(C, N.NumChildren, RecordOffset, N.ChildrenBytes);
 }
 
-/// A node head as lookups need it: the first range's start (the base of
-/// the children's ranges) and the start of the range containing Addr, if
-/// any; every range is still validated.
 /// The addresses around a looked-up one whose lookup reads the same: each
 /// range the lookup meets narrows them, to the range when it holds the
 /// address (a row's, an inline call's entered) and to the side of the
@@ -748,6 +745,9 @@ struct SameSpan {
   uint64_t From = 0, To = UINT64_MAX;
 };
 
+/// A node head as lookups need it: the first range's start (the base of
+/// the children's ranges) and the start of the range containing Addr, if
+/// any; every range is still validated.
 struct NodeKey {
   uint64_t NumChildren = 0;
   uint64_t ChildrenBytes = 0;

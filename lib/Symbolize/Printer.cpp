@@ -658,10 +658,7 @@ void ResultPrinter::printAgain(StringRef Text, const AnswerShape &S,
     return;
   }
   OS << Text.take_front(S.AddressAt);
-  if (Opts.Style == OutputStyle::JSON)
-    OS << StringRef(HexText(Address));
-  else
-    writeAddress(Address);
+  writeAddress(Address); // JSON's "Address" is plain hex too
   OS << Text.drop_front(S.AddressAt + S.AddressSize);
 }
 

@@ -215,7 +215,8 @@ private:
   /// The frame's name with --functions=short.
   static std::string shortName(const SourceFrame &F);
   void printHeader(std::optional<uint64_t> Address);
-  /// Writes Address as the plain styles' header shows it.
+  /// Writes Address as the plain styles' header shows it (in JSON, as
+  /// "Address" holds it).
   void writeAddress(uint64_t Address);
   /// Shape's AddressAt, for an address about to be written.
   void markAddress() { Shape.AddressAt = OS.tell() - AnswerStart; }
