@@ -20,7 +20,9 @@
 //   variable set (rerunWithHugePages): on a 2-core VM, with Debian's
 //   vmlinux, `gsym` took a tenth to a fifth less time and `ctf` and `pack`
 //   5 to 8 % less, for peaks up to 10 MB higher; starting again costs
-//   about 5 ms.
+//   about 5 ms. Not where the kernel hands free 2 MiB blocks back to the
+//   hypervisor: there huge pages cost more than they save
+//   (Support/HugePages.h).
 //
 // Both leave the bytes written unchanged. A GLIBC_TUNABLES set by the user
 // decides instead of both, and DWARFPACK_HUGE_PAGE_HEAP=never turns the
@@ -30,12 +32,13 @@
 
 #include "Command.h"
 
+#include "dwarfpack/Support/HugePages.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -85,15 +88,6 @@ Expected<HugePageMode> requestedHugePageMode() {
                                "': expected auto, always or never");
 }
 
-/// Whether the kernel gives a mapping huge pages when it asks for them
-/// (madvise mode). In "always" mode the heap has them without asking; in
-/// "never" mode asking is useless.
-bool hugePagesOnRequest() {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFileAsStream(
-      "/sys/kernel/mm/transparent_hugepage/enabled");
-  return B && (*B)->getBuffer().contains("[madvise]");
-}
-
 uint64_t totalSize(ArrayRef<std::string> Paths) {
   uint64_t Sum = 0;
   for (const std::string &P : Paths) {
@@ -125,7 +119,8 @@ void rerunWithHugePages(HugePageMode Mode, ArrayRef<std::string> Inputs) {
       savedCommandLine().empty() || !startedDirectly())
     return;
   if (Mode == HugePageMode::Auto &&
-      (totalSize(Inputs) < HugePageMinInputBytes || !hugePagesOnRequest()))
+      (totalSize(Inputs) < HugePageMinInputBytes ||
+       !HugePageSystem::current().askingPays()))
     return;
   outs().flush();
   errs().flush();
