@@ -137,9 +137,9 @@ static int compareNodes(const InlineNode &A, const InlineNode &B,
 ///
 /// The entries are put in order where they are, one cycle of the
 /// permutation at a time, not moved into a new vector: a kernel has 90,000
-/// entries before finalize() drops duplicates, and 25 MB of fresh memory
-/// for each sort cost more in page faults than the sort itself (on a VM,
-/// 0.1-0.2 s of gsym's serial finalize on vmlinux).
+/// entries before finalize() drops duplicates, 25 MB of fresh memory for
+/// each sort, and in a profile of gsym on vmlinux on a VM most of
+/// finalize()'s time went to the kernel clearing fresh pages.
 template <typename KeyFn, typename TieFn>
 static void sortEntries(std::vector<FunctionEntry> &Fs, KeyFn KeyOf,
                         TieFn TieLess, bool Stable = false) {
