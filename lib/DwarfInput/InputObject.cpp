@@ -272,7 +272,9 @@ InputObject::collectSections(bool WantDwo, bool &IsDwo) {
     Expected<StringRef> Data = F.Section.getContents();
     if (!Data)
       return Data.takeError();
-    Part P{F.Kind, F.Section.getIndex(), *Data};
+    Part P{
+        F.Kind,           F.Section.getIndex(),    *Data, /*Writable=*/nullptr,
+        /*Relocated=*/{}, /*HasRelocations=*/false};
     if (F.Gnu) {
       Expected<GnuCompressedSection> G =
           readGnuCompressedSection(F.Name, *Data);

@@ -223,7 +223,9 @@ Expected<std::optional<DataSymbol>> symbolAt(const AddressSymbolizer &Table,
   if (R->Frames.empty())
     return std::nullopt;
   const SourceFrame &Fn = R->Frames.back();
-  DataSymbol S{Fn.FunctionName, Fn.StartAddress + R->StartSlide, 0};
+  DataSymbol S;
+  S.Name = Fn.FunctionName;
+  S.Start = Fn.StartAddress + R->StartSlide;
   if (Fn.Size) {
     S.Size = *Fn.Size;
     return S;

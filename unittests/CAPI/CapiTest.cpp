@@ -322,16 +322,18 @@ TEST(CAPI, OpenErrorsHaveTheirStatus) {
             std::string::npos);
   // Asked to convert a binary: this one is cut short (lit tests convert
   // real ones).
-  dwarfpack_table_options Convert = {sizeof(Convert),
-                                     DWARFPACK_OPEN_CONVERT_BINARIES};
+  dwarfpack_table_options Convert = {};
+  Convert.size = sizeof(Convert);
+  Convert.flags = DWARFPACK_OPEN_CONVERT_BINARIES;
   EXPECT_EQ(dwarfpack_table_open(Elf.c_str(), &Convert, &T),
             DWARFPACK_ERR_CORRUPT);
   EXPECT_EQ(T, nullptr);
   EXPECT_NE(std::string(dwarfpack_last_error()).find(Elf), std::string::npos);
   // The flag is the tables' only: a store refuses it.
   dwarfpack_store *S = nullptr;
-  dwarfpack_store_options StoreConvert = {sizeof(StoreConvert),
-                                          DWARFPACK_OPEN_CONVERT_BINARIES};
+  dwarfpack_store_options StoreConvert = {};
+  StoreConvert.size = sizeof(StoreConvert);
+  StoreConvert.flags = DWARFPACK_OPEN_CONVERT_BINARIES;
   EXPECT_EQ(dwarfpack_store_open(D.Dir.c_str(), &StoreConvert, &S),
             DWARFPACK_ERR_INVALID_ARGUMENT);
   // A type archive has no addresses.
@@ -387,7 +389,9 @@ TEST(CAPI, ArgumentsAreChecked) {
             DWARFPACK_OK)
       << dwarfpack_last_error();
   TablePtr Owned(T, dwarfpack_table_close);
-  dwarfpack_table_options Flags = {sizeof(Flags), 1u << 31};
+  dwarfpack_table_options Flags = {};
+  Flags.size = sizeof(Flags);
+  Flags.flags = 1u << 31;
   EXPECT_EQ(
       dwarfpack_table_open_memory(Table.data(), Table.size(), "t", &Flags, &T),
       DWARFPACK_ERR_INVALID_ARGUMENT);
@@ -438,7 +442,8 @@ TEST(CAPI, StoresAnswerSamplesByBuildId) {
   D.write("44/5566.dpat", StringRef(Table).take_front(40));
 
   dwarfpack_store *S = nullptr;
-  dwarfpack_store_options Opts = {sizeof(Opts), 0};
+  dwarfpack_store_options Opts = {};
+  Opts.size = sizeof(Opts);
   ASSERT_EQ(dwarfpack_store_open(D.Dir.c_str(), &Opts, &S), DWARFPACK_OK)
       << dwarfpack_last_error();
   std::unique_ptr<dwarfpack_store, void (*)(dwarfpack_store *)> Owned(

@@ -56,6 +56,15 @@ std::string print(PrinterOptions O, const LookupResult &R) {
   return S;
 }
 
+/// A data symbol without a declaration.
+DataSymbol dataSymbol(std::string Name, uint64_t Start, uint64_t Size) {
+  DataSymbol D;
+  D.Name = std::move(Name);
+  D.Start = Start;
+  D.Size = Size;
+  return D;
+}
+
 PrinterOptions style(OutputStyle S) {
   PrinterOptions O;
   O.Style = S;
@@ -294,14 +303,14 @@ TEST(Printer, DataAndFrameQueries) {
   PrinterOptions O;
   O.PrintAddress = true;
   ResultPrinter P(OS, O);
-  P.printData(0x116e, DataSymbol{"_ZN2ns3Acc3addEi", 0x1130, 121});
+  P.printData(0x116e, dataSymbol("_ZN2ns3Acc3addEi", 0x1130, 121));
   P.printData(0x10, std::nullopt);
   P.printNoLocals(0x116e);
   EXPECT_EQ(S, "0x116e\nns::Acc::add(int)\n4400 121\n??:?\n\n"
                "0x10\n??\n0 0\n??:?\n\n0x116e\n??\n\n");
   S.clear();
   ResultPrinter J(OS, style(OutputStyle::JSON));
-  J.printData(0x116e, DataSymbol{"f", 0x1130, 121});
+  J.printData(0x116e, dataSymbol("f", 0x1130, 121));
   J.printData(std::nullopt, std::nullopt, "Sink");
   J.printNoLocals(0x116e);
   J.printNoAnswer(0x10);
