@@ -274,19 +274,24 @@ Expected<std::string> writeDict(const TypeTable &Table,
   Buffer Types, Objt, ObjtIdx, Func, FuncIdx, Vars;
   std::vector<uint32_t> ObjtSlots, FuncSlots;
   bool ObjtUnindexed = false, FuncUnindexed = false;
-  // The symbol sections' layout does not depend on the strings: with more
-  // than one thread it is worked out while pass 0 collects them.
-  auto Layout = [&] {
-    const SymtabOrder *O = Opts.Symtab;
+  // The symbol sections' layouts do not depend on the strings: with more
+  // than one thread, the functions' is worked out while pass 0 collects
+  // them, and the objects' after it (the functions' alone took longer
+  // than the types of a kernel).
+  const SymtabOrder *O = Opts.Symtab;
+  auto LayoutObjects = [&] {
     ObjtUnindexed = unindexedSection(
         Table.Variables, Table.VariablesByAddress, O ? &O->Objects : nullptr,
         O ? &O->ObjectAddresses : nullptr, ObjtSlots);
+  };
+  auto LayoutFunctions = [&] {
     FuncUnindexed = unindexedSection(
         Table.Functions, Table.FunctionsByAddress, O ? &O->Functions : nullptr,
         O ? &O->FunctionAddresses : nullptr, FuncSlots);
   };
-  std::future<void> LayoutDone = std::async(
-      Opts.Threads != 1 ? std::launch::async : std::launch::deferred, Layout);
+  std::future<void> FunctionsLaidOut =
+      std::async(Opts.Threads != 1 ? std::launch::async : std::launch::deferred,
+                 LayoutFunctions);
   // The records name strings by reference until all are known.
   auto EmitTypes = [&]() -> Error {
     for (size_t I = 0; I < Table.Types.size(); ++I) {
@@ -445,7 +450,8 @@ Expected<std::string> writeDict(const TypeTable &Table,
     Strings.add(Opts.ParentName); // child dicts (see WriteOptions)
   };
   Error TypesError = EmitTypes();
-  LayoutDone.get();
+  LayoutObjects();
+  FunctionsLaidOut.get();
   if (TypesError)
     return std::move(TypesError);
   EmitSymbols();
