@@ -184,25 +184,27 @@ unsigned boundArraysBySymbolSize(TypeTable &Table,
     return R;
   };
 
+  // The sizes are looked up only for the few symbols of unbounded arrays:
+  // by address, for each of a kernel's 22,000 variables, that took 10-30 ms.
   unsigned Changed = 0;
-  auto Update = [&](Symbol &S, uint64_t Size) {
+  auto Update = [&](Symbol &S, function_ref<uint64_t()> Size) {
     if (std::optional<TypeId> A = UnboundedArray(S.Type)) {
-      TypeId New = Complete(S.Type, *A, Size);
+      TypeId New = Complete(S.Type, *A, Size());
       Changed += New != S.Type;
       S.Type = New;
     }
   };
-  for (Symbol &S : Table.Variables) {
+  auto SizeNamed = [&](const Symbol &S) -> uint64_t {
     auto It = SizeByName.find(S.Name);
-    Update(S, It == SizeByName.end() ? 0 : It->second);
-  }
-  for (Symbol &S : Table.VariablesByAddress) {
-    uint64_t Size = SizeAt(S);
-    if (!Size)
-      if (auto It = SizeByName.find(S.Name); It != SizeByName.end())
-        Size = It->second;
-    Update(S, Size);
-  }
+    return It == SizeByName.end() ? 0 : It->second;
+  };
+  for (Symbol &S : Table.Variables)
+    Update(S, [&] { return SizeNamed(S); });
+  for (Symbol &S : Table.VariablesByAddress)
+    Update(S, [&] {
+      uint64_t Size = SizeAt(S);
+      return Size ? Size : SizeNamed(S);
+    });
   Table.Hidden.resize(Types.size(), false);
   return Changed;
 }
