@@ -272,9 +272,7 @@ InputObject::collectSections(bool WantDwo, bool &IsDwo) {
     Expected<StringRef> Data = F.Section.getContents();
     if (!Data)
       return Data.takeError();
-    Part P{
-        F.Kind,           F.Section.getIndex(),    *Data, /*Writable=*/nullptr,
-        /*Relocated=*/{}, /*HasRelocations=*/false};
+    Part P{F.Kind, F.Section.getIndex(), *Data};
     if (F.Gnu) {
       Expected<GnuCompressedSection> G =
           readGnuCompressedSection(F.Name, *Data);

@@ -144,7 +144,7 @@ private:
     uint64_t Index; ///< ELF section index.
     llvm::StringRef Bytes;
     char *Writable = nullptr; ///< Bytes, when they are our own copy.
-    RelocatedOffsets Relocated;
+    RelocatedOffsets Relocated = {};
     bool HasRelocations = false;
   };
   llvm::Error load(WarningLog &Log, const OpenOptions &Opts);
