@@ -34,6 +34,17 @@ std::optional<SymtabOrder> fromElf(const ELFObjectFile<ELFT> &Obj) {
       return std::nullopt;
     }
     SymtabOrder R;
+    // The lists' sizes first: growing them took two fifths of the time on
+    // a kernel's symbol table.
+    size_t NumObjects = 0, NumFunctions = 0;
+    for (const typename ELFT::Sym &S : *Syms) {
+      NumObjects += S.getType() == ELF::STT_OBJECT;
+      NumFunctions += S.getType() == ELF::STT_FUNC;
+    }
+    R.Objects.reserve(NumObjects);
+    R.ObjectAddresses.reserve(NumObjects);
+    R.Functions.reserve(NumFunctions);
+    R.FunctionAddresses.reserve(NumFunctions);
     for (const typename ELFT::Sym &S : *Syms) {
       unsigned Type = S.getType();
       if (Type != ELF::STT_OBJECT && Type != ELF::STT_FUNC)

@@ -208,9 +208,10 @@ class UnitConverter {
 public:
   UnitConverter(const input::Unit &U, WarningLog &Log,
                 const TypeUnitIndex *Sigs,
-                function_ref<const StringSet<> *()> DeclaredNames)
+                function_ref<const StringSet<> *()> DeclaredNames,
+                function_ref<bool()> NamesReady)
       : U(U), Log(Log), Sigs(Sigs), DeclaredNames(DeclaredNames),
-        Slots(U, converterSlots()) {
+        NamesReady(NamesReady), Slots(U, converterSlots()) {
     IndexMemo.assign(U.numDies(), NoMemo);
     // About one type for four DIEs in C units.
     Out.Types.reserve(U.numDies() / 4 + 1);
@@ -226,6 +227,8 @@ private:
   /// Asked for by collectSymbols(), after the types (see
   /// TypeTableBuilder).
   function_ref<const StringSet<> *()> DeclaredNames;
+  /// Whether DeclaredNames() would answer without waiting (null: wait).
+  function_ref<bool()> NamesReady;
   const StringSet<> *Declared = nullptr;
   UnitTypes Out;
   /// Whether the unit has any type DIE (one run() converts).
@@ -320,6 +323,12 @@ private:
   TypeId typeOf(const Die &D);
   TypeId refType(const DieView &D, dwarf::Attribute A = dwarf::DW_AT_type);
   TypeId refType(const Die &D) { return refType(view(D)); }
+  /// What refType(D) returns when it would neither convert a type nor
+  /// warn: D's type is converted already.
+  std::optional<TypeId> convertedType(const Die &D);
+  /// A declaration's entry in Out.DeclaredVariables, if its name is asked
+  /// for or may be.
+  void addDeclaration(const Die &D);
   /// The type unit's type DIE of a signature, looked up in every file read.
   Die signatureTarget(uint64_t Signature) const {
     return Sigs ? Sigs->lookup(Signature) : Die();
@@ -906,12 +915,7 @@ void UnitConverter::collectSymbols(const Die &Scope) {
       // Definitions (with a location) are objects; declarations count
       // only for the names asked for, and only where no unit defines them.
       if (!C.find(dwarf::DW_AT_location)) {
-        if (!Declared || !C.find(dwarf::DW_AT_declaration) ||
-            !C.find(dwarf::DW_AT_type))
-          break;
-        const char *Name = C.getLinkageNameOrName();
-        if (Name && *Name && Declared->contains(Name))
-          Out.DeclaredVariables.push_back({Name, refType(C)});
+        addDeclaration(C);
         break;
       }
       const char *Name = C.getLinkageNameOrName();
@@ -957,6 +961,44 @@ void UnitConverter::collectSymbols(const Die &Scope) {
   }
 }
 
+std::optional<TypeId> UnitConverter::convertedType(const Die &D) {
+  DieView V = view(D);
+  auto A = V.find(dwarf::DW_AT_type);
+  if (!A)
+    return TypeId(0);
+  if (A->getForm() == dwarf::DW_FORM_ref_sig8)
+    return std::nullopt;
+  Die T = D.getAttributeValueAsReferencedDie(*A);
+  TypeId *Known = T ? memoFind(T) : nullptr;
+  if (!Known || *Known == Provisional)
+    return std::nullopt;
+  return *Known;
+}
+
+void UnitConverter::addDeclaration(const Die &D) {
+  if ((!Declared && !Out.DeclarationsUnfiltered) ||
+      !D.find(dwarf::DW_AT_declaration) || !D.find(dwarf::DW_AT_type))
+    return;
+  const char *Name = D.getLinkageNameOrName();
+  if (!Name || !*Name)
+    return;
+  if (!Declared) {
+    // The names are still being read: a declaration whose type is
+    // converted costs nothing to keep, and the merger drops it if its name
+    // is not asked for. Resolving any other type might convert types (and
+    // warn) that the unit would not have had: only for a name asked for.
+    if (std::optional<TypeId> Known = convertedType(D)) {
+      Out.DeclaredVariables.push_back({Name, *Known});
+      return;
+    }
+    Declared = DeclaredNames();
+    if (!Declared)
+      return;
+  }
+  if (Declared->contains(Name))
+    Out.DeclaredVariables.push_back({Name, refType(D)});
+}
+
 UnitTypes UnitConverter::run() {
   Die CUDie = U.getUnitDIE();
   if (!CUDie)
@@ -996,7 +1038,12 @@ UnitTypes UnitConverter::run() {
     }
   }
   HasTypeDies = Out.Types.size() > TypesBefore;
-  Declared = DeclaredNames();
+  // Waiting here for the names (read from the symbol table beside the
+  // first units) held up both threads of a vmlinux's walk for 50 ms.
+  if (NamesReady && !NamesReady())
+    Out.DeclarationsUnfiltered = true;
+  else
+    Declared = DeclaredNames();
   collectSymbols(CUDie);
   if (Untyped)
     Log.report("untyped-functions",
@@ -1271,8 +1318,9 @@ void finishUnit(UnitTypes &UT, WarningLog &Log) {
 
 UnitTypes convertCompileUnit(const input::Unit &U, WarningLog &Log,
                              const TypeUnitIndex *Sigs,
-                             function_ref<const StringSet<> *()> Declared) {
-  UnitTypes UT = UnitConverter(U, Log, Sigs, Declared).run();
+                             function_ref<const StringSet<> *()> Declared,
+                             function_ref<bool()> Ready) {
+  UnitTypes UT = UnitConverter(U, Log, Sigs, Declared, Ready).run();
   finishUnit(UT, Log);
   return UT;
 }
@@ -1691,6 +1739,12 @@ TypeTable TypeMerger::finish(const ElfSymbolNames &Syms, unsigned Threads) {
 void TypeMerger::collectDefinedVariables(StringSet<> &Out) const {
   for (const SymbolRef &S : Variables)
     Out.insert(NameById[S.Name]);
+}
+
+void TypeMerger::keepDeclarationsOf(const StringSet<> &Names) {
+  llvm::erase_if(DeclaredVariables, [&](const SymbolRef &S) {
+    return !Names.contains(NameById[S.Name]);
+  });
 }
 
 void TypeMerger::dropDeclarations(const StringSet<> &Defined) {

@@ -50,6 +50,13 @@ ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
                                  bool GlobalDataOnly) {
   ElfSymbolNames R;
   bool Linked = !Obj.isRelocatableObject();
+  if (isa<object::ELFObjectFileBase>(&Obj)) {
+    // Room for every symbol in either list: growing them as a kernel's
+    // 119,000 symbols came cost a fifth of the time.
+    size_t N = std::distance(Obj.symbol_begin(), Obj.symbol_end());
+    R.ObjectExtents.reserve(N);
+    R.FunctionExtents.reserve(N);
+  }
   for (const object::SymbolRef &S : Obj.symbols()) {
     Expected<uint32_t> Flags = S.getFlags();
     Expected<object::SymbolRef::Type> Ty = S.getType();

@@ -53,6 +53,10 @@ struct UnitTypes {
   /// names convertCompileUnit was asked for: their type stands in where no
   /// unit defines the name (a copy-relocated `stderr`).
   std::vector<Symbol> DeclaredVariables;
+  /// DeclaredVariables holds declarations of names not asked for too: the
+  /// names were not known yet when the unit was converted. The merger's
+  /// keepDeclarationsOf() leaves out the others.
+  bool DeclarationsUnfiltered = false;
 };
 
 /// The type DIE of every type unit of the files a conversion reads (the
@@ -87,11 +91,16 @@ UnitTypes convertCompileUnit(const input::Unit &U, WarningLog &Log,
                              const TypeUnitIndex *Sigs = nullptr,
                              const llvm::StringSet<> *Declared = nullptr);
 /// The same, the names asked for only once the unit's types are converted
-/// (the set may still be being read from the symbol table).
+/// (the set may still be being read from the symbol table). With Ready, a
+/// unit converted while Ready() is false does not wait for the set where
+/// it need not: it keeps every declaration whose type is converted already
+/// (UnitTypes::DeclarationsUnfiltered), and asks for the set only for a
+/// declaration whose type would have to be converted.
 UnitTypes
 convertCompileUnit(const input::Unit &U, WarningLog &Log,
                    const TypeUnitIndex *Sigs,
-                   llvm::function_ref<const llvm::StringSet<> *()> Declared);
+                   llvm::function_ref<const llvm::StringSet<> *()> Declared,
+                   llvm::function_ref<bool()> Ready = nullptr);
 
 /// Fills UT.Hashes (done by convertCompileUnit; for units built otherwise).
 void hashUnitTypes(UnitTypes &UT);
@@ -137,6 +146,11 @@ public:
   /// another merger of the same object: a built-in module's variable that
   /// core kernel units declare).
   void dropDeclarations(const llvm::StringSet<> &Defined);
+  /// Keeps the declarations of Names' names only: what units converted
+  /// before their set was known (UnitTypes::DeclarationsUnfiltered) would
+  /// have kept. Filtering names after merging keeps the same first
+  /// declaration of each.
+  void keepDeclarationsOf(const llvm::StringSet<> &Names);
 
 private:
   /// Merged types in a compact form (a vmlinux has ~800k of them before the

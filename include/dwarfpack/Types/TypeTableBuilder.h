@@ -49,6 +49,9 @@ private:
   BuildResult Result;
   /// Offsets of the supplementary file's units the units import.
   std::set<uint64_t> Imported;
+  /// Whether a unit was converted before Names was read (its declarations
+  /// are filtered by finish()).
+  bool DeclarationsUnfiltered = false;
 };
 
 } // namespace types
