@@ -34,8 +34,8 @@ std::optional<SymtabOrder> fromElf(const ELFObjectFile<ELFT> &Obj) {
       return std::nullopt;
     }
     SymtabOrder R;
-    // The lists' sizes first: growing them took two fifths of the time on
-    // a kernel's symbol table.
+    // The lists' sizes first: growing them was a fifth of the time on a
+    // kernel's symbol table.
     size_t NumObjects = 0, NumFunctions = 0;
     for (const typename ELFT::Sym &S : *Syms) {
       NumObjects += S.getType() == ELF::STT_OBJECT;

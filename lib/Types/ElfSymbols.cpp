@@ -52,7 +52,7 @@ ElfSymbolNames collectElfSymbols(const object::ObjectFile &Obj,
   bool Linked = !Obj.isRelocatableObject();
   if (isa<object::ELFObjectFileBase>(&Obj)) {
     // Room for every symbol in either list: growing them as a kernel's
-    // 119,000 symbols came cost a fifth of the time.
+    // 119,000 symbols came was a tenth of the samples of the thread.
     size_t N = std::distance(Obj.symbol_begin(), Obj.symbol_end());
     R.ObjectExtents.reserve(N);
     R.FunctionExtents.reserve(N);
