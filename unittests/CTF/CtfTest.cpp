@@ -6,6 +6,8 @@
 #include "dwarfpack/Types/ElfSymbols.h"
 #include "dwarfpack/Types/TypeHash.h"
 
+#include "SymbolTypes.h"
+
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
@@ -495,14 +497,8 @@ TEST(TypeMerger, LtoBaseName) {
                {"plain", "plain"}});
 }
 
-using NamePairs = std::vector<std::pair<std::string, std::string>>;
-/// Each symbol's name with its type's name.
-NamePairs symbolTypes(const std::vector<Symbol> &Syms, const TypeTable &T) {
-  NamePairs R;
-  for (const Symbol &S : Syms)
-    R.push_back({S.Name.str(), T.Types[S.Type].Name.str()});
-  return R;
-}
+using test::NamePairs;
+using test::symbolTypes;
 
 TEST(TypeMerger, LtoRenamedSymbolsTakeTheirBaseType) {
   TypeMerger M;

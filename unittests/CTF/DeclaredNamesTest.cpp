@@ -16,6 +16,7 @@
 #include "dwarfpack/Types/DwarfTypeBuilder.h"
 
 #include "../YamlObject.h"
+#include "SymbolTypes.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -73,14 +74,6 @@ std::vector<std::string> names(const std::vector<Symbol> &Syms) {
   std::vector<std::string> R;
   for (const Symbol &S : Syms)
     R.push_back(S.Name.str());
-  return R;
-}
-
-std::vector<std::pair<std::string, std::string>>
-typedNames(const std::vector<Symbol> &Syms, const TypeTable &T) {
-  std::vector<std::pair<std::string, std::string>> R;
-  for (const Symbol &S : Syms)
-    R.push_back({S.Name.str(), T.Types[S.Type].Name.str()});
   return R;
 }
 
@@ -152,11 +145,12 @@ TEST_F(DeclaredNames, NamesNotReadyAreAskedForOnlyToConvertAType) {
   EXPECT_EQ(Early.Hashes, Waited.Hashes);
   TypeTable FromEarly = merge(std::move(Early));
   TypeTable FromWaited = merge(std::move(Waited));
-  using Pairs = std::vector<std::pair<std::string, std::string>>;
-  EXPECT_EQ(typedNames(FromEarly.Variables, FromEarly),
-            (Pairs{{"a", "int"}, {"c", "DW_ATE_signed_32"}}));
-  EXPECT_EQ(typedNames(FromWaited.Variables, FromWaited),
-            typedNames(FromEarly.Variables, FromEarly));
+  using test::NamePairs;
+  using test::symbolTypes;
+  EXPECT_EQ(symbolTypes(FromEarly.Variables, FromEarly),
+            (NamePairs{{"a", "int"}, {"c", "DW_ATE_signed_32"}}));
+  EXPECT_EQ(symbolTypes(FromWaited.Variables, FromWaited),
+            symbolTypes(FromEarly.Variables, FromEarly));
   EXPECT_EQ(FromEarly.Types.size(), FromWaited.Types.size());
 }
 
